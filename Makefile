@@ -1,0 +1,91 @@
+# tabula: plain Makefile.  `make` builds ./tabula; `make run` and `make test`
+# first install missing Debian packages (scripts/deps.sh), then recurse.
+
+ifeq ($(origin CC),default)
+CC = gcc
+endif
+PKG_CONFIG ?= pkg-config
+PKGS = libuv libwebsockets libcurl jansson sqlite3
+
+O ?= build
+DEV_CFLAGS = -Wall -Wextra -Werror -Wstrict-prototypes -Wvla -Wwrite-strings \
+	-Wshadow -Wno-unused-parameter
+OPT ?= -O2 -g
+CFLAGS ?= $(OPT)
+ALL_CFLAGS = -std=c17 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(DEV_CFLAGS) \
+	$(CFLAGS) -I. -include util/banned.h \
+	$(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null) -MMD -MP
+LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -lm
+TEST_LIBS = $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
+
+LIB_SRC := $(sort $(wildcard util/*.c games/*.c games/*/*.c state/*.c bot/*.c \
+	adapters/*.c adapters/*/*.c))
+LIB_SRC := $(filter-out bot/main.c,$(LIB_SRC))
+LIB_OBJ := $(LIB_SRC:%.c=$(O)/%.o)
+TEST_SUPPORT_SRC := $(sort $(wildcard tests/support/*.c))
+TEST_SUPPORT_OBJ := $(TEST_SUPPORT_SRC:%.c=$(O)/%.o)
+TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
+TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(O)/tests/%)
+BENCH_SRC := $(sort $(wildcard bench/*.c))
+BENCH_BIN := $(BENCH_SRC:bench/%.c=$(O)/bench/%)
+
+.PHONY: all run test check unit integration deps asan valgrind bench clean
+
+all: tabula
+
+tabula: $(O)/bot/main.o $(O)/libtabula.a
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS)
+
+$(O)/libtabula.a: $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(O)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(O)/tests/%: $(O)/tests/unit/%.o $(TEST_SUPPORT_OBJ) $(O)/libtabula.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS) $(TEST_LIBS)
+
+$(O)/bench/%: $(O)/bench/%.o $(O)/libtabula.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS)
+
+deps:
+	@sh scripts/deps.sh
+
+# The newcomer's two commands.
+run: deps
+	@$(MAKE) --no-print-directory tabula
+	@mkdir -p var
+	TABULA_DB=$${TABULA_DB:-./var/tabula.db} ./tabula --console
+
+test: deps
+	@$(MAKE) --no-print-directory check
+
+# Every test, without the install step.
+check: unit integration
+
+unit: $(TEST_BIN)
+	@sh scripts/run-tests.sh $(TEST_BIN)
+
+integration: tabula
+	@sh tests/integration/run.sh ./tabula
+
+asan:
+	@$(MAKE) --no-print-directory O=build-asan \
+		OPT="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
+		check
+
+valgrind: $(TEST_BIN)
+	@VALGRIND="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite" \
+		sh scripts/run-tests.sh $(TEST_BIN)
+
+bench: $(BENCH_BIN)
+	@for b in $(BENCH_BIN); do $$b || exit 1; done
+
+clean:
+	rm -rf build build-asan tabula
+
+-include $(shell find $(O) -name '*.d' 2>/dev/null)

@@ -1,0 +1,260 @@
+#include "adapters/console/console.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define LINE_MAX_BYTES (64 * 1024)	/* longer lines are refused whole */
+#define READ_CHUNK 4096
+
+struct console {
+	struct adapter base;
+	int in;
+	FILE *out;
+	uv_loop_t *loop;
+	uv_fs_t req;
+	char chunk[READ_CHUNK];
+	struct buf line;
+	int overflow;		/* discarding a too-long line up to its newline */
+	int reading;
+	char last_user[128];
+};
+
+static struct console *console_downcast(struct adapter *a);
+
+static void write_tagged(struct console *c, const char *tag, const struct rich *body)
+{
+	struct buf text = BUF_INIT;
+	const char *p, *nl;
+
+	rich_to_plain(body, &text);
+	p = buf_str(&text);
+	do {
+		nl = strchr(p, '\n');
+		fprintf(c->out, "%s %.*s\n", tag, nl ? (int)(nl - p) : (int)strlen(p), p);
+		p = nl + 1;
+	} while (nl);
+	fflush(c->out);
+	buf_release(&text);
+}
+
+static void room_tag(const char *room, char *tag, size_t n)
+{
+	if (!strcmp(room, CONSOLE_DEFAULT_ROOM))
+		snprintf(tag, n, "[room]");
+	else
+		snprintf(tag, n, "[room #%s]", room);
+}
+
+static int console_send(struct adapter *a, const struct outmsg *m, struct buf *err)
+{
+	struct console *c = console_downcast(a);
+	char tag[320];
+
+	if (m->user)
+		snprintf(tag, sizeof(tag), "[dm %s]", m->user);
+	else
+		room_tag(m->room, tag, sizeof(tag));
+	write_tagged(c, tag, m->body);
+	if (m->outbox_id && a->on_sent)
+		a->on_sent(a->ctx, a, m->outbox_id);
+	return 0;
+}
+
+static int console_reply(struct adapter *a, const struct command *cmd, int private_,
+			 const struct rich *body, struct buf *err)
+{
+	struct console *c = console_downcast(a);
+	char tag[320];
+
+	if (private_)
+		snprintf(tag, sizeof(tag), "[dm %s]", cmd->user);
+	else
+		room_tag(cmd->room, tag, sizeof(tag));
+	write_tagged(c, tag, body);
+	return 0;
+}
+
+static void console_error(struct console *c, const char *msg)
+{
+	fprintf(c->out, "[console] %s\n", msg);
+	fflush(c->out);
+}
+
+static int valid_name(const char *s, size_t n)
+{
+	size_t i;
+
+	if (!n || n > 64)
+		return 0;
+	for (i = 0; i < n; i++) {
+		unsigned char ch = (unsigned char)s[i];
+
+		if (ch <= ' ' || ch == ':' || ch == '#' || ch == '@' || ch == 0x7f)
+			return 0;
+	}
+	return 1;
+}
+
+void console_feed_line(struct adapter *a, const char *line, size_t len)
+{
+	struct console *c = console_downcast(a);
+	char room[128] = CONSOLE_DEFAULT_ROOM, user[128];
+	const char *p = line, *end = line + len, *colon, *sp;
+	struct command cmd;
+
+	while (end > p && (end[-1] == '\r' || end[-1] == ' ' || end[-1] == '\t'))
+		end--;
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	if (p == end || (*p == '#' && (p + 1 == end || p[1] == ' ')))
+		return;		/* blank or comment */
+	if (memchr(p, '\0', (size_t)(end - p))) {
+		console_error(c, "that line holds a NUL byte; ignored");
+		return;
+	}
+	if (*p == '#') {
+		sp = memchr(p, ' ', (size_t)(end - p));
+		if (!sp || !valid_name(p + 1, (size_t)(sp - p - 1))) {
+			console_error(c, "a room is written #name, then a space");
+			return;
+		}
+		snprintf(room, sizeof(room), "%.*s", (int)(sp - p - 1), p + 1);
+		p = sp + 1;
+		while (p < end && *p == ' ')
+			p++;
+	}
+	colon = memchr(p, ':', (size_t)(end - p));
+	sp = memchr(p, ' ', (size_t)(end - p));
+	if (colon && (!sp || colon < sp) && valid_name(p, (size_t)(colon - p))) {
+		snprintf(user, sizeof(user), "%.*s", (int)(colon - p), p);
+		snprintf(c->last_user, sizeof(c->last_user), "%s", user);
+		p = colon + 1;
+	} else if (c->last_user[0]) {
+		snprintf(user, sizeof(user), "%s", c->last_user);
+	} else {
+		console_error(c, "write \"name: command\", e.g. \"ana: game new fortuna\"");
+		return;
+	}
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	if (p < end && *p == '!')
+		p++;
+	memset(&cmd, 0, sizeof(cmd));
+	cmd.platform = "console";
+	cmd.room = room;
+	cmd.user = user;
+	cmd.name = user;
+	cmd.locale = NULL;
+	cmd.text_len = (size_t)(end - p);
+	{
+		char *text = xmalloc(cmd.text_len + 1);
+
+		memcpy(text, p, cmd.text_len);
+		text[cmd.text_len] = '\0';
+		cmd.text = text;
+		if (a->on_command)
+			a->on_command(a->ctx, a, &cmd);
+		free(text);
+	}
+}
+
+static void console_read(struct console *c);
+
+static void on_read(uv_fs_t *req)
+{
+	struct console *c = req->data;
+	ssize_t n = req->result;
+	ssize_t i;
+
+	uv_fs_req_cleanup(req);
+	c->reading = 0;
+	if (n <= 0) {	/* end of input (or an error): the last line, then stop */
+		if (c->line.len && !c->overflow)
+			console_feed_line(&c->base, c->line.s, c->line.len);
+		buf_reset(&c->line);
+		uv_stop(c->loop);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		char ch = c->chunk[i];
+
+		if (ch == '\n') {
+			if (c->overflow)
+				console_error(c, "that line is too long; ignored");
+			else
+				console_feed_line(&c->base, buf_str(&c->line), c->line.len);
+			buf_reset(&c->line);
+			c->overflow = 0;
+		} else if (!c->overflow && buf_addch(&c->line, ch)) {
+			c->overflow = 1;
+			buf_reset(&c->line);
+		}
+	}
+	console_read(c);
+}
+
+static void console_read(struct console *c)
+{
+	uv_buf_t b = uv_buf_init(c->chunk, sizeof(c->chunk));
+
+	c->req.data = c;
+	if (uv_fs_read(c->loop, &c->req, c->in, &b, 1, -1, on_read)) {
+		uv_stop(c->loop);
+		return;
+	}
+	c->reading = 1;
+}
+
+static int console_start(struct adapter *a, uv_loop_t *loop, struct buf *err)
+{
+	struct console *c = console_downcast(a);
+
+	c->loop = loop;
+	console_read(c);
+	return 0;
+}
+
+static void console_stop(struct adapter *a)
+{
+	struct console *c = console_downcast(a);
+
+	if (c->reading)
+		uv_cancel((uv_req_t *)&c->req);
+}
+
+static void console_free(struct adapter *a)
+{
+	struct console *c = console_downcast(a);
+
+	buf_release(&c->line);
+	free(c);
+}
+
+static const struct adapter_ops console_ops = {
+	.api_version = ADAPTER_API_VERSION,
+	.name = "console",
+	.start = console_start,
+	.stop = console_stop,
+	.send = console_send,
+	.reply = console_reply,
+	.free = console_free,
+};
+
+static struct console *console_downcast(struct adapter *a)
+{
+	if (a->ops != &console_ops)
+		abort();	/* BUG: not a console adapter */
+	return (struct console *)a;
+}
+
+struct adapter *console_adapter_new(int in, FILE *out)
+{
+	struct console *c = xcalloc(1, sizeof(*c));
+
+	c->base.ops = &console_ops;
+	c->in = in;
+	c->out = out;
+	buf_init(&c->line, LINE_MAX_BYTES);
+	return &c->base;
+}

@@ -1,0 +1,202 @@
+/*
+ * tabula: the bot's entry point.  Reads the configuration, opens the store,
+ * starts the adapters on one libuv loop and runs until input ends or a
+ * signal arrives.  Exit codes are listed in usage() and docs/operations.md.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "adapters/console/console.h"
+#include "bot/logging.h"
+#include "bot/session.h"
+#include "state/store.h"
+
+#define EXIT_RUNTIME 1
+#define EXIT_USAGE 2
+#define EXIT_STORE 3
+
+#define DEFAULT_DB "./var/tabula.db"
+
+static void usage(FILE *f)
+{
+	fputs("usage: tabula [--console] [--db PATH] [--help] [--version]\n"
+	      "\n"
+	      "Hosts board games (Fortuna) in chat rooms.  With no Discord or Matrix\n"
+	      "configuration it runs the console adapter: type lines such as\n"
+	      "  ana: game new fortuna\n"
+	      "on standard input; answers are tagged [room] or [dm user].\n"
+	      "\n"
+	      "options:\n"
+	      "  --console     use the console adapter even if a platform is configured\n"
+	      "  --db PATH     the SQLite store (same as TABULA_DB)\n"
+	      "  --help        this text\n"
+	      "  --version     the version\n"
+	      "\n"
+	      "environment:\n"
+	      "  TABULA_DB          store path (default " DEFAULT_DB ")\n"
+	      "  TABULA_DB_SYNC     normal (default) or full: SQLite synchronous mode\n"
+	      "  TABULA_LOCALE      default locale of new rooms: en (default) or es\n"
+	      "  TABULA_LOG         log level on stderr: debug, info (default), warn, error\n"
+	      "  TABULA_SEED        fixes the bot's random seed (tests, replays)\n"
+	      "  DISCORD_TOKEN      Discord bot token (Discord adapter: not in this version)\n"
+	      "  MATRIX_HOMESERVER  Matrix homeserver URL (Matrix adapter: not in this version)\n"
+	      "\n"
+	      "exit codes:\n"
+	      "  0  input ended or a signal asked to stop\n"
+	      "  1  a runtime failure (event loop)\n"
+	      "  2  bad command line or configuration\n"
+	      "  3  the store could not be opened\n", f);
+}
+
+static void on_command(void *ctx, struct adapter *a, const struct command *cmd)
+{
+	session_mgr_handle(ctx, a, cmd);
+}
+
+static void on_sent(void *ctx, struct adapter *a, int64_t outbox_id)
+{
+	session_mgr_sent(ctx, outbox_id);
+}
+
+static void on_signal(uv_signal_t *h, int signum)
+{
+	log_info("signal %d: stopping", signum);
+	uv_stop(h->loop);
+}
+
+static uint64_t random_seed(void)
+{
+	uint64_t seed = 0;
+	int fd = open("/dev/urandom", O_RDONLY);
+
+	if (fd >= 0) {
+		if (read(fd, &seed, sizeof(seed)) != (ssize_t)sizeof(seed))
+			seed = 0;
+		close(fd);
+	}
+	if (!seed)
+		seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
+	return seed;
+}
+
+/* Creates the directory of the default store path; an explicit path is the
+ * operator's to prepare. */
+static void make_default_dir(void)
+{
+	if (mkdir("./var", 0700) && errno != EEXIST)
+		log_warn("cannot create ./var: %s", strerror(errno));
+}
+
+int main(int argc, char **argv)
+{
+	const char *db = getenv("TABULA_DB"), *env;
+	struct session_mgr *mgr;
+	struct adapter *console;
+	struct store *store;
+	struct buf err = BUF_INIT;
+	uv_loop_t *loop;
+	uv_signal_t sigint, sigterm;
+	int force_console = 0, i, rc = 0;
+	uint64_t seed;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--console")) {
+			force_console = 1;
+		} else if (!strcmp(argv[i], "--db") && i + 1 < argc) {
+			db = argv[++i];
+		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			usage(stdout);
+			return 0;
+		} else if (!strcmp(argv[i], "--version")) {
+			puts("tabula 0.1");
+			return 0;
+		} else {
+			fprintf(stderr, "tabula: unknown option '%s'\n", argv[i]);
+			usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	env = getenv("TABULA_LOG");
+	if (env && *env) {
+		enum log_level lvl;
+
+		if (log_level_parse(env, &lvl)) {
+			fprintf(stderr, "tabula: TABULA_LOG must be debug, info, warn or error\n");
+			return EXIT_USAGE;
+		}
+		log_set_level(lvl);
+	}
+	if (!force_console && ((getenv("DISCORD_TOKEN") && *getenv("DISCORD_TOKEN")) ||
+			       (getenv("MATRIX_HOMESERVER") && *getenv("MATRIX_HOMESERVER")))) {
+		fprintf(stderr, "tabula: Discord and Matrix adapters are not in this version; "
+			"unset DISCORD_TOKEN / MATRIX_HOMESERVER or pass --console\n");
+		return EXIT_USAGE;
+	}
+	if (!db || !*db) {
+		db = DEFAULT_DB;
+		make_default_dir();
+	}
+	store = store_sqlite_open(db, &err);
+	if (!store) {
+		fprintf(stderr, "tabula: cannot open the store %s: %s\n", db, buf_str(&err));
+		buf_release(&err);
+		return EXIT_STORE;
+	}
+	env = getenv("TABULA_SEED");
+	seed = env && *env ? strtoull(env, NULL, 0) : random_seed();
+
+	mgr = xcalloc(1, sizeof(*mgr));
+	session_mgr_init(mgr, store, seed);
+	env = getenv("TABULA_LOCALE");
+	if (env && *env) {
+		enum locale loc;
+
+		if (locale_parse(env, &loc)) {
+			fprintf(stderr, "tabula: TABULA_LOCALE must be en or es\n");
+			return EXIT_USAGE;
+		}
+		mgr->default_loc = loc;
+	}
+	loop = uv_default_loop();
+	console = console_adapter_new(STDIN_FILENO, stdout);
+	console->on_command = on_command;
+	console->on_sent = on_sent;
+	console->ctx = mgr;
+	session_mgr_add_adapter(mgr, console);
+	if (isatty(STDIN_FILENO))
+		printf("tabula console. Type \"name: command\", e.g. \"ana: game new fortuna\"; "
+		       "\"ana: help\" lists the commands; Ctrl-D quits.\n");
+	if (adapter_start(console, loop, &err)) {
+		log_err("console: %s", buf_str(&err));
+		rc = EXIT_RUNTIME;
+		goto out;
+	}
+	if (session_mgr_flush_outbox(mgr, &err))
+		log_warn("outbox: %s", buf_str(&err));
+	uv_signal_init(loop, &sigint);
+	uv_signal_start(&sigint, on_signal, SIGINT);
+	uv_signal_init(loop, &sigterm);
+	uv_signal_start(&sigterm, on_signal, SIGTERM);
+	uv_unref((uv_handle_t *)&sigint);
+	uv_unref((uv_handle_t *)&sigterm);
+	log_debug("ready (store %s)", db);
+	uv_run(loop, UV_RUN_DEFAULT);
+	adapter_stop(console);
+	uv_close((uv_handle_t *)&sigint, NULL);
+	uv_close((uv_handle_t *)&sigterm, NULL);
+	uv_run(loop, UV_RUN_NOWAIT);
+out:
+	session_mgr_release(mgr);
+	free(mgr);
+	adapter_free(console);
+	store_close(store);
+	buf_release(&err);
+	/* a read blocked on a terminal may still hold the loop: do not wait */
+	return rc;
+}

@@ -1,0 +1,1483 @@
+#include "bot/session.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bot/logging.h"
+#include "util/text.h"
+
+#define MAX_LOG_LINES_DEFAULT 30
+#define MAX_BOT_MOVES 100000	/* a whole all-AI game fits; a runaway does not */
+#define SELECT_MAX 25		/* moves listed with a turn notice (chat menus) */
+
+/* ---- small helpers ---- */
+
+static int64_t mgr_now(struct session_mgr *m)
+{
+	return m->now(m->now_ctx);
+}
+
+static int64_t default_now(void *ctx)
+{
+	uv_timeval64_t tv;
+
+	(void)ctx;
+	if (uv_gettimeofday(&tv))
+		return 0;
+	return tv.tv_sec;
+}
+
+static unsigned hash_room(const char *platform, const char *room)
+{
+	unsigned h = 2166136261u;
+	const char *p;
+
+	for (p = platform; *p; p++)
+		h = (h ^ (unsigned char)*p) * 16777619u;
+	h = (h ^ '/') * 16777619u;
+	for (p = room; *p; p++)
+		h = (h ^ (unsigned char)*p) * 16777619u;
+	return h % SESSION_BUCKETS;
+}
+
+static int copy_field(char *dst, size_t n, const char *src)
+{
+	size_t len = strlen(src);
+
+	if (len >= n)
+		return -1;
+	memcpy(dst, src, len + 1);
+	return 0;
+}
+
+static enum locale session_loc(const struct session *s, struct session_mgr *m)
+{
+	enum locale loc;
+
+	if (s && !locale_parse(s->rec.locale, &loc))
+		return loc;
+	return m->default_loc;
+}
+
+static enum locale cmd_loc(struct session_mgr *m, const struct command *cmd,
+			   const struct session *s)
+{
+	enum locale loc;
+
+	if (s && s->rec.locale[0] && !locale_parse(s->rec.locale, &loc))
+		return loc;
+	if (cmd->locale && !locale_parse(cmd->locale, &loc))
+		return loc;
+	return m->default_loc;
+}
+
+static struct adapter *mgr_adapter(struct session_mgr *m, const char *platform)
+{
+	int i;
+
+	for (i = 0; i < m->nadapters; i++)
+		if (!strcmp(m->adapters[i]->ops->name, platform))
+			return m->adapters[i];
+	return NULL;
+}
+
+static int seat_of(const struct session *s, const char *user)
+{
+	int i;
+
+	for (i = 0; i < s->rec.nseats; i++)
+		if (!s->rec.seats[i].is_bot && !strcmp(s->rec.seats[i].user, user))
+			return i;
+	return -1;
+}
+
+static void seat_names(const struct session *s, const char *names[GAME_MAX_SEATS])
+{
+	int i;
+
+	for (i = 0; i < GAME_MAX_SEATS; i++)
+		names[i] = i < s->rec.nseats ? s->rec.seats[i].name : NULL;
+}
+
+static void reply_text(struct adapter *a, const struct command *cmd, int priv,
+		       const char *text)
+{
+	struct rich r = RICH_INIT;
+	struct buf err = BUF_INIT;
+	const char *p = text, *nl;
+
+	/* one rich line per text line, so every renderer keeps the breaks */
+	while ((nl = strchr(p, '\n'))) {
+		rich_text(&r, "%.*s", (int)(nl - p), p);
+		rich_newline(&r);
+		p = nl + 1;
+	}
+	rich_text(&r, "%s", p);
+	if (adapter_reply(a, cmd, priv, &r, &err))
+		log_warn("reply failed: %s", buf_str(&err));
+	rich_release(&r);
+	buf_release(&err);
+}
+
+static void reply_rich(struct adapter *a, const struct command *cmd, int priv,
+		       const struct rich *r)
+{
+	struct buf err = BUF_INIT;
+
+	if (adapter_reply(a, cmd, priv, r, &err))
+		log_warn("reply failed: %s", buf_str(&err));
+	buf_release(&err);
+}
+
+/* ---- the cache ---- */
+
+static void session_free(struct session *s)
+{
+	if (!s)
+		return;
+	session_rec_release(&s->rec);
+	free(s->st);
+	free(s);
+}
+
+static void cache_put(struct session_mgr *m, struct session *s)
+{
+	unsigned h = hash_room(s->rec.platform, s->rec.room);
+	struct session **pp;
+
+	for (pp = &m->buckets[h]; *pp; pp = &(*pp)->next) {
+		if (!strcmp((*pp)->rec.platform, s->rec.platform) &&
+		    !strcmp((*pp)->rec.room, s->rec.room)) {
+			struct session *old = *pp;
+
+			s->next = old->next;
+			*pp = s;
+			session_free(old);
+			return;
+		}
+	}
+	s->next = m->buckets[h];
+	m->buckets[h] = s;
+}
+
+/* Builds the in-memory session from a stored record: the game state comes
+ * from the snapshot, else (damaged snapshot) from replaying the log. */
+static int count_action(void *ctx, const struct action_rec *a)
+{
+	*(int64_t *)ctx = a->seq;
+	return 0;
+}
+
+static struct session *session_from_rec(struct session_mgr *m, const struct session_rec *rec,
+					struct buf *err)
+{
+	struct session *s = xcalloc(1, sizeof(*s));
+
+	session_rec_copy(&s->rec, rec);
+	if (store_actions(m->store, rec->id, 0, count_action, &s->last_seq, err))
+		goto fail;
+	s->ops = game_find(rec->game);
+	if (!s->ops) {
+		buf_setf(err, "unknown game '%s' in the store", rec->game);
+		goto fail;
+	}
+	if (rec->status == SESSION_LOBBY || rec->status == SESSION_ABORTED) {
+		if (!rec->state)
+			return s;
+	}
+	s->st = game_state_new(s->ops);
+	if (rec->state) {
+		json_error_t jerr;
+		json_t *j = json_loads(rec->state, 0, &jerr);
+		struct buf lerr = BUF_INIT;
+		int ok = j && !s->ops->load(s->st, j, &lerr);
+
+		json_decref(j);
+		if (ok) {
+			buf_release(&lerr);
+			return s;
+		}
+		log_warn("session %lld: snapshot unreadable (%s); replaying its log",
+			 (long long)rec->id, j ? buf_str(&lerr) : jerr.text);
+		buf_release(&lerr);
+		memset(s->st, 0, s->ops->state_size);
+	}
+	if (session_replay(s->ops, rec, m->store, s->st, NULL, err))
+		goto fail;
+	return s;
+fail:
+	session_free(s);
+	return NULL;
+}
+
+struct session *session_mgr_find(struct session_mgr *m, const char *platform,
+				 const char *room, struct buf *err)
+{
+	unsigned h = hash_room(platform, room);
+	struct session *s;
+	struct session_rec rec;
+	int r;
+
+	for (s = m->buckets[h]; s; s = s->next)
+		if (!strcmp(s->rec.platform, platform) && !strcmp(s->rec.room, room))
+			return s;
+	session_rec_init(&rec);
+	r = store_session_current(m->store, platform, room, &rec, err);
+	if (r <= 0) {
+		session_rec_release(&rec);
+		return NULL;
+	}
+	s = session_from_rec(m, &rec, err);
+	session_rec_release(&rec);
+	if (s)
+		cache_put(m, s);
+	return s;
+}
+
+/* ---- replay ---- */
+
+struct replay_ctx {
+	const struct game_ops *ops;
+	void *st;
+	struct game_log *log;
+	struct buf *err;
+	int64_t seq;
+	int failed;
+};
+
+static int replay_action(void *ctx, const struct action_rec *a)
+{
+	struct replay_ctx *rc = ctx;
+	struct move mv;
+
+	rc->seq = a->seq;
+	if (game_parse(rc->ops, rc->st, a->seat, a->move, LOC_EN, &mv, rc->err) ||
+	    rc->ops->apply(rc->st, a->seat, mv, rc->log, rc->err)) {
+		buf_printf(rc->err, " (replaying move %lld '%s')", (long long)a->seq, a->move);
+		rc->failed = 1;
+		return 1;
+	}
+	return 0;
+}
+
+int session_replay(const struct game_ops *ops, const struct session_rec *rec,
+		   struct store *store, void *st, struct game_log *log, struct buf *err)
+{
+	struct replay_ctx rc = { ops, st, log, err, 0, 0 };
+
+	if (ops->setup(st, rec->nseats, rec->seed, rec->options, err))
+		return -1;
+	if (store_actions(store, rec->id, 0, replay_action, &rc, err))
+		return -1;
+	return rc.failed ? -1 : 0;
+}
+
+/* ---- log capture ---- */
+
+struct line {
+	int seat;
+	char *text;
+};
+
+struct capture {
+	struct game_log log;
+	struct line *v;
+	size_t n, cap;
+};
+
+static void capture_emit(struct game_log *log, int seat, const char *text)
+{
+	struct capture *c = log->ctx;
+
+	if (c->n == c->cap) {
+		c->cap = c->cap ? c->cap * 2 : 32;
+		c->v = xrealloc(c->v, c->cap * sizeof(*c->v));
+	}
+	c->v[c->n].seat = seat;
+	c->v[c->n].text = xstrdup(text);
+	c->n++;
+}
+
+static void capture_init(struct capture *c, enum locale loc, const char *const *names)
+{
+	memset(c, 0, sizeof(*c));
+	c->log.loc = loc;
+	c->log.names = names;
+	c->log.emit = capture_emit;
+	c->log.ctx = c;
+}
+
+static void capture_release(struct capture *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->n; i++)
+		free(c->v[i].text);
+	free(c->v);
+}
+
+/* ---- outbox ---- */
+
+struct pending {
+	struct outbox_rec *v;
+	size_t n, cap;
+};
+
+static void pending_add(struct session_mgr *m, struct pending *p, const struct session *s,
+			const char *user, const struct rich *body)
+{
+	struct outbox_rec *o;
+	json_t *j;
+
+	if (p->n == p->cap) {
+		p->cap = p->cap ? p->cap * 2 : 8;
+		p->v = xrealloc(p->v, p->cap * sizeof(*p->v));
+	}
+	o = &p->v[p->n++];
+	memset(o, 0, sizeof(*o));
+	copy_field(o->platform, sizeof(o->platform), s->rec.platform);
+	copy_field(o->room, sizeof(o->room), s->rec.room);
+	copy_field(o->user, sizeof(o->user), user ? user : "");
+	snprintf(o->key, sizeof(o->key), "tabula%08x%08x%08x", rng_next(&m->rng),
+		 rng_next(&m->rng), rng_next(&m->rng));
+	j = rich_to_json(body);
+	o->payload = json_dumps(j, JSON_COMPACT);
+	json_decref(j);
+	o->created = mgr_now(m);
+}
+
+static void pending_release(struct pending *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->n; i++)
+		outbox_rec_release(&p->v[i]);
+	free(p->v);
+	memset(p, 0, sizeof(*p));
+}
+
+static void deliver(struct session_mgr *m, const struct outbox_rec *o)
+{
+	struct adapter *a = mgr_adapter(m, o->platform);
+	struct buf err = BUF_INIT;
+	struct rich body;
+	json_t *j;
+	struct outmsg msg;
+
+	if (!a)
+		return;		/* that platform is not running now: stays pending */
+	j = json_loads(o->payload, 0, NULL);
+	if (!j || rich_from_json(&body, j)) {
+		log_warn("outbox %lld: unreadable payload; dropped", (long long)o->id);
+		json_decref(j);
+		session_mgr_sent(m, o->id);
+		return;
+	}
+	json_decref(j);
+	msg.outbox_id = o->id;
+	msg.room = o->room;
+	msg.user = o->user[0] ? o->user : NULL;
+	msg.key = o->key;
+	msg.body = &body;
+	if (adapter_send(a, &msg, &err))
+		log_warn("outbox %lld: send failed: %s", (long long)o->id, buf_str(&err));
+	rich_release(&body);
+	buf_release(&err);
+}
+
+static int flush_one(void *ctx, const struct outbox_rec *o)
+{
+	deliver(ctx, o);
+	return 0;
+}
+
+int session_mgr_flush_outbox(struct session_mgr *m, struct buf *err)
+{
+	return store_outbox_pending(m->store, flush_one, m, err);
+}
+
+void session_mgr_sent(struct session_mgr *m, int64_t outbox_id)
+{
+	struct buf err = BUF_INIT;
+
+	if (outbox_id > 0 && store_outbox_done(m->store, outbox_id, &err))
+		log_warn("outbox %lld: could not mark delivered: %s", (long long)outbox_id,
+			 buf_str(&err));
+	buf_release(&err);
+}
+
+/* ---- commit ---- */
+
+struct change {
+	struct session *s;		/* the live session (or a new one) */
+	struct session_rec rec;		/* its new record */
+	void *st;			/* new game state, owned until applied */
+	struct action_rec *actions;
+	size_t nactions, cap;
+	struct pending out;
+};
+
+static void change_init(struct change *c, struct session *s)
+{
+	memset(c, 0, sizeof(*c));
+	c->s = s;
+	session_rec_init(&c->rec);
+	session_rec_copy(&c->rec, &s->rec);
+}
+
+static void change_release(struct change *c)
+{
+	session_rec_release(&c->rec);
+	free(c->st);
+	free(c->actions);
+	pending_release(&c->out);
+}
+
+static void change_action(struct change *c, int seat, const char *move_id,
+			  const char *user, int64_t at)
+{
+	struct action_rec *a;
+
+	if (c->nactions == c->cap) {
+		c->cap = c->cap ? c->cap * 2 : 8;
+		c->actions = xrealloc(c->actions, c->cap * sizeof(*c->actions));
+	}
+	a = &c->actions[c->nactions++];
+	memset(a, 0, sizeof(*a));
+	a->seq = c->s->last_seq + (int64_t)c->nactions;
+	a->seat = seat;
+	copy_field(a->move, sizeof(a->move), move_id);
+	copy_field(a->user, sizeof(a->user), user);
+	a->at = at;
+}
+
+/* Stores the change; on success the live session takes the new record and
+ * state, and the messages are delivered.  On failure nothing changes. */
+static int change_commit(struct session_mgr *m, struct change *c, struct buf *err)
+{
+	struct store_commit sc;
+	size_t i;
+
+	c->rec.version++;
+	c->rec.updated = mgr_now(m);
+	if (c->st) {
+		json_t *j = c->s->ops->save(c->st);
+
+		free(c->rec.state);
+		c->rec.state = json_dumps(j, JSON_COMPACT);
+		json_decref(j);
+	}
+	memset(&sc, 0, sizeof(sc));
+	sc.session = &c->rec;
+	sc.actions = c->actions;
+	sc.nactions = c->nactions;
+	sc.outbox = c->out.v;
+	sc.noutbox = c->out.n;
+	if (store_commit(m->store, &sc, err)) {
+		log_warn("commit failed for %s/%s: %s", c->rec.platform, c->rec.room,
+			 buf_str(err));
+		return -1;
+	}
+	session_rec_release(&c->s->rec);
+	session_rec_copy(&c->s->rec, &c->rec);
+	c->s->last_seq += (int64_t)c->nactions;
+	if (c->st) {
+		free(c->s->st);
+		c->s->st = c->st;
+		c->st = NULL;
+	}
+	for (i = 0; i < c->out.n; i++)
+		deliver(m, &c->out.v[i]);
+	return 0;
+}
+
+static void reply_commit_failed(struct adapter *a, const struct command *cmd, enum locale loc)
+{
+	reply_text(a, cmd, 1, L(loc,
+		"The bot could not save that, so nothing changed. Please try again in a moment.",
+		"El bot no pudo guardar eso, así que nada ha cambiado. Inténtalo de nuevo en un momento."));
+}
+
+/* ---- turn messages ---- */
+
+/* Appends "Waiting for @x: prompt" lines; mention=0 writes plain names. */
+static void add_waiting(const struct session *s, const void *st, enum locale loc,
+			struct rich *r, int mention)
+{
+	unsigned aw = s->ops->awaiting(st);
+	struct buf p = BUF_INIT;
+	int i;
+
+	for (i = 0; i < s->rec.nseats; i++) {
+		const struct seat_rec *seat = &s->rec.seats[i];
+
+		if (!(aw & (1u << i)))
+			continue;
+		buf_reset(&p);
+		s->ops->prompt(st, i, loc, &p);
+		rich_text(r, "%s ", L(loc, "Waiting for", "Esperando a"));
+		if (mention && !seat->is_bot)
+			rich_mention(r, seat->user, seat->name);
+		else
+			rich_emph(r, "%s", seat->name);
+		rich_text(r, ": %s", buf_str(&p));
+		rich_newline(r);
+	}
+	buf_release(&p);
+}
+
+static void add_result(const struct session *s, const void *st, enum locale loc,
+		       struct rich *r)
+{
+	struct game_result res;
+	int i, first = 1;
+
+	if (!s->ops->result(st, &res))
+		return;
+	rich_heading(r, "%s", L(loc, "Game over", "Fin de la partida"));
+	if (!res.winners) {
+		rich_line(r, "%s", L(loc, "Nobody wins.", "Nadie gana."));
+		return;
+	}
+	rich_text(r, "%s ", L(loc, "Winner:", "Gana:"));
+	for (i = 0; i < res.nseats && i < s->rec.nseats; i++) {
+		if (!(res.winners & (1u << i)))
+			continue;
+		if (!first)
+			rich_text(r, ", ");
+		first = 0;
+		if (s->rec.seats[i].is_bot)
+			rich_emph(r, "%s", s->rec.seats[i].name);
+		else
+			rich_mention(r, s->rec.seats[i].user, s->rec.seats[i].name);
+		rich_text(r, " (%d)", res.score[i]);
+	}
+	rich_newline(r);
+}
+
+static void add_moves(const struct session *s, const void *st, int seat, enum locale loc,
+		      struct rich *r, int limit)
+{
+	struct move_list *ml = xmalloc(sizeof(*ml));
+	struct buf id = BUF_INIT, label = BUF_INIT, block = BUF_INIT;
+	int i;
+
+	s->ops->moves(st, seat, ml);
+	if (limit && ml->n > limit) {
+		rich_line(r, L(loc, "%d possible moves: type `moves` to list them.",
+			       "%d jugadas posibles: escribe `moves` para verlas."), ml->n);
+		goto out;
+	}
+	for (i = 0; i < ml->n; i++) {
+		buf_reset(&id);
+		buf_reset(&label);
+		s->ops->move_id(st, seat, ml->v[i], &id);
+		s->ops->move_label(st, seat, ml->v[i], loc, &label);
+		buf_printf(&block, "%2d. %s", i + 1, buf_str(&id));
+		if (strcmp(buf_str(&id), buf_str(&label)))
+			buf_printf(&block, "  — %s", buf_str(&label));
+		buf_addch(&block, '\n');
+	}
+	if (ml->n) {
+		rich_text(r, "%s", L(loc, "Your moves (`play <move>`, a prefix or the number):",
+				     "Tus jugadas (`play <jugada>`, un prefijo o el número):"));
+		rich_newline(r);
+		rich_mono(r, buf_str(&block));
+	} else {
+		rich_line(r, "%s", L(loc, "You have nothing to decide now.",
+				     "No tienes nada que decidir ahora."));
+	}
+out:
+	buf_release(&id);
+	buf_release(&label);
+	buf_release(&block);
+	free(ml);
+}
+
+/* The public message after a change: what happened, the board, who is next. */
+static void public_update(struct session_mgr *m, const struct session *s, const void *st,
+			  const struct capture *cap, struct rich *r)
+{
+	enum locale loc = session_loc(s, m);
+	const char *names[GAME_MAX_SEATS];
+	struct game_view v;
+	size_t i, npub = 0, skip = 0, shown = 0;
+
+	seat_names(s, names);
+	v.loc = loc;
+	v.nseats = s->rec.nseats;
+	v.names = names;
+	for (i = 0; cap && i < cap->n; i++)
+		npub += cap->v[i].seat == LOG_PUBLIC;
+	if (npub > m->max_log_lines)
+		skip = npub - m->max_log_lines;
+	if (skip)
+		rich_line(r, L(loc, "(%zu earlier lines: see `log`)",
+			       "(%zu líneas anteriores: ver `log`)"), skip);
+	for (i = 0; cap && i < cap->n; i++) {
+		if (cap->v[i].seat != LOG_PUBLIC)
+			continue;
+		if (shown++ < skip)
+			continue;
+		rich_line(r, "%s", cap->v[i].text);
+	}
+	s->ops->render_public(st, &v, r);
+	add_result(s, st, loc, r);
+	add_waiting(s, st, loc, r, 1);
+}
+
+/* The private message of one seat after a change: its private log lines,
+ * and its view and moves when it is awaited. */
+static int private_update(struct session_mgr *m, const struct session *s, const void *st,
+			  int seat, const struct capture *cap, int awaited, struct rich *r)
+{
+	enum locale loc = session_loc(s, m);
+	const char *names[GAME_MAX_SEATS];
+	struct game_view v;
+	size_t i;
+	int any = 0;
+
+	for (i = 0; cap && i < cap->n; i++) {
+		if (cap->v[i].seat != seat)
+			continue;
+		rich_line(r, "%s", cap->v[i].text);
+		any = 1;
+	}
+	if (!awaited)
+		return any;
+	seat_names(s, names);
+	v.loc = loc;
+	v.nseats = s->rec.nseats;
+	v.names = names;
+	s->ops->render_private(st, seat, &v, r);
+	add_moves(s, st, seat, loc, r, SELECT_MAX);
+	return 1;
+}
+
+/* Plays AI seats while only AI seats are awaited, recording their moves. */
+static int run_bots(struct session_mgr *m, struct change *c, struct capture *cap,
+		    struct buf *err)
+{
+	const struct game_ops *ops = c->s->ops;
+	int guard = 0;
+
+	for (;;) {
+		unsigned aw = ops->awaiting(c->st);
+		int seat, acted = 0;
+
+		if (!aw)
+			return 0;
+		for (seat = 0; seat < c->rec.nseats; seat++) {
+			struct buf id = BUF_INIT;
+			struct move mv;
+
+			if (!(aw & (1u << seat)) || !c->rec.seats[seat].is_bot)
+				continue;
+			if (ops->bot_move(c->st, seat, &m->rng, &mv)) {
+				buf_setf(err, "AI seat %d has no move", seat + 1);
+				return -1;
+			}
+			ops->move_id(c->st, seat, mv, &id);
+			if (ops->apply(c->st, seat, mv, &cap->log, err)) {
+				buf_release(&id);
+				return -1;
+			}
+			change_action(c, seat, buf_str(&id), "", mgr_now(m));
+			buf_release(&id);
+			acted = 1;
+			if (++guard > MAX_BOT_MOVES) {
+				buf_setf(err, "AI seats did not finish");
+				return -1;
+			}
+			break;	/* awaiting may change after each move */
+		}
+		if (!acted)
+			return 0;	/* a human is awaited */
+	}
+}
+
+/* Adds the update messages of a game change to c->out. */
+static void queue_updates(struct session_mgr *m, struct change *c, const struct capture *cap)
+{
+	struct session tmp = *c->s;
+	unsigned aw = c->s->ops->awaiting(c->st);
+	struct rich r = RICH_INIT;
+	int seat;
+
+	tmp.rec = c->rec;	/* shallow: names and locale of the new record */
+	public_update(m, &tmp, c->st, cap, &r);
+	pending_add(m, &c->out, &tmp, NULL, &r);
+	rich_release(&r);
+	for (seat = 0; seat < c->rec.nseats; seat++) {
+		if (c->rec.seats[seat].is_bot)
+			continue;
+		rich_init(&r);
+		if (private_update(m, &tmp, c->st, seat, cap, !!(aw & (1u << seat)), &r))
+			pending_add(m, &c->out, &tmp, c->rec.seats[seat].user, &r);
+		rich_release(&r);
+	}
+}
+
+/* ---- commands ---- */
+
+static struct session *session_new(struct session_mgr *m, const struct command *cmd,
+				   const struct game_ops *ops)
+{
+	struct session *s = xcalloc(1, sizeof(*s));
+
+	session_rec_init(&s->rec);
+	copy_field(s->rec.platform, sizeof(s->rec.platform), cmd->platform);
+	copy_field(s->rec.room, sizeof(s->rec.room), cmd->room);
+	copy_field(s->rec.game, sizeof(s->rec.game), ops->id);
+	copy_field(s->rec.creator, sizeof(s->rec.creator), cmd->user);
+	s->rec.status = SESSION_LOBBY;
+	s->rec.created = mgr_now(m);
+	s->ops = ops;
+	return s;
+}
+
+static int add_seat(struct session_rec *rec, const char *user, const char *name, int is_bot)
+{
+	struct seat_rec *seat;
+
+	if (rec->nseats >= STORE_MAX_SEATS)
+		return -1;
+	seat = &rec->seats[rec->nseats];
+	memset(seat, 0, sizeof(*seat));
+	if (copy_field(seat->user, sizeof(seat->user), user) ||
+	    copy_field(seat->name, sizeof(seat->name), name))
+		return -1;
+	seat->is_bot = is_bot;
+	rec->nseats++;
+	return 0;
+}
+
+static const char *status_word(enum session_status st, enum locale loc)
+{
+	switch (st) {
+	case SESSION_LOBBY:
+		return L(loc, "lobby", "sala de espera");
+	case SESSION_ACTIVE:
+		return L(loc, "in play", "en juego");
+	case SESSION_FINISHED:
+		return L(loc, "finished", "terminada");
+	case SESSION_ABORTED:
+		return L(loc, "aborted", "cancelada");
+	}
+	return "?";
+}
+
+static int is_open(const struct session *s)
+{
+	return s && (s->rec.status == SESSION_LOBBY || s->rec.status == SESSION_ACTIVE);
+}
+
+static void lobby_summary(struct session_mgr *m, const struct session *s, enum locale loc,
+			  struct rich *r)
+{
+	int i;
+
+	rich_heading(r, "%s — %s", s->ops->name[loc], status_word(s->rec.status, loc));
+	if (s->rec.options[0])
+		rich_line(r, "%s %s", L(loc, "Options:", "Opciones:"), s->rec.options);
+	rich_text(r, L(loc, "Seats (%d of %d–%d):", "Asientos (%d de %d–%d):"),
+		  s->rec.nseats, s->ops->min_players, s->ops->max_players);
+	for (i = 0; i < s->rec.nseats; i++)
+		rich_text(r, "%s%s%s", i ? ", " : " ", s->rec.seats[i].name,
+			  s->rec.seats[i].is_bot ? L(loc, " (AI)", " (IA)") : "");
+	rich_newline(r);
+	if (s->rec.status == SESSION_LOBBY)
+		rich_line(r, "%s", L(loc,
+			"`game join` to take a seat, `game addbot` for an AI, `game start` to begin.",
+			"`game join` para sentarte, `game addbot` para una IA, `game start` para empezar."));
+}
+
+static void cmd_game_new(struct session_mgr *m, struct adapter *a, const struct command *cmd,
+			 struct session *cur, const char *args)
+{
+	enum locale loc = cmd_loc(m, cmd, cur);
+	char gname[64];
+	const struct game_ops *ops;
+	struct session *s;
+	struct change c;
+	struct buf err = BUF_INIT, opts = BUF_INIT;
+	void *probe;
+	struct rich r = RICH_INIT;
+
+	if (is_open(cur)) {
+		buf_setf(&err, L(loc, "A game of %s is already open here (%s). "
+				 "Finish it or `game abort` first.",
+				 "Ya hay una partida de %s abierta aquí (%s). "
+				 "Termínala o usa `game abort` antes."),
+			 cur->ops->name[loc], status_word(cur->rec.status, loc));
+		reply_text(a, cmd, 1, buf_str(&err));
+		goto out;
+	}
+	if (!text_word(&args, gname, sizeof(gname))) {
+		buf_setf(&err, L(loc, "Which game? `game new <game>`; games: %s",
+				 "¿Qué juego? `game new <juego>`; juegos: %s"), "fortuna");
+		reply_text(a, cmd, 1, buf_str(&err));
+		goto out;
+	}
+	ops = game_find(gname);
+	if (!ops) {
+		buf_setf(&err, L(loc, "Unknown game \"%s\". Games: %s",
+				 "Juego desconocido \"%s\". Juegos: %s"), gname, "fortuna");
+		reply_text(a, cmd, 1, buf_str(&err));
+		goto out;
+	}
+	/* normalise the options and let the game judge them now, not at start */
+	text_fold(args, &opts);
+	probe = game_state_new(ops);
+	if (opts.len >= sizeof(cur->rec.options) ||
+	    ops->setup(probe, ops->max_players, 1, buf_str(&opts), &err)) {
+		struct buf msg = BUF_INIT;
+
+		buf_printf(&msg, "%s %s", buf_str(&err), ops->options_help ? ops->options_help : "");
+		reply_text(a, cmd, 1, buf_str(&msg));
+		buf_release(&msg);
+		free(probe);
+		goto out;
+	}
+	free(probe);
+	s = session_new(m, cmd, ops);
+	copy_field(s->rec.options, sizeof(s->rec.options), buf_str(&opts));
+	copy_field(s->rec.locale, sizeof(s->rec.locale), locale_code(loc));
+	change_init(&c, s);
+	if (add_seat(&c.rec, cmd->user, cmd->name, 0)) {
+		reply_text(a, cmd, 1, L(loc, "Your name is too long.", "Tu nombre es demasiado largo."));
+		change_release(&c);
+		session_free(s);
+		goto out;
+	}
+	if (change_commit(m, &c, &err)) {
+		reply_commit_failed(a, cmd, loc);
+		change_release(&c);
+		session_free(s);
+		goto out;
+	}
+	change_release(&c);
+	cache_put(m, s);
+	lobby_summary(m, s, loc, &r);
+	reply_rich(a, cmd, 0, &r);
+out:
+	rich_release(&r);
+	buf_release(&err);
+	buf_release(&opts);
+}
+
+/* Commits a lobby change built by `edit` and answers with the summary. */
+static void lobby_commit(struct session_mgr *m, struct adapter *a, const struct command *cmd,
+			 struct change *c, enum locale loc)
+{
+	struct buf err = BUF_INIT;
+	struct rich r = RICH_INIT;
+
+	if (change_commit(m, c, &err)) {
+		reply_commit_failed(a, cmd, loc);
+	} else {
+		lobby_summary(m, c->s, loc, &r);
+		reply_rich(a, cmd, 0, &r);
+	}
+	rich_release(&r);
+	buf_release(&err);
+}
+
+static int need_lobby(struct adapter *a, const struct command *cmd, struct session *s,
+		      enum locale loc)
+{
+	if (!s || s->rec.status != SESSION_LOBBY) {
+		reply_text(a, cmd, 1, L(loc,
+			"There is no game waiting for players here. Open one with `game new <game>`.",
+			"Aquí no hay ninguna partida esperando jugadores. Abre una con `game new <juego>`."));
+		return -1;
+	}
+	return 0;
+}
+
+static void cmd_game_join(struct session_mgr *m, struct adapter *a, const struct command *cmd,
+			  struct session *s)
+{
+	enum locale loc = cmd_loc(m, cmd, s);
+	struct change c;
+
+	if (need_lobby(a, cmd, s, loc))
+		return;
+	if (seat_of(s, cmd->user) >= 0) {
+		reply_text(a, cmd, 1, L(loc, "You already have a seat.", "Ya tienes asiento."));
+		return;
+	}
+	if (s->rec.nseats >= s->ops->max_players) {
+		reply_text(a, cmd, 1, L(loc, "The game is full.", "La partida está completa."));
+		return;
+	}
+	change_init(&c, s);
+	if (add_seat(&c.rec, cmd->user, cmd->name, 0))
+		reply_text(a, cmd, 1, L(loc, "Your name is too long.", "Tu nombre es demasiado largo."));
+	else
+		lobby_commit(m, a, cmd, &c, loc);
+	change_release(&c);
+}
+
+static void cmd_game_leave(struct session_mgr *m, struct adapter *a, const struct command *cmd,
+			   struct session *s)
+{
+	enum locale loc = cmd_loc(m, cmd, s);
+	struct change c;
+	int seat;
+
+	if (s && s->rec.status == SESSION_ACTIVE) {
+		reply_text(a, cmd, 1, L(loc,
+			"The game has started: seats can no longer be left. `game abort` ends it.",
+			"La partida ya empezó: no se puede dejar el asiento. `game abort` la termina."));
+		return;
+	}
+	if (need_lobby(a, cmd, s, loc))
+		return;
+	seat = seat_of(s, cmd->user);
+	if (seat < 0) {
+		reply_text(a, cmd, 1, L(loc, "You have no seat here.", "No tienes asiento aquí."));
+		return;
+	}
+	change_init(&c, s);
+	memmove(&c.rec.seats[seat], &c.rec.seats[seat + 1],
+		(size_t)(c.rec.nseats - seat - 1) * sizeof(c.rec.seats[0]));
+	c.rec.nseats--;
+	lobby_commit(m, a, cmd, &c, loc);
+	change_release(&c);
+}
+
+static void cmd_game_addbot(struct session_mgr *m, struct adapter *a, const struct command *cmd,
+			    struct session *s, const char *args)
+{
+	enum locale loc = cmd_loc(m, cmd, s);
+	char word[16];
+	struct change c;
+	int n = 1, i;
+
+	if (need_lobby(a, cmd, s, loc))
+		return;
+	if (seat_of(s, cmd->user) < 0) {
+		reply_text(a, cmd, 1, L(loc, "Only a seated player can add AI players.",
+					"Solo un jugador sentado puede añadir jugadores IA."));
+		return;
+	}
+	if (text_word(&args, word, sizeof(word))) {
+		char *end;
+		long v = strtol(word, &end, 10);
+
+		if (*end || v < 1 || v > GAME_MAX_SEATS || *args) {
+			reply_text(a, cmd, 1, L(loc, "Usage: `game addbot [n]`, n a small number.",
+						"Uso: `game addbot [n]`, n un número pequeño."));
+			return;
+		}
+		n = (int)v;
+	}
+	if (s->rec.nseats + n > s->ops->max_players) {
+		struct buf msg = BUF_INIT;
+
+		buf_setf(&msg, L(loc, "Only %d seat(s) left.", "Solo quedan %d asiento(s)."),
+			 s->ops->max_players - s->rec.nseats);
+		reply_text(a, cmd, 1, buf_str(&msg));
+		buf_release(&msg);
+		return;
+	}
+	change_init(&c, s);
+	for (i = 0; i < n; i++) {
+		char name[32];
+		int k, idx = 1, taken;
+
+		do {	/* the first free "AI n" name */
+			snprintf(name, sizeof(name), "AI %d", idx++);
+			taken = 0;
+			for (k = 0; k < c.rec.nseats; k++)
+				taken |= !strcmp(c.rec.seats[k].name, name);
+		} while (taken);
+		add_seat(&c.rec, "", name, 1);
+	}
+	lobby_commit(m, a, cmd, &c, loc);
+	change_release(&c);
+}
+
+static void cmd_game_start(struct session_mgr *m, struct adapter *a, const struct command *cmd,
+			   struct session *s)
+{
+	enum locale loc = cmd_loc(m, cmd, s);
+	struct buf err = BUF_INIT;
+	struct capture cap;
+	const char *names[GAME_MAX_SEATS];
+	struct change c;
+
+	if (need_lobby(a, cmd, s, loc))
+		return;
+	if (seat_of(s, cmd->user) < 0) {
+		reply_text(a, cmd, 1, L(loc, "Only a seated player can start the game.",
+					"Solo un jugador sentado puede empezar la partida."));
+		return;
+	}
+	if (s->rec.nseats < s->ops->min_players || s->rec.nseats > s->ops->max_players) {
+		buf_setf(&err, L(loc, "%s needs %d to %d players; there are %d.",
+				 "%s necesita de %d a %d jugadores; hay %d."),
+			 s->ops->name[loc], s->ops->min_players, s->ops->max_players,
+			 s->rec.nseats);
+		reply_text(a, cmd, 1, buf_str(&err));
+		buf_release(&err);
+		return;
+	}
+	change_init(&c, s);
+	seat_names(s, names);
+	capture_init(&cap, loc, names);
+	c.rec.seed = ((uint64_t)rng_next(&m->rng) << 32) | rng_next(&m->rng);
+	c.rec.status = SESSION_ACTIVE;
+	c.st = game_state_new(s->ops);
+	if (s->ops->setup(c.st, c.rec.nseats, c.rec.seed, c.rec.options, &err) ||
+	    run_bots(m, &c, &cap, &err)) {
+		log_err("start of %s/%s failed: %s", s->rec.platform, s->rec.room, buf_str(&err));
+		reply_text(a, cmd, 1, L(loc, "The game could not start (an internal error).",
+					"La partida no pudo empezar (un error interno)."));
+		goto out;
+	}
+	if (!s->ops->awaiting(c.st))
+		c.rec.status = SESSION_FINISHED;
+	queue_updates(m, &c, &cap);
+	if (change_commit(m, &c, &err))
+		reply_commit_failed(a, cmd, loc);
+out:
+	capture_release(&cap);
+	change_release(&c);
+	buf_release(&err);
+}
+
+static void cmd_game_status(struct session_mgr *m, struct adapter *a, const struct command *cmd,
+			    struct session *s)
+{
+	enum locale loc = cmd_loc(m, cmd, s);
+	struct rich r = RICH_INIT;
+
+	if (!s) {
+		reply_text(a, cmd, 0, L(loc, "No game here yet. Open one with `game new fortuna`.",
+					"Aún no hay partida aquí. Abre una con `game new fortuna`."));
+		return;
+	}
+	lobby_summary(m, s, loc, &r);
+	if (s->st && s->rec.status == SESSION_ACTIVE) {
+		add_waiting(s, s->st, loc, &r, 0);
+		rich_line(&r, L(loc, "Moves so far: %lld.", "Jugadas hasta ahora: %lld."),
+			  (long long)s->last_seq);
+	}
+	reply_rich(a, cmd, 0, &r);
+	rich_release(&r);
+}
+
+static void cmd_game_abort(struct session_mgr *m, struct adapter *a, const struct command *cmd,
+			   struct session *s)
+{
+	enum locale loc = cmd_loc(m, cmd, s);
+	struct change c;
+	struct buf err = BUF_INIT;
+	int seat, humans = 0, votes = 0, i;
+
+	if (!is_open(s)) {
+		reply_text(a, cmd, 1, L(loc, "There is no open game here.",
+					"Aquí no hay ninguna partida abierta."));
+		return;
+	}
+	seat = seat_of(s, cmd->user);
+	if (strcmp(s->rec.creator, cmd->user)) {
+		if (seat < 0) {
+			reply_text(a, cmd, 1, L(loc,
+				"Only the creator or a majority of the seated players can abort.",
+				"Solo el creador o la mayoría de los jugadores sentados pueden cancelar."));
+			return;
+		}
+		s->abort_votes |= 1u << seat;
+		for (i = 0; i < s->rec.nseats; i++) {
+			if (s->rec.seats[i].is_bot)
+				continue;
+			humans++;
+			votes += !!(s->abort_votes & (1u << i));
+		}
+		if (votes * 2 <= humans) {
+			buf_setf(&err, L(loc, "Vote to abort recorded (%d of %d; more than half needed).",
+					 "Voto para cancelar registrado (%d de %d; hace falta más de la mitad)."),
+				 votes, humans);
+			reply_text(a, cmd, 0, buf_str(&err));
+			buf_release(&err);
+			return;
+		}
+	}
+	change_init(&c, s);
+	c.rec.status = SESSION_ABORTED;
+	if (change_commit(m, &c, &err)) {
+		reply_commit_failed(a, cmd, loc);
+	} else {
+		s->abort_votes = 0;
+		reply_text(a, cmd, 0, L(loc, "The game was aborted. Nobody wins.",
+					"La partida se canceló. Nadie gana."));
+	}
+	change_release(&c);
+	buf_release(&err);
+}
+
+static int need_game(struct adapter *a, const struct command *cmd, struct session *s,
+		     enum locale loc, int any_status)
+{
+	if (!s || !s->st || (!any_status && s->rec.status != SESSION_ACTIVE)) {
+		reply_text(a, cmd, 1, L(loc, "No game is being played here.",
+					"Aquí no se está jugando ninguna partida."));
+		return -1;
+	}
+	return 0;
+}
+
+static int need_seat(struct adapter *a, const struct command *cmd, struct session *s,
+		     enum locale loc)
+{
+	int seat = seat_of(s, cmd->user);
+
+	if (seat < 0)
+		reply_text(a, cmd, 1, L(loc, "You are not playing in this game.",
+					"No juegas en esta partida."));
+	return seat;
+}
+
+static void cmd_play(struct session_mgr *m, struct adapter *a, const struct command *cmd,
+		     struct session *s, const char *args)
+{
+	enum locale loc = cmd_loc(m, cmd, s);
+	struct buf err = BUF_INIT, id = BUF_INIT;
+	const char *names[GAME_MAX_SEATS];
+	struct capture cap;
+	struct change c;
+	struct move mv;
+	int seat;
+
+	if (need_game(a, cmd, s, loc, 0))
+		return;
+	seat = need_seat(a, cmd, s, loc);
+	if (seat < 0)
+		return;
+	if (!*args) {
+		reply_text(a, cmd, 1, L(loc, "Usage: `play <move>`. Type `moves` to see yours.",
+					"Uso: `play <jugada>`. Escribe `moves` para ver las tuyas."));
+		return;
+	}
+	if (game_parse(s->ops, s->st, seat, args, loc, &mv, &err)) {
+		reply_text(a, cmd, 1, buf_str(&err));
+		buf_release(&err);
+		return;
+	}
+	change_init(&c, s);
+	seat_names(s, names);
+	capture_init(&cap, session_loc(s, m), names);
+	c.st = xmalloc(s->ops->state_size);
+	memcpy(c.st, s->st, s->ops->state_size);
+	s->ops->move_id(c.st, seat, mv, &id);
+	if (s->ops->apply(c.st, seat, mv, &cap.log, &err)) {
+		reply_text(a, cmd, 1, buf_str(&err));
+		goto out;
+	}
+	change_action(&c, seat, buf_str(&id), cmd->user, mgr_now(m));
+	if (run_bots(m, &c, &cap, &err)) {
+		log_err("AI in %s/%s failed: %s", s->rec.platform, s->rec.room, buf_str(&err));
+		reply_text(a, cmd, 1, L(loc, "An AI player failed (an internal error); nothing changed.",
+					"Un jugador IA falló (un error interno); nada ha cambiado."));
+		goto out;
+	}
+	if (!s->ops->awaiting(c.st))
+		c.rec.status = SESSION_FINISHED;
+	queue_updates(m, &c, &cap);
+	if (change_commit(m, &c, &err))
+		reply_commit_failed(a, cmd, loc);
+out:
+	capture_release(&cap);
+	change_release(&c);
+	buf_release(&err);
+	buf_release(&id);
+}
+
+static void cmd_moves(struct session_mgr *m, struct adapter *a, const struct command *cmd,
+		      struct session *s)
+{
+	enum locale loc = cmd_loc(m, cmd, s);
+	struct rich r = RICH_INIT;
+	struct buf p = BUF_INIT;
+	int seat;
+
+	if (need_game(a, cmd, s, loc, 0))
+		return;
+	seat = need_seat(a, cmd, s, loc);
+	if (seat < 0)
+		return;
+	if (s->ops->awaiting(s->st) & (1u << seat)) {
+		s->ops->prompt(s->st, seat, loc, &p);
+		rich_line(&r, "%s", buf_str(&p));
+	}
+	add_moves(s, s->st, seat, loc, &r, 0);
+	reply_rich(a, cmd, 1, &r);
+	rich_release(&r);
+	buf_release(&p);
+}
+
+static void cmd_hand(struct session_mgr *m, struct adapter *a, const struct command *cmd,
+		     struct session *s)
+{
+	enum locale loc = cmd_loc(m, cmd, s);
+	const char *names[GAME_MAX_SEATS];
+	struct game_view v;
+	struct rich r = RICH_INIT;
+	int seat;
+
+	if (need_game(a, cmd, s, loc, 1))
+		return;
+	seat = need_seat(a, cmd, s, loc);
+	if (seat < 0)
+		return;
+	seat_names(s, names);
+	v.loc = loc;
+	v.nseats = s->rec.nseats;
+	v.names = names;
+	s->ops->render_private(s->st, seat, &v, &r);
+	reply_rich(a, cmd, 1, &r);
+	rich_release(&r);
+}
+
+static void cmd_board(struct session_mgr *m, struct adapter *a, const struct command *cmd,
+		      struct session *s)
+{
+	enum locale loc = cmd_loc(m, cmd, s);
+	const char *names[GAME_MAX_SEATS];
+	struct game_view v;
+	struct rich r = RICH_INIT;
+
+	if (need_game(a, cmd, s, loc, 1))
+		return;
+	seat_names(s, names);
+	v.loc = loc;
+	v.nseats = s->rec.nseats;
+	v.names = names;
+	s->ops->render_public(s->st, &v, &r);
+	add_result(s, s->st, loc, &r);
+	add_waiting(s, s->st, loc, &r, 0);
+	reply_rich(a, cmd, 0, &r);
+	rich_release(&r);
+}
+
+static void cmd_log(struct session_mgr *m, struct adapter *a, const struct command *cmd,
+		    struct session *s, const char *args)
+{
+	enum locale loc = cmd_loc(m, cmd, s);
+	const char *names[GAME_MAX_SEATS];
+	struct capture cap;
+	struct buf err = BUF_INIT;
+	struct rich pub = RICH_INIT, priv = RICH_INIT;
+	void *st;
+	size_t i, npub = 0, first = 0, seen = 0;
+	long n = 10;
+	int seat;
+
+	if (need_game(a, cmd, s, loc, 1))
+		return;
+	if (*args) {
+		char *end;
+
+		n = strtol(args, &end, 10);
+		if (*end || n < 1 || n > 500) {
+			reply_text(a, cmd, 1, L(loc, "Usage: `log [n]`, n from 1 to 500.",
+						"Uso: `log [n]`, n de 1 a 500."));
+			return;
+		}
+	}
+	seat = seat_of(s, cmd->user);
+	seat_names(s, names);
+	capture_init(&cap, loc, names);
+	st = game_state_new(s->ops);
+	if (session_replay(s->ops, &s->rec, m->store, st, &cap.log, &err)) {
+		log_err("log replay of %s/%s failed: %s", s->rec.platform, s->rec.room,
+			buf_str(&err));
+		reply_text(a, cmd, 1, L(loc, "The log could not be read (an internal error).",
+					"No se pudo leer el registro (un error interno)."));
+		goto out;
+	}
+	for (i = 0; i < cap.n; i++)
+		npub += cap.v[i].seat == LOG_PUBLIC;
+	/* index of the first public line shown; private lines from there on */
+	for (i = 0; i < cap.n; i++) {
+		if (cap.v[i].seat != LOG_PUBLIC)
+			continue;
+		if (seen++ + (size_t)n >= npub) {
+			first = i;
+			break;
+		}
+	}
+	if (!npub)
+		first = cap.n;
+	rich_heading(&pub, "%s", L(loc, "Log", "Registro"));
+	for (i = first; i < cap.n; i++) {
+		if (cap.v[i].seat == LOG_PUBLIC)
+			rich_line(&pub, "%s", cap.v[i].text);
+		else if (seat >= 0 && cap.v[i].seat == seat)
+			rich_line(&priv, "%s", cap.v[i].text);
+	}
+	if (!npub)
+		rich_line(&pub, "%s", L(loc, "Nothing yet.", "Nada todavía."));
+	reply_rich(a, cmd, 0, &pub);
+	if (priv.n)
+		reply_rich(a, cmd, 1, &priv);
+out:
+	free(st);
+	capture_release(&cap);
+	rich_release(&pub);
+	rich_release(&priv);
+	buf_release(&err);
+}
+
+static void cmd_help(struct session_mgr *m, struct adapter *a, const struct command *cmd,
+		     struct session *s)
+{
+	enum locale loc = cmd_loc(m, cmd, s);
+	struct rich r = RICH_INIT;
+
+	rich_heading(&r, "%s", L(loc, "tabula commands", "Órdenes de tabula"));
+	rich_mono(&r, L(loc,
+		"game new <game> [options]  open a game here (games: fortuna)\n"
+		"game join | game leave     take or give up a seat before the start\n"
+		"game addbot [n]            add AI players\n"
+		"game start                 start the game\n"
+		"game status                lobby or game summary\n"
+		"game abort                 end the game (creator, or a majority)\n"
+		"moves                      your legal moves now (private)\n"
+		"play <move>                make a decision (id, label, prefix or number)\n"
+		"hand                       your private view\n"
+		"board                      show the board\n"
+		"log [n]                    the last n log lines\n"
+		"help                       this text",
+		"game new <juego> [opciones] abre una partida aquí (juegos: fortuna)\n"
+		"game join | game leave     sentarse o dejar el asiento antes de empezar\n"
+		"game addbot [n]            añade jugadores IA\n"
+		"game start                 empieza la partida\n"
+		"game status                resumen de la sala o de la partida\n"
+		"game abort                 termina la partida (creador, o mayoría)\n"
+		"moves                      tus jugadas legales ahora (privado)\n"
+		"play <jugada>              toma una decisión (id, texto, prefijo o número)\n"
+		"hand                       tu vista privada\n"
+		"board                      muestra el tablero\n"
+		"log [n]                    las últimas n líneas del registro\n"
+		"help                       este texto"));
+	reply_rich(a, cmd, 1, &r);
+	rich_release(&r);
+}
+
+void session_mgr_handle(struct session_mgr *m, struct adapter *a, const struct command *cmd)
+{
+	struct buf err = BUF_INIT;
+	char word[32], sub[32];
+	const char *args;
+	struct session *s;
+	enum locale loc;
+
+	if (cmd->text_len > COMMAND_MAX_BYTES) {
+		loc = cmd_loc(m, cmd, NULL);
+		reply_text(a, cmd, 1, L(loc, "That message is too long for a command.",
+					"Ese mensaje es demasiado largo para una orden."));
+		return;
+	}
+	if (!utf8_valid(cmd->text, cmd->text_len) || !utf8_valid(cmd->name, strlen(cmd->name))) {
+		loc = cmd_loc(m, cmd, NULL);
+		reply_text(a, cmd, 1, L(loc, "That message is not valid text (UTF-8).",
+					"Ese mensaje no es texto válido (UTF-8)."));
+		return;
+	}
+	if (strlen(cmd->platform) >= sizeof(s->rec.platform) ||
+	    strlen(cmd->room) >= sizeof(s->rec.room) || strlen(cmd->user) >= 128 ||
+	    strlen(cmd->name) >= 128 || !cmd->user[0]) {
+		loc = cmd_loc(m, cmd, NULL);
+		reply_text(a, cmd, 1, L(loc, "Your user or room name is too long.",
+					"Tu nombre de usuario o de sala es demasiado largo."));
+		return;
+	}
+	s = session_mgr_find(m, cmd->platform, cmd->room, &err);
+	if (!s && err.len) {
+		log_err("loading %s/%s: %s", cmd->platform, cmd->room, buf_str(&err));
+		loc = cmd_loc(m, cmd, NULL);
+		reply_text(a, cmd, 1, L(loc, "This room's game could not be loaded (an internal error).",
+					"No se pudo cargar la partida de esta sala (un error interno)."));
+		buf_release(&err);
+		return;
+	}
+	loc = cmd_loc(m, cmd, s);
+	args = cmd->text;
+	text_word(&args, word, sizeof(word));
+	if (text_eq(word, "game")) {
+		text_word(&args, sub, sizeof(sub));
+		if (text_eq(sub, "new"))
+			cmd_game_new(m, a, cmd, s, args);
+		else if (text_eq(sub, "join"))
+			cmd_game_join(m, a, cmd, s);
+		else if (text_eq(sub, "leave"))
+			cmd_game_leave(m, a, cmd, s);
+		else if (text_eq(sub, "addbot"))
+			cmd_game_addbot(m, a, cmd, s, args);
+		else if (text_eq(sub, "start"))
+			cmd_game_start(m, a, cmd, s);
+		else if (text_eq(sub, "status"))
+			cmd_game_status(m, a, cmd, s);
+		else if (text_eq(sub, "abort"))
+			cmd_game_abort(m, a, cmd, s);
+		else
+			reply_text(a, cmd, 1, L(loc,
+				"Unknown `game` command. Try: new, join, leave, addbot, start, status, abort.",
+				"Orden `game` desconocida. Prueba: new, join, leave, addbot, start, status, abort."));
+	} else if (text_eq(word, "play")) {
+		cmd_play(m, a, cmd, s, args);
+	} else if (text_eq(word, "moves")) {
+		cmd_moves(m, a, cmd, s);
+	} else if (text_eq(word, "hand")) {
+		cmd_hand(m, a, cmd, s);
+	} else if (text_eq(word, "board")) {
+		cmd_board(m, a, cmd, s);
+	} else if (text_eq(word, "log")) {
+		cmd_log(m, a, cmd, s, args);
+	} else if (text_eq(word, "help")) {
+		cmd_help(m, a, cmd, s);
+	} else {
+		buf_setf(&err, L(loc, "Unknown command \"%s\". Type `help`.",
+				 "Orden desconocida \"%s\". Escribe `help`."), word);
+		reply_text(a, cmd, 1, buf_str(&err));
+	}
+	buf_release(&err);
+}
+
+/* ---- lifecycle ---- */
+
+void session_mgr_init(struct session_mgr *m, struct store *store, uint64_t seed)
+{
+	memset(m, 0, sizeof(*m));
+	m->store = store;
+	rng_seed(&m->rng, seed, 0x7461627561ULL);
+	m->now = default_now;
+	m->default_loc = LOC_EN;
+	m->max_log_lines = MAX_LOG_LINES_DEFAULT;
+}
+
+void session_mgr_release(struct session_mgr *m)
+{
+	size_t i;
+
+	for (i = 0; i < SESSION_BUCKETS; i++) {
+		struct session *s = m->buckets[i], *next;
+
+		for (; s; s = next) {
+			next = s->next;
+			session_free(s);
+		}
+		m->buckets[i] = NULL;
+	}
+}
+
+void session_mgr_add_adapter(struct session_mgr *m, struct adapter *a)
+{
+	if (m->nadapters < SESSION_MAX_ADAPTERS)
+		m->adapters[m->nadapters++] = a;
+}

@@ -1,0 +1,75 @@
+/*
+ * session: the session manager.  One game per room; every command of every
+ * adapter comes through session_mgr_handle().
+ *
+ * The rule it keeps: commit before send.  A command that changes a game is
+ * applied to a scratch copy of the state; the new snapshot, the moves (the
+ * player's and any AI moves that follow) and every message they cause are
+ * written in one store transaction; only then is the live state replaced
+ * and the messages handed to the adapters.  A failed commit changes nothing
+ * and the player is told so.  A restart reloads sessions from the store on
+ * demand and re-sends the outbox.
+ */
+#ifndef BOT_SESSION_H
+#define BOT_SESSION_H
+
+#include <stdint.h>
+
+#include "adapters/adapter.h"
+#include "games/game.h"
+#include "state/store.h"
+#include "util/rng.h"
+
+#define SESSION_BUCKETS 4096
+#define SESSION_MAX_ADAPTERS 4
+
+struct session {
+	struct session_rec rec;
+	const struct game_ops *ops;
+	void *st;		/* game state (ops->state_size bytes); NULL in the lobby */
+	unsigned abort_votes;	/* bit per seat; kept in memory only (docs/bot.md) */
+	int64_t last_seq;	/* seq of the last stored action */
+	struct session *next;	/* hash chain */
+};
+
+struct session_mgr {
+	struct store *store;		/* borrowed */
+	struct adapter *adapters[SESSION_MAX_ADAPTERS];	/* borrowed */
+	int nadapters;
+	struct session *buckets[SESSION_BUCKETS];
+	struct rng rng;			/* seeds of new games, AI choices, keys */
+	int64_t (*now)(void *ctx);	/* injectable clock (unix seconds) */
+	void *now_ctx;
+	enum locale default_loc;
+	unsigned max_log_lines;		/* per board message */
+};
+
+/* Sets up in place.  seed feeds game seeds and AI choices (tests fix it). */
+void session_mgr_init(struct session_mgr *m, struct store *store, uint64_t seed);
+/* Frees the cached sessions (not the store or adapters). */
+void session_mgr_release(struct session_mgr *m);
+void session_mgr_add_adapter(struct session_mgr *m, struct adapter *a);
+
+/* Handles one command from adapter a; answers through a.  Never fails: every
+ * problem becomes a message to the user. */
+void session_mgr_handle(struct session_mgr *m, struct adapter *a, const struct command *cmd);
+
+/* Delivers every undelivered outbox message (at start-up: after a crash). */
+int session_mgr_flush_outbox(struct session_mgr *m, struct buf *err);
+
+/* Marks an outbox message delivered (adapters' on_sent). */
+void session_mgr_sent(struct session_mgr *m, int64_t outbox_id);
+
+/* The session of a room (cache, else store), or NULL. */
+struct session *session_mgr_find(struct session_mgr *m, const char *platform,
+				 const char *room, struct buf *err);
+
+/*
+ * Rebuilds a game from its seed, options and move log into st (zeroed,
+ * ops->state_size bytes), writing log lines to log (may be NULL).  Used by
+ * `log`, and by tests to prove replay equals the live state.  0 or -1.
+ */
+int session_replay(const struct game_ops *ops, const struct session_rec *rec,
+		   struct store *store, void *st, struct game_log *log, struct buf *err);
+
+#endif

@@ -1,0 +1,196 @@
+/*
+ * The generic layer over struct game_ops: forgiving move parsing and the
+ * small helpers games share (log lines, names, locales).
+ */
+#include "games/game.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/text.h"
+
+const char *locale_code(enum locale loc)
+{
+	return loc == LOC_ES ? "es" : "en";
+}
+
+int locale_parse(const char *code, enum locale *out)
+{
+	if (!code)
+		return -1;
+	if (!strncmp(code, "en", 2) && (code[2] == '\0' || code[2] == '-' || code[2] == '_')) {
+		*out = LOC_EN;
+		return 0;
+	}
+	if (!strncmp(code, "es", 2) && (code[2] == '\0' || code[2] == '-' || code[2] == '_')) {
+		*out = LOC_ES;
+		return 0;
+	}
+	return -1;
+}
+
+void game_logf(struct game_log *log, int seat, const char *fmt, ...)
+{
+	struct buf b = BUF_INIT;
+	va_list ap;
+
+	if (!log || !log->emit)
+		return;
+	va_start(ap, fmt);
+	buf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	log->emit(log, seat, buf_str(&b));
+	buf_release(&b);
+}
+
+static const char *const seat_names[GAME_MAX_SEATS] = {
+	"Seat 1", "Seat 2", "Seat 3", "Seat 4", "Seat 5", "Seat 6", "Seat 7", "Seat 8",
+};
+
+const char *game_log_name(const struct game_log *log, int seat)
+{
+	if (seat < 0 || seat >= GAME_MAX_SEATS)
+		return "?";
+	if (log && log->names && log->names[seat])
+		return log->names[seat];
+	return seat_names[seat];
+}
+
+const char *game_view_name(const struct game_view *v, int seat)
+{
+	if (seat < 0 || seat >= GAME_MAX_SEATS)
+		return "?";
+	if (v && v->names && seat < v->nseats && v->names[seat])
+		return v->names[seat];
+	return seat_names[seat];
+}
+
+void *game_state_new(const struct game_ops *ops)
+{
+	return xcalloc(1, ops->state_size);
+}
+
+/* ---- forgiving parsing ---- */
+
+/* The texts a move answers to, folded: its id and its label in each locale. */
+static void move_texts(const struct game_ops *ops, const void *st, int seat,
+		       struct move m, struct buf folded[1 + LOC_COUNT])
+{
+	struct buf raw = BUF_INIT;
+	int l;
+
+	ops->move_id(st, seat, m, &raw);
+	text_fold(buf_str(&raw), &folded[0]);
+	for (l = 0; l < LOC_COUNT; l++) {
+		buf_reset(&raw);
+		ops->move_label(st, seat, m, (enum locale)l, &raw);
+		text_fold(buf_str(&raw), &folded[1 + l]);
+	}
+	buf_release(&raw);
+}
+
+static int is_number(const char *s, int *out)
+{
+	int v = 0;
+
+	if (!*s)
+		return 0;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9' || v > 100000)
+			return 0;
+		v = v * 10 + (*s - '0');
+	}
+	*out = v;
+	return 1;
+}
+
+#define MAX_CANDIDATES_SHOWN 10
+
+int game_parse(const struct game_ops *ops, const void *st, int seat,
+	       const char *text, enum locale loc, struct move *out, struct buf *err)
+{
+	struct move_list *ml = xmalloc(sizeof(*ml));
+	struct buf in = BUF_INIT, t[1 + LOC_COUNT];
+	int i, k, exact = -1, nprefix = 0, number, ret = -1;
+	int *prefix = NULL;
+
+	for (k = 0; k < 1 + LOC_COUNT; k++)
+		buf_init(&t[k], 0);
+	if (seat < 0 || !(ops->awaiting(st) & (1u << seat))) {
+		buf_setf(err, "%s", L(loc, "It is not your turn to decide.",
+				      "No te toca decidir ahora."));
+		goto out;
+	}
+	ops->moves(st, seat, ml);
+	text_fold(text, &in);
+	if (!in.len) {
+		buf_setf(err, "%s", L(loc, "Which move? Type `moves` to see them.",
+				      "¿Qué jugada? Escribe `moves` para verlas."));
+		goto out;
+	}
+	prefix = xcalloc((size_t)ml->n + 1, sizeof(*prefix));
+	for (i = 0; i < ml->n && exact < 0; i++) {
+		int is_prefix = 0;
+
+		for (k = 0; k < 1 + LOC_COUNT; k++)
+			buf_reset(&t[k]);
+		move_texts(ops, st, seat, ml->v[i], t);
+		for (k = 0; k < 1 + LOC_COUNT; k++) {
+			const char *s = buf_str(&t[k]);
+
+			if (!strcmp(s, buf_str(&in)))
+				exact = i;
+			else if (!strncmp(s, buf_str(&in), in.len))
+				is_prefix = 1;
+		}
+		if (is_prefix)
+			prefix[nprefix++] = i;
+	}
+	if (exact >= 0) {
+		*out = ml->v[exact];
+		ret = 0;
+	} else if (nprefix == 1) {
+		*out = ml->v[prefix[0]];
+		ret = 0;
+	} else if (nprefix == 0 && is_number(buf_str(&in), &number) &&
+		   number >= 1 && number <= ml->n) {
+		*out = ml->v[number - 1];
+		ret = 0;
+	} else if (nprefix == 0) {
+		buf_setf(err, L(loc, "No move matches \"%s\". Type `moves` to see yours.",
+				"Ninguna jugada coincide con \"%s\". Escribe `moves` para ver las tuyas."),
+			 buf_str(&in));
+	} else {
+		struct buf label = BUF_INIT;
+
+		buf_setf(err, "%s", L(loc, "That could be several moves:",
+				      "Eso puede ser varias jugadas:"));
+		for (i = 0; i < nprefix && i < MAX_CANDIDATES_SHOWN; i++) {
+			buf_reset(&label);
+			ops->move_id(st, seat, ml->v[prefix[i]], &label);
+			buf_printf(err, "\n- %s", buf_str(&label));
+		}
+		if (nprefix > MAX_CANDIDATES_SHOWN)
+			buf_printf(err, L(loc, "\n(and %d more)", "\n(y %d más)"),
+				   nprefix - MAX_CANDIDATES_SHOWN);
+		buf_release(&label);
+	}
+out:
+	for (k = 0; k < 1 + LOC_COUNT; k++)
+		buf_release(&t[k]);
+	buf_release(&in);
+	free(prefix);
+	free(ml);
+	return ret;
+}
+
+int game_play(const struct game_ops *ops, void *st, int seat, const char *text,
+	      struct game_log *log, enum locale loc, struct buf *err)
+{
+	struct move m;
+
+	if (game_parse(ops, st, seat, text, loc, &m, err))
+		return -1;
+	return ops->apply(st, seat, m, log, err);
+}

@@ -1,0 +1,190 @@
+/*
+ * game.h: the rules interface every game implements, and the generic layer
+ * on top of it (registry, forgiving move parsing).
+ *
+ * A rules core is pure: no I/O, no clock, no global mutable state.  All its
+ * randomness comes from a struct rng kept inside its state, so that
+ * setup(seed, options) followed by the same moves always reaches the same
+ * state (tests replay games to check it).
+ *
+ * Moves are small values (struct move).  moves() enumerates the legal
+ * decisions of one seat now into a caller-provided list without allocating;
+ * text (canonical id, localised label) is made only on demand by move_id()
+ * and move_label().  Decisions are small steps of a state machine ("choose a
+ * card", then "choose a side"), never a combinatorial list, so a list fits a
+ * chat select menu and AI playouts stay cheap.
+ *
+ * The caller owns the state memory: it allocates ops->state_size bytes
+ * (zeroed) and passes it to setup() or load().  States hold no pointers, so
+ * a state is copied with memcpy (AI search does this).
+ */
+#ifndef GAMES_GAME_H
+#define GAMES_GAME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "util/buf.h"
+#include "util/rich.h"
+#include "util/rng.h"
+
+#define GAME_API_VERSION 1
+#define GAME_MAX_SEATS 8
+
+enum locale { LOC_EN = 0, LOC_ES = 1, LOC_COUNT };
+
+/* Picks the text of the locale: L(loc, "Water", "Agua"). */
+#define L(loc, en, es) ((loc) == LOC_ES ? (es) : (en))
+
+const char *locale_code(enum locale loc);		/* "en", "es" */
+int locale_parse(const char *code, enum locale *out);	/* 0, or -1 unknown */
+
+/* One decision.  The meaning of kind and a..c belongs to the game. */
+struct move {
+	uint16_t kind;
+	uint16_t a, b, c;
+};
+
+#define MOVE_LIST_MAX 256
+
+struct move_list {
+	int n;
+	struct move v[MOVE_LIST_MAX];
+};
+
+/*
+ * Where a game writes what happened.  Each line is public (seat -1) or
+ * private to one seat.  The sink decides what to do with lines; a NULL log
+ * (AI playouts) means nobody listens, and games must skip formatting then.
+ * names[seat] are display names for the lines; the game never sees user ids.
+ */
+struct game_log {
+	enum locale loc;
+	const char *const *names;
+	void (*emit)(struct game_log *log, int seat, const char *text);
+	void *ctx;
+};
+
+#define LOG_PUBLIC (-1)
+
+void game_logf(struct game_log *log, int seat, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* The display name of a seat for log lines ("Seat 2" when names is NULL). */
+const char *game_log_name(const struct game_log *log, int seat);
+
+/* What a render sees: the locale and the seats' display names. */
+struct game_view {
+	enum locale loc;
+	int nseats;
+	const char *const *names;
+};
+
+const char *game_view_name(const struct game_view *v, int seat);
+
+struct game_result {
+	int nseats;
+	int score[GAME_MAX_SEATS];
+	int rank[GAME_MAX_SEATS];	/* 1 = winner; equal ranks share */
+	int eligible[GAME_MAX_SEATS];	/* 0 when a rule bars the seat from winning */
+	unsigned winners;		/* bit per winning seat; 0 = nobody */
+};
+
+/*
+ * The driver table.  Every slot is required unless marked optional.
+ * All functions taking `const void *st` must not change the state.
+ */
+struct game_ops {
+	unsigned api_version;		/* GAME_API_VERSION */
+	const char *id;			/* registry key, e.g. "fortuna" */
+	const char *const *aliases;	/* NULL-terminated, folded match; may be NULL */
+	const char *name[LOC_COUNT];	/* display name per locale */
+	int min_players, max_players;
+	size_t state_size;
+	const char *options_help;	/* one line listing the options, English */
+
+	/* Sets up a new game in zeroed memory.  options: space-separated
+	 * words (e.g. "draft"); unknown words fail.  0, or -1 with err. */
+	int (*setup)(void *st, int players, uint64_t seed, const char *options,
+		     struct buf *err);
+
+	/* Bit per seat whose decision the game waits for; 0 once over. */
+	unsigned (*awaiting)(const void *st);
+
+	/* The legal decisions of seat now (0 when it is not awaited).
+	 * Returns out->n. */
+	int (*moves)(const void *st, int seat, struct move_list *out);
+
+	/* Canonical id: ASCII, lower case, English words, stable across
+	 * versions, unique within one moves() list ("take water"). */
+	void (*move_id)(const void *st, int seat, struct move m, struct buf *out);
+	/* Human label in the locale ("Recogida de agua: +2 agua"). */
+	void (*move_label)(const void *st, int seat, struct move m,
+			   enum locale loc, struct buf *out);
+
+	/* Applies m, which must be one of moves(st, seat).  Returns 0, or -1
+	 * with err and the state unchanged when m is not legal. */
+	int (*apply)(void *st, int seat, struct move m, struct game_log *log,
+		     struct buf *err);
+
+	/* One short sentence: what seat is asked to decide now. */
+	void (*prompt)(const void *st, int seat, enum locale loc, struct buf *out);
+
+	/* Public board: nothing hidden may appear in it. */
+	void (*render_public)(const void *st, const struct game_view *v, struct rich *out);
+	/* What only seat may see (hand, secret cards). */
+	void (*render_private)(const void *st, int seat, const struct game_view *v,
+			       struct rich *out);
+
+	/* save returns a new reference holding a format version ("v");
+	 * load fills zeroed memory, 0 or -1 with err on any malformed or
+	 * inconsistent value (never trusts its input). */
+	json_t *(*save)(const void *st);
+	int (*load)(void *st, const json_t *j, struct buf *err);
+
+	/* 1 and *out filled when the game is over, else 0. */
+	int (*result)(const void *st, struct game_result *out);
+
+	/* An AI decision for seat, a legal move.  rng is the caller's, not the
+	 * game's: AI choices are logged as ordinary moves.  0, or -1 if the
+	 * seat has no move. */
+	int (*bot_move)(const void *st, int seat, struct rng *rng, struct move *out);
+
+	/* Optional.  Checks the invariants (conservation, bounds); 0 or -1
+	 * with err.  Tests call it after every move. */
+	int (*check)(const void *st, struct buf *err);
+
+	/* Optional.  Appends to out, one per line, strings that reveal hidden
+	 * information now (a face-down card's name, a secret card held) and so
+	 * must never appear in render_public.  Tests use it. */
+	void (*secrets)(const void *st, enum locale loc, struct buf *out);
+};
+
+/* ---- registry ---- */
+
+/* Finds a game by id or alias, case- and accent-insensitive; NULL if none. */
+const struct game_ops *game_find(const char *name);
+/* The registered games, NULL-terminated. */
+const struct game_ops *const *game_all(void);
+
+/* ---- generic layer ---- */
+
+/*
+ * Parses text against the legal moves of seat: a move's canonical id or its
+ * label in any locale, case- and accent-insensitive; an exact match wins,
+ * else a unique prefix; a number N picks the N-th line of `moves`.  Returns
+ * 0 and *out, or -1 with err (localised): no such move, or an ambiguous text
+ * (err lists the candidates), or the seat is not awaited.
+ */
+int game_parse(const struct game_ops *ops, const void *st, int seat,
+	       const char *text, enum locale loc, struct move *out, struct buf *err);
+
+/* game_parse + apply. */
+int game_play(const struct game_ops *ops, void *st, int seat, const char *text,
+	      struct game_log *log, enum locale loc, struct buf *err);
+
+/* A new zeroed state of the game's size; the caller frees it. */
+void *game_state_new(const struct game_ops *ops);
+
+#endif

@@ -1,0 +1,67 @@
+/*
+ * rich: the small rich-text model every message is built in.  Games and the
+ * session manager write it; each adapter converts it (console: plain text,
+ * Discord: markdown, Matrix: HTML + plain body).  No platform syntax ever
+ * appears inside the text of a span: converters escape what they must.
+ *
+ * A message is a flat list of spans.  Inline spans (TEXT, EMPH, MENTION)
+ * flow into the current paragraph; NEWLINE ends a line; HEADING and MONO are
+ * whole blocks (a MONO span holds a preformatted block, lines separated by
+ * '\n', shown in a fixed-width font).
+ *
+ * Ownership: a rich owns its spans and their strings; rich_release frees them.
+ */
+#ifndef UTIL_RICH_H
+#define UTIL_RICH_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "util/buf.h"
+
+enum rich_kind {
+	RICH_TEXT,
+	RICH_EMPH,
+	RICH_MENTION,	/* text = display name, user = platform user id */
+	RICH_NEWLINE,
+	RICH_HEADING,
+	RICH_MONO,
+};
+
+struct rich_span {
+	enum rich_kind kind;
+	char *text;
+	char *user;	/* RICH_MENTION only */
+};
+
+struct rich {
+	struct rich_span *v;
+	size_t n, cap;
+};
+
+#define RICH_INIT { 0 }
+
+void rich_init(struct rich *r);
+void rich_release(struct rich *r);
+void rich_append(struct rich *dst, const struct rich *src);	/* deep copy */
+
+void rich_text(struct rich *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void rich_emph(struct rich *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void rich_mention(struct rich *r, const char *user, const char *name);
+void rich_newline(struct rich *r);
+void rich_heading(struct rich *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Takes a preformatted block (copied). */
+void rich_mono(struct rich *r, const char *block);
+/* A line of text followed by a newline. */
+void rich_line(struct rich *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Plain text, as the console shows it (mentions as @name). */
+void rich_to_plain(const struct rich *r, struct buf *out);
+
+/* JSON form, kept in the outbox.  rich_to_json returns a new reference;
+ * rich_from_json returns 0, or -1 on a malformed value (r left empty). */
+json_t *rich_to_json(const struct rich *r);
+int rich_from_json(struct rich *r, const json_t *j);
+
+#endif

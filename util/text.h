@@ -1,0 +1,34 @@
+/*
+ * text: the few UTF-8 operations the bot needs to read people's input.
+ */
+#ifndef UTIL_TEXT_H
+#define UTIL_TEXT_H
+
+#include <stddef.h>
+
+#include "util/buf.h"
+
+/* 1 when s[0..n) is well-formed UTF-8 (no overlongs, surrogates, > U+10FFFF)
+ * with no NUL byte and no C0 control other than tab/newline. */
+int utf8_valid(const char *s, size_t n);
+
+/* Display columns of a UTF-8 string (one per code point; combining marks 0). */
+size_t utf8_width(const char *s);
+
+/*
+ * Folds text for forgiving comparison: lower case, Latin accents removed
+ * (á→a, ñ→n, ü→u ...), '_' and '-' read as spaces, runs of white space
+ * collapsed to one space, leading/trailing space dropped.  Appends to out.
+ * Returns 0, or -1 when out hit its cap.
+ */
+int text_fold(const char *in, struct buf *out);
+
+/* text_fold of a and b compare equal. */
+int text_eq(const char *a, const char *b);
+
+/* Splits off the first whitespace-delimited word of *s: copies it (at most
+ * n-1 bytes) into word, advances *s past it and the following spaces.
+ * Returns the word length, 0 when there is none. */
+size_t text_word(const char **s, char *word, size_t n);
+
+#endif
