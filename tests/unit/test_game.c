@@ -1,0 +1,431 @@
+/*
+ * The generic game layer (forgiving parsing, registry) and the contract
+ * every registered game must keep: save/load round trip, replay equality,
+ * nothing hidden in the public board, seeded AI games always end with the
+ * game's invariants holding after every move.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "games/game.h"
+#include "util/text.h"
+
+/* ---- a toy game, to test parsing apart from any real game ---- */
+
+struct toy {
+	int awaited;
+	int last;
+};
+
+static const char *const toy_ids[] = { "take water", "take wine", "sell wine", "pass" };
+static const char *const toy_es[] = { "Tomar agua", "Tomar vino", "Vender vino", "Pasar" };
+
+static unsigned toy_awaiting(const void *st)
+{
+	return 1u << ((const struct toy *)st)->awaited;
+}
+
+static int toy_moves(const void *st, int seat, struct move_list *out)
+{
+	int i;
+
+	out->n = 0;
+	if (!(toy_awaiting(st) & (1u << seat)))
+		return 0;
+	for (i = 0; i < 4; i++)
+		out->v[out->n++] = (struct move){ .kind = (uint16_t)i };
+	return out->n;
+}
+
+static void toy_id(const void *st, int seat, struct move m, struct buf *out)
+{
+	buf_addstr(out, toy_ids[m.kind]);
+}
+
+static void toy_label(const void *st, int seat, struct move m, enum locale loc, struct buf *out)
+{
+	buf_addstr(out, loc == LOC_ES ? toy_es[m.kind] : toy_ids[m.kind]);
+}
+
+static int toy_apply(void *st, int seat, struct move m, struct game_log *log, struct buf *err)
+{
+	((struct toy *)st)->last = m.kind;
+	return 0;
+}
+
+static const struct game_ops toy_ops = {
+	.api_version = GAME_API_VERSION,
+	.id = "toy",
+	.min_players = 2,
+	.max_players = 2,
+	.state_size = sizeof(struct toy),
+	.awaiting = toy_awaiting,
+	.moves = toy_moves,
+	.move_id = toy_id,
+	.move_label = toy_label,
+	.apply = toy_apply,
+};
+
+static int parse(const char *text, int seat, struct buf *err)
+{
+	struct toy t = { 0, -1 };
+	struct move m;
+
+	buf_reset(err);
+	if (game_parse(&toy_ops, &t, seat, text, LOC_EN, &m, err))
+		return -1;
+	return m.kind;
+}
+
+static void test_parse(void **state)
+{
+	struct buf err = BUF_INIT;
+
+	assert_int_equal(parse("take water", 0, &err), 0);
+	assert_int_equal(parse("  TAKE   Water ", 0, &err), 0);
+	assert_int_equal(parse("take_wine", 0, &err), 1);
+	assert_int_equal(parse("sell", 0, &err), 2);		/* unique prefix */
+	assert_int_equal(parse("Tomar agua", 0, &err), 0);	/* Spanish label */
+	assert_int_equal(parse("vender", 0, &err), 2);
+	assert_int_equal(parse("pása", 0, &err), 3);		/* accents ignored */
+	assert_int_equal(parse("4", 0, &err), 3);		/* line number */
+	/* ambiguous: both candidates listed */
+	assert_int_equal(parse("take", 0, &err), -1);
+	assert_non_null(strstr(buf_str(&err), "take water"));
+	assert_non_null(strstr(buf_str(&err), "take wine"));
+	assert_int_equal(parse("tomar", 0, &err), -1);
+	assert_int_equal(parse("fly", 0, &err), -1);
+	assert_non_null(strstr(buf_str(&err), "fly"));
+	assert_int_equal(parse("9", 0, &err), -1);
+	assert_int_equal(parse("", 0, &err), -1);
+	/* seat 1 is not awaited */
+	assert_int_equal(parse("pass", 1, &err), -1);
+	assert_non_null(strstr(buf_str(&err), "not your turn"));
+	assert_int_equal(parse("pass", -1, &err), -1);
+	buf_release(&err);
+}
+
+static void test_registry(void **state)
+{
+	const struct game_ops *const *all = game_all();
+	const struct game_ops *f = game_find("fortuna");
+	size_t i, k;
+
+	assert_non_null(f);
+	assert_ptr_equal(game_find("FORTUNA"), f);
+	assert_null(game_find("chess"));
+	assert_null(game_find(NULL));
+	for (i = 0; all[i]; i++) {
+		assert_int_equal(all[i]->api_version, GAME_API_VERSION);
+		assert_ptr_equal(game_find(all[i]->id), all[i]);
+		for (k = 0; all[i]->aliases && all[i]->aliases[k]; k++)
+			assert_ptr_equal(game_find(all[i]->aliases[k]), all[i]);
+		for (k = 0; k < LOC_COUNT; k++)
+			assert_ptr_equal(game_find(all[i]->name[k]), all[i]);
+		/* every required slot is filled */
+		assert_non_null(all[i]->setup);
+		assert_non_null(all[i]->awaiting);
+		assert_non_null(all[i]->moves);
+		assert_non_null(all[i]->move_id);
+		assert_non_null(all[i]->move_label);
+		assert_non_null(all[i]->apply);
+		assert_non_null(all[i]->prompt);
+		assert_non_null(all[i]->render_public);
+		assert_non_null(all[i]->render_private);
+		assert_non_null(all[i]->save);
+		assert_non_null(all[i]->load);
+		assert_non_null(all[i]->result);
+		assert_non_null(all[i]->bot_move);
+	}
+}
+
+/* ---- the contract, over every registered game ---- */
+
+#define MAX_MOVES_PER_GAME 20000
+#define GAMES_PER_GAME 1000
+#define DEEP_CHECKS 40		/* games checked at every move for hidden text, replay, ids */
+
+struct record {
+	int seat;
+	char move[256];
+};
+
+static void check_no_secrets(const struct game_ops *g, const void *st, int nseats)
+{
+	static const char *const names[] = { "Ana", "Ben", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal" };
+	int l;
+
+	for (l = 0; l < LOC_COUNT; l++) {
+		struct game_view v = { (enum locale)l, nseats, names };
+		struct rich r = RICH_INIT;
+		struct buf pub = BUF_INIT, sec = BUF_INIT;
+		const char *p;
+
+		g->render_public(st, &v, &r);
+		rich_to_plain(&r, &pub);
+		if (g->secrets) {
+			g->secrets(st, (enum locale)l, &sec);
+			for (p = buf_str(&sec); *p;) {
+				const char *nl = strchr(p, '\n');
+				size_t n = nl ? (size_t)(nl - p) : strlen(p);
+				char *needle = strndup(p, n);
+
+				if (n && strstr(buf_str(&pub), needle))
+					fail_msg("%s: hidden \"%s\" appears on the public board:\n%s",
+						 g->id, needle, buf_str(&pub));
+				free(needle);
+				p += n + (nl ? 1 : 0);
+			}
+		}
+		rich_release(&r);
+		buf_release(&pub);
+		buf_release(&sec);
+	}
+}
+
+static void check_roundtrip(const struct game_ops *g, const void *st)
+{
+	json_t *a = g->save(st), *b;
+	void *copy = game_state_new(g);
+	struct buf err = BUF_INIT;
+	char *text = json_dumps(a, JSON_COMPACT);
+	json_t *parsed = json_loads(text, 0, NULL);
+
+	if (g->load(copy, parsed, &err))
+		fail_msg("%s: load of its own save failed: %s", g->id, buf_str(&err));
+	b = g->save(copy);
+	assert_true(json_equal(a, b));
+	assert_int_equal(g->awaiting(copy), g->awaiting(st));
+	json_decref(a);
+	json_decref(b);
+	json_decref(parsed);
+	free(text);
+	free(copy);
+	buf_release(&err);
+}
+
+static void check_replay(const struct game_ops *g, const void *live, int n, uint64_t seed,
+			 const struct record *rec, int nrec)
+{
+	void *st = game_state_new(g);
+	struct buf err = BUF_INIT;
+	json_t *a, *b;
+	int i;
+
+	assert_int_equal(g->setup(st, n, seed, "", &err), 0);
+	for (i = 0; i < nrec; i++)
+		if (game_play(g, st, rec[i].seat, rec[i].move, NULL, LOC_EN, &err))
+			fail_msg("%s: replay of move %d '%s' failed: %s", g->id, i, rec[i].move,
+				 buf_str(&err));
+	a = g->save(st);
+	b = g->save(live);
+	assert_true(json_equal(a, b));
+	json_decref(a);
+	json_decref(b);
+	free(st);
+	buf_release(&err);
+}
+
+/* Every listed move's id parses back to that very move. */
+static void check_ids(const struct game_ops *g, const void *st, int seat)
+{
+	struct move_list *ml = malloc(sizeof(*ml));
+	struct buf id = BUF_INIT, err = BUF_INIT;
+	int i;
+
+	g->moves(st, seat, ml);
+	for (i = 0; i < ml->n; i++) {
+		struct move m;
+
+		buf_reset(&id);
+		g->move_id(st, seat, ml->v[i], &id);
+		if (game_parse(g, st, seat, buf_str(&id), LOC_EN, &m, &err))
+			fail_msg("%s: id '%s' does not parse: %s", g->id, buf_str(&id), buf_str(&err));
+		assert_memory_equal(&m, &ml->v[i], sizeof(m));
+	}
+	free(ml);
+	buf_release(&id);
+	buf_release(&err);
+}
+
+static void play_one(const struct game_ops *g, int n, uint64_t seed, int deep, int random_moves)
+{
+	void *st = game_state_new(g);
+	struct record *rec = deep ? calloc(MAX_MOVES_PER_GAME, sizeof(*rec)) : NULL;
+	struct move_list *ml = malloc(sizeof(*ml));
+	struct buf err = BUF_INIT, id = BUF_INIT;
+	struct game_result res;
+	struct rng r;
+	int moves = 0;
+
+	rng_seed(&r, seed, 99);
+	if (g->setup(st, n, seed, "", &err))
+		fail_msg("%s: setup(%d) failed: %s", g->id, n, buf_str(&err));
+	while (g->awaiting(st)) {
+		unsigned aw = g->awaiting(st);
+		int seat = 0;
+		struct move m;
+
+		while (!(aw & (1u << seat)))
+			seat++;
+		assert_in_range(seat, 0, n - 1);
+		if (random_moves) {
+			g->moves(st, seat, ml);
+			assert_true(ml->n > 0);
+			m = ml->v[rng_below(&r, (uint32_t)ml->n)];
+		} else if (g->bot_move(st, seat, &r, &m)) {
+			fail_msg("%s: bot_move failed for awaited seat %d", g->id, seat);
+		}
+		if (deep) {
+			check_ids(g, st, seat);
+			buf_reset(&id);
+			g->move_id(st, seat, m, &id);
+			rec[moves].seat = seat;
+			snprintf(rec[moves].move, sizeof(rec[moves].move), "%s", buf_str(&id));
+		}
+		if (g->apply(st, seat, m, NULL, &err))
+			fail_msg("%s: a listed move was refused: %s", g->id, buf_str(&err));
+		if (g->check && g->check(st, &err))
+			fail_msg("%s seed %llu move %d: invariant broken: %s", g->id,
+				 (unsigned long long)seed, moves, buf_str(&err));
+		if (deep) {
+			check_no_secrets(g, st, n);
+			if (moves % 25 == 0)
+				check_roundtrip(g, st);
+		}
+		if (++moves >= MAX_MOVES_PER_GAME)
+			fail_msg("%s: seed %llu did not end in %d moves", g->id,
+				 (unsigned long long)seed, moves);
+	}
+	assert_int_equal(g->result(st, &res), 1);
+	assert_int_equal(res.nseats, n);
+	check_roundtrip(g, st);
+	if (deep)
+		check_replay(g, st, n, seed, rec, moves);
+	free(rec);
+	free(ml);
+	free(st);
+	buf_release(&err);
+	buf_release(&id);
+}
+
+static void test_contract_ai_games(void **state)
+{
+	const struct game_ops *const *all = game_all();
+	size_t i;
+	int k;
+
+	for (i = 0; all[i]; i++) {
+		const struct game_ops *g = all[i];
+		int span = g->max_players - g->min_players + 1;
+
+		for (k = 0; k < GAMES_PER_GAME; k++)
+			play_one(g, g->min_players + k % span, 1000u + (uint64_t)k,
+				 k < DEEP_CHECKS, 0);
+	}
+}
+
+static void test_contract_random_games(void **state)
+{
+	const struct game_ops *const *all = game_all();
+	size_t i;
+	int k;
+
+	for (i = 0; all[i]; i++) {
+		const struct game_ops *g = all[i];
+		int span = g->max_players - g->min_players + 1;
+
+		for (k = 0; k < 200; k++)
+			play_one(g, g->min_players + k % span, 777000u + (uint64_t)k, k < 10, 1);
+	}
+}
+
+static void test_contract_bad_setup_and_load(void **state)
+{
+	const struct game_ops *const *all = game_all();
+	static const char *const bad[] = {
+		"null", "[]", "{}", "{\"v\":999}", "{\"v\":\"1\"}", "42", "\"text\"",
+	};
+	size_t i, k;
+
+	for (i = 0; all[i]; i++) {
+		const struct game_ops *g = all[i];
+		void *st = game_state_new(g);
+		struct buf err = BUF_INIT;
+
+		assert_int_equal(g->setup(st, g->max_players + 1, 1, "", &err), -1);
+		assert_true(err.len > 0);
+		memset(st, 0, g->state_size);
+		assert_int_equal(g->setup(st, g->min_players - 1, 1, "", &err), -1);
+		memset(st, 0, g->state_size);
+		assert_int_equal(g->setup(st, g->min_players, 1, "no-such-option", &err), -1);
+		for (k = 0; k < sizeof(bad) / sizeof(*bad); k++) {
+			json_t *j = json_loads(bad[k], JSON_DECODE_ANY, NULL);
+
+			memset(st, 0, g->state_size);
+			buf_reset(&err);
+			assert_int_equal(g->load(st, j, &err), -1);
+			assert_true(err.len > 0);
+			json_decref(j);
+		}
+		free(st);
+		buf_release(&err);
+	}
+}
+
+/* Every field of a saved game, replaced by a wrong type, is refused or
+ * loads into a state that still passes check(): never a crash. */
+static void test_contract_load_mutations(void **state)
+{
+	const struct game_ops *const *all = game_all();
+	size_t i;
+
+	for (i = 0; all[i]; i++) {
+		const struct game_ops *g = all[i];
+		void *st = game_state_new(g), *copy = game_state_new(g);
+		struct buf err = BUF_INIT;
+		json_t *saved, *value;
+		const char *key;
+
+		assert_int_equal(g->setup(st, g->max_players, 5, "", &err), 0);
+		saved = g->save(st);
+		json_object_foreach(saved, key, value) {
+			static const char *const repl[] = { "null", "-1", "\"x\"", "[]", "{}", "1e9" };
+			size_t k;
+
+			for (k = 0; k < sizeof(repl) / sizeof(*repl); k++) {
+				json_t *mut = json_deep_copy(saved);
+
+				json_object_set_new(mut, key, json_loads(repl[k], JSON_DECODE_ANY, NULL));
+				memset(copy, 0, g->state_size);
+				if (!g->load(copy, mut, &err) && g->check)
+					assert_int_equal(g->check(copy, &err), 0);
+				json_decref(mut);
+			}
+		}
+		json_decref(saved);
+		free(st);
+		free(copy);
+		buf_release(&err);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse),
+		cmocka_unit_test(test_registry),
+		cmocka_unit_test(test_contract_bad_setup_and_load),
+		cmocka_unit_test(test_contract_load_mutations),
+		cmocka_unit_test(test_contract_ai_games),
+		cmocka_unit_test(test_contract_random_games),
+	};
+
+	return cmocka_run_group_tests_name("game", tests, NULL, NULL);
+}

@@ -1,0 +1,1295 @@
+/*
+ * test_store.c: the store contract (state/store.h), run against SQLite in
+ * memory and in a temporary file, plus what only a file can show
+ * (persistence, migrations, WAL) and the fault-injecting wrapper.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "state/store.h"
+
+/* ------------------------------------------------------------- fixtures */
+
+enum kind { KIND_MEMORY, KIND_FILE };
+
+static const enum kind kind_memory = KIND_MEMORY;
+static const enum kind kind_file = KIND_FILE;
+
+struct fixture {
+	enum kind kind;
+	char path[64];
+	struct store *s;
+	struct buf err;
+};
+
+static void remove_db(const char *path)
+{
+	char side[80];
+
+	unlink(path);
+	snprintf(side, sizeof(side), "%s-wal", path);
+	unlink(side);
+	snprintf(side, sizeof(side), "%s-shm", path);
+	unlink(side);
+	snprintf(side, sizeof(side), "%s-journal", path);
+	unlink(side);
+}
+
+static struct store *open_ok(const char *path, struct buf *err)
+{
+	struct store *s = store_sqlite_open(path, err);
+
+	if (!s)
+		fail_msg("open %s: %s", path, buf_str(err));
+	return s;
+}
+
+/* *state comes in as the prestate (a const enum kind *). */
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+	int fd;
+
+	assert_non_null(f);
+	f->kind = *(const enum kind *)*state;
+	if (f->kind == KIND_FILE) {
+		snprintf(f->path, sizeof(f->path), "/tmp/tabula-store-XXXXXX");
+		fd = mkstemp(f->path);
+		assert_true(fd >= 0);
+		close(fd);
+	} else {
+		snprintf(f->path, sizeof(f->path), ":memory:");
+	}
+	f->s = open_ok(f->path, &f->err);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+
+	store_close(f->s);
+	if (f->kind == KIND_FILE)
+		remove_db(f->path);
+	buf_release(&f->err);
+	free(f);
+	return 0;
+}
+
+/* Closes and reopens the store (a file keeps its contents). */
+static void reopen(struct fixture *f)
+{
+	store_close(f->s);
+	f->s = open_ok(f->path, &f->err);
+}
+
+/* -------------------------------------------------------------- helpers */
+
+static void mk_session(struct session_rec *s, const char *platform, const char *room,
+		       enum session_status st)
+{
+	session_rec_init(s);
+	snprintf(s->platform, sizeof(s->platform), "%s", platform);
+	snprintf(s->room, sizeof(s->room), "%s", room);
+	snprintf(s->game, sizeof(s->game), "fortuna");
+	snprintf(s->options, sizeof(s->options), "short");
+	snprintf(s->creator, sizeof(s->creator), "u-ann");
+	snprintf(s->locale, sizeof(s->locale), "es");
+	s->status = st;
+	s->seed = 42;
+	s->created = 1000;
+	s->updated = 1001;
+	s->nseats = 2;
+	snprintf(s->seats[0].user, sizeof(s->seats[0].user), "u-ann");
+	snprintf(s->seats[0].name, sizeof(s->seats[0].name), "Ann");
+	s->seats[0].notify_dm = 1;
+	snprintf(s->seats[1].name, sizeof(s->seats[1].name), "Robot");
+	s->seats[1].is_bot = 1;
+}
+
+static void mk_action(struct action_rec *a, int64_t seq, const char *move)
+{
+	memset(a, 0, sizeof(*a));
+	a->seq = seq;
+	a->seat = (int)(seq % 2);
+	snprintf(a->move, sizeof(a->move), "%s", move);
+	snprintf(a->user, sizeof(a->user), "%s", seq % 2 ? "" : "u-ann");
+	a->at = 2000 + seq;
+}
+
+static void mk_outbox(struct outbox_rec *o, const char *key, const char *payload)
+{
+	memset(o, 0, sizeof(*o));
+	snprintf(o->platform, sizeof(o->platform), "console");
+	snprintf(o->room, sizeof(o->room), "room-1");
+	snprintf(o->key, sizeof(o->key), "%s", key);
+	o->payload = (char *)payload;	/* borrowed: the store only reads it */
+	o->created = 3000;
+}
+
+static void commit_ok(struct fixture *f, struct store_commit *c)
+{
+	if (store_commit(f->s, c, &f->err))
+		fail_msg("commit: %s", buf_str(&f->err));
+}
+
+static void commit_fails(struct fixture *f, struct store_commit *c, const char *why)
+{
+	buf_reset(&f->err);
+	assert_int_equal(store_commit(f->s, c, &f->err), -1);
+	if (!strstr(buf_str(&f->err), why))
+		fail_msg("commit error \"%s\" does not mention \"%s\"", buf_str(&f->err), why);
+}
+
+/* Stores a session alone (insert or update). */
+static void save_session(struct fixture *f, struct session_rec *s)
+{
+	struct store_commit c = { .session = s };
+
+	commit_ok(f, &c);
+}
+
+static void get_ok(struct fixture *f, int64_t id, struct session_rec *out)
+{
+	int rc = store_session_get(f->s, id, out, &f->err);
+
+	if (rc != 1)
+		fail_msg("session_get %lld: %d %s", (long long)id, rc, buf_str(&f->err));
+}
+
+static void assert_session_equal(const struct session_rec *a, const struct session_rec *b)
+{
+	int i;
+
+	assert_int_equal(a->id, b->id);
+	assert_string_equal(a->platform, b->platform);
+	assert_string_equal(a->room, b->room);
+	assert_string_equal(a->game, b->game);
+	assert_string_equal(a->options, b->options);
+	assert_string_equal(a->creator, b->creator);
+	assert_string_equal(a->locale, b->locale);
+	assert_int_equal(a->status, b->status);
+	assert_true(a->seed == b->seed);
+	assert_int_equal(a->version, b->version);
+	assert_int_equal(a->created, b->created);
+	assert_int_equal(a->updated, b->updated);
+	assert_int_equal(a->nseats, b->nseats);
+	for (i = 0; i < a->nseats; i++) {
+		assert_string_equal(a->seats[i].user, b->seats[i].user);
+		assert_string_equal(a->seats[i].name, b->seats[i].name);
+		assert_int_equal(a->seats[i].is_bot, b->seats[i].is_bot);
+		assert_int_equal(a->seats[i].notify_dm, b->seats[i].notify_dm);
+	}
+	if (!a->state || !b->state)
+		assert_ptr_equal(a->state, b->state);
+	else
+		assert_string_equal(a->state, b->state);
+}
+
+/* Collects what the iterators deliver; stops after `stop` items if > 0. */
+struct seen {
+	int n, stop;
+	int64_t ids[512];
+	char text[512][32];
+	struct store *s;	/* for outbox callbacks that mark messages sent */
+	struct buf *err;
+};
+
+static int seen_session(void *ctx, const struct session_rec *s)
+{
+	struct seen *v = ctx;
+
+	assert_true(s->status == SESSION_LOBBY || s->status == SESSION_ACTIVE);
+	assert_true(v->n < 512);
+	v->ids[v->n] = s->id;
+	snprintf(v->text[v->n], sizeof(v->text[0]), "%.31s", s->room);
+	v->n++;
+	return v->stop && v->n >= v->stop;
+}
+
+static int seen_action(void *ctx, const struct action_rec *a)
+{
+	struct seen *v = ctx;
+
+	assert_true(v->n < 512);
+	v->ids[v->n] = a->seq;
+	snprintf(v->text[v->n], sizeof(v->text[0]), "%.31s", a->move);
+	v->n++;
+	return v->stop && v->n >= v->stop;
+}
+
+static int seen_outbox(void *ctx, const struct outbox_rec *o)
+{
+	struct seen *v = ctx;
+
+	assert_true(v->n < 512);
+	v->ids[v->n] = o->id;
+	snprintf(v->text[v->n], sizeof(v->text[0]), "%.31s", o->payload);
+	v->n++;
+	/* The usual sender: deliver, then mark done from inside the loop. */
+	if (v->s)
+		assert_int_equal(store_outbox_done(v->s, o->id, v->err), 0);
+	return v->stop && v->n >= v->stop;
+}
+
+static int count_actions(struct store *s, int64_t session)
+{
+	struct seen v = { 0 };
+	struct buf err = BUF_INIT;
+
+	assert_int_equal(store_actions(s, session, 0, seen_action, &v, &err), 0);
+	buf_release(&err);
+	return v.n;
+}
+
+static int count_pending(struct store *s)
+{
+	struct seen v = { 0 };
+	struct buf err = BUF_INIT;
+
+	assert_int_equal(store_outbox_pending(s, seen_outbox, &v, &err), 0);
+	buf_release(&err);
+	return v.n;
+}
+
+/* Raw SQL on a file store, behind the store's back. */
+static void raw_exec(const char *path, const char *sql)
+{
+	sqlite3 *db = NULL;
+	char *msg = NULL;
+
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK)
+		fail_msg("%s: %s", sql, msg);
+	sqlite3_close(db);
+}
+
+static int raw_int(const char *path, const char *sql)
+{
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st = NULL;
+	int v;
+
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	v = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return v;
+}
+
+/* ----------------------------------------------------- contract: sessions */
+
+static void test_session_insert_update(void **state)
+{
+	struct fixture *f = *state;
+	struct session_rec s, got;
+
+	mk_session(&s, "console", "room-1", SESSION_LOBBY);
+	session_rec_init(&got);
+	save_session(f, &s);
+	assert_true(s.id > 0);
+	assert_int_equal(s.version, 1);
+	get_ok(f, s.id, &got);
+	assert_session_equal(&got, &s);
+	assert_null(got.state);
+
+	/* The game starts: state appears, one seat leaves, seed changes. */
+	s.status = SESSION_ACTIVE;
+	s.state = xstrdup("{\"v\":1,\"board\":[1,2,3]}");
+	s.nseats = 1;
+	s.updated = 1100;
+	save_session(f, &s);
+	assert_int_equal(s.version, 2);
+	get_ok(f, s.id, &got);
+	assert_session_equal(&got, &s);
+	assert_int_equal(got.nseats, 1);
+
+	/* A second copy read before that update is stale. */
+	got.version = 1;
+	{
+		struct store_commit c = { .session = &got };
+
+		commit_fails(f, &c, "changed elsewhere");
+		assert_int_equal(got.version, 1);
+	}
+
+	/* An id that was never stored is an error, not an insert. */
+	got.id = s.id + 100;
+	{
+		struct store_commit c = { .session = &got };
+
+		commit_fails(f, &c, "no session");
+	}
+
+	/* Not found leaves out empty. */
+	assert_int_equal(store_session_get(f->s, s.id + 100, &got, &f->err), 0);
+	assert_int_equal(got.id, 0);
+	assert_null(got.state);
+
+	session_rec_release(&s);
+	session_rec_release(&got);
+}
+
+static void test_session_current(void **state)
+{
+	struct fixture *f = *state;
+	struct session_rec a, b, c, d, got;
+
+	mk_session(&a, "console", "room-1", SESSION_FINISHED);
+	mk_session(&b, "console", "room-2", SESSION_ACTIVE);
+	mk_session(&c, "console", "room-1", SESSION_LOBBY);
+	mk_session(&d, "discord", "room-1", SESSION_ACTIVE);
+	save_session(f, &a);
+	save_session(f, &b);
+	save_session(f, &c);
+	save_session(f, &d);
+	session_rec_init(&got);
+
+	assert_int_equal(store_session_current(f->s, "console", "room-1", &got, &f->err), 1);
+	assert_int_equal(got.id, c.id);
+	assert_session_equal(&got, &c);
+	assert_int_equal(store_session_current(f->s, "console", "room-2", &got, &f->err), 1);
+	assert_int_equal(got.id, b.id);
+	assert_int_equal(store_session_current(f->s, "discord", "room-1", &got, &f->err), 1);
+	assert_int_equal(got.id, d.id);
+	/* Whatever the status: the newest wins even when it is finished. */
+	c.status = SESSION_ABORTED;
+	save_session(f, &c);
+	assert_int_equal(store_session_current(f->s, "console", "room-1", &got, &f->err), 1);
+	assert_int_equal(got.id, c.id);
+	assert_int_equal(got.status, SESSION_ABORTED);
+
+	assert_int_equal(store_session_current(f->s, "matrix", "room-1", &got, &f->err), 0);
+	assert_int_equal(got.id, 0);
+	session_rec_release(&got);
+}
+
+static void test_sessions_open(void **state)
+{
+	struct fixture *f = *state;
+	static const enum session_status sts[] = {
+		SESSION_FINISHED, SESSION_LOBBY, SESSION_ABORTED, SESSION_ACTIVE,
+		SESSION_LOBBY, SESSION_FINISHED,
+	};
+	struct session_rec s;
+	struct seen v = { 0 };
+	int64_t want[6];
+	int i, n = 0;
+	char room[16];
+
+	for (i = 0; i < 6; i++) {
+		snprintf(room, sizeof(room), "r%d", i);
+		mk_session(&s, "console", room, sts[i]);
+		save_session(f, &s);
+		if (sts[i] == SESSION_LOBBY || sts[i] == SESSION_ACTIVE)
+			want[n++] = s.id;
+	}
+	assert_int_equal(store_sessions_open(f->s, seen_session, &v, &f->err), 0);
+	assert_int_equal(v.n, n);
+	for (i = 0; i < n; i++)
+		assert_int_equal(v.ids[i], want[i]);
+	assert_string_equal(v.text[0], "r1");
+
+	/* Stopping early is not an error. */
+	memset(&v, 0, sizeof(v));
+	v.stop = 2;
+	assert_int_equal(store_sessions_open(f->s, seen_session, &v, &f->err), 0);
+	assert_int_equal(v.n, 2);
+}
+
+static void test_seed_round_trip(void **state)
+{
+	struct fixture *f = *state;
+	static const uint64_t seeds[] = {
+		0, 1, (uint64_t)INT64_MAX, (uint64_t)1 << 63,
+		UINT64_C(0xfedcba9876543210), UINT64_MAX,
+	};
+	struct session_rec s, got;
+	size_t i;
+
+	session_rec_init(&got);
+	for (i = 0; i < sizeof(seeds) / sizeof(seeds[0]); i++) {
+		mk_session(&s, "console", "seeds", SESSION_ACTIVE);
+		s.seed = seeds[i];
+		save_session(f, &s);
+		get_ok(f, s.id, &got);
+		assert_true(got.seed == seeds[i]);
+	}
+	if (f->kind == KIND_FILE) {
+		reopen(f);
+		get_ok(f, s.id, &got);
+		assert_true(got.seed == UINT64_MAX);
+	}
+	session_rec_release(&got);
+}
+
+/* ------------------------------------------------------ contract: actions */
+
+static void test_actions(void **state)
+{
+	struct fixture *f = *state;
+	struct session_rec s;
+	struct action_rec acts[5];
+	struct store_commit c = { .session = NULL };
+	struct seen v = { 0 };
+	int i;
+
+	mk_session(&s, "console", "room-1", SESSION_ACTIVE);
+	save_session(f, &s);
+	for (i = 0; i < 5; i++) {
+		char move[16];
+
+		snprintf(move, sizeof(move), "move %d", i + 1);
+		mk_action(&acts[i], i + 1, move);
+		acts[i].session = 999;	/* ignored: the session decides */
+	}
+	c.session = &s;
+	c.actions = acts;
+	c.nactions = 3;
+	commit_ok(f, &c);
+	c.actions = acts + 3;
+	c.nactions = 2;
+	commit_ok(f, &c);
+	assert_int_equal(s.version, 3);
+
+	assert_int_equal(store_actions(f->s, s.id, 0, seen_action, &v, &f->err), 0);
+	assert_int_equal(v.n, 5);
+	for (i = 0; i < 5; i++)
+		assert_int_equal(v.ids[i], i + 1);
+	assert_string_equal(v.text[4], "move 5");
+
+	memset(&v, 0, sizeof(v));
+	assert_int_equal(store_actions(f->s, s.id, 3, seen_action, &v, &f->err), 0);
+	assert_int_equal(v.n, 2);
+	assert_int_equal(v.ids[0], 4);
+	assert_int_equal(v.ids[1], 5);
+
+	memset(&v, 0, sizeof(v));
+	v.stop = 1;
+	assert_int_equal(store_actions(f->s, s.id, 0, seen_action, &v, &f->err), 0);
+	assert_int_equal(v.n, 1);
+
+	/* Another session's log is its own. */
+	assert_int_equal(count_actions(f->s, s.id + 1), 0);
+
+	/* Actions need a session to belong to. */
+	c.session = NULL;
+	commit_fails(f, &c, "need a session");
+}
+
+static int check_action_fields(void *ctx, const struct action_rec *a)
+{
+	int64_t *session = ctx;
+
+	assert_int_equal(a->session, *session);
+	assert_int_equal(a->seat, (int)(a->seq % 2));
+	assert_string_equal(a->user, a->seq % 2 ? "" : "u-ann");
+	assert_int_equal(a->at, 2000 + a->seq);
+	return 0;
+}
+
+static void test_action_fields(void **state)
+{
+	struct fixture *f = *state;
+	struct session_rec s;
+	struct action_rec acts[2];
+	struct store_commit c = { .actions = acts, .nactions = 2 };
+
+	mk_session(&s, "console", "room-1", SESSION_ACTIVE);
+	mk_action(&acts[0], 1, "lead patron");
+	mk_action(&acts[1], 2, "think draw");
+	c.session = &s;
+	/* A new session and its first moves in one commit. */
+	commit_ok(f, &c);
+	assert_int_equal(store_actions(f->s, s.id, 0, check_action_fields, &s.id,
+				       &f->err), 0);
+	assert_int_equal(count_actions(f->s, s.id), 2);
+}
+
+/* A duplicate seq fails the whole commit: session, outbox, cursor too. */
+static void test_duplicate_seq_stores_nothing(void **state)
+{
+	struct fixture *f = *state;
+	struct session_rec s, got;
+	struct action_rec acts[3];
+	struct outbox_rec out;
+	struct store_commit c = { .actions = acts, .nactions = 2 };
+	struct buf value = BUF_INIT;
+
+	mk_session(&s, "console", "room-1", SESSION_ACTIVE);
+	s.state = xstrdup("{\"turn\":2}");
+	mk_action(&acts[0], 1, "a");
+	mk_action(&acts[1], 2, "b");
+	c.session = &s;
+	commit_ok(f, &c);
+	assert_int_equal(s.version, 1);
+
+	free(s.state);
+	s.state = xstrdup("{\"turn\":4}");
+	s.status = SESSION_FINISHED;
+	s.nseats = 1;
+	mk_action(&acts[0], 3, "c");
+	mk_action(&acts[1], 2, "b again");
+	mk_outbox(&out, "txn-1", "{\"text\":\"hi\"}");
+	c.actions = acts;
+	c.nactions = 2;
+	c.outbox = &out;
+	c.noutbox = 1;
+	c.cursor_key = "discord.seq";
+	c.cursor_value = "77";
+	commit_fails(f, &c, "already has action 2");
+
+	/* The caller's records are untouched... */
+	assert_int_equal(s.version, 1);
+	assert_int_equal(out.id, 0);
+	/* ...and so is the store. */
+	session_rec_init(&got);
+	get_ok(f, s.id, &got);
+	assert_int_equal(got.version, 1);
+	assert_int_equal(got.status, SESSION_ACTIVE);
+	assert_int_equal(got.nseats, 2);
+	assert_string_equal(got.state, "{\"turn\":2}");
+	assert_int_equal(count_actions(f->s, s.id), 2);
+	assert_int_equal(count_pending(f->s), 0);
+	assert_int_equal(store_cursor_get(f->s, "discord.seq", &value, &f->err), 0);
+
+	/* The same commit, corrected, goes through: no transaction was left open. */
+	mk_action(&acts[1], 4, "d");
+	commit_ok(f, &c);
+	assert_int_equal(s.version, 2);
+	assert_true(out.id > 0);
+	get_ok(f, s.id, &got);
+	assert_session_equal(&got, &s);
+	assert_int_equal(count_actions(f->s, s.id), 4);
+	assert_int_equal(count_pending(f->s), 1);
+	assert_int_equal(store_cursor_get(f->s, "discord.seq", &value, &f->err), 1);
+	assert_string_equal(buf_str(&value), "77");
+
+	/* Duplicates inside one commit fail too. */
+	mk_action(&acts[0], 5, "e");
+	mk_action(&acts[1], 5, "e");
+	c.outbox = NULL;
+	c.noutbox = 0;
+	c.cursor_key = NULL;
+	commit_fails(f, &c, "already has action 5");
+	assert_int_equal(count_actions(f->s, s.id), 4);
+
+	session_rec_release(&s);
+	session_rec_release(&got);
+	buf_release(&value);
+}
+
+/* ------------------------------------------------------- contract: outbox */
+
+static void test_outbox(void **state)
+{
+	struct fixture *f = *state;
+	struct outbox_rec out[3];
+	struct store_commit c = { .outbox = out, .noutbox = 3 };
+	struct seen v = { 0 };
+
+	mk_outbox(&out[0], "txn-a", "one");
+	mk_outbox(&out[1], "", "two");	/* no key: several may lack one */
+	mk_outbox(&out[2], "", "three");
+	snprintf(out[2].user, sizeof(out[2].user), "u-ann");
+	commit_ok(f, &c);
+	assert_true(out[0].id > 0);
+	assert_true(out[1].id > out[0].id);
+	assert_true(out[2].id > out[1].id);
+
+	assert_int_equal(store_outbox_pending(f->s, seen_outbox, &v, &f->err), 0);
+	assert_int_equal(v.n, 3);
+	assert_int_equal(v.ids[0], out[0].id);
+	assert_string_equal(v.text[0], "one");
+	assert_string_equal(v.text[2], "three");
+
+	assert_int_equal(store_outbox_done(f->s, out[1].id, &f->err), 0);
+	/* Marking twice is harmless. */
+	assert_int_equal(store_outbox_done(f->s, out[1].id, &f->err), 0);
+	assert_int_equal(store_outbox_done(f->s, out[2].id + 100, &f->err), -1);
+	assert_non_null(strstr(buf_str(&f->err), "no outbox message"));
+
+	memset(&v, 0, sizeof(v));
+	v.stop = 1;
+	assert_int_equal(store_outbox_pending(f->s, seen_outbox, &v, &f->err), 0);
+	assert_int_equal(v.n, 1);
+	assert_int_equal(v.ids[0], out[0].id);
+
+	memset(&v, 0, sizeof(v));
+	assert_int_equal(store_outbox_pending(f->s, seen_outbox, &v, &f->err), 0);
+	assert_int_equal(v.n, 2);
+	assert_int_equal(v.ids[1], out[2].id);
+	assert_string_equal(v.text[1], "three");
+
+	/* A sender marking each message done from inside the iteration. */
+	memset(&v, 0, sizeof(v));
+	v.s = f->s;
+	v.err = &f->err;
+	assert_int_equal(store_outbox_pending(f->s, seen_outbox, &v, &f->err), 0);
+	assert_int_equal(v.n, 2);
+	assert_int_equal(count_pending(f->s), 0);
+}
+
+static int check_outbox_fields(void *ctx, const struct outbox_rec *o)
+{
+	(void)ctx;
+	assert_string_equal(o->platform, "console");
+	assert_string_equal(o->room, "room-1");
+	assert_string_equal(o->user, "u-bob");
+	assert_string_equal(o->key, "nonce-9");
+	assert_string_equal(o->payload, "{\"blocks\":[]}");
+	assert_int_equal(o->created, 3000);
+	return 0;
+}
+
+static void test_outbox_fields(void **state)
+{
+	struct fixture *f = *state;
+	struct outbox_rec out;
+	struct store_commit c = { .outbox = &out, .noutbox = 1 };
+
+	mk_outbox(&out, "nonce-9", "{\"blocks\":[]}");
+	snprintf(out.user, sizeof(out.user), "u-bob");
+	commit_ok(f, &c);
+	assert_int_equal(store_outbox_pending(f->s, check_outbox_fields, NULL, &f->err), 0);
+
+	out.payload = NULL;
+	commit_fails(f, &c, "without payload");
+}
+
+static void test_outbox_key_conflict(void **state)
+{
+	struct fixture *f = *state;
+	struct session_rec s, got;
+	struct outbox_rec out[2];
+	struct action_rec act;
+	struct store_commit c = { .outbox = out, .noutbox = 1 };
+
+	mk_session(&s, "console", "room-1", SESSION_ACTIVE);
+	mk_outbox(&out[0], "txn-1", "first");
+	c.session = &s;
+	commit_ok(f, &c);
+
+	/* Same key again, with a move: all of it is refused. */
+	mk_action(&act, 1, "lead patron");
+	mk_outbox(&out[0], "txn-2", "second");
+	mk_outbox(&out[1], "txn-1", "third");
+	c.actions = &act;
+	c.nactions = 1;
+	c.noutbox = 2;
+	commit_fails(f, &c, "txn-1");
+	assert_int_equal(out[0].id, 0);
+	assert_int_equal(s.version, 1);
+
+	session_rec_init(&got);
+	get_ok(f, s.id, &got);
+	assert_int_equal(got.version, 1);
+	assert_int_equal(count_actions(f->s, s.id), 0);
+	assert_int_equal(count_pending(f->s), 1);
+	session_rec_release(&got);
+
+	/* Within one commit as well. */
+	mk_outbox(&out[1], "txn-2", "twin");
+	commit_fails(f, &c, "txn-2");
+	assert_int_equal(count_pending(f->s), 1);
+}
+
+/* ------------------------------------------------------ contract: cursors */
+
+static void test_cursors(void **state)
+{
+	struct fixture *f = *state;
+	struct session_rec s;
+	struct store_commit c = { .cursor_key = "matrix.since", .cursor_value = "s72_1" };
+	struct buf value = BUF_INIT;
+
+	assert_int_equal(store_cursor_get(f->s, "matrix.since", &value, &f->err), 0);
+	mk_session(&s, "matrix", "!abc:example.org", SESSION_LOBBY);
+	c.session = &s;
+	commit_ok(f, &c);
+	assert_int_equal(store_cursor_get(f->s, "matrix.since", &value, &f->err), 1);
+	assert_string_equal(buf_str(&value), "s72_1");
+
+	assert_int_equal(store_cursor_set(f->s, "matrix.since", "s80_4", &f->err), 0);
+	assert_int_equal(store_cursor_set(f->s, "discord.session", "abc", &f->err), 0);
+	assert_int_equal(store_cursor_get(f->s, "matrix.since", &value, &f->err), 1);
+	assert_string_equal(buf_str(&value), "s80_4");
+	assert_int_equal(store_cursor_get(f->s, "discord.session", &value, &f->err), 1);
+	assert_string_equal(buf_str(&value), "abc");
+	assert_int_equal(store_cursor_set(f->s, "x", NULL, &f->err), -1);
+
+	/* Only the cursor, no session. */
+	c.session = NULL;
+	c.cursor_value = "s99_0";
+	commit_ok(f, &c);
+	assert_int_equal(store_cursor_get(f->s, "matrix.since", &value, &f->err), 1);
+	assert_string_equal(buf_str(&value), "s99_0");
+	buf_release(&value);
+}
+
+/* ------------------------------------------------- contract: field limits */
+
+static void test_overlong_fields_rejected(void **state)
+{
+	struct fixture *f = *state;
+	struct session_rec s, got;
+	struct action_rec act;
+	struct outbox_rec out;
+	struct store_commit c = { .session = &s };
+
+	/* A field that fills its array with no NUL is longer than allowed. */
+	mk_session(&s, "console", "", SESSION_LOBBY);
+	memset(s.room, 'r', sizeof(s.room));
+	commit_fails(f, &c, "session room is longer than 255 bytes");
+	assert_int_equal(s.id, 0);
+
+	mk_session(&s, "console", "room-x", SESSION_LOBBY);
+	memset(s.locale, 'l', sizeof(s.locale));
+	commit_fails(f, &c, "session locale is longer than 7 bytes");
+
+	mk_session(&s, "console", "room-x", SESSION_LOBBY);
+	memset(s.seats[1].name, 'n', sizeof(s.seats[1].name));
+	commit_fails(f, &c, "seat name");
+
+	mk_session(&s, "console", "room-x", SESSION_LOBBY);
+	s.nseats = STORE_MAX_SEATS + 1;
+	commit_fails(f, &c, "seats");
+
+	mk_session(&s, "console", "room-x", SESSION_LOBBY);
+	mk_action(&act, 1, "");
+	memset(act.move, 'm', sizeof(act.move));
+	c.actions = &act;
+	c.nactions = 1;
+	commit_fails(f, &c, "action move");
+
+	mk_action(&act, 1, "ok");
+	mk_outbox(&out, "", "p");
+	memset(out.key, 'k', sizeof(out.key));
+	c.outbox = &out;
+	c.noutbox = 1;
+	commit_fails(f, &c, "outbox key");
+
+	/* Nothing of those attempts was stored. */
+	session_rec_init(&got);
+	assert_int_equal(store_session_current(f->s, "console", "room-x", &got, &f->err), 0);
+	assert_int_equal(count_pending(f->s), 0);
+
+	/* Exactly at the limit is fine. */
+	mk_session(&s, "console", "", SESSION_LOBBY);
+	memset(s.room, 'r', sizeof(s.room) - 1);
+	snprintf(s.locale, sizeof(s.locale), "1234567");
+	c.actions = NULL;
+	c.nactions = 0;
+	c.outbox = NULL;
+	c.noutbox = 0;
+	commit_ok(f, &c);
+	get_ok(f, s.id, &got);
+	assert_session_equal(&got, &s);
+	session_rec_release(&got);
+}
+
+/* A value put in the file by something else, too long for the record. */
+static void test_overlong_value_on_read(void **state)
+{
+	struct fixture *f = *state;
+	struct session_rec s, got;
+	struct action_rec act;
+	struct store_commit c = { .session = &s, .actions = &act, .nactions = 1 };
+	struct seen v = { 0 };
+
+	mk_session(&s, "console", "room-1", SESSION_LOBBY);
+	mk_action(&act, 1, "go");
+	commit_ok(f, &c);
+	raw_exec(f->path, "UPDATE sessions SET locale = 'es-419-x';"
+		 " UPDATE actions SET move = replace(hex(zeroblob(150)), '0', 'm');");
+
+	session_rec_init(&got);
+	assert_int_equal(store_session_get(f->s, s.id, &got, &f->err), -1);
+	assert_non_null(strstr(buf_str(&f->err), "locale"));
+	assert_null(got.state);
+	assert_int_equal(store_session_current(f->s, "console", "room-1", &got, &f->err), -1);
+	assert_int_equal(store_sessions_open(f->s, seen_session, &v, &f->err), -1);
+	assert_int_equal(v.n, 0);
+	assert_int_equal(store_actions(f->s, s.id, 0, seen_action, &v, &f->err), -1);
+	assert_non_null(strstr(buf_str(&f->err), "action move is 300 bytes"));
+	assert_int_equal(v.n, 0);
+	session_rec_release(&got);
+}
+
+/* More rows than one page of the iterators (64). */
+static void test_many_rows(void **state)
+{
+	struct fixture *f = *state;
+	enum { N = 150 };
+	struct session_rec s;
+	struct action_rec *acts = calloc(N, sizeof(*acts));
+	struct outbox_rec *out = calloc(N, sizeof(*out));
+	struct store_commit c = { 0 };
+	struct seen v = { 0 };
+	char key[32];
+	int i, open = 0;
+
+	assert_non_null(acts);
+	assert_non_null(out);
+	for (i = 0; i < N; i++) {
+		mk_session(&s, "console", "many", i % 3 ? SESSION_ACTIVE : SESSION_FINISHED);
+		save_session(f, &s);
+		open += i % 3 != 0;
+		mk_action(&acts[i], i + 1, "m");
+		snprintf(key, sizeof(key), "k%d", i);
+		mk_outbox(&out[i], key, "x");
+	}
+	c.session = &s;
+	c.actions = acts;
+	c.nactions = N;
+	c.outbox = out;
+	c.noutbox = N;
+	commit_ok(f, &c);
+
+	assert_int_equal(store_sessions_open(f->s, seen_session, &v, &f->err), 0);
+	assert_int_equal(v.n, open);
+	for (i = 1; i < v.n; i++)
+		assert_true(v.ids[i] > v.ids[i - 1]);
+	memset(&v, 0, sizeof(v));
+	assert_int_equal(store_actions(f->s, s.id, 10, seen_action, &v, &f->err), 0);
+	assert_int_equal(v.n, N - 10);
+	for (i = 0; i < v.n; i++)
+		assert_int_equal(v.ids[i], i + 11);
+	memset(&v, 0, sizeof(v));
+	v.stop = 100;
+	assert_int_equal(store_outbox_pending(f->s, seen_outbox, &v, &f->err), 0);
+	assert_int_equal(v.n, 100);
+	for (i = 0; i < v.n; i++)
+		assert_int_equal(v.ids[i], out[i].id);
+	free(acts);
+	free(out);
+}
+
+/* ------------------------------------------------------ file-only checks */
+
+static void test_persistence(void **state)
+{
+	struct fixture *f = *state;
+	struct session_rec s, got;
+	struct action_rec acts[2];
+	struct outbox_rec out[2];
+	struct store_commit c = { .actions = acts, .nactions = 2, .outbox = out,
+				  .noutbox = 2, .cursor_key = "discord.seq",
+				  .cursor_value = "1234" };
+	struct buf value = BUF_INIT;
+	struct seen v = { 0 };
+
+	mk_session(&s, "discord", "chan-9", SESSION_ACTIVE);
+	s.seed = UINT64_C(0x8000000000000001);
+	s.state = xstrdup("{\"v\":1,\"name\":\"Añil\"}");
+	mk_action(&acts[0], 1, "lead patron");
+	mk_action(&acts[1], 2, "think draw");
+	mk_outbox(&out[0], "n-1", "board");
+	mk_outbox(&out[1], "n-2", "hand");
+	c.session = &s;
+	commit_ok(f, &c);
+	assert_int_equal(store_outbox_done(f->s, out[0].id, &f->err), 0);
+
+	reopen(f);
+	session_rec_init(&got);
+	assert_int_equal(store_session_current(f->s, "discord", "chan-9", &got, &f->err), 1);
+	assert_session_equal(&got, &s);
+	assert_int_equal(count_actions(f->s, s.id), 2);
+	assert_int_equal(store_outbox_pending(f->s, seen_outbox, &v, &f->err), 0);
+	assert_int_equal(v.n, 1);
+	assert_int_equal(v.ids[0], out[1].id);
+	assert_int_equal(store_cursor_get(f->s, "discord.seq", &value, &f->err), 1);
+	assert_string_equal(buf_str(&value), "1234");
+
+	/* Ids keep growing after a reopen (AUTOINCREMENT never reuses). */
+	mk_outbox(&out[0], "n-3", "more");
+	c.session = NULL;
+	c.actions = NULL;
+	c.nactions = 0;
+	c.noutbox = 1;
+	commit_ok(f, &c);
+	assert_true(out[0].id > out[1].id);
+
+	session_rec_release(&s);
+	session_rec_release(&got);
+	buf_release(&value);
+}
+
+static void test_migrations_idempotent(void **state)
+{
+	struct fixture *f = *state;
+	struct session_rec s, got;
+	int i;
+
+	assert_true(store_sqlite_schema_version() >= 1);
+	assert_int_equal(raw_int(f->path, "PRAGMA user_version"),
+			 store_sqlite_schema_version());
+	mk_session(&s, "console", "room-1", SESSION_ACTIVE);
+	save_session(f, &s);
+	for (i = 0; i < 3; i++)
+		reopen(f);
+	assert_int_equal(raw_int(f->path, "PRAGMA user_version"),
+			 store_sqlite_schema_version());
+	assert_int_equal(raw_int(f->path, "SELECT count(*) FROM sessions"), 1);
+	session_rec_init(&got);
+	get_ok(f, s.id, &got);
+	assert_session_equal(&got, &s);
+	session_rec_release(&got);
+}
+
+static void test_wal_mode(void **state)
+{
+	struct fixture *f = *state;
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st = NULL;
+
+	assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA journal_mode", -1, &st, NULL),
+			 SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	assert_string_equal((const char *)sqlite3_column_text(st, 0), "wal");
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+}
+
+static void test_newer_schema_refused(void **state)
+{
+	struct fixture *f = *state;
+	struct buf err = BUF_INIT;
+	char sql[64];
+
+	store_close(f->s);
+	f->s = NULL;
+	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d",
+		 store_sqlite_schema_version() + 1);
+	raw_exec(f->path, sql);
+	assert_null(store_sqlite_open(f->path, &err));
+	assert_non_null(strstr(buf_str(&err), "newer than this program"));
+	assert_non_null(strstr(buf_str(&err), f->path));
+	/* And the file was left alone. */
+	assert_int_equal(raw_int(f->path, "PRAGMA user_version"),
+			 store_sqlite_schema_version() + 1);
+	buf_release(&err);
+}
+
+static void test_not_a_database(void **state)
+{
+	struct fixture *f = *state;
+	struct buf err = BUF_INIT;
+	FILE *fp;
+
+	store_close(f->s);
+	f->s = NULL;
+	remove_db(f->path);
+	fp = fopen(f->path, "w");
+	assert_non_null(fp);
+	for (int i = 0; i < 200; i++)
+		fputs("this is not a database at all. ", fp);
+	fclose(fp);
+	assert_null(store_sqlite_open(f->path, &err));
+	assert_non_null(strstr(buf_str(&err), "not a database"));
+	buf_release(&err);
+}
+
+static void test_sync_setting(void **state)
+{
+	struct fixture *f = *state;
+	struct buf err = BUF_INIT;
+
+	store_close(f->s);
+	f->s = NULL;
+	setenv("TABULA_DB_SYNC", "full", 1);
+	f->s = open_ok(f->path, &err);
+	store_close(f->s);
+	f->s = NULL;
+	setenv("TABULA_DB_SYNC", "sometimes", 1);
+	assert_null(store_sqlite_open(f->path, &err));
+	assert_non_null(strstr(buf_str(&err), "TABULA_DB_SYNC"));
+	unsetenv("TABULA_DB_SYNC");
+	f->s = open_ok(f->path, &err);
+	buf_release(&err);
+}
+
+static void test_open_errors(void **state)
+{
+	struct buf err = BUF_INIT;
+
+	(void)state;
+	assert_null(store_sqlite_open("/nonexistent-dir/x/tabula.db", &err));
+	assert_non_null(strstr(buf_str(&err), "cannot open"));
+	assert_null(store_sqlite_open("", &err));
+	assert_null(store_sqlite_open(NULL, &err));
+	buf_release(&err);
+}
+
+/* --------------------------------------------------------------- records */
+
+static void test_records(void **state)
+{
+	struct session_rec a, b;
+	struct outbox_rec o = { .payload = NULL };
+
+	(void)state;
+	mk_session(&a, "console", "r", SESSION_ACTIVE);
+	a.state = xstrdup("{}");
+	session_rec_init(&b);
+	b.state = xstrdup("old");
+	session_rec_copy(&b, &a);	/* releases b's old state */
+	assert_ptr_not_equal(a.state, b.state);
+	assert_string_equal(b.state, "{}");
+	assert_session_equal(&a, &b);
+	session_rec_copy(&b, &b);
+	session_rec_release(&a);
+	session_rec_release(&b);
+	assert_null(b.state);
+	assert_int_equal(b.status, SESSION_LOBBY);
+
+	assert_string_equal(session_status_name(SESSION_LOBBY), "lobby");
+	assert_string_equal(session_status_name(SESSION_ACTIVE), "active");
+	assert_string_equal(session_status_name(SESSION_FINISHED), "finished");
+	assert_string_equal(session_status_name(SESSION_ABORTED), "aborted");
+	assert_string_equal(session_status_name((enum session_status)9), "unknown");
+
+	o.payload = xstrdup("x");
+	outbox_rec_release(&o);
+	assert_null(o.payload);
+	outbox_rec_release(&o);
+}
+
+/* ----------------------------------------------------------- fault store */
+
+/*
+ * A scripted conversation of five writes.  check_after(k) asserts that the
+ * store shows exactly the effects of the first k of them.
+ */
+struct script {
+	struct session_rec s;
+	struct action_rec acts[2];
+	struct outbox_rec out[2];
+};
+
+static void script_init(struct script *sc)
+{
+	mk_session(&sc->s, "console", "room-f", SESSION_LOBBY);
+	mk_action(&sc->acts[0], 1, "first");
+	mk_action(&sc->acts[1], 2, "second");
+	mk_outbox(&sc->out[0], "f-1", "after first");
+	mk_outbox(&sc->out[1], "f-2", "after second");
+}
+
+/* Runs write number n (1-based); returns the store's answer. */
+static int script_write(struct script *sc, struct store *s, int n, struct buf *err)
+{
+	struct store_commit c = { .session = &sc->s };
+
+	switch (n) {
+	case 1:		/* open the lobby */
+		sc->s.status = SESSION_LOBBY;
+		return store_commit(s, &c, err);
+	case 2:		/* start: first move, one message */
+		sc->s.status = SESSION_ACTIVE;
+		c.actions = &sc->acts[0];
+		c.nactions = 1;
+		c.outbox = &sc->out[0];
+		c.noutbox = 1;
+		return store_commit(s, &c, err);
+	case 3:
+		return store_cursor_set(s, "console.line", "3", err);
+	case 4:		/* the message went out */
+		return store_outbox_done(s, sc->out[0].id, err);
+	case 5:		/* second move ends the game */
+		sc->s.status = SESSION_FINISHED;
+		c.actions = &sc->acts[1];
+		c.nactions = 1;
+		c.outbox = &sc->out[1];
+		c.noutbox = 1;
+		c.cursor_key = "console.line";
+		c.cursor_value = "5";
+		return store_commit(s, &c, err);
+	}
+	fail_msg("no write %d", n);
+	return -1;
+}
+
+#define SCRIPT_WRITES 5
+
+static void script_check(struct store *s, int k)
+{
+	struct session_rec got;
+	struct buf value = BUF_INIT, err = BUF_INIT;
+	int found, pending;
+
+	session_rec_init(&got);
+	found = store_session_current(s, "console", "room-f", &got, &err);
+	assert_int_equal(found, k >= 1);
+	if (found) {
+		static const enum session_status st[] = {
+			0, SESSION_LOBBY, SESSION_ACTIVE, SESSION_ACTIVE, SESSION_ACTIVE,
+			SESSION_FINISHED,
+		};
+
+		assert_int_equal(got.status, st[k]);
+		assert_int_equal(got.version, k >= 5 ? 3 : k >= 2 ? 2 : 1);
+		assert_int_equal(count_actions(s, got.id), k >= 5 ? 2 : k >= 2 ? 1 : 0);
+	}
+	pending = count_pending(s);
+	assert_int_equal(pending, (k >= 2 && k < 4) + (k >= 5));
+	found = store_cursor_get(s, "console.line", &value, &err);
+	assert_int_equal(found, k >= 3);
+	if (found)
+		assert_string_equal(buf_str(&value), k >= 5 ? "5" : "3");
+	session_rec_release(&got);
+	buf_release(&value);
+	buf_release(&err);
+}
+
+static struct store *mem_store(void)
+{
+	struct buf err = BUF_INIT;
+	struct store *s = open_ok(":memory:", &err);
+
+	buf_release(&err);
+	return s;
+}
+
+/* For every N: writes before N are there, N and later are not; healed, the
+ * same conversation resumes from the failed write and completes. */
+static void test_fault_every_position(void **state)
+{
+	struct buf err = BUF_INIT;
+	int n, i;
+
+	(void)state;
+	for (n = 1; n <= SCRIPT_WRITES; n++) {
+		struct script sc;
+		struct store *s = store_fault_wrap(mem_store(), n);
+
+		script_init(&sc);
+		for (i = 1; i < n; i++)
+			assert_int_equal(script_write(&sc, s, i, &err), 0);
+		script_check(s, n - 1);
+		for (i = n; i <= SCRIPT_WRITES; i++) {
+			struct script before = sc;
+
+			buf_reset(&err);
+			assert_int_equal(script_write(&sc, s, i, &err), -1);
+			assert_string_equal(buf_str(&err), "injected fault");
+			/* A failed commit does not fill ids or bump versions. */
+			assert_int_equal(sc.s.version, before.s.version);
+			assert_int_equal(sc.s.id, before.s.id);
+			assert_int_equal(sc.out[0].id, before.out[0].id);
+			assert_int_equal(sc.out[1].id, before.out[1].id);
+			script_check(s, n - 1);
+		}
+		assert_int_equal(store_fault_writes(s), SCRIPT_WRITES);
+
+		store_fault_heal(s);
+		for (i = n; i <= SCRIPT_WRITES; i++) {
+			if (script_write(&sc, s, i, &err))
+				fail_msg("write %d after heal: %s", i, buf_str(&err));
+			script_check(s, i);
+		}
+		assert_int_equal(store_fault_writes(s), 2 * SCRIPT_WRITES - n + 1);
+		store_close(s);
+	}
+	buf_release(&err);
+}
+
+static void test_fault_never(void **state)
+{
+	struct buf err = BUF_INIT;
+	struct script sc;
+	struct store *s = store_fault_wrap(mem_store(), 0);
+	int i;
+
+	(void)state;
+	script_init(&sc);
+	for (i = 1; i <= SCRIPT_WRITES; i++)
+		assert_int_equal(script_write(&sc, s, i, &err), 0);
+	script_check(s, SCRIPT_WRITES);
+	assert_int_equal(store_fault_writes(s), SCRIPT_WRITES);
+	/* Reads are not writes. */
+	script_check(s, SCRIPT_WRITES);
+	assert_int_equal(store_fault_writes(s), SCRIPT_WRITES);
+	assert_string_equal(s->ops->name, "fault");
+	store_close(s);
+
+	s = store_fault_wrap(mem_store(), -3);
+	script_init(&sc);
+	for (i = 1; i <= SCRIPT_WRITES; i++)
+		assert_int_equal(script_write(&sc, s, i, &err), 0);
+	store_close(s);
+
+	assert_null(store_fault_wrap(NULL, 1));
+	buf_release(&err);
+}
+
+/* The wrapper forwards the contract: a file store behind it persists. */
+static void test_fault_over_file(void **state)
+{
+	struct fixture *f = *state;
+	struct script sc;
+	int i;
+
+	f->s = store_fault_wrap(f->s, 4);
+	script_init(&sc);
+	for (i = 1; i <= 3; i++)
+		assert_int_equal(script_write(&sc, f->s, i, &f->err), 0);
+	assert_int_equal(script_write(&sc, f->s, 4, &f->err), -1);
+	reopen(f);	/* closes the wrapper and the file store inside */
+	script_check(f->s, 3);
+}
+
+/* ------------------------------------------------------------------ main */
+
+#define BOTH(t) \
+	cmocka_unit_test_prestate_setup_teardown(t, setup, teardown, (void *)&kind_memory), \
+	cmocka_unit_test_prestate_setup_teardown(t, setup, teardown, (void *)&kind_file)
+#define FILE_ONLY(t) \
+	cmocka_unit_test_prestate_setup_teardown(t, setup, teardown, (void *)&kind_file)
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		BOTH(test_session_insert_update),
+		BOTH(test_session_current),
+		BOTH(test_sessions_open),
+		BOTH(test_seed_round_trip),
+		BOTH(test_actions),
+		BOTH(test_action_fields),
+		BOTH(test_duplicate_seq_stores_nothing),
+		BOTH(test_outbox),
+		BOTH(test_outbox_fields),
+		BOTH(test_outbox_key_conflict),
+		BOTH(test_cursors),
+		BOTH(test_overlong_fields_rejected),
+		BOTH(test_many_rows),
+		FILE_ONLY(test_overlong_value_on_read),
+		FILE_ONLY(test_persistence),
+		FILE_ONLY(test_migrations_idempotent),
+		FILE_ONLY(test_wal_mode),
+		FILE_ONLY(test_newer_schema_refused),
+		FILE_ONLY(test_not_a_database),
+		FILE_ONLY(test_sync_setting),
+		FILE_ONLY(test_fault_over_file),
+		cmocka_unit_test(test_open_errors),
+		cmocka_unit_test(test_records),
+		cmocka_unit_test(test_fault_every_position),
+		cmocka_unit_test(test_fault_never),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,171 @@
+/* util/: buf caps, UTF-8 checks, folding, rng, the rich model's JSON form. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "util/buf.h"
+#include "util/rich.h"
+#include "util/rng.h"
+#include "util/text.h"
+
+static void test_buf_cap(void **state)
+{
+	struct buf b;
+
+	buf_init(&b, 8);
+	assert_int_equal(buf_addstr(&b, "abcd"), 0);
+	assert_int_equal(buf_printf(&b, "%d", 123), 0);
+	assert_string_equal(buf_str(&b), "abcd123");
+	assert_int_equal(buf_addstr(&b, "xy"), -1);	/* would cross 8 */
+	assert_true(b.toobig);
+	assert_string_equal(buf_str(&b), "abcd123");	/* kept what it had */
+	assert_int_equal(buf_addch(&b, 'z'), -1);	/* stays failed */
+	buf_reset(&b);
+	assert_int_equal(buf_addstr(&b, "ok"), 0);
+	buf_release(&b);
+}
+
+static void test_buf_detach_pad(void **state)
+{
+	struct buf b = BUF_INIT;
+	char *s;
+
+	assert_string_equal(buf_str(&b), "");
+	buf_addpad(&b, "Recogida", 10);
+	buf_addpad(&b, "agua", 6);
+	assert_string_equal(buf_str(&b), "Recogida  agua  ");
+	buf_reset(&b);
+	buf_addpad(&b, "Religión", 9);	/* 8 columns, 9 bytes */
+	assert_int_equal(b.len, 10);
+	s = buf_detach(&b);
+	assert_string_equal(s, "Religión ");
+	assert_null(b.s);
+	free(s);
+}
+
+static void test_utf8_valid(void **state)
+{
+	assert_true(utf8_valid("Religión ñ €", strlen("Religión ñ €")));
+	assert_true(utf8_valid("tab\tand\nnewline", 15));
+	assert_false(utf8_valid("\xc3", 1));		/* truncated */
+	assert_false(utf8_valid("\xc0\xaf", 2));	/* overlong */
+	assert_false(utf8_valid("\xed\xa0\x80", 3));	/* surrogate */
+	assert_false(utf8_valid("\xf4\x90\x80\x80", 4));	/* > U+10FFFF */
+	assert_false(utf8_valid("a\0b", 3));		/* NUL */
+	assert_false(utf8_valid("bell\a", 5));		/* control */
+	assert_false(utf8_valid("\xff", 1));
+}
+
+static void check_fold(const char *in, const char *want)
+{
+	struct buf b = BUF_INIT;
+
+	text_fold(in, &b);
+	assert_string_equal(buf_str(&b), want);
+	buf_release(&b);
+}
+
+static void test_fold(void **state)
+{
+	check_fold("  Recogida   de AGUA ", "recogida de agua");
+	check_fold("Religión", "religion");
+	check_fold("ÑANDÚ pingüino", "nandu pinguino");
+	check_fold("sell_wine", "sell wine");
+	check_fold("cosecha-de-vino", "cosecha de vino");
+	check_fold("Re\xcc\x81", "re");	/* combining acute dropped */
+	check_fold("", "");
+	assert_true(text_eq("Vender Vino", "vender  vino"));
+	assert_false(text_eq("vender vino", "vender grano"));
+}
+
+static void test_word(void **state)
+{
+	const char *s = "  game   new fortuna draft";
+	char w[8];
+
+	assert_int_equal(text_word(&s, w, sizeof(w)), 4);
+	assert_string_equal(w, "game");
+	assert_int_equal(text_word(&s, w, sizeof(w)), 3);
+	assert_string_equal(s, "fortuna draft");
+	assert_int_equal(text_word(&s, w, 4), 7);	/* truncated copy, full length */
+	assert_string_equal(w, "for");
+	text_word(&s, w, sizeof(w));
+	assert_int_equal(text_word(&s, w, sizeof(w)), 0);
+}
+
+static void test_rng(void **state)
+{
+	struct rng a, b;
+	int i, counts[6] = { 0 };
+	int deck[10] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9 }, sum = 0;
+
+	rng_seed(&a, 42, 1);
+	rng_seed(&b, 42, 1);
+	for (i = 0; i < 100; i++)
+		assert_int_equal(rng_next(&a), rng_next(&b));
+	rng_seed(&b, 43, 1);
+	assert_int_not_equal(rng_next(&a), rng_next(&b));
+	for (i = 0; i < 6000; i++)
+		counts[rng_below(&a, 6)]++;
+	for (i = 0; i < 6; i++)
+		assert_in_range(counts[i], 800, 1200);
+	rng_shuffle(&a, deck, 10, sizeof(int));
+	for (i = 0; i < 10; i++)
+		sum += deck[i];
+	assert_int_equal(sum, 45);
+}
+
+static void test_rich_json(void **state)
+{
+	struct rich r = RICH_INIT, back;
+	struct buf a = BUF_INIT, b = BUF_INIT;
+	json_t *j;
+
+	rich_heading(&r, "Fortuna");
+	rich_text(&r, "Hello ");
+	rich_mention(&r, "u1", "Ana <b>");
+	rich_emph(&r, "now");
+	rich_newline(&r);
+	rich_mono(&r, "a  b\nc  d");
+	rich_line(&r, "end");
+	j = rich_to_json(&r);
+	assert_int_equal(rich_from_json(&back, j), 0);
+	rich_to_plain(&r, &a);
+	rich_to_plain(&back, &b);
+	assert_string_equal(buf_str(&a), buf_str(&b));
+	assert_string_equal(buf_str(&a), "== Fortuna ==\nHello @Ana <b>*now*\na  b\nc  d\nend");
+	json_decref(j);
+	/* malformed values are refused whole */
+	j = json_loads("[{\"k\":\"mention\",\"t\":\"x\"}]", 0, NULL);
+	assert_int_equal(rich_from_json(&back, j), -1);
+	json_decref(j);
+	j = json_loads("[{\"k\":\"blink\",\"t\":\"x\"}]", 0, NULL);
+	assert_int_equal(rich_from_json(&back, j), -1);
+	json_decref(j);
+	j = json_loads("{\"k\":1}", 0, NULL);
+	assert_int_equal(rich_from_json(&back, j), -1);
+	json_decref(j);
+	rich_release(&r);
+	rich_release(&back);
+	buf_release(&a);
+	buf_release(&b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_buf_cap),
+		cmocka_unit_test(test_buf_detach_pad),
+		cmocka_unit_test(test_utf8_valid),
+		cmocka_unit_test(test_fold),
+		cmocka_unit_test(test_word),
+		cmocka_unit_test(test_rng),
+		cmocka_unit_test(test_rich_json),
+	};
+
+	return cmocka_run_group_tests_name("util", tests, NULL, NULL);
+}
