@@ -10,9 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "adapters/console/console.h"
+#include "bot/config.h"
 #include "bot/logging.h"
 #include "bot/session.h"
 #include "state/store.h"
@@ -39,6 +41,7 @@ static void usage(FILE *f)
 	      "  --version     the version\n"
 	      "\n"
 	      "environment:\n"
+	      "  TABULA_CONFIG      a KEY=VALUE file of defaults for these variables\n"
 	      "  TABULA_DB          store path (default " DEFAULT_DB ")\n"
 	      "  TABULA_DB_SYNC     normal (default) or full: SQLite synchronous mode\n"
 	      "  TABULA_LOCALE      default locale of new rooms: en (default) or es\n"
@@ -121,6 +124,12 @@ int main(int argc, char **argv)
 			usage(stderr);
 			return EXIT_USAGE;
 		}
+	}
+	env = getenv("TABULA_CONFIG");
+	if (env && *env && config_load(env, &err)) {
+		fprintf(stderr, "tabula: %s\n", buf_str(&err));
+		buf_release(&err);
+		return EXIT_USAGE;
 	}
 	env = getenv("TABULA_LOG");
 	if (env && *env) {

@@ -1,0 +1,82 @@
+#include "bot/config.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static int is_secret(const char *key)
+{
+	size_t n = strlen(key);
+
+	return (n >= 5 && !strcmp(key + n - 5, "TOKEN")) ||
+	       (n >= 8 && !strcmp(key + n - 8, "PASSWORD"));
+}
+
+static char *trim(char *s)
+{
+	char *e;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = '\0';
+	return s;
+}
+
+int config_load(const char *path, struct buf *err)
+{
+	FILE *f = fopen(path, "r");
+	char line[4096];
+	struct stat stbuf;
+	int lineno = 0, ret = -1, shared;
+
+	if (!f) {
+		buf_setf(err, "cannot read %s", path);
+		return -1;
+	}
+	shared = !fstat(fileno(f), &stbuf) && (stbuf.st_mode & 077);
+	while (fgets(line, sizeof(line), f)) {
+		char *eq, *key, *val;
+		size_t i;
+
+		lineno++;
+		key = trim(line);
+		if (!*key || *key == '#')
+			continue;
+		eq = strchr(key, '=');
+		if (!eq) {
+			buf_setf(err, "%s:%d: expected KEY=VALUE", path, lineno);
+			goto fail;
+		}
+		*eq = '\0';
+		key = trim(key);
+		val = trim(eq + 1);
+		for (i = 0; key[i]; i++) {
+			if (!isupper((unsigned char)key[i]) && !isdigit((unsigned char)key[i]) &&
+			    key[i] != '_') {
+				buf_setf(err, "%s:%d: a key is written in CAPITALS_AND_UNDERSCORES",
+					 path, lineno);
+				goto fail;
+			}
+		}
+		if (!*key) {
+			buf_setf(err, "%s:%d: empty key", path, lineno);
+			goto fail;
+		}
+		if (is_secret(key) && *val && shared) {
+			/* never name the value: only the key */
+			buf_setf(err, "%s holds %s but others can read it: chmod 600 %s",
+				 path, key, path);
+			goto fail;
+		}
+		if (!getenv(key))
+			setenv(key, val, 1);
+	}
+	ret = 0;
+fail:
+	fclose(f);
+	return ret;
+}
