@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
@@ -138,18 +140,33 @@ static void mk_outbox(struct outbox_rec *o, const char *key, const char *payload
 	o->created = 3000;
 }
 
+/*
+ * Like the session manager: every change bumps the version it read by one
+ * (a new session gets 1); a failed change is dropped, version included.
+ */
 static void commit_ok(struct fixture *f, struct store_commit *c)
 {
+	if (c->session)
+		c->session->version++;
 	if (store_commit(f->s, c, &f->err))
 		fail_msg("commit: %s", buf_str(&f->err));
 }
 
 static void commit_fails(struct fixture *f, struct store_commit *c, const char *why)
 {
+	int64_t id = c->session ? c->session->id : 0;
+
+	if (c->session)
+		c->session->version++;
 	buf_reset(&f->err);
 	assert_int_equal(store_commit(f->s, c, &f->err), -1);
 	if (!strstr(buf_str(&f->err), why))
 		fail_msg("commit error \"%s\" does not mention \"%s\"", buf_str(&f->err), why);
+	if (c->session) {
+		/* A failed commit does not give the record an id. */
+		assert_int_equal(c->session->id, id);
+		c->session->version--;
+	}
 }
 
 /* Stores a session alone (insert or update). */
@@ -317,14 +334,25 @@ static void test_session_insert_update(void **state)
 	assert_session_equal(&got, &s);
 	assert_int_equal(got.nseats, 1);
 
-	/* A second copy read before that update is stale. */
-	got.version = 1;
+	/* Two copies read at version 2: the first change wins, the other is
+	 * stale and refused. */
+	s.options[0] = '\0';
+	save_session(f, &s);
+	assert_int_equal(s.version, 3);
 	{
 		struct store_commit c = { .session = &got };
 
-		commit_fails(f, &c, "changed elsewhere");
-		assert_int_equal(got.version, 1);
+		snprintf(got.options, sizeof(got.options), "lost update");
+		commit_fails(f, &c, "changed elsewhere (stored version 3");
+		/* Nor may a change reuse the stored version. */
+		got.version = 2;
+		commit_fails(f, &c, "stored version 3; this change, version 3,");
+		got.version = 3;
+		commit_ok(f, &c);
+		assert_int_equal(got.version, 4);
 	}
+	get_ok(f, s.id, &got);
+	assert_string_equal(got.options, "lost update");
 
 	/* An id that was never stored is an error, not an insert. */
 	got.id = s.id + 100;
@@ -450,7 +478,7 @@ static void test_actions(void **state)
 	mk_session(&s, "console", "room-1", SESSION_ACTIVE);
 	save_session(f, &s);
 	for (i = 0; i < 5; i++) {
-		char move[16];
+		char move[32];
 
 		snprintf(move, sizeof(move), "move %d", i + 1);
 		mk_action(&acts[i], i + 1, move);
@@ -965,6 +993,44 @@ static void test_wal_mode(void **state)
 	sqlite3_close(db);
 }
 
+/*
+ * WAL frames reach the database file through the checkpointer thread
+ * (nothing else checkpoints while the store is open).
+ */
+static void test_wal_checkpointed(void **state)
+{
+	struct fixture *f = *state;
+	enum { N = 400, PAYLOAD = 4000 };
+	struct outbox_rec out;
+	struct store_commit c = { .outbox = &out, .noutbox = 1 };
+	struct timespec nap = { 0, 20 * 1000 * 1000 };
+	struct stat st;
+	char *payload = malloc(PAYLOAD + 1), key[32];
+	int i;
+
+	assert_non_null(payload);
+	memset(payload, 'p', PAYLOAD);
+	payload[PAYLOAD] = '\0';
+	assert_int_equal(stat(f->path, &st), 0);
+	assert_true(st.st_size < 256 * 1024);
+	for (i = 0; i < N; i++) {
+		snprintf(key, sizeof(key), "ck-%d", i);
+		mk_outbox(&out, key, payload);
+		commit_ok(f, &c);
+	}
+	/* Up to 30 s: valgrind runs threads slowly. */
+	for (i = 0; i < 1500; i++) {
+		assert_int_equal(stat(f->path, &st), 0);
+		if (st.st_size > (off_t)N * PAYLOAD / 2)
+			break;
+		nanosleep(&nap, NULL);
+	}
+	if (st.st_size <= (off_t)N * PAYLOAD / 2)
+		fail_msg("database file still %lld bytes", (long long)st.st_size);
+	assert_int_equal(count_pending(f->s), N);
+	free(payload);
+}
+
 static void test_newer_schema_refused(void **state)
 {
 	struct fixture *f = *state;
@@ -1090,6 +1156,19 @@ static void script_init(struct script *sc)
 	mk_outbox(&sc->out[1], "f-2", "after second");
 }
 
+/* A commit as the session manager does it: bump, and undo on failure. */
+static int script_commit(struct script *sc, struct store *s, struct store_commit *c,
+			 struct buf *err)
+{
+	int rc;
+
+	sc->s.version++;
+	rc = store_commit(s, c, err);
+	if (rc)
+		sc->s.version--;
+	return rc;
+}
+
 /* Runs write number n (1-based); returns the store's answer. */
 static int script_write(struct script *sc, struct store *s, int n, struct buf *err)
 {
@@ -1098,14 +1177,14 @@ static int script_write(struct script *sc, struct store *s, int n, struct buf *e
 	switch (n) {
 	case 1:		/* open the lobby */
 		sc->s.status = SESSION_LOBBY;
-		return store_commit(s, &c, err);
+		return script_commit(sc, s, &c, err);
 	case 2:		/* start: first move, one message */
 		sc->s.status = SESSION_ACTIVE;
 		c.actions = &sc->acts[0];
 		c.nactions = 1;
 		c.outbox = &sc->out[0];
 		c.noutbox = 1;
-		return store_commit(s, &c, err);
+		return script_commit(sc, s, &c, err);
 	case 3:
 		return store_cursor_set(s, "console.line", "3", err);
 	case 4:		/* the message went out */
@@ -1118,7 +1197,7 @@ static int script_write(struct script *sc, struct store *s, int n, struct buf *e
 		c.noutbox = 1;
 		c.cursor_key = "console.line";
 		c.cursor_value = "5";
-		return store_commit(s, &c, err);
+		return script_commit(sc, s, &c, err);
 	}
 	fail_msg("no write %d", n);
 	return -1;
@@ -1281,6 +1360,7 @@ int main(void)
 		FILE_ONLY(test_persistence),
 		FILE_ONLY(test_migrations_idempotent),
 		FILE_ONLY(test_wal_mode),
+		FILE_ONLY(test_wal_checkpointed),
 		FILE_ONLY(test_newer_schema_refused),
 		FILE_ONLY(test_not_a_database),
 		FILE_ONLY(test_sync_setting),

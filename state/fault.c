@@ -1,0 +1,152 @@
+/*
+ * fault.c: a store that forwards to another and makes its writes fail on
+ * demand (SQLite's *fault.test, curl's torture mode).  Tests use it to
+ * prove that a failed commit stores nothing and that the caller recovers.
+ *
+ * Writes are commit, outbox_done and cursor_set, numbered from 1 in the
+ * order they are attempted.  Reads always go through.
+ */
+#include "state/store.h"
+
+#include <assert.h>
+#include <stdlib.h>
+
+struct fault_store {
+	struct store base;
+	struct store *inner;	/* owned */
+	int fail_at;		/* <= 0: never */
+	int writes;		/* attempted so far */
+	int healed;
+};
+
+static const struct store_ops fault_ops;
+
+static struct fault_store *fault_downcast(struct store *s)
+{
+	assert(s && s->ops == &fault_ops);
+	return (struct fault_store *)s;
+}
+
+/* Counts one write; 1 when it must fail (err filled). */
+static int fault_hit(struct fault_store *fs, struct buf *err)
+{
+	fs->writes++;
+	if (fs->healed || fs->fail_at <= 0 || fs->writes < fs->fail_at)
+		return 0;
+	if (err)
+		buf_setf(err, "injected fault");
+	return 1;
+}
+
+static void fault_close(struct store *s)
+{
+	struct fault_store *fs = fault_downcast(s);
+
+	store_close(fs->inner);
+	free(fs);
+}
+
+static int fault_commit(struct store *s, struct store_commit *c, struct buf *err)
+{
+	struct fault_store *fs = fault_downcast(s);
+
+	if (fault_hit(fs, err))
+		return -1;
+	return store_commit(fs->inner, c, err);
+}
+
+static int fault_session_current(struct store *s, const char *platform,
+				 const char *room, struct session_rec *out,
+				 struct buf *err)
+{
+	return store_session_current(fault_downcast(s)->inner, platform, room, out, err);
+}
+
+static int fault_session_get(struct store *s, int64_t id, struct session_rec *out,
+			     struct buf *err)
+{
+	return store_session_get(fault_downcast(s)->inner, id, out, err);
+}
+
+static int fault_sessions_open(struct store *s, store_session_cb cb, void *ctx,
+			       struct buf *err)
+{
+	return store_sessions_open(fault_downcast(s)->inner, cb, ctx, err);
+}
+
+static int fault_actions(struct store *s, int64_t session, int64_t after,
+			 store_action_cb cb, void *ctx, struct buf *err)
+{
+	return store_actions(fault_downcast(s)->inner, session, after, cb, ctx, err);
+}
+
+static int fault_outbox_pending(struct store *s, store_outbox_cb cb, void *ctx,
+				struct buf *err)
+{
+	return store_outbox_pending(fault_downcast(s)->inner, cb, ctx, err);
+}
+
+static int fault_outbox_done(struct store *s, int64_t id, struct buf *err)
+{
+	struct fault_store *fs = fault_downcast(s);
+
+	if (fault_hit(fs, err))
+		return -1;
+	return store_outbox_done(fs->inner, id, err);
+}
+
+static int fault_cursor_get(struct store *s, const char *key, struct buf *value,
+			    struct buf *err)
+{
+	return store_cursor_get(fault_downcast(s)->inner, key, value, err);
+}
+
+static int fault_cursor_set(struct store *s, const char *key, const char *value,
+			    struct buf *err)
+{
+	struct fault_store *fs = fault_downcast(s);
+
+	if (fault_hit(fs, err))
+		return -1;
+	return store_cursor_set(fs->inner, key, value, err);
+}
+
+static const struct store_ops fault_ops = {
+	.api_version = STORE_API_VERSION,
+	.name = "fault",
+	.close = fault_close,
+	.commit = fault_commit,
+	.session_current = fault_session_current,
+	.session_get = fault_session_get,
+	.sessions_open = fault_sessions_open,
+	.actions = fault_actions,
+	.outbox_pending = fault_outbox_pending,
+	.outbox_done = fault_outbox_done,
+	.cursor_get = fault_cursor_get,
+	.cursor_set = fault_cursor_set,
+};
+
+struct store *store_fault_wrap(struct store *inner, int fail_at)
+{
+	struct fault_store *fs;
+
+	/* So that store_fault_wrap(store_sqlite_open(...), n) passes NULL on. */
+	if (!inner)
+		return NULL;
+	fs = xcalloc(1, sizeof(*fs));
+	fs->base.ops = &fault_ops;
+	fs->inner = inner;
+	fs->fail_at = fail_at;
+	return &fs->base;
+}
+
+void store_fault_heal(struct store *s)
+{
+	fault_downcast(s)->healed = 1;
+}
+
+int store_fault_writes(const struct store *s)
+{
+	assert(s && s->ops == &fault_ops);
+	return ((const struct fault_store *)s)->writes;
+}

@@ -1,0 +1,1133 @@
+/*
+ * sqlite.c: the embedded store (state/store.h) on one SQLite connection.
+ *
+ * Durability: files run in WAL mode with synchronous=NORMAL (a crash of the
+ * process loses no committed transaction; a power cut may lose the last few)
+ * or, with TABULA_DB_SYNC=full, synchronous=FULL (every commit is fsynced).
+ * See docs/store.md.
+ *
+ * The schema grows only through the numbered migrations below.  Statements
+ * are prepared once at open and reused, because commit and session_current
+ * run on every chat command.
+ *
+ * Iterators (sessions_open, actions, outbox_pending) read a page of rows,
+ * reset their statement and only then call the callback, so a callback may
+ * call back into the store (typically outbox_done from inside
+ * outbox_pending) without disturbing the iteration.
+ */
+#include "state/store.h"
+
+#include <assert.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "state/walckpt.h"
+
+#define BUSY_TIMEOUT_MS 5000
+#define PAGE_ROWS 64
+
+/* ---------------------------------------------------------------- schema */
+
+/*
+ * Migration N (1-based) brings PRAGMA user_version from N-1 to N, inside one
+ * transaction together with the version bump.  Never edit a migration that
+ * has shipped: append a new one.
+ *
+ * Notes on types: seed is a uint64 kept as the int64 with the same bits
+ * (SQLite integers are signed 64-bit); status is enum session_status; times
+ * are unix seconds; an outbox key of "" is stored as NULL so that messages
+ * without an idempotency key do not collide under UNIQUE.
+ */
+static const char *const migrations[] = {
+	/* 1: the initial schema */
+	"CREATE TABLE sessions ("
+	" id INTEGER PRIMARY KEY,"
+	" platform TEXT NOT NULL,"
+	" room TEXT NOT NULL,"
+	" game TEXT NOT NULL,"
+	" options TEXT NOT NULL,"
+	" creator TEXT NOT NULL,"
+	" locale TEXT NOT NULL,"
+	" status INTEGER NOT NULL CHECK (status BETWEEN 0 AND 3),"
+	" seed INTEGER NOT NULL,"
+	" version INTEGER NOT NULL,"
+	" created INTEGER NOT NULL,"
+	" updated INTEGER NOT NULL,"
+	" state TEXT"
+	");"
+	"CREATE INDEX sessions_room ON sessions (platform, room, id);"
+	"CREATE INDEX sessions_open ON sessions (id) WHERE status IN (0, 1);"
+	"CREATE TABLE seats ("
+	" session INTEGER NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,"
+	" seat INTEGER NOT NULL CHECK (seat >= 0),"
+	" user TEXT NOT NULL,"
+	" name TEXT NOT NULL,"
+	" is_bot INTEGER NOT NULL,"
+	" notify_dm INTEGER NOT NULL,"
+	" PRIMARY KEY (session, seat)"
+	") WITHOUT ROWID;"
+	"CREATE TABLE actions ("
+	" session INTEGER NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,"
+	" seq INTEGER NOT NULL CHECK (seq >= 1),"
+	" seat INTEGER NOT NULL,"
+	" move TEXT NOT NULL,"
+	" user TEXT NOT NULL,"
+	" at INTEGER NOT NULL,"
+	" PRIMARY KEY (session, seq)"
+	") WITHOUT ROWID;"
+	"CREATE TABLE outbox ("
+	" id INTEGER PRIMARY KEY AUTOINCREMENT,"
+	" platform TEXT NOT NULL,"
+	" room TEXT NOT NULL,"
+	" user TEXT NOT NULL,"
+	" key TEXT UNIQUE,"
+	" payload TEXT NOT NULL,"
+	" created INTEGER NOT NULL,"
+	" sent_at INTEGER"
+	");"
+	"CREATE INDEX outbox_pending ON outbox (id) WHERE sent_at IS NULL;"
+	"CREATE TABLE cursors ("
+	" key TEXT PRIMARY KEY,"
+	" value TEXT NOT NULL"
+	") WITHOUT ROWID;",
+};
+
+#define NMIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))
+
+int store_sqlite_schema_version(void)
+{
+	return NMIGRATIONS;
+}
+
+/* ------------------------------------------------------------ statements */
+
+enum stmt_id {
+	ST_BEGIN,
+	ST_COMMIT,
+	ST_ROLLBACK,
+	ST_SESSION_INSERT,
+	ST_SESSION_UPDATE,
+	ST_SESSION_VERSION,
+	ST_SEATS_DELETE,
+	ST_SEAT_INSERT,
+	ST_ACTION_INSERT,
+	ST_OUTBOX_INSERT,
+	ST_CURSOR_SET,
+	ST_SESSION_GET,
+	ST_SESSION_CURRENT,
+	ST_SESSIONS_OPEN,
+	ST_ACTIONS,
+	ST_OUTBOX_PENDING,
+	ST_OUTBOX_DONE,
+	ST_CURSOR_GET,
+	ST_COUNT
+};
+
+/*
+ * A session is read with its seats in one statement (one implicit read
+ * transaction, so the two are a consistent snapshot even with another
+ * process writing).  Column order is fixed by enum session_col.
+ */
+#define SESSION_SELECT \
+	"SELECT s.id, s.platform, s.room, s.game, s.options, s.creator," \
+	" s.locale, s.status, s.seed, s.version, s.created, s.updated, s.state," \
+	" t.seat, t.user, t.name, t.is_bot, t.notify_dm" \
+	" FROM sessions s LEFT JOIN seats t ON t.session = s.id"
+
+enum session_col {
+	SC_ID, SC_PLATFORM, SC_ROOM, SC_GAME, SC_OPTIONS, SC_CREATOR, SC_LOCALE,
+	SC_STATUS, SC_SEED, SC_VERSION, SC_CREATED, SC_UPDATED, SC_STATE,
+	SC_SEAT, SC_SEAT_USER, SC_SEAT_NAME, SC_SEAT_BOT, SC_SEAT_DM
+};
+
+static const char *const stmt_sql[ST_COUNT] = {
+	[ST_BEGIN] = "BEGIN IMMEDIATE",
+	[ST_COMMIT] = "COMMIT",
+	[ST_ROLLBACK] = "ROLLBACK",
+	[ST_SESSION_INSERT] =
+		"INSERT INTO sessions (platform, room, game, options, creator,"
+		" locale, status, seed, version, created, updated, state)"
+		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?12, ?9, ?10, ?11)",
+	/* Optimistic concurrency: the caller bumps the version it read by one,
+	 * so a change made from a stale copy matches nothing. */
+	[ST_SESSION_UPDATE] =
+		"UPDATE sessions SET platform = ?1, room = ?2, game = ?3,"
+		" options = ?4, creator = ?5, locale = ?6, status = ?7, seed = ?8,"
+		" created = ?9, updated = ?10, state = ?11, version = ?12"
+		" WHERE id = ?13 AND version = ?12 - 1",
+	[ST_SESSION_VERSION] = "SELECT version FROM sessions WHERE id = ?1",
+	[ST_SEATS_DELETE] = "DELETE FROM seats WHERE session = ?1",
+	[ST_SEAT_INSERT] =
+		"INSERT INTO seats (session, seat, user, name, is_bot, notify_dm)"
+		" VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+	[ST_ACTION_INSERT] =
+		"INSERT INTO actions (session, seq, seat, move, user, at)"
+		" VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+	[ST_OUTBOX_INSERT] =
+		"INSERT INTO outbox (platform, room, user, key, payload, created)"
+		" VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+	[ST_CURSOR_SET] =
+		"INSERT INTO cursors (key, value) VALUES (?1, ?2)"
+		" ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+	[ST_SESSION_GET] = SESSION_SELECT " WHERE s.id = ?1 ORDER BY t.seat",
+	[ST_SESSION_CURRENT] = SESSION_SELECT
+		" WHERE s.id = (SELECT id FROM sessions"
+		" WHERE platform = ?1 AND room = ?2 ORDER BY id DESC LIMIT 1)"
+		" ORDER BY t.seat",
+	[ST_SESSIONS_OPEN] =
+		"SELECT id FROM sessions WHERE status IN (0, 1) AND id > ?1"
+		" ORDER BY id LIMIT ?2",
+	[ST_ACTIONS] =
+		"SELECT seq, seat, move, user, at FROM actions"
+		" WHERE session = ?1 AND seq > ?2 ORDER BY seq LIMIT ?3",
+	[ST_OUTBOX_PENDING] =
+		"SELECT id, platform, room, user, key, payload, created FROM outbox"
+		" WHERE sent_at IS NULL AND id > ?1 ORDER BY id LIMIT ?2",
+	/* Idempotent: a second call keeps the first delivery time. */
+	[ST_OUTBOX_DONE] =
+		"UPDATE outbox SET sent_at ="
+		" coalesce(sent_at, CAST(strftime('%s', 'now') AS INTEGER))"
+		" WHERE id = ?1",
+	[ST_CURSOR_GET] = "SELECT value FROM cursors WHERE key = ?1",
+};
+
+struct sqlite_store {
+	struct store base;
+	sqlite3 *db;
+	sqlite3_stmt *st[ST_COUNT];
+	struct walckpt *ckpt;	/* files only; NULL in memory */
+};
+
+static const struct store_ops sqlite_ops;
+
+static struct sqlite_store *sqlite_downcast(struct store *s)
+{
+	assert(s && s->ops == &sqlite_ops);
+	return (struct sqlite_store *)s;
+}
+
+/* ---------------------------------------------------------------- helpers */
+
+static void seterr(struct buf *err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void seterr(struct buf *err, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err)
+		return;
+	buf_reset(err);
+	va_start(ap, fmt);
+	buf_vprintf(err, fmt, ap);
+	va_end(ap);
+}
+
+/* Reports the connection's last error; call before resetting the statement. */
+static int db_fail(struct sqlite_store *ss, struct buf *err, const char *what)
+{
+	seterr(err, "store: %s: %s", what, sqlite3_errmsg(ss->db));
+	return -1;
+}
+
+/* A cached statement, ready to bind. */
+static sqlite3_stmt *stmt(struct sqlite_store *ss, enum stmt_id id)
+{
+	return ss->st[id];
+}
+
+/* Returns a cached statement to rest; safe to call twice. */
+static void stmt_done(sqlite3_stmt *st)
+{
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+}
+
+/* Runs a statement that returns no rows. */
+static int stmt_run(struct sqlite_store *ss, sqlite3_stmt *st, struct buf *err,
+		    const char *what)
+{
+	int rc = sqlite3_step(st);
+
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
+		db_fail(ss, err, what);
+		stmt_done(st);
+		return -1;
+	}
+	stmt_done(st);
+	return 0;
+}
+
+static int exec_sql(struct sqlite_store *ss, const char *sql, struct buf *err)
+{
+	char *msg = NULL;
+
+	if (sqlite3_exec(ss->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+		seterr(err, "store: %s: %s", sql,
+		       msg ? msg : sqlite3_errmsg(ss->db));
+		sqlite3_free(msg);
+		return -1;
+	}
+	return 0;
+}
+
+/* Ends a failed write transaction, if one is still open. */
+static void rollback(struct sqlite_store *ss)
+{
+	if (!sqlite3_get_autocommit(ss->db)) {
+		sqlite3_stmt *st = stmt(ss, ST_ROLLBACK);
+
+		sqlite3_step(st);
+		stmt_done(st);
+	}
+	/* Should ROLLBACK itself fail, do not leave the connection inside a
+	 * transaction: every later write would fail. */
+	if (!sqlite3_get_autocommit(ss->db))
+		sqlite3_exec(ss->db, "ROLLBACK", NULL, NULL, NULL);
+}
+
+/*
+ * Fixed-size record fields: a string that fills its array without a NUL is
+ * longer than the field and refused, never cut.
+ */
+static int check_field(const char *f, size_t size, const char *what, struct buf *err)
+{
+	if (!memchr(f, '\0', size)) {
+		seterr(err, "store: %s is longer than %zu bytes", what, size - 1);
+		return -1;
+	}
+	return 0;
+}
+
+#define CHECK_FIELD(rec, f, what) check_field((rec)->f, sizeof((rec)->f), what, err)
+
+/* Copies a text column into a fixed field; too long is an error. NULL is "". */
+static int col_text(sqlite3_stmt *st, int col, char *dst, size_t size,
+		    const char *what, struct buf *err)
+{
+	const unsigned char *t = sqlite3_column_text(st, col);
+	size_t n = (size_t)sqlite3_column_bytes(st, col);
+
+	if (!t) {
+		dst[0] = '\0';
+		return 0;
+	}
+	if (n >= size) {
+		seterr(err, "store: stored %s is %zu bytes, longer than the %zu allowed",
+		       what, n, size - 1);
+		return -1;
+	}
+	memcpy(dst, t, n);
+	dst[n] = '\0';
+	return 0;
+}
+
+#define COL_TEXT(st, col, rec, f, what) \
+	col_text(st, col, (rec)->f, sizeof((rec)->f), what, err)
+
+/* A new heap copy of a text column, or NULL for SQL NULL. */
+static char *col_strdup(sqlite3_stmt *st, int col)
+{
+	const unsigned char *t = sqlite3_column_text(st, col);
+	size_t n = (size_t)sqlite3_column_bytes(st, col);
+	char *p;
+
+	if (!t)
+		return NULL;
+	p = xmalloc(n + 1);
+	memcpy(p, t, n);
+	p[n] = '\0';
+	return p;
+}
+
+static void bind_text(sqlite3_stmt *st, int i, const char *s)
+{
+	sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC);
+}
+
+/* uint64 <-> int64 with the same bits: SQLite has no unsigned integers. */
+static int64_t seed_to_db(uint64_t seed)
+{
+	int64_t v;
+
+	memcpy(&v, &seed, sizeof(v));
+	return v;
+}
+
+static uint64_t seed_from_db(int64_t v)
+{
+	uint64_t seed;
+
+	memcpy(&seed, &v, sizeof(seed));
+	return seed;
+}
+
+/* ------------------------------------------------------------------ reads */
+
+static int read_session_cols(sqlite3_stmt *st, struct session_rec *out,
+			     struct buf *err)
+{
+	int status = sqlite3_column_int(st, SC_STATUS);
+
+	out->id = sqlite3_column_int64(st, SC_ID);
+	if (COL_TEXT(st, SC_PLATFORM, out, platform, "session platform") ||
+	    COL_TEXT(st, SC_ROOM, out, room, "session room") ||
+	    COL_TEXT(st, SC_GAME, out, game, "session game") ||
+	    COL_TEXT(st, SC_OPTIONS, out, options, "session options") ||
+	    COL_TEXT(st, SC_CREATOR, out, creator, "session creator") ||
+	    COL_TEXT(st, SC_LOCALE, out, locale, "session locale"))
+		return -1;
+	if (status < SESSION_LOBBY || status > SESSION_ABORTED) {
+		seterr(err, "store: session %lld has unknown status %d",
+		       (long long)out->id, status);
+		return -1;
+	}
+	out->status = (enum session_status)status;
+	out->seed = seed_from_db(sqlite3_column_int64(st, SC_SEED));
+	out->version = sqlite3_column_int64(st, SC_VERSION);
+	out->created = sqlite3_column_int64(st, SC_CREATED);
+	out->updated = sqlite3_column_int64(st, SC_UPDATED);
+	out->state = col_strdup(st, SC_STATE);
+	return 0;
+}
+
+static int read_seat_cols(sqlite3_stmt *st, struct session_rec *out, struct buf *err)
+{
+	struct seat_rec *seat;
+
+	if (sqlite3_column_int64(st, SC_SEAT) != out->nseats ||
+	    out->nseats >= STORE_MAX_SEATS) {
+		seterr(err, "store: session %lld has broken seats (seat %lld after %d)",
+		       (long long)out->id, (long long)sqlite3_column_int64(st, SC_SEAT),
+		       out->nseats);
+		return -1;
+	}
+	seat = &out->seats[out->nseats];
+	if (COL_TEXT(st, SC_SEAT_USER, seat, user, "seat user") ||
+	    COL_TEXT(st, SC_SEAT_NAME, seat, name, "seat name"))
+		return -1;
+	seat->is_bot = sqlite3_column_int(st, SC_SEAT_BOT);
+	seat->notify_dm = sqlite3_column_int(st, SC_SEAT_DM);
+	out->nseats++;
+	return 0;
+}
+
+/*
+ * Steps a bound SESSION_SELECT statement into out (released first).
+ * Returns 1, 0 (no such session, out left empty) or -1; resets st.
+ */
+static int read_session(struct sqlite_store *ss, sqlite3_stmt *st,
+			struct session_rec *out, struct buf *err)
+{
+	int rc, rows = 0;
+
+	session_rec_release(out);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (!rows++ && read_session_cols(st, out, err))
+			goto fail;
+		if (sqlite3_column_type(st, SC_SEAT) != SQLITE_NULL &&
+		    read_seat_cols(st, out, err))
+			goto fail;
+	}
+	if (rc != SQLITE_DONE) {
+		db_fail(ss, err, "reading a session");
+		goto fail;
+	}
+	stmt_done(st);
+	return rows ? 1 : 0;
+fail:
+	stmt_done(st);
+	session_rec_release(out);
+	return -1;
+}
+
+static int sqlite_session_get(struct store *s, int64_t id, struct session_rec *out,
+			      struct buf *err)
+{
+	struct sqlite_store *ss = sqlite_downcast(s);
+	sqlite3_stmt *st = stmt(ss, ST_SESSION_GET);
+
+	sqlite3_bind_int64(st, 1, id);
+	return read_session(ss, st, out, err);
+}
+
+static int sqlite_session_current(struct store *s, const char *platform,
+				  const char *room, struct session_rec *out,
+				  struct buf *err)
+{
+	struct sqlite_store *ss = sqlite_downcast(s);
+	sqlite3_stmt *st = stmt(ss, ST_SESSION_CURRENT);
+
+	bind_text(st, 1, platform);
+	bind_text(st, 2, room);
+	return read_session(ss, st, out, err);
+}
+
+/* Reads the next page of open session ids after *last into ids[]. */
+static int open_page(struct sqlite_store *ss, int64_t after, int64_t *ids, int *n,
+		     struct buf *err)
+{
+	sqlite3_stmt *st = stmt(ss, ST_SESSIONS_OPEN);
+	int rc;
+
+	*n = 0;
+	sqlite3_bind_int64(st, 1, after);
+	sqlite3_bind_int(st, 2, PAGE_ROWS);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		ids[(*n)++] = sqlite3_column_int64(st, 0);
+	if (rc != SQLITE_DONE) {
+		db_fail(ss, err, "listing open sessions");
+		stmt_done(st);
+		return -1;
+	}
+	stmt_done(st);
+	return 0;
+}
+
+static int sqlite_sessions_open(struct store *s, store_session_cb cb, void *ctx,
+				struct buf *err)
+{
+	struct sqlite_store *ss = sqlite_downcast(s);
+	struct session_rec rec;
+	int64_t ids[PAGE_ROWS], after = 0;
+	int n, i, ret = -1;
+
+	session_rec_init(&rec);
+	do {
+		if (open_page(ss, after, ids, &n, err))
+			goto fail;
+		for (i = 0; i < n; i++) {
+			int found = sqlite_session_get(s, ids[i], &rec, err);
+
+			after = ids[i];
+			if (found < 0)
+				goto fail;
+			/* A callback may have closed it since the page was read. */
+			if (!found || (rec.status != SESSION_LOBBY &&
+				       rec.status != SESSION_ACTIVE))
+				continue;
+			if (cb(ctx, &rec))
+				goto done;
+		}
+	} while (n == PAGE_ROWS);
+done:
+	ret = 0;
+fail:
+	session_rec_release(&rec);
+	return ret;
+}
+
+static int sqlite_actions(struct store *s, int64_t session, int64_t after,
+			  store_action_cb cb, void *ctx, struct buf *err)
+{
+	struct sqlite_store *ss = sqlite_downcast(s);
+	sqlite3_stmt *st = stmt(ss, ST_ACTIONS);
+	struct action_rec *page = xcalloc(PAGE_ROWS, sizeof(*page));
+	int n, i, rc, ret = -1;
+
+	do {
+		n = 0;
+		sqlite3_bind_int64(st, 1, session);
+		sqlite3_bind_int64(st, 2, after);
+		sqlite3_bind_int(st, 3, PAGE_ROWS);
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+			struct action_rec *a = &page[n++];
+
+			a->session = session;
+			a->seq = sqlite3_column_int64(st, 0);
+			a->seat = sqlite3_column_int(st, 1);
+			a->at = sqlite3_column_int64(st, 4);
+			if (COL_TEXT(st, 2, a, move, "action move") ||
+			    COL_TEXT(st, 3, a, user, "action user"))
+				goto fail;
+		}
+		if (rc != SQLITE_DONE) {
+			db_fail(ss, err, "reading actions");
+			goto fail;
+		}
+		stmt_done(st);
+		for (i = 0; i < n; i++) {
+			after = page[i].seq;
+			if (cb(ctx, &page[i]))
+				goto done;
+		}
+	} while (n == PAGE_ROWS);
+done:
+	ret = 0;
+fail:
+	stmt_done(st);
+	free(page);
+	return ret;
+}
+
+static int read_outbox_row(sqlite3_stmt *st, struct outbox_rec *o, struct buf *err)
+{
+	o->id = sqlite3_column_int64(st, 0);
+	o->created = sqlite3_column_int64(st, 6);
+	if (COL_TEXT(st, 1, o, platform, "outbox platform") ||
+	    COL_TEXT(st, 2, o, room, "outbox room") ||
+	    COL_TEXT(st, 3, o, user, "outbox user") ||
+	    COL_TEXT(st, 4, o, key, "outbox key"))
+		return -1;
+	o->payload = col_strdup(st, 5);
+	return 0;
+}
+
+static int sqlite_outbox_pending(struct store *s, store_outbox_cb cb, void *ctx,
+				 struct buf *err)
+{
+	struct sqlite_store *ss = sqlite_downcast(s);
+	sqlite3_stmt *st = stmt(ss, ST_OUTBOX_PENDING);
+	struct outbox_rec *page = xcalloc(PAGE_ROWS, sizeof(*page));
+	int64_t after = 0;
+	int n = 0, i, rc, ret = -1;
+
+	do {
+		for (i = 0; i < n; i++)
+			outbox_rec_release(&page[i]);
+		n = 0;
+		sqlite3_bind_int64(st, 1, after);
+		sqlite3_bind_int(st, 2, PAGE_ROWS);
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+			if (read_outbox_row(st, &page[n++], err))
+				goto fail;
+		if (rc != SQLITE_DONE) {
+			db_fail(ss, err, "reading the outbox");
+			goto fail;
+		}
+		stmt_done(st);
+		for (i = 0; i < n; i++) {
+			after = page[i].id;
+			if (cb(ctx, &page[i]))
+				goto done;
+		}
+	} while (n == PAGE_ROWS);
+done:
+	ret = 0;
+fail:
+	stmt_done(st);
+	for (i = 0; i < n; i++)
+		outbox_rec_release(&page[i]);
+	free(page);
+	return ret;
+}
+
+static int sqlite_cursor_get(struct store *s, const char *key, struct buf *value,
+			     struct buf *err)
+{
+	struct sqlite_store *ss = sqlite_downcast(s);
+	sqlite3_stmt *st = stmt(ss, ST_CURSOR_GET);
+	int rc, ret = -1;
+
+	bind_text(st, 1, key);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_DONE) {
+		ret = 0;
+	} else if (rc != SQLITE_ROW) {
+		db_fail(ss, err, "reading a cursor");
+	} else {
+		buf_reset(value);
+		if (buf_add(value, sqlite3_column_text(st, 0),
+			    (size_t)sqlite3_column_bytes(st, 0)))
+			seterr(err, "store: cursor %s does not fit its buffer", key);
+		else
+			ret = 1;
+	}
+	stmt_done(st);
+	return ret;
+}
+
+/* ----------------------------------------------------------------- writes */
+
+static int check_session(const struct session_rec *s, struct buf *err)
+{
+	int i;
+
+	if (CHECK_FIELD(s, platform, "session platform") ||
+	    CHECK_FIELD(s, room, "session room") ||
+	    CHECK_FIELD(s, game, "session game") ||
+	    CHECK_FIELD(s, options, "session options") ||
+	    CHECK_FIELD(s, creator, "session creator") ||
+	    CHECK_FIELD(s, locale, "session locale"))
+		return -1;
+	if (s->status < SESSION_LOBBY || s->status > SESSION_ABORTED) {
+		seterr(err, "store: session status %d is unknown", (int)s->status);
+		return -1;
+	}
+	if (s->nseats < 0 || s->nseats > STORE_MAX_SEATS) {
+		seterr(err, "store: %d seats (at most %d)", s->nseats, STORE_MAX_SEATS);
+		return -1;
+	}
+	for (i = 0; i < s->nseats; i++)
+		if (CHECK_FIELD(&s->seats[i], user, "seat user") ||
+		    CHECK_FIELD(&s->seats[i], name, "seat name"))
+			return -1;
+	return 0;
+}
+
+/* Everything that can be checked before touching the database. */
+static int check_commit(const struct store_commit *c, struct buf *err)
+{
+	size_t i;
+
+	if (c->session && check_session(c->session, err))
+		return -1;
+	if (c->nactions && !c->session) {
+		seterr(err, "store: actions need a session");
+		return -1;
+	}
+	for (i = 0; i < c->nactions; i++)
+		if (CHECK_FIELD(&c->actions[i], move, "action move") ||
+		    CHECK_FIELD(&c->actions[i], user, "action user"))
+			return -1;
+	for (i = 0; i < c->noutbox; i++) {
+		const struct outbox_rec *o = &c->outbox[i];
+
+		if (CHECK_FIELD(o, platform, "outbox platform") ||
+		    CHECK_FIELD(o, room, "outbox room") ||
+		    CHECK_FIELD(o, user, "outbox user") ||
+		    CHECK_FIELD(o, key, "outbox key"))
+			return -1;
+		if (!o->payload) {
+			seterr(err, "store: outbox message without payload");
+			return -1;
+		}
+	}
+	if (c->cursor_key && !c->cursor_value) {
+		seterr(err, "store: cursor %s without a value", c->cursor_key);
+		return -1;
+	}
+	return 0;
+}
+
+static void bind_session(sqlite3_stmt *st, const struct session_rec *s)
+{
+	bind_text(st, 1, s->platform);
+	bind_text(st, 2, s->room);
+	bind_text(st, 3, s->game);
+	bind_text(st, 4, s->options);
+	bind_text(st, 5, s->creator);
+	bind_text(st, 6, s->locale);
+	sqlite3_bind_int(st, 7, (int)s->status);
+	sqlite3_bind_int64(st, 8, seed_to_db(s->seed));
+	sqlite3_bind_int64(st, 9, s->created);
+	sqlite3_bind_int64(st, 10, s->updated);
+	if (s->state)
+		bind_text(st, 11, s->state);
+	else
+		sqlite3_bind_null(st, 11);
+	sqlite3_bind_int64(st, 12, s->version);
+}
+
+/* Inserts a new session; *id gets its id. */
+static int session_insert(struct sqlite_store *ss, const struct session_rec *s,
+			  int64_t *id, struct buf *err)
+{
+	sqlite3_stmt *st = stmt(ss, ST_SESSION_INSERT);
+
+	bind_session(st, s);
+	if (stmt_run(ss, st, err, "inserting a session"))
+		return -1;
+	*id = sqlite3_last_insert_rowid(ss->db);
+	return 0;
+}
+
+/* Explains why an UPDATE by id and version matched nothing. */
+static void session_update_missed(struct sqlite_store *ss, const struct session_rec *s,
+				  struct buf *err)
+{
+	sqlite3_stmt *st = stmt(ss, ST_SESSION_VERSION);
+	int rc;
+
+	sqlite3_bind_int64(st, 1, s->id);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		seterr(err, "store: session %lld was changed elsewhere"
+		       " (stored version %lld; this change, version %lld, must follow"
+		       " version %lld)",
+		       (long long)s->id, (long long)sqlite3_column_int64(st, 0),
+		       (long long)s->version, (long long)s->version - 1);
+	else if (rc == SQLITE_DONE)
+		seterr(err, "store: no session %lld to update", (long long)s->id);
+	else
+		db_fail(ss, err, "checking a session");
+	stmt_done(st);
+}
+
+static int session_update(struct sqlite_store *ss, const struct session_rec *s,
+			  struct buf *err)
+{
+	sqlite3_stmt *st = stmt(ss, ST_SESSION_UPDATE);
+
+	bind_session(st, s);
+	sqlite3_bind_int64(st, 13, s->id);
+	if (stmt_run(ss, st, err, "updating a session"))
+		return -1;
+	if (sqlite3_changes(ss->db) != 1) {
+		session_update_missed(ss, s, err);
+		return -1;
+	}
+	return 0;
+}
+
+static int seats_replace(struct sqlite_store *ss, int64_t id,
+			 const struct session_rec *s, int existed, struct buf *err)
+{
+	sqlite3_stmt *st;
+	int i;
+
+	if (existed) {
+		st = stmt(ss, ST_SEATS_DELETE);
+		sqlite3_bind_int64(st, 1, id);
+		if (stmt_run(ss, st, err, "clearing seats"))
+			return -1;
+	}
+	st = stmt(ss, ST_SEAT_INSERT);
+	for (i = 0; i < s->nseats; i++) {
+		const struct seat_rec *seat = &s->seats[i];
+
+		sqlite3_bind_int64(st, 1, id);
+		sqlite3_bind_int(st, 2, i);
+		bind_text(st, 3, seat->user);
+		bind_text(st, 4, seat->name);
+		sqlite3_bind_int(st, 5, seat->is_bot);
+		sqlite3_bind_int(st, 6, seat->notify_dm);
+		if (stmt_run(ss, st, err, "storing a seat"))
+			return -1;
+	}
+	return 0;
+}
+
+static int action_append(struct sqlite_store *ss, int64_t session,
+			 const struct action_rec *a, struct buf *err)
+{
+	sqlite3_stmt *st = stmt(ss, ST_ACTION_INSERT);
+	int rc;
+
+	sqlite3_bind_int64(st, 1, session);
+	sqlite3_bind_int64(st, 2, a->seq);
+	sqlite3_bind_int(st, 3, a->seat);
+	bind_text(st, 4, a->move);
+	bind_text(st, 5, a->user);
+	sqlite3_bind_int64(st, 6, a->at);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_CONSTRAINT_PRIMARYKEY)
+		seterr(err, "store: session %lld already has action %lld",
+		       (long long)session, (long long)a->seq);
+	else if (rc != SQLITE_DONE)
+		db_fail(ss, err, "appending an action");
+	stmt_done(st);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+static int outbox_insert(struct sqlite_store *ss, const struct outbox_rec *o,
+			 int64_t *id, struct buf *err)
+{
+	sqlite3_stmt *st = stmt(ss, ST_OUTBOX_INSERT);
+	int rc;
+
+	bind_text(st, 1, o->platform);
+	bind_text(st, 2, o->room);
+	bind_text(st, 3, o->user);
+	if (o->key[0])
+		bind_text(st, 4, o->key);
+	else
+		sqlite3_bind_null(st, 4);
+	bind_text(st, 5, o->payload);
+	sqlite3_bind_int64(st, 6, o->created);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_CONSTRAINT_UNIQUE)
+		seterr(err, "store: outbox key %s is already used", o->key);
+	else if (rc != SQLITE_DONE)
+		db_fail(ss, err, "queueing a message");
+	stmt_done(st);
+	if (rc != SQLITE_DONE)
+		return -1;
+	*id = sqlite3_last_insert_rowid(ss->db);
+	return 0;
+}
+
+static int cursor_put(struct sqlite_store *ss, const char *key, const char *value,
+		      struct buf *err)
+{
+	sqlite3_stmt *st = stmt(ss, ST_CURSOR_SET);
+
+	bind_text(st, 1, key);
+	bind_text(st, 2, value);
+	return stmt_run(ss, st, err, "setting a cursor");
+}
+
+/*
+ * The caller's records are touched (session id, outbox ids) only once
+ * COMMIT has succeeded, so a failed commit can be retried as is.  The
+ * session's version is the caller's: it bumps it by one per change.
+ */
+static int sqlite_commit(struct store *s, struct store_commit *c, struct buf *err)
+{
+	struct sqlite_store *ss = sqlite_downcast(s);
+	struct session_rec *sess = c->session;
+	int64_t sid = 0, *ids = NULL;
+	size_t i;
+
+	if (check_commit(c, err))
+		return -1;
+	if (c->noutbox)
+		ids = xcalloc(c->noutbox, sizeof(*ids));
+	if (stmt_run(ss, stmt(ss, ST_BEGIN), err, "starting a transaction"))
+		goto fail;
+	if (sess) {
+		if (sess->id == 0) {
+			if (session_insert(ss, sess, &sid, err))
+				goto fail;
+		} else {
+			sid = sess->id;
+			if (session_update(ss, sess, err))
+				goto fail;
+		}
+		if (seats_replace(ss, sid, sess, sess->id != 0, err))
+			goto fail;
+	}
+	for (i = 0; i < c->nactions; i++)
+		if (action_append(ss, sid, &c->actions[i], err))
+			goto fail;
+	for (i = 0; i < c->noutbox; i++)
+		if (outbox_insert(ss, &c->outbox[i], &ids[i], err))
+			goto fail;
+	if (c->cursor_key && cursor_put(ss, c->cursor_key, c->cursor_value, err))
+		goto fail;
+	if (stmt_run(ss, stmt(ss, ST_COMMIT), err, "committing"))
+		goto fail;
+
+	if (sess)
+		sess->id = sid;
+	for (i = 0; i < c->noutbox; i++)
+		c->outbox[i].id = ids[i];
+	free(ids);
+	return 0;
+fail:
+	rollback(ss);
+	free(ids);
+	return -1;
+}
+
+static int sqlite_outbox_done(struct store *s, int64_t id, struct buf *err)
+{
+	struct sqlite_store *ss = sqlite_downcast(s);
+
+	sqlite3_bind_int64(stmt(ss, ST_OUTBOX_DONE), 1, id);
+	if (stmt_run(ss, stmt(ss, ST_OUTBOX_DONE), err, "marking a message sent"))
+		return -1;
+	if (sqlite3_changes(ss->db) != 1) {
+		seterr(err, "store: no outbox message %lld", (long long)id);
+		return -1;
+	}
+	return 0;
+}
+
+static int sqlite_cursor_set(struct store *s, const char *key, const char *value,
+			     struct buf *err)
+{
+	struct sqlite_store *ss = sqlite_downcast(s);
+
+	if (!value) {
+		seterr(err, "store: cursor %s without a value", key);
+		return -1;
+	}
+	return cursor_put(ss, key, value, err);
+}
+
+/* ------------------------------------------------------------ open, close */
+
+static void sqlite_close(struct store *s)
+{
+	struct sqlite_store *ss = sqlite_downcast(s);
+	int i;
+
+	/* First: its hook points into ss.  Closing db then checkpoints all. */
+	walckpt_stop(ss->ckpt);
+	for (i = 0; i < ST_COUNT; i++)
+		sqlite3_finalize(ss->st[i]);
+	/* Every statement is finalized, so this cannot be SQLITE_BUSY. */
+	sqlite3_close(ss->db);
+	free(ss);
+}
+
+static int pragma_int(struct sqlite_store *ss, const char *sql, int *out,
+		      struct buf *err)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	if (sqlite3_prepare_v2(ss->db, sql, -1, &st, NULL) != SQLITE_OK)
+		return db_fail(ss, err, sql);
+	rc = sqlite3_step(st);
+	if (rc != SQLITE_ROW) {
+		db_fail(ss, err, sql);
+		sqlite3_finalize(st);
+		return -1;
+	}
+	*out = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return 0;
+}
+
+/*
+ * WAL lets readers run beside the writer and makes commits cheap; its
+ * checkpoints move to a thread (state/walckpt.h).
+ */
+static int set_wal(struct sqlite_store *ss, const char *path, const char *sync,
+		   struct buf *err)
+{
+	sqlite3_stmt *st = NULL;
+	const char *file, *mode;
+	int ok;
+
+	/* In-memory and temporary databases have no file name and no WAL.
+	 * The name is absolute, so the checkpointer finds the same file. */
+	file = sqlite3_db_filename(ss->db, "main");
+	if (!file || !file[0])
+		return 0;
+	if (sqlite3_prepare_v2(ss->db, "PRAGMA journal_mode = WAL", -1, &st, NULL)
+	    != SQLITE_OK)
+		return db_fail(ss, err, "PRAGMA journal_mode");
+	if (sqlite3_step(st) != SQLITE_ROW) {
+		db_fail(ss, err, "PRAGMA journal_mode");
+		sqlite3_finalize(st);
+		return -1;
+	}
+	mode = (const char *)sqlite3_column_text(st, 0);
+	ok = mode && !strcmp(mode, "wal");
+	if (!ok)
+		seterr(err, "store: %s cannot use WAL mode (journal mode stays %s)",
+		       path, mode ? mode : "unknown");
+	sqlite3_finalize(st);
+	if (!ok)
+		return -1;
+	ss->ckpt = walckpt_start(ss->db, file, sync, err);
+	return ss->ckpt ? 0 : -1;
+}
+
+/* TABULA_DB_SYNC: "normal" (default) or "full".  Returns the pragma. */
+static const char *sync_pragma(struct buf *err)
+{
+	const char *v = getenv("TABULA_DB_SYNC");
+
+	if (!v || !v[0] || !strcmp(v, "normal"))
+		return "PRAGMA synchronous = NORMAL";
+	if (!strcmp(v, "full"))
+		return "PRAGMA synchronous = FULL";
+	seterr(err, "store: TABULA_DB_SYNC=%s: expected normal or full", v);
+	return NULL;
+}
+
+static int too_new(const char *path, int v, struct buf *err)
+{
+	seterr(err, "store: %s is at schema version %d, newer than this program"
+	       " knows (%d); run a newer tabula or restore a backup",
+	       path, v, NMIGRATIONS);
+	return -1;
+}
+
+/*
+ * Applies the missing migrations, each in its own transaction with its
+ * user_version bump, so a crash leaves the file at some whole version.
+ */
+static int migrate(struct sqlite_store *ss, const char *path, struct buf *err)
+{
+	char sql[64];
+	int v;
+
+	if (pragma_int(ss, "PRAGMA user_version", &v, err))
+		return -1;
+	if (v > NMIGRATIONS)
+		return too_new(path, v, err);
+	while (v < NMIGRATIONS) {
+		if (exec_sql(ss, "BEGIN IMMEDIATE", err))
+			return -1;
+		/* Another process may have migrated while we waited for the lock. */
+		if (pragma_int(ss, "PRAGMA user_version", &v, err))
+			goto fail;
+		if (v > NMIGRATIONS) {
+			too_new(path, v, err);
+			goto fail;
+		}
+		if (v < NMIGRATIONS) {
+			snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", v + 1);
+			if (exec_sql(ss, migrations[v], err) || exec_sql(ss, sql, err))
+				goto fail;
+			v++;
+		}
+		if (exec_sql(ss, "COMMIT", err))
+			goto fail;
+	}
+	return 0;
+fail:
+	if (!sqlite3_get_autocommit(ss->db))
+		sqlite3_exec(ss->db, "ROLLBACK", NULL, NULL, NULL);
+	return -1;
+}
+
+static int prepare_all(struct sqlite_store *ss, struct buf *err)
+{
+	int i;
+
+	for (i = 0; i < ST_COUNT; i++)
+		if (sqlite3_prepare_v3(ss->db, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT,
+				       &ss->st[i], NULL) != SQLITE_OK)
+			return db_fail(ss, err, stmt_sql[i]);
+	return 0;
+}
+
+struct store *store_sqlite_open(const char *path, struct buf *err)
+{
+	struct sqlite_store *ss;
+	const char *sync = sync_pragma(err);
+	int rc;
+
+	if (!sync)
+		return NULL;
+	if (!path || !path[0]) {
+		seterr(err, "store: no database path");
+		return NULL;
+	}
+	ss = xcalloc(1, sizeof(*ss));
+	ss->base.ops = &sqlite_ops;
+	rc = sqlite3_open_v2(path, &ss->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
+			     NULL);
+	if (rc != SQLITE_OK) {
+		seterr(err, "store: cannot open %s: %s", path,
+		       ss->db ? sqlite3_errmsg(ss->db) : sqlite3_errstr(rc));
+		goto fail;
+	}
+	/* Extended codes tell a duplicate action from a duplicate outbox key. */
+	sqlite3_extended_result_codes(ss->db, 1);
+	sqlite3_busy_timeout(ss->db, BUSY_TIMEOUT_MS);
+	if (exec_sql(ss, "PRAGMA foreign_keys = ON", err) ||
+	    exec_sql(ss, sync, err) ||
+	    migrate(ss, path, err) ||
+	    set_wal(ss, path, sync, err) ||
+	    prepare_all(ss, err))
+		goto fail;
+	return &ss->base;
+fail:
+	sqlite_close(&ss->base);
+	return NULL;
+}
+
+static const struct store_ops sqlite_ops = {
+	.api_version = STORE_API_VERSION,
+	.name = "sqlite",
+	.close = sqlite_close,
+	.commit = sqlite_commit,
+	.session_current = sqlite_session_current,
+	.session_get = sqlite_session_get,
+	.sessions_open = sqlite_sessions_open,
+	.actions = sqlite_actions,
+	.outbox_pending = sqlite_outbox_pending,
+	.outbox_done = sqlite_outbox_done,
+	.cursor_get = sqlite_cursor_get,
+	.cursor_set = sqlite_cursor_set,
+};
