@@ -27,7 +27,7 @@ struct session {
 	struct session_rec rec;
 	const struct game_ops *ops;
 	void *st;		/* game state (ops->state_size bytes); NULL in the lobby */
-	unsigned abort_votes;	/* bit per seat; kept in memory only (docs/bot.md) */
+	unsigned abort_votes;	/* bit per seat; in memory only (docs/architecture.md) */
 	int64_t last_seq;	/* seq of the last stored action */
 	struct session *next;	/* hash chain */
 };
