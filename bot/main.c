@@ -1,7 +1,7 @@
 /*
  * tabula: the bot's entry point.  Reads the configuration, opens the store,
  * starts the adapters on one libuv loop and runs until input ends or a
- * signal arrives.  Exit codes are listed in usage() and docs/operations.md.
+ * signal arrives.  Exit codes are listed in usage() and README.md.
  */
 #include <errno.h>
 #include <fcntl.h>
