@@ -164,7 +164,7 @@ static void test_lobby(void **state)
 	capture_cmd(f->cap, "r1", "ben", "game leave");
 	capture_cmd(f->cap, "r1", "ben", "game leave");
 	assert_int_equal(capture_count(f->cap, "ben", "no seat"), 1);
-	capture_cmd(f->cap, "r1", "ana", "game addbot 9");
+	capture_cmd(f->cap, "r1", "ana", "game addbot 5");
 	assert_int_equal(capture_count(f->cap, "ana", "seat(s) left"), 1);
 	capture_cmd(f->cap, "r1", "ana", "game addbot 2");
 	s = room(f, "r1");
@@ -402,7 +402,6 @@ static void test_failed_commit_loses_nothing(void **state)
 	struct fixture *f = *state;
 	struct session *s;
 	char *before, *after;
-	const char *who;
 	char user[128];
 	int64_t version, seq;
 	int w;
@@ -507,8 +506,10 @@ static void test_full_game_with_ai(void **state)
 				size_t n = nl ? (size_t)(nl - p) : strlen(p);
 				char *needle = strndup(p, n);
 
-				if (n && strstr(pub, needle))
-					fail_msg("secret \"%s\" is on the public board:\n%s", needle, pub);
+				if (n && strstr(pub, needle)) {
+					fprintf(stderr, "%s\n", pub);
+					fail_msg("secret \"%s\" is on the public board", needle);
+				}
 				free(needle);
 				p += n + (nl ? 1 : 0);
 			}
