@@ -339,8 +339,10 @@ static void pending_add(struct session_mgr *m, struct pending *p, const struct s
 	copy_field(o->platform, sizeof(o->platform), s->rec.platform);
 	copy_field(o->room, sizeof(o->room), s->rec.room);
 	copy_field(o->user, sizeof(o->user), user ? user : "");
-	snprintf(o->key, sizeof(o->key), "tabula%08x%08x%08x", rng_next(&m->rng),
-		 rng_next(&m->rng), rng_next(&m->rng));
+	/* unique by construction: a session's versions only grow, and a
+	 * failed commit stores nothing, so its retry may reuse the key */
+	snprintf(o->key, sizeof(o->key), "tabula.%lld.%lld.%zu", (long long)s->rec.id,
+		 (long long)s->rec.version + 1, p->n);
 	j = rich_to_json(body);
 	o->payload = json_dumps(j, JSON_COMPACT);
 	json_decref(j);
@@ -670,11 +672,15 @@ static int run_bots(struct session_mgr *m, struct change *c, struct capture *cap
 			return 0;
 		for (seat = 0; seat < c->rec.nseats; seat++) {
 			struct buf id = BUF_INIT;
+			struct rng ai;
 			struct move mv;
 
 			if (!(aw & (1u << seat)) || !c->rec.seats[seat].is_bot)
 				continue;
-			if (ops->bot_move(c->st, seat, &m->rng, &mv)) {
+			/* seeded by the game and the move number, so an AI's
+			 * choice does not depend on the process's history */
+			rng_seed(&ai, c->rec.seed, (uint64_t)(c->s->last_seq + (int64_t)c->nactions + 1));
+			if (ops->bot_move(c->st, seat, &ai, &mv)) {
 				buf_setf(err, "AI seat %d has no move", seat + 1);
 				return -1;
 			}

@@ -37,14 +37,15 @@ struct session_mgr {
 	struct adapter *adapters[SESSION_MAX_ADAPTERS];	/* borrowed */
 	int nadapters;
 	struct session *buckets[SESSION_BUCKETS];
-	struct rng rng;			/* seeds of new games, AI choices, keys */
+	struct rng rng;			/* seeds of new games */
 	int64_t (*now)(void *ctx);	/* injectable clock (unix seconds) */
 	void *now_ctx;
 	enum locale default_loc;
 	unsigned max_log_lines;		/* per board message */
 };
 
-/* Sets up in place.  seed feeds game seeds and AI choices (tests fix it). */
+/* Sets up in place.  seed feeds new games' seeds (tests fix it); AI
+ * choices are seeded by their game's seed and move number. */
 void session_mgr_init(struct session_mgr *m, struct store *store, uint64_t seed);
 /* Frees the cached sessions (not the store or adapters). */
 void session_mgr_release(struct session_mgr *m);

@@ -577,7 +577,7 @@ static void final_table(const struct fortuna_state *s, const struct game_view *v
 	struct game_result res;
 	struct table t;
 	struct buf b = BUF_INIT;
-	int i, k, c;
+	int i, k, c, r, rows[FORTUNA_MAX_PLAYERS];
 
 	fortuna_result(s, &res);
 	table_init(&t, 6);
@@ -587,16 +587,22 @@ static void final_table(const struct fortuna_state *s, const struct game_view *v
 	buf_addstr(cell(&t, 0, 3), L(loc, "Privileges", "Privilegios"));
 	buf_addstr(cell(&t, 0, 4), L(loc, "Total", "Total"));
 	buf_addstr(cell(&t, 0, 5), L(loc, "In Rome", "En Roma"));
-	for (i = 0; i < s->nplayers; i++) {
-		buf_printf(cell(&t, i + 1, 0), "%d", res.rank[i]);
-		buf_addstr(cell(&t, i + 1, 1), game_view_name(v, i));
-		buf_printf(cell(&t, i + 1, 2), "%d", s->p[i].steps);
+	/* rows by rank, then seat */
+	for (r = 0, k = 1; k <= s->nplayers; k++)
+		for (i = 0; i < s->nplayers; i++)
+			if (res.rank[i] == k)
+				rows[r++] = i;
+	for (r = 0; r < s->nplayers; r++) {
+		i = rows[r];
+		buf_printf(cell(&t, r + 1, 0), "%d", res.rank[i]);
+		buf_addstr(cell(&t, r + 1, 1), game_view_name(v, i));
+		buf_printf(cell(&t, r + 1, 2), "%d", s->p[i].steps);
 		if (res.eligible[i])
-			buf_printf(cell(&t, i + 1, 3), "%d", fortuna_priv_points(s, i));
+			buf_printf(cell(&t, r + 1, 3), "%d", fortuna_priv_points(s, i));
 		else
-			buf_addstr(cell(&t, i + 1, 3), "-");
-		buf_printf(cell(&t, i + 1, 4), "%d", res.score[i]);
-		buf_addstr(cell(&t, i + 1, 5), res.eligible[i] ? L(loc, "yes", "sí")
+			buf_addstr(cell(&t, r + 1, 3), "-");
+		buf_printf(cell(&t, r + 1, 4), "%d", res.score[i]);
+		buf_addstr(cell(&t, r + 1, 5), res.eligible[i] ? L(loc, "yes", "sí")
 							 : L(loc, "no (cannot win)", "no (no puede ganar)"));
 	}
 	t.nrows = s->nplayers + 1;
@@ -612,16 +618,10 @@ static void final_table(const struct fortuna_state *s, const struct game_view *v
 		rich_line(out, L(loc, "%s's privilege cards: %s", "Cartas de privilegio de %s: %s"),
 			  game_view_name(v, i), b.len ? buf_str(&b) : L(loc, "none", "ninguna"));
 	}
-	if (res.winners) {
-		buf_reset(&b);
-		for (i = 0; i < s->nplayers; i++)
-			if ((res.winners >> i) & 1)
-				buf_printf(&b, "%s%s", b.len ? ", " : "", game_view_name(v, i));
-		rich_line(out, L(loc, "Winner: %s.", "Gana: %s."), buf_str(&b));
-	} else {
+	/* the winners are announced by the session manager, with mentions */
+	if (!res.winners)
 		rich_line(out, "%s", L(loc, "Nobody entered Rome: nobody wins.",
 				       "Nadie ha entrado en Roma: nadie gana."));
-	}
 	buf_release(&b);
 }
 
