@@ -29,11 +29,19 @@ TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(O)/tests/%)
 BENCH_SRC := $(sort $(wildcard bench/*.c))
 BENCH_BIN := $(BENCH_SRC:bench/%.c=$(O)/bench/%)
 
+# The binary: ./tabula for the default build, $(O)/tabula for others
+# (make asan must not leave an instrumented ./tabula behind).
+ifeq ($(O),build)
+BIN = tabula
+else
+BIN = $(O)/tabula
+endif
+
 .PHONY: all run test check unit integration deps asan valgrind bench clean
 
-all: tabula
+all: $(BIN)
 
-tabula: $(O)/bot/main.o $(O)/libtabula.a
+$(BIN): $(O)/bot/main.o $(O)/libtabula.a
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS)
 
 $(O)/libtabula.a: $(LIB_OBJ)
@@ -70,8 +78,8 @@ check: unit integration
 unit: $(TEST_BIN)
 	@sh scripts/run-tests.sh $(TEST_BIN)
 
-integration: tabula
-	@sh tests/integration/run.sh ./tabula
+integration: $(BIN)
+	@sh tests/integration/run.sh ./$(BIN)
 
 asan:
 	@$(MAKE) --no-print-directory O=build-asan \

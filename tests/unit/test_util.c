@@ -139,6 +139,7 @@ static void test_rich_json(void **state)
 	assert_string_equal(buf_str(&a), buf_str(&b));
 	assert_string_equal(buf_str(&a), "== Fortuna ==\nHello @Ana <b>*now*\na  b\nc  d\nend");
 	json_decref(j);
+	rich_release(&back);
 	/* malformed values are refused whole */
 	j = json_loads("[{\"k\":\"mention\",\"t\":\"x\"}]", 0, NULL);
 	assert_int_equal(rich_from_json(&back, j), -1);
