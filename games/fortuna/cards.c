@@ -139,7 +139,8 @@ const char *const fortuna_step_ids[FS_COUNT] = {
 	[FS_DRAFT] = "draft", [FS_HIDE] = "hide", [FS_CHOOSE] = "choose",
 	[FS_ACTION] = "action", [FS_EXCHANGE] = "exchange",
 	[FS_MILITARY] = "military", [FS_DIE] = "die", [FS_FAVOUR] = "favour",
-	[FS_FLIP] = "flip", [FS_KEEP] = "keep", [FS_RESOURCE] = "resource",
+	[FS_FLIP] = "flip", [FS_KEEP] = "keep", [FS_END] = "end",
+	[FS_RESOURCE] = "resource",
 	[FS_OVER] = "over",
 };
 

@@ -149,7 +149,7 @@ static int check_context(const struct fortuna_state *s, struct buf *err)
 	if (s->ndrawn > 3 || s->keep_left > 2 || s->keep_src > FK_PALACE_LATER || s->npalace > 3)
 		FAIL("bad privilege draw");
 	if (st == FS_RESOURCE) {
-		if (s->res_ret < FS_CHOOSE || s->res_ret > FS_KEEP)
+		if (s->res_ret < FS_CHOOSE || s->res_ret > FS_END)
 			FAIL("bad resource return step");
 		st = s->res_ret;
 	}
@@ -197,6 +197,10 @@ static int check_context(const struct fortuna_state *s, struct buf *err)
 	case FS_FLIP:
 		if (s->nplayers != 2 || s->turn != 0 || !s->rolled)
 			FAIL("bad flip state");
+		break;
+	case FS_END:
+		if (!s->rolled || s->token_turn)
+			FAIL("bad end of turn state");
 		break;
 	case FS_KEEP:
 		if (!s->ndrawn || !s->keep_left || s->ndrawn <= s->keep_left)

@@ -9,7 +9,8 @@
  *   4 roll (automatic, in apply) -> FS_DIE -> FS_FAVOUR (deliver or tax),
  *     and with 2 players FS_FLIP for the first player,
  *   5 privileges (draw automatically, FS_KEEP when there is a choice), then
- *     the Palace draw of a seat that arrived this turn.
+ *     the Palace draw of a seat that arrived this turn, then FS_END when a
+ *     card was kept and a type A/B card may still be played.
  * At the end of the round tokens go on the unused favour cards, all favour
  * cards turn face up and the turn order is set again; the game ends after
  * the round in which somebody reached the Palace.
@@ -237,6 +238,18 @@ static void log_drawn(struct fortuna_state *s, int seat, struct game_log *log)
 static void start_turn(struct fortuna_state *s, struct game_log *log);
 static void palace_draw(struct fortuna_state *s, struct game_log *log);
 
+/* A type A card, or a type B card while none was played this turn. */
+static int priv_playable(const struct fortuna_state *s, int seat)
+{
+	const uint8_t *hand = s->p[seat].hand;
+	int k;
+
+	for (k = 0; k <= FP_STEP; k++)
+		if (hand[k] && (fortuna_privs[k].type == FPT_A || !s->b_played))
+			return 1;
+	return 0;
+}
+
 /* Resets what belongs to one turn. */
 static void clear_turn(struct fortuna_state *s)
 {
@@ -355,10 +368,17 @@ static void finish_keep(struct fortuna_state *s, struct game_log *log)
 	s->ndrawn = 0;
 	memset(s->drawn, 0, sizeof(s->drawn));
 	s->keep_left = 0;
-	if (src == FK_FAVOUR)
+	if (s->palace_due) {
 		palace_draw(s, log);
-	else
-		end_turn(s, log);
+		return;
+	}
+	/* Type A/B cards may be played at any moment of the owner's turn, so
+	 * one just kept may still be played before the turn ends (FS_END). */
+	if (priv_playable(s, seat)) {
+		s->step = FS_END;
+		return;
+	}
+	end_turn(s, log);
 }
 
 static void keep_card(struct fortuna_state *s, int idx)
@@ -645,7 +665,7 @@ static void add(struct move_list *out, int kind, int a, int b)
 
 static int in_turn(int step)
 {
-	return step >= FS_CHOOSE && step <= FS_KEEP;
+	return step >= FS_CHOOSE && step <= FS_END;
 }
 
 static void priv_moves(const struct fortuna_state *s, int seat, struct move_list *out)
@@ -857,6 +877,9 @@ int fortuna_moves(const void *st, int seat, struct move_list *out)
 					break;
 				}
 		break;
+	case FS_END:
+		add(out, FM_SKIP, 0, 0);
+		break;
 	case FS_RESOURCE:
 		for (c = 0; c < FR_COUNT; c++)
 			add(out, FM_CHOOSE, c, 0);
@@ -1045,7 +1068,7 @@ static void play_priv(struct fortuna_state *s, int k, struct game_log *log)
 
 static void deliver(struct fortuna_state *s, int c, int n, struct game_log *log)
 {
-	int seat = me(s), adv = n;
+	int seat = me(s), adv = n, before;
 	struct fortuna_player *p = &s->p[seat];
 
 	switch (c) {
@@ -1074,7 +1097,18 @@ static void deliver(struct fortuna_state *s, int c, int n, struct game_log *log)
 	}
 	LOGF(log, LOG_PUBLIC, L(LOC(log), "%s gains the favour %d %s.", "%s obtiene el favor %d %s."),
 	     NAME(log, seat), c + 1, fortuna_favours[c].name[LOC(log)]);
+	before = p->steps;
 	advance(s, seat, adv, log);
+	/* "Sólo si un jugador ha avanzado hacia Roma debe voltear la carta":
+	 * a seat already on the Palace satisfies the Emperor (no tax) but
+	 * moves no step, so the card stays face up with its tokens. */
+	if (p->steps == before) {
+		LOGF(log, LOG_PUBLIC, L(LOC(log), "%s cannot advance further: the favour card stays face up.",
+					"%s no puede avanzar más: la carta de favor sigue boca arriba."),
+		     NAME(log, seat));
+		after_phase4(s, log);
+		return;
+	}
 	/* The card used turns face down; its tokens go to the seat. */
 	s->fav_up[c] = 0;
 	s->token_turn = (uint8_t)(s->token_turn + s->fav_tokens[c]);
@@ -1234,6 +1268,11 @@ static void do_move(struct fortuna_state *s, int seat, struct move m, struct gam
 		keep_card(s, i);
 		LOGF(log, seat, L(loc, "You keep %s.", "Te quedas %s."), fortuna_privs[m.a].name[loc]);
 		resolve_keep(s, log);
+		return;
+	case FS_END:
+		/* A step played now may have reached the Palace: its draw
+		 * closes the turn (palace_draw ends it when none is due). */
+		palace_draw(s, log);
 		return;
 	}
 }

@@ -112,6 +112,7 @@ enum fortuna_step {
 	FS_FAVOUR,		/* phase 4: use a favour card or pay the tax */
 	FS_FLIP,		/* 2 players: the first player's extra flip */
 	FS_KEEP,		/* phase 5 / Palace: keep a privilege card */
+	FS_END,			/* after a privilege keep: play type A/B cards or end the turn */
 	FS_RESOURCE,		/* a type A card's resource of choice */
 	FS_OVER,
 	FS_COUNT
@@ -128,7 +129,7 @@ enum fortuna_move_kind {
 	FM_DRAFT,		/* a = action card */
 	FM_HIDE,		/* a = action card */
 	FM_CARD,		/* a = action card (phase 2 choice) */
-	FM_SKIP,		/* decline the optional thing asked */
+	FM_SKIP,		/* decline the optional thing asked; FS_END: end the turn */
 	FM_COLLECT,		/* Recogida de agua */
 	FM_HARVEST,		/* a = water delivered (grain or wine card) */
 	FM_SELL,		/* a = units sold */

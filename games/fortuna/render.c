@@ -64,7 +64,7 @@ void fortuna_move_id(const void *st, int seat, struct move m, struct buf *out)
 		break;
 	}
 	case FM_SKIP:
-		buf_addstr(out, "skip");
+		buf_addstr(out, s->step == FS_END ? "end turn" : "skip");
 		break;
 	case FM_COLLECT:
 		buf_addstr(out, "collect water");
@@ -178,6 +178,8 @@ void fortuna_move_label(const void *st, int seat, struct move m, enum locale loc
 			buf_addstr(out, L(loc, "No Military Power", "Sin Poder Militar"));
 		else if (s->step == FS_FLIP)
 			buf_addstr(out, L(loc, "Turn no extra favour card", "No voltear otra carta de favor"));
+		else if (s->step == FS_END)
+			buf_addstr(out, L(loc, "End your turn", "Terminar tu turno"));
 		else
 			buf_printf(out, L(loc, "Do not use %s", "No usar %s"), act_name(s->act_card, loc));
 		break;
@@ -377,6 +379,10 @@ void fortuna_prompt(const void *st, int seat, enum locale loc, struct buf *out)
 			buf_addstr(out, L(loc, "Caesar's Palace: choose the privilege card to keep.",
 					  "Palacio del César: elige la carta de privilegio que te quedas."));
 		break;
+	case FS_END:
+		buf_addstr(out, L(loc, "Play a privilege card, or end your turn.",
+				  "Juega una carta de privilegio, o termina tu turno."));
+		break;
 	case FS_RESOURCE:
 		buf_addstr(out, L(loc, "Choose the resource your privilege card gives.",
 				  "Elige el recurso que te da la carta de privilegio."));
@@ -463,6 +469,7 @@ static const char *phase_name(const struct fortuna_state *s, enum locale loc)
 	case FS_FLIP:
 		return L(loc, "phase 4, extra flip (2 players)", "fase 4, volteo extra (2 jugadores)");
 	case FS_KEEP:
+	case FS_END:
 		return L(loc, "phase 5, privileges", "fase 5, privilegios");
 	}
 	return "";

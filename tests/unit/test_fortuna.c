@@ -1051,6 +1051,38 @@ static void test_tokens_on_advance_only(void **state)
 	free(s);
 }
 
+/* "Sólo si un jugador ha avanzado hacia Roma debe voltear la carta de
+ * favor usada" and the tokens go to who "con ella avanza hacia Roma": a
+ * seat already on the Palace that delivers (to avoid the tax) moves no
+ * step, so the card stays face up with its tokens. */
+static void test_no_flip_without_advance_at_palace(void **state)
+{
+	struct fortuna_state *s = game(4);
+	int money;
+
+	set_turn(s, (const int[]){ ADAM, RAFAEL, DAVID, PACO }, 0);
+	s->p[ADAM].steps = 14;
+	s->fav_tokens[FF_WINE] = 2;
+	s->token_reserve -= 2;
+	check_ok(s);
+	PLAY(s, ADAM, "card fortuna");
+	PLAY(s, ADAM, "advance");
+	assert_int_equal(s->p[ADAM].steps, 15);
+	PLAY(s, ADAM, "exchange sell wine");
+	PLAY(s, ADAM, "skip");		/* no Military Power */
+	assert_int_equal(s->step, FS_DIE);
+	s->roll[0] = 2;
+	money = s->p[ADAM].money;
+	PLAY(s, ADAM, "die 2");
+	PLAY(s, ADAM, "deliver 1 wine");
+	assert_int_equal(s->p[ADAM].steps, 15);
+	assert_int_equal(s->p[ADAM].wine, 0);
+	assert_int_equal(s->p[ADAM].money, money);	/* satisfied: no tax */
+	assert_int_equal(s->fav_up[FF_WINE], 1);	/* no advance: not turned */
+	assert_int_equal(s->fav_tokens[FF_WINE], 2);	/* and its tokens stay */
+	free(s);
+}
+
 static void test_two_player_flip(void **state)
 {
 	struct fortuna_state *s = game(2);
@@ -1214,6 +1246,71 @@ static void test_privilege_play(void **state)
 	assert_int_equal(s->p[RAFAEL].cent, 2);
 	/* not in another seat's turn */
 	assert_int_equal(fortuna_moves(s, DAVID, &(struct move_list){ 0 }), 0);
+	free(s);
+}
+
+/* "Un jugador puede usar las cartas de privilegio de los tipos A y B en
+ * cualquier momento de su turno": a card won in phase 5 (or at the
+ * Palace) may still be played before the turn ends -- it matters most in
+ * the last round, where an unplayed card scores nothing. */
+static void test_privilege_after_phase5(void **state)
+{
+	static const int top[1] = { FP_STEP };
+	struct fortuna_state *s = game(4);
+
+	at_die(s, order0123, 0, "2");
+	set_res(s, RAFAEL, 'v', 1);
+	s->fav_tokens[FF_WINE] = 1;
+	s->token_reserve--;
+	deck_top(s, 1, top);
+	check_ok(s);
+	PLAY(s, RAFAEL, "die 2");
+	PLAY(s, RAFAEL, "deliver 1 wine");
+	assert_int_equal(s->p[RAFAEL].hand[FP_STEP], 1);
+	/* the turn is not over yet: the card may be played now */
+	assert_int_equal(fortuna_decider(s), RAFAEL);
+	assert_int_equal(s->step, FS_END);
+	assert_moves(s, RAFAEL, "end turn\nprivilege step\n");
+	PLAY(s, RAFAEL, "privilege step");
+	assert_int_equal(s->p[RAFAEL].steps, 2);
+	assert_moves(s, RAFAEL, "end turn\n");	/* one type B a turn */
+	PLAY(s, RAFAEL, "end turn");
+	assert_int_equal(fortuna_decider(s), DAVID);
+	free(s);
+
+	/* a type C card kept gives no such stop */
+	s = game(4);
+	at_die(s, order0123, 0, "2");
+	set_res(s, RAFAEL, 'v', 1);
+	s->fav_tokens[FF_WINE] = 1;
+	s->token_reserve--;
+	deck_top(s, 1, (const int[]){ FP_VP_WINE });
+	check_ok(s);
+	PLAY(s, RAFAEL, "die 2");
+	PLAY(s, RAFAEL, "deliver 1 wine");
+	assert_int_equal(fortuna_decider(s), DAVID);
+	free(s);
+
+	/* a step played at the end of the turn that reaches the Palace gives
+	 * the Palace draw, still in that turn */
+	s = game(4);
+	at_die(s, order0123, 0, "2");
+	s->p[RAFAEL].steps = 13;
+	set_res(s, RAFAEL, 'v', 1);
+	s->fav_tokens[FF_WINE] = 1;
+	s->token_reserve--;
+	deck_top(s, 4, (const int[]){ FP_STEP, FP_VP_WINE, FP_VP_GRAIN, FP_VP_COINS });
+	check_ok(s);
+	PLAY(s, RAFAEL, "die 2");
+	PLAY(s, RAFAEL, "deliver 1 wine");
+	PLAY(s, RAFAEL, "privilege step");
+	assert_int_equal(s->p[RAFAEL].arrival, 1);
+	PLAY(s, RAFAEL, "end turn");
+	assert_int_equal(s->token_palace, 0);
+	assert_int_equal(fortuna_decider(s), RAFAEL);
+	assert_int_equal(s->step, FS_KEEP);
+	assert_int_equal(s->keep_src, FK_PALACE_FIRST);
+	assert_int_equal(s->ndrawn, 3);
 	free(s);
 }
 
@@ -1603,6 +1700,7 @@ static void test_load_rejects(void **state)
 	refuse_edit(s, "deck", json_pack("[i]", 99), "bad card");
 	refuse_edit(s, "die", json_integer(3), "die chosen in phase 2");
 	refuse_edit(s, "step", json_string("favour"), "favour without a die");
+	refuse_edit(s, "step", json_string("end"), "end of turn before phase 4");
 	refuse_edit(s, "rng", json_pack("{s:s,s:s}", "state", "xyz", "inc", "1"), "bad hex");
 	refuse_edit(s, "rng", json_pack("{s:s,s:s}", "state", "1", "inc", "2"), "even inc");
 	refuse_edit(s, "seats", json_array(), "no seats");
@@ -1662,10 +1760,12 @@ int main(void)
 		cmocka_unit_test_teardown(test_fortuna_favour, teardown),
 		cmocka_unit_test_teardown(test_deliver_limits, teardown),
 		cmocka_unit_test_teardown(test_tokens_on_advance_only, teardown),
+		cmocka_unit_test_teardown(test_no_flip_without_advance_at_palace, teardown),
 		cmocka_unit_test_teardown(test_two_player_flip, teardown),
 		cmocka_unit_test_teardown(test_round_end_tokens_exact, teardown),
 		cmocka_unit_test_teardown(test_turn_order, teardown),
 		cmocka_unit_test_teardown(test_privilege_play, teardown),
+		cmocka_unit_test_teardown(test_privilege_after_phase5, teardown),
 		cmocka_unit_test_teardown(test_privilege_scoring, teardown),
 		cmocka_unit_test_teardown(test_result_ties, teardown),
 		cmocka_unit_test_teardown(test_setup, teardown),
