@@ -37,6 +37,8 @@ else
 BIN = $(O)/tabula
 endif
 
+.SECONDARY:
+
 .PHONY: all run test check unit integration deps asan valgrind bench clean
 
 all: $(BIN)
