@@ -774,6 +774,21 @@ static const char *status_word(enum session_status st, enum locale loc)
 	return "?";
 }
 
+/* "fortuna, gtr": the registered game ids, for help and errors. */
+static const char *game_ids(void)
+{
+	static char ids[256];
+	const struct game_ops *const *all = game_all();
+	size_t i, len = 0;
+
+	if (ids[0])
+		return ids;
+	for (i = 0; all[i]; i++)
+		len += (size_t)snprintf(ids + len, sizeof(ids) - len, "%s%s", i ? ", " : "",
+					all[i]->id);
+	return ids;
+}
+
 static int is_open(const struct session *s)
 {
 	return s && (s->rec.status == SESSION_LOBBY || s->rec.status == SESSION_ACTIVE);
@@ -822,14 +837,14 @@ static void cmd_game_new(struct session_mgr *m, struct adapter *a, const struct 
 	}
 	if (!text_word(&args, gname, sizeof(gname))) {
 		buf_setf(&err, L(loc, "Which game? `game new <game>`; games: %s",
-				 "¿Qué juego? `game new <juego>`; juegos: %s"), "fortuna");
+				 "¿Qué juego? `game new <juego>`; juegos: %s"), game_ids());
 		reply_text(a, cmd, 1, buf_str(&err));
 		goto out;
 	}
 	ops = game_find(gname);
 	if (!ops) {
 		buf_setf(&err, L(loc, "Unknown game \"%s\". Games: %s",
-				 "Juego desconocido \"%s\". Juegos: %s"), gname, "fortuna");
+				 "Juego desconocido \"%s\". Juegos: %s"), gname, game_ids());
 		reply_text(a, cmd, 1, buf_str(&err));
 		goto out;
 	}
@@ -1347,7 +1362,7 @@ static void cmd_help(struct session_mgr *m, struct adapter *a, const struct comm
 
 	rich_heading(&r, "%s", L(loc, "tabula commands", "Órdenes de tabula"));
 	rich_mono(&r, L(loc,
-		"game new <game> [options]  open a game here (games: fortuna)\n"
+		"game new <game> [options]  open a game here\n"
 		"game join | game leave     take or give up a seat before the start\n"
 		"game addbot [n]            add AI players\n"
 		"game start                 start the game\n"
@@ -1359,7 +1374,7 @@ static void cmd_help(struct session_mgr *m, struct adapter *a, const struct comm
 		"board                      show the board\n"
 		"log [n]                    the last n log lines\n"
 		"help                       this text",
-		"game new <juego> [opciones] abre una partida aquí (juegos: fortuna)\n"
+		"game new <juego> [opciones] abre una partida aquí\n"
 		"game join | game leave     sentarse o dejar el asiento antes de empezar\n"
 		"game addbot [n]            añade jugadores IA\n"
 		"game start                 empieza la partida\n"
@@ -1371,6 +1386,7 @@ static void cmd_help(struct session_mgr *m, struct adapter *a, const struct comm
 		"board                      muestra el tablero\n"
 		"log [n]                    las últimas n líneas del registro\n"
 		"help                       este texto"));
+	rich_line(&r, L(loc, "Games: %s.", "Juegos: %s."), game_ids());
 	reply_rich(a, cmd, 1, &r);
 	rich_release(&r);
 }
