@@ -100,6 +100,16 @@ static void seat_names(const struct session *s, const char *names[GAME_MAX_SEATS
 		names[i] = i < s->rec.nseats ? s->rec.seats[i].name : NULL;
 }
 
+/* A game view of the session: its seats' names (names: GAME_MAX_SEATS slots). */
+static void view_init(const struct session *s, enum locale loc, const char **names,
+		      struct game_view *v)
+{
+	seat_names(s, names);
+	v->loc = loc;
+	v->nseats = s->rec.nseats;
+	v->names = names;
+}
+
 static void reply_text(struct adapter *a, const struct command *cmd, int priv,
 		       const char *text)
 {
@@ -606,10 +616,7 @@ static void public_update(struct session_mgr *m, const struct session *s, const 
 	struct game_view v;
 	size_t i, npub = 0, skip = 0, shown = 0;
 
-	seat_names(s, names);
-	v.loc = loc;
-	v.nseats = s->rec.nseats;
-	v.names = names;
+	view_init(s, loc, names, &v);
 	for (i = 0; cap && i < cap->n; i++)
 		npub += cap->v[i].seat == LOG_PUBLIC;
 	if (npub > m->max_log_lines)
@@ -648,10 +655,7 @@ static int private_update(struct session_mgr *m, const struct session *s, const 
 	}
 	if (!awaited)
 		return any;
-	seat_names(s, names);
-	v.loc = loc;
-	v.nseats = s->rec.nseats;
-	v.names = names;
+	view_init(s, loc, names, &v);
 	s->ops->render_private(st, seat, &v, r);
 	add_moves(s, st, seat, loc, r, SELECT_MAX);
 	return 1;
@@ -1255,10 +1259,7 @@ static void cmd_hand(struct session_mgr *m, struct adapter *a, const struct comm
 	seat = need_seat(a, cmd, s, loc);
 	if (seat < 0)
 		return;
-	seat_names(s, names);
-	v.loc = loc;
-	v.nseats = s->rec.nseats;
-	v.names = names;
+	view_init(s, loc, names, &v);
 	s->ops->render_private(s->st, seat, &v, &r);
 	reply_rich(a, cmd, 1, &r);
 	rich_release(&r);
@@ -1274,10 +1275,7 @@ static void cmd_board(struct session_mgr *m, struct adapter *a, const struct com
 
 	if (need_game(a, cmd, s, loc, 1))
 		return;
-	seat_names(s, names);
-	v.loc = loc;
-	v.nseats = s->rec.nseats;
-	v.names = names;
+	view_init(s, loc, names, &v);
 	s->ops->render_public(s->st, &v, &r);
 	add_result(s, s->st, loc, &r);
 	add_waiting(s, s->st, loc, &r, 0);
