@@ -116,7 +116,7 @@ def main():
         for i, line in enumerate(inputs):
             if a.restart_at and i == a.restart_at:
                 f.write("# the bot stops and starts again on the same store\n= restart\n")
-                f.write("> ana: game status\n< [room] — in play ==\n")
+                f.write("> ana: game status\n~ ^\\[room\\] == .* — in play ==$\n")
             f.write(f"> {line}\n")
             if i == len(players) + (1 if a.bots else 0):
                 f.write("< [room] Waiting for @\n")
