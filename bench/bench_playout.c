@@ -49,7 +49,7 @@ static void bench(const struct game_ops *g, int n, int ai, double seconds)
 				g->bot_move(st, seat, &r, &m);
 			} else {
 				g->moves(st, seat, ml);
-				m = ml->v[rng_below(&r, (uint32_t)ml->n)];
+				m = ml->v[rng_below(&r, (uint32_t)(ml->n - ml->nmeta))];
 			}
 			if (g->apply(st, seat, m, NULL, &err)) {
 				fprintf(stderr, "%s: apply: %s\n", g->id, buf_str(&err));

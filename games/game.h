@@ -49,8 +49,16 @@ struct move {
 
 #define MOVE_LIST_MAX 256
 
+/*
+ * v[0..n) are the legal decisions.  The last nmeta of them are meta
+ * decisions (resigning: Glory to Rome's `concede`) that a person may take
+ * but that random playouts and AI rollouts skip: a game that can be
+ * resigned at every turn would otherwise end by resignation in most random
+ * games.  moves() sets both.
+ */
 struct move_list {
 	int n;
+	int nmeta;
 	struct move v[MOVE_LIST_MAX];
 };
 

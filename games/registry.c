@@ -11,9 +11,11 @@
 #include "util/text.h"
 
 extern const struct game_ops fortuna_ops;
+extern const struct game_ops gtr_ops;
 
 static const struct game_ops *const registry[] = {
 	&fortuna_ops,
+	&gtr_ops,
 	NULL,
 };
 

@@ -819,6 +819,7 @@ int fortuna_moves(const void *st, int seat, struct move_list *out)
 	int step = s->step;
 
 	out->n = 0;
+	out->nmeta = 0;
 	if (seat < 0 || seat >= s->nplayers || fortuna_decider(s) != seat)
 		return 0;
 	switch (step) {

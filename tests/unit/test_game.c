@@ -36,6 +36,7 @@ static int toy_moves(const void *st, int seat, struct move_list *out)
 	int i;
 
 	out->n = 0;
+	out->nmeta = 0;
 	if (!(toy_awaiting(st) & (1u << seat)))
 		return 0;
 	for (i = 0; i < 4; i++)
@@ -277,8 +278,8 @@ static void play_one(const struct game_ops *g, int n, uint64_t seed, int deep, i
 		assert_in_range(seat, 0, n - 1);
 		if (random_moves) {
 			g->moves(st, seat, ml);
-			assert_true(ml->n > 0);
-			m = ml->v[rng_below(&r, (uint32_t)ml->n)];
+			assert_true(ml->n - ml->nmeta > 0);	/* never only a resignation */
+			m = ml->v[rng_below(&r, (uint32_t)(ml->n - ml->nmeta))];
 		} else if (g->bot_move(st, seat, &r, &m)) {
 			fail_msg("%s: bot_move failed for awaited seat %d", g->id, seat);
 		}

@@ -1,0 +1,2286 @@
+/*
+ * gtr.c: the rules of Glory to Rome ("Gloria a Roma", Carl Chudyk; the
+ * Spanish HomoLudicus rulebook is the specification) as a state machine of
+ * small decisions.
+ *
+ * A turn:
+ *   GP_LEAD    the leader: `lead <role>` -> GS_UNIT (the card, Senador or
+ *              petition; with Palacio more units until `done`), or Think.
+ *   GP_FOLLOW  each other seat clockwise: `follow` -> GS_UNIT, or Think.
+ *   GP_ACTIONS the leader, then clockwise, performs actions: a stack of
+ *              frames, the bottom one the turn's own actions of the led role
+ *              (units + clients, counted live so that a building completed
+ *              mid-turn acts at once), above it frames earned on the way
+ *              (Escuela, Fundición, Anfiteatro, Jardín, Termas, Prisión).
+ *              Each action is GS_ACTION (plus GS_MATERIAL to pick the
+ *              material, GS_FOUNTAIN for Fuente's card); all Legionary
+ *              actions of a frame are one demand (GS_LEGION, GS_COLISEUM).
+ *   GP_SENATE, GP_SEWER  end of turn; then played cards go to the pool and
+ *              Senadores to their pile;
+ *   GP_ACADEMY after the turn: Academia thinks; the leader token passes left.
+ * A Think (GS_LEAD, GS_FOLLOW, Escuela, Academia) asks Vomitorium, then
+ * Letrinas, before it draws.  An end condition stops the game at once:
+ * every continuation below starts with over_now().
+ *
+ * Every function that changes the state is reached only from apply() with a
+ * move that moves() listed, so they assume legality.
+ *
+ * ---- Rulings (the seed and guide/rulings.md leave these open) ----
+ *  1. Sites: in town = players per material (3 with 2 players), the rest out
+ *     of town.  `quick` (the example game): in town 2 with 2-3 players, 3
+ *     with 4-5; the rest out of town.  Out of town only once the town has
+ *     no site of that material ("cuando se han agotado ... en la ciudad").
+ *  2. Setup leader draw: each seat draws; the first Spanish name (accents
+ *     and case ignored) leads; only the seats tied on it draw again; every
+ *     drawn card starts the pool.  `experienced`: each seat picks one of its
+ *     5 cards secretly (all seats are asked at once); ties draw as above.
+ *  3. Concession: `concede` is offered in a seat's lead/follow decision.  A
+ *     conceding seat keeps playing; when all seats but one have conceded,
+ *     the game ends and that one wins outright ("gana sin necesidad de
+ *     contar los Puntos de Victoria").  Uniformly random play picks it
+ *     often; the bot never does.
+ *  4. A Think is chosen first (`think draw` / `think jack`), then
+ *     Vomitorium and Letrinas are asked, then the Think is done: "draw"
+ *     draws up to the Think target after the discards (1 card when at or
+ *     above it), or what the deck still has; the last card drawn ends the
+ *     game at once.
+ *  5. Units: a Senador, a card of the role (with Circo any card for
+ *     Architect), or a petition of 2 (3 with `original-circus`, 2 there with
+ *     Circo) cards of one role, any role, chosen one by one.  Palacio: more
+ *     units until `done`.
+ *  6. Laborer, Patron, Merchant and the Architect's stockpile/pool
+ *     materials are chosen by material / role, not by card name: there only
+ *     the material counts, and the engine moves the first card of that
+ *     material in table order.  Hand cards are chosen by name.
+ *  7. Each action may be declined: `skip` at the start of an action
+ *     declines the frame's remaining actions (skipping changes nothing, so
+ *     the next one would offer the same), `done` ends a multi-part action
+ *     (Patron, Laborer, Merchant).  An action with nothing possible is
+ *     skipped without asking.
+ *  8. Patron with Taberna: pool then deck, or deck only ("una vez cogido el
+ *     Cliente del Mazo no puedes coger otro de la Reserva"); with Acueducto
+ *     one more from hand, in any order.  Merchant: stockpile or (Atrio)
+ *     deck, plus (Basílica) one from hand.  Laborer: pool plus (Muelle) one
+ *     from hand.  Each part needs room (clientele / vault limit).
+ *  9. Legionary: the pool's match of each demand is taken automatically
+ *     (taking it never hurts).  A victim gives, per demand, the matching
+ *     card of which it holds the most copies (ties: table order); no choice
+ *     is asked; the log names the material only.  Coliseo: per demand, one
+ *     client of that role from each unprotected victim, chosen by the
+ *     Legionary (`coliseum <role> from player <n>`), while the vault has
+ *     room.  Victims: neighbours with 4-5 players, all opponents with 2-3
+ *     players or Puente.
+ * 10. Termas: the hired client's action, and the bonus actions of buildings
+ *     completed during an action (Escuela, Fundición, Anfiteatro, Jardín,
+ *     Prisión), are performed right after that action, before the rest of
+ *     the turn's actions.  At most GTR_MAX_FRAMES nested frames and
+ *     GTR_MAX_PEND earned within one action (never reached in practice);
+ *     beyond, the bonus is lost.
+ * 11. Out of town: the foundation spends two actions of the same frame
+ *     (consecutive by construction); with Torre one.  Fuente's card placed
+ *     out of town likewise spends a second action.
+ * 12. Escalinata uses one Architect action on a completed, not yet public
+ *     building of an opponent; the material must suit the building as for
+ *     the player's own structures (Torre, Calzada, Biblioteca apply), from
+ *     the stockpile (or the pool with Arco).  A public building's function
+ *     serves everybody, also for scoring (a public Estatua or Muralla counts
+ *     for all).
+ * 13. Prisión: the stolen building keeps its materials and public flag; no
+ *     completion effect fires on theft.  Stealing is optional.
+ * 14. Clientele limit = (influence + 2 with Ínsula) x 2 with Acueducto.
+ * 15. Foro: checked after every move for every seat with its function;
+ *     several at once: higher score, then more cards in hand, then the
+ *     first in turn order from the leader.
+ * 16. End of turn order: Senado (turn order from the leader; `take <k>
+ *     senators`, from the other seats' camps clockwise), Alcantarillado
+ *     (`sewer <card>` one by one), played cards to the pool / Senadores to
+ *     the pile, Academia (turn order from the leader, once per turn).
+ * 17. `nofunctions`: no building function at all, including Estatua's any
+ *     site and 3 VP, Villa's one-material completion, Catacumbas and Foro.
+ * 18. When the deck runs out during Fuente the card drawn stays in hand.
+ * 19. GS_MATERIAL: when only one material source fits, it is used without
+ *     asking; otherwise `back` returns to the action.
+ * 20. Vault contents are shown to nobody, their owner included, until the
+ *     end; the count and the materials sold from the stockpile are public
+ *     ("deben mostrarse antes de colocarlas").
+ */
+#include <string.h>
+
+#include "games/gtr/gtr.h"
+#include "util/text.h"
+
+#define LOGF(log, ...) do { if (log) game_logf((log), __VA_ARGS__); } while (0)
+#define LOC(log) ((log) ? (log)->loc : LOC_EN)
+#define NAME(log, seat) game_log_name((log), (seat))
+#define CNAME(log, c) ((c) == GTR_JACK ? gtr_jack.name[LOC(log)] : \
+		       (c) < GC_COUNT ? gtr_cards[(c)].name[LOC(log)] : "?")
+#define MNAME(log, m) ((m) < GM_COUNT ? gtr_materials[(m)].name[LOC(log)] : "?")
+#define RNAME(log, r) ((r) < GR_COUNT ? gtr_roles[(r)].name[LOC(log)] : "?")
+
+#define BIT(c) (1ULL << (c))
+#define FRAME_ALL 255
+
+/* ---- counting ---- */
+
+int gtr_count(const uint8_t *cards, int m)
+{
+	int c, n = 0;
+
+	for (c = gtr_first[m]; c < gtr_first[m + 1]; c++)
+		n += cards[c];
+	return n;
+}
+
+int gtr_total(const uint8_t *cards, int n)
+{
+	int c, t = 0;
+
+	for (c = 0; c < n; c++)
+		t += cards[c];
+	return t;
+}
+
+/* The first card of material m in cards, or -1. */
+static int first_of(const uint8_t *cards, int m)
+{
+	int c;
+
+	for (c = gtr_first[m]; c < gtr_first[m + 1]; c++)
+		if (cards[c])
+			return c;
+	return -1;
+}
+
+int gtr_hand_size(const struct gtr_state *s, int seat)
+{
+	return gtr_total(s->p[seat].hand, GTR_NAMES);
+}
+
+int gtr_clients(const struct gtr_state *s, int seat)
+{
+	return gtr_total(s->p[seat].clients, GC_COUNT);
+}
+
+int gtr_vault_size(const struct gtr_state *s, int seat)
+{
+	return gtr_total(s->p[seat].vault, GC_COUNT);
+}
+
+int gtr_influence(const struct gtr_state *s, int seat)
+{
+	int m, n = GTR_INFLUENCE_BASE;
+
+	for (m = 0; m < GM_COUNT; m++)
+		n += s->p[seat].infl[m] * gtr_value[m];
+	return n;
+}
+
+int gtr_has(const struct gtr_state *s, int seat, int card)
+{
+	const struct gtr_player *p = &s->p[seat];
+
+	if (s->opts & GO_NOFUNCTIONS)
+		return 0;
+	if (((p->built | s->pub) >> card) & 1)
+		return 1;
+	return gtr_cards[card].material == GM_MARBLE && ((p->has >> card) & 1) &&
+	       (((p->built | s->pub) >> GC_GATE) & 1);
+}
+
+int gtr_client_limit(const struct gtr_state *s, int seat)
+{
+	int n = gtr_influence(s, seat) + (gtr_has(s, seat, GC_INSULA) ? 2 : 0);
+
+	return gtr_has(s, seat, GC_AQUEDUCT) ? 2 * n : n;
+}
+
+int gtr_vault_limit(const struct gtr_state *s, int seat)
+{
+	return gtr_influence(s, seat) + (gtr_has(s, seat, GC_MARKET) ? 2 : 0);
+}
+
+int gtr_hand_limit(const struct gtr_state *s, int seat)
+{
+	return GTR_HAND_BASE + (gtr_has(s, seat, GC_SHRINE) ? 2 : 0) +
+	       (gtr_has(s, seat, GC_TEMPLE) ? 4 : 0);
+}
+
+static int client_room(const struct gtr_state *s, int seat)
+{
+	return gtr_clients(s, seat) < gtr_client_limit(s, seat);
+}
+
+static int vault_room(const struct gtr_state *s, int seat)
+{
+	return gtr_vault_size(s, seat) < gtr_vault_limit(s, seat);
+}
+
+int gtr_turn_actions(const struct gtr_state *s, int seat)
+{
+	const struct gtr_player *p = &s->p[seat];
+	int R = s->led, r, n, mult, lm, store;
+
+	if (R >= GR_COUNT)
+		return 0;
+	n = p->acted ? p->units : 0;
+	mult = p->acted && gtr_has(s, seat, GC_CIRCUS_MAXIMUS) ? 2 : 1;
+	lm = gtr_has(s, seat, GC_LUDUS_MAGNA);
+	store = R == GR_LABORER && gtr_has(s, seat, GC_STOREROOM);
+	for (r = 0; r < GR_COUNT; r++) {
+		int c = gtr_count(p->clients, r) - p->newc[r];
+
+		if (c <= 0)
+			continue;
+		if (r == R || store || (lm && r == GR_MERCHANT))
+			n += c * mult;
+	}
+	return n;
+}
+
+int gtr_find_struct(const struct gtr_state *s, int seat, int card)
+{
+	const struct gtr_player *p = &s->p[seat];
+	int i;
+
+	for (i = 0; i < p->nstruct; i++)
+		if (p->st[i].card == card)
+			return i;
+	return -1;
+}
+
+int gtr_struct_need(const struct gtr_struct *t)
+{
+	if (t->card == GC_STATUE && t->site < GM_COUNT)
+		return gtr_value[t->site];
+	return gtr_value[gtr_cards[t->card].material];
+}
+
+/* Clients of each role, with Ludus Magna's Merchants and Despensa's
+ * anyone-as-Laborer, one client per role (rulebook: "Ese Cliente no puede
+ * utilizarse como dos personajes a la vez").  Own-role clients first is
+ * optimal: a flexible client covers whatever a fixed one would leave. */
+static int clients_cover_all(const struct gtr_state *s, int seat)
+{
+	const struct gtr_player *p = &s->p[seat];
+	int c[GR_COUNT], r, spare = 0, spare_m = 0, need = 0, lab_missing;
+	int lm = gtr_has(s, seat, GC_LUDUS_MAGNA), store = gtr_has(s, seat, GC_STOREROOM);
+
+	for (r = 0; r < GR_COUNT; r++)
+		c[r] = gtr_count(p->clients, r);
+	for (r = 0; r < GR_COUNT; r++)
+		if (c[r] > 1)
+			spare += c[r] - 1;
+	if (lm && c[GR_MERCHANT] > 1)
+		spare_m = c[GR_MERCHANT] - 1;
+	for (r = 0; r < GR_COUNT; r++)
+		if (c[r] == 0 && r != GR_LABORER)
+			need++;
+	if (need > spare_m)
+		return 0;
+	lab_missing = c[GR_LABORER] == 0;
+	if (!lab_missing)
+		return 1;
+	/* the Laborer: a spare Merchant left over, or (Despensa) any spare
+	 * client not used above (spare merchants used are among `spare`) */
+	if (spare_m - need >= 1)
+		return 1;
+	return store && spare - need >= 1;
+}
+
+int gtr_forum_met(const struct gtr_state *s, int seat)
+{
+	int m;
+
+	if (!gtr_has(s, seat, GC_FORUM))
+		return 0;
+	if (!clients_cover_all(s, seat))
+		return 0;
+	if (s->opts & GO_ORIGINAL_CIRCUS)
+		return 1;
+	for (m = 0; m < GM_COUNT; m++)
+		if (!gtr_count(s->p[seat].stock, m))
+			return 0;
+	return 1;
+}
+
+int gtr_current(const struct gtr_state *s)
+{
+	return (s->leader + s->cursor) % (s->nplayers ? s->nplayers : 1);
+}
+
+void gtr_refresh(struct gtr_state *s)
+{
+	int i, k;
+
+	s->pub = 0;
+	for (i = 0; i < s->nplayers; i++) {
+		struct gtr_player *p = &s->p[i];
+
+		p->has = p->built = 0;
+		for (k = 0; k < p->nstruct; k++) {
+			const struct gtr_struct *t = &p->st[k];
+
+			if (t->card >= GC_COUNT)
+				continue;
+			p->has |= BIT(t->card);
+			if (t->done) {
+				p->built |= BIT(t->card);
+				if (t->flags & GSF_PUBLIC)
+					s->pub |= BIT(t->card);
+			}
+		}
+	}
+}
+
+/* ---- drawing ---- */
+
+/* The top card of the deck (GTR_NONE when empty); an empty deck after it
+ * ends the game ("Se acaba el Mazo"). */
+static int draw(struct gtr_state *s)
+{
+	int c;
+
+	if (s->ndeck == 0)
+		return GTR_NONE;
+	c = s->deck[--s->ndeck];
+	s->deck[s->ndeck] = 0;	/* unused entries stay 0: states compare bytewise */
+	if (s->ndeck == 0 && !s->ending)
+		s->ending = GE_DECK;
+	return c;
+}
+
+static int in_town_total(const struct gtr_state *s)
+{
+	int m, n = 0;
+
+	for (m = 0; m < GM_COUNT; m++)
+		n += s->in_town[m];
+	return n;
+}
+
+/* ---- setup ---- */
+
+static int parse_options(const char *options, uint8_t *opts, struct buf *err)
+{
+	static const struct { const char *word; uint8_t bit; } words[] = {
+		{ "experienced", GO_EXPERIENCED }, { "original-circus", GO_ORIGINAL_CIRCUS },
+		{ "nofunctions", GO_NOFUNCTIONS }, { "quick", GO_QUICK },
+	};
+	const char *p = options ? options : "";
+	char w[32];
+	size_t k;
+
+	*opts = 0;
+	while (text_word(&p, w, sizeof(w))) {
+		for (k = 0; k < sizeof(words) / sizeof(*words); k++)
+			if (text_eq(w, words[k].word))
+				break;
+		if (k == sizeof(words) / sizeof(*words)) {
+			buf_setf(err, "Unknown option \"%s\" (options: experienced, original-circus, "
+				 "nofunctions, quick).", w);
+			return -1;
+		}
+		*opts |= words[k].bit;
+	}
+	return 0;
+}
+
+static void begin_turn(struct gtr_state *s, struct game_log *log);
+
+/* The leader draw: cards[seat] is each contender's card; the first Spanish
+ * name wins; the tied draw again (the drawn cards all go to the pool). */
+static void choose_leader(struct gtr_state *s, uint8_t *cards, unsigned contenders,
+			  struct game_log *log)
+{
+	int n = s->nplayers, i;
+
+	for (;;) {
+		int best = -1, ties = 0, bc;
+		unsigned tied;
+
+		for (i = 0; i < n; i++) {
+			if (!(contenders & (1u << i)))
+				continue;
+			if (cards[i] >= GC_COUNT)
+				continue;
+			if (best < 0 || strcmp(gtr_cards[cards[i]].sort,
+					       gtr_cards[cards[best]].sort) < 0)
+				best = i;
+		}
+		if (best < 0) {	/* unreachable: a deck of 144 */
+			s->leader = 0;
+			return;
+		}
+		for (i = 0; i < n; i++)
+			if ((contenders & (1u << i)) && cards[i] < GC_COUNT &&
+			    cards[i] == cards[best])
+				ties++;
+		if (ties == 1 || s->ndeck == 0) {
+			s->leader = (uint8_t)best;
+			LOGF(log, LOG_PUBLIC, L(LOC(log), "%s leads first (%s).",
+						"%s es el primer Líder (%s)."),
+			     NAME(log, best), CNAME(log, cards[best]));
+			return;
+		}
+		tied = contenders;
+		bc = cards[best];
+		contenders = 0;
+		for (i = 0; i < n; i++)
+			if ((tied & (1u << i)) && cards[i] == bc) {
+				int c = draw(s);
+
+				contenders |= 1u << i;
+				cards[i] = (uint8_t)c;
+				if (c < GC_COUNT) {
+					s->pool[c]++;
+					LOGF(log, LOG_PUBLIC, L(LOC(log), "Tie: %s draws %s.",
+								"Empate: %s saca %s."),
+					     NAME(log, i), CNAME(log, c));
+				}
+			}
+		/* drawing may not end the game here: setup never empties a
+		 * deck of 144 - 5 * 6 cards */
+		s->ending = 0;
+	}
+}
+
+int gtr_setup(void *st, int players, uint64_t seed, const char *options, struct buf *err)
+{
+	struct gtr_state *s = st;
+	uint8_t opts, cards[GTR_MAX_PLAYERS];
+	int i, c, k, m, town;
+
+	if (players < GTR_MIN_PLAYERS || players > GTR_MAX_PLAYERS) {
+		buf_setf(err, "Glory to Rome is for %d to %d players.", GTR_MIN_PLAYERS,
+			 GTR_MAX_PLAYERS);
+		return -1;
+	}
+	if (parse_options(options, &opts, err))
+		return -1;
+	memset(s, 0, sizeof(*s));
+	s->nplayers = (uint8_t)players;
+	s->opts = opts;
+	rng_seed(&s->rng, seed, 0x67747221u);
+	for (c = 0; c < GC_COUNT; c++)
+		for (k = 0; k < gtr_cards[c].copies; k++)
+			s->deck[s->ndeck++] = (uint8_t)c;
+	rng_shuffle(&s->rng, s->deck, s->ndeck, 1);
+	/* "repartid 4 cartas ... Cada jugador coge además un Senador" */
+	for (i = 0; i < players; i++) {
+		for (k = 0; k < ((opts & GO_EXPERIENCED) ? 5 : 4); k++)
+			s->p[i].hand[draw(s)]++;
+		s->p[i].hand[GTR_JACK] = 1;
+	}
+	s->jacks = (uint8_t)(GTR_JACKS - players);
+	if (opts & GO_QUICK)
+		town = players <= 3 ? 2 : 3;
+	else
+		town = players == 2 ? 3 : players;
+	for (m = 0; m < GM_COUNT; m++) {
+		s->in_town[m] = (uint8_t)town;
+		s->out_town[m] = (uint8_t)(GTR_SITES - town);
+	}
+	s->led = GTR_NONE;
+	s->winner = GTR_NONE;
+	s->pet_role = GTR_NONE;
+	s->fount = GTR_NONE;
+	s->tgt_card = s->tgt_seat = GTR_NONE;
+	s->turn = 1;
+	if (opts & GO_EXPERIENCED) {
+		s->phase = GP_PICK;
+		s->step = GS_PICK;
+		s->decider = 0;
+		return 0;
+	}
+	for (i = 0; i < players; i++) {
+		cards[i] = (uint8_t)draw(s);
+		s->pool[cards[i]]++;
+	}
+	choose_leader(s, cards, (1u << players) - 1, NULL);
+	begin_turn(s, NULL);
+	return 0;
+}
+
+/* ---- the flow ---- */
+
+static void finish(struct gtr_state *s, int reason, int winner, struct game_log *log)
+{
+	if (s->fount != GTR_NONE) {
+		s->p[gtr_current(s)].hand[s->fount]++;
+		s->fount = GTR_NONE;
+	}
+	s->phase = GP_OVER;
+	s->step = GS_OVER;
+	s->end = (uint8_t)reason;
+	s->winner = (uint8_t)winner;
+	s->ending = 0;
+	/* nothing of the interrupted turn goes on */
+	s->nframes = s->npend = s->started = s->part = 0;
+	memset(s->frames, 0, sizeof(s->frames));
+	memset(s->pend, 0, sizeof(s->pend));
+	s->leg_n = s->leg_k = 0;
+	memset(s->leg_dem, 0, sizeof(s->leg_dem));
+	memset(s->coli, 0, sizeof(s->coli));
+	s->tgt_card = s->tgt_seat = GTR_NONE;
+	s->tgt_stair = 0;
+	s->pet_role = GTR_NONE;
+	s->pet_have = s->pet_need = 0;
+	if (!log)
+		return;
+	switch (reason) {
+	case GE_DECK:
+		game_logf(log, LOG_PUBLIC, "%s", L(log->loc, "The deck has run out: the game ends.",
+						   "Se ha acabado el Mazo: fin de la partida."));
+		break;
+	case GE_SITES:
+		game_logf(log, LOG_PUBLIC, "%s", L(log->loc,
+			  "The last site in town has been taken: the game ends.",
+			  "Se ha ocupado el último Solar de la ciudad: fin de la partida."));
+		break;
+	case GE_CATACOMB:
+		game_logf(log, LOG_PUBLIC, "%s", L(log->loc,
+			  "The Catacomb is complete: the game ends at once.",
+			  "Las Catacumbas están terminadas: la partida acaba en el acto."));
+		break;
+	case GE_FORUM:
+		game_logf(log, LOG_PUBLIC, L(log->loc, "%s fulfils the Forum and wins!",
+					     "¡%s cumple el Foro y gana la partida!"),
+			  NAME(log, winner));
+		break;
+	case GE_CONCEDE:
+		game_logf(log, LOG_PUBLIC, L(log->loc, "Everybody else conceded: %s wins!",
+					     "Los demás se han rendido: ¡gana %s!"),
+			  NAME(log, winner));
+		break;
+	}
+}
+
+/* 1 when the game is (now) over: a pending end condition or a Foro. */
+static int over_now(struct gtr_state *s, struct game_log *log)
+{
+	int i, n = s->nplayers, best = -1;
+
+	if (s->phase == GP_OVER)
+		return 1;
+	if (s->ending) {
+		finish(s, s->ending, GTR_NONE, log);
+		return 1;
+	}
+	if (s->opts & GO_NOFUNCTIONS)
+		return 0;
+	{
+		uint64_t any = s->pub;
+
+		for (i = 0; i < n; i++)
+			any |= s->p[i].has;
+		if (!((any >> GC_FORUM) & 1))
+			return 0;	/* no Foro anywhere: the usual case */
+	}
+	for (i = 0; i < n; i++) {
+		int seat = (s->leader + i) % n;
+
+		if (!gtr_forum_met(s, seat))
+			continue;
+		if (best < 0 || gtr_score(s, seat) > gtr_score(s, best) ||
+		    (gtr_score(s, seat) == gtr_score(s, best) &&
+		     gtr_hand_size(s, seat) > gtr_hand_size(s, best)))
+			best = seat;
+	}
+	if (best >= 0) {
+		finish(s, GE_FORUM, best, log);
+		return 1;
+	}
+	return 0;
+}
+
+static void begin_turn(struct gtr_state *s, struct game_log *log)
+{
+	int i;
+
+	if (over_now(s, log))
+		return;
+	for (i = 0; i < s->nplayers; i++) {
+		struct gtr_player *p = &s->p[i];
+
+		p->units = p->acted = p->crafted = 0;
+		memset(p->newc, 0, sizeof(p->newc));
+	}
+	s->led = GTR_NONE;
+	s->phase = GP_LEAD;
+	s->step = GS_LEAD;
+	s->cursor = 0;
+	s->decider = s->leader;
+	s->nframes = 0;
+	s->started = 0;
+	s->npend = 0;
+	s->part = 0;
+	s->pet_role = GTR_NONE;
+	s->pet_have = s->pet_need = 0;
+	s->leg_n = s->leg_k = 0;
+	memset(s->leg_dem, 0, sizeof(s->leg_dem));
+	memset(s->coli, 0, sizeof(s->coli));
+	memset(s->frames, 0, sizeof(s->frames));
+	memset(s->pend, 0, sizeof(s->pend));
+	s->tgt_card = s->tgt_seat = GTR_NONE;
+	s->tgt_stair = 0;
+	LOGF(log, LOG_PUBLIC, L(LOC(log), "Turn %d: %s is the leader.", "Turno %d: %s es el Líder."),
+	     s->turn, NAME(log, s->leader));
+}
+
+static void eot_next(struct gtr_state *s, struct game_log *log);
+static void run_actions(struct gtr_state *s, struct game_log *log);
+
+static void eot_start(struct gtr_state *s, struct game_log *log)
+{
+	s->phase = GP_SENATE;
+	s->cursor = 0;
+	eot_next(s, log);
+}
+
+static int others_jacks(const struct gtr_state *s, int seat)
+{
+	int i, n = 0;
+
+	for (i = 0; i < s->nplayers; i++)
+		if (i != seat)
+			n += s->p[i].camp[GTR_JACK];
+	return n;
+}
+
+static void cleanup_camps(struct gtr_state *s)
+{
+	int i, c;
+
+	for (i = 0; i < s->nplayers; i++) {
+		struct gtr_player *p = &s->p[i];
+
+		for (c = 0; c < GC_COUNT; c++) {
+			s->pool[c] = (uint8_t)(s->pool[c] + p->camp[c]);
+			p->camp[c] = 0;
+		}
+		s->jacks = (uint8_t)(s->jacks + p->camp[GTR_JACK]);
+		p->camp[GTR_JACK] = 0;
+	}
+}
+
+static void eot_next(struct gtr_state *s, struct game_log *log)
+{
+	int n = s->nplayers;
+
+	for (;;) {
+		int seat;
+
+		if (over_now(s, log))
+			return;
+		if (s->cursor >= n) {
+			s->cursor = 0;
+			if (s->phase == GP_SENATE) {
+				s->phase = GP_SEWER;
+			} else if (s->phase == GP_SEWER) {
+				cleanup_camps(s);
+				s->phase = GP_ACADEMY;
+			} else {
+				s->leader = (uint8_t)((s->leader + 1) % n);
+				s->turn++;
+				begin_turn(s, log);
+				return;
+			}
+			continue;
+		}
+		seat = gtr_current(s);
+		s->decider = (uint8_t)seat;
+		if (s->phase == GP_SENATE && gtr_has(s, seat, GC_SENATE) &&
+		    others_jacks(s, seat) > 0) {
+			s->step = GS_SENATE;
+			return;
+		}
+		if (s->phase == GP_SEWER && gtr_has(s, seat, GC_SEWER) &&
+		    gtr_total(s->p[seat].camp, GC_COUNT) > 0) {
+			s->step = GS_SEWER;
+			return;
+		}
+		if (s->phase == GP_ACADEMY && gtr_has(s, seat, GC_ACADEMY) &&
+		    s->p[seat].crafted) {
+			s->step = GS_THINK;
+			return;
+		}
+		s->cursor++;
+	}
+}
+
+static void follow_next(struct gtr_state *s, struct game_log *log)
+{
+	if (over_now(s, log))
+		return;
+	if (s->cursor >= s->nplayers) {
+		s->phase = GP_ACTIONS;
+		s->cursor = 0;
+		s->nframes = 0;
+		s->started = 0;
+		run_actions(s, log);
+		return;
+	}
+	s->phase = GP_FOLLOW;
+	s->step = GS_FOLLOW;
+	s->decider = (uint8_t)gtr_current(s);
+}
+
+/* ---- units (lead / follow) ---- */
+
+static int petition_need(const struct gtr_state *s, int seat)
+{
+	if (s->opts & GO_ORIGINAL_CIRCUS)
+		return gtr_has(s, seat, GC_CIRCUS) ? 2 : 3;
+	return 2;
+}
+
+static int unit_card_ok(const struct gtr_state *s, int seat, int role, int c)
+{
+	if (c >= GC_COUNT || !s->p[seat].hand[c])
+		return 0;
+	if (gtr_cards[c].material == role)
+		return 1;
+	return role == GR_ARCHITECT && !(s->opts & GO_ORIGINAL_CIRCUS) &&
+	       gtr_has(s, seat, GC_CIRCUS);
+}
+
+static int can_petition(const struct gtr_state *s, int seat)
+{
+	int m, need = petition_need(s, seat);
+
+	for (m = 0; m < GM_COUNT; m++)
+		if (gtr_count(s->p[seat].hand, m) >= need)
+			return 1;
+	return 0;
+}
+
+static int can_unit(const struct gtr_state *s, int seat, int role)
+{
+	if (s->p[seat].hand[GTR_JACK])
+		return 1;
+	if (role == GR_ARCHITECT && !(s->opts & GO_ORIGINAL_CIRCUS) &&
+	    gtr_has(s, seat, GC_CIRCUS) && gtr_total(s->p[seat].hand, GC_COUNT))
+		return 1;
+	if (role < GR_COUNT && gtr_count(s->p[seat].hand, role))
+		return 1;
+	return can_petition(s, seat);
+}
+
+static void after_units(struct gtr_state *s, struct game_log *log)
+{
+	if (s->phase == GP_LEAD) {
+		s->phase = GP_FOLLOW;
+		s->cursor = 1;
+	} else {
+		s->cursor++;
+	}
+	follow_next(s, log);
+}
+
+static void unit_played(struct gtr_state *s, int seat, struct game_log *log)
+{
+	s->p[seat].units++;
+	s->p[seat].acted = 1;
+	if (gtr_has(s, seat, GC_PALACE) && can_unit(s, seat, s->led)) {
+		s->step = GS_UNIT;
+		return;
+	}
+	after_units(s, log);
+}
+
+static void log_unit(struct gtr_state *s, int seat, const char *what, struct game_log *log)
+{
+	enum locale loc = LOC(log);
+
+	if (!log)
+		return;
+	if (s->p[seat].units > 0)
+		game_logf(log, LOG_PUBLIC, L(loc, "%s adds %s.", "%s añade %s."),
+			  NAME(log, seat), what);
+	else if (s->phase == GP_LEAD)
+		game_logf(log, LOG_PUBLIC, L(loc, "%s leads %s with %s.", "%s lidera %s con %s."),
+			  NAME(log, seat), RNAME(log, s->led), what);
+	else
+		game_logf(log, LOG_PUBLIC, L(loc, "%s follows with %s.", "%s sigue con %s."),
+			  NAME(log, seat), what);
+}
+
+/* ---- Think ---- */
+
+static void after_think(struct gtr_state *s, struct game_log *log);
+static void action_done(struct gtr_state *s, int consumed, struct game_log *log);
+
+static void think_exec(struct gtr_state *s, int seat, struct game_log *log)
+{
+	struct gtr_player *p = &s->p[seat];
+
+	if (s->think == GTR_THINK_JACK && s->jacks > 0) {
+		s->jacks--;
+		p->hand[GTR_JACK]++;
+		LOGF(log, LOG_PUBLIC, L(LOC(log), "%s thinks and takes a Senator.",
+					"%s piensa y coge un Senador."), NAME(log, seat));
+	} else {
+		int h = gtr_hand_size(s, seat), lim = gtr_hand_limit(s, seat);
+		int want = h < lim ? lim - h : 1, got = 0, c;
+		struct buf b = BUF_INIT;
+
+		while (got < want && (c = draw(s)) != GTR_NONE) {
+			p->hand[c]++;
+			got++;
+			if (log)
+				buf_printf(&b, "%s%s", b.len ? ", " : "", CNAME(log, c));
+		}
+		if (log) {
+			game_logf(log, LOG_PUBLIC, L(log->loc, "%s thinks and draws %d card%s.",
+						     "%s piensa y roba %d carta%s."),
+				  NAME(log, seat), got, got == 1 ? "" : "s");
+			if (got)
+				game_logf(log, seat, L(log->loc, "You draw: %s.", "Robas: %s."),
+					  buf_str(&b));
+		}
+		buf_release(&b);
+	}
+	after_think(s, log);
+}
+
+static void think_latrine(struct gtr_state *s, int seat, struct game_log *log)
+{
+	if (gtr_has(s, seat, GC_LATRINE) && gtr_hand_size(s, seat) > 0) {
+		s->step = GS_LATRINE;
+		s->decider = (uint8_t)seat;
+		return;
+	}
+	think_exec(s, seat, log);
+}
+
+static void think_start(struct gtr_state *s, int seat, int kind, struct game_log *log)
+{
+	s->think = (uint8_t)kind;
+	if (gtr_has(s, seat, GC_VOMITORIUM) && gtr_hand_size(s, seat) > 0) {
+		s->step = GS_VOMIT;
+		s->decider = (uint8_t)seat;
+		return;
+	}
+	think_latrine(s, seat, log);
+}
+
+static void after_think(struct gtr_state *s, struct game_log *log)
+{
+	switch (s->phase) {
+	case GP_LEAD:
+		/* "Si en tu turno de Líder decidiste Pensar, el resto de los
+		 * jugadores no realizan ninguna Acción" */
+		eot_start(s, log);
+		return;
+	case GP_FOLLOW:
+		s->cursor++;
+		follow_next(s, log);
+		return;
+	case GP_ACTIONS:
+		action_done(s, 1, log);
+		return;
+	default:	/* GP_ACADEMY */
+		s->cursor++;
+		eot_next(s, log);
+		return;
+	}
+}
+
+/* ---- actions: frames ---- */
+
+static int frame_left(const struct gtr_state *s, int seat, const struct gtr_frame *f)
+{
+	int total = f->dyn ? gtr_turn_actions(s, seat) : f->count;
+
+	return total > f->used ? total - f->used : 0;
+}
+
+static int top_left(const struct gtr_state *s)
+{
+	if (!s->nframes)
+		return 0;
+	return frame_left(s, gtr_current(s), &s->frames[s->nframes - 1]);
+}
+
+static int top_kind(const struct gtr_state *s)
+{
+	return s->nframes ? s->frames[s->nframes - 1].kind : GTR_NONE;
+}
+
+static void pend(struct gtr_state *s, int kind, int count)
+{
+	if (count <= 0 || s->npend >= GTR_MAX_PEND)
+		return;
+	if (count > 250)
+		count = 250;
+	s->pend[s->npend].kind = (uint8_t)kind;
+	s->pend[s->npend].dyn = 0;
+	s->pend[s->npend].count = (uint8_t)count;
+	s->pend[s->npend].used = 0;
+	s->npend++;
+}
+
+static int action_options(const struct gtr_state *s, int seat, int kind);
+static int prison_targets(const struct gtr_state *s, int seat);
+static int legion_revealable(const struct gtr_state *s, int seat);
+
+/* Finds the next decision of the action phase: the current seat's frames,
+ * then the next seat's, then the end of the turn. */
+static void run_actions(struct gtr_state *s, struct game_log *log)
+{
+	int n = s->nplayers;
+
+	for (;;) {
+		int seat, left;
+		struct gtr_frame *f;
+
+		if (over_now(s, log))
+			return;
+		if (s->nframes == 0) {
+			if (s->started) {
+				s->started = 0;
+				s->cursor++;
+			}
+			if (s->cursor >= n) {
+				eot_start(s, log);
+				return;
+			}
+			/* the seat's own actions of the led role */
+			memset(&s->frames[0], 0, sizeof(s->frames[0]));
+			s->frames[0].kind = s->led;
+			s->frames[0].dyn = 1;
+			s->nframes = 1;
+			s->started = 1;
+		}
+		seat = gtr_current(s);
+		s->decider = (uint8_t)seat;
+		f = &s->frames[s->nframes - 1];
+		left = frame_left(s, seat, f);
+		s->part = 0;
+		if (left > 0) {
+			switch (f->kind) {
+			case GR_LEGIONARY:
+				if (legion_revealable(s, seat) > 0) {
+					s->leg_n = (uint8_t)(left < GTR_MAX_DEMAND ? left : GTR_MAX_DEMAND);
+					s->leg_k = 0;
+					memset(s->leg_dem, 0, sizeof(s->leg_dem));
+					s->step = GS_LEGION;
+					return;
+				}
+				break;
+			case GF_THINK:
+				s->step = GS_THINK;
+				return;
+			case GF_PRISON:
+				if (prison_targets(s, seat)) {
+					s->step = GS_PRISON;
+					return;
+				}
+				break;
+			default:
+				if (action_options(s, seat, f->kind)) {
+					s->step = GS_ACTION;
+					return;
+				}
+				break;
+			}
+		}
+		/* nothing (more) to do in this frame */
+		s->nframes--;
+		memset(&s->frames[s->nframes], 0, sizeof(s->frames[0]));
+	}
+}
+
+/* The current action is over: it spent `consumed` actions of the top frame
+ * (FRAME_ALL: the whole frame); frames earned meanwhile go on top. */
+static void action_done(struct gtr_state *s, int consumed, struct game_log *log)
+{
+	int i;
+
+	if (s->nframes) {
+		struct gtr_frame *f = &s->frames[s->nframes - 1];
+
+		if (consumed == FRAME_ALL) {
+			s->nframes--;
+			memset(f, 0, sizeof(*f));
+		} else {
+			f->used = (uint8_t)(f->used + consumed > 250 ? 250 : f->used + consumed);
+		}
+	}
+	s->part = 0;
+	s->tgt_card = s->tgt_seat = GTR_NONE;
+	s->tgt_stair = 0;
+	for (i = s->npend - 1; i >= 0; i--) {
+		if (s->nframes >= GTR_MAX_FRAMES)
+			break;
+		s->frames[s->nframes++] = s->pend[i];
+	}
+	s->npend = 0;
+	memset(s->pend, 0, sizeof(s->pend));
+	run_actions(s, log);
+}
+
+/* ---- building ---- */
+
+static int material_ok(const struct gtr_state *s, int seat, const struct gtr_struct *t, int m)
+{
+	int base = gtr_cards[t->card].material;
+
+	if (t->card == GC_STATUE && !(s->opts & GO_NOFUNCTIONS)) {
+		if (m == t->site || m == GM_MARBLE)
+			return 1;
+	} else if (m == base) {
+		return 1;
+	}
+	if (m == GM_RUBBLE && gtr_has(s, seat, GC_TOWER))
+		return 1;
+	if (base == GM_STONE && gtr_has(s, seat, GC_ROAD))
+		return 1;
+	return m == GM_MARBLE && gtr_has(s, seat, GC_SCRIPTORIUM);
+}
+
+/* Sites card may be founded on: bit m for in town, bit 8 + m out of town;
+ * `left` actions remain in the frame (the one being spent included). */
+static unsigned site_options(const struct gtr_state *s, int seat, int card, int left)
+{
+	unsigned bits = 0;
+	int m, lo, hi;
+
+	if (card >= GC_COUNT || ((s->p[seat].has >> card) & 1) ||
+	    s->p[seat].nstruct >= GTR_MAX_STRUCT)
+		return 0;
+	lo = hi = gtr_cards[card].material;
+	if (card == GC_STATUE && !(s->opts & GO_NOFUNCTIONS)) {
+		lo = 0;
+		hi = GM_COUNT - 1;
+	}
+	for (m = lo; m <= hi; m++) {
+		if (s->in_town[m])
+			bits |= 1u << m;
+		else if (s->out_town[m] && (left >= 2 || gtr_has(s, seat, GC_TOWER)))
+			bits |= 1u << (8 + m);
+	}
+	return bits;
+}
+
+static void complete(struct gtr_state *s, int seat, struct gtr_struct *t, struct game_log *log)
+{
+	struct gtr_player *p = &s->p[seat];
+	int card = t->card, infl;
+
+	t->done = 1;
+	if (t->site < GM_COUNT)
+		p->infl[t->site]++;
+	gtr_refresh(s);
+	infl = gtr_influence(s, seat);
+	LOGF(log, LOG_PUBLIC, L(LOC(log), "%s completes %s: influence %d.",
+				"%s termina %s: Influencia %d."),
+	     NAME(log, seat), CNAME(log, card), infl);
+	if (s->opts & GO_NOFUNCTIONS)
+		return;
+	switch (card) {
+	case GC_CATACOMB:
+		s->ending = GE_CATACOMB;
+		break;
+	case GC_SCHOOL:
+		pend(s, GF_THINK, infl);
+		break;
+	case GC_FOUNDRY:
+		pend(s, GR_LABORER, infl);
+		break;
+	case GC_AMPHITHEATRE:
+		pend(s, GR_CRAFTSMAN, infl);
+		break;
+	case GC_GARDEN:
+		pend(s, GR_PATRON, infl);
+		break;
+	case GC_PRISON:
+		pend(s, GF_PRISON, 1);
+		break;
+	}
+}
+
+static void found(struct gtr_state *s, int seat, int card, int m, int out, struct game_log *log)
+{
+	struct gtr_player *p = &s->p[seat];
+	struct gtr_struct *t = &p->st[p->nstruct++];
+
+	memset(t, 0, sizeof(*t));
+	t->card = (uint8_t)card;
+	t->site = (uint8_t)m;
+	if (out)
+		s->out_town[m]--;
+	else
+		s->in_town[m]--;
+	gtr_refresh(s);
+	LOGF(log, LOG_PUBLIC, L(LOC(log), "%s lays the foundation of %s on a %s site%s.",
+				"%s pone los cimientos de %s en un Solar de %s%s."),
+	     NAME(log, seat), CNAME(log, card), MNAME(log, m),
+	     out ? L(LOC(log), " out of town", " de las afueras") : "");
+	if (in_town_total(s) == 0 && !s->ending)
+		s->ending = GE_SITES;
+}
+
+/* Adds material card c to structure t of owner (by actor). */
+static void add_material(struct gtr_state *s, int actor, int owner, struct gtr_struct *t,
+			 int c, int stair, struct game_log *log)
+{
+	int m = gtr_cards[c].material;
+
+	if (t->nmat < GTR_MAX_MAT)
+		t->mat[t->nmat++] = (uint8_t)c;
+	if (stair) {
+		t->flags |= GSF_PUBLIC;
+		gtr_refresh(s);
+		LOGF(log, LOG_PUBLIC, L(LOC(log), "%s adds %s to %s's %s: its function is now public.",
+					"%s añade %s a %s de %s: su función es ahora pública."),
+		     NAME(log, actor), MNAME(log, m), NAME(log, owner), CNAME(log, t->card));
+		return;
+	}
+	LOGF(log, LOG_PUBLIC, L(LOC(log), "%s adds %s to %s (%d/%d).",
+				"%s añade %s a %s (%d/%d)."),
+	     NAME(log, actor), MNAME(log, m), CNAME(log, t->card), t->nmat, gtr_struct_need(t));
+	if (t->nmat >= gtr_struct_need(t) ||
+	    (t->card == GC_VILLA && top_kind(s) == GR_ARCHITECT && !(s->opts & GO_NOFUNCTIONS)) ||
+	    (m == GM_MARBLE && gtr_has(s, actor, GC_SCRIPTORIUM)))
+		complete(s, owner, t, log);
+}
+
+/* ---- Legionary ---- */
+
+static int demanded(const struct gtr_state *s, int m)
+{
+	int i, n = 0;
+
+	for (i = 0; i < s->leg_k; i++)
+		n += s->leg_dem[i] == m;
+	return n;
+}
+
+/* Hand cards that may still be revealed for a demand. */
+static int legion_revealable(const struct gtr_state *s, int seat)
+{
+	int m, n = 0;
+
+	for (m = 0; m < GM_COUNT; m++) {
+		int k = gtr_count(s->p[seat].hand, m) - demanded(s, m);
+
+		if (k > 0)
+			n += k;
+	}
+	return n;
+}
+
+static int is_victim(const struct gtr_state *s, int seat, int v)
+{
+	int n = s->nplayers;
+
+	if (v == seat)
+		return 0;
+	if (n <= 3 || gtr_has(s, seat, GC_BRIDGE))
+		return 1;
+	return v == (seat + 1) % n || v == (seat + n - 1) % n;
+}
+
+static int protected_from(const struct gtr_state *s, int seat, int v)
+{
+	if (gtr_has(s, v, GC_WALL))
+		return 1;
+	return gtr_has(s, v, GC_PALISADE) && !gtr_has(s, seat, GC_BRIDGE);
+}
+
+static int victim_card(const uint8_t *hand, int m)
+{
+	int c, best = -1;
+
+	for (c = gtr_first[m]; c < gtr_first[m + 1]; c++)
+		if (hand[c] && (best < 0 || hand[c] > hand[best]))
+			best = c;
+	return best;
+}
+
+static int coliseum_options(const struct gtr_state *s, int seat)
+{
+	int v, r, n = 0;
+
+	if (!vault_room(s, seat))
+		return 0;
+	for (v = 0; v < s->nplayers; v++)
+		for (r = 0; r < GR_COUNT; r++)
+			if (s->coli[v][r] && gtr_count(s->p[v].clients, r))
+				n++;
+	return n;
+}
+
+static void legion_end(struct gtr_state *s, struct game_log *log)
+{
+	memset(s->coli, 0, sizeof(s->coli));
+	memset(s->leg_dem, 0, sizeof(s->leg_dem));
+	s->leg_n = s->leg_k = 0;
+	action_done(s, FRAME_ALL, log);
+}
+
+static void legion_resolve(struct gtr_state *s, struct game_log *log)
+{
+	int seat = gtr_current(s), n = s->nplayers, i, k, bridge;
+	struct gtr_player *me = &s->p[seat];
+
+	memset(s->coli, 0, sizeof(s->coli));
+	if (s->leg_k == 0) {
+		legion_end(s, log);
+		return;
+	}
+	bridge = gtr_has(s, seat, GC_BRIDGE);
+	for (i = 0; i < s->leg_k; i++) {
+		int m = s->leg_dem[i], c = first_of(s->pool, m);
+
+		if (c >= 0) {
+			s->pool[c]--;
+			me->stock[c]++;
+			LOGF(log, LOG_PUBLIC, L(LOC(log), "%s takes %s from the pool.",
+						"%s coge %s de la Reserva."),
+			     NAME(log, seat), MNAME(log, m));
+		}
+	}
+	for (k = 1; k < n; k++) {
+		int v = (seat + k) % n;
+		struct gtr_player *vp = &s->p[v];
+
+		if (!is_victim(s, seat, v))
+			continue;
+		if (protected_from(s, seat, v)) {
+			LOGF(log, LOG_PUBLIC, L(LOC(log), "%s is protected by %s.",
+						"%s está protegido por %s."),
+			     NAME(log, v), CNAME(log, gtr_has(s, v, GC_WALL) ? GC_WALL : GC_PALISADE));
+			continue;
+		}
+		for (i = 0; i < s->leg_k; i++) {
+			int m = s->leg_dem[i], c = victim_card(vp->hand, m);
+
+			if (c >= 0) {
+				vp->hand[c]--;
+				me->stock[c]++;
+				LOGF(log, LOG_PUBLIC, L(LOC(log), "%s gives %s %s.", "%s da %s a %s."),
+				     NAME(log, v), L(LOC(log), NAME(log, seat), MNAME(log, m)),
+				     L(LOC(log), MNAME(log, m), NAME(log, seat)));
+			} else {
+				LOGF(log, LOG_PUBLIC, L(LOC(log), "%s: \"Glory to Rome!\" (no %s)",
+							"%s: «¡Gloria a Roma!» (sin %s)"),
+				     NAME(log, v), MNAME(log, m));
+			}
+			if (bridge) {
+				c = first_of(vp->stock, m);
+				if (c >= 0) {
+					vp->stock[c]--;
+					me->stock[c]++;
+					LOGF(log, LOG_PUBLIC, L(LOC(log), "%s also gives %s from the stockpile.",
+								"%s da también %s de su Almacén."),
+					     NAME(log, v), MNAME(log, m));
+				}
+			}
+			if (gtr_has(s, seat, GC_COLISEUM) && s->coli[v][m] < 250)
+				s->coli[v][m]++;
+		}
+	}
+	if (coliseum_options(s, seat)) {
+		s->step = GS_COLISEUM;
+		return;
+	}
+	legion_end(s, log);
+}
+
+/* ---- Prison ---- */
+
+static int prison_target_ok(const struct gtr_state *s, int seat, int v, int k)
+{
+	const struct gtr_struct *t;
+
+	if (v == seat || v >= s->nplayers || k >= s->p[v].nstruct)
+		return 0;
+	t = &s->p[v].st[k];
+	return t->done && t->card < GC_COUNT && !((s->p[seat].has >> t->card) & 1) &&
+	       s->p[seat].nstruct < GTR_MAX_STRUCT;
+}
+
+static int prison_targets(const struct gtr_state *s, int seat)
+{
+	int v, k, n = 0;
+
+	if (gtr_find_struct(s, seat, GC_PRISON) < 0)
+		return 0;
+	for (v = 0; v < s->nplayers; v++)
+		for (k = 0; k < s->p[v].nstruct; k++)
+			n += prison_target_ok(s, seat, v, k);
+	return n;
+}
+
+static void imprison(struct gtr_state *s, int seat, int card, int v, struct game_log *log)
+{
+	struct gtr_player *me = &s->p[seat], *vp = &s->p[v];
+	int k = gtr_find_struct(s, v, card), pk = gtr_find_struct(s, seat, GC_PRISON);
+	int site = pk >= 0 ? me->st[pk].site : GM_STONE;
+	struct gtr_struct t;
+
+	t = vp->st[k];
+	memmove(&vp->st[k], &vp->st[k + 1], (size_t)(vp->nstruct - k - 1) * sizeof(t));
+	vp->nstruct--;
+	memset(&vp->st[vp->nstruct], 0, sizeof(t));
+	t.flags |= GSF_STOLEN;
+	me->st[me->nstruct++] = t;
+	if (site < GM_COUNT && me->infl[site]) {
+		me->infl[site]--;
+		vp->infl[site]++;
+	}
+	gtr_refresh(s);
+	LOGF(log, LOG_PUBLIC, L(LOC(log), "%s imprisons %s's %s and gives %s the Prison's site.",
+				"%s encierra %s de %s y le da el Solar de la Prisión."),
+	     NAME(log, seat), NAME(log, v), CNAME(log, card), NAME(log, v));
+}
+
+/* ---- move lists ---- */
+
+static void add(struct move_list *out, int kind, int a, int b, int c)
+{
+	if (out->n >= MOVE_LIST_MAX)
+		return;
+	out->v[out->n].kind = (uint16_t)kind;
+	out->v[out->n].a = (uint16_t)a;
+	out->v[out->n].b = (uint16_t)b;
+	out->v[out->n].c = (uint16_t)c;
+	out->n++;
+}
+
+static void think_moves(const struct gtr_state *s, struct move_list *out)
+{
+	add(out, GK_THINK, GTR_THINK_DRAW, 0, 0);
+	if (s->jacks)
+		add(out, GK_THINK, GTR_THINK_JACK, 0, 0);
+}
+
+/* Foundations from hand (or Fuente's card). */
+static void found_moves(const struct gtr_state *s, int seat, int card, int left,
+			struct move_list *out)
+{
+	unsigned bits = site_options(s, seat, card, left);
+	int m;
+
+	for (m = 0; m < GM_COUNT; m++) {
+		if (bits & (1u << m))
+			add(out, GK_FOUND, card, m, 0);
+		if (bits & (1u << (8 + m)))
+			add(out, GK_FOUND, card, m, 1);
+	}
+}
+
+/* Material sources for adding to t by seat acting as role. */
+static int material_moves(const struct gtr_state *s, int seat, const struct gtr_struct *t,
+			  int role, struct move_list *out)
+{
+	const struct gtr_player *p = &s->p[seat];
+	int m, c, n = 0, arch = gtr_has(s, seat, GC_ARCHWAY);
+
+	if (role == GR_ARCHITECT) {
+		for (m = 0; m < GM_COUNT; m++) {
+			if (!material_ok(s, seat, t, m))
+				continue;
+			if (gtr_count(p->stock, m)) {
+				n++;
+				if (out)
+					add(out, GK_WITH, m, 0, 0);
+			}
+			if (arch && gtr_count(s->pool, m)) {
+				n++;
+				if (out)
+					add(out, GK_WITH, m, 1, 0);
+			}
+		}
+	} else {
+		for (c = 0; c < GC_COUNT; c++)
+			if (p->hand[c] && material_ok(s, seat, t, gtr_cards[c].material)) {
+				n++;
+				if (out)
+					add(out, GK_WITH, c, 0, 0);
+			}
+	}
+	return n;
+}
+
+static void action_moves(const struct gtr_state *s, int seat, int kind, struct move_list *out)
+{
+	const struct gtr_player *p = &s->p[seat];
+	int c, m, k, v, left = top_left(s);
+	int room;
+
+	switch (kind) {
+	case GR_LABORER:
+		if (!(s->part & GPART_POOL))
+			for (m = 0; m < GM_COUNT; m++)
+				if (gtr_count(s->pool, m))
+					add(out, GK_TAKE, m, 0, 0);
+		if (!(s->part & GPART_HAND) && gtr_has(s, seat, GC_DOCK))
+			for (c = 0; c < GC_COUNT; c++)
+				if (p->hand[c])
+					add(out, GK_DOCK, c, 0, 0);
+		break;
+	case GR_PATRON:
+		room = client_room(s, seat);
+		if (!room)
+			break;
+		if (!(s->part & (GPART_POOL | GPART_DECK)))
+			for (m = 0; m < GM_COUNT; m++)
+				if (gtr_count(s->pool, m))
+					add(out, GK_HIRE, m, 0, 0);
+		if (!(s->part & GPART_DECK) && s->ndeck && gtr_has(s, seat, GC_BAR))
+			add(out, GK_HIRE_DECK, 0, 0, 0);
+		if (!(s->part & GPART_HAND) && gtr_has(s, seat, GC_AQUEDUCT))
+			for (c = 0; c < GC_COUNT; c++)
+				if (p->hand[c])
+					add(out, GK_HIRE_HAND, c, 0, 0);
+		break;
+	case GR_MERCHANT:
+		room = vault_room(s, seat);
+		if (!room)
+			break;
+		if (!(s->part & (GPART_POOL | GPART_DECK))) {
+			for (m = 0; m < GM_COUNT; m++)
+				if (gtr_count(p->stock, m))
+					add(out, GK_SELL, m, 0, 0);
+			if (s->ndeck && gtr_has(s, seat, GC_ATRIUM))
+				add(out, GK_SELL_DECK, 0, 0, 0);
+		}
+		if (!(s->part & GPART_HAND) && gtr_has(s, seat, GC_BASILICA))
+			for (c = 0; c < GC_COUNT; c++)
+				if (p->hand[c])
+					add(out, GK_SELL_HAND, c, 0, 0);
+		break;
+	case GR_ARCHITECT:
+	case GR_CRAFTSMAN:
+		for (c = 0; c < GC_COUNT; c++)
+			if (p->hand[c])
+				found_moves(s, seat, c, left, out);
+		for (k = 0; k < p->nstruct; k++)
+			if (!p->st[k].done && material_moves(s, seat, &p->st[k], kind, NULL))
+				add(out, GK_ADD, p->st[k].card, 0, 0);
+		if (kind == GR_CRAFTSMAN && s->ndeck && gtr_has(s, seat, GC_FOUNTAIN))
+			add(out, GK_FOUNTAIN, 0, 0, 0);
+		if (kind == GR_ARCHITECT && gtr_has(s, seat, GC_STAIRWAY))
+			for (k = 1; k < s->nplayers; k++) {
+				v = (seat + k) % s->nplayers;
+				for (c = 0; c < s->p[v].nstruct; c++) {
+					const struct gtr_struct *t = &s->p[v].st[c];
+
+					if (t->done && !(t->flags & GSF_PUBLIC) &&
+					    t->nmat < GTR_MAX_MAT &&
+					    material_moves(s, seat, t, GR_ARCHITECT, NULL))
+						add(out, GK_STAIRWAY, t->card, v, 0);
+				}
+			}
+		break;
+	}
+}
+
+/* Options of an action besides `done`. */
+static int action_options(const struct gtr_state *s, int seat, int kind)
+{
+	struct move_list ml;
+
+	ml.n = 0;
+	action_moves(s, seat, kind, &ml);
+	return ml.n;
+}
+
+static const struct gtr_struct *target(const struct gtr_state *s)
+{
+	int k;
+
+	if (s->tgt_seat >= s->nplayers || s->tgt_card >= GC_COUNT)
+		return NULL;
+	k = gtr_find_struct(s, s->tgt_seat, s->tgt_card);
+	return k < 0 ? NULL : &s->p[s->tgt_seat].st[k];
+}
+
+int gtr_moves(const void *st, int seat, struct move_list *out)
+{
+	const struct gtr_state *s = st;
+	const struct gtr_player *p;
+	int c, m, r, k, v, need;
+
+	out->n = 0;
+	out->nmeta = 0;
+	if (seat < 0 || seat >= s->nplayers || !(gtr_awaiting(s) & (1u << seat)))
+		return 0;
+	p = &s->p[seat];
+	switch (s->step) {
+	case GS_PICK:
+		for (c = 0; c < GC_COUNT; c++)
+			if (p->hand[c])
+				add(out, GK_PICK, c, 0, 0);
+		break;
+	case GS_LEAD:
+		for (r = 0; r < GR_COUNT; r++)
+			if (can_unit(s, seat, r))
+				add(out, GK_LEAD, r, 0, 0);
+		think_moves(s, out);
+		if (!p->conceded) {	/* last: a meta decision (game.h) */
+			add(out, GK_CONCEDE, 0, 0, 0);
+			out->nmeta = 1;
+		}
+		break;
+	case GS_FOLLOW:
+		if (can_unit(s, seat, s->led))
+			add(out, GK_FOLLOW, 0, 0, 0);
+		think_moves(s, out);
+		if (!p->conceded) {	/* last: a meta decision (game.h) */
+			add(out, GK_CONCEDE, 0, 0, 0);
+			out->nmeta = 1;
+		}
+		break;
+	case GS_UNIT:
+		for (c = 0; c < GC_COUNT; c++)
+			if (unit_card_ok(s, seat, s->led, c))
+				add(out, GK_PLAY, c, 0, 0);
+		if (p->hand[GTR_JACK])
+			add(out, GK_PLAY, GTR_JACK, 0, 0);
+		if (can_petition(s, seat))
+			add(out, GK_PETITION, 0, 0, 0);
+		if (p->units)
+			add(out, GK_DONE, 0, 0, 0);
+		break;
+	case GS_PETITION:
+		need = s->pet_need;
+		for (c = 0; c < GC_COUNT; c++) {
+			if (!p->hand[c])
+				continue;
+			m = gtr_cards[c].material;
+			if (s->pet_role == GTR_NONE ? gtr_count(p->hand, m) >= need
+						    : m == s->pet_role)
+				add(out, GK_PETITION_CARD, c, 0, 0);
+		}
+		break;
+	case GS_VOMIT:
+		add(out, GK_VOMIT, 0, 0, 0);
+		add(out, GK_DONE, 0, 0, 0);
+		break;
+	case GS_LATRINE:
+		for (c = 0; c < GTR_NAMES; c++)
+			if (p->hand[c])
+				add(out, GK_LATRINE, c, 0, 0);
+		add(out, GK_DONE, 0, 0, 0);
+		break;
+	case GS_THINK:
+		think_moves(s, out);
+		add(out, GK_DONE, 0, 0, 0);
+		break;
+	case GS_ACTION:
+		action_moves(s, seat, top_kind(s), out);
+		add(out, GK_DONE, 0, 0, 0);
+		break;
+	case GS_MATERIAL: {
+		const struct gtr_struct *t = target(s);
+
+		if (t)
+			material_moves(s, seat, t, top_kind(s), out);
+		add(out, GK_BACK, 0, 0, 0);
+		break;
+	}
+	case GS_FOUNTAIN:
+		if (s->fount < GC_COUNT) {
+			int fm = gtr_cards[s->fount].material;
+
+			found_moves(s, seat, s->fount, top_left(s), out);
+			for (k = 0; k < p->nstruct; k++)
+				if (!p->st[k].done && material_ok(s, seat, &p->st[k], fm))
+					add(out, GK_ADD, p->st[k].card, 0, 0);
+		}
+		add(out, GK_KEEP, 0, 0, 0);
+		break;
+	case GS_LEGION:
+		if (s->leg_k < s->leg_n)
+			for (m = 0; m < GM_COUNT; m++)
+				if (gtr_count(p->hand, m) > demanded(s, m))
+					add(out, GK_DEMAND, m, 0, 0);
+		add(out, GK_DONE, 0, 0, 0);
+		break;
+	case GS_COLISEUM:
+		if (vault_room(s, seat))
+			for (k = 1; k < s->nplayers; k++) {
+				v = (seat + k) % s->nplayers;
+				for (r = 0; r < GR_COUNT; r++)
+					if (s->coli[v][r] && gtr_count(s->p[v].clients, r))
+						add(out, GK_COLISEUM, r, v, 0);
+			}
+		add(out, GK_DONE, 0, 0, 0);
+		break;
+	case GS_PRISON:
+		for (k = 1; k < s->nplayers; k++) {
+			v = (seat + k) % s->nplayers;
+			for (c = 0; c < s->p[v].nstruct; c++)
+				if (prison_target_ok(s, seat, v, c))
+					add(out, GK_IMPRISON, s->p[v].st[c].card, v, 0);
+		}
+		add(out, GK_DONE, 0, 0, 0);
+		break;
+	case GS_SENATE:
+		for (k = 1; k <= others_jacks(s, seat); k++)
+			add(out, GK_SENATORS, k, 0, 0);
+		add(out, GK_DONE, 0, 0, 0);
+		break;
+	case GS_SEWER:
+		for (c = 0; c < GC_COUNT; c++)
+			if (p->camp[c])
+				add(out, GK_SEWER, c, 0, 0);
+		add(out, GK_DONE, 0, 0, 0);
+		break;
+	}
+	return out->n;
+}
+
+unsigned gtr_awaiting(const void *st)
+{
+	const struct gtr_state *s = st;
+	unsigned mask = 0;
+	int i;
+
+	if (s->step == GS_OVER || s->phase == GP_OVER)
+		return 0;
+	if (s->step == GS_PICK) {
+		for (i = 0; i < s->nplayers; i++)
+			if (!s->p[i].pick)
+				mask |= 1u << i;
+		return mask;
+	}
+	if (s->decider >= s->nplayers)
+		return 0;
+	return 1u << s->decider;
+}
+
+/* ---- applying ---- */
+
+static void after_part(struct gtr_state *s, int seat, struct game_log *log)
+{
+	if (action_options(s, seat, top_kind(s)))
+		return;	/* GS_ACTION goes on: more of the same action, or `done` */
+	action_done(s, 1, log);
+}
+
+static void pick_done(struct gtr_state *s, struct game_log *log)
+{
+	uint8_t cards[GTR_MAX_PLAYERS];
+	int i;
+
+	for (i = 0; i < s->nplayers; i++) {
+		cards[i] = (uint8_t)(s->p[i].pick - 1);
+		s->p[i].pick = 0;
+		s->pool[cards[i]]++;
+		LOGF(log, LOG_PUBLIC, L(LOC(log), "%s shows %s.", "%s muestra %s."),
+		     NAME(log, i), CNAME(log, cards[i]));
+	}
+	choose_leader(s, cards, (1u << s->nplayers) - 1, log);
+	begin_turn(s, log);
+}
+
+static void do_with(struct gtr_state *s, int seat, struct move m, struct game_log *log);
+
+static void do_action(struct gtr_state *s, int seat, struct move m, struct game_log *log)
+{
+	struct gtr_player *p = &s->p[seat];
+	enum locale loc = LOC(log);
+	int c, k;
+
+	switch (m.kind) {
+	case GK_DONE:
+		if (s->part)
+			action_done(s, 1, log);
+		else
+			action_done(s, FRAME_ALL, log);
+		return;
+	case GK_TAKE:
+		c = first_of(s->pool, m.a);
+		if (c < 0)
+			return;	/* unreachable: listed */
+		s->pool[c]--;
+		p->stock[c]++;
+		s->part |= GPART_POOL;
+		LOGF(log, LOG_PUBLIC, L(loc, "%s takes %s from the pool.", "%s coge %s de la Reserva."),
+		     NAME(log, seat), MNAME(log, m.a));
+		after_part(s, seat, log);
+		return;
+	case GK_DOCK:
+		p->hand[m.a]--;
+		p->stock[m.a]++;
+		s->part |= GPART_HAND;
+		LOGF(log, LOG_PUBLIC, L(loc, "%s puts %s from hand into the stockpile (Dock).",
+					"%s pone %s de la Mano en su Almacén (Muelle)."),
+		     NAME(log, seat), CNAME(log, m.a));
+		after_part(s, seat, log);
+		return;
+	case GK_HIRE:
+	case GK_HIRE_DECK:
+	case GK_HIRE_HAND:
+		if (m.kind == GK_HIRE) {
+			c = first_of(s->pool, m.a);
+			if (c < 0)
+				return;	/* unreachable: listed */
+			s->pool[c]--;
+			s->part |= GPART_POOL;
+			LOGF(log, LOG_PUBLIC, L(loc, "%s hires a %s from the pool.",
+						"%s contrata un %s de la Reserva."),
+			     NAME(log, seat), RNAME(log, m.a));
+		} else if (m.kind == GK_HIRE_DECK) {
+			c = draw(s);
+			s->part |= GPART_DECK;
+			LOGF(log, LOG_PUBLIC, L(loc, "%s hires a %s from the deck (Bar).",
+						"%s contrata un %s del Mazo (Taberna)."),
+			     NAME(log, seat), RNAME(log, gtr_cards[c].material));
+		} else {
+			c = m.a;
+			p->hand[c]--;
+			s->part |= GPART_HAND;
+			LOGF(log, LOG_PUBLIC, L(loc, "%s hires a %s from hand (Aqueduct).",
+						"%s contrata un %s de la Mano (Acueducto)."),
+			     NAME(log, seat), RNAME(log, gtr_cards[c].material));
+		}
+		p->clients[c]++;
+		p->newc[gtr_cards[c].material]++;
+		if (gtr_has(s, seat, GC_BATH))
+			pend(s, gtr_cards[c].material, 1);
+		after_part(s, seat, log);
+		return;
+	case GK_SELL:
+		c = first_of(p->stock, m.a);
+		if (c < 0)
+			return;	/* unreachable: listed */
+		p->stock[c]--;
+		p->vault[c]++;
+		s->part |= GPART_POOL;
+		LOGF(log, LOG_PUBLIC, L(loc, "%s puts %s into the vault.", "%s guarda %s en su Tesoro."),
+		     NAME(log, seat), MNAME(log, m.a));
+		after_part(s, seat, log);
+		return;
+	case GK_SELL_DECK:
+		c = draw(s);
+		p->vault[c]++;
+		s->part |= GPART_DECK;
+		LOGF(log, LOG_PUBLIC, L(loc, "%s puts the top card of the deck into the vault unseen (Atrium).",
+					"%s guarda la carta superior del Mazo en su Tesoro sin verla (Atrio)."),
+		     NAME(log, seat));
+		after_part(s, seat, log);
+		return;
+	case GK_SELL_HAND:
+		p->hand[m.a]--;
+		p->vault[m.a]++;
+		s->part |= GPART_HAND;
+		LOGF(log, LOG_PUBLIC, L(loc, "%s puts a card from hand into the vault (Basilica).",
+					"%s guarda una carta de la Mano en su Tesoro (Basílica)."),
+		     NAME(log, seat));
+		LOGF(log, seat, L(loc, "You put %s into your vault.", "Guardas %s en tu Tesoro."),
+		     CNAME(log, m.a));
+		after_part(s, seat, log);
+		return;
+	case GK_FOUND:
+		if (s->step == GS_FOUNTAIN)
+			s->fount = GTR_NONE;
+		else
+			p->hand[m.a]--;
+		found(s, seat, m.a, m.b, m.c, log);
+		if (top_kind(s) == GR_CRAFTSMAN)
+			p->crafted = 1;
+		action_done(s, m.c && !gtr_has(s, seat, GC_TOWER) ? 2 : 1, log);
+		return;
+	case GK_ADD:
+		k = gtr_find_struct(s, seat, m.a);
+		if (s->step == GS_FOUNTAIN) {
+			c = s->fount;
+			s->fount = GTR_NONE;
+			p->crafted = 1;
+			add_material(s, seat, seat, &p->st[k], c, 0, log);
+			action_done(s, 1, log);
+			return;
+		}
+		s->tgt_card = (uint8_t)m.a;
+		s->tgt_seat = (uint8_t)seat;
+		s->tgt_stair = 0;
+		s->step = GS_MATERIAL;
+		break;
+	case GK_STAIRWAY:
+		s->tgt_card = (uint8_t)m.a;
+		s->tgt_seat = (uint8_t)m.b;
+		s->tgt_stair = 1;
+		s->step = GS_MATERIAL;
+		break;
+	case GK_FOUNTAIN:
+		c = draw(s);
+		s->fount = (uint8_t)c;
+		p->crafted = 1;
+		LOGF(log, LOG_PUBLIC, L(loc, "%s draws a card with the Fountain.",
+					"%s roba una carta con la Fuente."), NAME(log, seat));
+		LOGF(log, seat, L(loc, "The Fountain gives you %s.", "La Fuente te da %s."),
+		     CNAME(log, c));
+		if (s->ending) {
+			/* the deck ran out: the game ends at once; the card
+			 * stays in hand (finish) */
+			over_now(s, log);
+			return;
+		}
+		s->step = GS_FOUNTAIN;
+		return;
+	case GK_KEEP:
+		p->hand[s->fount]++;
+		LOGF(log, LOG_PUBLIC, L(loc, "%s keeps the Fountain's card in hand.",
+					"%s se queda en la Mano la carta de la Fuente."), NAME(log, seat));
+		s->fount = GTR_NONE;
+		action_done(s, 1, log);
+		return;
+	}
+	if (s->step == GS_MATERIAL) {
+		/* one source only: no need to ask */
+		struct move_list ml;
+		const struct gtr_struct *t = target(s);
+
+		ml.n = 0;
+		if (t)
+			material_moves(s, seat, t, top_kind(s), &ml);
+		if (ml.n == 1)
+			do_with(s, seat, ml.v[0], log);
+	}
+}
+
+static void do_with(struct gtr_state *s, int seat, struct move m, struct game_log *log)
+{
+	struct gtr_player *p = &s->p[seat];
+	int owner = s->tgt_seat, k = gtr_find_struct(s, owner, s->tgt_card), c;
+
+	if (top_kind(s) == GR_ARCHITECT) {
+		uint8_t *src = m.b ? s->pool : p->stock;
+
+		c = first_of(src, m.a);
+		if (c < 0)
+			return;	/* unreachable: listed */
+		src[c]--;
+	} else {
+		c = m.a;
+		p->hand[c]--;
+		p->crafted = 1;
+	}
+	add_material(s, seat, owner, &s->p[owner].st[k], c, s->tgt_stair, log);
+	action_done(s, 1, log);
+}
+
+static void do_move(struct gtr_state *s, int seat, struct move m, struct game_log *log)
+{
+	struct gtr_player *p = &s->p[seat];
+	enum locale loc = LOC(log);
+	int c, k, i;
+
+	switch (s->step) {
+	case GS_PICK:
+		p->hand[m.a]--;
+		p->pick = (uint8_t)(m.a + 1);
+		LOGF(log, LOG_PUBLIC, L(loc, "%s picks a card face down.",
+					"%s elige una carta boca abajo."), NAME(log, seat));
+		LOGF(log, seat, L(loc, "You pick %s.", "Eliges %s."), CNAME(log, m.a));
+		for (i = 0; i < s->nplayers; i++)
+			if (!s->p[i].pick)
+				break;
+		if (i == s->nplayers)
+			pick_done(s, log);
+		else
+			s->decider = (uint8_t)i;
+		return;
+	case GS_LEAD:
+	case GS_FOLLOW:
+		if (m.kind == GK_CONCEDE) {
+			int left = 0, last = -1;
+
+			p->conceded = 1;
+			LOGF(log, LOG_PUBLIC, L(loc, "%s concedes.", "%s se rinde."), NAME(log, seat));
+			for (i = 0; i < s->nplayers; i++)
+				if (!s->p[i].conceded) {
+					left++;
+					last = i;
+				}
+			if (left <= 1)
+				finish(s, GE_CONCEDE, last >= 0 ? last : GTR_NONE, log);
+			return;
+		}
+		if (m.kind == GK_THINK) {
+			think_start(s, seat, m.a, log);
+			return;
+		}
+		if (m.kind == GK_LEAD)
+			s->led = (uint8_t)m.a;
+		s->step = GS_UNIT;
+		return;
+	case GS_UNIT:
+		if (m.kind == GK_DONE) {
+			after_units(s, log);
+			return;
+		}
+		if (m.kind == GK_PETITION) {
+			s->pet_role = GTR_NONE;
+			s->pet_have = 0;
+			s->pet_need = (uint8_t)petition_need(s, seat);
+			s->step = GS_PETITION;
+			return;
+		}
+		p->hand[m.a]--;
+		p->camp[m.a]++;
+		log_unit(s, seat, CNAME(log, m.a), log);
+		unit_played(s, seat, log);
+		return;
+	case GS_PETITION:
+		p->hand[m.a]--;
+		p->camp[m.a]++;
+		s->pet_role = gtr_cards[m.a].material;
+		if (++s->pet_have < s->pet_need)
+			return;
+		if (log) {
+			struct buf b = BUF_INIT;
+
+			buf_printf(&b, L(loc, "a petition of %d %s cards", "una petición de %d cartas de %s"),
+				   s->pet_have, RNAME(log, s->pet_role));
+			log_unit(s, seat, buf_str(&b), log);
+			buf_release(&b);
+		}
+		s->pet_role = GTR_NONE;
+		s->pet_have = s->pet_need = 0;
+		unit_played(s, seat, log);
+		return;
+	case GS_VOMIT:
+		if (m.kind == GK_VOMIT) {
+			for (c = 0; c < GC_COUNT; c++) {
+				s->pool[c] = (uint8_t)(s->pool[c] + p->hand[c]);
+				p->hand[c] = 0;
+			}
+			s->jacks = (uint8_t)(s->jacks + p->hand[GTR_JACK]);
+			p->hand[GTR_JACK] = 0;
+			LOGF(log, LOG_PUBLIC, L(loc, "%s discards the whole hand (Vomitorium).",
+						"%s descarta toda su Mano (Vomitorium)."), NAME(log, seat));
+			think_exec(s, seat, log);
+			return;
+		}
+		think_latrine(s, seat, log);
+		return;
+	case GS_LATRINE:
+		if (m.kind == GK_LATRINE) {
+			p->hand[m.a]--;
+			if (m.a == GTR_JACK)
+				s->jacks++;
+			else
+				s->pool[m.a]++;
+			LOGF(log, LOG_PUBLIC, L(loc, "%s discards %s (Latrine).", "%s descarta %s (Letrinas)."),
+			     NAME(log, seat), CNAME(log, m.a));
+		}
+		think_exec(s, seat, log);
+		return;
+	case GS_THINK:
+		if (m.kind == GK_THINK) {
+			think_start(s, seat, m.a, log);
+			return;
+		}
+		if (s->phase == GP_ACTIONS) {
+			action_done(s, FRAME_ALL, log);
+		} else {
+			s->cursor++;
+			eot_next(s, log);
+		}
+		return;
+	case GS_ACTION:
+	case GS_FOUNTAIN:
+		do_action(s, seat, m, log);
+		return;
+	case GS_MATERIAL:
+		if (m.kind == GK_BACK) {
+			s->tgt_card = s->tgt_seat = GTR_NONE;
+			s->tgt_stair = 0;
+			s->step = GS_ACTION;
+			return;
+		}
+		do_with(s, seat, m, log);
+		return;
+	case GS_LEGION:
+		if (m.kind == GK_DONE) {
+			legion_resolve(s, log);
+			return;
+		}
+		s->leg_dem[s->leg_k++] = (uint8_t)m.a;
+		LOGF(log, LOG_PUBLIC, L(loc, "%s: \"Rome demands %s!\"", "%s: «¡Roma exige %s!»"),
+		     NAME(log, seat), MNAME(log, m.a));
+		if (s->leg_k >= s->leg_n || legion_revealable(s, seat) == 0)
+			legion_resolve(s, log);
+		return;
+	case GS_COLISEUM:
+		if (m.kind == GK_COLISEUM) {
+			struct gtr_player *vp = &s->p[m.b];
+			int r = m.a, left;
+
+			c = first_of(vp->clients, r);
+			if (c < 0)
+				return;	/* unreachable: listed */
+			vp->clients[c]--;
+			left = gtr_count(vp->clients, r);
+			if (vp->newc[r] > left)
+				vp->newc[r] = (uint8_t)left;
+			p->vault[c]++;
+			s->coli[m.b][r]--;
+			LOGF(log, LOG_PUBLIC, L(loc, "%s throws %s's %s client to the lions (Coliseum).",
+						"%s lanza el Cliente %s de %s a los leones (Coliseo)."),
+			     NAME(log, seat), L(loc, NAME(log, m.b), RNAME(log, r)),
+			     L(loc, RNAME(log, r), NAME(log, m.b)));
+			if (coliseum_options(s, seat))
+				return;
+		}
+		legion_end(s, log);
+		return;
+	case GS_PRISON:
+		if (m.kind == GK_IMPRISON)
+			imprison(s, seat, m.a, m.b, log);
+		action_done(s, FRAME_ALL, log);
+		return;
+	case GS_SENATE:
+		if (m.kind == GK_SENATORS) {
+			int want = m.a;
+
+			for (k = 1; k < s->nplayers && want > 0; k++) {
+				struct gtr_player *o = &s->p[(seat + k) % s->nplayers];
+
+				while (o->camp[GTR_JACK] && want > 0) {
+					o->camp[GTR_JACK]--;
+					p->hand[GTR_JACK]++;
+					want--;
+				}
+			}
+			LOGF(log, LOG_PUBLIC, L(loc, "%s takes %d Senator%s (Senate).",
+						"%s coge %d Senador%s (Senado)."),
+			     NAME(log, seat), m.a, m.a == 1 ? "" : L(loc, "s", "es"));
+		}
+		s->cursor++;
+		eot_next(s, log);
+		return;
+	case GS_SEWER:
+		if (m.kind == GK_SEWER) {
+			p->camp[m.a]--;
+			p->stock[m.a]++;
+			LOGF(log, LOG_PUBLIC, L(loc, "%s keeps %s in the stockpile (Sewer).",
+						"%s guarda %s en su Almacén (Alcantarillado)."),
+			     NAME(log, seat), CNAME(log, m.a));
+			if (gtr_total(p->camp, GC_COUNT))
+				return;
+		}
+		s->cursor++;
+		eot_next(s, log);
+		return;
+	}
+}
+
+static int same_move(struct move a, struct move b)
+{
+	return a.kind == b.kind && a.a == b.a && a.b == b.b && a.c == b.c;
+}
+
+int gtr_apply(void *st, int seat, struct move m, struct game_log *log, struct buf *err)
+{
+	struct gtr_state *s = st;
+	struct move_list ml;
+	int i;
+
+	gtr_moves(s, seat, &ml);
+	for (i = 0; i < ml.n; i++)
+		if (same_move(ml.v[i], m))
+			break;
+	if (i == ml.n) {
+		enum locale loc = LOC(log);
+
+		if (seat < 0 || seat >= s->nplayers || !(gtr_awaiting(s) & (1u << seat)))
+			buf_setf(err, "%s", L(loc, "It is not your decision now.",
+					      "Ahora no te toca decidir."));
+		else
+			buf_setf(err, "%s", L(loc, "That move is not possible now.",
+					      "Esa jugada no es posible ahora."));
+		return -1;
+	}
+	do_move(s, seat, m, log);
+	/* a Foro fulfilled by a decision that left the machine waiting
+	 * (a hire mid-action, a stockpile take...) ends the game now */
+	over_now(s, log);
+	return 0;
+}
+
+/* ---- positions for tests ---- */
+
+static uint8_t *zone(struct gtr_state *s, enum gtr_zone z, int seat)
+{
+	struct gtr_player *p = &s->p[seat >= 0 && seat < GTR_MAX_PLAYERS ? seat : 0];
+
+	switch (z) {
+	case GZ_POOL:
+		return s->pool;
+	case GZ_HAND:
+		return p->hand;
+	case GZ_STOCK:
+		return p->stock;
+	case GZ_VAULT:
+		return p->vault;
+	case GZ_CLIENTS:
+		return p->clients;
+	case GZ_CAMP:
+		return p->camp;
+	default:
+		return NULL;
+	}
+}
+
+static int deck_take(struct gtr_state *s, int card)
+{
+	int i;
+
+	for (i = s->ndeck - 1; i >= 0; i--)
+		if (s->deck[i] == card) {
+			memmove(&s->deck[i], &s->deck[i + 1], (size_t)(s->ndeck - i - 1));
+			s->ndeck--;
+			s->deck[s->ndeck] = 0;
+			return 0;
+		}
+	return -1;
+}
+
+int gtr_put(struct gtr_state *s, int card, enum gtr_zone from, int fs, enum gtr_zone to, int ts)
+{
+	uint8_t *src, *dst;
+
+	if (card < 0 || card > GTR_JACK || from >= GZ_COUNT || to >= GZ_COUNT)
+		return -1;
+	if (card == GTR_JACK) {
+		int ok_from = from == GZ_HAND || from == GZ_CAMP || from == GZ_JACKS;
+		int ok_to = to == GZ_HAND || to == GZ_CAMP || to == GZ_JACKS;
+
+		if (!ok_from || !ok_to)
+			return -1;
+	} else if (from == GZ_JACKS || to == GZ_JACKS) {
+		return -1;
+	}
+	/* take */
+	if (from == GZ_DECK) {
+		if (deck_take(s, card))
+			return -1;
+	} else if (from == GZ_JACKS) {
+		if (!s->jacks)
+			return -1;
+		s->jacks--;
+	} else {
+		src = zone(s, from, fs);
+		if (!src[card])
+			return -1;
+		src[card]--;
+	}
+	/* give */
+	if (to == GZ_DECK) {
+		s->deck[s->ndeck++] = (uint8_t)card;
+	} else if (to == GZ_JACKS) {
+		s->jacks++;
+	} else {
+		dst = zone(s, to, ts);
+		dst[card]++;
+	}
+	gtr_refresh(s);
+	return 0;
+}
+
+int gtr_give_building(struct gtr_state *s, int seat, int card, int site, int nmat, int complete_it)
+{
+	struct gtr_player *p;
+	struct gtr_struct *t;
+	int m, k, need;
+
+	if (seat < 0 || seat >= s->nplayers || card < 0 || card >= GC_COUNT)
+		return -1;
+	p = &s->p[seat];
+	if (((p->has >> card) & 1) || p->nstruct >= GTR_MAX_STRUCT)
+		return -1;
+	m = site < 0 ? gtr_cards[card].material : site;
+	if (m >= GM_COUNT || deck_take(s, card))
+		return -1;
+	if (s->in_town[m])
+		s->in_town[m]--;
+	else if (s->out_town[m])
+		s->out_town[m]--;
+	else {
+		s->deck[s->ndeck++] = (uint8_t)card;
+		return -1;
+	}
+	t = &p->st[p->nstruct++];
+	memset(t, 0, sizeof(*t));
+	t->card = (uint8_t)card;
+	t->site = (uint8_t)m;
+	need = gtr_struct_need(t);
+	if (complete_it && nmat < need)
+		nmat = need;
+	if (nmat > GTR_MAX_MAT)
+		nmat = GTR_MAX_MAT;
+	for (k = 0; k < nmat; k++) {
+		int mm = card == GC_STATUE ? m : gtr_cards[card].material, c;
+
+		int best = -1, have[GC_COUNT] = { 0 }, i;
+
+		/* the name the deck holds most of: a test may still want the others */
+		for (i = 0; i < s->ndeck; i++)
+			have[s->deck[i]]++;
+		for (c = gtr_first[mm]; c < gtr_first[mm + 1]; c++)
+			if (have[c] && (best < 0 || have[c] > have[best]))
+				best = c;
+		if (best < 0 || deck_take(s, best))
+			return -1;
+		t->mat[t->nmat++] = (uint8_t)best;
+	}
+	if (complete_it) {
+		t->done = 1;
+		p->infl[m]++;
+	}
+	gtr_refresh(s);
+	return 0;
+}
+
+void gtr_start_turn(struct gtr_state *s, int leader)
+{
+	cleanup_camps(s);
+	s->fount = GTR_NONE;
+	s->ending = 0;
+	s->end = GE_NONE;
+	s->winner = GTR_NONE;
+	s->leader = (uint8_t)leader;
+	gtr_refresh(s);
+	s->phase = GP_LEAD;
+	begin_turn(s, NULL);
+}
+
+/* ---- the driver table ---- */
+
+static const char *const gtr_aliases[] = { "glory to rome", "gloria a roma", "glory", NULL };
+
+const struct game_ops gtr_ops = {
+	.api_version = GAME_API_VERSION,
+	.id = "gtr",
+	.aliases = gtr_aliases,
+	.name = { "Glory to Rome", "Gloria a Roma" },
+	.min_players = GTR_MIN_PLAYERS,
+	.max_players = GTR_MAX_PLAYERS,
+	.state_size = sizeof(struct gtr_state),
+	.options_help = "experienced: 5 cards, pick the leader card; original-circus: petition of 3, "
+			"old Circus/Forum; nofunctions: buildings give influence only; quick: "
+			"the example game's site limits",
+	.setup = gtr_setup,
+	.awaiting = gtr_awaiting,
+	.moves = gtr_moves,
+	.move_id = gtr_move_id,
+	.move_label = gtr_move_label,
+	.apply = gtr_apply,
+	.prompt = gtr_prompt,
+	.render_public = gtr_render_public,
+	.render_private = gtr_render_private,
+	.save = gtr_save,
+	.load = gtr_load,
+	.result = gtr_result,
+	.bot_move = gtr_bot_move,
+	.check = gtr_check,
+	.secrets = gtr_secrets,
+};
