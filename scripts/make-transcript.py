@@ -45,6 +45,7 @@ def number(move):
 
 
 def pick(rnd, ids, game):
+    ids = [i for i in ids if i != "concede"] or ids	# resigning ends a transcript early
     if game != "fortuna":
         active = [i for i in ids if not i.startswith(PASSIVE)]
         return rnd.choice(active or ids)
@@ -100,7 +101,8 @@ def main():
             ids = re.findall(r"^\[dm [^\]]+\]\s+\d+\. (.+?)(?:  — .*)?$", out, re.M)
             if not ids:
                 sys.exit(f"no moves parsed for {who}:\n{out}")
-            choice = pick(rnd, ids, a.game) if rnd.random() < 0.9 else rnd.choice(ids)
+            choice = pick(rnd, ids, a.game) if rnd.random() < 0.9 else \
+                rnd.choice([i for i in ids if i != "concede"] or ids)
             say(f"{who}: play {choice}")
             turns += 1
             if turns > 5000:
