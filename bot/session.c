@@ -1014,7 +1014,7 @@ static void cmd_game_addbot(struct session_mgr *m, struct adapter *a, const stru
 		int k, idx = 1, taken;
 
 		do {	/* the first free "AI n" name */
-			snprintf(name, sizeof(name), "AI %d", idx++);
+			snprintf(name, sizeof(name), L(loc, "AI %d", "IA %d"), idx++);
 			taken = 0;
 			for (k = 0; k < c.rec.nseats; k++)
 				taken |= !strcmp(c.rec.seats[k].name, name);

@@ -342,7 +342,7 @@ static void test_contract_random_games(void **state)
 		const struct game_ops *g = all[i];
 		int span = g->max_players - g->min_players + 1;
 
-		for (k = 0; k < 200; k++)
+		for (k = 0; k < GAMES_PER_GAME; k++)
 			play_one(g, g->min_players + k % span, 777000u + (uint64_t)k, k < 10, 1);
 	}
 }
