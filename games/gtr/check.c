@@ -176,6 +176,120 @@ static int top(const struct gtr_state *s)
 	return s->nframes ? s->frames[s->nframes - 1].kind : GTR_NONE;
 }
 
+/* The seats' turn flags: who played what, in order.  Before the actions
+ * nobody hired or crafted; only seats already asked (the leader, then
+ * clockwise up to the cursor) have played units; a unit is at least one
+ * card in the camp while the turn runs. */
+static int check_seats(const struct gtr_state *s, struct buf *err)
+{
+	int n = s->nplayers, ph = s->phase, st = s->step, i, r;
+	int before = ph == GP_LEAD || ph == GP_FOLLOW;
+	int running = before || ph == GP_ACTIONS;
+
+	for (i = 0; i < n; i++) {
+		const struct gtr_player *p = &s->p[i];
+		int pos = (i - s->leader + n) % n, played = gtr_total(p->camp, GTR_NAMES);
+		int petitioning = st == GS_PETITION && i == s->decider;
+
+		if (p->acted != (p->units > 0))
+			FAIL("seat %d: units and acted disagree", i + 1);
+		if (p->units && s->led >= GR_COUNT)
+			FAIL("seat %d: units without a role led", i + 1);
+		if (before) {
+			if (p->crafted)
+				FAIL("seat %d: a Craftsman action before the actions", i + 1);
+			for (r = 0; r < GR_COUNT; r++)
+				if (p->newc[r])
+					FAIL("seat %d: a client hired before the actions", i + 1);
+		}
+		if (running) {
+			if (p->units > played)
+				FAIL("seat %d: more units than cards played", i + 1);
+			if (played && !p->acted && !petitioning)
+				FAIL("seat %d: cards played without a unit", i + 1);
+		}
+		if (before && (ph == GP_LEAD ? pos > 0 : pos > s->cursor) && played)
+			FAIL("seat %d played before being asked", i + 1);
+		if ((ph == GP_FOLLOW || ph == GP_ACTIONS) && pos == 0 && !p->acted)
+			FAIL("the leader has not led");
+		if (ph == GP_LEAD && st != GS_UNIT && st != GS_PETITION && played)
+			FAIL("the leader played before leading");
+	}
+	return 0;
+}
+
+static int others_jacks(const struct gtr_state *s, int seat)
+{
+	int i, k = 0;
+
+	for (i = 0; i < s->nplayers; i++)
+		if (i != seat)
+			k += s->p[i].camp[GTR_JACK];
+	return k;
+}
+
+/* What led to the decision asked still holds: the building that asks it
+ * (a hand-edited save must not let a seat use a building it lacks), the
+ * petition's size, a Think discard with a hand to discard from. */
+static int check_context(const struct gtr_state *s, struct buf *err)
+{
+	int d = s->decider, st = s->step;
+	const struct gtr_player *p;
+
+	if (st == GS_PICK || st == GS_OVER || d >= s->nplayers)
+		return 0;
+	p = &s->p[d];
+	if (s->phase == GP_ACADEMY && (!gtr_has(s, d, GC_ACADEMY) || !p->crafted))
+		FAIL("an Academy Think without Academy or Craftsman action");
+	switch (st) {
+	case GS_UNIT:
+		if (p->units && !gtr_has(s, d, GC_PALACE))
+			FAIL("a second unit without Palace");
+		break;
+	case GS_PETITION:
+		if (s->pet_need != gtr_petition_need(s, d))
+			FAIL("a petition of %d cards instead of %d", s->pet_need,
+			     gtr_petition_need(s, d));
+		if (s->pet_role < GR_COUNT &&
+		    gtr_count(p->hand, s->pet_role) < s->pet_need - s->pet_have)
+			FAIL("a petition that cannot be completed");
+		break;
+	case GS_VOMIT:
+		if (!gtr_has(s, d, GC_VOMITORIUM) || !gtr_hand_size(s, d))
+			FAIL("a Vomitorium question without Vomitorium or hand");
+		break;
+	case GS_LATRINE:
+		if (!gtr_has(s, d, GC_LATRINE) || !gtr_hand_size(s, d))
+			FAIL("a Latrine question without Latrine or hand");
+		break;
+	case GS_MATERIAL:
+		if (s->tgt_stair && !gtr_has(s, d, GC_STAIRWAY))
+			FAIL("a Stairway without Stairway");
+		break;
+	case GS_FOUNTAIN:
+		if (!gtr_has(s, d, GC_FOUNTAIN))
+			FAIL("a Fountain card without Fountain");
+		break;
+	case GS_COLISEUM:
+		if (!gtr_has(s, d, GC_COLISEUM))
+			FAIL("a Coliseum choice without Coliseum");
+		break;
+	case GS_PRISON:
+		if (gtr_find_struct(s, d, GC_PRISON) < 0)
+			FAIL("a Prison theft without a Prison");
+		break;
+	case GS_SENATE:
+		if (!gtr_has(s, d, GC_SENATE) || !others_jacks(s, d))
+			FAIL("a Senate question without Senate or Senators");
+		break;
+	case GS_SEWER:
+		if (!gtr_has(s, d, GC_SEWER) || !gtr_total(p->camp, GC_COUNT))
+			FAIL("a Sewer question without Sewer or cards");
+		break;
+	}
+	return 0;
+}
+
 static int check_step(const struct gtr_state *s, struct buf *err)
 {
 	int n = s->nplayers, i, ph = s->phase, st = s->step, cur = gtr_current(s);
@@ -356,6 +470,8 @@ static int check_step(const struct gtr_state *s, struct buf *err)
 	}
 	if (ph == GP_ACTIONS && (!s->nframes || !s->started))
 		FAIL("actions without a frame");
+	if (check_seats(s, err) || check_context(s, err))
+		return -1;
 	if (ph == GP_ACADEMY)
 		for (i = 0; i < n; i++)
 			if (gtr_total(s->p[i].camp, GTR_NAMES))

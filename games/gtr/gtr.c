@@ -103,6 +103,9 @@
  * 20. Vault contents are shown to nobody, their owner included, until the
  *     end; the count and the materials sold from the stockpile are public
  *     ("deben mostrarse antes de colocarlas").
+ * 21. Stockpile cards show their material only ("de modo que solo se vea
+ *     el nombre del material"): a hand card put there (Muelle, Legionary)
+ *     is logged by its material.
  */
 #include <string.h>
 
@@ -727,7 +730,7 @@ static void follow_next(struct gtr_state *s, struct game_log *log)
 
 /* ---- units (lead / follow) ---- */
 
-static int petition_need(const struct gtr_state *s, int seat)
+int gtr_petition_need(const struct gtr_state *s, int seat)
 {
 	if (s->opts & GO_ORIGINAL_CIRCUS)
 		return gtr_has(s, seat, GC_CIRCUS) ? 2 : 3;
@@ -746,7 +749,7 @@ static int unit_card_ok(const struct gtr_state *s, int seat, int role, int c)
 
 static int can_petition(const struct gtr_state *s, int seat)
 {
-	int m, need = petition_need(s, seat);
+	int m, need = gtr_petition_need(s, seat);
 
 	for (m = 0; m < GM_COUNT; m++)
 		if (gtr_count(s->p[seat].hand, m) >= need)
@@ -1709,9 +1712,10 @@ static void do_action(struct gtr_state *s, int seat, struct move m, struct game_
 		p->hand[m.a]--;
 		p->stock[m.a]++;
 		s->part |= GPART_HAND;
+		/* the stockpile shows the material only: the card stays secret */
 		LOGF(log, LOG_PUBLIC, L(loc, "%s puts %s from hand into the stockpile (Dock).",
 					"%s pone %s de la Mano en su Almacén (Muelle)."),
-		     NAME(log, seat), CNAME(log, m.a));
+		     NAME(log, seat), MNAME(log, gtr_cards[m.a].material));
 		after_part(s, seat, log);
 		return;
 	case GK_HIRE:
@@ -1919,7 +1923,7 @@ static void do_move(struct gtr_state *s, int seat, struct move m, struct game_lo
 		if (m.kind == GK_PETITION) {
 			s->pet_role = GTR_NONE;
 			s->pet_have = 0;
-			s->pet_need = (uint8_t)petition_need(s, seat);
+			s->pet_need = (uint8_t)gtr_petition_need(s, seat);
 			s->step = GS_PETITION;
 			return;
 		}

@@ -394,6 +394,9 @@ int gtr_vault_size(const struct gtr_state *s, int seat);
 /* Actions seat performs this turn with the led role (units + clients,
  * Circo Máximo, Ludus Magna, Despensa), counted now. */
 int gtr_turn_actions(const struct gtr_state *s, int seat);
+/* Cards of one role that make a Petition for seat: 2, or with
+ * original-circus 3 (2 with Circo). */
+int gtr_petition_need(const struct gtr_state *s, int seat);
 /* A Foro's condition met by seat now. */
 int gtr_forum_met(const struct gtr_state *s, int seat);
 /* The index of seat's structure named card, or -1. */

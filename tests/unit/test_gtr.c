@@ -961,6 +961,32 @@ static void test_scoring(void **state)
 	free(s);
 }
 
+/*
+ * Muelle puts a card from the (secret) hand into the stockpile, where a
+ * card shows only its material ("de modo que solo se vea el nombre del
+ * material"; the Legionary's and the Craftsman's hand cards are logged by
+ * material too): the public log names the material, never the card.
+ */
+static void test_dock_log_hides_card(void **state)
+{
+	struct gtr_state *s = clean(2, "");
+	const char *text;
+
+	built(s, 0, GC_DOCK);
+	hand(s, 0, GC_ROAD);
+	hand(s, 0, GC_TEMPLE);
+	PLAY(s, 0, "lead laborer");
+	PLAY(s, 0, "road");
+	PLAY(s, 1, "think draw");
+	buf_reset(&logbuf);
+	PLAY(s, 0, "dock temple");
+	text = buf_str(&logbuf);
+	assert_int_equal(s->p[0].stock[GC_TEMPLE], 1);
+	if (strstr(text, "Temple") || !strstr(text, "Marble"))
+		fail_msg("the Dock's public line must name the material only:\n%s", text);
+	free(s);
+}
+
 /* ---- save / load ---- */
 
 static void roundtrip(const struct gtr_state *s)
@@ -1063,6 +1089,182 @@ static void test_save_load(void **state)
 						"site", 0, "done", 0, "flags", 0, "materials"));
 	mutate(s, "rng", json_object());
 	mutate(s, "opts", json_integer(99));
+	free(s);
+}
+
+/* load(save(s)): 0 accepted, -1 refused. */
+static int reload(const struct gtr_state *s)
+{
+	json_t *j = gtr_save(s);
+	char *text = json_dumps(j, JSON_COMPACT);
+	int r = load_text(text);
+
+	free(text);
+	json_decref(j);
+	return r;
+}
+
+/* A game of 3 in the actions of a turn led as role by seat 0 with the card
+ * c (seat 0 to act, its own frame open). */
+static struct gtr_state *in_actions(int role, int c)
+{
+	struct gtr_state *s = clean(3, "");
+
+	hand(s, 0, c);
+	PUT(s, c, GZ_HAND, 0, GZ_CAMP, 0);
+	s->p[0].units = 1;
+	s->p[0].acted = 1;
+	s->led = (uint8_t)role;
+	s->phase = GP_ACTIONS;
+	s->step = GS_ACTION;
+	s->frames[0].kind = (uint8_t)role;
+	s->frames[0].dyn = 1;
+	s->nframes = 1;
+	s->started = 1;
+	return s;
+}
+
+/*
+ * A save is "never trusted": a state whose decision could not have been
+ * reached (a Senado question to a seat without Senado, a Prison theft
+ * without a Prison, a petition of the wrong size...) must be refused even
+ * when every card is accounted for -- otherwise a hand-edited save lets a
+ * seat use a building it does not have, or leaves a seat with no move one
+ * decision later.
+ */
+static void test_load_rejects_impossible_context(void **state)
+{
+	struct gtr_state *s;
+
+	/* end of turn, Senado: only a Senado owner is asked */
+	s = clean(3, "");
+	PUT(s, GTR_JACK, GZ_JACKS, 0, GZ_CAMP, 1);
+	s->p[1].units = s->p[1].acted = 1;
+	s->led = GR_LABORER;
+	s->phase = GP_SENATE;
+	s->step = GS_SENATE;
+	assert_int_equal(reload(s), -1);
+	built(s, 0, GC_SENATE);
+	assert_int_equal(reload(s), 0);		/* the control: same state with a Senado */
+	free(s);
+
+	/* Alcantarillado: only its owner, with order cards played */
+	s = clean(3, "");
+	hand(s, 0, GC_ROAD);
+	PUT(s, GC_ROAD, GZ_HAND, 0, GZ_CAMP, 0);
+	s->p[0].units = s->p[0].acted = 1;
+	s->led = GR_LABORER;
+	s->phase = GP_SEWER;
+	s->step = GS_SEWER;
+	assert_int_equal(reload(s), -1);
+	built(s, 0, GC_SEWER);
+	assert_int_equal(reload(s), 0);
+	free(s);
+
+	/* Vomitorium / Letrinas before a Think: only their owner, with a hand */
+	s = clean(3, "");
+	hand(s, 0, GC_ROAD);
+	s->step = GS_VOMIT;
+	assert_int_equal(reload(s), -1);
+	s->step = GS_LATRINE;
+	assert_int_equal(reload(s), -1);
+	built(s, 0, GC_LATRINE);
+	assert_int_equal(reload(s), 0);
+	free(s);
+
+	/* Academia's Think: its owner after a Craftsman action */
+	s = clean(3, "");
+	s->phase = GP_ACADEMY;
+	s->step = GS_THINK;
+	s->p[0].crafted = 1;
+	assert_int_equal(reload(s), -1);
+	built(s, 0, GC_ACADEMY);
+	assert_int_equal(reload(s), 0);
+	s->p[0].crafted = 0;
+	assert_int_equal(reload(s), -1);
+	free(s);
+
+	/* a second unit (GS_UNIT after one) needs a Palacio */
+	s = clean(3, "");
+	hand(s, 0, GC_ROAD);
+	hand(s, 0, GC_ROAD);
+	PUT(s, GC_ROAD, GZ_HAND, 0, GZ_CAMP, 0);
+	s->p[0].units = s->p[0].acted = 1;
+	s->led = GR_LABORER;
+	s->step = GS_UNIT;
+	assert_int_equal(reload(s), -1);
+	built(s, 0, GC_PALACE);
+	assert_int_equal(reload(s), 0);
+	free(s);
+
+	/* a petition of 3 without original-circus (the seed: two cards);
+	 * this one would also leave the seat without a move after a card */
+	s = clean(3, "");
+	hand(s, 0, GC_TOWER);
+	hand(s, 0, GC_WALL);
+	PUT(s, GC_TOWER, GZ_HAND, 0, GZ_CAMP, 0);
+	s->led = GR_ARCHITECT;
+	s->step = GS_PETITION;
+	s->pet_role = GR_ARCHITECT;
+	s->pet_have = 1;
+	s->pet_need = 3;
+	assert_int_equal(reload(s), -1);
+	s->pet_need = 2;
+	assert_int_equal(reload(s), 0);
+	free(s);
+
+	/* a seat already acting before it was asked to follow */
+	s = clean(3, "");
+	hand(s, 0, GC_ROAD);
+	hand(s, 2, GC_ROAD);
+	PUT(s, GC_ROAD, GZ_HAND, 0, GZ_CAMP, 0);
+	PUT(s, GC_ROAD, GZ_HAND, 2, GZ_CAMP, 2);
+	s->p[0].units = s->p[0].acted = 1;
+	s->p[2].units = s->p[2].acted = 1;
+	s->led = GR_LABORER;
+	s->phase = GP_FOLLOW;
+	s->step = GS_FOLLOW;
+	s->cursor = 1;
+	s->decider = 1;
+	assert_int_equal(reload(s), -1);
+	PUT(s, GC_ROAD, GZ_CAMP, 2, GZ_HAND, 2);
+	s->p[2].units = s->p[2].acted = 0;
+	assert_int_equal(reload(s), 0);
+	free(s);
+
+	/* Prisión's theft without a Prison */
+	s = in_actions(GR_ARCHITECT, GC_TOWER);
+	built(s, 1, GC_INSULA);
+	s->frames[1].kind = GF_PRISON;
+	s->frames[1].count = 1;
+	s->nframes = 2;
+	s->step = GS_PRISON;
+	assert_int_equal(reload(s), -1);
+	built(s, 0, GC_PRISON);
+	assert_int_equal(reload(s), 0);
+	free(s);
+
+	/* Coliseo's choice without a Coliseo */
+	s = in_actions(GR_LEGIONARY, GC_ACADEMY);
+	PUT(s, GC_ROAD, GZ_DECK, 0, GZ_CLIENTS, 1);
+	s->step = GS_COLISEUM;
+	s->coli[1][GR_LABORER] = 1;
+	s->leg_n = s->leg_k = 1;
+	s->leg_dem[0] = GM_RUBBLE;
+	assert_int_equal(reload(s), -1);
+	built(s, 0, GC_COLISEUM);
+	assert_int_equal(reload(s), 0);
+	free(s);
+
+	/* Fuente's card without a Fuente */
+	s = in_actions(GR_CRAFTSMAN, GC_CIRCUS);
+	PUT(s, GC_ROAD, GZ_DECK, 0, GZ_POOL, 0);
+	s->pool[GC_ROAD]--;
+	s->fount = GC_ROAD;
+	s->step = GS_FOUNTAIN;
+	assert_int_equal(reload(s), -1);
+	built(s, 0, GC_FOUNTAIN);
+	assert_int_equal(reload(s), 0);
 	free(s);
 }
 
@@ -1223,7 +1425,9 @@ int main(void)
 		cmocka_unit_test(test_end_catacomb_and_forum),
 		cmocka_unit_test(test_concede),
 		cmocka_unit_test(test_scoring),
+		cmocka_unit_test(test_dock_log_hides_card),
 		cmocka_unit_test(test_save_load),
+		cmocka_unit_test(test_load_rejects_impossible_context),
 		cmocka_unit_test(test_texts),
 		cmocka_unit_test(test_random_games),
 		cmocka_unit_test(test_ai_games),
