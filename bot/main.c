@@ -108,6 +108,8 @@ int main(int argc, char **argv)
 	int force_console = 0, i, rc = 0;
 	uint64_t seed;
 
+	/* a peer that closed its socket must fail a write, not kill the bot */
+	signal(SIGPIPE, SIG_IGN);
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--console")) {
 			force_console = 1;
