@@ -135,8 +135,7 @@ static json_t *save_frames(const struct gtr_frame *f, int n)
 json_t *gtr_save(const void *st)
 {
 	const struct gtr_state *s = st;
-	json_t *j = json_object(), *seats = json_array(), *rng = json_object(), *a;
-	char hex[32];
+	json_t *j = json_object(), *seats = json_array(), *a;
 	int i, k;
 
 	json_object_set_new(j, "v", json_integer(SAVE_VERSION));
@@ -176,12 +175,7 @@ json_t *gtr_save(const void *st)
 		json_array_append_new(seats, o);
 	}
 	json_object_set_new(j, "seats", seats);
-	/* 64-bit values as hex strings: JSON numbers lose them. */
-	snprintf(hex, sizeof(hex), "%016" PRIx64, s->rng.state);
-	json_object_set_new(rng, "state", json_string(hex));
-	snprintf(hex, sizeof(hex), "%016" PRIx64, s->rng.inc);
-	json_object_set_new(rng, "inc", json_string(hex));
-	json_object_set_new(j, "rng", rng);
+	json_object_set_new(j, "rng", rng_to_json(&s->rng));
 	return j;
 }
 
@@ -282,33 +276,6 @@ static int get_name(const json_t *v, const char *const *names, int n, uint8_t *o
 			return 0;
 		}
 	return -1;
-}
-
-static int get_u64(const json_t *v, uint64_t *out)
-{
-	const char *p;
-	uint64_t x = 0;
-	int n = 0;
-
-	if (!json_is_string(v))
-		return -1;
-	for (p = json_string_value(v); *p; p++, n++) {
-		int d;
-
-		if (*p >= '0' && *p <= '9')
-			d = *p - '0';
-		else if (*p >= 'a' && *p <= 'f')
-			d = *p - 'a' + 10;
-		else
-			return -1;
-		if (n >= 16)
-			return -1;
-		x = x << 4 | (uint64_t)d;
-	}
-	if (n == 0)
-		return -1;
-	*out = x;
-	return 0;
 }
 
 static int load_struct(const json_t *o, struct gtr_struct *t)
@@ -483,8 +450,7 @@ int gtr_load(void *st, const json_t *j, struct buf *err)
 		if (load_seat(json_array_get(seats, i), s, (int)i, err))
 			goto fail;
 	rng = json_object_get(j, "rng");
-	if (!json_is_object(rng) || get_u64(json_object_get(rng, "state"), &s->rng.state) ||
-	    get_u64(json_object_get(rng, "inc"), &s->rng.inc) || !(s->rng.inc & 1)) {
+	if (rng_from_json(rng, &s->rng)) {
 		buf_setf(err, "Glory to Rome save: \"rng\" is missing or invalid.");
 		goto fail;
 	}

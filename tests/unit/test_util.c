@@ -119,6 +119,31 @@ static void test_rng(void **state)
 	assert_int_equal(sum, 45);
 }
 
+static void test_rng_json(void **state)
+{
+	struct rng a, b;
+	json_t *j;
+	static const char *const bad[] = {
+		"{}", "[]", "{\"state\":\"1\",\"inc\":\"2\"}",	/* even inc */
+		"{\"state\":\"xyz\",\"inc\":\"1\"}", "{\"state\":\"1\",\"inc\":1}",
+		"{\"state\":\"11112222333344445\",\"inc\":\"1\"}",	/* 17 digits */
+		"{\"state\":\"\",\"inc\":\"1\"}",
+	};
+	size_t i;
+
+	rng_seed(&a, 0xfedcba9876543210ULL, 5);
+	j = rng_to_json(&a);
+	assert_int_equal(rng_from_json(j, &b), 0);
+	assert_true(a.state == b.state && a.inc == b.inc);
+	assert_int_equal(rng_next(&a), rng_next(&b));
+	json_decref(j);
+	for (i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
+		j = json_loads(bad[i], 0, NULL);
+		assert_int_equal(rng_from_json(j, &b), -1);
+		json_decref(j);
+	}
+}
+
 static void test_rich_json(void **state)
 {
 	struct rich r = RICH_INIT, back;
@@ -165,6 +190,7 @@ int main(void)
 		cmocka_unit_test(test_fold),
 		cmocka_unit_test(test_word),
 		cmocka_unit_test(test_rng),
+		cmocka_unit_test(test_rng_json),
 		cmocka_unit_test(test_rich_json),
 	};
 
