@@ -1,0 +1,486 @@
+/*
+ * rest: the Discord REST queue.  Lanes (route + major parameter) hold
+ * requests in submission order; only a lane's head is ever sent or waiting,
+ * so order is kept through retries.  One uv_timer wakes the queue when the
+ * limiter or a retry delay says so.
+ */
+#include "adapters/discord/rest.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <jansson.h>
+
+#include "adapters/discord/ratelimit.h"
+#include "adapters/http.h"
+
+#define TOKEN_MAX 512
+
+struct rest_lane;
+
+struct rest_req {
+	struct discord_rest *q;
+	struct rest_lane *lane;		/* NULL once off its lane */
+	struct rest_req *next;		/* in the lane, or the failed list */
+	struct ratelimit_key key;
+	char *method, *url, *body;
+	size_t body_len;
+	unsigned attempts;		/* tries answered so far */
+	int inflight;			/* sent, no answer yet */
+	uint64_t not_before;		/* retry delay (loop time) */
+	char *error;			/* send failure, on the failed list */
+	discord_rest_fn cb;
+	void *ctx;
+};
+
+/* The requests of one route + major, oldest first; exists while non-empty. */
+struct rest_lane {
+	struct rest_lane *prev, *next;
+	struct rest_req *head, *tail;
+};
+
+struct discord_rest {
+	uv_loop_t *loop;
+	uv_timer_t timer;		/* the one wake-up */
+	struct http_client *http;	/* owned */
+	struct ratelimit rl;
+	char *auth;			/* "Authorization: Bot <token>" */
+	char *base;			/* no trailing slash */
+	long timeout_ms;
+	size_t max_pending;
+	uint64_t retry_cap_ms;
+	struct rest_lane *lanes, *lanes_tail;
+	struct rest_req *failed, *failed_tail;	/* to report from the timer */
+	size_t pending;
+	int dead;			/* discord_rest_free() ran */
+};
+
+/* memset that the compiler may not drop: the token must not linger. */
+static void wipe(char *s)
+{
+	volatile char *p = s;
+
+	if (!s)
+		return;
+	while (*p)
+		*p++ = '\0';
+}
+
+static void req_free(struct rest_req *r)
+{
+	free(r->method);
+	free(r->url);
+	free(r->body);
+	free(r->error);
+	free(r);
+}
+
+/* ---- lanes ---- */
+
+static int same_lane(const struct ratelimit_key *a,
+		     const struct ratelimit_key *b)
+{
+	return !strcmp(a->route, b->route) && !strcmp(a->major, b->major);
+}
+
+static void lane_append(struct discord_rest *q, struct rest_req *r)
+{
+	struct rest_lane *l;
+
+	for (l = q->lanes; l; l = l->next)
+		if (same_lane(&l->head->key, &r->key))
+			break;
+	if (!l) {
+		l = xcalloc(1, sizeof(*l));
+		l->prev = q->lanes_tail;
+		if (q->lanes_tail)
+			q->lanes_tail->next = l;
+		else
+			q->lanes = l;
+		q->lanes_tail = l;
+	}
+	r->lane = l;
+	r->next = NULL;
+	if (l->tail)
+		l->tail->next = r;
+	else
+		l->head = r;
+	l->tail = r;
+}
+
+/* Takes the head r off its lane, dropping the lane if it empties. */
+static void lane_pop(struct discord_rest *q, struct rest_req *r)
+{
+	struct rest_lane *l = r->lane;
+
+	l->head = r->next;
+	if (!l->head)
+		l->tail = NULL;
+	r->next = NULL;
+	r->lane = NULL;
+	if (l->head)
+		return;
+	if (l->prev)
+		l->prev->next = l->next;
+	else
+		q->lanes = l->next;
+	if (l->next)
+		l->next->prev = l->prev;
+	else
+		q->lanes_tail = l->prev;
+	free(l);
+}
+
+/* ---- completion ---- */
+
+/* Calls r's callback (pending already counted down) and frees r. */
+static void deliver(struct rest_req *r, long status, const char *error,
+		    struct buf *body)
+{
+	struct buf empty = BUF_INIT;
+	struct discord_rest_resp resp = {
+		.status = status, .error = error,
+		.body = body ? body : &empty, .attempts = r->attempts,
+	};
+
+	r->cb(&resp, r->ctx);
+	buf_release(&empty);
+	req_free(r);
+}
+
+/* ---- scheduling ---- */
+
+static void on_http_done(struct http_resp *resp, void *ctx);
+static void on_timer(uv_timer_t *t);
+
+static int send_req(struct discord_rest *q, struct rest_req *r,
+		    struct buf *err)
+{
+	const char *hdrs[3];
+	struct http_req hr = {
+		.method = r->method, .url = r->url,
+		.headers = hdrs, .nheaders = 3,
+		.body = r->body, .body_len = r->body_len,
+		.timeout_ms = q->timeout_ms,
+	};
+
+	hdrs[0] = q->auth;
+	hdrs[1] = "Content-Type: application/json";
+	hdrs[2] = "User-Agent: " DISCORD_REST_USER_AGENT;
+	return http_request(q->http, &hr, on_http_done, r, err);
+}
+
+/*
+ * Sends every lane head the limiter allows now and arms the timer for the
+ * earliest moment anything else may move.
+ */
+static void pump(struct discord_rest *q)
+{
+	uint64_t now = uv_now(q->loop), wake = UINT64_MAX, wait;
+	struct rest_lane *l, *next;
+
+	if (q->dead)
+		return;
+	if (q->failed)
+		wake = now;
+	for (l = q->lanes; l; l = next) {
+		struct rest_req *r = l->head;
+		struct buf err = BUF_INIT;
+
+		next = l->next;
+		if (r->inflight)
+			continue;
+		if (r->not_before > now) {
+			if (r->not_before < wake)
+				wake = r->not_before;
+			continue;
+		}
+		if (ratelimit_acquire(&q->rl, &r->key, now, &wait)) {
+			if (now + wait < wake)
+				wake = now + wait;
+			continue;
+		}
+		if (!send_req(q, r, &err)) {
+			r->inflight = 1;
+			continue;
+		}
+		/* Never sent: give the slot back; report from the loop. */
+		ratelimit_cancel(&q->rl, &r->key);
+		if (!err.len)
+			buf_setf(&err, "discord: request not sent");
+		r->error = xstrdup(buf_str(&err));
+		buf_release(&err);
+		lane_pop(q, r);
+		if (q->failed_tail)
+			q->failed_tail->next = r;
+		else
+			q->failed = r;
+		q->failed_tail = r;
+		wake = now;
+	}
+	if (wake == UINT64_MAX)
+		uv_timer_stop(&q->timer);
+	else
+		uv_timer_start(&q->timer, on_timer, wake - now, 0);
+}
+
+static void on_timer(uv_timer_t *t)
+{
+	struct discord_rest *q = t->data;
+
+	while (q->failed && !q->dead) {
+		struct rest_req *r = q->failed;
+
+		q->failed = r->next;
+		if (!q->failed)
+			q->failed_tail = NULL;
+		r->next = NULL;
+		q->pending--;
+		deliver(r, 0, r->error, NULL);
+	}
+	pump(q);
+}
+
+/* A 429's JSON body: {"retry_after": 0.2, "global": false, ...}. */
+static void parse_429_body(struct ratelimit_headers *h, const struct buf *body)
+{
+	json_error_t jerr;
+	json_t *j, *v;
+
+	if (!body->len)
+		return;
+	j = json_loadb(body->s, body->len, 0, &jerr);
+	if (json_is_object(j)) {
+		v = json_object_get(j, "retry_after");
+		if (json_is_number(v) && json_number_value(v) >= 0 &&
+		    json_number_value(v) <= 1e7)
+			h->retry_after = json_number_value(v);
+		if (json_is_true(json_object_get(j, "global")))
+			h->global = 1;
+	}
+	json_decref(j);
+}
+
+static void on_http_done(struct http_resp *resp, void *ctx)
+{
+	struct rest_req *r = ctx;
+	struct discord_rest *q = r->q;
+	struct ratelimit_headers h;
+	enum ratelimit_action act;
+	uint64_t now = uv_now(q->loop), retry = 0;
+	struct buf msg = BUF_INIT;
+	size_t i;
+
+	r->inflight = 0;
+	r->attempts++;
+	ratelimit_headers_init(&h);
+	h.status = resp->error ? 0 : (int)resp->status;
+	for (i = 0; i < resp->nheaders; i++)
+		ratelimit_headers_parse(&h, resp->headers[i],
+					strlen(resp->headers[i]));
+	if (h.status == 429)
+		parse_429_body(&h, &resp->body);
+	act = ratelimit_update(&q->rl, &r->key, now, &h, r->attempts, &retry);
+
+	if (act == RATELIMIT_RETRY) {
+		if (q->retry_cap_ms && h.status != 429 && retry > q->retry_cap_ms)
+			retry = q->retry_cap_ms;
+		r->not_before = now + retry;
+		pump(q);
+		return;
+	}
+
+	lane_pop(q, r);
+	q->pending--;
+	if (act == RATELIMIT_GIVE_UP) {
+		if (h.status == 0)
+			buf_setf(&msg, "discord: %s (gave up after %u attempts)",
+				 resp->error ? resp->error : "network error",
+				 r->attempts);
+		else if (h.status == 429)
+			buf_setf(&msg, "discord: still rate limited after %u attempts",
+				 r->attempts);
+		else
+			buf_setf(&msg, "discord: HTTP %d (gave up after %u attempts)",
+				 h.status, r->attempts);
+	}
+	deliver(r, h.status, act == RATELIMIT_GIVE_UP ? buf_str(&msg) : NULL,
+		&resp->body);
+	buf_release(&msg);
+	pump(q);	/* a no-op if the callback freed the queue */
+}
+
+/* ---- API ---- */
+
+static void on_closed(uv_handle_t *h)
+{
+	free(h->data);
+}
+
+struct discord_rest *discord_rest_new(uv_loop_t *loop,
+				      const struct discord_rest_config *cfg,
+				      struct buf *err)
+{
+	const char *base = cfg->base_url ? cfg->base_url : DISCORD_REST_DEFAULT_BASE;
+	struct discord_rest *q;
+	struct buf b = BUF_INIT;
+	size_t i, n;
+
+	if (!cfg->token || !*cfg->token) {
+		buf_setf(err, "discord: no bot token");
+		return NULL;
+	}
+	n = strlen(cfg->token);
+	if (n > TOKEN_MAX) {
+		buf_setf(err, "discord: the bot token is too long");
+		return NULL;
+	}
+	for (i = 0; i < n; i++)
+		if ((unsigned char)cfg->token[i] <= 0x20 ||
+		    (unsigned char)cfg->token[i] >= 0x7f) {
+			buf_setf(err, "discord: the bot token contains a space "
+				 "or a control character");
+			return NULL;
+		}
+	if (!http_url_allowed(base, err)) {
+		struct buf why = BUF_INIT;
+
+		buf_addstr(&why, buf_str(err));
+		buf_setf(err, "discord: base URL refused: %s", buf_str(&why));
+		buf_release(&why);
+		return NULL;
+	}
+
+	q = xcalloc(1, sizeof(*q));
+	q->http = http_client_new(loop, err);
+	if (!q->http) {
+		free(q);
+		return NULL;
+	}
+	q->loop = loop;
+	uv_timer_init(loop, &q->timer);
+	q->timer.data = q;
+	ratelimit_init(&q->rl, cfg->seed);
+	buf_printf(&b, "Authorization: Bot %s", cfg->token);
+	q->auth = buf_detach(&b);
+	n = strlen(base);
+	while (n && base[n - 1] == '/')
+		n--;
+	buf_add(&b, base, n);
+	q->base = buf_detach(&b);
+	q->timeout_ms = cfg->timeout_ms;
+	q->max_pending = cfg->max_pending ? cfg->max_pending :
+		DISCORD_REST_DEFAULT_MAX_PENDING;
+	q->retry_cap_ms = cfg->retry_cap_ms;
+	return q;
+}
+
+void discord_rest_free(struct discord_rest *q)
+{
+	struct rest_req *r, *rn;
+
+	if (!q || q->dead)
+		return;
+	q->dead = 1;
+	while (q->lanes) {
+		struct rest_lane *l = q->lanes;
+
+		for (r = l->head; r; r = rn) {
+			rn = r->next;
+			req_free(r);
+		}
+		q->lanes = l->next;
+		free(l);
+	}
+	q->lanes_tail = NULL;
+	for (r = q->failed; r; r = rn) {
+		rn = r->next;
+		req_free(r);
+	}
+	q->failed = q->failed_tail = NULL;
+	q->pending = 0;
+	http_client_free(q->http);	/* no callback comes after this */
+	q->http = NULL;
+	ratelimit_release(&q->rl);
+	wipe(q->auth);
+	free(q->auth);
+	q->auth = NULL;
+	free(q->base);
+	q->base = NULL;
+	uv_timer_stop(&q->timer);
+	uv_close((uv_handle_t *)&q->timer, on_closed);	/* frees q */
+}
+
+static uint64_t wall_ms(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_REALTIME, &ts))
+		return 0;	/* skips the old-message check */
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+int discord_rest_submit(struct discord_rest *q, const char *method,
+			const char *path, const char *json,
+			discord_rest_fn cb, void *ctx, struct buf *err)
+{
+	struct ratelimit_key key;
+	struct rest_req *r;
+	struct buf url = BUF_INIT;
+	const char *p;
+
+	if (!q || q->dead) {
+		buf_setf(err, "discord: the REST queue is closed");
+		return -1;
+	}
+	if (!cb) {
+		buf_setf(err, "discord: no callback");
+		return -1;
+	}
+	if (q->pending >= q->max_pending) {
+		buf_setf(err, "discord: REST queue full (%zu requests)",
+			 q->pending);
+		return -1;
+	}
+	if (!path || path[0] != '/') {
+		buf_setf(err, "discord: the path must start with '/'");
+		return -1;
+	}
+	for (p = path; *p; p++)
+		if ((unsigned char)*p <= 0x20 || (unsigned char)*p >= 0x7f) {
+			buf_setf(err, "discord: the path contains a space or "
+				 "a control character");
+			return -1;
+		}
+	if (ratelimit_route_key(method, path, wall_ms(), &key, err))
+		return -1;
+	buf_printf(&url, "%s%s", q->base, path);
+	if (url.toobig || !http_url_allowed(buf_str(&url), err)) {
+		if (url.toobig)
+			buf_setf(err, "discord: URL too long");
+		buf_release(&url);
+		return -1;
+	}
+
+	r = xcalloc(1, sizeof(*r));
+	r->q = q;
+	r->key = key;
+	r->method = xstrdup(method);
+	r->url = buf_detach(&url);
+	if (json) {
+		r->body_len = strlen(json);
+		r->body = xstrdup(json);
+	}
+	r->cb = cb;
+	r->ctx = ctx;
+	lane_append(q, r);
+	q->pending++;
+	pump(q);
+	return 0;
+}
+
+size_t discord_rest_pending(const struct discord_rest *q)
+{
+	return q ? q->pending : 0;
+}

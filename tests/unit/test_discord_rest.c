@@ -1,0 +1,746 @@
+/*
+ * adapters/discord/rest: the REST queue against a fake Discord on 127.0.0.1
+ * (ephemeral port) running on the same loop.  Nothing else is contacted.
+ * Every test runs under a guard timer: a hang fails instead of blocking.
+ * Times are compared in loop time (uv_now), the clock the queue uses.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <uv.h>
+
+#include "adapters/discord/rest.h"
+#include "util/buf.h"
+
+#define GUARD_MS 15000
+#define TOKEN "SECRET.tok-123"
+#define MAX_RECS 64
+
+/* ---- the fake Discord ---- */
+
+struct fk_rec {
+	char method[16];
+	char path[128];
+	char body[128];
+	uint64_t at;		/* loop time of arrival */
+	int auth_ok, ct_ok, ua_ok;
+};
+
+struct fk_conn {
+	uv_tcp_t tcp;
+	struct fk_server *srv;
+	struct buf in;
+	int closing;
+	struct fk_conn *prev, *next;
+};
+
+struct fk_server {
+	uv_tcp_t tcp;
+	uv_loop_t *loop;
+	int port;
+	int nreq;
+	struct fk_rec recs[MAX_RECS];
+	struct fk_conn *conns;
+};
+
+struct fk_write {
+	uv_write_t req;
+	char *data;
+};
+
+static void fk_conn_closed(uv_handle_t *h)
+{
+	struct fk_conn *fc = h->data;
+
+	buf_release(&fc->in);
+	free(fc);
+}
+
+static void fk_conn_close(struct fk_conn *fc)
+{
+	if (fc->closing)
+		return;
+	fc->closing = 1;
+	if (fc->prev)
+		fc->prev->next = fc->next;
+	else
+		fc->srv->conns = fc->next;
+	if (fc->next)
+		fc->next->prev = fc->prev;
+	uv_close((uv_handle_t *)&fc->tcp, fk_conn_closed);
+}
+
+static void fk_written(uv_write_t *req, int status)
+{
+	struct fk_write *w = (struct fk_write *)req;
+
+	if (status < 0)
+		fk_conn_close(req->data);
+	free(w->data);
+	free(w);
+}
+
+static void fk_reply(struct fk_conn *fc, int status, const char *extra,
+		     const char *body)
+{
+	struct buf out = BUF_INIT;
+	struct fk_write *w = calloc(1, sizeof(*w));
+	uv_buf_t b;
+	size_t len = strlen(body);
+
+	assert_non_null(w);
+	buf_printf(&out, "HTTP/1.1 %d Fake\r\nContent-Length: %zu\r\n"
+		   "Content-Type: application/json\r\n%s\r\n%s",
+		   status, len, extra, body);
+	len = out.len;
+	w->data = buf_detach(&out);
+	w->req.data = fc;
+	b = uv_buf_init(w->data, (unsigned)len);
+	if (uv_write(&w->req, (uv_stream_t *)&fc->tcp, &b, 1, fk_written)) {
+		free(w->data);
+		free(w);
+		fk_conn_close(fc);
+	}
+}
+
+/* Requests seen so far on path (before the current one). */
+static int fk_count(const struct fk_server *srv, const char *path, int upto)
+{
+	int i, n = 0;
+
+	for (i = 0; i < upto && i < MAX_RECS; i++)
+		n += !strcmp(srv->recs[i].path, path);
+	return n;
+}
+
+static int fk_count_body(const struct fk_server *srv, const char *path,
+			 const char *body, int upto)
+{
+	int i, n = 0;
+
+	for (i = 0; i < upto && i < MAX_RECS; i++)
+		n += !strcmp(srv->recs[i].path, path) &&
+			!strcmp(srv->recs[i].body, body);
+	return n;
+}
+
+static void fk_handle(struct fk_conn *fc, const char *head, const char *body,
+		      size_t blen)
+{
+	struct fk_server *srv = fc->srv;
+	struct fk_rec *rec;
+	int idx = srv->nreq++, before;
+
+	assert_true(idx < MAX_RECS);
+	rec = &srv->recs[idx];
+	assert_int_equal(sscanf(head, "%15s %127s", rec->method, rec->path), 2);
+	if (blen >= sizeof(rec->body))
+		blen = sizeof(rec->body) - 1;
+	memcpy(rec->body, body, blen);
+	rec->body[blen] = '\0';
+	rec->at = uv_now(srv->loop);
+	rec->auth_ok = strstr(head, "\r\nAuthorization: Bot " TOKEN "\r\n") != NULL;
+	rec->ct_ok = strstr(head, "\r\nContent-Type: application/json\r\n") != NULL;
+	rec->ua_ok = strstr(head, "\r\nUser-Agent: DiscordBot (tabula, 0.1)\r\n") != NULL;
+	before = fk_count(srv, rec->path, idx);
+
+	if (!strcmp(rec->path, "/api/v10/channels/2/messages") && !before) {
+		fk_reply(fc, 429, "X-RateLimit-Scope: user\r\n",
+			 "{\"message\": \"You are being rate limited.\", "
+			 "\"retry_after\": 0.2, \"global\": false}");
+	} else if ((!strcmp(rec->path, "/api/v10/channels/3/messages") && !before) ||
+		   (!strcmp(rec->path, "/api/v10/channels/20/messages") &&
+		    !strcmp(rec->body, "1") &&
+		    !fk_count_body(srv, rec->path, "1", idx))) {
+		fk_reply(fc, 502, "", "bad gateway");
+	} else if (!strcmp(rec->path, "/api/v10/channels/10/messages") ||
+		   !strcmp(rec->path, "/api/v10/channels/11/messages")) {
+		char extra[192];
+
+		snprintf(extra, sizeof(extra),
+			 "X-RateLimit-Limit: 2\r\nX-RateLimit-Remaining: %d\r\n"
+			 "X-RateLimit-Reset-After: 0.3\r\n"
+			 "X-RateLimit-Bucket: abcd1234\r\n", before % 2 ? 0 : 1);
+		fk_reply(fc, 200, extra, "{\"id\": \"5\"}");
+	} else if (!strcmp(rec->path, "/api/v10/channels/30/messages")) {
+		fk_reply(fc, 500, "", "{\"message\": \"oops\"}");
+	} else if (!strcmp(rec->path, "/api/v10/channels/40/messages")) {
+		/* never answers */
+	} else if (!strcmp(rec->path, "/api/v10/channels/404")) {
+		fk_reply(fc, 404, "", "{\"message\": \"Unknown Channel\", \"code\": 10003}");
+	} else {
+		fk_reply(fc, 200, "", "{\"id\": \"1\"}");
+	}
+}
+
+static void fk_serve(struct fk_conn *fc)
+{
+	for (;;) {
+		const char *s = buf_str(&fc->in), *end, *cl;
+		size_t headlen, blen = 0, total;
+		char *head;
+
+		end = strstr(s, "\r\n\r\n");
+		if (!end)
+			return;
+		headlen = (size_t)(end - s) + 4;
+		for (cl = s; (cl = strchr(cl, '\n')) && cl < end; cl++)
+			if (!strncasecmp(cl + 1, "Content-Length:", 15))
+				blen = strtoul(cl + 16, NULL, 10);
+		total = headlen + blen;
+		if (fc->in.len < total)
+			return;
+		head = malloc(headlen + 1);
+		assert_non_null(head);
+		memcpy(head, s, headlen);
+		head[headlen] = '\0';
+		fk_handle(fc, head, s + headlen, blen);
+		free(head);
+		if (fc->closing)
+			return;
+		memmove(fc->in.s, fc->in.s + total, fc->in.len - total);
+		fc->in.len -= total;
+		fc->in.s[fc->in.len] = '\0';
+	}
+}
+
+static void fk_alloc(uv_handle_t *h, size_t size, uv_buf_t *b)
+{
+	(void)h;
+	b->base = malloc(size);
+	b->len = b->base ? size : 0;
+}
+
+static void fk_read(uv_stream_t *st, ssize_t n, const uv_buf_t *b)
+{
+	struct fk_conn *fc = st->data;
+
+	if (n < 0) {
+		fk_conn_close(fc);
+	} else if (n > 0) {
+		assert_int_equal(buf_add(&fc->in, b->base, (size_t)n), 0);
+		fk_serve(fc);
+	}
+	free(b->base);
+}
+
+static void fk_connection(uv_stream_t *st, int status)
+{
+	struct fk_server *srv = st->data;
+	struct fk_conn *fc;
+
+	if (status < 0)
+		return;
+	fc = calloc(1, sizeof(*fc));
+	assert_non_null(fc);
+	fc->srv = srv;
+	uv_tcp_init(st->loop, &fc->tcp);
+	fc->tcp.data = fc;
+	assert_int_equal(uv_accept(st, (uv_stream_t *)&fc->tcp), 0);
+	fc->next = srv->conns;
+	if (srv->conns)
+		srv->conns->prev = fc;
+	srv->conns = fc;
+	uv_read_start((uv_stream_t *)&fc->tcp, fk_alloc, fk_read);
+}
+
+static int fk_bind(uv_loop_t *loop, uv_tcp_t *tcp)
+{
+	struct sockaddr_in a;
+	struct sockaddr_storage got;
+	int len = sizeof(got);
+
+	assert_int_equal(uv_tcp_init(loop, tcp), 0);
+	assert_int_equal(uv_ip4_addr("127.0.0.1", 0, &a), 0);
+	assert_int_equal(uv_tcp_bind(tcp, (const struct sockaddr *)&a, 0), 0);
+	assert_int_equal(uv_tcp_getsockname(tcp, (struct sockaddr *)&got, &len), 0);
+	return ntohs(((struct sockaddr_in *)&got)->sin_port);
+}
+
+static void fk_start(struct fk_server *srv, uv_loop_t *loop)
+{
+	memset(srv, 0, sizeof(*srv));
+	srv->loop = loop;
+	srv->port = fk_bind(loop, &srv->tcp);
+	srv->tcp.data = srv;
+	assert_int_equal(uv_listen((uv_stream_t *)&srv->tcp, 64, fk_connection), 0);
+}
+
+static void fk_stop(struct fk_server *srv)
+{
+	while (srv->conns)
+		fk_conn_close(srv->conns);
+	uv_close((uv_handle_t *)&srv->tcp, NULL);
+}
+
+/* ---- harness ---- */
+
+struct t {
+	uv_loop_t loop;
+	uv_timer_t guard;
+	int guard_fired;
+	struct fk_server srv;
+	struct discord_rest *q;
+	int done;		/* callbacks so far */
+};
+
+struct result {
+	struct t *t;
+	int called;
+	int seq;		/* t->done when called */
+	long status;
+	char *error;
+	char *body;
+	unsigned attempts;
+	uint64_t at;
+	int free_queue;		/* free the queue from this callback */
+};
+
+static void on_guard(uv_timer_t *g)
+{
+	struct t *t = g->data;
+
+	t->guard_fired = 1;
+	fprintf(stderr, "test_discord_rest: guard timer fired (hang)\n");
+	uv_stop(&t->loop);
+}
+
+static struct discord_rest *q_new(struct t *t, int port, uint64_t retry_cap)
+{
+	char base[64];
+	struct discord_rest_config cfg = {
+		.token = TOKEN, .base_url = base, .timeout_ms = 5000,
+		.seed = 42, .retry_cap_ms = retry_cap,
+	};
+	struct buf err = BUF_INIT;
+	struct discord_rest *q;
+
+	snprintf(base, sizeof(base), "http://127.0.0.1:%d/api/v10/", port);
+	q = discord_rest_new(&t->loop, &cfg, &err);
+	assert_non_null(q);
+	buf_release(&err);
+	return q;
+}
+
+static struct t *t_new(uint64_t retry_cap)
+{
+	struct t *t = calloc(1, sizeof(*t));
+
+	assert_non_null(t);
+	assert_int_equal(uv_loop_init(&t->loop), 0);
+	uv_timer_init(&t->loop, &t->guard);
+	t->guard.data = t;
+	uv_timer_start(&t->guard, on_guard, GUARD_MS, 0);
+	uv_unref((uv_handle_t *)&t->guard);
+	fk_start(&t->srv, &t->loop);
+	t->q = q_new(t, t->srv.port, retry_cap);
+	return t;
+}
+
+static void t_free(struct t *t)
+{
+	discord_rest_free(t->q);
+	fk_stop(&t->srv);
+	uv_run(&t->loop, UV_RUN_DEFAULT);
+	assert_false(t->guard_fired);
+	uv_close((uv_handle_t *)&t->guard, NULL);
+	uv_run(&t->loop, UV_RUN_DEFAULT);
+	assert_int_equal(uv_loop_close(&t->loop), 0);
+	free(t);
+}
+
+static void run_until(struct t *t, const int *counter, int target)
+{
+	while (*counter < target && !t->guard_fired)
+		if (!uv_run(&t->loop, UV_RUN_ONCE))
+			break;
+	assert_false(t->guard_fired);
+	assert_int_equal(*counter, target);
+}
+
+static void on_tick(uv_timer_t *tm)
+{
+	*(int *)tm->data = 1;
+}
+
+/* Runs the loop for about ms milliseconds. */
+static void run_for(struct t *t, uint64_t ms)
+{
+	uv_timer_t tm;
+	int fired = 0;
+
+	uv_timer_init(&t->loop, &tm);
+	tm.data = &fired;
+	uv_timer_start(&tm, on_tick, ms, 0);
+	run_until(t, &fired, 1);
+	uv_close((uv_handle_t *)&tm, NULL);
+	uv_run(&t->loop, UV_RUN_NOWAIT);
+}
+
+static void result_release(struct result *r)
+{
+	free(r->error);
+	free(r->body);
+	memset(r, 0, sizeof(*r));
+}
+
+static void on_done(const struct discord_rest_resp *resp, void *ctx)
+{
+	struct result *r = ctx;
+
+	r->called++;
+	r->seq = r->t->done++;
+	r->status = resp->status;
+	r->error = resp->error ? strdup(resp->error) : NULL;
+	r->body = buf_detach(resp->body);
+	if (!r->body)
+		r->body = strdup("");
+	r->attempts = resp->attempts;
+	r->at = uv_now(&r->t->loop);
+	if (r->free_queue) {
+		discord_rest_free(r->t->q);
+		r->t->q = NULL;
+	}
+}
+
+static void submit(struct t *t, struct result *r, const char *method,
+		   const char *path, const char *json)
+{
+	struct buf err = BUF_INIT;
+
+	r->t = t;
+	if (discord_rest_submit(t->q, method, path, json, on_done, r, &err))
+		fail_msg("submit %s %s: %s", method, path, buf_str(&err));
+	buf_release(&err);
+}
+
+static const struct fk_rec *rec_nth(const struct t *t, const char *path, int n)
+{
+	int i;
+
+	for (i = 0; i < t->srv.nreq; i++)
+		if (!strcmp(t->srv.recs[i].path, path) && !n--)
+			return &t->srv.recs[i];
+	return NULL;
+}
+
+/* ---- tests ---- */
+
+static void test_post(void **state)
+{
+	struct t *t = t_new(0);
+	struct result r = { 0 }, g = { 0 }, nf = { 0 };
+	static const char json[] = "{\"content\": \"h\\u00e9llo\"}";
+	const struct fk_rec *rec;
+
+	(void)state;
+	submit(t, &r, "POST", "/channels/1/messages", json);
+	assert_int_equal(discord_rest_pending(t->q), 1);
+	assert_int_equal(r.called, 0);	/* never from inside submit */
+	run_until(t, &t->done, 1);
+	assert_int_equal(r.called, 1);
+	assert_null(r.error);
+	assert_int_equal(r.status, 200);
+	assert_int_equal(r.attempts, 1);
+	assert_string_equal(r.body, "{\"id\": \"1\"}");
+	assert_int_equal(discord_rest_pending(t->q), 0);
+	assert_int_equal(t->srv.nreq, 1);
+	rec = &t->srv.recs[0];
+	assert_string_equal(rec->method, "POST");
+	assert_string_equal(rec->path, "/api/v10/channels/1/messages");
+	assert_string_equal(rec->body, json);
+	assert_true(rec->auth_ok);
+	assert_true(rec->ct_ok);
+	assert_true(rec->ua_ok);
+
+	/* A GET with a query string; a 404 is a final answer, not an error. */
+	submit(t, &g, "GET", "/channels/1/messages?limit=5", NULL);
+	submit(t, &nf, "GET", "/channels/404", NULL);
+	run_until(t, &t->done, 3);
+	assert_int_equal(g.status, 200);
+	assert_null(g.error);
+	assert_string_equal(t->srv.recs[1].method, "GET");
+	assert_string_equal(rec_nth(t, "/api/v10/channels/1/messages?limit=5", 0)->body, "");
+	assert_int_equal(nf.status, 404);
+	assert_null(nf.error);
+	assert_int_equal(nf.attempts, 1);
+	assert_non_null(strstr(nf.body, "Unknown Channel"));
+	result_release(&r);
+	result_release(&g);
+	result_release(&nf);
+	t_free(t);
+}
+
+static void test_429_retry_after(void **state)
+{
+	struct t *t = t_new(0);
+	struct result r = { 0 };
+	const char *p = "/api/v10/channels/2/messages";
+
+	(void)state;
+	submit(t, &r, "POST", "/channels/2/messages", "{\"content\": \"x\"}");
+	run_until(t, &t->done, 1);
+	run_for(t, 50);		/* no second callback */
+	assert_int_equal(r.called, 1);
+	assert_null(r.error);
+	assert_int_equal(r.status, 200);
+	assert_int_equal(r.attempts, 2);
+	assert_int_equal(fk_count(&t->srv, p, t->srv.nreq), 2);
+	assert_true(rec_nth(t, p, 1)->at - rec_nth(t, p, 0)->at >= 200);
+	assert_true(rec_nth(t, p, 1)->at - rec_nth(t, p, 0)->at < 2000);
+	assert_string_equal(rec_nth(t, p, 1)->body, "{\"content\": \"x\"}");
+	result_release(&r);
+	t_free(t);
+}
+
+static void test_502_retry(void **state)
+{
+	struct t *t = t_new(0);	/* the limiter's real backoff: 250..500 ms */
+	struct result r = { 0 };
+	const char *p = "/api/v10/channels/3/messages";
+
+	(void)state;
+	submit(t, &r, "POST", "/channels/3/messages", "{}");
+	run_until(t, &t->done, 1);
+	assert_int_equal(r.called, 1);
+	assert_null(r.error);
+	assert_int_equal(r.status, 200);
+	assert_int_equal(r.attempts, 2);
+	assert_int_equal(fk_count(&t->srv, p, t->srv.nreq), 2);
+	assert_true(rec_nth(t, p, 1)->at - rec_nth(t, p, 0)->at >= 250);
+	result_release(&r);
+	t_free(t);
+}
+
+static void test_bucket(void **state)
+{
+	struct t *t = t_new(0);
+	struct result a[3], other = { 0 };
+	const char *p10 = "/api/v10/channels/10/messages";
+	const char *p11 = "/api/v10/channels/11/messages";
+	uint64_t t0;
+	int i;
+
+	(void)state;
+	memset(a, 0, sizeof(a));
+	uv_update_time(&t->loop);
+	t0 = uv_now(&t->loop);
+	for (i = 0; i < 3; i++)
+		submit(t, &a[i], "POST", "/channels/10/messages", "{}");
+	submit(t, &other, "POST", "/channels/11/messages", "{}");
+	run_until(t, &t->done, 4);
+	for (i = 0; i < 3; i++) {
+		assert_int_equal(a[i].status, 200);
+		assert_int_equal(a[i].attempts, 1);
+	}
+	assert_int_equal(other.status, 200);
+	/* The third on channel 10 waited for the bucket to reset ... */
+	assert_true(rec_nth(t, p10, 2)->at - rec_nth(t, p10, 1)->at >= 300);
+	/* ... while channel 11 went at once. */
+	assert_true(rec_nth(t, p11, 0)->at - t0 < 200);
+	assert_true(rec_nth(t, p11, 0)->at < rec_nth(t, p10, 2)->at);
+	assert_true(other.seq < a[2].seq);
+	assert_int_equal(t->srv.nreq, 4);	/* never a 429 */
+	for (i = 0; i < 3; i++)
+		result_release(&a[i]);
+	result_release(&other);
+	t_free(t);
+}
+
+#define NORDER 6
+
+static void test_order(void **state)
+{
+	struct t *t = t_new(20);
+	struct result r[NORDER];
+	char body[NORDER][16];
+	const char *p = "/api/v10/channels/20/messages";
+	static const char *const want[] = { "0", "1", "1", "2", "3", "4", "5" };
+	int i;
+
+	(void)state;
+	memset(r, 0, sizeof(r));
+	for (i = 0; i < NORDER; i++) {
+		snprintf(body[i], sizeof(body[i]), "%d", i);
+		submit(t, &r[i], "POST", "/channels/20/messages", body[i]);
+	}
+	run_until(t, &t->done, NORDER);
+	for (i = 0; i < NORDER; i++) {
+		assert_int_equal(r[i].called, 1);
+		assert_int_equal(r[i].seq, i);
+		assert_int_equal(r[i].status, 200);
+		assert_int_equal(r[i].attempts, i == 1 ? 2 : 1);
+		result_release(&r[i]);
+	}
+	/* The 502'd "1" was retried before "2" was sent. */
+	assert_int_equal(fk_count(&t->srv, p, t->srv.nreq), NORDER + 1);
+	for (i = 0; i < NORDER + 1; i++)
+		assert_string_equal(rec_nth(t, p, i)->body, want[i]);
+	t_free(t);
+}
+
+static void test_give_up(void **state)
+{
+	struct t *t = t_new(20);
+	struct result r = { 0 };
+	const char *p = "/api/v10/channels/30/messages";
+
+	(void)state;
+	submit(t, &r, "POST", "/channels/30/messages", "{}");
+	run_until(t, &t->done, 1);
+	run_for(t, 100);
+	assert_int_equal(r.called, 1);
+	assert_int_equal(r.status, 500);
+	assert_int_equal(r.attempts, 5);
+	assert_non_null(r.error);
+	assert_non_null(strstr(r.error, "500"));
+	assert_null(strstr(r.error, TOKEN));
+	assert_null(strstr(r.error, "SECRET"));
+	assert_string_equal(r.body, "{\"message\": \"oops\"}");
+	assert_int_equal(fk_count(&t->srv, p, t->srv.nreq), 5);
+	assert_int_equal(discord_rest_pending(t->q), 0);
+	result_release(&r);
+	t_free(t);
+}
+
+static void test_network_error(void **state)
+{
+	struct t *t = t_new(20);
+	struct result r = { 0 };
+	uv_tcp_t closed;
+	int port;
+
+	(void)state;
+	/* Bound but not listening: every connect is refused. */
+	port = fk_bind(&t->loop, &closed);
+	discord_rest_free(t->q);
+	t->q = q_new(t, port, 20);
+	submit(t, &r, "DELETE", "/channels/1/messages/2", NULL);
+	run_until(t, &t->done, 1);
+	assert_int_equal(r.called, 1);
+	assert_int_equal(r.status, 0);
+	assert_int_equal(r.attempts, 5);
+	assert_non_null(r.error);
+	assert_non_null(strstr(r.error, "gave up"));
+	assert_null(strstr(r.error, "SECRET"));
+	uv_close((uv_handle_t *)&closed, NULL);
+	result_release(&r);
+	t_free(t);
+}
+
+static void test_free_pending(void **state)
+{
+	struct t *t = t_new(0);
+	struct result r[5];
+	int i;
+
+	(void)state;
+	memset(r, 0, sizeof(r));
+	for (i = 0; i < 3; i++)	/* one on the wire, two queued behind it */
+		submit(t, &r[i], "POST", "/channels/40/messages", "{}");
+	submit(t, &r[3], "POST", "/channels/2/messages", "{}");	/* 429 */
+	run_until(t, &t->srv.nreq, 2);
+	run_for(t, 50);		/* the 429 is in: waiting on the timer */
+	submit(t, &r[4], "GET", "/channels/1/messages", NULL);	/* not sent yet */
+	assert_int_equal(discord_rest_pending(t->q), 5);
+	discord_rest_free(t->q);
+	t->q = NULL;
+	t_free(t);		/* runs the loop dry: no callback may come */
+	for (i = 0; i < 5; i++)
+		assert_int_equal(r[i].called, 0);
+}
+
+static void test_free_from_callback(void **state)
+{
+	struct t *t = t_new(0);
+	struct result first = { .free_queue = 1 }, rest[3];
+	int i;
+
+	(void)state;
+	memset(rest, 0, sizeof(rest));
+	for (i = 0; i < 2; i++)
+		submit(t, &rest[i], "POST", "/channels/40/messages", "{}");
+	submit(t, &first, "POST", "/channels/1/messages", "{}");
+	submit(t, &rest[2], "POST", "/channels/1/messages", "{}");
+	run_until(t, &t->done, 1);
+	assert_null(t->q);
+	assert_int_equal(first.status, 200);
+	t_free(t);
+	for (i = 0; i < 3; i++)
+		assert_int_equal(rest[i].called, 0);
+	result_release(&first);
+}
+
+static void test_refused(void **state)
+{
+	struct t *t = t_new(0);
+	struct result r = { 0 };
+	struct buf err = BUF_INIT;
+	struct discord_rest_config cfg = { .token = TOKEN "\r\nX-Evil: 1" };
+	static const char *const bad_paths[] = {
+		"channels/1/messages", "/channels/1/mess ages",
+		"/channels/1/messages\r\nX: y", "",
+	};
+	size_t i;
+
+	(void)state;
+	assert_null(discord_rest_new(&t->loop, &cfg, &err));
+	assert_true(err.len > 0);
+	assert_null(strstr(buf_str(&err), "SECRET"));
+	cfg.token = "";
+	assert_null(discord_rest_new(&t->loop, &cfg, &err));
+	cfg.token = NULL;
+	assert_null(discord_rest_new(&t->loop, &cfg, &err));
+	cfg.token = TOKEN;
+	cfg.base_url = "http://example.com/api/v10";
+	assert_null(discord_rest_new(&t->loop, &cfg, &err));
+	assert_non_null(strstr(buf_str(&err), "loopback"));
+	assert_null(strstr(buf_str(&err), "SECRET"));
+
+	r.t = t;
+	for (i = 0; i < sizeof(bad_paths) / sizeof(bad_paths[0]); i++) {
+		buf_reset(&err);
+		assert_int_equal(discord_rest_submit(t->q, "POST", bad_paths[i],
+						     "{}", on_done, &r, &err), -1);
+		assert_true(err.len > 0);
+		assert_null(strstr(buf_str(&err), "SECRET"));
+	}
+	assert_int_equal(discord_rest_submit(t->q, "post", "/channels/1/messages",
+					     NULL, on_done, &r, &err), -1);
+	assert_int_equal(discord_rest_submit(t->q, NULL, "/channels/1/messages",
+					     NULL, on_done, &r, &err), -1);
+	assert_int_equal(discord_rest_pending(t->q), 0);
+	run_for(t, 20);
+	assert_int_equal(r.called, 0);
+	assert_int_equal(t->srv.nreq, 0);
+	buf_release(&err);
+	t_free(t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_post),
+		cmocka_unit_test(test_429_retry_after),
+		cmocka_unit_test(test_502_retry),
+		cmocka_unit_test(test_bucket),
+		cmocka_unit_test(test_order),
+		cmocka_unit_test(test_give_up),
+		cmocka_unit_test(test_network_error),
+		cmocka_unit_test(test_free_pending),
+		cmocka_unit_test(test_free_from_callback),
+		cmocka_unit_test(test_refused),
+	};
+
+	/* The fake server writes to sockets the client may have closed. */
+	signal(SIGPIPE, SIG_IGN);
+	return cmocka_run_group_tests_name("discord_rest", tests, NULL, NULL);
+}
