@@ -18,139 +18,54 @@
 #include <uv.h>
 
 #include "adapters/discord/rest.h"
+#include "tests/support/fake_http.h"
 #include "util/buf.h"
 
 #define GUARD_MS 15000
 #define TOKEN "SECRET.tok-123"
-#define MAX_RECS 64
 
-/* ---- the fake Discord ---- */
+/* ---- the fake Discord's answers ---- */
 
-struct fk_rec {
-	char method[16];
-	char path[128];
-	char body[128];
-	uint64_t at;		/* loop time of arrival */
-	int auth_ok, ct_ok, ua_ok;
-};
-
-struct fk_conn {
-	uv_tcp_t tcp;
-	struct fk_server *srv;
-	struct buf in;
-	int closing;
-	struct fk_conn *prev, *next;
-};
-
-struct fk_server {
-	uv_tcp_t tcp;
-	uv_loop_t *loop;
-	int port;
-	int nreq;
-	struct fk_rec recs[MAX_RECS];
-	struct fk_conn *conns;
-};
-
-struct fk_write {
-	uv_write_t req;
-	char *data;
-};
-
-static void fk_conn_closed(uv_handle_t *h)
-{
-	struct fk_conn *fc = h->data;
-
-	buf_release(&fc->in);
-	free(fc);
-}
-
-static void fk_conn_close(struct fk_conn *fc)
-{
-	if (fc->closing)
-		return;
-	fc->closing = 1;
-	if (fc->prev)
-		fc->prev->next = fc->next;
-	else
-		fc->srv->conns = fc->next;
-	if (fc->next)
-		fc->next->prev = fc->prev;
-	uv_close((uv_handle_t *)&fc->tcp, fk_conn_closed);
-}
-
-static void fk_written(uv_write_t *req, int status)
-{
-	struct fk_write *w = (struct fk_write *)req;
-
-	if (status < 0)
-		fk_conn_close(req->data);
-	free(w->data);
-	free(w);
-}
-
-static void fk_reply(struct fk_conn *fc, int status, const char *extra,
+static void fk_reply(struct fake_http_conn *fc, int status, const char *extra,
 		     const char *body)
 {
-	struct buf out = BUF_INIT;
-	struct fk_write *w = calloc(1, sizeof(*w));
-	uv_buf_t b;
-	size_t len = strlen(body);
+	char hdrs[256];
 
-	assert_non_null(w);
-	buf_printf(&out, "HTTP/1.1 %d Fake\r\nContent-Length: %zu\r\n"
-		   "Content-Type: application/json\r\n%s\r\n%s",
-		   status, len, extra, body);
-	len = out.len;
-	w->data = buf_detach(&out);
-	w->req.data = fc;
-	b = uv_buf_init(w->data, (unsigned)len);
-	if (uv_write(&w->req, (uv_stream_t *)&fc->tcp, &b, 1, fk_written)) {
-		free(w->data);
-		free(w);
-		fk_conn_close(fc);
-	}
+	snprintf(hdrs, sizeof(hdrs), "Content-Type: application/json\r\n%s", extra);
+	fake_http_reply(fc, status, hdrs, body, strlen(body));
 }
 
 /* Requests seen so far on path (before the current one). */
-static int fk_count(const struct fk_server *srv, const char *path, int upto)
+static int fk_count(const struct fake_http_server *srv, const char *path, int upto)
 {
-	int i, n = 0;
-
-	for (i = 0; i < upto && i < MAX_RECS; i++)
-		n += !strcmp(srv->recs[i].path, path);
-	return n;
+	return fake_http_count(srv, path, upto);
 }
 
-static int fk_count_body(const struct fk_server *srv, const char *path,
+static int fk_count_body(const struct fake_http_server *srv, const char *path,
 			 const char *body, int upto)
 {
 	int i, n = 0;
 
-	for (i = 0; i < upto && i < MAX_RECS; i++)
+	for (i = 0; i < upto && i < srv->nreq; i++)
 		n += !strcmp(srv->recs[i].path, path) &&
 			!strcmp(srv->recs[i].body, body);
 	return n;
 }
 
-static void fk_handle(struct fk_conn *fc, const char *head, const char *body,
-		      size_t blen)
+/* The request carried exactly this header line. */
+static int fk_has_line(const struct fake_http_req *rec, const char *line)
 {
-	struct fk_server *srv = fc->srv;
-	struct fk_rec *rec;
-	int idx = srv->nreq++, before;
+	char want[256];
 
-	assert_true(idx < MAX_RECS);
-	rec = &srv->recs[idx];
-	assert_int_equal(sscanf(head, "%15s %127s", rec->method, rec->path), 2);
-	if (blen >= sizeof(rec->body))
-		blen = sizeof(rec->body) - 1;
-	memcpy(rec->body, body, blen);
-	rec->body[blen] = '\0';
-	rec->at = uv_now(srv->loop);
-	rec->auth_ok = strstr(head, "\r\nAuthorization: Bot " TOKEN "\r\n") != NULL;
-	rec->ct_ok = strstr(head, "\r\nContent-Type: application/json\r\n") != NULL;
-	rec->ua_ok = strstr(head, "\r\nUser-Agent: DiscordBot (tabula, 0.1)\r\n") != NULL;
-	before = fk_count(srv, rec->path, idx);
+	snprintf(want, sizeof(want), "\r\n%s\r\n", line);
+	return strstr(rec->head, want) != NULL;
+}
+
+static void fk_handle(void *ctx, const struct fake_http_req *rec,
+		      struct fake_http_conn *fc)
+{
+	const struct fake_http_server *srv = ctx;
+	int idx = srv->nreq - 1, before = fk_count(srv, rec->path, idx);
 
 	if (!strcmp(rec->path, "/api/v10/channels/2/messages") && !before) {
 		fk_reply(fc, 429, "X-RateLimit-Scope: user\r\n",
@@ -181,113 +96,13 @@ static void fk_handle(struct fk_conn *fc, const char *head, const char *body,
 	}
 }
 
-static void fk_serve(struct fk_conn *fc)
-{
-	for (;;) {
-		const char *s = buf_str(&fc->in), *end, *cl;
-		size_t headlen, blen = 0, total;
-		char *head;
-
-		end = strstr(s, "\r\n\r\n");
-		if (!end)
-			return;
-		headlen = (size_t)(end - s) + 4;
-		for (cl = s; (cl = strchr(cl, '\n')) && cl < end; cl++)
-			if (!strncasecmp(cl + 1, "Content-Length:", 15))
-				blen = strtoul(cl + 16, NULL, 10);
-		total = headlen + blen;
-		if (fc->in.len < total)
-			return;
-		head = malloc(headlen + 1);
-		assert_non_null(head);
-		memcpy(head, s, headlen);
-		head[headlen] = '\0';
-		fk_handle(fc, head, s + headlen, blen);
-		free(head);
-		if (fc->closing)
-			return;
-		memmove(fc->in.s, fc->in.s + total, fc->in.len - total);
-		fc->in.len -= total;
-		fc->in.s[fc->in.len] = '\0';
-	}
-}
-
-static void fk_alloc(uv_handle_t *h, size_t size, uv_buf_t *b)
-{
-	(void)h;
-	b->base = malloc(size);
-	b->len = b->base ? size : 0;
-}
-
-static void fk_read(uv_stream_t *st, ssize_t n, const uv_buf_t *b)
-{
-	struct fk_conn *fc = st->data;
-
-	if (n < 0) {
-		fk_conn_close(fc);
-	} else if (n > 0) {
-		assert_int_equal(buf_add(&fc->in, b->base, (size_t)n), 0);
-		fk_serve(fc);
-	}
-	free(b->base);
-}
-
-static void fk_connection(uv_stream_t *st, int status)
-{
-	struct fk_server *srv = st->data;
-	struct fk_conn *fc;
-
-	if (status < 0)
-		return;
-	fc = calloc(1, sizeof(*fc));
-	assert_non_null(fc);
-	fc->srv = srv;
-	uv_tcp_init(st->loop, &fc->tcp);
-	fc->tcp.data = fc;
-	assert_int_equal(uv_accept(st, (uv_stream_t *)&fc->tcp), 0);
-	fc->next = srv->conns;
-	if (srv->conns)
-		srv->conns->prev = fc;
-	srv->conns = fc;
-	uv_read_start((uv_stream_t *)&fc->tcp, fk_alloc, fk_read);
-}
-
-static int fk_bind(uv_loop_t *loop, uv_tcp_t *tcp)
-{
-	struct sockaddr_in a;
-	struct sockaddr_storage got;
-	int len = sizeof(got);
-
-	assert_int_equal(uv_tcp_init(loop, tcp), 0);
-	assert_int_equal(uv_ip4_addr("127.0.0.1", 0, &a), 0);
-	assert_int_equal(uv_tcp_bind(tcp, (const struct sockaddr *)&a, 0), 0);
-	assert_int_equal(uv_tcp_getsockname(tcp, (struct sockaddr *)&got, &len), 0);
-	return ntohs(((struct sockaddr_in *)&got)->sin_port);
-}
-
-static void fk_start(struct fk_server *srv, uv_loop_t *loop)
-{
-	memset(srv, 0, sizeof(*srv));
-	srv->loop = loop;
-	srv->port = fk_bind(loop, &srv->tcp);
-	srv->tcp.data = srv;
-	assert_int_equal(uv_listen((uv_stream_t *)&srv->tcp, 64, fk_connection), 0);
-}
-
-static void fk_stop(struct fk_server *srv)
-{
-	while (srv->conns)
-		fk_conn_close(srv->conns);
-	uv_close((uv_handle_t *)&srv->tcp, NULL);
-}
-
 /* ---- harness ---- */
 
 struct t {
 	uv_loop_t loop;
 	uv_timer_t guard;
 	int guard_fired;
-	struct fk_server srv;
+	struct fake_http_server srv;
 	struct discord_rest *q;
 	int done;		/* callbacks so far */
 };
@@ -340,7 +155,7 @@ static struct t *t_new(uint64_t retry_cap)
 	t->guard.data = t;
 	uv_timer_start(&t->guard, on_guard, GUARD_MS, 0);
 	uv_unref((uv_handle_t *)&t->guard);
-	fk_start(&t->srv, &t->loop);
+	fake_http_start(&t->srv, &t->loop, fk_handle, &t->srv);
 	t->q = q_new(t, t->srv.port, retry_cap);
 	return t;
 }
@@ -348,7 +163,7 @@ static struct t *t_new(uint64_t retry_cap)
 static void t_free(struct t *t)
 {
 	discord_rest_free(t->q);
-	fk_stop(&t->srv);
+	fake_http_stop(&t->srv);
 	uv_run(&t->loop, UV_RUN_DEFAULT);
 	assert_false(t->guard_fired);
 	uv_close((uv_handle_t *)&t->guard, NULL);
@@ -422,7 +237,7 @@ static void submit(struct t *t, struct result *r, const char *method,
 	buf_release(&err);
 }
 
-static const struct fk_rec *rec_nth(const struct t *t, const char *path, int n)
+static const struct fake_http_req *rec_nth(const struct t *t, const char *path, int n)
 {
 	int i;
 
@@ -439,7 +254,7 @@ static void test_post(void **state)
 	struct t *t = t_new(0);
 	struct result r = { 0 }, g = { 0 }, nf = { 0 };
 	static const char json[] = "{\"content\": \"h\\u00e9llo\"}";
-	const struct fk_rec *rec;
+	const struct fake_http_req *rec;
 
 	(void)state;
 	submit(t, &r, "POST", "/channels/1/messages", json);
@@ -457,9 +272,9 @@ static void test_post(void **state)
 	assert_string_equal(rec->method, "POST");
 	assert_string_equal(rec->path, "/api/v10/channels/1/messages");
 	assert_string_equal(rec->body, json);
-	assert_true(rec->auth_ok);
-	assert_true(rec->ct_ok);
-	assert_true(rec->ua_ok);
+	assert_true(fk_has_line(rec, "Authorization: Bot " TOKEN));
+	assert_true(fk_has_line(rec, "Content-Type: application/json"));
+	assert_true(fk_has_line(rec, "User-Agent: DiscordBot (tabula, 0.1)"));
 
 	/* A GET with a query string; a 404 is a final answer, not an error. */
 	submit(t, &g, "GET", "/channels/1/messages?limit=5", NULL);
@@ -620,7 +435,7 @@ static void test_network_error(void **state)
 
 	(void)state;
 	/* Bound but not listening: every connect is refused. */
-	port = fk_bind(&t->loop, &closed);
+	port = fake_http_bind_loopback(&t->loop, &closed);
 	discord_rest_free(t->q);
 	t->q = q_new(t, port, 20);
 	submit(t, &r, "DELETE", "/channels/1/messages/2", NULL);

@@ -18,252 +18,45 @@
 #include <uv.h>
 
 #include "adapters/http.h"
+#include "tests/support/fake_http.h"
 #include "util/buf.h"
 
 #define GUARD_MS 15000
 #define BIG_BYTES ((size_t)2 << 20)
 #define CAP_BYTES ((size_t)1 << 20)
 
-/* ---- the fake server ---- */
+/* ---- the fake server's answers ---- */
 
-struct fake_conn {
-	uv_tcp_t tcp;
-	struct fake_server *srv;
-	struct buf in;
-	int closing;
-	struct fake_conn *prev, *next;
-};
-
-struct fake_server {
-	uv_tcp_t tcp;
-	int port;
-	int nreq;		/* complete requests received */
-	struct fake_conn *conns;
-};
-
-struct fake_write {
-	uv_write_t req;
-	char *data;
-	int close_after;
-};
-
-static void conn_closed(uv_handle_t *h)
+static void handle(void *ctx, const struct fake_http_req *req,
+		   struct fake_http_conn *fc)
 {
-	struct fake_conn *fc = h->data;
+	const char *path = req->path;
 
-	buf_release(&fc->in);
-	free(fc);
-}
-
-static void conn_close(struct fake_conn *fc)
-{
-	if (fc->closing)
-		return;
-	fc->closing = 1;
-	if (fc->prev)
-		fc->prev->next = fc->next;
-	else
-		fc->srv->conns = fc->next;
-	if (fc->next)
-		fc->next->prev = fc->prev;
-	uv_close((uv_handle_t *)&fc->tcp, conn_closed);
-}
-
-static void on_written(uv_write_t *req, int status)
-{
-	struct fake_write *w = (struct fake_write *)req;
-	struct fake_conn *fc = req->data;
-
-	if (status < 0 || w->close_after)
-		conn_close(fc);
-	free(w->data);
-	free(w);
-}
-
-static void send_raw(struct fake_conn *fc, char *data, size_t len, int close_after)
-{
-	struct fake_write *w = calloc(1, sizeof(*w));
-	uv_buf_t b = uv_buf_init(data, (unsigned)len);
-
-	assert_non_null(w);
-	w->data = data;
-	w->close_after = close_after;
-	w->req.data = fc;
-	if (uv_write(&w->req, (uv_stream_t *)&fc->tcp, &b, 1, on_written)) {
-		free(data);
-		free(w);
-		conn_close(fc);
-	}
-}
-
-static void reply(struct fake_conn *fc, int status, const char *extra,
-		  const char *body, size_t len)
-{
-	struct buf out = BUF_INIT;
-
-	buf_init(&out, 4 * BIG_BYTES);
-	buf_printf(&out, "HTTP/1.1 %d Fake\r\nContent-Length: %zu\r\n%s\r\n",
-		   status, len, extra);
-	buf_add(&out, body, len);
-	len = out.len;
-	send_raw(fc, buf_detach(&out), len, 0);
-}
-
-static void reply_big(struct fake_conn *fc, int with_length)
-{
-	struct buf out = BUF_INIT;
-	char *body = malloc(BIG_BYTES);
-	size_t len;
-
-	assert_non_null(body);
-	memset(body, 'x', BIG_BYTES);
-	buf_init(&out, 4 * BIG_BYTES);
-	if (with_length)
-		buf_printf(&out, "HTTP/1.1 200 OK\r\nContent-Length: %zu\r\n\r\n",
-			   BIG_BYTES);
-	else	/* length unknown: only the client's write cap can stop it */
-		buf_printf(&out, "HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n");
-	buf_add(&out, body, BIG_BYTES);
-	free(body);
-	len = out.len;
-	send_raw(fc, buf_detach(&out), len, !with_length);
-}
-
-static void handle(struct fake_conn *fc, const char *head, size_t headlen,
-		   const char *body, size_t blen)
-{
-	char method[16] = "", path[128] = "";
-
-	assert_int_equal(sscanf(head, "%15s %127s", method, path), 2);
-	fc->srv->nreq++;
+	(void)ctx;
 	if (!strcmp(path, "/get")) {
-		reply(fc, 200, "X-Test: yes\r\nX-RateLimit-Remaining: 4\r\n",
-		      "hello", 5);
+		fake_http_reply(fc, 200, "X-Test: yes\r\nX-RateLimit-Remaining: 4\r\n",
+				"hello", 5);
 	} else if (!strcmp(path, "/echo")) {
 		char extra[64];
 
-		snprintf(extra, sizeof(extra), "X-Method: %s\r\n", method);
-		reply(fc, 200, extra, body, blen);
+		snprintf(extra, sizeof(extra), "X-Method: %s\r\n", req->method);
+		fake_http_reply(fc, 200, extra, req->body, req->body_len);
 	} else if (!strcmp(path, "/reqhead")) {
-		reply(fc, 200, "", head, headlen);
+		fake_http_reply(fc, 200, "", req->head, req->head_len);
 	} else if (!strcmp(path, "/429")) {
-		reply(fc, 429, "Retry-After: 7\r\nContent-Type: application/json\r\n",
-		      "{\"retry_after\": 7.5}", 20);
+		fake_http_reply(fc, 429, "Retry-After: 7\r\nContent-Type: application/json\r\n",
+				"{\"retry_after\": 7.5}", 20);
 	} else if (!strcmp(path, "/502")) {
-		reply(fc, 502, "", "bad gateway", 11);
+		fake_http_reply(fc, 502, "", "bad gateway", 11);
 	} else if (!strcmp(path, "/big")) {
-		reply_big(fc, 1);
+		fake_http_reply_big(fc, BIG_BYTES, 1);
 	} else if (!strcmp(path, "/bigstream")) {
-		reply_big(fc, 0);
+		fake_http_reply_big(fc, BIG_BYTES, 0);
 	} else if (!strcmp(path, "/hang")) {
 		/* never answers */
 	} else {
-		reply(fc, 404, "", "", 0);
+		fake_http_reply(fc, 404, "", "", 0);
 	}
-}
-
-/* Serves every complete request in fc->in (keep-alive: maybe several). */
-static void serve(struct fake_conn *fc)
-{
-	for (;;) {
-		const char *s = buf_str(&fc->in), *end, *cl;
-		size_t headlen, blen = 0, total;
-
-		end = strstr(s, "\r\n\r\n");
-		if (!end)
-			return;
-		headlen = (size_t)(end - s) + 4;
-		for (cl = s; (cl = strchr(cl, '\n')) && cl < end; cl++)
-			if (!strncasecmp(cl + 1, "Content-Length:", 15))
-				blen = strtoul(cl + 16, NULL, 10);
-		total = headlen + blen;
-		if (fc->in.len < total)
-			return;
-		{
-			char *head = malloc(headlen + 1);
-
-			assert_non_null(head);
-			memcpy(head, s, headlen);
-			head[headlen] = '\0';
-			handle(fc, head, headlen, s + headlen, blen);
-			free(head);
-		}
-		if (fc->closing)
-			return;
-		memmove(fc->in.s, fc->in.s + total, fc->in.len - total);
-		fc->in.len -= total;
-		fc->in.s[fc->in.len] = '\0';
-	}
-}
-
-static void on_alloc(uv_handle_t *h, size_t size, uv_buf_t *b)
-{
-	(void)h;
-	b->base = malloc(size);
-	b->len = b->base ? size : 0;
-}
-
-static void on_read(uv_stream_t *st, ssize_t n, const uv_buf_t *b)
-{
-	struct fake_conn *fc = st->data;
-
-	if (n < 0) {
-		conn_close(fc);
-	} else if (n > 0) {
-		assert_int_equal(buf_add(&fc->in, b->base, (size_t)n), 0);
-		serve(fc);
-	}
-	free(b->base);
-}
-
-static void on_connection(uv_stream_t *st, int status)
-{
-	struct fake_server *srv = st->data;
-	struct fake_conn *fc;
-
-	if (status < 0)
-		return;
-	fc = calloc(1, sizeof(*fc));
-	assert_non_null(fc);
-	fc->srv = srv;
-	buf_init(&fc->in, 4 * BIG_BYTES);
-	uv_tcp_init(st->loop, &fc->tcp);
-	fc->tcp.data = fc;
-	assert_int_equal(uv_accept(st, (uv_stream_t *)&fc->tcp), 0);
-	fc->next = srv->conns;
-	if (srv->conns)
-		srv->conns->prev = fc;
-	srv->conns = fc;
-	uv_read_start((uv_stream_t *)&fc->tcp, on_alloc, on_read);
-}
-
-/* Binds an ephemeral port on 127.0.0.1 and returns it. */
-static int bind_loopback(uv_loop_t *loop, uv_tcp_t *tcp)
-{
-	struct sockaddr_in a;
-	struct sockaddr_storage got;
-	int len = sizeof(got);
-
-	assert_int_equal(uv_tcp_init(loop, tcp), 0);
-	assert_int_equal(uv_ip4_addr("127.0.0.1", 0, &a), 0);
-	assert_int_equal(uv_tcp_bind(tcp, (const struct sockaddr *)&a, 0), 0);
-	assert_int_equal(uv_tcp_getsockname(tcp, (struct sockaddr *)&got, &len), 0);
-	return ntohs(((struct sockaddr_in *)&got)->sin_port);
-}
-
-static void fake_start(struct fake_server *srv, uv_loop_t *loop)
-{
-	memset(srv, 0, sizeof(*srv));
-	srv->port = bind_loopback(loop, &srv->tcp);
-	srv->tcp.data = srv;
-	assert_int_equal(uv_listen((uv_stream_t *)&srv->tcp, 64, on_connection), 0);
-}
-
-static void fake_stop(struct fake_server *srv)
-{
-	while (srv->conns)
-		conn_close(srv->conns);
-	uv_close((uv_handle_t *)&srv->tcp, NULL);
 }
 
 /* ---- harness ---- */
@@ -272,7 +65,7 @@ struct t {
 	uv_loop_t loop;
 	uv_timer_t guard;
 	int guard_fired;
-	struct fake_server srv;
+	struct fake_http_server srv;
 	struct http_client *c;
 	int done;		/* callbacks so far */
 };
@@ -313,7 +106,7 @@ static struct t *t_new(void)
 	t->guard.data = t;
 	uv_timer_start(&t->guard, on_guard, GUARD_MS, 0);
 	uv_unref((uv_handle_t *)&t->guard);
-	fake_start(&t->srv, &t->loop);
+	fake_http_start(&t->srv, &t->loop, handle, t);
 	t->c = http_client_new(&t->loop, &err);
 	assert_non_null(t->c);
 	buf_release(&err);
@@ -324,7 +117,7 @@ static struct t *t_new(void)
 static void t_free(struct t *t)
 {
 	http_client_free(t->c);
-	fake_stop(&t->srv);
+	fake_http_stop(&t->srv);
 	uv_run(&t->loop, UV_RUN_DEFAULT);
 	assert_false(t->guard_fired);
 	uv_close((uv_handle_t *)&t->guard, NULL);
@@ -543,7 +336,7 @@ static void test_connection_refused(void **state)
 
 	(void)state;
 	/* Bound but not listening: a connect gets RST. */
-	port = bind_loopback(&t->loop, &closed);
+	port = fake_http_bind_loopback(&t->loop, &closed);
 	snprintf(url, sizeof(url), "http://127.0.0.1:%d/get", port);
 	r.t = t;
 	assert_int_equal(http_request(t->c, &req, on_done, &r, &err), 0);
