@@ -25,6 +25,23 @@
 #define ADAPTER_API_VERSION 1
 #define COMMAND_MAX_BYTES 2000	/* longer command texts are refused */
 
+/*
+ * Capabilities (adapter_ops.caps).
+ * ADAPTER_CAP_PRIVATE_ON_DEMAND: players see their private views by asking
+ * (Discord's ephemeral answers and buttons), so the manager sends unasked
+ * private messages only to players who turned DM notifications on, and
+ * answers the acting player privately instead.
+ */
+#define ADAPTER_CAP_PRIVATE_ON_DEMAND 0x1u
+
+/* One move offered in a menu or an autocomplete list. */
+#define ADAPTER_CHOICES_MAX 25
+#define ADAPTER_CHOICE_SIZE 256
+struct adapter_choice {
+	char value[ADAPTER_CHOICE_SIZE];	/* what `play` accepts back */
+	char label[ADAPTER_CHOICE_SIZE];	/* shown (localised) */
+};
+
 /* One normalised command.  Strings are borrowed for the call's duration. */
 struct command {
 	const char *platform;	/* "console", "discord", "matrix" */
@@ -35,6 +52,13 @@ struct command {
 	const char *text;	/* command without prefix: "play take water" */
 	size_t text_len;	/* bytes of text (it may hold a NUL) */
 	void *reply_ctx;	/* the adapter's handle for reply() */
+	/*
+	 * A click on a button or menu of an earlier message: the session and
+	 * state version that message showed.  When expect_session > 0 and the
+	 * room's game is another one or has moved on, the manager refuses the
+	 * command politely and changes nothing.  0 for typed commands.
+	 */
+	int64_t expect_session, expect_version;
 };
 
 /* One message to deliver.  Borrowed for the call's duration. */
@@ -44,6 +68,18 @@ struct outmsg {
 	const char *user;	/* NULL: to the room; else privately to this user */
 	const char *key;	/* idempotency key, or NULL */
 	const struct rich *body;
+	const char *locale;	/* the room's language ("en", "es"), or NULL */
+	/*
+	 * Filled for messages about a game in play (0 / NULL otherwise), so a
+	 * platform can attach controls: the session and the state version the
+	 * message shows.  When that version is still current and exactly one
+	 * human is awaited, `awaited` is their user id and, when they have at
+	 * most ADAPTER_CHOICES_MAX moves, `choices` lists them.
+	 */
+	int64_t session, version;
+	const char *awaited;
+	const struct adapter_choice *choices;
+	size_t nchoices;
 };
 
 struct adapter;
@@ -51,6 +87,7 @@ struct adapter;
 struct adapter_ops {
 	unsigned api_version;
 	const char *name;	/* the platform name commands carry */
+	unsigned caps;		/* ADAPTER_CAP_* */
 	int (*start)(struct adapter *a, uv_loop_t *loop, struct buf *err);
 	void (*stop)(struct adapter *a);	/* closes its handles; loop ends */
 	int (*send)(struct adapter *a, const struct outmsg *m, struct buf *err);
@@ -64,6 +101,13 @@ struct adapter {
 	const struct adapter_ops *ops;
 	void (*on_command)(void *ctx, struct adapter *a, const struct command *cmd);
 	void (*on_sent)(void *ctx, struct adapter *a, int64_t outbox_id);
+	/*
+	 * Autocompletion: the legal moves of cmd->user in cmd->room whose id
+	 * or label contains cmd->text (folded), best first, at most max of
+	 * them into out.  Returns how many.  NULL: no completion.
+	 */
+	size_t (*on_complete)(void *ctx, struct adapter *a, const struct command *cmd,
+			      struct adapter_choice *out, size_t max);
 	void *ctx;
 };
 

@@ -369,8 +369,132 @@ static void pending_release(struct pending *p)
 	memset(p, 0, sizeof(*p));
 }
 
+/*
+ * The one human awaited in s, or -1 (nobody, several, or only AI seats).
+ */
+static int single_awaited(const struct session *s)
+{
+	unsigned aw;
+	int i, who = -1;
+
+	if (!s->st || s->rec.status != SESSION_ACTIVE)
+		return -1;
+	aw = s->ops->awaiting(s->st);
+	for (i = 0; i < s->rec.nseats; i++) {
+		if (!(aw & (1u << i)))
+			continue;
+		if (who >= 0 || s->rec.seats[i].is_bot)
+			return -1;
+		who = i;
+	}
+	return who;
+}
+
+/* Up to max moves of seat whose folded id or label contains the folded
+ * filter (NULL or "": all), those starting with it first.  Values are the
+ * canonical ids; an id too long for a choice is offered by its number.
+ * Meta moves (conceding) only when with_meta: never in a one-click menu. */
+static size_t move_choices(const struct session *s, int seat, enum locale loc,
+			   const char *filter, int with_meta, struct adapter_choice *out,
+			   size_t max)
+{
+	struct move_list *ml = xmalloc(sizeof(*ml));
+	struct buf id = BUF_INIT, label = BUF_INIT, fid = BUF_INIT, flabel = BUF_INIT;
+	struct buf ff = BUF_INIT;
+	size_t n = 0;
+	int pass, i;
+
+	text_fold(filter ? filter : "", &ff);
+	s->ops->moves(s->st, seat, ml);
+	/* pass 0: prefix matches; pass 1: matches elsewhere */
+	for (pass = 0; pass < 2 && n < max; pass++) {
+		for (i = 0; i < ml->n - (with_meta ? 0 : ml->nmeta) && n < max; i++) {
+			const char *hi, *hl;
+			int at;
+
+			buf_reset(&id);
+			buf_reset(&label);
+			buf_reset(&fid);
+			buf_reset(&flabel);
+			s->ops->move_id(s->st, seat, ml->v[i], &id);
+			s->ops->move_label(s->st, seat, ml->v[i], loc, &label);
+			text_fold(buf_str(&id), &fid);
+			text_fold(buf_str(&label), &flabel);
+			hi = strstr(buf_str(&fid), buf_str(&ff));
+			hl = strstr(buf_str(&flabel), buf_str(&ff));
+			if (!hi && !hl)
+				continue;
+			at = (hi == buf_str(&fid)) || (hl == buf_str(&flabel));
+			if (at != (pass == 0))
+				continue;
+			if (id.len < ADAPTER_CHOICE_SIZE && id.len <= 100)
+				snprintf(out[n].value, sizeof(out[n].value), "%s", buf_str(&id));
+			else
+				snprintf(out[n].value, sizeof(out[n].value), "%d", i + 1);
+			snprintf(out[n].label, sizeof(out[n].label), "%s", buf_str(&label));
+			n++;
+		}
+	}
+	buf_release(&id);
+	buf_release(&label);
+	buf_release(&fid);
+	buf_release(&flabel);
+	buf_release(&ff);
+	free(ml);
+	return n;
+}
+
+/* Reads back the session and version pending_add() wrote into a key. */
+static int key_parse(const char *key, int64_t *session, int64_t *version)
+{
+	long long sid, ver;
+	size_t n;
+
+	if (sscanf(key, "tabula.%lld.%lld.%zu", &sid, &ver, &n) != 3 || sid <= 0 || ver < 0)
+		return -1;
+	*session = sid;
+	*version = ver;
+	return 0;
+}
+
+/* Fills msg's controls (see struct outmsg) while its game is in play. */
+static void outmsg_controls(struct session_mgr *m, const struct outbox_rec *o,
+			    struct outmsg *msg, struct adapter_choice *choices)
+{
+	struct buf err = BUF_INIT;
+	struct session *s;
+	int64_t sid, ver;
+	int who;
+
+	if (key_parse(o->key, &sid, &ver))
+		return;
+	s = session_mgr_find(m, o->platform, o->room, &err);
+	buf_release(&err);
+	if (!s)
+		return;
+	msg->locale = s->rec.locale[0] ? s->rec.locale : locale_code(m->default_loc);
+	if (s->rec.id != sid || !s->st || s->rec.status != SESSION_ACTIVE)
+		return;
+	msg->session = sid;
+	msg->version = ver;
+	if (ver != s->rec.version || (who = single_awaited(s)) < 0)
+		return;
+	msg->awaited = s->rec.seats[who].user;
+	if (s->ops->moves) {
+		struct move_list *ml = xmalloc(sizeof(*ml));
+
+		s->ops->moves(s->st, who, ml);
+		if (ml->n - ml->nmeta <= ADAPTER_CHOICES_MAX && ml->n > 0)
+			msg->nchoices = move_choices(s, who, session_loc(s, m), NULL, 0,
+						     choices, ADAPTER_CHOICES_MAX);
+		msg->choices = msg->nchoices ? choices : NULL;
+		free(ml);
+	}
+}
+
 static void deliver(struct session_mgr *m, const struct outbox_rec *o)
 {
+	struct adapter_choice choices[ADAPTER_CHOICES_MAX];
 	struct adapter *a = mgr_adapter(m, o->platform);
 	struct buf err = BUF_INIT;
 	struct rich body;
@@ -387,11 +511,13 @@ static void deliver(struct session_mgr *m, const struct outbox_rec *o)
 		return;
 	}
 	json_decref(j);
+	memset(&msg, 0, sizeof(msg));
 	msg.outbox_id = o->id;
 	msg.room = o->room;
 	msg.user = o->user[0] ? o->user : NULL;
 	msg.key = o->key;
 	msg.body = &body;
+	outmsg_controls(m, o, &msg, choices);
 	if (adapter_send(a, &msg, &err))
 		log_warn("outbox %lld: send failed: %s", (long long)o->id, buf_str(&err));
 	rich_release(&body);
@@ -428,6 +554,11 @@ struct change {
 	struct action_rec *actions;
 	size_t nactions, cap;
 	struct pending out;
+	/* On platforms with ADAPTER_CAP_PRIVATE_ON_DEMAND the acting user's
+	 * private update is answered to their command after the commit. */
+	const char *actor;		/* borrowed user id, or NULL */
+	struct rich actor_view;
+	int has_actor_view;
 };
 
 static void change_init(struct change *c, struct session *s)
@@ -440,6 +571,7 @@ static void change_init(struct change *c, struct session *s)
 
 static void change_release(struct change *c)
 {
+	rich_release(&c->actor_view);
 	session_rec_release(&c->rec);
 	free(c->st);
 	free(c->actions);
@@ -710,6 +842,8 @@ static int run_bots(struct session_mgr *m, struct change *c, struct capture *cap
 /* Adds the update messages of a game change to c->out. */
 static void queue_updates(struct session_mgr *m, struct change *c, const struct capture *cap)
 {
+	struct adapter *a;
+	int on_demand;
 	struct session tmp = *c->s;
 	unsigned aw = c->s->ops->awaiting(c->st);
 	struct rich r = RICH_INIT;
@@ -719,14 +853,33 @@ static void queue_updates(struct session_mgr *m, struct change *c, const struct 
 	public_update(m, &tmp, c->st, cap, &r);
 	pending_add(m, &c->out, &tmp, NULL, &r);
 	rich_release(&r);
+	a = mgr_adapter(m, c->rec.platform);
+	on_demand = a && (a->ops->caps & ADAPTER_CAP_PRIVATE_ON_DEMAND);
 	for (seat = 0; seat < c->rec.nseats; seat++) {
-		if (c->rec.seats[seat].is_bot)
+		const struct seat_rec *sr = &c->rec.seats[seat];
+
+		if (sr->is_bot)
 			continue;
+		if (on_demand && c->actor && !strcmp(sr->user, c->actor) && !c->has_actor_view) {
+			c->has_actor_view = private_update(m, &tmp, c->st, seat, cap,
+							   !!(aw & (1u << seat)), &c->actor_view);
+			continue;
+		}
+		if (on_demand && !sr->notify_dm)
+			continue;	/* they look when they want (buttons, `hand`) */
 		rich_init(&r);
 		if (private_update(m, &tmp, c->st, seat, cap, !!(aw & (1u << seat)), &r))
-			pending_add(m, &c->out, &tmp, c->rec.seats[seat].user, &r);
+			pending_add(m, &c->out, &tmp, sr->user, &r);
 		rich_release(&r);
 	}
+}
+
+/* After a successful commit: the acting player's private update, if the
+ * platform shows it as an answer rather than a message. */
+static void reply_actor_view(struct adapter *a, const struct command *cmd, struct change *c)
+{
+	if (c->has_actor_view)
+		reply_rich(a, cmd, 1, &c->actor_view);
 }
 
 /* ---- commands ---- */
@@ -1065,9 +1218,12 @@ static void cmd_game_start(struct session_mgr *m, struct adapter *a, const struc
 	}
 	if (!s->ops->awaiting(c.st))
 		c.rec.status = SESSION_FINISHED;
+	c.actor = cmd->user;
 	queue_updates(m, &c, &cap);
 	if (change_commit(m, &c, &err))
 		reply_commit_failed(a, cmd, loc);
+	else
+		reply_actor_view(a, cmd, &c);
 out:
 	capture_release(&cap);
 	change_release(&c);
@@ -1212,9 +1368,12 @@ static void cmd_play(struct session_mgr *m, struct adapter *a, const struct comm
 	}
 	if (!s->ops->awaiting(c.st))
 		c.rec.status = SESSION_FINISHED;
+	c.actor = cmd->user;
 	queue_updates(m, &c, &cap);
 	if (change_commit(m, &c, &err))
 		reply_commit_failed(a, cmd, loc);
+	else
+		reply_actor_view(a, cmd, &c);
 out:
 	capture_release(&cap);
 	change_release(&c);
@@ -1366,6 +1525,7 @@ static void cmd_help(struct session_mgr *m, struct adapter *a, const struct comm
 		"game start                 start the game\n"
 		"game status                lobby or game summary\n"
 		"game abort                 end the game (creator, or a majority)\n"
+		"game settings [key value]  locale en|es, dm on|off\n"
 		"moves                      your legal moves now (private)\n"
 		"play <move>                make a decision (id, label, prefix or number)\n"
 		"hand                       your private view\n"
@@ -1378,6 +1538,7 @@ static void cmd_help(struct session_mgr *m, struct adapter *a, const struct comm
 		"game start                 empieza la partida\n"
 		"game status                resumen de la sala o de la partida\n"
 		"game abort                 termina la partida (creador, o mayoría)\n"
+		"game settings [clave valor] locale en|es, dm on|off\n"
 		"moves                      tus jugadas legales ahora (privado)\n"
 		"play <jugada>              toma una decisión (id, texto, prefijo o número)\n"
 		"hand                       tu vista privada\n"
@@ -1387,6 +1548,67 @@ static void cmd_help(struct session_mgr *m, struct adapter *a, const struct comm
 	rich_line(&r, L(loc, "Games: %s.", "Juegos: %s."), game_ids());
 	reply_rich(a, cmd, 1, &r);
 	rich_release(&r);
+}
+
+/* `game settings [dm on|off | locale en|es]`: per-player DM notifications
+ * (seat flag) and the room's language.  Seated players only. */
+static void cmd_game_settings(struct session_mgr *m, struct adapter *a,
+			      const struct command *cmd, struct session *s, const char *args)
+{
+	enum locale loc = cmd_loc(m, cmd, s), nl;
+	char key[32], val[32];
+	struct buf err = BUF_INIT, msg = BUF_INIT;
+	struct change c;
+	int seat;
+
+	if (!s || (s->rec.status != SESSION_LOBBY && s->rec.status != SESSION_ACTIVE)) {
+		reply_text(a, cmd, 1, L(loc, "There is no game here. Start one with `game new <game>`.",
+					"No hay partida aquí. Abre una con `game new <juego>`."));
+		return;
+	}
+	seat = need_seat(a, cmd, s, loc);
+	if (seat < 0)
+		return;
+	text_word(&args, key, sizeof(key));
+	text_word(&args, val, sizeof(val));
+	if (!key[0]) {
+		buf_printf(&msg, L(loc, "Settings: locale %s; your DM notifications: %s.\n"
+				   "Change them with `game settings locale en|es` or `game settings dm on|off`.",
+				   "Ajustes: idioma %s; tus avisos por mensaje directo: %s.\n"
+				   "Cámbialos con `game settings locale en|es` o `game settings dm on|off`."),
+			   locale_code(session_loc(s, m)),
+			   s->rec.seats[seat].notify_dm ? L(loc, "on", "sí") : L(loc, "off", "no"));
+		reply_text(a, cmd, 1, buf_str(&msg));
+		buf_release(&msg);
+		return;
+	}
+	change_init(&c, s);
+	if (text_eq(key, "dm") && (text_eq(val, "on") || text_eq(val, "off"))) {
+		c.rec.seats[seat].notify_dm = text_eq(val, "on");
+		buf_setf(&msg, c.rec.seats[seat].notify_dm
+			 ? L(loc, "DM notifications on: I will message you privately when it is your turn.",
+			     "Avisos por mensaje directo activados: te escribiré en privado cuando te toque.")
+			 : L(loc, "DM notifications off.", "Avisos por mensaje directo desactivados."));
+	} else if (text_eq(key, "locale") && !locale_parse(val, &nl) && strlen(val) == 2) {
+		snprintf(c.rec.locale, sizeof(c.rec.locale), "%s", locale_code(nl));
+		loc = nl;
+		buf_setf(&msg, "%s", L(loc, "This room now plays in English.",
+				       "Esta sala juega ahora en español."));
+	} else {
+		reply_text(a, cmd, 1, L(loc, "Usage: `game settings`, `game settings dm on|off` or "
+					"`game settings locale en|es`.",
+					"Uso: `game settings`, `game settings dm on|off` o "
+					"`game settings locale en|es`."));
+		change_release(&c);
+		return;
+	}
+	if (change_commit(m, &c, &err))
+		reply_commit_failed(a, cmd, loc);
+	else
+		reply_text(a, cmd, text_eq(key, "dm"), buf_str(&msg));
+	change_release(&c);
+	buf_release(&err);
+	buf_release(&msg);
 }
 
 void session_mgr_handle(struct session_mgr *m, struct adapter *a, const struct command *cmd)
@@ -1427,6 +1649,20 @@ void session_mgr_handle(struct session_mgr *m, struct adapter *a, const struct c
 		return;
 	}
 	loc = cmd_loc(m, cmd, s);
+	if (cmd->expect_session > 0 &&
+	    (!s || s->rec.id != cmd->expect_session || s->rec.version != cmd->expect_version ||
+	     s->rec.status != SESSION_ACTIVE)) {
+		/* a click on an older board: answering it could act on a
+		 * position the player no longer sees */
+		reply_text(a, cmd, 1, !s || s->rec.id != cmd->expect_session
+			   ? L(loc, "That button belongs to a game that is over. Nothing changed.",
+			       "Ese botón es de una partida que ya terminó. No ha cambiado nada.")
+			   : L(loc, "That board is out of date: the game has moved on, so nothing "
+			       "changed. Use the newest board, or `moves`.",
+			       "Ese tablero está desfasado: la partida ha avanzado, así que no ha "
+			       "cambiado nada. Usa el tablero más reciente, o `moves`."));
+		return;
+	}
 	args = cmd->text;
 	text_word(&args, word, sizeof(word));
 	if (text_eq(word, "game")) {
@@ -1445,10 +1681,12 @@ void session_mgr_handle(struct session_mgr *m, struct adapter *a, const struct c
 			cmd_game_status(m, a, cmd, s);
 		else if (text_eq(sub, "abort"))
 			cmd_game_abort(m, a, cmd, s);
+		else if (text_eq(sub, "settings"))
+			cmd_game_settings(m, a, cmd, s, args);
 		else
 			reply_text(a, cmd, 1, L(loc,
-				"Unknown `game` command. Try: new, join, leave, addbot, start, status, abort.",
-				"Orden `game` desconocida. Prueba: new, join, leave, addbot, start, status, abort."));
+				"Unknown `game` command. Try: new, join, leave, addbot, start, status, abort, settings.",
+				"Orden `game` desconocida. Prueba: new, join, leave, addbot, start, status, abort, settings."));
 	} else if (text_eq(word, "play")) {
 		cmd_play(m, a, cmd, s, args);
 	} else if (text_eq(word, "moves")) {
@@ -1467,6 +1705,25 @@ void session_mgr_handle(struct session_mgr *m, struct adapter *a, const struct c
 		reply_text(a, cmd, 1, buf_str(&err));
 	}
 	buf_release(&err);
+}
+
+size_t session_mgr_complete(struct session_mgr *m, const struct command *cmd,
+			    struct adapter_choice *out, size_t max)
+{
+	struct buf err = BUF_INIT;
+	struct session *s;
+	int seat;
+
+	if (!utf8_valid(cmd->text, cmd->text_len))
+		return 0;
+	s = session_mgr_find(m, cmd->platform, cmd->room, &err);
+	buf_release(&err);
+	if (!s || !s->st || s->rec.status != SESSION_ACTIVE)
+		return 0;
+	seat = seat_of(s, cmd->user);
+	if (seat < 0)
+		return 0;
+	return move_choices(s, seat, cmd_loc(m, cmd, s), cmd->text, 1, out, max);
 }
 
 /* ---- lifecycle ---- */

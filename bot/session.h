@@ -55,6 +55,11 @@ void session_mgr_add_adapter(struct session_mgr *m, struct adapter *a);
  * problem becomes a message to the user. */
 void session_mgr_handle(struct session_mgr *m, struct adapter *a, const struct command *cmd);
 
+/* The adapters' on_complete: cmd->user's legal moves in cmd->room matching
+ * cmd->text (see struct adapter).  Returns how many were written to out. */
+size_t session_mgr_complete(struct session_mgr *m, const struct command *cmd,
+			    struct adapter_choice *out, size_t max);
+
 /* Delivers every undelivered outbox message (at start-up: after a crash). */
 int session_mgr_flush_outbox(struct session_mgr *m, struct buf *err);
 
