@@ -54,9 +54,10 @@ struct command {
 	void *reply_ctx;	/* the adapter's handle for reply() */
 	/*
 	 * A click on a button or menu of an earlier message: the session and
-	 * state version that message showed.  When expect_session > 0 and the
-	 * room's game is another one or has moved on, the manager refuses the
-	 * command politely and changes nothing.  0 for typed commands.
+	 * game position (moves stored) that message showed.  When
+	 * expect_session > 0 and the room's game is another one, is over, or
+	 * has moved on, the manager refuses the command politely and changes
+	 * nothing.  0 for typed commands.
 	 */
 	int64_t expect_session, expect_version;
 };
@@ -71,8 +72,9 @@ struct outmsg {
 	const char *locale;	/* the room's language ("en", "es"), or NULL */
 	/*
 	 * Filled for messages about a game in play (0 / NULL otherwise), so a
-	 * platform can attach controls: the session and the state version the
-	 * message shows.  When that version is still current and exactly one
+	 * platform can attach controls: the session and the game position
+	 * (moves stored, the `version` of Discord's custom_id) the message
+	 * shows.  When that position is still current and exactly one
 	 * human is awaited, `awaited` is their user id and, when they have at
 	 * most ADAPTER_CHOICES_MAX moves, `choices` lists them.
 	 */

@@ -351,8 +351,8 @@ static void pending_add(struct session_mgr *m, struct pending *p, const struct s
 	copy_field(o->user, sizeof(o->user), user ? user : "");
 	/* unique by construction: a session's versions only grow, and a
 	 * failed commit stores nothing, so its retry may reuse the key */
-	snprintf(o->key, sizeof(o->key), "tabula.%lld.%lld.%zu", (long long)s->rec.id,
-		 (long long)s->rec.version + 1, p->n);
+	snprintf(o->key, sizeof(o->key), "tabula.%lld.%lld.%lld.%zu", (long long)s->rec.id,
+		 (long long)s->rec.version + 1, (long long)s->last_seq, p->n);
 	j = rich_to_json(body);
 	o->payload = json_dumps(j, JSON_COMPACT);
 	json_decref(j);
@@ -367,6 +367,20 @@ static void pending_release(struct pending *p)
 		outbox_rec_release(&p->v[i]);
 	free(p->v);
 	memset(p, 0, sizeof(*p));
+}
+
+/* Copies src into dst (n bytes), cut at a character boundary if needed. */
+static void copy_utf8(char *dst, size_t n, const char *src)
+{
+	size_t len = strlen(src);
+
+	if (len >= n) {
+		len = n - 1;
+		while (len && ((unsigned char)src[len] & 0xC0) == 0x80)
+			len--;
+	}
+	memcpy(dst, src, len);
+	dst[len] = '\0';
 }
 
 /*
@@ -431,7 +445,7 @@ static size_t move_choices(const struct session *s, int seat, enum locale loc,
 				snprintf(out[n].value, sizeof(out[n].value), "%s", buf_str(&id));
 			else
 				snprintf(out[n].value, sizeof(out[n].value), "%d", i + 1);
-			snprintf(out[n].label, sizeof(out[n].label), "%s", buf_str(&label));
+			copy_utf8(out[n].label, sizeof(out[n].label), buf_str(&label));
 			n++;
 		}
 	}
@@ -444,16 +458,18 @@ static size_t move_choices(const struct session *s, int seat, enum locale loc,
 	return n;
 }
 
-/* Reads back the session and version pending_add() wrote into a key. */
-static int key_parse(const char *key, int64_t *session, int64_t *version)
+/* Reads back the session and the position (moves stored) that
+ * pending_add() wrote into a key. */
+static int key_parse(const char *key, int64_t *session, int64_t *position)
 {
-	long long sid, ver;
+	long long sid, ver, pos;
 	size_t n;
 
-	if (sscanf(key, "tabula.%lld.%lld.%zu", &sid, &ver, &n) != 3 || sid <= 0 || ver < 0)
+	if (sscanf(key, "tabula.%lld.%lld.%lld.%zu", &sid, &ver, &pos, &n) != 4 || sid <= 0 ||
+	    pos < 0)
 		return -1;
 	*session = sid;
-	*version = ver;
+	*position = pos;
 	return 0;
 }
 
@@ -477,7 +493,7 @@ static void outmsg_controls(struct session_mgr *m, const struct outbox_rec *o,
 		return;
 	msg->session = sid;
 	msg->version = ver;
-	if (ver != s->rec.version || (who = single_awaited(s)) < 0)
+	if (ver != s->last_seq || (who = single_awaited(s)) < 0)
 		return;
 	msg->awaited = s->rec.seats[who].user;
 	if (s->ops->moves) {
@@ -845,7 +861,9 @@ static void queue_updates(struct session_mgr *m, struct change *c, const struct 
 	struct adapter *a;
 	int on_demand;
 	struct session tmp = *c->s;
-	unsigned aw = c->s->ops->awaiting(c->st);
+
+	/* the position these messages show: after this change's moves */
+	tmp.last_seq = c->s->last_seq + (int64_t)c->nactions;	unsigned aw = c->s->ops->awaiting(c->st);
 	struct rich r = RICH_INIT;
 	int seat;
 
@@ -1571,6 +1589,8 @@ static void cmd_game_settings(struct session_mgr *m, struct adapter *a,
 		return;
 	text_word(&args, key, sizeof(key));
 	text_word(&args, val, sizeof(val));
+	if (*args)
+		key[0] = '?';	/* trailing words: show the usage */
 	if (!key[0]) {
 		buf_printf(&msg, L(loc, "Settings: locale %s; your DM notifications: %s.\n"
 				   "Change them with `game settings locale en|es` or `game settings dm on|off`.",
@@ -1650,11 +1670,13 @@ void session_mgr_handle(struct session_mgr *m, struct adapter *a, const struct c
 	}
 	loc = cmd_loc(m, cmd, s);
 	if (cmd->expect_session > 0 &&
-	    (!s || s->rec.id != cmd->expect_session || s->rec.version != cmd->expect_version ||
+	    (!s || s->rec.id != cmd->expect_session || s->last_seq != cmd->expect_version ||
 	     s->rec.status != SESSION_ACTIVE)) {
 		/* a click on an older board: answering it could act on a
-		 * position the player no longer sees */
-		reply_text(a, cmd, 1, !s || s->rec.id != cmd->expect_session
+		 * position the player no longer sees.  Positions count moves,
+		 * so a settings change does not age the board. */
+		reply_text(a, cmd, 1, !s || s->rec.id != cmd->expect_session ||
+			   s->rec.status != SESSION_ACTIVE
 			   ? L(loc, "That button belongs to a game that is over. Nothing changed.",
 			       "Ese botón es de una partida que ya terminó. No ha cambiado nada.")
 			   : L(loc, "That board is out of date: the game has moved on, so nothing "

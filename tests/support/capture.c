@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void record(struct capture_adapter *c, const char *room, const char *user,
-		   const struct rich *body, const char *key, int64_t id)
+static struct captured *record(struct capture_adapter *c, const char *room, const char *user,
+			       const struct rich *body, const char *key, int64_t id)
 {
 	struct buf text = BUF_INIT;
 	struct captured *m;
@@ -21,13 +21,27 @@ static void record(struct capture_adapter *c, const char *room, const char *user
 	m->text = buf_detach(&text);
 	m->key = key ? xstrdup(key) : NULL;
 	m->outbox_id = id;
+	m->session = m->version = 0;
+	m->awaited = m->locale = NULL;
+	m->choices = NULL;
+	m->nchoices = 0;
+	return m;
 }
 
 static int cap_send(struct adapter *a, const struct outmsg *m, struct buf *err)
 {
 	struct capture_adapter *c = (struct capture_adapter *)a;
+	struct captured *r = record(c, m->room, m->user, m->body, m->key, m->outbox_id);
 
-	record(c, m->room, m->user, m->body, m->key, m->outbox_id);
+	r->session = m->session;
+	r->version = m->version;
+	r->awaited = m->awaited ? xstrdup(m->awaited) : NULL;
+	r->locale = m->locale ? xstrdup(m->locale) : NULL;
+	if (m->choices && m->nchoices) {
+		r->choices = xmalloc(m->nchoices * sizeof(*r->choices));
+		memcpy(r->choices, m->choices, m->nchoices * sizeof(*r->choices));
+	}
+	r->nchoices = m->nchoices;
 	if (c->confirm && m->outbox_id && a->on_sent)
 		a->on_sent(a->ctx, a, m->outbox_id);
 	return 0;
@@ -55,27 +69,43 @@ static void cap_free(struct adapter *a)
 	capture_free((struct capture_adapter *)a);
 }
 
-static struct adapter_ops capture_ops[4];
+#define CAPTURE_KINDS 8
+static struct adapter_ops capture_ops[CAPTURE_KINDS];
+static char capture_names[CAPTURE_KINDS][32];
 
-struct capture_adapter *capture_new(const char *platform)
+struct capture_adapter *capture_new_caps(const char *platform, unsigned caps)
 {
 	struct capture_adapter *c = xcalloc(1, sizeof(*c));
 	int i;
 
-	/* one ops table per platform name, so several fakes can coexist */
-	for (i = 0; i < 4; i++) {
-		if (!capture_ops[i].name || !strcmp(capture_ops[i].name, platform)) {
+	/* one ops table per platform name and caps, so several fakes can
+	 * coexist; a table once made is never changed under a live fake */
+	for (i = 0; i < CAPTURE_KINDS; i++) {
+		if (capture_ops[i].name) {
+			if (strcmp(capture_ops[i].name, platform) || capture_ops[i].caps != caps)
+				continue;
+		} else {
+			snprintf(capture_names[i], sizeof(capture_names[i]), "%s", platform);
 			capture_ops[i] = (struct adapter_ops){
-				.api_version = ADAPTER_API_VERSION, .name = platform,
-				.start = cap_start, .stop = cap_stop, .send = cap_send,
-				.reply = cap_reply, .free = cap_free,
+				.api_version = ADAPTER_API_VERSION, .name = capture_names[i],
+				.caps = caps, .start = cap_start, .stop = cap_stop,
+				.send = cap_send, .reply = cap_reply, .free = cap_free,
 			};
-			c->base.ops = &capture_ops[i];
-			break;
 		}
+		c->base.ops = &capture_ops[i];
+		break;
+	}
+	if (!c->base.ops) {
+		fprintf(stderr, "capture: too many kinds of fake adapters\n");
+		abort();
 	}
 	c->confirm = 1;
 	return c;
+}
+
+struct capture_adapter *capture_new(const char *platform)
+{
+	return capture_new_caps(platform, 0);
 }
 
 void capture_clear(struct capture_adapter *c)
@@ -87,6 +117,9 @@ void capture_clear(struct capture_adapter *c)
 		free(c->v[i].user);
 		free(c->v[i].text);
 		free(c->v[i].key);
+		free(c->v[i].awaited);
+		free(c->v[i].locale);
+		free(c->v[i].choices);
 	}
 	c->n = 0;
 }
@@ -98,15 +131,28 @@ void capture_free(struct capture_adapter *c)
 	free(c);
 }
 
-void capture_cmd_len(struct capture_adapter *c, const char *room, const char *user,
-		     const char *text, size_t len)
+static void run_cmd(struct capture_adapter *c, const char *room, const char *user,
+		    const char *text, size_t len, int64_t session, int64_t version)
 {
 	struct command cmd = {
 		.platform = c->base.ops->name, .room = room, .user = user, .name = user,
 		.text = text, .text_len = len,
+		.expect_session = session, .expect_version = version,
 	};
 
 	c->base.on_command(c->base.ctx, &c->base, &cmd);
+}
+
+void capture_cmd_len(struct capture_adapter *c, const char *room, const char *user,
+		     const char *text, size_t len)
+{
+	run_cmd(c, room, user, text, len, 0, 0);
+}
+
+void capture_cmd_expect(struct capture_adapter *c, const char *room, const char *user,
+			const char *text, int64_t session, int64_t version)
+{
+	run_cmd(c, room, user, text, strlen(text), session, version);
 }
 
 void capture_cmd(struct capture_adapter *c, const char *room, const char *user,
@@ -130,6 +176,24 @@ int capture_count(const struct capture_adapter *c, const char *user, const char 
 		n += strstr(m->text, needle) != NULL;
 	}
 	return n;
+}
+
+const struct captured *capture_last(const struct capture_adapter *c, const char *user,
+				    int sent, const char *needle)
+{
+	size_t i;
+
+	for (i = c->n; i-- > 0;) {
+		const struct captured *m = &c->v[i];
+
+		if (!user != !m->user || (user && strcmp(user, m->user)))
+			continue;
+		if (!sent != !m->key)
+			continue;
+		if (strstr(m->text, needle))
+			return m;
+	}
+	return NULL;
 }
 
 char *capture_public_text(const struct capture_adapter *c)

@@ -14,6 +14,12 @@ struct captured {
 	char *text;
 	char *key;	/* outbox key, NULL for replies */
 	int64_t outbox_id;
+	/* struct outmsg's controls (sent messages only; 0 / NULL for replies) */
+	int64_t session, version;
+	char *awaited;	/* copy, or NULL */
+	char *locale;	/* copy, or NULL */
+	struct adapter_choice *choices;	/* copy of nchoices, or NULL */
+	size_t nchoices;
 };
 
 struct capture_adapter {
@@ -24,17 +30,28 @@ struct capture_adapter {
 };
 
 struct capture_adapter *capture_new(const char *platform);
+/* The same with capability bits (ADAPTER_CAP_*).  Fakes with different
+ * names or caps coexist (one ops table each, at most 8 kinds). */
+struct capture_adapter *capture_new_caps(const char *platform, unsigned caps);
 void capture_free(struct capture_adapter *c);
 void capture_clear(struct capture_adapter *c);
 /* Runs one command "user: text" in room through on_command. */
 void capture_cmd(struct capture_adapter *c, const char *room, const char *user,
 		 const char *text);
+/* The same as a click on a control of a message showing session/version
+ * (struct command's expect_session / expect_version). */
+void capture_cmd_expect(struct capture_adapter *c, const char *room, const char *user,
+			const char *text, int64_t session, int64_t version);
 void capture_cmd_len(struct capture_adapter *c, const char *room, const char *user,
 		     const char *text, size_t len);
 /* The number of messages since the last clear whose text holds needle, to
  * user (NULL: public only; "*": any). */
 int capture_count(const struct capture_adapter *c, const char *user, const char *needle);
 /* Everything public since the last clear, joined (for asserts on leaks). */
+/* The last message (NULL: public; else private to user) whose text holds
+ * needle, and that came from the outbox (sent) or not (replies); NULL if none. */
+const struct captured *capture_last(const struct capture_adapter *c, const char *user,
+				    int sent, const char *needle);
 char *capture_public_text(const struct capture_adapter *c);
 void capture_dump(const struct capture_adapter *c);
 

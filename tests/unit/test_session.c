@@ -16,11 +16,13 @@
 
 #include "bot/session.h"
 #include "tests/support/capture.h"
+#include "util/text.h"
 
 struct fixture {
 	struct store *store;
 	struct session_mgr mgr;
 	struct capture_adapter *cap;
+	struct capture_adapter *dc;	/* a "discord" fake, when a test adds it */
 	int64_t clock;
 	char path[64];
 };
@@ -57,6 +59,19 @@ static void detach(struct fixture *f)
 	session_mgr_release(&f->mgr);
 	capture_free(f->cap);
 	f->cap = NULL;
+	if (f->dc)
+		capture_free(f->dc);
+	f->dc = NULL;
+}
+
+/* Adds a "discord" fake with ADAPTER_CAP_PRIVATE_ON_DEMAND next to the console. */
+static void attach_discord(struct fixture *f)
+{
+	f->dc = capture_new_caps("discord", ADAPTER_CAP_PRIVATE_ON_DEMAND);
+	f->dc->base.on_command = on_command;
+	f->dc->base.on_sent = on_sent;
+	f->dc->base.ctx = &f->mgr;
+	session_mgr_add_adapter(&f->mgr, &f->dc->base);
 }
 
 static int setup_file(void **state)
@@ -550,6 +565,668 @@ static void test_private_views(void **state)
 	assert_int_equal(capture_count(f->cap, NULL, "Log"), 1);
 }
 
+/* ---- controls, stale clicks, completion, private-on-demand, settings ---- */
+
+static struct session *room_on(struct fixture *f, const char *platform, const char *r)
+{
+	struct buf err = BUF_INIT;
+	struct session *s = session_mgr_find(&f->mgr, platform, r, &err);
+
+	buf_release(&err);
+	return s;
+}
+
+/* ana opens Fortuna in r, ben joins, ana starts: two humans, no AI. */
+static void start_two(struct capture_adapter *c, const char *r)
+{
+	capture_cmd(c, r, "ana", "game new fortuna");
+	capture_cmd(c, r, "ben", "game join");
+	capture_cmd(c, r, "ana", "game start");
+}
+
+/* The one human seat awaited in s (asserted to be exactly one). */
+static int only_awaited_seat(struct session *s)
+{
+	unsigned aw = s->ops->awaiting(s->st);
+	int i, who = -1, n = 0;
+
+	for (i = 0; i < s->rec.nseats; i++) {
+		if (!(aw & (1u << i)))
+			continue;
+		assert_false(s->rec.seats[i].is_bot);
+		who = i;
+		n++;
+	}
+	assert_int_equal(n, 1);
+	return who;
+}
+
+/* The index of m in c's records. */
+static size_t index_of(const struct capture_adapter *c, const struct captured *m)
+{
+	assert_non_null(m);
+	assert_true(m >= c->v && m < c->v + c->n);
+	return (size_t)(m - c->v);
+}
+
+/* The number of captured messages to user that came from the outbox (sent=1)
+ * or were replies (sent=0). */
+static int count_kind(const struct capture_adapter *c, const char *user, int sent)
+{
+	size_t i;
+	int n = 0;
+
+	for (i = 0; i < c->n; i++) {
+		const struct captured *m = &c->v[i];
+
+		if (!user != !m->user || (user && strcmp(user, m->user)))
+			continue;
+		if (sent) {
+			n += m->key != NULL && m->outbox_id > 0;
+		} else {
+			n += m->key == NULL && m->outbox_id == 0;
+		}
+	}
+	return n;
+}
+
+/* A public board carries its session, its version, the awaited player and
+ * their moves as choices that `play` accepts; lobby messages carry nothing;
+ * a board re-sent once the game moved on carries no controls. */
+static void test_board_controls(void **state)
+{
+	struct fixture *f = *state;
+	struct buf err = BUF_INIT;
+	const struct captured *m;
+	struct session *s;
+	struct move_list *ml = malloc(sizeof(*ml));
+	struct move mv;
+	char who[128], value[ADAPTER_CHOICE_SIZE];
+	int64_t id, ver, pos;
+	void *expect;
+	json_t *ja, *jb;
+	size_t i, k, stale = 0, fresh = 0;
+	int seat;
+
+	f->cap->confirm = 0;	/* everything stays pending, for the re-send below */
+	capture_cmd(f->cap, "r1", "ana", "game new fortuna");
+	capture_cmd(f->cap, "r1", "ben", "game join");
+	assert_true(f->cap->n >= 2);
+	for (i = 0; i < f->cap->n; i++) {
+		assert_int_equal(f->cap->v[i].session, 0);
+		assert_int_equal(f->cap->v[i].version, 0);
+		assert_null(f->cap->v[i].awaited);
+		assert_null(f->cap->v[i].choices);
+		assert_int_equal(f->cap->v[i].nchoices, 0);
+	}
+	capture_clear(f->cap);
+	capture_cmd(f->cap, "r1", "ana", "game start");
+	s = room(f, "r1");
+	assert_int_equal(s->rec.status, SESSION_ACTIVE);
+	id = s->rec.id;
+	ver = s->rec.version;
+	pos = s->last_seq;
+	assert_true(id > 0);
+	seat = only_awaited_seat(s);
+	snprintf(who, sizeof(who), "%s", s->rec.seats[seat].user);
+
+	m = capture_last(f->cap, NULL, 1, "");
+	assert_non_null(m);
+	assert_int_equal(m->session, id);
+	assert_int_equal(m->version, pos);
+	assert_non_null(m->locale);
+	assert_string_equal(m->locale, "en");
+	assert_non_null(m->awaited);
+	assert_string_equal(m->awaited, who);
+	assert_true(m->nchoices >= 1 && m->nchoices <= ADAPTER_CHOICES_MAX);
+	assert_non_null(m->choices);
+	/* the choices are exactly the awaited seat's (non-meta) moves, by id */
+	s->ops->moves(s->st, seat, ml);
+	assert_int_equal(m->nchoices, (size_t)(ml->n - ml->nmeta));
+	for (i = 0; i < m->nchoices; i++) {
+		struct buf mid = BUF_INIT;
+
+		s->ops->move_id(s->st, seat, ml->v[i], &mid);
+		assert_string_equal(m->choices[i].value, buf_str(&mid));
+		assert_true(m->choices[i].label[0] != '\0');
+		for (k = 0; k < i; k++)
+			assert_string_not_equal(m->choices[k].value, m->choices[i].value);
+		buf_release(&mid);
+	}
+	/* the awaited player's private turn notice carries the same controls */
+	m = capture_last(f->cap, who, 1, "");
+	assert_non_null(m);
+	assert_int_equal(m->session, id);
+	assert_int_equal(m->version, pos);
+	assert_string_equal(m->awaited, who);
+	assert_true(m->nchoices >= 1);
+
+	/* play the last choice: the game is where that move leads */
+	m = capture_last(f->cap, NULL, 1, "");
+	snprintf(value, sizeof(value), "%s", m->choices[m->nchoices - 1].value);
+	expect = game_state_new(s->ops);
+	memcpy(expect, s->st, s->ops->state_size);
+	assert_int_equal(game_parse(s->ops, expect, seat, value, LOC_EN, &mv, &err), 0);
+	assert_int_equal(s->ops->apply(expect, seat, mv, NULL, &err), 0);
+	capture_clear(f->cap);
+	{
+		char text[ADAPTER_CHOICE_SIZE + 8];
+
+		snprintf(text, sizeof(text), "play %s", value);
+		capture_cmd(f->cap, "r1", who, text);
+	}
+	s = room(f, "r1");
+	assert_int_equal(s->rec.version, ver + 1);
+	ja = s->ops->save(expect);
+	jb = s->ops->save(s->st);
+	assert_true(json_equal(ja, jb));
+	json_decref(ja);
+	json_decref(jb);
+	free(expect);
+	m = capture_last(f->cap, NULL, 1, "");
+	assert_non_null(m);
+	assert_int_equal(m->session, id);
+	pos = s->last_seq;
+	assert_int_equal(m->version, pos);
+
+	/* a restart re-sends both boards: only the current one has controls */
+	detach(f);
+	attach(f);
+	assert_int_equal(session_mgr_flush_outbox(&f->mgr, &err), 0);
+	for (i = 0; i < f->cap->n; i++) {
+		m = &f->cap->v[i];
+		assert_non_null(m->key);
+		assert_int_equal(m->session, id);
+		if (m->version != pos) {
+			assert_true(m->version < pos);
+			assert_null(m->awaited);
+			assert_null(m->choices);
+			assert_int_equal(m->nchoices, 0);
+			stale++;
+		} else if (!m->user) {
+			assert_non_null(m->awaited);
+			assert_true(m->nchoices >= 1);
+			fresh++;
+		}
+	}
+	assert_true(stale >= 1);	/* the start board (and its private notice) */
+	assert_int_equal(fresh, 1);
+	free(ml);
+	buf_release(&err);
+}
+
+/* A click on an older board, or on another game's board, is refused
+ * privately and changes nothing; a click on the current board works. */
+static void test_stale_click(void **state)
+{
+	struct fixture *f = *state;
+	const struct captured *m;
+	struct session *s;
+	char who[128], other[128], text[ADAPTER_CHOICE_SIZE + 8];
+	char *before, *after;
+	int64_t id, ver, pos, id2;
+
+	start_two(f->cap, "r1");
+	s = room(f, "r1");
+	id = s->rec.id;
+	ver = s->rec.version;
+	pos = s->last_seq;
+	snprintf(who, sizeof(who), "%s", s->rec.seats[only_awaited_seat(s)].user);
+	snprintf(other, sizeof(other), "%s", strcmp(who, "ana") ? "ana" : "ben");
+	m = capture_last(f->cap, NULL, 1, "");
+	assert_non_null(m);
+	assert_true(m->nchoices >= 1);
+	snprintf(text, sizeof(text), "play %s", m->choices[0].value);
+	before = snapshot(s);
+	capture_clear(f->cap);
+
+	/* an older version of this game */
+	capture_cmd_expect(f->cap, "r1", who, text, id, pos - 1);
+	assert_int_equal(capture_count(f->cap, who, "out of date"), 1);
+	/* even a harmless command from a stale board is refused */
+	capture_cmd_expect(f->cap, "r1", who, "moves", id, pos - 1);
+	assert_int_equal(capture_count(f->cap, who, "out of date"), 2);
+	assert_int_equal(capture_count(f->cap, who, "Your moves"), 0);
+	/* another game */
+	capture_cmd_expect(f->cap, "r1", who, text, id + 1000, pos);
+	assert_int_equal(capture_count(f->cap, who, "over"), 1);
+	assert_int_equal(capture_count(f->cap, NULL, ""), 0);
+	assert_int_equal(count_kind(f->cap, who, 1), 0);
+	assert_int_equal(f->cap->n, 3);
+	s = room(f, "r1");
+	assert_int_equal(s->rec.version, ver);
+	after = snapshot(s);
+	assert_string_equal(before, after);
+	free(after);
+
+	/* the current board works */
+	capture_cmd_expect(f->cap, "r1", who, "moves", id, pos);
+	assert_int_equal(capture_count(f->cap, who, "Your moves"), 1);
+	capture_clear(f->cap);
+	capture_cmd_expect(f->cap, "r1", who, text, id, pos);
+	s = room(f, "r1");
+	assert_int_equal(s->rec.version, ver + 1);
+	m = capture_last(f->cap, NULL, 1, "");
+	assert_non_null(m);
+	assert_int_equal(m->version, room(f, "r1")->last_seq);
+
+	/* that board is now stale for the other player too */
+	capture_clear(f->cap);
+	capture_cmd_expect(f->cap, "r1", other, "play 1", id, pos);
+	assert_int_equal(capture_count(f->cap, other, "out of date"), 1);
+	assert_int_equal(capture_count(f->cap, NULL, ""), 0);
+	assert_int_equal(room(f, "r1")->rec.version, ver + 1);
+
+	/* a board of an aborted game, clicked in the room's next game */
+	capture_cmd(f->cap, "r1", "ana", "game abort");
+	start_two(f->cap, "r1");
+	s = room(f, "r1");
+	id2 = s->rec.id;
+	assert_true(id2 != id);
+	ver = s->rec.version;
+	capture_clear(f->cap);
+	capture_cmd_expect(f->cap, "r1", s->rec.seats[only_awaited_seat(s)].user, "play 1", id,
+			   s->last_seq);
+	assert_int_equal(capture_count(f->cap, "*", "game that is over"), 1);
+	assert_int_equal(capture_count(f->cap, NULL, ""), 0);
+	assert_int_equal(room(f, "r1")->rec.version, ver);
+	free(before);
+}
+
+static size_t complete(struct fixture *f, const char *r, const char *user, const char *text,
+		       size_t len, struct adapter_choice *out)
+{
+	struct command cmd = {
+		.platform = "console", .room = r, .user = user, .name = user,
+		.text = text, .text_len = len,
+	};
+
+	return session_mgr_complete(&f->mgr, &cmd, out, ADAPTER_CHOICES_MAX);
+}
+
+static void test_complete(void **state)
+{
+	struct fixture *f = *state;
+	struct adapter_choice *out = calloc(ADAPTER_CHOICES_MAX, sizeof(*out));
+	struct move_list *ml = malloc(sizeof(*ml));
+	struct buf last = BUF_INIT, up = BUF_INIT;
+	struct session *s;
+	char who[128], other[128], filter[ADAPTER_CHOICE_SIZE];
+	size_t n, i;
+	int seat;
+
+	/* a lobby has nothing to complete */
+	capture_cmd(f->cap, "r1", "ana", "game new fortuna");
+	capture_cmd(f->cap, "r1", "ben", "game join");
+	assert_int_equal(complete(f, "r1", "ana", "", 0, out), 0);
+	assert_int_equal(complete(f, "r2", "ana", "", 0, out), 0);	/* no game */
+	capture_cmd(f->cap, "r1", "ana", "game start");
+	s = room(f, "r1");
+	seat = only_awaited_seat(s);
+	snprintf(who, sizeof(who), "%s", s->rec.seats[seat].user);
+	snprintf(other, sizeof(other), "%s", strcmp(who, "ana") ? "ana" : "ben");
+	s->ops->moves(s->st, seat, ml);
+	assert_true(ml->n >= 2);
+
+	/* no filter: every move, in order */
+	n = complete(f, "r1", who, "", 0, out);
+	assert_int_equal(n, (size_t)(ml->n < ADAPTER_CHOICES_MAX ? ml->n : ADAPTER_CHOICES_MAX));
+	for (i = 0; i < n; i++) {
+		struct buf mid = BUF_INIT;
+
+		s->ops->move_id(s->st, seat, ml->v[i], &mid);
+		assert_string_equal(out[i].value, buf_str(&mid));
+		buf_release(&mid);
+	}
+	/* a prefix of the last move's id (minus its last letter), in capitals */
+	s->ops->move_id(s->st, seat, ml->v[ml->n - 1], &last);
+	assert_true(last.len >= 2);
+	for (i = 0; i + 1 < last.len; i++)
+		buf_addch(&up, buf_str(&last)[i] >= 'a' && buf_str(&last)[i] <= 'z'
+				       ? (char)(buf_str(&last)[i] - 'a' + 'A') : buf_str(&last)[i]);
+	snprintf(filter, sizeof(filter), "%s", buf_str(&up));
+	n = complete(f, "r1", who, filter, strlen(filter), out);
+	assert_true(n >= 1);
+	assert_string_equal(out[0].value, buf_str(&last));
+	/* matches nothing */
+	assert_int_equal(complete(f, "r1", who, "zzqxj", 5, out), 0);
+	/* not seated */
+	assert_int_equal(complete(f, "r1", "zed", "", 0, out), 0);
+	/* not valid UTF-8 */
+	assert_int_equal(complete(f, "r1", who, "\xc3\x28", 2, out), 0);
+	assert_int_equal(complete(f, "r1", who, "\xff", 1, out), 0);
+	{
+		/* a NUL inside the text is not text either (else "<c>" would match) */
+		const char nul[3] = { buf_str(&last)[0], '\0', 'x' };
+
+		assert_true(complete(f, "r1", who, nul, 1, out) >= 1);
+		assert_int_equal(complete(f, "r1", who, nul, 3, out), 0);
+	}
+	/* the other seat is not deciding anything now */
+	s->ops->moves(s->st, seat_of_user(s, other), ml);
+	assert_int_equal(complete(f, "r1", other, "", 0, out), (size_t)ml->n);
+	/* an aborted game keeps its state but offers nothing */
+	capture_cmd(f->cap, "r1", "ana", "game abort");
+	assert_int_equal(room(f, "r1")->rec.status, SESSION_ABORTED);
+	assert_non_null(room(f, "r1")->st);
+	assert_int_equal(complete(f, "r1", who, "", 0, out), 0);
+	free(out);
+	free(ml);
+	buf_release(&last);
+	buf_release(&up);
+}
+
+/* Checks session_mgr_complete's order for filter against the contract:
+ * moves whose folded id or label starts with the folded filter first, then
+ * those holding it elsewhere, each group in list order.  Sets *mixed when a
+ * prefix match comes after another match in list order (the order matters). */
+static void check_completion_order(struct fixture *f, struct session *s, int seat,
+				   const char *user, const char *filter, int *mixed)
+{
+	struct adapter_choice *out = calloc(ADAPTER_CHOICES_MAX, sizeof(*out));
+	struct move_list *ml = malloc(sizeof(*ml));
+	struct buf ff = BUF_INIT, id = BUF_INIT, label = BUF_INIT, fid = BUF_INIT, fl = BUF_INIT;
+	char (*want)[ADAPTER_CHOICE_SIZE] = calloc(ADAPTER_CHOICES_MAX, sizeof(*want));
+	size_t n, nwant = 0;
+	int pass, i, other_seen = 0;
+
+	text_fold(filter, &ff);
+	s->ops->moves(s->st, seat, ml);
+	for (pass = 0; pass < 2; pass++) {
+		for (i = 0; i < ml->n; i++) {
+			const char *hi, *hl;
+			int at;
+
+			buf_reset(&id);
+			buf_reset(&label);
+			buf_reset(&fid);
+			buf_reset(&fl);
+			s->ops->move_id(s->st, seat, ml->v[i], &id);
+			s->ops->move_label(s->st, seat, ml->v[i], LOC_EN, &label);
+			text_fold(buf_str(&id), &fid);
+			text_fold(buf_str(&label), &fl);
+			hi = strstr(buf_str(&fid), buf_str(&ff));
+			hl = strstr(buf_str(&fl), buf_str(&ff));
+			if (!hi && !hl)
+				continue;
+			at = hi == buf_str(&fid) || hl == buf_str(&fl);
+			if (pass == 0) {
+				if (at && other_seen)
+					*mixed = 1;
+				other_seen |= !at;
+			}
+			if (at != (pass == 0) || nwant == ADAPTER_CHOICES_MAX)
+				continue;
+			snprintf(want[nwant++], ADAPTER_CHOICE_SIZE, "%s", buf_str(&id));
+		}
+	}
+	n = complete(f, s->rec.room, user, filter, strlen(filter), out);
+	assert_int_equal(n, nwant);
+	for (i = 0; i < (int)n; i++)
+		assert_string_equal(out[i].value, want[i]);
+	free(out);
+	free(ml);
+	free(want);
+	buf_release(&ff);
+	buf_release(&id);
+	buf_release(&label);
+	buf_release(&fid);
+	buf_release(&fl);
+}
+
+/* Over the first moves of a game, every word of every move's id and label
+ * (and its first three letters) as a filter: the order is the contract's. */
+static void test_complete_order(void **state)
+{
+	struct fixture *f = *state;
+	struct move_list *ml = malloc(sizeof(*ml));
+	struct buf id = BUF_INIT, label = BUF_INIT;
+	int turn, mixed = 0, i;
+
+	start_two(f->cap, "r1");
+	for (turn = 0; turn < 40; turn++) {
+		struct session *s = room(f, "r1");
+		char user[128];
+		int seat;
+
+		if (s->rec.status != SESSION_ACTIVE)
+			break;
+		seat = only_awaited_seat(s);
+		snprintf(user, sizeof(user), "%s", s->rec.seats[seat].user);
+		s->ops->moves(s->st, seat, ml);
+		for (i = 0; i < ml->n; i++) {
+			const char *texts[2], *p;
+			char word[64];
+			int t;
+
+			buf_reset(&id);
+			buf_reset(&label);
+			s->ops->move_id(s->st, seat, ml->v[i], &id);
+			s->ops->move_label(s->st, seat, ml->v[i], LOC_EN, &label);
+			texts[0] = buf_str(&id);
+			texts[1] = buf_str(&label);
+			for (t = 0; t < 2; t++) {
+				p = texts[t];
+				while (text_word(&p, word, sizeof(word))) {
+					check_completion_order(f, s, seat, user, word, &mixed);
+					if (strlen(word) > 3) {
+						word[3] = '\0';
+						check_completion_order(f, s, seat, user, word, &mixed);
+					}
+				}
+			}
+		}
+		capture_cmd(f->cap, "r1", user, "play 1");
+	}
+	assert_true(mixed > 0);	/* some filter had a prefix match after another match */
+	free(ml);
+	buf_release(&id);
+	buf_release(&label);
+}
+
+/* With ADAPTER_CAP_PRIVATE_ON_DEMAND only players who asked for DMs get
+ * private messages; the acting player gets theirs as the answer.  The
+ * console keeps sending private updates to everybody. */
+static void test_private_on_demand(void **state)
+{
+	struct fixture *f = *state;
+	const struct captured *pub, *m;
+	struct session *s;
+	char who[128], other[128];
+	int seat;
+
+	attach_discord(f);
+	assert_int_equal(f->dc->base.ops->caps, ADAPTER_CAP_PRIVATE_ON_DEMAND);
+	assert_int_equal(f->cap->base.ops->caps, 0u);
+	assert_string_equal(f->dc->base.ops->name, "discord");
+	assert_string_equal(f->cap->base.ops->name, "console");
+
+	start_two(f->dc, "d1");
+	s = room_on(f, "discord", "d1");
+	assert_non_null(s);
+	assert_null(room(f, "d1"));	/* not a console room */
+	assert_non_null(capture_last(f->dc, NULL, 1, ""));
+	/* the awaited player has no DM: they look when they want */
+	assert_int_equal(count_kind(f->dc, "ana", 1), 0);
+	assert_int_equal(count_kind(f->dc, "ben", 1), 0);
+	assert_int_equal(f->cap->n, 0);	/* nothing went to the console */
+
+	seat = only_awaited_seat(s);
+	snprintf(who, sizeof(who), "%s", s->rec.seats[seat].user);
+	snprintf(other, sizeof(other), "%s", strcmp(who, "ana") ? "ana" : "ben");
+	capture_clear(f->dc);
+	capture_cmd(f->dc, "d1", who, "play 1");
+	s = room_on(f, "discord", "d1");
+	assert_int_equal(count_kind(f->dc, who, 1), 0);
+	assert_int_equal(count_kind(f->dc, other, 1), 0);
+	/* the actor's private update is the answer, after the public board */
+	pub = capture_last(f->dc, NULL, 1, "");
+	m = capture_last(f->dc, who, 0, "");
+	assert_non_null(pub);
+	assert_non_null(m);
+	assert_null(m->key);
+	assert_int_equal(m->outbox_id, 0);
+	assert_true(index_of(f->dc, pub) < index_of(f->dc, m));
+	assert_int_equal(count_kind(f->dc, who, 0), 1);
+
+	/* who moved next turns DMs on; the other moves and hands the turn back */
+	assert_string_equal(s->rec.seats[only_awaited_seat(s)].user, other);
+	capture_cmd(f->dc, "d1", who, "game settings dm on");
+	s = room_on(f, "discord", "d1");
+	assert_int_equal(s->rec.seats[seat].notify_dm, 1);
+	capture_clear(f->dc);
+	capture_cmd(f->dc, "d1", other, "play 1");
+	s = room_on(f, "discord", "d1");
+	assert_string_equal(s->rec.seats[only_awaited_seat(s)].user, who);
+	m = capture_last(f->dc, who, 1, "");
+	assert_non_null(m);
+	assert_true(m->outbox_id > 0);
+	assert_non_null(m->key);
+	assert_non_null(strstr(m->text, "Your moves"));
+	assert_int_equal(count_kind(f->dc, other, 1), 0);
+	assert_int_equal(count_kind(f->dc, other, 0), 1);	/* the actor's answer */
+
+	/* the console: private updates of every human seat are outbox DMs */
+	capture_clear(f->dc);
+	start_two(f->cap, "c1");
+	s = room(f, "c1");
+	seat = only_awaited_seat(s);
+	snprintf(who, sizeof(who), "%s", s->rec.seats[seat].user);
+	snprintf(other, sizeof(other), "%s", strcmp(who, "ana") ? "ana" : "ben");
+	assert_int_equal(count_kind(f->cap, who, 1), 1);	/* the turn notice */
+	capture_clear(f->cap);
+	capture_cmd(f->cap, "c1", who, "play 1");
+	/* the actor's private log line and the next player's turn notice */
+	assert_int_equal(count_kind(f->cap, who, 1), 1);
+	assert_int_equal(count_kind(f->cap, other, 1), 1);
+	assert_int_equal(count_kind(f->cap, who, 0), 0);	/* no private answer */
+	assert_int_equal(capture_count(f->cap, other, "Your moves"), 1);
+	assert_int_equal(f->dc->n, 0);	/* nothing went to discord */
+}
+
+static void reopen(struct fixture *f)
+{
+	struct buf err = BUF_INIT;
+
+	detach(f);
+	store_close(f->store);
+	f->store = store_sqlite_open(f->path, &err);
+	assert_non_null(f->store);
+	attach(f);
+	buf_release(&err);
+}
+
+static void test_game_settings(void **state)
+{
+	struct fixture *f = *state;
+	const struct captured *m;
+	struct session *s;
+	int64_t ver;
+	int ben, ana, i;
+	static const char *const bad[] = {
+		"game settings dm maybe", "game settings colour red", "game settings locale fr",
+		"game settings locale es-ES", "game settings dm", "game settings locale",
+	};
+
+	capture_cmd(f->cap, "r1", "ana", "game settings");
+	assert_int_equal(capture_count(f->cap, "ana", "no game here"), 1);
+	capture_cmd(f->cap, "r1", "ana", "game new fortuna");
+	capture_cmd(f->cap, "r1", "ben", "game join");
+	capture_clear(f->cap);
+	capture_cmd(f->cap, "r1", "ana", "game settings");
+	assert_int_equal(capture_count(f->cap, "ana", "Settings: locale en; your DM notifications: off"), 1);
+	assert_int_equal(capture_count(f->cap, NULL, ""), 0);
+	capture_cmd(f->cap, "r1", "ana", "game start");
+	s = room(f, "r1");
+	ben = seat_of_user(s, "ben");
+	ana = seat_of_user(s, "ana");
+	assert_true(ben >= 0 && ana >= 0);
+	assert_int_equal(s->rec.seats[ben].notify_dm, 0);
+
+	/* dm on / off / on, private answers, only the speaker's seat */
+	capture_clear(f->cap);
+	capture_cmd(f->cap, "r1", "ben", "game settings dm on");
+	assert_int_equal(capture_count(f->cap, "ben", "DM notifications on"), 1);
+	assert_int_equal(room(f, "r1")->rec.seats[ben].notify_dm, 1);
+	assert_int_equal(room(f, "r1")->rec.seats[ana].notify_dm, 0);
+	capture_cmd(f->cap, "r1", "ben", "game settings");
+	assert_int_equal(capture_count(f->cap, "ben", "your DM notifications: on"), 1);
+	capture_cmd(f->cap, "r1", "ben", "game settings DM Off");
+	assert_int_equal(room(f, "r1")->rec.seats[ben].notify_dm, 0);
+	capture_cmd(f->cap, "r1", "ben", "game settings dm on");
+	assert_int_equal(room(f, "r1")->rec.seats[ben].notify_dm, 1);
+	assert_int_equal(capture_count(f->cap, NULL, ""), 0);
+
+	/* bad keys or values: usage, nothing changes */
+	s = room(f, "r1");
+	ver = s->rec.version;
+	capture_clear(f->cap);
+	for (i = 0; i < (int)(sizeof(bad) / sizeof(*bad)); i++)
+		capture_cmd(f->cap, "r1", "ben", bad[i]);
+	assert_int_equal(capture_count(f->cap, "ben", "Usage: `game settings`"),
+			 (int)(sizeof(bad) / sizeof(*bad)));
+	/* and a spectator is refused */
+	capture_cmd(f->cap, "r1", "zed", "game settings dm on");
+	capture_cmd(f->cap, "r1", "zed", "game settings locale es");
+	assert_int_equal(capture_count(f->cap, "zed", "not playing"), 2);
+	assert_int_equal(capture_count(f->cap, NULL, ""), 0);
+	s = room(f, "r1");
+	assert_int_equal(s->rec.version, ver);
+	assert_int_equal(s->rec.seats[ben].notify_dm, 1);
+	assert_string_equal(s->rec.locale, "en");
+
+	/* the flag survives a restart */
+	reopen(f);
+	s = room(f, "r1");
+	assert_int_equal(s->rec.seats[ben].notify_dm, 1);
+	assert_int_equal(s->rec.seats[ana].notify_dm, 0);
+	assert_int_equal(s->rec.version, ver);
+
+	/* Spanish from now on, for everybody, and after a restart */
+	capture_clear(f->cap);
+	capture_cmd(f->cap, "r1", "ana", "game settings locale es");
+	assert_int_equal(capture_count(f->cap, NULL, "español"), 1);
+	assert_string_equal(room(f, "r1")->rec.locale, "es");
+	capture_cmd(f->cap, "r1", "zed", "help");
+	assert_int_equal(capture_count(f->cap, "zed", "Órdenes"), 1);
+	reopen(f);
+	s = room(f, "r1");
+	assert_string_equal(s->rec.locale, "es");
+	capture_cmd(f->cap, "r1", "ben", "help");
+	assert_int_equal(capture_count(f->cap, "ben", "Órdenes"), 1);
+	assert_int_equal(capture_count(f->cap, "ben", "tabula commands"), 0);
+	capture_cmd(f->cap, "r1", s->rec.seats[only_awaited_seat(s)].user, "play 1");
+	m = capture_last(f->cap, NULL, 1, "");
+	assert_non_null(m);
+	assert_non_null(m->locale);
+	assert_string_equal(m->locale, "es");
+	assert_non_null(strstr(m->text, "Esperando a"));
+	assert_null(strstr(m->text, "Waiting for"));
+	capture_cmd(f->cap, "r1", "ana", "game settings locale en");
+	capture_clear(f->cap);
+	capture_cmd(f->cap, "r1", "ben", "help");
+	assert_int_equal(capture_count(f->cap, "ben", "tabula commands"), 1);
+}
+
+/* Changing a setting does not move the game: the board on screen stays
+ * current (positions count moves, not store versions). */
+static void test_settings_keep_board_current(void **state)
+{
+	struct fixture *f = *state;
+	struct session *s;
+	int64_t id, ver;
+
+	start_two(f->cap, "r1");
+	s = room(f, "r1");
+	id = s->rec.id;
+	ver = s->last_seq;
+	capture_cmd(f->cap, "r1", "ana", "game settings dm on");
+	capture_clear(f->cap);
+	capture_cmd_expect(f->cap, "r1", s->rec.seats[only_awaited_seat(s)].user, "moves", id, ver);
+	assert_int_equal(capture_count(f->cap, "*", "out of date"), 0);
+	assert_int_equal(capture_count(f->cap, "*", "Your moves"), 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -563,6 +1240,13 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_outbox_resent_after_crash, setup_file, teardown),
 		cmocka_unit_test_setup_teardown(test_full_game_with_ai, setup_file, teardown),
 		cmocka_unit_test_setup_teardown(test_private_views, setup_file, teardown),
+		cmocka_unit_test_setup_teardown(test_board_controls, setup_file, teardown),
+		cmocka_unit_test_setup_teardown(test_stale_click, setup_file, teardown),
+		cmocka_unit_test_setup_teardown(test_complete, setup_file, teardown),
+		cmocka_unit_test_setup_teardown(test_complete_order, setup_file, teardown),
+		cmocka_unit_test_setup_teardown(test_private_on_demand, setup_file, teardown),
+		cmocka_unit_test_setup_teardown(test_game_settings, setup_file, teardown),
+		cmocka_unit_test_setup_teardown(test_settings_keep_board_current, setup_file, teardown),
 	};
 
 	return cmocka_run_group_tests_name("session", tests, NULL, NULL);
