@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "adapters/console/console.h"
+#include "adapters/discord/discord.h"
 #include "bot/config.h"
 #include "bot/logging.h"
 #include "bot/session.h"
@@ -29,8 +30,9 @@ static void usage(FILE *f)
 {
 	fputs("usage: tabula [--console] [--db PATH] [--help] [--version]\n"
 	      "\n"
-	      "Hosts board games (Fortuna) in chat rooms.  With no Discord or Matrix\n"
-	      "configuration it runs the console adapter: type lines such as\n"
+	      "Hosts board games (Fortuna, Glory to Rome) in chat rooms.  With\n"
+	      "DISCORD_TOKEN set it connects to Discord; with no platform configured\n"
+	      "(or with --console) it runs the console adapter: type lines such as\n"
 	      "  ana: game new fortuna\n"
 	      "on standard input; answers are tagged [room] or [dm user].\n"
 	      "\n"
@@ -47,14 +49,23 @@ static void usage(FILE *f)
 	      "  TABULA_LOCALE      default locale of new rooms: en (default) or es\n"
 	      "  TABULA_LOG         log level on stderr: debug, info (default), warn, error\n"
 	      "  TABULA_SEED        fixes the bot's random seed (tests, replays)\n"
-	      "  DISCORD_TOKEN      Discord bot token (Discord adapter: not in this version)\n"
+	      "  DISCORD_TOKEN      Discord bot token: runs the Discord adapter (never logged)\n"
+	      "  DISCORD_APPLICATION_ID  the application id (default: learnt at connect)\n"
+	      "  DISCORD_GUILD_ID   register the slash commands in this server only\n"
+	      "                     (they appear at once; global ones can take an hour)\n"
+	      "  DISCORD_API_URL    REST base (default https://discord.com/api/v10)\n"
+	      "  DISCORD_GATEWAY_URL gateway URL (default: asked with GET /gateway/bot)\n"
+	      "  DISCORD_SHARD      id/count, e.g. 0/2, when the bot runs sharded\n"
 	      "  MATRIX_HOMESERVER  Matrix homeserver URL (Matrix adapter: not in this version)\n"
 	      "\n"
 	      "exit codes:\n"
 	      "  0  input ended or a signal asked to stop\n"
 	      "  1  a runtime failure (event loop)\n"
 	      "  2  bad command line or configuration\n"
-	      "  3  the store could not be opened\n", f);
+	      "  3  the store could not be opened\n"
+	      "  14 Discord refused the token (close 4004 or HTTP 401)\n"
+	      "  20-24 Discord closed with 4010-4014 (shard, sharding, API version,\n"
+	      "     invalid or disallowed intents): fix the configuration first\n", f);
 }
 
 static void on_command(void *ctx, struct adapter *a, const struct command *cmd)
@@ -65,6 +76,32 @@ static void on_command(void *ctx, struct adapter *a, const struct command *cmd)
 static void on_sent(void *ctx, struct adapter *a, int64_t outbox_id)
 {
 	session_mgr_sent(ctx, outbox_id);
+}
+
+static size_t on_complete(void *ctx, struct adapter *a, const struct command *cmd,
+			  struct adapter_choice *out, size_t max)
+{
+	return session_mgr_complete(ctx, cmd, out, max);
+}
+
+/* The Discord adapter as the environment configures it, or NULL + err. */
+static struct adapter *discord_from_env(uint64_t seed, struct buf *err)
+{
+	struct discord_config cfg;
+	const char *shard = getenv("DISCORD_SHARD");
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.token = getenv("DISCORD_TOKEN");
+	cfg.application_id = getenv("DISCORD_APPLICATION_ID");
+	cfg.api_url = getenv("DISCORD_API_URL");
+	cfg.gateway_url = getenv("DISCORD_GATEWAY_URL");
+	cfg.guild_id = getenv("DISCORD_GUILD_ID");
+	cfg.seed = seed;
+	if (shard && *shard && discord_shard_parse(shard, &cfg.shard_id, &cfg.shard_count)) {
+		buf_setf(err, "DISCORD_SHARD must be id/count, e.g. 0/2");
+		return NULL;
+	}
+	return discord_adapter_new(&cfg, err);
 }
 
 static void on_signal(uv_signal_t *h, int signum)
@@ -100,12 +137,12 @@ int main(int argc, char **argv)
 {
 	const char *db = getenv("TABULA_DB"), *env;
 	struct session_mgr *mgr;
-	struct adapter *console;
+	struct adapter *platform = NULL;
 	struct store *store;
 	struct buf err = BUF_INIT;
 	uv_loop_t *loop;
 	uv_signal_t sigint, sigterm;
-	int force_console = 0, i, rc = 0;
+	int force_console = 0, use_discord, i, rc = 0;
 	uint64_t seed;
 
 	/* a peer that closed its socket must fail a write, not kill the bot */
@@ -143,10 +180,11 @@ int main(int argc, char **argv)
 		}
 		log_set_level(lvl);
 	}
-	if (!force_console && ((getenv("DISCORD_TOKEN") && *getenv("DISCORD_TOKEN")) ||
-			       (getenv("MATRIX_HOMESERVER") && *getenv("MATRIX_HOMESERVER")))) {
-		fprintf(stderr, "tabula: Discord and Matrix adapters are not in this version; "
-			"unset DISCORD_TOKEN / MATRIX_HOMESERVER or pass --console\n");
+	use_discord = !force_console && getenv("DISCORD_TOKEN") && *getenv("DISCORD_TOKEN");
+	if (!force_console && !use_discord && getenv("MATRIX_HOMESERVER") &&
+	    *getenv("MATRIX_HOMESERVER")) {
+		fprintf(stderr, "tabula: the Matrix adapter is not in this version; "
+			"unset MATRIX_HOMESERVER or pass --console\n");
 		return EXIT_USAGE;
 	}
 	if (!db || !*db) {
@@ -175,16 +213,26 @@ int main(int argc, char **argv)
 		mgr->default_loc = loc;
 	}
 	loop = uv_default_loop();
-	console = console_adapter_new(STDIN_FILENO, stdout);
-	console->on_command = on_command;
-	console->on_sent = on_sent;
-	console->ctx = mgr;
-	session_mgr_add_adapter(mgr, console);
-	if (isatty(STDIN_FILENO))
-		printf("tabula console. Type \"name: command\", e.g. \"ana: game new fortuna\"; "
-		       "\"ana: help\" lists the commands; Ctrl-D quits.\n");
-	if (adapter_start(console, loop, &err)) {
-		log_err("console: %s", buf_str(&err));
+	if (use_discord) {
+		platform = discord_from_env(seed, &err);
+		if (!platform) {
+			fprintf(stderr, "tabula: %s\n", buf_str(&err));
+			rc = EXIT_USAGE;
+			goto out;
+		}
+	} else {
+		platform = console_adapter_new(STDIN_FILENO, stdout);
+		if (isatty(STDIN_FILENO))
+			printf("tabula console. Type \"name: command\", e.g. \"ana: game new fortuna\"; "
+			       "\"ana: help\" lists the commands; Ctrl-D quits.\n");
+	}
+	platform->on_command = on_command;
+	platform->on_sent = on_sent;
+	platform->on_complete = on_complete;
+	platform->ctx = mgr;
+	session_mgr_add_adapter(mgr, platform);
+	if (adapter_start(platform, loop, &err)) {
+		log_err("%s: %s", platform->ops->name, buf_str(&err));
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
@@ -198,14 +246,19 @@ int main(int argc, char **argv)
 	uv_unref((uv_handle_t *)&sigterm);
 	log_debug("ready (store %s)", db);
 	uv_run(loop, UV_RUN_DEFAULT);
-	adapter_stop(console);
+	if (use_discord && discord_adapter_exit_code(platform))
+		rc = discord_adapter_exit_code(platform);
+	adapter_stop(platform);
 	uv_close((uv_handle_t *)&sigint, NULL);
 	uv_close((uv_handle_t *)&sigterm, NULL);
-	uv_run(loop, UV_RUN_NOWAIT);
+	if (use_discord)
+		uv_run(loop, UV_RUN_DEFAULT);	/* lets the closed handles go */
+	else
+		uv_run(loop, UV_RUN_NOWAIT);
 out:
 	session_mgr_release(mgr);
 	free(mgr);
-	adapter_free(console);
+	adapter_free(platform);
 	store_close(store);
 	buf_release(&err);
 	/* a read blocked on a terminal may still hold the loop: do not wait */

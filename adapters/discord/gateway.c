@@ -9,6 +9,8 @@
 
 #include "adapters/discord/gateway.h"
 
+#include "adapters/http.h"
+
 enum {
 	OP_DISPATCH = 0,
 	OP_HEARTBEAT = 1,
@@ -98,7 +100,10 @@ static char *url_with_query(const char *url)
 
 	buf_addstr(&b, url);
 	if (!strchr(url, '?')) {
-		if (b.len && b.s[b.len - 1] != '/')
+		const char *host = strstr(url, "://");
+
+		/* "wss://host" gets its "/"; "ws://host:1/gateway" keeps its path */
+		if (!host || !strchr(host + 3, '/'))
 			buf_addch(&b, '/');
 		buf_addstr(&b, GATEWAY_QUERY);
 	}
@@ -149,6 +154,18 @@ void gateway_release(struct gateway *g)
 
 void gateway_set_base_url(struct gateway *g, const char *url)
 {
+	size_t i;
+
+	/* the first CONNECT, queued by gateway_init() before the driver could
+	 * learn the URL, goes to the new one too */
+	for (i = g->qhead; i < g->qlen; i++) {
+		struct gateway_action *a = &g->q[i];
+
+		if (a->kind == GATEWAY_CONNECT && a->text && !strcmp(a->text, g->base_url)) {
+			free(a->text);
+			a->text = url_with_query(url);
+		}
+	}
 	free(g->base_url);
 	g->base_url = url_with_query(url);
 }
@@ -374,8 +391,10 @@ static void on_ready(struct gateway *g, json_t *d)
 	if (take_string(&g->session_id, d, "session_id") < 0)
 		logf_(g, "READY without session_id");
 	v = json_object_get(d, "resume_gateway_url");
-	if (json_is_string(v) &&
-	    !strncmp(json_string_value(v), "wss://", 6))
+	/* wss:// anywhere; ws:// only to loopback (a test's fake) */
+	if (json_is_string(v) && http_url_allowed(json_string_value(v), NULL) &&
+	    (!strncmp(json_string_value(v), "wss://", 6) ||
+	     !strncmp(json_string_value(v), "ws://", 5)))
 		take_string(&g->resume_url, d, "resume_gateway_url");
 	else
 		logf_(g, "READY without a wss:// resume_gateway_url");

@@ -155,7 +155,8 @@ void gateway_release(struct gateway *g);
 
 /* Replaces the base URL (from GET /gateway/bot, or a test fake); copied.
  * GATEWAY_QUERY is appended when the URL has no '?'.  Affects later
- * CONNECTs only. */
+ * CONNECTs, and a CONNECT to the old base URL still in the queue (the
+ * first one, when the driver learns the URL before draining). */
 void gateway_set_base_url(struct gateway *g, const char *url);
 
 /* Events.  `now` is a monotonic time in milliseconds. */

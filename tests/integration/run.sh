@@ -1,7 +1,10 @@
 #!/bin/sh
-# Integration tests: console transcripts through the real binary.
+# Integration tests through the real binary: console transcripts, then the
+# Discord adapter against the loopback fake (tests/fakes/fake_discord.py).
 # usage: tests/integration/run.sh ./tabula
-set -e
 bin=${1:-./tabula}
 cd "$(dirname "$0")/../.."
-exec python3 tests/integration/transcript.py "$bin" tests/data/*/*.txt
+rc=0
+python3 tests/integration/transcript.py "$bin" tests/data/*/*.txt || rc=1
+python3 tests/integration/discord_test.py "$bin" || rc=1
+exit $rc

@@ -698,6 +698,16 @@ static void test_base_url(void **state)
 	assert_string_equal(c.text, "ws://127.0.0.1:9999/?v=10&encoding=json");
 	gateway_action_release(&c);
 	gateway_release(&g);
+
+	/* set before the first drain: the queued first CONNECT follows */
+	gateway_init(&g, TOKEN, GATEWAY_INTENTS_DEFAULT, 0, 0, 1);
+	gateway_set_base_url(&g, "ws://127.0.0.1:8888/gateway");
+	assert_int_equal(gateway_next_action(&g, &c), 1);
+	assert_int_equal(c.kind, GATEWAY_CONNECT);
+	assert_string_equal(c.text, "ws://127.0.0.1:8888/gateway" GATEWAY_QUERY);
+	gateway_action_release(&c);
+	assert_int_equal(gateway_next_action(&g, &c), 0);
+	gateway_release(&g);
 }
 
 int main(void)

@@ -1,0 +1,1256 @@
+/*
+ * discord: the adapter.  See discord.h for what it does and
+ * docs/discord.md for the request flows.
+ */
+#include "adapters/discord/discord.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <jansson.h>
+#include <uv.h>
+
+#include "adapters/discord/gateway.h"
+#include "adapters/discord/interaction.h"
+#include "adapters/discord/markdown.h"
+#include "adapters/discord/ratelimit.h"
+#include "adapters/discord/rest.h"
+#include "adapters/http.h"
+#include "adapters/ws.h"
+#include "bot/logging.h"
+#include "games/game.h"
+#include "util/text.h"
+
+/* Discord counts snowflake time from 2015-01-01. */
+#define DISCORD_EPOCH_MS 1420070400000ULL
+#define DM_CACHE_MAX 1024
+#define SENDQ_MAX 256
+
+/*
+ * Every request context in flight (notes, interactions, posts) is on the
+ * adapter's live list: discord_rest_free() drops requests without calling
+ * back, so stop() frees what is left from here.
+ */
+struct live {
+	struct live *prev, *next;
+	void (*release)(struct live *l);
+};
+
+struct dm_entry {
+	char user[DISCORD_SNOWFLAKE_SIZE];
+	char channel[DISCORD_SNOWFLAKE_SIZE];
+};
+
+struct discord {
+	struct adapter base;
+	uv_loop_t *loop;
+	char *token, *app_id, *api_url, *gateway_url, *guild_id;
+	int shard_id, shard_count;
+	uint64_t seed;
+
+	struct discord_rest *rest;
+	struct ws_client *ws;
+	struct gateway gw;
+	int gw_started;		/* the base URL is known: actions flow */
+	int draining;
+	int started, stopping;
+	int exit_code;
+	int registered;		/* commands bulk-overwritten */
+
+	uv_timer_t gw_timer;		/* the machine's TIMER */
+	uv_timer_t connect_timer;	/* a delayed CONNECT */
+	uv_timer_t send_timer;		/* the send window reopens */
+	uv_timer_t retry_timer;		/* GET /gateway/bot again */
+	char *connect_url;
+	int nhandles_open;
+
+	/* gateway sends wait here for the 120-per-60-s window */
+	struct ratelimit_window window;
+	char *sendq[SENDQ_MAX];
+	size_t sendq_head, sendq_len;
+
+	struct dm_entry dms[DM_CACHE_MAX];
+	size_t ndms;
+
+	struct live live;	/* list head */
+};
+
+static void live_add(struct discord *d, struct live *l, void (*release)(struct live *))
+{
+	l->release = release;
+	l->next = d->live.next;
+	l->prev = &d->live;
+	d->live.next->prev = l;
+	d->live.next = l;
+}
+
+static void live_del(struct live *l)
+{
+	l->prev->next = l->next;
+	l->next->prev = l->prev;
+	l->prev = l->next = l;
+}
+
+static void on_retry_timer(uv_timer_t *t);
+
+static struct discord *downcast(struct adapter *a)
+{
+	return (struct discord *)a;
+}
+
+static int is_snowflake(const char *s)
+{
+	size_t n = 0;
+
+	if (!s || !*s)
+		return 0;
+	for (; s[n]; n++)
+		if (s[n] < '0' || s[n] > '9')
+			return 0;
+	return n < DISCORD_SNOWFLAKE_SIZE;
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s && *s ? xstrdup(s) : NULL;
+}
+
+static uint64_t unix_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+int discord_shard_parse(const char *s, int *id, int *count)
+{
+	char *end;
+	long a, b;
+
+	if (!s || !*s)
+		return -1;
+	errno = 0;
+	a = strtol(s, &end, 10);
+	if (end == s || *end != '/' || errno)
+		return -1;
+	s = end + 1;
+	b = strtol(s, &end, 10);
+	if (end == s || *end || errno || a < 0 || b < 1 || a >= b || b > 65535)
+		return -1;
+	*id = (int)a;
+	*count = (int)b;
+	return 0;
+}
+
+/* ---- REST helpers ---- */
+
+/* A request whose answer only needs a log line when it fails. */
+struct note {
+	struct live live;	/* first: the list links notes by it */
+	char what[64];
+};
+
+static void note_release(struct live *l)
+{
+	free(l);
+}
+
+static struct note *note_new(struct discord *d, const char *what)
+{
+	struct note *n = xcalloc(1, sizeof(*n));
+
+	snprintf(n->what, sizeof(n->what), "%s", what);
+	live_add(d, &n->live, note_release);
+	return n;
+}
+
+static void on_noted(const struct discord_rest_resp *resp, void *ctx)
+{
+	struct note *n = ctx;
+
+	live_del(&n->live);
+	if (resp->error || resp->status < 200 || resp->status >= 300)
+		log_warn("discord: %s failed (HTTP %ld%s%s)", n->what, resp->status,
+			 resp->error ? ": " : "", resp->error ? resp->error : "");
+	free(n);
+}
+
+static void submit_noted(struct discord *d, const char *method, const char *path,
+			 json_t *body, const char *what)
+{
+	struct buf err = BUF_INIT;
+	struct note *n = note_new(d, what);
+	char *text = body ? json_dumps(body, JSON_COMPACT) : NULL;
+
+	if (discord_rest_submit(d->rest, method, path, text, on_noted, n, &err)) {
+		log_warn("discord: %s not sent: %s", what, buf_str(&err));
+		live_del(&n->live);
+		free(n);
+	}
+	free(text);
+	buf_release(&err);
+}
+
+/* Discord's error code in a JSON error body, or 0. */
+static long error_code(const struct buf *body)
+{
+	json_t *j = json_loads(buf_str(body), 0, NULL);
+	long code = 0;
+
+	if (j && json_is_integer(json_object_get(j, "code")))
+		code = (long)json_integer_value(json_object_get(j, "code"));
+	json_decref(j);
+	return code;
+}
+
+/* ---- command registration ---- */
+
+static void register_commands(struct discord *d)
+{
+	const struct game_ops *const *all = game_all();
+	struct discord_game_choice games[DISCORD_CHOICES_MAX + 1];
+	char path[160];
+	size_t n = 0;
+	json_t *cmds;
+
+	if (d->registered || !d->app_id)
+		return;
+	for (; all[n] && n < DISCORD_CHOICES_MAX; n++) {
+		games[n].id = all[n]->id;
+		games[n].name = all[n]->name[LOC_EN];
+		games[n].name_es = all[n]->name[LOC_ES];
+	}
+	games[n].id = NULL;
+	if (d->guild_id)
+		snprintf(path, sizeof(path), "/applications/%s/guilds/%s/commands", d->app_id,
+			 d->guild_id);
+	else
+		snprintf(path, sizeof(path), "/applications/%s/commands", d->app_id);
+	cmds = discord_commands_json(games);
+	submit_noted(d, "PUT", path, cmds, "registering the slash commands");
+	json_decref(cmds);
+	d->registered = 1;
+	log_info("discord: slash commands registered %s%s", d->guild_id ? "in guild " : "globally",
+		 d->guild_id ? d->guild_id : "");
+}
+
+/* ---- gateway driver ---- */
+
+static void drain(struct discord *d);
+
+static void sendq_clear(struct discord *d)
+{
+	while (d->sendq_len) {
+		free(d->sendq[d->sendq_head]);
+		d->sendq_head = (d->sendq_head + 1) % SENDQ_MAX;
+		d->sendq_len--;
+	}
+	if (d->started)
+		uv_timer_stop(&d->send_timer);
+}
+
+static void on_send_timer(uv_timer_t *t);
+
+static void sendq_pump(struct discord *d)
+{
+	struct buf err = BUF_INIT;
+
+	while (d->sendq_len) {
+		char *text = d->sendq[d->sendq_head];
+		uint64_t wait;
+
+		if (ratelimit_window_acquire(&d->window, uv_now(d->loop), &wait)) {
+			uv_timer_start(&d->send_timer, on_send_timer, wait, 0);
+			break;
+		}
+		d->sendq_head = (d->sendq_head + 1) % SENDQ_MAX;
+		d->sendq_len--;
+		if (ws_send_text(d->ws, text, strlen(text), &err))
+			log_warn("discord: gateway send dropped: %s", buf_str(&err));
+		/* the Identify and Resume payloads hold the token: wipe them */
+		memset(text, 0, strlen(text));
+		free(text);
+	}
+	buf_release(&err);
+}
+
+static void on_send_timer(uv_timer_t *t)
+{
+	sendq_pump(t->data);
+}
+
+static void gw_send(struct discord *d, char *text)
+{
+	if (d->sendq_len == SENDQ_MAX) {
+		log_warn("discord: gateway send queue full; payload dropped");
+		free(text);
+		return;
+	}
+	d->sendq[(d->sendq_head + d->sendq_len) % SENDQ_MAX] = text;
+	d->sendq_len++;
+	sendq_pump(d);
+}
+
+static void on_ws_open(void *ctx)
+{
+	struct discord *d = ctx;
+
+	log_debug("discord: gateway socket open");
+	gateway_on_open(&d->gw, uv_now(d->loop));
+	drain(d);
+}
+
+static void on_ws_text(void *ctx, const void *data, size_t len, int is_final)
+{
+	struct discord *d = ctx;
+
+	gateway_frame_append(&d->gw, data, len, is_final, uv_now(d->loop));
+	drain(d);
+}
+
+static void on_ws_close(void *ctx, int code)
+{
+	struct discord *d = ctx;
+
+	log_info("discord: gateway connection closed (code %d)", code);
+	sendq_clear(d);
+	if (d->stopping)
+		return;
+	gateway_on_close(&d->gw, code, uv_now(d->loop));
+	drain(d);
+}
+
+static const struct ws_callbacks ws_cbs = {
+	.on_open = on_ws_open,
+	.on_text = on_ws_text,
+	.on_close = on_ws_close,
+};
+
+static void on_connect_timer(uv_timer_t *t)
+{
+	struct discord *d = t->data;
+	struct buf err = BUF_INIT;
+
+	if (!d->connect_url || d->stopping)
+		return;
+	if (ws_connect(d->ws, d->connect_url, NULL, 0, &ws_cbs, d, &err)) {
+		log_warn("discord: cannot connect to the gateway: %s", buf_str(&err));
+		gateway_on_close(&d->gw, 0, uv_now(d->loop));
+		drain(d);
+	}
+	buf_release(&err);
+}
+
+static void on_gw_timer(uv_timer_t *t)
+{
+	struct discord *d = t->data;
+
+	gateway_on_timer(&d->gw, uv_now(d->loop));
+	drain(d);
+}
+
+static void handle_interaction(struct discord *d, const json_t *payload);
+
+static void dispatch(struct discord *d, const char *event, const json_t *payload)
+{
+	if (!strcmp(event, "READY")) {
+		const char *app = gateway_application_id(&d->gw);
+		json_t *user = json_object_get(payload, "user");
+		const char *name = json_string_value(json_object_get(user, "username"));
+
+		log_info("discord: connected as %s", name && utf8_valid(name, strlen(name))
+			 ? name : "(unknown)");
+		if (!d->app_id && app && is_snowflake(app))
+			d->app_id = xstrdup(app);
+		register_commands(d);
+	} else if (!strcmp(event, "RESUMED")) {
+		log_info("discord: session resumed");
+	} else if (!strcmp(event, "INTERACTION_CREATE")) {
+		handle_interaction(d, payload);
+	}
+}
+
+static void drain(struct discord *d)
+{
+	struct gateway_action act;
+
+	if (d->draining || !d->gw_started)
+		return;
+	d->draining = 1;
+	while (gateway_next_action(&d->gw, &act)) {
+		uint64_t now = uv_now(d->loop);
+
+		switch (act.kind) {
+		case GATEWAY_SEND:
+			gw_send(d, act.text);
+			act.text = NULL;
+			break;
+		case GATEWAY_CLOSE:
+			ws_close(d->ws, act.code);
+			break;
+		case GATEWAY_CONNECT:
+			free(d->connect_url);
+			d->connect_url = act.text;
+			act.text = NULL;
+			if (act.ms)
+				log_info("discord: reconnecting in %llu ms", (unsigned long long)act.ms);
+			uv_timer_start(&d->connect_timer, on_connect_timer, act.ms, 0);
+			break;
+		case GATEWAY_TIMER:
+			uv_timer_start(&d->gw_timer, on_gw_timer, act.ms > now ? act.ms - now : 0, 0);
+			break;
+		case GATEWAY_DISPATCH:
+			if (act.text && !d->stopping)
+				dispatch(d, act.text, act.d);
+			break;
+		case GATEWAY_LOG:
+			log_warn("discord: %s", act.text ? act.text : "gateway note");
+			break;
+		case GATEWAY_FATAL:
+			log_err("discord: %s (exit %d)", act.text ? act.text : "fatal gateway close",
+				act.code);
+			d->exit_code = act.code;
+			uv_stop(d->loop);
+			break;
+		}
+		gateway_action_release(&act);
+	}
+	d->draining = 0;
+}
+
+static void on_gateway_bot(const struct discord_rest_resp *resp, void *ctx)
+{
+	struct discord *d = ctx;
+	json_t *j;
+	const char *url;
+
+	if (d->stopping)
+		return;
+	if (resp->status == 401) {
+		log_err("discord: the token was refused (HTTP 401): check DISCORD_TOKEN (exit %d)",
+			DISCORD_EXIT_AUTH);
+		d->exit_code = DISCORD_EXIT_AUTH;
+		uv_stop(d->loop);
+		return;
+	}
+	j = resp->status == 200 ? json_loads(buf_str(resp->body), 0, NULL) : NULL;
+	url = json_string_value(json_object_get(j, "url"));
+	if (!url || !http_url_allowed(url, NULL)) {
+		log_warn("discord: GET /gateway/bot failed (HTTP %ld); retrying in %d ms",
+			 resp->status, DISCORD_GATEWAY_BOT_RETRY_MS);
+		json_decref(j);
+		uv_timer_start(&d->retry_timer, on_retry_timer, DISCORD_GATEWAY_BOT_RETRY_MS, 0);
+		return;
+	}
+	gateway_set_base_url(&d->gw, url);
+	json_decref(j);
+	d->gw_started = 1;
+	drain(d);
+}
+
+static void ask_gateway_url(struct discord *d)
+{
+	struct buf err = BUF_INIT;
+
+	if (discord_rest_submit(d->rest, "GET", "/gateway/bot", NULL, on_gateway_bot, d, &err)) {
+		log_warn("discord: GET /gateway/bot: %s", buf_str(&err));
+		uv_timer_start(&d->retry_timer, on_retry_timer, DISCORD_GATEWAY_BOT_RETRY_MS, 0);
+	}
+	buf_release(&err);
+}
+
+static void on_retry_timer(uv_timer_t *t)
+{
+	ask_gateway_url(t->data);
+}
+
+/* ---- interactions ---- */
+
+/*
+ * One interaction being answered.  Its requests go out strictly one after
+ * another (callback first, then edits and follow-ups): a follow-up sent
+ * before Discord has the callback would be refused.
+ */
+struct ixreq {
+	char method[8];
+	char *path;
+	char *json;
+};
+
+struct ix {
+	struct live live;	/* first */
+	struct discord *d;
+	struct discord_interaction in;
+	int responded;		/* a callback is queued */
+	int deferred;		/* ... and it was type 5 (ephemeral) */
+	int original_filled;	/* the deferred response was edited */
+	int collecting;		/* on_command is running */
+	struct ixreq *q;
+	size_t qlen, qhead, qcap;
+	int inflight;
+};
+
+static void ix_pump(struct ix *x);
+
+static void ix_free(struct ix *x)
+{
+	size_t i;
+
+	live_del(&x->live);
+	for (i = x->qhead; i < x->qlen; i++) {
+		free(x->q[i].path);
+		free(x->q[i].json);
+	}
+	free(x->q);
+	/* the interaction token is a credential for 15 minutes */
+	memset(&x->in, 0, sizeof(x->in));
+	free(x);
+}
+
+static void ix_release(struct live *l)
+{
+	ix_free((struct ix *)l);
+}
+
+static void ix_done(const struct discord_rest_resp *resp, void *ctx)
+{
+	struct ix *x = ctx;
+	struct ixreq *r = &x->q[x->qhead];
+
+	if (resp->error || resp->status < 200 || resp->status >= 300)
+		log_warn("discord: interaction answer failed (HTTP %ld%s%s)", resp->status,
+			 resp->error ? ": " : "", resp->error ? resp->error : "");
+	free(r->path);
+	free(r->json);
+	x->qhead++;
+	x->inflight = 0;
+	ix_pump(x);
+}
+
+static void ix_pump(struct ix *x)
+{
+	struct buf err = BUF_INIT;
+
+	while (!x->inflight && x->qhead < x->qlen) {
+		struct ixreq *r = &x->q[x->qhead];
+
+		if (!discord_rest_submit(x->d->rest, r->method, r->path, r->json, ix_done, x,
+					 &err)) {
+			x->inflight = 1;
+			break;
+		}
+		log_warn("discord: interaction answer not sent: %s", buf_str(&err));
+		free(r->path);
+		free(r->json);
+		x->qhead++;
+	}
+	buf_release(&err);
+	if (!x->inflight && x->qhead == x->qlen && !x->collecting)
+		ix_free(x);
+}
+
+/* Queues a request (body: borrowed). */
+static void ix_push(struct ix *x, const char *method, const char *path, json_t *body)
+{
+	struct ixreq *r;
+
+	if (x->qlen == x->qcap) {
+		x->qcap = x->qcap ? x->qcap * 2 : 4;
+		x->q = xrealloc(x->q, x->qcap * sizeof(*x->q));
+	}
+	r = &x->q[x->qlen++];
+	snprintf(r->method, sizeof(r->method), "%s", method);
+	r->path = xstrdup(path);
+	r->json = body ? json_dumps(body, JSON_COMPACT) : NULL;
+	ix_pump(x);
+}
+
+static void ix_callback(struct ix *x, json_t *body)
+{
+	char path[DISCORD_TOKEN_SIZE + 64];
+
+	snprintf(path, sizeof(path), "/interactions/%s/%s/callback", x->in.id, x->in.token);
+	ix_push(x, "POST", path, body);
+	x->responded = 1;
+}
+
+static void ix_followup(struct ix *x, const char *content, int ephemeral, json_t *mentions)
+{
+	char path[DISCORD_TOKEN_SIZE + 64];
+	json_t *body = discord_response_message(content, ephemeral, mentions, NULL);
+
+	snprintf(path, sizeof(path), "/webhooks/%s/%s", x->in.application_id, x->in.token);
+	/* a follow-up takes the message object itself, not the callback wrapper */
+	ix_push(x, "POST", path, json_object_get(body, "data"));
+	json_decref(body);
+}
+
+static void ix_edit_original(struct ix *x, const char *content, json_t *mentions)
+{
+	char path[DISCORD_TOKEN_SIZE + 64];
+	json_t *body = discord_response_message(content, 0, mentions, NULL);
+
+	snprintf(path, sizeof(path), "/webhooks/%s/%s/messages/@original",
+		 x->in.application_id, x->in.token);
+	ix_push(x, "PATCH", path, json_object_get(body, "data"));
+	json_decref(body);
+	x->original_filled = 1;
+}
+
+static void channel_post(struct discord *d, const char *channel, const char *content,
+			 json_t *mentions, json_t *components, const char *nonce,
+			 discord_rest_fn cb, void *ctx)
+{
+	char path[64];
+	struct buf err = BUF_INIT;
+	json_t *body = discord_response_message(content, 0, mentions, components);
+	json_t *data = json_object_get(body, "data");
+	char *text;
+
+	if (nonce) {
+		json_object_set_new(data, "nonce", json_string(nonce));
+		json_object_set_new(data, "enforce_nonce", json_true());
+	}
+	text = json_dumps(data, JSON_COMPACT);
+	snprintf(path, sizeof(path), "/channels/%s/messages", channel);
+	if (!cb) {
+		cb = on_noted;
+		ctx = note_new(d, "a channel message");
+	}
+	if (discord_rest_submit(d->rest, "POST", path, text, cb, ctx, &err)) {
+		struct discord_rest_resp resp = { .status = 0, .error = buf_str(&err) };
+		struct buf empty = BUF_INIT;
+
+		resp.body = &empty;
+		cb(&resp, ctx);
+	}
+	free(text);
+	json_decref(body);
+	buf_release(&err);
+}
+
+struct chunks {
+	char **v;
+	size_t n;
+};
+
+static int collect_chunk(void *ctx, const char *chunk, size_t len)
+{
+	struct chunks *c = ctx;
+
+	c->v = xrealloc(c->v, (c->n + 1) * sizeof(*c->v));
+	c->v[c->n] = xmalloc(len + 1);
+	memcpy(c->v[c->n], chunk, len + 1);
+	c->n++;
+	return 0;
+}
+
+static void chunks_release(struct chunks *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->n; i++)
+		free(c->v[i]);
+	free(c->v);
+	memset(c, 0, sizeof(*c));
+}
+
+/* body as Discord messages of at most 2,000 characters. */
+static int render(const struct rich *body, struct chunks *out, struct buf *err)
+{
+	struct buf md = BUF_INIT;
+
+	memset(out, 0, sizeof(*out));
+	if (discord_markdown(body, &md)) {
+		buf_setf(err, "message too large to render");
+		buf_release(&md);
+		return -1;
+	}
+	discord_split(buf_str(&md), DISCORD_CONTENT_MAX, collect_chunk, out);
+	buf_release(&md);
+	return 0;
+}
+
+static int discord_reply(struct adapter *a, const struct command *cmd, int private_,
+			 const struct rich *body, struct buf *err)
+{
+	struct discord *d = downcast(a);
+	struct ix *x = cmd->reply_ctx;
+	struct chunks ch;
+	json_t *mentions;
+	size_t i;
+
+	if (!x)
+		return buf_setf(err, "no interaction to answer"), -1;
+	if (render(body, &ch, err))
+		return -1;
+	mentions = discord_allowed_mentions(body);
+	for (i = 0; i < ch.n; i++) {
+		if (!x->responded) {
+			json_t *r = discord_response_message(ch.v[i], private_, mentions, NULL);
+
+			ix_callback(x, r);
+			json_decref(r);
+		} else if (x->deferred && private_ && !x->original_filled) {
+			ix_edit_original(x, ch.v[i], mentions);
+		} else if (x->deferred && !private_) {
+			/* the deferred answer is ephemeral: a public reply goes to
+			 * the channel itself */
+			channel_post(d, x->in.channel_id, ch.v[i], mentions, NULL, NULL, NULL, NULL);
+		} else {
+			ix_followup(x, ch.v[i], private_, mentions);
+		}
+	}
+	json_decref(mentions);
+	chunks_release(&ch);
+	return 0;
+}
+
+static const char *ack_text(const struct discord_interaction *in)
+{
+	enum locale loc;
+
+	if (!locale_parse(in->locale, &loc) && loc == LOC_ES)
+		return "Hecho.";
+	return "Done.";
+}
+
+/* Runs one command through the manager and answers its interaction. */
+static void run_command(struct discord *d, struct ix *x, const char *text,
+			int64_t expect_session, int64_t expect_version)
+{
+	struct command cmd;
+	uint64_t born = (strtoull(x->in.id, NULL, 10) >> 22) + DISCORD_EPOCH_MS;
+	uint64_t now = unix_ms();
+
+	if (now > born && now - born > DISCORD_DEFER_AFTER_MS) {
+		/* we are late already: take the 15-minute window now */
+		json_t *r = discord_response_deferred(1);
+
+		log_info("discord: interaction %llu ms old; deferred",
+			 (unsigned long long)(now - born));
+		ix_callback(x, r);
+		json_decref(r);
+		x->deferred = 1;
+	}
+	memset(&cmd, 0, sizeof(cmd));
+	cmd.platform = "discord";
+	cmd.room = x->in.channel_id;
+	cmd.user = x->in.user_id;
+	cmd.name = x->in.user_name;
+	cmd.locale = x->in.locale[0] ? x->in.locale : NULL;
+	cmd.text = text;
+	cmd.text_len = strlen(text);
+	cmd.reply_ctx = x;
+	cmd.expect_session = expect_session;
+	cmd.expect_version = expect_version;
+	x->collecting = 1;
+	if (d->base.on_command)
+		d->base.on_command(d->base.ctx, &d->base, &cmd);
+	x->collecting = 0;
+	if (!x->responded) {
+		json_t *r = discord_response_message(ack_text(&x->in), 1, NULL, NULL);
+
+		ix_callback(x, r);
+		json_decref(r);
+	} else if (x->deferred && !x->original_filled) {
+		ix_edit_original(x, ack_text(&x->in), NULL);
+	}
+	ix_pump(x);
+}
+
+static void run_autocomplete(struct discord *d, struct ix *x)
+{
+	struct adapter_choice got[ADAPTER_CHOICES_MAX];
+	struct discord_choice ch[ADAPTER_CHOICES_MAX];
+	struct command cmd;
+	size_t n = 0, i;
+	json_t *r;
+
+	if (!strcmp(x->in.text, "play") && !strcmp(x->in.focused, "move") &&
+	    d->base.on_complete) {
+		memset(&cmd, 0, sizeof(cmd));
+		cmd.platform = "discord";
+		cmd.room = x->in.channel_id;
+		cmd.user = x->in.user_id;
+		cmd.name = x->in.user_name;
+		cmd.locale = x->in.locale[0] ? x->in.locale : NULL;
+		cmd.text = x->in.partial;
+		cmd.text_len = strlen(x->in.partial);
+		n = d->base.on_complete(d->base.ctx, &d->base, &cmd, got, ADAPTER_CHOICES_MAX);
+	}
+	for (i = 0; i < n; i++) {
+		ch[i].name = got[i].label[0] ? got[i].label : got[i].value;
+		ch[i].value = got[i].value;
+	}
+	r = discord_response_autocomplete(ch, n);
+	ix_callback(x, r);
+	json_decref(r);
+	ix_pump(x);
+}
+
+static void refuse(struct ix *x, const char *en, const char *es)
+{
+	enum locale loc;
+	json_t *r;
+
+	r = discord_response_message(!locale_parse(x->in.locale, &loc) && loc == LOC_ES ? es : en,
+				     1, NULL, NULL);
+	ix_callback(x, r);
+	json_decref(r);
+	ix_pump(x);
+}
+
+static void run_component(struct discord *d, struct ix *x)
+{
+	struct discord_custom_id_parts p;
+	char text[DISCORD_VALUE_SIZE + 8];
+
+	if (discord_custom_id_parse(x->in.custom_id, &p)) {
+		refuse(x, "That control is not one of this bot's current games.",
+		       "Ese control no es de ninguna partida actual de este bot.");
+		return;
+	}
+	if (!strcmp(p.kind, "hand") || !strcmp(p.kind, "moves")) {
+		snprintf(text, sizeof(text), "%s", p.kind);
+	} else if (!strcmp(p.kind, "play") && x->in.nvalues == 1) {
+		snprintf(text, sizeof(text), "play %s", x->in.values[0]);
+	} else {
+		refuse(x, "That control is not one of this bot's current games.",
+		       "Ese control no es de ninguna partida actual de este bot.");
+		return;
+	}
+	run_command(d, x, text, p.session, p.version);
+}
+
+static void handle_interaction(struct discord *d, const json_t *payload)
+{
+	struct buf err = BUF_INIT;
+	struct ix *x = xcalloc(1, sizeof(*x));
+
+	x->d = d;
+	live_add(d, &x->live, ix_release);
+	if (discord_interaction_decode(payload, &x->in, &err)) {
+		/* err never quotes the token; the id is harmless */
+		log_warn("discord: interaction ignored: %s", buf_str(&err));
+		buf_release(&err);
+		ix_free(x);
+		return;
+	}
+	buf_release(&err);
+	switch (x->in.type) {
+	case DISCORD_INTERACTION_COMMAND:
+		run_command(d, x, x->in.text, 0, 0);
+		break;
+	case DISCORD_INTERACTION_AUTOCOMPLETE:
+		run_autocomplete(d, x);
+		break;
+	case DISCORD_INTERACTION_COMPONENT:
+		run_component(d, x);
+		break;
+	default:	/* PING comes only to HTTP endpoints */
+		ix_free(x);
+		break;
+	}
+}
+
+/* ---- outbox messages ---- */
+
+/* One outbox message on its way: every chunk must land before on_sent. */
+struct post {
+	struct live live;	/* first */
+	struct discord *d;
+	int64_t outbox_id;
+	char room[DISCORD_SNOWFLAKE_SIZE];
+	char user[DISCORD_SNOWFLAKE_SIZE];
+	char key[64];
+	int es;
+	int64_t session, version;
+	struct chunks ch;
+	json_t *mentions;
+	json_t *components;	/* on the last chunk */
+	size_t pending;
+	int failed;		/* a transient failure: stays in the outbox */
+	int refused_dm;		/* 50007: fall back to the channel */
+};
+
+static void post_free(struct post *p)
+{
+	live_del(&p->live);
+	chunks_release(&p->ch);
+	json_decref(p->mentions);
+	json_decref(p->components);
+	free(p);
+}
+
+static void post_release(struct live *l)
+{
+	post_free((struct post *)l);
+}
+
+/* FNV-1a: the outbox key and chunk number as a nonce of at most 25 chars. */
+static void make_nonce(const char *key, size_t chunk, char out[32])
+{
+	uint64_t h = 1469598103934665603ULL;
+	const char *s;
+
+	for (s = key; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	h = (h ^ (chunk + 1)) * 1099511628211ULL;
+	snprintf(out, 32, "tb%016llx", (unsigned long long)h);
+}
+
+static void post_fallback(struct post *p);
+
+static void post_finish(struct post *p)
+{
+	struct discord *d = p->d;
+
+	if (p->refused_dm) {
+		p->refused_dm = 0;
+		post_fallback(p);
+		return;
+	}
+	if (!p->failed && d->base.on_sent && p->outbox_id > 0)
+		d->base.on_sent(d->base.ctx, &d->base, p->outbox_id);
+	post_free(p);
+}
+
+static void on_chunk_sent(const struct discord_rest_resp *resp, void *ctx)
+{
+	struct post *p = ctx;
+
+	if (p->d->stopping) {
+		if (--p->pending == 0)
+			post_free(p);
+		return;
+	}
+	if (resp->status == 403 && error_code(resp->body) == 50007 && p->user[0]) {
+		p->refused_dm = 1;
+	} else if (resp->status >= 200 && resp->status < 300) {
+		/* delivered */
+	} else if (resp->status >= 400 && resp->status < 500 && resp->status != 429 &&
+		   !resp->error) {
+		/* Discord's final word (no access, unknown channel): retrying
+		 * cannot help, so the message is dropped */
+		log_warn("discord: outbox %lld refused (HTTP %ld, code %ld); dropped",
+			 (long long)p->outbox_id, resp->status, error_code(resp->body));
+	} else {
+		log_warn("discord: outbox %lld not delivered (HTTP %ld%s%s); kept for the next start",
+			 (long long)p->outbox_id, resp->status, resp->error ? ": " : "",
+			 resp->error ? resp->error : "");
+		p->failed = 1;
+	}
+	if (--p->pending == 0)
+		post_finish(p);
+}
+
+static void post_chunks(struct post *p, const char *channel)
+{
+	size_t i, n = p->ch.n;
+
+	p->pending = n;
+	for (i = 0; i < n; i++) {
+		char nonce[32];
+
+		make_nonce(p->key, i, nonce);
+		channel_post(p->d, channel, p->ch.v[i], p->mentions,
+			     i + 1 == n ? p->components : NULL, p->key[0] ? nonce : NULL,
+			     on_chunk_sent, p);
+	}
+}
+
+/* The DM was refused: a mention in the game's channel, with the buttons
+ * that show the same thing privately.  Never the private text itself. */
+static void post_fallback(struct post *p)
+{
+	char line[512];
+	struct rich r = RICH_INIT;
+	struct buf md = BUF_INIT;
+
+	rich_mention(&r, p->user, p->user);
+	rich_text(&r, "%s", p->es
+		  ? " no puedo enviarte mensajes directos (tu configuración de privacidad los "
+		    "rechaza). Usa los botones para ver tu mano y tus jugadas."
+		  : " I cannot send you direct messages (your privacy settings refuse them). "
+		    "Use the buttons to see your hand and your moves.");
+	discord_markdown(&r, &md);
+	snprintf(line, sizeof(line), "%s", buf_str(&md));
+	chunks_release(&p->ch);
+	collect_chunk(&p->ch, line, strlen(line));
+	json_decref(p->mentions);
+	p->mentions = discord_allowed_mentions(&r);
+	json_decref(p->components);
+	p->components = p->session > 0
+		? discord_board_components(p->session, p->version, NULL, 0, p->es) : NULL;
+	p->user[0] = '\0';
+	/* a new key: this is another message than the refused one */
+	if (strlen(p->key) + 4 <= sizeof(p->key))
+		memcpy(p->key + strlen(p->key), "#fb", 4);
+	post_chunks(p, p->room);
+	rich_release(&r);
+	buf_release(&md);
+}
+
+static const char *dm_lookup(struct discord *d, const char *user)
+{
+	size_t i;
+
+	for (i = 0; i < d->ndms; i++)
+		if (!strcmp(d->dms[i].user, user))
+			return d->dms[i].channel;
+	return NULL;
+}
+
+static void on_dm_channel(const struct discord_rest_resp *resp, void *ctx)
+{
+	struct post *p = ctx;
+	struct discord *d = p->d;
+	json_t *j;
+	const char *id;
+
+	if (d->stopping) {
+		post_free(p);
+		return;
+	}
+	if (resp->status == 403 && error_code(resp->body) == 50007) {
+		post_fallback(p);
+		return;
+	}
+	j = resp->status >= 200 && resp->status < 300 ? json_loads(buf_str(resp->body), 0, NULL)
+						       : NULL;
+	id = json_string_value(json_object_get(j, "id"));
+	if (!id || !is_snowflake(id)) {
+		log_warn("discord: cannot open a DM channel (HTTP %ld); outbox %lld kept",
+			 resp->status, (long long)p->outbox_id);
+		json_decref(j);
+		post_free(p);
+		return;
+	}
+	if (d->ndms < DM_CACHE_MAX) {
+		snprintf(d->dms[d->ndms].user, sizeof(d->dms[d->ndms].user), "%s", p->user);
+		snprintf(d->dms[d->ndms].channel, sizeof(d->dms[d->ndms].channel), "%s", id);
+		d->ndms++;
+	}
+	post_chunks(p, id);
+	json_decref(j);
+}
+
+static int discord_send(struct adapter *a, const struct outmsg *m, struct buf *err)
+{
+	struct discord *d = downcast(a);
+	struct discord_choice moves[ADAPTER_CHOICES_MAX];
+	struct post *p;
+	size_t i;
+	enum locale loc;
+
+	if (!is_snowflake(m->room) || (m->user && !is_snowflake(m->user)))
+		return buf_setf(err, "not a Discord channel or user id"), -1;
+	p = xcalloc(1, sizeof(*p));
+	p->d = d;
+	live_add(d, &p->live, post_release);
+	p->outbox_id = m->outbox_id;
+	snprintf(p->room, sizeof(p->room), "%s", m->room);
+	snprintf(p->user, sizeof(p->user), "%s", m->user ? m->user : "");
+	snprintf(p->key, sizeof(p->key), "%s", m->key ? m->key : "");
+	p->es = m->locale && !locale_parse(m->locale, &loc) && loc == LOC_ES;
+	p->session = m->session;
+	p->version = m->version;
+	if (render(m->body, &p->ch, err)) {
+		post_free(p);
+		return -1;
+	}
+	if (!p->ch.n) {
+		/* nothing to show: delivered by definition */
+		post_finish(p);
+		return 0;
+	}
+	p->mentions = discord_allowed_mentions(m->body);
+	if (m->session > 0 && !m->user) {
+		for (i = 0; i < m->nchoices && i < ADAPTER_CHOICES_MAX; i++) {
+			moves[i].name = m->choices[i].label;
+			moves[i].value = m->choices[i].value;
+		}
+		p->components = discord_board_components(m->session, m->version, moves,
+							  m->nchoices, p->es);
+	}
+	if (!m->user) {
+		post_chunks(p, p->room);
+	} else if (dm_lookup(d, p->user)) {
+		post_chunks(p, dm_lookup(d, p->user));
+	} else {
+		json_t *body = json_pack("{s:s}", "recipient_id", p->user);
+		char *text = json_dumps(body, JSON_COMPACT);
+
+		json_decref(body);
+		if (discord_rest_submit(d->rest, "POST", "/users/@me/channels", text, on_dm_channel,
+					p, err)) {
+			free(text);
+			post_free(p);
+			return -1;
+		}
+		free(text);
+	}
+	return 0;
+}
+
+/* ---- lifecycle ---- */
+
+static void on_handle_closed(uv_handle_t *h)
+{
+	struct discord *d = h->data;
+
+	d->nhandles_open--;
+}
+
+static int discord_start(struct adapter *a, uv_loop_t *loop, struct buf *err)
+{
+	struct discord *d = downcast(a);
+	struct discord_rest_config rc;
+	uv_timer_t *timers[] = { &d->gw_timer, &d->connect_timer, &d->send_timer,
+				 &d->retry_timer };
+	size_t i;
+
+	d->loop = loop;
+	memset(&rc, 0, sizeof(rc));
+	rc.token = d->token;
+	rc.base_url = d->api_url;
+	rc.seed = d->seed;
+	d->rest = discord_rest_new(loop, &rc, err);
+	if (!d->rest)
+		return -1;
+	d->ws = ws_client_new(loop, err);
+	if (!d->ws) {
+		discord_rest_free(d->rest);
+		d->rest = NULL;
+		return -1;
+	}
+	for (i = 0; i < sizeof(timers) / sizeof(timers[0]); i++) {
+		uv_timer_init(loop, timers[i]);
+		timers[i]->data = d;
+		d->nhandles_open++;
+	}
+	d->started = 1;
+	ratelimit_window_init(&d->window, RATELIMIT_GATEWAY_SENDS, RATELIMIT_GATEWAY_PERIOD_MS);
+	gateway_init(&d->gw, d->token, GATEWAY_INTENTS_DEFAULT, d->shard_id, d->shard_count,
+		     d->seed);
+	register_commands(d);
+	if (d->gateway_url) {
+		gateway_set_base_url(&d->gw, d->gateway_url);
+		d->gw_started = 1;
+		drain(d);
+	} else {
+		ask_gateway_url(d);
+	}
+	return 0;
+}
+
+static void discord_stop(struct adapter *a)
+{
+	struct discord *d = downcast(a);
+	uv_timer_t *timers[] = { &d->gw_timer, &d->connect_timer, &d->send_timer,
+				 &d->retry_timer };
+	size_t i;
+
+	if (!d->started || d->stopping)
+		return;
+	d->stopping = 1;
+	sendq_clear(d);
+	for (i = 0; i < sizeof(timers) / sizeof(timers[0]); i++)
+		uv_close((uv_handle_t *)timers[i], on_handle_closed);
+	ws_client_free(d->ws);
+	d->ws = NULL;
+	discord_rest_free(d->rest);
+	d->rest = NULL;
+	while (d->live.next != &d->live)
+		d->live.next->release(d->live.next);
+}
+
+static void discord_free(struct adapter *a)
+{
+	struct discord *d = downcast(a);
+
+	if (d->started)
+		gateway_release(&d->gw);
+	free(d->connect_url);
+	if (d->token) {
+		memset(d->token, 0, strlen(d->token));
+		free(d->token);
+	}
+	free(d->app_id);
+	free(d->api_url);
+	free(d->gateway_url);
+	free(d->guild_id);
+	free(d);
+}
+
+static const struct adapter_ops discord_ops = {
+	.api_version = ADAPTER_API_VERSION,
+	.name = "discord",
+	.caps = ADAPTER_CAP_PRIVATE_ON_DEMAND,
+	.start = discord_start,
+	.stop = discord_stop,
+	.send = discord_send,
+	.reply = discord_reply,
+	.free = discord_free,
+};
+
+struct adapter *discord_adapter_new(const struct discord_config *cfg, struct buf *err)
+{
+	struct discord *d;
+
+	if (!cfg->token || !*cfg->token) {
+		buf_setf(err, "DISCORD_TOKEN is empty");
+		return NULL;
+	}
+	if (strlen(cfg->token) > 256 || strpbrk(cfg->token, " \t\r\n")) {
+		buf_setf(err, "DISCORD_TOKEN does not look like a bot token");
+		return NULL;
+	}
+	if (cfg->application_id && *cfg->application_id && !is_snowflake(cfg->application_id)) {
+		buf_setf(err, "DISCORD_APPLICATION_ID must be a numeric id");
+		return NULL;
+	}
+	if (cfg->guild_id && *cfg->guild_id && !is_snowflake(cfg->guild_id)) {
+		buf_setf(err, "DISCORD_GUILD_ID must be a numeric id");
+		return NULL;
+	}
+	if (cfg->gateway_url && *cfg->gateway_url &&
+	    (!http_url_allowed(cfg->gateway_url, err) ||
+	     (strncmp(cfg->gateway_url, "wss://", 6) && strncmp(cfg->gateway_url, "ws://", 5)))) {
+		buf_setf(err, "DISCORD_GATEWAY_URL must be wss://, or ws:// to a loopback address");
+		return NULL;
+	}
+	if (cfg->api_url && *cfg->api_url &&
+	    (!http_url_allowed(cfg->api_url, err) ||
+	     (strncmp(cfg->api_url, "https://", 8) && strncmp(cfg->api_url, "http://", 7)))) {
+		buf_setf(err, "DISCORD_API_URL must be https://, or http:// to a loopback address");
+		return NULL;
+	}
+	if (cfg->shard_count < 0 || (cfg->shard_count &&
+				     (cfg->shard_id < 0 || cfg->shard_id >= cfg->shard_count))) {
+		buf_setf(err, "DISCORD_SHARD must be id/count with 0 <= id < count");
+		return NULL;
+	}
+	d = xcalloc(1, sizeof(*d));
+	d->base.ops = &discord_ops;
+	d->live.next = d->live.prev = &d->live;
+	d->token = xstrdup(cfg->token);
+	d->app_id = dup_or_null(cfg->application_id);
+	d->api_url = dup_or_null(cfg->api_url);
+	d->gateway_url = dup_or_null(cfg->gateway_url);
+	d->guild_id = dup_or_null(cfg->guild_id);
+	d->shard_id = cfg->shard_id;
+	d->shard_count = cfg->shard_count;
+	d->seed = cfg->seed;
+	return &d->base;
+}
+
+int discord_adapter_exit_code(const struct adapter *a)
+{
+	return ((const struct discord *)a)->exit_code;
+}

@@ -1,0 +1,583 @@
+#!/usr/bin/env python3
+"""Discord integration tests: the real tabula binary against the loopback
+fake of Discord (tests/fakes/fake_discord.py).  Nothing leaves 127.0.0.1.
+
+usage: discord_test.py ./tabula [test-name ...]
+Prints one line per test and "discord: N passed, M failed"; exit 1 on any
+failure.  Each test gets its own fake, store and bot process; the bot's
+stderr is checked for the token at the end of every test.
+"""
+import importlib.util
+import os
+import random
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "fakes"))
+from fake_discord import FakeDiscord  # noqa: E402
+
+# the transcript generator's greedy player: random moves make Fortuna last
+# for thousands of decisions
+_spec = importlib.util.spec_from_file_location(
+    "make_transcript", os.path.join(HERE, "..", "..", "scripts", "make-transcript.py"))
+make_transcript = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(make_transcript)
+
+TOKEN = "tk-SECRET.bot-token.do-not-log-9f8e7d"
+CHAN = "700000000000000001"
+GUILD = "800000000000000001"
+BIN = "./tabula"
+
+WAITING_RE = re.compile(r"(?:Waiting for|Esperando a) <@(\d+)>")
+
+
+class Bot:
+    """One tabula process under test, with its own store."""
+
+    def __init__(self, fake, extra_env=None, drop=(), db=None):
+        self.fake = fake
+        self.dir = tempfile.mkdtemp(prefix="tabula-discord-")
+        self.db = db or os.path.join(self.dir, "t.db")
+        env = dict(os.environ)
+        for k in list(env):
+            if k.startswith("DISCORD_") or k.startswith("MATRIX_") or k.startswith("TABULA_"):
+                del env[k]
+        env.update(fake.env())
+        env["DISCORD_TOKEN"] = TOKEN
+        env["TABULA_DB"] = self.db
+        env["TABULA_SEED"] = "7"
+        env["TABULA_LOG"] = "debug"
+        for k in drop:
+            env.pop(k, None)
+        env.update(extra_env or {})
+        self.errpath = os.path.join(self.dir, "stderr")
+        self.err = open(self.errpath, "wb")
+        self.proc = subprocess.Popen([BIN], env=env, stdin=subprocess.DEVNULL,
+                                     stdout=subprocess.DEVNULL, stderr=self.err)
+
+    def stderr(self):
+        with open(self.errpath, "rb") as f:
+            return f.read().decode("utf-8", "replace")
+
+    def stop(self, expect=0):
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+        try:
+            rc = self.proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            raise AssertionError("the bot did not stop on SIGTERM")
+        self.err.close()
+        log = self.stderr()
+        assert TOKEN not in log, "the token appears in the log"
+        assert "SECRET" not in log, "part of the token appears in the log"
+        assert rc == expect, "exit status %r, wanted %r; log:\n%s" % (rc, expect, log[-3000:])
+        return log
+
+
+def start(fake_kw=None, **bot_kw):
+    fake = FakeDiscord(token=TOKEN, **(fake_kw or {})).start()
+    bot = Bot(fake, **bot_kw)
+    return fake, bot
+
+
+def user(fake, n, name=None):
+    return fake.user("1000000000000000%02d" % n, name or "player%d" % n)
+
+
+def cmd(fake, who, name, options=None, sub=None, **kw):
+    h = fake.command(who, CHAN, name, options, sub=sub, **kw)
+    h.wait_response(timeout=5)
+    return h
+
+
+def texts(h):
+    """(content, ephemeral) of what the user finally sees."""
+    h.wait_final(lambda ms: len(ms) > 0, timeout=5)
+    return [(m["content"], m["ephemeral"]) for m in h.final_messages()]
+
+
+def one_text(h):
+    return "\n".join(c for c, _ in texts(h))
+
+
+def boards(fake):
+    """The bot's boards in the channel, in order: posts with the board
+    buttons, and the final one (a finished game has nothing to click)."""
+    out = []
+    for m in fake.channel_messages(CHAN):
+        ids = custom_ids(m)
+        if any(i.startswith("t1:hand:") for i in ids) or is_over(m):
+            out.append(m)
+    return out
+
+
+def custom_ids(m):
+    ids = []
+    for row in m.get("components") or []:
+        for c in row.get("components") or []:
+            if "custom_id" in c:
+                ids.append(c["custom_id"])
+    return ids
+
+
+def select_of(m):
+    for row in m.get("components") or []:
+        for c in row.get("components") or []:
+            if c.get("type") == 3:
+                return c
+    return None
+
+
+def button(m, kind):
+    for i in custom_ids(m):
+        if i.startswith("t1:%s:" % kind):
+            return i
+    raise AssertionError("no %s button on %r" % (kind, m.get("content", "")[:200]))
+
+
+def wait_boards(fake, n, timeout=10):
+    fake._wait(lambda: len(boards(fake)) >= n, timeout,
+               lambda: "wanted %d boards, have %d" % (n, len(boards(fake))))
+    return boards(fake)
+
+
+def lobby(fake, players, game="fortuna"):
+    h = cmd(fake, players[0], "game", {"game": game}, sub="new")
+    assert not texts(h)[0][1], "the lobby announcement should be public"
+    for p in players[1:]:
+        h = cmd(fake, p, "game", sub="join")
+    h = cmd(fake, players[0], "game", sub="start")
+    return wait_boards(fake, 1)
+
+
+def awaited(board):
+    return WAITING_RE.findall(board["content"])
+
+
+def is_over(board):
+    return "Game over" in board["content"] or "Fin de la partida" in board["content"]
+
+
+def complete(fake, who, partial=""):
+    h = fake.autocomplete(who, CHAN, "play", {"move": partial}, "move")
+    body = h.wait_response(timeout=5)
+    assert body["type"] == 8, body
+    return body["data"]["choices"]
+
+
+def choose(rng, values):
+    return make_transcript.pick(rng, list(values), "fortuna")
+
+
+def play_one(fake, users, step, rng, board):
+    """Makes one move for the first awaited player, by one of three routes."""
+    uid = awaited(board)[0]
+    who = users[uid]
+    route = step % 3
+    sel = select_of(board)
+    if route == 1 and sel is not None:
+        value = choose(rng, [o["value"] for o in sel["options"]])
+        h = fake.click(who, CHAN, board, sel["custom_id"], values=[value])
+        h.wait_response(timeout=5)
+        return h
+    choices = complete(fake, who)
+    assert 0 < len(choices) <= 25, choices
+    if len(choices) == 25:
+        for pref in ("deliver", "advance", "favour"):
+            choices += [c for c in complete(fake, who, pref) if c not in choices]
+    value = choose(rng, [c["value"] for c in choices])
+    pick = [c for c in choices if c["value"] == value][0]
+    if route == 2:
+        # "My moves" first, then a filtered autocompletion
+        mv = fake.click(who, CHAN, board, button(board, "moves"))
+        got = texts(mv)
+        assert all(e for _, e in got), "moves must be ephemeral"
+        part = pick["value"][:3]
+        narrowed = complete(fake, who, part)
+        assert narrowed, "no completion for %r" % part
+        assert all(part.lower() in (c["value"] + " " + c["name"]).lower() or c["value"].isdigit()
+                   for c in narrowed), narrowed
+    return cmd(fake, who, "play", {"move": pick["value"]})
+
+
+def play_to_end(fake, users, rng, limit=3000, hook=None):
+    step = 0
+    while True:
+        bs = wait_boards(fake, step + 1)
+        board = bs[-1]
+        if is_over(board):
+            return step, bs
+        assert awaited(board), "nobody awaited on a live board: %r" % board["content"][-300:]
+        if hook:
+            hook(step, board)
+        h = play_one(fake, users, step, rng, board)
+        for content, eph in texts(h):
+            assert eph, "the answer to a move should be private: %r" % content
+        try:
+            wait_boards(fake, step + 2)
+        except AssertionError:
+            raise AssertionError("move %d got no new board; its answer: %r" % (step, texts(h)))
+        step += 1
+        assert step < limit, "the game did not end"
+
+
+def check_private(fake):
+    pub = "\n".join(fake.all_public_texts())
+    for marker in ("Your moves", "Tus jugadas", "Your hand", "Tu mano"):
+        assert marker not in pub, "private text %r appeared publicly" % marker
+    priv = fake.all_private_texts()
+    for p in priv:
+        if "Your moves" in p or "Your hand" in p:
+            assert p not in pub
+
+
+# ---- tests ----
+
+def test_full_game():
+    """Three humans play Fortuna to the end through slash commands,
+    autocomplete, the board's select menu and its buttons."""
+    fake, bot = start(drop=("DISCORD_GATEWAY_URL",))
+    fake.channel_rate = (50, 1.0)   # the realistic 5/s runs in the other tests
+    try:
+        fake.wait_ready(10)
+        assert any(r.path == "/gateway/bot" for r in fake.requests), "GET /gateway/bot not used"
+        cmds = fake.wait_commands()
+        names = sorted(c["name"] for c in cmds)
+        for n in ("game", "play", "moves", "hand", "board", "log", "help"):
+            assert n in names, names
+        play = [c for c in cmds if c["name"] == "play"][0]
+        assert play["options"][0].get("autocomplete") is True
+        assert play.get("name_localizations", {}).get("es-ES"), "no es-ES localisation"
+        ps = [user(fake, i) for i in (1, 2, 3)]
+        users = {p["id"]: p for p in ps}
+        lobby(fake, ps)
+        # a seated player who is not awaited looks at their hand
+        b = boards(fake)[-1]
+        idle = [p for p in ps if p["id"] not in awaited(b)][0]
+        h = fake.click(idle, CHAN, b, button(b, "hand"))
+        assert all(e for _, e in texts(h)), "hand must be ephemeral"
+        steps, bs = play_to_end(fake, users, random.Random(5))
+        assert steps > 20, steps
+        assert "Winner" in bs[-1]["content"] or "Nobody wins" in bs[-1]["content"]
+        # one board per accepted move, and nothing posted twice
+        assert len(bs) == steps + 1, (len(bs), steps)
+        check_private(fake)
+        for m in fake.channel_messages(CHAN):
+            am = m.get("allowed_mentions")
+            assert am is not None and am.get("parse") == [], am
+            assert set(am.get("users", [])) <= set(users), am
+        assert fake.violations == [], fake.violations
+    finally:
+        bot.stop()
+        fake.stop()
+
+
+def test_faults_mid_game():
+    """Connection faults and REST errors in the middle of a game lose and
+    double nothing."""
+    fake, bot = start(fake_kw={"heartbeat_interval_ms": 700},
+                      extra_env={"DISCORD_GUILD_ID": GUILD})
+    fake.channel_rate = (10, 1.0)
+    try:
+        fake.wait_ready(10)
+        fake.wait_commands(scope=GUILD)
+        ps = [user(fake, i) for i in (1, 2, 3)]
+        users = {p["id"]: p for p in ps}
+        lobby(fake, ps)
+        rng = random.Random(9)
+        seen = {"resumed": 0, "identified": 1}
+
+        def faults(step, board):
+            if step == 3:
+                # the connection drops; a command sent meanwhile is replayed
+                fake.drop_connection()
+                seen["resumed"] += 1
+                fake.wait_resumed(seen["resumed"], timeout=15)
+            elif step == 6:
+                fake.send_reconnect()
+                seen["resumed"] += 1
+                fake.wait_resumed(seen["resumed"], timeout=15)
+            elif step == 9:
+                fake.invalid_session(resumable=False)
+                seen["identified"] += 1
+                fake.wait_identified(seen["identified"], timeout=15)
+            elif step == 12:
+                fake.withhold_acks(1)
+                seen["resumed"] += 1
+                fake.wait_resumed(seen["resumed"], timeout=15)
+                closes = fake.client_closes()
+                assert closes and closes[-1] not in (1000, 1001), closes
+            elif step == 15:
+                fake.fail_next("POST", r"^/channels/\d+/messages$", 429, retry_after=1.0)
+            elif step == 18:
+                fake.fail_next("POST", r"^/channels/\d+/messages$", 502)
+            elif step == 21:
+                fake.fragment_dispatches(True)
+            elif step == 24:
+                fake.fragment_dispatches(False)
+
+        steps, bs = play_to_end(fake, users, rng, hook=faults)
+        assert steps > 24, steps
+        assert len(bs) == steps + 1, ("boards", len(bs), "moves", steps)
+        fired = [f for f in fake.faults_fired]
+        assert any("429" in str(f) for f in fired), fired
+        assert any("502" in str(f) for f in fired), fired
+        # the 429 was honoured: the retry came a second or more later
+        posts = [r for r in fake.requests
+                 if r.method == "POST" and re.match(r"^/channels/\d+/messages$", r.path)]
+        for a, b in zip(posts, posts[1:]):
+            if a.status == 429:
+                assert b.t - a.t >= 0.95, ("retried after", b.t - a.t)
+        check_private(fake)
+        assert fake.violations == [], fake.violations
+    finally:
+        bot.stop()
+        fake.stop()
+
+
+def test_disconnected_command_replayed():
+    """A move sent while the bot is away arrives on Resume, exactly once."""
+    fake, bot = start()
+    try:
+        fake.wait_ready(10)
+        ps = [user(fake, i) for i in (1, 2)]
+        lobby(fake, ps)
+        b = boards(fake)[-1]
+        who = {p["id"]: p for p in ps}[awaited(b)[0]]
+        choice = complete(fake, who)[0]
+        fake.drop_connection()
+        h = fake.command(who, CHAN, "play", {"move": choice["value"]})
+        fake.wait_resumed(1, timeout=15)
+        h.wait_response(timeout=10)
+        wait_boards(fake, 2)
+        time.sleep(0.5)
+        assert len(boards(fake)) == 2, "the move was applied twice or not at all"
+        assert fake.violations == [], fake.violations
+    finally:
+        bot.stop()
+        fake.stop()
+
+
+def test_stale_and_foreign_clicks():
+    """Clicks on an old board or by someone else change nothing."""
+    fake, bot = start()
+    try:
+        fake.wait_ready(10)
+        ps = [user(fake, i) for i in (1, 2)]
+        outsider = user(fake, 9, "lurker")
+        users = {p["id"]: p for p in ps}
+        lobby(fake, ps)
+        old = boards(fake)[-1]
+        sel = select_of(old)
+        assert sel is not None, "the awaited player should get a select menu"
+        who = users[awaited(old)[0]]
+        other = [p for p in ps if p is not who][0]
+        # someone not awaited picks from the menu
+        h = fake.click(other, CHAN, old, sel["custom_id"], values=[sel["options"][0]["value"]])
+        assert all(e for _, e in texts(h))
+        h = fake.click(outsider, CHAN, old, sel["custom_id"], values=[sel["options"][0]["value"]])
+        assert all(e for _, e in texts(h))
+        assert len(boards(fake)) == 1, "a foreign click changed the game"
+        # the awaited player moves; the old menu is now stale
+        cmd(fake, who, "play", {"move": complete(fake, who)[0]["value"]})
+        wait_boards(fake, 2)
+        nxt = users[awaited(boards(fake)[-1])[0]]
+        h = fake.click(nxt, CHAN, old, sel["custom_id"], values=[sel["options"][0]["value"]])
+        msg = one_text(h)
+        assert all(e for _, e in texts(h)) and "out of date" in msg, msg
+        h = fake.click(nxt, CHAN, old, button(old, "hand"))
+        assert "out of date" in one_text(h)
+        # a forged custom_id
+        h = fake.click(nxt, CHAN, old, "t1:play:999:1", values=["x"])
+        assert "over" in one_text(h) or "not" in one_text(h)
+        h = fake.click(nxt, CHAN, old, "garbage")
+        assert all(e for _, e in texts(h))
+        time.sleep(0.3)
+        assert len(boards(fake)) == 2
+        assert fake.violations == [], fake.violations
+    finally:
+        bot.stop()
+        fake.stop()
+
+
+def test_names_never_ping():
+    """Display names with @everyone or <@id> are shown, never pinging."""
+    fake, bot = start()
+    try:
+        fake.wait_ready(10)
+        evil = fake.user("100000000000000066", "@everyone")
+        evil2 = fake.user("100000000000000067", "<@100000000000000001>")
+        cmd(fake, evil, "game", {"game": "fortuna"}, sub="new", nick="@here <@&5555>")
+        cmd(fake, evil2, "game", sub="join")
+        cmd(fake, evil, "game", sub="start", nick="@everyone")
+        wait_boards(fake, 1)
+        for m in fake.channel_messages(CHAN, include_interactions=True):
+            c = m["content"]
+            assert "@everyone" not in c and "@here" not in c, c
+            assert "<@100000000000000001>" not in c, c
+            assert "<@&5555>" not in c, c
+            am = m.get("allowed_mentions")
+            assert am is not None and am.get("parse") == [], am
+            assert set(am.get("users", [])) <= {evil["id"], evil2["id"]}, am
+        assert fake.violations == [], fake.violations
+    finally:
+        bot.stop()
+        fake.stop()
+
+
+def test_dm_notifications_and_refusal():
+    """DMs only to players who asked; a refused DM becomes a channel
+    mention with the buttons, never the private text."""
+    fake, bot = start()
+    try:
+        fake.wait_ready(10)
+        a, b, c = (user(fake, i) for i in (1, 2, 3))
+        fake.refuse_dm_users = {c["id"]}
+        cmd(fake, a, "game", {"game": "fortuna"}, sub="new")
+        cmd(fake, b, "game", sub="join")
+        cmd(fake, c, "game", sub="join")
+        h = cmd(fake, b, "game", {"key": "dm", "value": "on"}, sub="settings")
+        assert "on" in one_text(h) and texts(h)[0][1]
+        cmd(fake, c, "game", {"key": "dm", "value": "on"}, sub="settings")
+        cmd(fake, a, "game", sub="start")
+        users = {p["id"]: p for p in (a, b, c)}
+        rng = random.Random(1)
+
+        def fallback_seen():
+            return any(c["id"] in m["content"] and "direct messages" in m["content"]
+                       for m in fake.channel_messages(CHAN))
+
+        # play until b and c have both had something private to hear
+        for step in range(60):
+            if fake.dm_messages(b["id"]) and fallback_seen():
+                break
+            play_one(fake, users, step, rng, wait_boards(fake, step + 1)[-1])
+            wait_boards(fake, step + 2)
+        fake.wait_dm(b["id"], timeout=5)
+        fake._wait(fallback_seen, 5, lambda: "no DM fallback for the refusing player")
+        fb = [m for m in fake.channel_messages(CHAN) if "direct messages" in m["content"]][0]
+        assert fb["allowed_mentions"].get("users") == [c["id"]], fb["allowed_mentions"]
+        assert any(i.startswith("t1:hand:") for i in custom_ids(fb))
+        assert not fake.dm_messages(a["id"]), "a got DMs without asking"
+        check_private(fake)
+        assert fake.violations == [], fake.violations
+    finally:
+        bot.stop()
+        fake.stop()
+
+
+def test_late_interaction_deferred():
+    """An interaction that reaches the bot late is deferred, then edited."""
+    fake, bot = start()
+    try:
+        fake.wait_ready(10)
+        a = user(fake, 1)
+        h = fake.command(a, CHAN, "help", age_ms=2000)
+        body = h.wait_response(timeout=5)
+        assert body["type"] == 5, body
+        h.wait_edits(1, timeout=5)
+        assert "game new" in one_text(h)
+        assert fake.violations == [], fake.violations
+    finally:
+        bot.stop()
+        fake.stop()
+
+
+def test_restart_keeps_game():
+    """The bot restarts mid-game; the game goes on from the store."""
+    fake, bot = start()
+    db = bot.db
+    bot2 = None
+    try:
+        fake.wait_ready(10)
+        ps = [user(fake, i) for i in (1, 2)]
+        users = {p["id"]: p for p in ps}
+        lobby(fake, ps)
+        rng = random.Random(3)
+        for step in range(4):
+            play_one(fake, users, step, rng, wait_boards(fake, step + 1)[-1])
+        wait_boards(fake, 5)
+        bot.stop()
+        time.sleep(1.1)     # the new process cannot know the channel's bucket
+        bot2 = Bot(fake, db=db)
+        fake.wait_identified(2, timeout=15)
+        board = boards(fake)[-1]
+        h = play_one(fake, users, 4, rng, board)
+        assert all(e for _, e in texts(h))
+        wait_boards(fake, 6)
+        assert fake.violations == [], fake.violations
+    finally:
+        if bot2:
+            bot2.stop()
+        elif bot.proc.poll() is None:
+            bot.stop()
+        fake.stop()
+
+
+def test_bad_token_exits():
+    """A token Discord refuses ends the bot with the documented status."""
+    fake = FakeDiscord(token="the-right-token").start()
+    bot = Bot(fake)     # sends TOKEN, which the fake does not know
+    try:
+        rc = bot.proc.wait(timeout=20)
+        assert rc == 14, rc
+    finally:
+        bot.stop(expect=14)
+        fake.stop()
+
+
+def test_bad_input_from_discord():
+    """Malformed interactions are ignored; the bot stays up and answers."""
+    fake, bot = start()
+    try:
+        fake.wait_ready(10)
+        fake.dispatch("INTERACTION_CREATE", {"id": "nope", "type": 2})
+        fake.dispatch("INTERACTION_CREATE", [1, 2, 3])
+        fake.dispatch("SOMETHING_NEW", {"x": 1})
+        a = user(fake, 1)
+        h = cmd(fake, a, "play", {"move": "x" * 90})
+        assert all(e for _, e in texts(h))
+        h = cmd(fake, a, "help")
+        assert "game new" in one_text(h)
+        assert fake.violations == [], fake.violations
+    finally:
+        bot.stop()
+        fake.stop()
+
+
+TESTS = [v for k, v in sorted(globals().items()) if k.startswith("test_")]
+
+
+def main(argv):
+    global BIN
+    if len(argv) > 1:
+        BIN = argv[1]
+    only = set(argv[2:])
+    passed = failed = 0
+    for t in TESTS:
+        if only and t.__name__ not in only:
+            continue
+        t0 = time.monotonic()
+        try:
+            t()
+        except Exception:
+            failed += 1
+            print("FAIL %s (%.1fs)" % (t.__name__, time.monotonic() - t0))
+            traceback.print_exc()
+        else:
+            passed += 1
+            print("ok   %s (%.1fs)" % (t.__name__, time.monotonic() - t0))
+        sys.stdout.flush()
+    print("discord: %d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
