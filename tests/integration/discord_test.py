@@ -284,7 +284,7 @@ def test_faults_mid_game():
     double nothing."""
     fake, bot = start(fake_kw={"heartbeat_interval_ms": 700},
                       extra_env={"DISCORD_GUILD_ID": GUILD})
-    fake.channel_rate = (10, 1.0)
+    fake.channel_rate = (25, 1.0)
     try:
         fake.wait_ready(10)
         fake.wait_commands(scope=GUILD)
@@ -329,12 +329,12 @@ def test_faults_mid_game():
         fired = [f for f in fake.faults_fired]
         assert any("429" in str(f) for f in fired), fired
         assert any("502" in str(f) for f in fired), fired
-        # the 429 was honoured: the retry came a second or more later
-        posts = [r for r in fake.requests
-                 if r.method == "POST" and re.match(r"^/channels/\d+/messages$", r.path)]
-        for a, b in zip(posts, posts[1:]):
-            if a.status == 429:
-                assert b.t - a.t >= 0.95, ("retried after", b.t - a.t)
+        # the injected 429 was honoured: the next try on that route came a
+        # second or more later (the fake also flags an early retry)
+        f429 = [f for f in fired if f.status == 429][0]
+        later = [r for r in fake.requests if r.method == "POST" and r.path == f429.path
+                 and r.t > f429.t]
+        assert later and later[0].t - f429.t >= 0.95, ("retried after", later[0].t - f429.t)
         check_private(fake)
         assert fake.violations == [], fake.violations
     finally:
