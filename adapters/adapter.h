@@ -60,6 +60,18 @@ struct command {
 	 * nothing.  0 for typed commands.
 	 */
 	int64_t expect_session, expect_version;
+	/*
+	 * A platform position (Matrix: the sync token and the events done) to
+	 * store in the same transaction as whatever this command changes, so a
+	 * restart neither replays nor misses it.  NULL: none.
+	 */
+	const char *cursor_key, *cursor_value;
+	/*
+	 * Sent in a private chat with the bot (a Matrix DM room).  When that
+	 * room has no game of its own, the manager applies the command to the
+	 * one game the user is seated in on this platform.
+	 */
+	int direct;
 };
 
 /* One message to deliver.  Borrowed for the call's duration. */

@@ -15,6 +15,7 @@
 
 #include "adapters/console/console.h"
 #include "adapters/discord/discord.h"
+#include "adapters/matrix/matrix.h"
 #include "bot/config.h"
 #include "bot/logging.h"
 #include "bot/session.h"
@@ -31,7 +32,8 @@ static void usage(FILE *f)
 	fputs("usage: tabula [--console] [--db PATH] [--help] [--version]\n"
 	      "\n"
 	      "Hosts board games (Fortuna, Glory to Rome) in chat rooms.  With\n"
-	      "DISCORD_TOKEN set it connects to Discord; with no platform configured\n"
+	      "DISCORD_TOKEN set it connects to Discord, with MATRIX_HOMESERVER to\n"
+	      "Matrix (both at once is fine); with no platform configured\n"
 	      "(or with --console) it runs the console adapter: type lines such as\n"
 	      "  ana: game new fortuna\n"
 	      "on standard input; answers are tagged [room] or [dm user].\n"
@@ -56,7 +58,11 @@ static void usage(FILE *f)
 	      "  DISCORD_API_URL    REST base (default https://discord.com/api/v10)\n"
 	      "  DISCORD_GATEWAY_URL gateway URL (default: asked with GET /gateway/bot)\n"
 	      "  DISCORD_SHARD      id/count, e.g. 0/2, when the bot runs sharded\n"
-	      "  MATRIX_HOMESERVER  Matrix homeserver URL (Matrix adapter: not in this version)\n"
+	      "  MATRIX_HOMESERVER  Matrix homeserver URL: runs the Matrix adapter\n"
+	      "  MATRIX_ACCESS_TOKEN the bot account's access token, or:\n"
+	      "  MATRIX_USER, MATRIX_PASSWORD  its user and password (never logged)\n"
+	      "  MATRIX_PREFIX      command prefix in rooms (default !)\n"
+	      "  MATRIX_ALLOW       accept invites only from these users/servers (comma-separated)\n"
 	      "\n"
 	      "exit codes:\n"
 	      "  0  input ended or a signal asked to stop\n"
@@ -64,6 +70,7 @@ static void usage(FILE *f)
 	      "  2  bad command line or configuration\n"
 	      "  3  the store could not be opened\n"
 	      "  14 Discord refused the token (close 4004 or HTTP 401)\n"
+	      "  15 the Matrix homeserver refused the credentials\n"
 	      "  20-24 Discord closed with 4010-4014 (shard, sharding, API version,\n"
 	      "     invalid or disallowed intents): fix the configuration first\n", f);
 }
@@ -104,6 +111,23 @@ static struct adapter *discord_from_env(uint64_t seed, struct buf *err)
 	return discord_adapter_new(&cfg, err);
 }
 
+/* The Matrix adapter as the environment configures it, or NULL + err. */
+static struct adapter *matrix_from_env(struct store *store, uint64_t seed, struct buf *err)
+{
+	struct matrix_config cfg;
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.homeserver = getenv("MATRIX_HOMESERVER");
+	cfg.access_token = getenv("MATRIX_ACCESS_TOKEN");
+	cfg.user = getenv("MATRIX_USER");
+	cfg.password = getenv("MATRIX_PASSWORD");
+	cfg.prefix = getenv("MATRIX_PREFIX");
+	cfg.allow = getenv("MATRIX_ALLOW");
+	cfg.store = store;
+	cfg.seed = seed;
+	return matrix_adapter_new(&cfg, err);
+}
+
 static void on_signal(uv_signal_t *h, int signum)
 {
 	log_info("signal %d: stopping", signum);
@@ -137,7 +161,8 @@ int main(int argc, char **argv)
 {
 	const char *db = getenv("TABULA_DB"), *env;
 	struct session_mgr *mgr;
-	struct adapter *platform = NULL;
+	struct adapter *platforms[2] = { NULL, NULL };
+	int nplat = 0, use_matrix, k;
 	struct store *store;
 	struct buf err = BUF_INIT;
 	uv_loop_t *loop;
@@ -181,12 +206,7 @@ int main(int argc, char **argv)
 		log_set_level(lvl);
 	}
 	use_discord = !force_console && getenv("DISCORD_TOKEN") && *getenv("DISCORD_TOKEN");
-	if (!force_console && !use_discord && getenv("MATRIX_HOMESERVER") &&
-	    *getenv("MATRIX_HOMESERVER")) {
-		fprintf(stderr, "tabula: the Matrix adapter is not in this version; "
-			"unset MATRIX_HOMESERVER or pass --console\n");
-		return EXIT_USAGE;
-	}
+	use_matrix = !force_console && getenv("MATRIX_HOMESERVER") && *getenv("MATRIX_HOMESERVER");
 	if (!db || !*db) {
 		db = DEFAULT_DB;
 		make_default_dir();
@@ -214,27 +234,42 @@ int main(int argc, char **argv)
 	}
 	loop = uv_default_loop();
 	if (use_discord) {
-		platform = discord_from_env(seed, &err);
-		if (!platform) {
+		platforms[nplat] = discord_from_env(seed, &err);
+		if (!platforms[nplat]) {
 			fprintf(stderr, "tabula: %s\n", buf_str(&err));
 			rc = EXIT_USAGE;
 			goto out;
 		}
-	} else {
-		platform = console_adapter_new(STDIN_FILENO, stdout);
+		nplat++;
+	}
+	if (use_matrix) {
+		platforms[nplat] = matrix_from_env(store, seed, &err);
+		if (!platforms[nplat]) {
+			fprintf(stderr, "tabula: %s\n", buf_str(&err));
+			rc = EXIT_USAGE;
+			goto out;
+		}
+		nplat++;
+	}
+	if (!nplat) {
+		platforms[nplat++] = console_adapter_new(STDIN_FILENO, stdout);
 		if (isatty(STDIN_FILENO))
 			printf("tabula console. Type \"name: command\", e.g. \"ana: game new fortuna\"; "
 			       "\"ana: help\" lists the commands; Ctrl-D quits.\n");
 	}
-	platform->on_command = on_command;
-	platform->on_sent = on_sent;
-	platform->on_complete = on_complete;
-	platform->ctx = mgr;
-	session_mgr_add_adapter(mgr, platform);
-	if (adapter_start(platform, loop, &err)) {
-		log_err("%s: %s", platform->ops->name, buf_str(&err));
-		rc = EXIT_RUNTIME;
-		goto out;
+	for (k = 0; k < nplat; k++) {
+		struct adapter *p = platforms[k];
+
+		p->on_command = on_command;
+		p->on_sent = on_sent;
+		p->on_complete = on_complete;
+		p->ctx = mgr;
+		session_mgr_add_adapter(mgr, p);
+		if (adapter_start(p, loop, &err)) {
+			log_err("%s: %s", p->ops->name, buf_str(&err));
+			rc = EXIT_RUNTIME;
+			goto out;
+		}
 	}
 	if (session_mgr_flush_outbox(mgr, &err))
 		log_warn("outbox: %s", buf_str(&err));
@@ -246,19 +281,26 @@ int main(int argc, char **argv)
 	uv_unref((uv_handle_t *)&sigterm);
 	log_debug("ready (store %s)", db);
 	uv_run(loop, UV_RUN_DEFAULT);
-	if (use_discord && discord_adapter_exit_code(platform))
-		rc = discord_adapter_exit_code(platform);
-	adapter_stop(platform);
+	for (k = 0; k < nplat; k++) {
+		struct adapter *p = platforms[k];
+
+		if (!strcmp(p->ops->name, "discord") && discord_adapter_exit_code(p))
+			rc = discord_adapter_exit_code(p);
+		if (!strcmp(p->ops->name, "matrix") && matrix_adapter_exit_code(p))
+			rc = matrix_adapter_exit_code(p);
+		adapter_stop(p);
+	}
 	uv_close((uv_handle_t *)&sigint, NULL);
 	uv_close((uv_handle_t *)&sigterm, NULL);
-	if (use_discord)
+	if (use_discord || use_matrix)
 		uv_run(loop, UV_RUN_DEFAULT);	/* lets the closed handles go */
 	else
 		uv_run(loop, UV_RUN_NOWAIT);
 out:
 	session_mgr_release(mgr);
 	free(mgr);
-	adapter_free(platform);
+	for (k = 0; k < nplat; k++)
+		adapter_free(platforms[k]);
 	store_close(store);
 	buf_release(&err);
 	/* a read blocked on a terminal may still hold the loop: do not wait */

@@ -634,6 +634,10 @@ static int change_commit(struct session_mgr *m, struct change *c, struct buf *er
 	sc.nactions = c->nactions;
 	sc.outbox = c->out.v;
 	sc.noutbox = c->out.n;
+	if (m->current && m->current->cursor_key) {
+		sc.cursor_key = m->current->cursor_key;
+		sc.cursor_value = m->current->cursor_value;
+	}
 	if (store_commit(m->store, &sc, err)) {
 		log_warn("commit failed for %s/%s: %s", c->rec.platform, c->rec.room,
 			 buf_str(err));
@@ -1631,7 +1635,79 @@ static void cmd_game_settings(struct session_mgr *m, struct adapter *a,
 	buf_release(&msg);
 }
 
+static void handle(struct session_mgr *m, struct adapter *a, const struct command *cmd);
+
+struct seated {
+	const char *platform, *user;
+	char room[256];
+	int n;
+};
+
+static int find_seated(void *ctx, const struct session_rec *rec)
+{
+	struct seated *f = ctx;
+	int i;
+
+	if (strcmp(rec->platform, f->platform))
+		return 0;
+	for (i = 0; i < rec->nseats; i++) {
+		if (!rec->seats[i].is_bot && !strcmp(rec->seats[i].user, f->user)) {
+			if (!f->n++)
+				copy_field(f->room, sizeof(f->room), rec->room);
+			break;
+		}
+	}
+	return 0;
+}
+
 void session_mgr_handle(struct session_mgr *m, struct adapter *a, const struct command *cmd)
+{
+	struct buf err = BUF_INIT;
+	struct command routed;
+	struct seated f;
+	struct session *s;
+
+	m->current = cmd;
+	if (cmd->direct && cmd->user && cmd->platform && cmd->room &&
+	    !((s = session_mgr_find(m, cmd->platform, cmd->room, &err)) &&
+	      (s->rec.status == SESSION_LOBBY || s->rec.status == SESSION_ACTIVE))) {
+		/* a private chat with the bot: the command is for the player's
+		 * game, if there is exactly one */
+		memset(&f, 0, sizeof(f));
+		f.platform = cmd->platform;
+		f.user = cmd->user;
+		buf_reset(&err);
+		if (store_sessions_open(m->store, find_seated, &f, &err))
+			log_warn("listing games: %s", buf_str(&err));
+		if (f.n == 1) {
+			routed = *cmd;
+			routed.room = f.room;
+			routed.direct = 0;
+			m->current = &routed;
+			handle(m, a, &routed);
+			m->current = NULL;
+			buf_release(&err);
+			return;
+		}
+		if (f.n > 1) {
+			enum locale loc = cmd_loc(m, cmd, NULL);
+
+			reply_text(a, cmd, 1, L(loc,
+				"You play in several rooms: send the command in the game's room "
+				"(with the prefix).",
+				"Juegas en varias salas: envía la orden en la sala de la partida "
+				"(con el prefijo)."));
+			m->current = NULL;
+			buf_release(&err);
+			return;
+		}
+	}
+	buf_release(&err);
+	handle(m, a, cmd);
+	m->current = NULL;
+}
+
+static void handle(struct session_mgr *m, struct adapter *a, const struct command *cmd)
 {
 	struct buf err = BUF_INIT;
 	char word[32], sub[32];

@@ -40,6 +40,7 @@ struct session_mgr {
 	struct rng rng;			/* seeds of new games */
 	int64_t (*now)(void *ctx);	/* injectable clock (unix seconds) */
 	void *now_ctx;
+	const struct command *current;	/* the command being handled, or NULL */
 	enum locale default_loc;
 	unsigned max_log_lines;		/* per board message */
 };

@@ -1,10 +1,11 @@
 #!/bin/sh
 # Integration tests through the real binary: console transcripts, then the
-# Discord adapter against the loopback fake (tests/fakes/fake_discord.py).
+# Discord and Matrix adapters against loopback fakes (tests/fakes/).
 # usage: tests/integration/run.sh ./tabula
 bin=${1:-./tabula}
 cd "$(dirname "$0")/../.."
 rc=0
 python3 tests/integration/transcript.py "$bin" tests/data/*/*.txt || rc=1
 python3 tests/integration/discord_test.py "$bin" || rc=1
+python3 tests/integration/matrix_test.py "$bin" || rc=1
 exit $rc

@@ -1,0 +1,63 @@
+/*
+ * matrix: the Matrix adapter (struct adapter_ops) over the client-server API
+ * (v3), with the HTTP client (adapters/http.h) on the program's one loop.
+ * docs/matrix.md walks through it.
+ *
+ *   - logs in with an access token, or a user and password (m.login.password
+ *     with a device id kept in the store), and again when the token expires;
+ *   - long-polls /sync; the sync token and the events already handled are
+ *     stored with each command's own commit (struct command.cursor_*), so a
+ *     restart neither replays nor misses a command; the first sync only
+ *     records where "now" is;
+ *   - joins invited rooms (optionally only from an allowlist), leaves rooms
+ *     where it is alone and encrypted rooms (after saying why);
+ *   - commands are messages starting with the prefix ("!"), or any message
+ *     in the player's DM room with the bot;
+ *   - sends m.notice with HTML (adapters/matrix/mxhtml.h) and exact
+ *     m.mentions, PUT with the outbox key as txnId, one room at a time and in
+ *     order, honouring 429 (M_LIMIT_EXCEEDED) and retrying 5xx and network
+ *     errors with backoff;
+ *   - private messages go to one DM room per player, created by the bot
+ *     (is_direct, trusted_private_chat), recorded in m.direct and the store.
+ *
+ * Secrets: the password and access tokens go only into request bodies and
+ * Authorization lines; no log line contains them.
+ */
+#ifndef ADAPTERS_MATRIX_MATRIX_H
+#define ADAPTERS_MATRIX_MATRIX_H
+
+#include <stdint.h>
+
+#include "adapters/adapter.h"
+#include "state/store.h"
+#include "util/buf.h"
+
+#define MATRIX_SYNC_TIMEOUT_MS 30000
+#define MATRIX_TIMELINE_LIMIT 50
+/* Exit status when the homeserver refuses the credentials. */
+#define MATRIX_EXIT_AUTH 15
+
+struct matrix_config {
+	const char *homeserver;		/* https://..., or http:// to loopback */
+	const char *access_token;	/* either this ... */
+	const char *user;		/* ... or user + password */
+	const char *password;
+	const char *prefix;		/* NULL: "!" */
+	/* Whose invites are accepted: comma-separated user ids ("@ana:x.org")
+	 * and server names ("x.org"); NULL or "": everyone's. */
+	const char *allow;
+	struct store *store;		/* borrowed: device id, sync token, DM rooms */
+	uint64_t seed;
+};
+
+/* A new, unstarted adapter (strings copied), or NULL with err filled. */
+struct adapter *matrix_adapter_new(const struct matrix_config *cfg, struct buf *err);
+
+/* 0 while running, else the exit status (MATRIX_EXIT_AUTH). */
+int matrix_adapter_exit_code(const struct adapter *a);
+
+/* Whether an invite from inviter to room passes the allowlist (exposed for
+ * tests).  allow NULL or "": 1. */
+int matrix_allowed(const char *allow, const char *inviter, const char *room);
+
+#endif

@@ -1,0 +1,1929 @@
+#!/usr/bin/env python3
+"""
+fake_matrix: a loopback fake Matrix homeserver (client-server API v3) for
+integration tests that run the real `tabula` binary.
+
+Standard library only.  One ephemeral port on 127.0.0.1 serves
+/_matrix/client/versions and /_matrix/client/v3/...  A threading HTTP server
+runs in a background thread (one thread per connection, so /sync long-polls
+block only their own connection); every public method is thread-safe and
+every wait_* raises AssertionError on timeout.
+
+See tests/fakes/README-matrix.md for usage and every knob.
+`python3 tests/fakes/fake_matrix.py --selftest` checks the fake itself.
+"""
+
+import http.server
+import json
+import math
+import re
+import secrets
+import socket
+import sys
+import threading
+import time
+import urllib.parse
+
+PREFIX_V3 = "/_matrix/client/v3"
+VERSIONS = ["v1.1", "v1.2", "v1.3", "v1.4", "v1.5", "v1.6", "v1.7", "v1.8",
+            "v1.9"]
+HTML_FORMAT = "org.matrix.custom.html"
+MATRIX_TO = "https://matrix.to/#/@"
+
+_HREF_RE = re.compile(r"<a\b[^>]*?\bhref\s*=\s*(\"[^\"]*\"|'[^']*'|[^\s>]+)",
+                      re.I)
+_TOKEN_RE = re.compile(r"^s(\d+)(?:_.*)?$")
+
+
+class Rec(dict):
+    """A dict whose keys are also attributes (rec.t == rec["t"])."""
+
+    def __getattr__(self, k):
+        try:
+            return self[k]
+        except KeyError:
+            raise AttributeError(k) from None
+
+    def __setattr__(self, k, v):
+        self[k] = v
+
+
+class MxError(Exception):
+    def __init__(self, status, errcode, error, **extra):
+        super().__init__(error)
+        self.status = status
+        self.body = dict({"errcode": errcode, "error": error}, **extra)
+
+
+class _LoseResponse(Exception):
+    """Handled request whose response must be dropped (fault knob)."""
+
+
+def _copy(o):
+    return json.loads(json.dumps(o))
+
+
+def _tok(pos):
+    return "s%d_fake" % pos
+
+
+def _parse_tok(t):
+    if t is None:
+        return None
+    m = _TOKEN_RE.match(t)
+    if not m:
+        return -1
+    return int(m.group(1))
+
+
+def _type_match(t, patterns):
+    for p in patterns:
+        if p == t or (p.endswith("*") and t.startswith(p[:-1])):
+            return True
+    return False
+
+
+def _filter_ok(flt, etype):
+    """flt: a RoomEventFilter-ish dict (types / not_types)."""
+    if not isinstance(flt, dict):
+        return True
+    nt = flt.get("not_types")
+    if isinstance(nt, list) and _type_match(etype, nt):
+        return False
+    ty = flt.get("types")
+    if isinstance(ty, list) and not _type_match(etype, ty):
+        return False
+    return True
+
+
+class _Room:
+    def __init__(self, rid):
+        self.id = rid
+        self.timeline = []    # [Rec(pos, ev, txn, room)]
+        self.state = {}       # (type, state_key) -> Rec
+        self.alias = None
+        self.created_by_bot = False
+        self.create_body = None
+
+    @property
+    def encrypted(self):
+        return ("m.room.encryption", "") in self.state
+
+    @property
+    def name(self):
+        r = self.state.get(("m.room.name", ""))
+        return r.ev["content"].get("name") if r else None
+
+    @property
+    def join_rule(self):
+        r = self.state.get(("m.room.join_rules", ""))
+        return r.ev["content"].get("join_rule") if r else "invite"
+
+    def membership(self, uid):
+        r = self.state.get(("m.room.member", uid))
+        return r.ev["content"].get("membership") if r else None
+
+    def member_rec(self, uid):
+        return self.state.get(("m.room.member", uid))
+
+    def members(self, membership="join"):
+        return [k[1] for k, r in self.state.items()
+                if k[0] == "m.room.member" and
+                r.ev["content"].get("membership") == membership]
+
+
+class _Handler(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server_version = "fake-matrix/1"
+
+    def log_message(self, *a):  # quiet
+        pass
+
+    def setup(self):
+        super().setup()
+        self.server.fake._socks.add(self.request)
+
+    def finish(self):
+        try:
+            super().finish()
+        finally:
+            self.server.fake._socks.discard(self.request)
+
+    def _body(self):
+        te = self.headers.get("Transfer-Encoding", "")
+        if "chunked" in te.lower():
+            out = b""
+            while True:
+                ln = self.rfile.readline()
+                size = int(ln.split(b";")[0].strip() or b"0", 16)
+                if size == 0:
+                    while self.rfile.readline() not in (b"\r\n", b"\n", b""):
+                        pass
+                    return out
+                out += self.rfile.read(size)
+                self.rfile.readline()
+        n = int(self.headers.get("Content-Length") or 0)
+        return self.rfile.read(n) if n else b""
+
+    def _any(self):
+        body = self._body()
+        headers = {k.lower(): v for k, v in self.headers.items()}
+        try:
+            status, rh, rbody = self.server.fake._handle(
+                self.command, self.path, headers, body)
+        except _LoseResponse:
+            self.close_connection = True
+            try:
+                self.request.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+            return
+        if isinstance(rbody, (dict, list)):
+            data = json.dumps(rbody).encode()
+            rh.setdefault("Content-Type", "application/json")
+        else:
+            data = (rbody or "").encode()
+            rh.setdefault("Content-Type", "text/plain")
+        self.send_response(status)
+        for k, v in rh.items():
+            self.send_header(k, v)
+        self.send_header("Content-Length", str(len(data)))
+        if headers.get("connection", "").lower() == "close":
+            self.close_connection = True
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(data)
+
+    do_GET = do_POST = do_PUT = do_DELETE = do_HEAD = do_OPTIONS = _any
+
+
+class _Server(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+
+    def handle_error(self, request, client_address):
+        # the bot closing a long-poll (a restart, a stop) is not an error
+        if isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
+            return
+        super().handle_error(request, client_address)
+
+
+class FakeMatrix:
+    def __init__(self, server_name="fake.test", bot_user="@tabula:fake.test",
+                 bot_password="pw", access_token=None):
+        self.server_name = server_name
+        self.bot_user = bot_user
+        self.bot_password = bot_password
+        # knobs (plain attributes)
+        self.sync_timeout_cap_s = 30.0
+        self.default_timeline_limit = 10
+        self.max_event_bytes = 65536
+        self.bot_msgtypes = {"m.notice"}
+        self.retry_slack_s = 0.05
+        self.send_rate = None           # (limit, window_s) per user, or None
+        self.send_rate_retry_ms = 1000
+        self.violate_plaintext_in_encrypted = False
+        self.unknown_is_violation = True
+        self.auto_accept_invites = False   # invitees of createRoom join
+        self.hide_pre_join_events = False  # fresh-join timeline starts at
+        #                                    the bot's join event
+        # state
+        self._lock = threading.RLock()
+        self._cond = threading.Condition(self._lock)
+        self._server = None
+        self._thread = None
+        self._socks = set()
+        self._stopping = False
+        self._pos = 0
+        self._counter = 0
+        self._rooms = {}            # id -> _Room
+        self._room_order = []
+        self._users = {}            # uid -> Rec(displayname, password)
+        self._tokens = {}           # token -> Rec(user, device)
+        self._expired = set()
+        self._account = {}          # (uid, type) -> (content, pos)
+        self._filters = {}          # id -> filter dict
+        self._txns = {}             # (uid, device, txnId) -> Rec
+        self._events = {}           # event_id -> Rec
+        self._faults = []
+        self._retry_after = []      # [(method, path, not_before, t0)]
+        self._send_times = {}       # uid -> [t]
+        self.requests = []
+        self.violations = []
+        self.violation_details = []
+        self.dedups = []
+        self.faults_fired = []
+        self.logins = []            # device ids of successful logins
+        self.login_attempts = []    # Rec per POST /login
+        self._issued = []           # every access token ever issued
+        self.syncs = []
+        self.sync_count = 0
+        self.created_rooms = []
+        self.rate_limited = []
+        self.lost_responses = []
+        self._register(bot_user, "tabula", bot_password)
+        self.access_token = None
+        if access_token:
+            self.access_token = access_token
+            self._tokens[access_token] = Rec(user=bot_user,
+                                             device="FAKEDEVICE")
+            self._issued.append(access_token)
+
+    # ------------------------------------------------------------------
+    # lifecycle
+    @property
+    def port(self):
+        return self._server.server_address[1] if self._server else None
+
+    @property
+    def url(self):
+        return "http://127.0.0.1:%d" % self.port
+
+    def env(self, token=False):
+        """Environment variables for the bot under test."""
+        if token:
+            with self._lock:
+                if not self.access_token:
+                    self.access_token = "preset_" + secrets.token_hex(12)
+                    self._tokens[self.access_token] = Rec(user=self.bot_user,
+                                                          device="FAKEDEVICE")
+                    self._issued.append(self.access_token)
+            return {"MATRIX_HOMESERVER": self.url,
+                    "MATRIX_USER": self.bot_user,
+                    "MATRIX_ACCESS_TOKEN": self.access_token}
+        return {"MATRIX_HOMESERVER": self.url, "MATRIX_USER": self.bot_user,
+                "MATRIX_PASSWORD": self.bot_password}
+
+    def start(self):
+        self._server = _Server(("127.0.0.1", 0), _Handler)
+        self._server.fake = self
+        self._thread = threading.Thread(target=self._server.serve_forever,
+                                        kwargs={"poll_interval": 0.1},
+                                        name="fake-matrix", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self):
+        if not self._server:
+            return
+        with self._lock:
+            self._stopping = True
+            self._cond.notify_all()
+        self._server.shutdown()
+        for s in list(self._socks):
+            try:
+                s.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+        self._server.server_close()
+        self._thread.join(5)
+        self._server = None
+        self._thread = None
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *a):
+        self.stop()
+
+    def _wait(self, pred, timeout, msg):
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while not pred():
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    m = msg() if callable(msg) else msg
+                    raise AssertionError("fake_matrix: timeout after %.1fs: %s"
+                                         % (timeout, m))
+                self._cond.wait(min(left, 0.1))
+
+    def _violate(self, desc, req=None):
+        where = ""
+        if req is not None:
+            where = " [%s %s]" % (req.method, req.path)
+        with self._lock:
+            self.violations.append(desc + where)
+            self.violation_details.append(Rec(desc=desc, request=req,
+                                              t=time.monotonic()))
+            self._cond.notify_all()
+
+    # ------------------------------------------------------------------
+    # model helpers (call with the lock held)
+    def _uid(self, user):
+        if user.startswith("@"):
+            return user
+        return "@%s:%s" % (user, self.server_name)
+
+    def _register(self, uid, displayname, password=None):
+        with self._lock:
+            self._users[uid] = Rec(displayname=displayname, password=password)
+        return uid
+
+    def _next(self):
+        self._counter += 1
+        return self._counter
+
+    def _room(self, rid):
+        r = self._rooms.get(rid)
+        if r is None:
+            raise KeyError("fake_matrix: unknown room %r" % (rid,))
+        return r
+
+    def _add_event(self, room, etype, sender, content, state_key=None,
+                   txn=None):
+        with self._lock:
+            self._pos += 1
+            n = self._next()
+            ev = {"type": etype, "sender": sender, "content": _copy(content),
+                  "event_id": "$ev%d_%s" % (n, secrets.token_hex(4)),
+                  "origin_server_ts": int(time.time() * 1000),
+                  "room_id": room.id}
+            if state_key is not None:
+                ev["state_key"] = state_key
+            r = Rec(pos=self._pos, ev=ev, txn=txn, room=room.id,
+                    edits=[], redacted=False)
+            room.timeline.append(r)
+            self._events[ev["event_id"]] = r
+            if state_key is not None:
+                room.state[(etype, state_key)] = r
+            self._cond.notify_all()
+            return r
+
+    def _member_event(self, room, sender, target, membership, **extra):
+        u = self._users.get(target)
+        c = {"membership": membership}
+        if membership in ("join", "invite"):
+            prev = room.member_rec(target)
+            dn = None
+            if prev is not None:
+                dn = prev.ev["content"].get("displayname")
+            if dn is None and u is not None:
+                dn = u.displayname
+            if dn is not None:
+                c["displayname"] = dn
+        c.update(extra)
+        return self._add_event(room, "m.room.member", sender, c,
+                               state_key=target)
+
+    def _new_room(self, creator, name=None, encrypted=False, preset=None,
+                  public=False, alias=None):
+        with self._lock:
+            rid = "!%d:%s" % (self._next(), self.server_name)
+            room = _Room(rid)
+            self._rooms[rid] = room
+            self._room_order.append(rid)
+            self._add_event(room, "m.room.create", creator,
+                            {"creator": creator, "room_version": "10"}, "")
+            self._member_event(room, creator, creator, "join")
+            self._add_event(room, "m.room.power_levels", creator,
+                            {"users": {creator: 100}, "users_default": 0,
+                             "events_default": 0, "state_default": 50}, "")
+            self._add_event(room, "m.room.join_rules", creator,
+                            {"join_rule": "public" if public else "invite"},
+                            "")
+            self._add_event(room, "m.room.history_visibility", creator,
+                            {"history_visibility": "shared"}, "")
+            if name:
+                self._add_event(room, "m.room.name", creator, {"name": name},
+                                "")
+            if encrypted:
+                self._add_event(room, "m.room.encryption", creator,
+                                {"algorithm": "m.megolm.v1.aes-sha2"}, "")
+            if alias:
+                room.alias = alias
+            return room
+
+    def _wire(self, r, device=None, with_room=False):
+        ev = _copy(r.ev)
+        if not with_room:
+            ev.pop("room_id", None)
+        uns = {"age": max(0, int(time.time() * 1000) -
+                          ev["origin_server_ts"])}
+        if r.txn and device and r.txn[0] == ev["sender"] and \
+                r.txn[1] == device:
+            uns["transaction_id"] = r.txn[2]
+        if r.redacted:
+            ev["content"] = {}
+            uns["redacted_because"] = {"type": "m.room.redaction"}
+        ev["unsigned"] = uns
+        return ev
+
+    def _stripped(self, r):
+        ev = r.ev
+        return {"type": ev["type"], "state_key": ev.get("state_key", ""),
+                "content": _copy(ev["content"]), "sender": ev["sender"]}
+
+    # ------------------------------------------------------------------
+    # test driving API
+    def register_user(self, localpart, displayname=None, password=None,
+                      server=None):
+        uid = localpart if localpart.startswith("@") else \
+            "@%s:%s" % (localpart, server or self.server_name)
+        return self._register(uid, displayname or localpart.lstrip("@")
+                              .split(":")[0], password)
+
+    def create_room(self, creator, name=None, encrypted=False, members=(),
+                    public=False, alias=None):
+        with self._lock:
+            room = self._new_room(creator, name, encrypted, public=public,
+                                  alias=alias)
+            for m in members:
+                if m != creator:
+                    self._member_event(room, m, m, "join")
+            return room.id
+
+    def invite(self, inviter, room, user, is_direct=False):
+        with self._lock:
+            r = self._room(room)
+            extra = {"is_direct": True} if is_direct else {}
+            return self._member_event(r, inviter, user, "invite",
+                                      **extra).ev["event_id"]
+
+    def invite_bot(self, room, inviter, is_direct=False):
+        return self.invite(inviter, room, self.bot_user, is_direct)
+
+    def join(self, user, room):
+        with self._lock:
+            return self._member_event(self._room(room), user, user,
+                                      "join").ev["event_id"]
+
+    def accept_invite(self, user, room):
+        with self._lock:
+            r = self._room(room)
+            if r.membership(user) != "invite":
+                raise AssertionError("fake_matrix: %s is not invited to %s "
+                                     "(membership %r)" %
+                                     (user, room, r.membership(user)))
+            return self._member_event(r, user, user, "join").ev["event_id"]
+
+    def leave(self, user, room):
+        with self._lock:
+            return self._member_event(self._room(room), user, user,
+                                      "leave").ev["event_id"]
+
+    def kick(self, by, room, user, reason=None):
+        with self._lock:
+            extra = {"reason": reason} if reason else {}
+            return self._member_event(self._room(room), by, user, "leave",
+                                      **extra).ev["event_id"]
+
+    def set_displayname(self, user, room, name):
+        """room None: every room the user is joined to + the profile."""
+        with self._lock:
+            if room is None:
+                if user in self._users:
+                    self._users[user].displayname = name
+                rooms = [r for r in self._rooms.values()
+                         if r.membership(user) == "join"]
+            else:
+                rooms = [self._room(room)]
+            ids = []
+            for r in rooms:
+                ids.append(self._member_event(r, user, user, "join",
+                                              displayname=name)
+                           .ev["event_id"])
+            return ids[0] if len(ids) == 1 else ids
+
+    def set_encrypted(self, room, by):
+        with self._lock:
+            return self._add_event(self._room(room), "m.room.encryption", by,
+                                   {"algorithm": "m.megolm.v1.aes-sha2"},
+                                   "").ev["event_id"]
+
+    def send_event(self, user, room, etype, content, state_key=None):
+        with self._lock:
+            return self._add_event(self._room(room), etype, user, content,
+                                   state_key).ev["event_id"]
+
+    def say(self, user, room, body, msgtype="m.text", edit_of=None,
+            formatted_body=None, mentions=None, extra=None):
+        c = {"msgtype": msgtype, "body": body}
+        if formatted_body is not None:
+            c["format"] = HTML_FORMAT
+            c["formatted_body"] = formatted_body
+        if mentions is not None:
+            c["m.mentions"] = mentions
+        if edit_of is not None:
+            new = dict(c)
+            c = {"msgtype": msgtype, "body": "* " + body,
+                 "m.new_content": new,
+                 "m.relates_to": {"rel_type": "m.replace",
+                                  "event_id": edit_of}}
+        if extra:
+            c.update(extra)
+        with self._lock:
+            r = self._room(room)
+            if r.membership(user) != "join":
+                raise AssertionError("fake_matrix: say(): %s is not joined "
+                                     "to %s" % (user, room))
+            return self._add_event(r, "m.room.message", user,
+                                   c).ev["event_id"]
+
+    def set_account_data(self, user, etype, content):
+        with self._lock:
+            self._pos += 1
+            self._account[(user, etype)] = (_copy(content), self._pos)
+            self._cond.notify_all()
+
+    def account_data(self, user, etype="m.direct"):
+        with self._lock:
+            v = self._account.get((user, etype))
+            return _copy(v[0]) if v else None
+
+    # -- fault knobs ---------------------------------------------------
+    def fail_next(self, method, path_regex, status, count=1,
+                  retry_after_ms=None, header=False, body=None):
+        """Answer the next `count` requests matching method (or "*") and
+        path_regex (re.search on the decoded path after /_matrix/client/v3,
+        or "/versions") with status."""
+        with self._lock:
+            self._faults.append(Rec(kind="fail", method=method.upper(),
+                                    rx=re.compile(path_regex),
+                                    status=int(status), count=int(count),
+                                    retry_after_ms=retry_after_ms,
+                                    header=bool(header), body=body))
+
+    def lose_response_next(self, method, path_regex, count=1):
+        """Process the next matching request(s) normally but close the
+        connection instead of answering (the request 'succeeded' but the bot
+        never hears of it)."""
+        with self._lock:
+            self._faults.append(Rec(kind="lose", method=method.upper(),
+                                    rx=re.compile(path_regex),
+                                    count=int(count)))
+
+    def expire_token(self):
+        """Every current access token of the bot becomes invalid."""
+        with self._lock:
+            for t, v in list(self._tokens.items()):
+                if v.user == self.bot_user:
+                    del self._tokens[t]
+                    self._expired.add(t)
+            if self.access_token:
+                self.access_token = None
+
+    def drop_connections(self):
+        """Close every open client connection (long-polls included)."""
+        for s in list(self._socks):
+            try:
+                s.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    # -- queries -------------------------------------------------------
+    @property
+    def stream_pos(self):
+        with self._lock:
+            return self._pos
+
+    @property
+    def device_ids(self):
+        with self._lock:
+            out = []
+            for d in self.logins:
+                if d not in out:
+                    out.append(d)
+            return out
+
+    def issued_tokens(self):
+        """Every access token handed out (logins and preset ones)."""
+        with self._lock:
+            return list(self._issued)
+
+    def joined_members(self, room):
+        """User ids joined to room."""
+        with self._lock:
+            return self._room(room).members("join")
+
+    def _bot_msg_recs(self, room):
+        r = self._room(room)
+        out = []
+        for e in r.timeline:
+            ev = e.ev
+            if ev["sender"] != self.bot_user or ev["type"] != \
+                    "m.room.message" or e.redacted:
+                continue
+            rel = ev["content"].get("m.relates_to")
+            if isinstance(rel, dict) and rel.get("rel_type") == "m.replace":
+                continue
+            out.append(e)
+        return out
+
+    def _view(self, e):
+        c = _copy(e.ev["content"])
+        if e.edits:
+            last = self._events[e.edits[-1]]
+            new = last.ev["content"].get("m.new_content")
+            if isinstance(new, dict):
+                c = _copy(new)
+                if "m.relates_to" in e.ev["content"]:
+                    c["m.relates_to"] = _copy(e.ev["content"]["m.relates_to"])
+        return c
+
+    def bot_messages(self, room):
+        """Contents (after edits) of the bot's m.room.message events."""
+        with self._lock:
+            return [self._view(e) for e in self._bot_msg_recs(room)]
+
+    def bot_message_events(self, room):
+        """Like bot_messages but full events (event_id, content after
+        edits, 'edits': [event ids])."""
+        with self._lock:
+            out = []
+            for e in self._bot_msg_recs(room):
+                ev = self._wire(e, with_room=True)
+                ev["content"] = self._view(e)
+                ev["edits"] = list(e.edits)
+                out.append(ev)
+            return out
+
+    def wait_bot_message(self, room, pred=None, timeout=10, after=None):
+        box = []
+        start = after or 0
+
+        def ok():
+            ms = self.bot_messages(room)
+            for c in ms[start:]:
+                if pred is None or pred(c):
+                    box.append(c)
+                    return True
+            return False
+        self._wait(ok, timeout, lambda: "no bot message in %s%s matching; "
+                   "bot messages: %r" % (room, " after #%d" % start if after
+                                         else "", self.bot_messages(room)))
+        return box[0]
+
+    def bot_rooms(self):
+        with self._lock:
+            return [rid for rid in self._room_order
+                    if self._rooms[rid].membership(self.bot_user) == "join"]
+
+    def membership(self, user, room):
+        with self._lock:
+            return self._room(room).membership(user)
+
+    def room_state(self, room):
+        with self._lock:
+            return [self._wire(r, with_room=True)
+                    for r in self._room(room).state.values()]
+
+    def room_events(self, room):
+        with self._lock:
+            return [self._wire(r, with_room=True)
+                    for r in self._room(room).timeline]
+
+    def dm_room(self, user):
+        with self._lock:
+            found = None
+            for c in self.created_rooms:
+                b = c.body or {}
+                if b.get("is_direct") and user in (b.get("invite") or []):
+                    found = c.room_id
+            return found
+
+    def all_room_texts(self, room=None):
+        """Every body and formatted_body (originals and edits) of the bot's
+        messages in room (None: every room)."""
+        with self._lock:
+            rooms = [room] if room else list(self._room_order)
+            out = []
+            for rid in rooms:
+                for e in self._rooms[rid].timeline:
+                    if e.ev["sender"] != self.bot_user or \
+                            e.ev["type"] != "m.room.message":
+                        continue
+                    for c in (e.ev["content"],
+                              e.ev["content"].get("m.new_content")):
+                        if isinstance(c, dict):
+                            for k in ("body", "formatted_body"):
+                                if isinstance(c.get(k), str):
+                                    out.append(c[k])
+            return out
+
+    def wait_requests(self, pred, n=1, timeout=5):
+        self._wait(lambda: sum(1 for r in self.requests if pred(r)) >= n,
+                   timeout, lambda: "fewer than %d matching requests; last: "
+                   "%r" % (n, [(r.method, r.path, r.status)
+                               for r in self.requests[-10:]]))
+        with self._lock:
+            return [r for r in self.requests if pred(r)]
+
+    def wait_synced(self, n=1, timeout=10):
+        """The bot has issued n /sync requests (arrivals)."""
+        self._wait(lambda: self.sync_count >= n, timeout,
+                   lambda: "wanted %d /sync requests, got %d" %
+                   (n, self.sync_count))
+
+    def wait_caught_up(self, timeout=10, pos=None):
+        """Wait for a /sync whose `since` is >= pos (default: the current
+        stream position): the bot has received everything up to now."""
+        with self._lock:
+            target = self._pos if pos is None else pos
+
+        def ok():
+            return any(r.since_pos is not None and r.since_pos >= target
+                       for r in self.requests if r.get("since_pos")
+                       is not None)
+        self._wait(ok, timeout, lambda: "no /sync with since >= %d; last "
+                   "syncs: %r" % (target, [r.query.get("since") for r in
+                                           self.requests if r.path ==
+                                           "/sync"][-5:]))
+
+    def wait_login(self, n=1, timeout=10):
+        self._wait(lambda: len(self.logins) >= n, timeout,
+                   lambda: "wanted %d successful logins, got %r" %
+                   (n, self.login_attempts))
+
+    def wait_membership(self, user, room, membership, timeout=10):
+        self._wait(lambda: self._rooms[room].membership(user) == membership,
+                   timeout, lambda: "%s in %s: membership %r, wanted %r" %
+                   (user, room, self._rooms[room].membership(user),
+                    membership))
+
+    def wait_violation(self, substr, timeout=5):
+        self._wait(lambda: any(substr in v for v in self.violations),
+                   timeout, lambda: "no violation containing %r; have %r" %
+                   (substr, self.violations))
+
+    # ------------------------------------------------------------------
+    # HTTP handling (handler threads)
+    def _handle(self, method, target, headers, raw):
+        now = time.monotonic()
+        u = urllib.parse.urlsplit(target)
+        segs_raw = u.path.split("/")
+        segs_all = [urllib.parse.unquote(s) for s in segs_raw]
+        full_dec = "/".join(segs_all)
+        if full_dec.startswith(PREFIX_V3 + "/"):
+            segs = segs_all[4:]
+            path = "/" + "/".join(segs)
+        elif full_dec == "/_matrix/client/versions":
+            segs = ["versions"]
+            path = "/versions"
+        else:
+            segs = None
+            path = full_dec
+        parsed = None
+        bad_json = False
+        if raw:
+            try:
+                parsed = json.loads(raw.decode("utf-8"))
+            except Exception:
+                bad_json = True
+        query = dict(urllib.parse.parse_qsl(u.query, keep_blank_values=True))
+        hdrs = dict(headers)
+        if "authorization" in hdrs:
+            hdrs["authorization"] = "Bearer <redacted>"
+        req = Rec(method=method, path=path, full_path=u.path, query=query,
+                  headers=hdrs, body=parsed, raw=raw, t=now, status=None,
+                  response=None, user=None, device=None)
+        if path == "/sync":
+            req.since_pos = _parse_tok(query.get("since"))
+        with self._lock:
+            self.requests.append(req)
+            if path == "/sync":
+                self.sync_count += 1
+            self._cond.notify_all()
+        lose = False
+        try:
+            st, h, b, lose = self._handle2(req, method, segs, path, headers,
+                                           query, parsed, bad_json, now)
+        except MxError as e:
+            st, h, b = e.status, {}, e.body
+        except Exception as e:  # pragma: no cover - a fake bug
+            import traceback
+            traceback.print_exc()
+            self._violate("fake_matrix internal error: %r" % (e,), req)
+            st, h, b = 500, {}, {"errcode": "M_UNKNOWN",
+                                 "error": "fake internal error"}
+        with self._lock:
+            req.status = st
+            req.response = b
+            if lose:
+                req.lost = True
+                self.lost_responses.append(req)
+            self._cond.notify_all()
+        if lose:
+            raise _LoseResponse()
+        return st, h, b
+
+    def _handle2(self, req, method, segs, path, headers, query, body,
+                 bad_json, now):
+        # retry spacing after an injected (or rate-limit) 429
+        with self._lock:
+            for i, (m, p, nb, t0) in enumerate(self._retry_after):
+                if m == method and p == path:
+                    if now < nb - self.retry_slack_s:
+                        self._violate("retried %.3fs after a 429 that said "
+                                      "retry_after_ms %d" %
+                                      (now - t0, int((nb - t0) * 1000)), req)
+                    del self._retry_after[i]
+                    break
+        # injected faults
+        fault = None
+        with self._lock:
+            for f in self._faults:
+                if f.count > 0 and f.method in (method, "*") and \
+                        f.rx.search(path):
+                    f.count -= 1
+                    fault = f
+                    break
+            self._faults = [f for f in self._faults if f.count > 0]
+        lose = False
+        if fault is not None and fault.kind == "fail":
+            with self._lock:
+                self.faults_fired.append(Rec(
+                    t=now, method=method, path=path, status=fault.status,
+                    retry_after_ms=fault.retry_after_ms))
+            if fault.status == 429:
+                ra = fault.retry_after_ms if fault.retry_after_ms is not None\
+                    else 1000
+                with self._lock:
+                    self._retry_after.append((method, path, now + ra / 1000.0,
+                                              now))
+                h = {}
+                if fault.header:
+                    h["Retry-After"] = str(int(math.ceil(ra / 1000.0)))
+                b = fault.body if fault.body is not None else {
+                    "errcode": "M_LIMIT_EXCEEDED",
+                    "error": "Too many requests", "retry_after_ms": ra}
+                return 429, h, b, False
+            if fault.status == 502:
+                return 502, {}, fault.body or "bad gateway", False
+            return fault.status, {}, fault.body or {
+                "errcode": "M_UNKNOWN",
+                "error": "injected %d" % fault.status}, False
+        if fault is not None and fault.kind == "lose":
+            lose = True
+            with self._lock:
+                self.faults_fired.append(Rec(t=now, method=method, path=path,
+                                             status="lost",
+                                             retry_after_ms=None))
+        if segs is None:
+            return self._unknown(req) + (lose,)
+        if bad_json:
+            self._violate("request body is not JSON", req)
+            raise MxError(400, "M_NOT_JSON", "Content not JSON.")
+        # unauthenticated endpoints
+        if segs == ["versions"] and method == "GET":
+            return 200, {}, {"versions": list(VERSIONS),
+                             "unstable_features": {}}, lose
+        if segs == ["login"]:
+            if method == "GET":
+                return 200, {}, {"flows": [{"type": "m.login.password"}]}, \
+                    lose
+            if method == "POST":
+                return self._login(req, body, now) + (lose,)
+        # auth
+        auth = headers.get("authorization", "")
+        token = None
+        if auth.startswith("Bearer "):
+            token = auth[len("Bearer "):].strip()
+        elif "access_token" in query:
+            token = query["access_token"]
+            self._violate("access token in the query string", req)
+        if not token:
+            raise MxError(401, "M_MISSING_TOKEN", "Missing access token")
+        with self._lock:
+            who = self._tokens.get(token)
+        if who is None:
+            raise MxError(401, "M_UNKNOWN_TOKEN",
+                          "Unknown or expired access token",
+                          soft_logout=False)
+        req.user = who.user
+        req.device = who.device
+        # server-side rate limit for sends (knob)
+        if self.send_rate and method == "PUT" and len(segs) >= 3 and \
+                segs[0] == "rooms" and segs[2] == "send":
+            lim, win = self.send_rate
+            with self._lock:
+                ts = [t for t in self._send_times.get(who.user, [])
+                      if t > now - win]
+                if len(ts) >= lim:
+                    ra = self.send_rate_retry_ms
+                    self._retry_after.append((method, path, now + ra / 1000.0,
+                                              now))
+                    self.rate_limited.append(Rec(t=now, path=path))
+                    self._send_times[who.user] = ts
+                    return 429, {}, {"errcode": "M_LIMIT_EXCEEDED",
+                                     "error": "Too many requests",
+                                     "retry_after_ms": ra}, lose
+                ts.append(now)
+                self._send_times[who.user] = ts
+        st, h, b = self._dispatch(req, method, segs, query, body, who, now)
+        return st, h, b, lose
+
+    def _unknown(self, req):
+        if self.unknown_is_violation:
+            self._violate("unknown endpoint", req)
+        return 404, {}, {"errcode": "M_UNRECOGNIZED",
+                         "error": "Unrecognized request"}
+
+    def _login(self, req, body, now):
+        if not isinstance(body, dict):
+            raise MxError(400, "M_BAD_JSON", "login body is not an object")
+        if body.get("type") != "m.login.password":
+            raise MxError(400, "M_UNKNOWN", "Unknown login type")
+        ident = body.get("identifier")
+        user = None
+        legacy = False
+        if isinstance(ident, dict):
+            if ident.get("type") != "m.id.user":
+                raise MxError(400, "M_UNKNOWN", "Unknown identifier type")
+            user = ident.get("user")
+        elif isinstance(body.get("user"), str):
+            user = body.get("user")
+            legacy = True
+        if not isinstance(user, str) or not user:
+            raise MxError(400, "M_BAD_JSON", "no user")
+        uid = self._uid(user)
+        given = body.get("device_id")
+        rec = Rec(t=now, user=uid, given_device_id=given, device_id=None,
+                  status=403, legacy=legacy,
+                  initial_device_display_name=body.get(
+                      "initial_device_display_name"))
+        with self._lock:
+            self.login_attempts.append(rec)
+            u = self._users.get(uid)
+            if u is None or u.password is None or \
+                    body.get("password") != u.password:
+                self._cond.notify_all()
+                raise MxError(403, "M_FORBIDDEN", "Invalid username or "
+                              "password")
+            dev = given if isinstance(given, str) and given else \
+                "DEV" + secrets.token_hex(4).upper()
+            token = "syt_" + secrets.token_hex(16)
+            self._tokens[token] = Rec(user=uid, device=dev)
+            self._issued.append(token)
+            self.logins.append(dev)
+            if uid == self.bot_user:
+                self.access_token = token
+            rec.device_id = dev
+            rec.status = 200
+            self._cond.notify_all()
+        return 200, {}, {"user_id": uid, "access_token": token,
+                         "device_id": dev, "home_server": self.server_name}
+
+    def _room_for(self, rid, who, need_join=True):
+        r = self._rooms.get(rid)
+        if r is None:
+            raise MxError(404 if not need_join else 403,
+                          "M_FORBIDDEN" if need_join else "M_NOT_FOUND",
+                          "Unknown room %s" % rid)
+        if need_join and r.membership(who.user) != "join":
+            raise MxError(403, "M_FORBIDDEN", "User %s not in room %s" %
+                          (who.user, rid))
+        return r
+
+    def _dispatch(self, req, method, segs, query, body, who, now):
+        n = len(segs)
+        s0 = segs[0] if segs else ""
+        with self._lock:
+            if segs == ["account", "whoami"] and method == "GET":
+                return 200, {}, {"user_id": who.user,
+                                 "device_id": who.device,
+                                 "is_guest": False}
+            if segs == ["logout"] and method == "POST":
+                for t, v in list(self._tokens.items()):
+                    if v is who:
+                        del self._tokens[t]
+                return 200, {}, {}
+        if segs == ["sync"] and method == "GET":
+            return self._sync(req, query, who, now)
+        with self._lock:
+            if s0 == "user" and n >= 3 and segs[1] != who.user:
+                raise MxError(403, "M_FORBIDDEN", "Cannot act for %s" %
+                              segs[1])
+            if s0 == "user" and n == 3 and segs[2] == "filter" and \
+                    method == "POST":
+                if not isinstance(body, dict):
+                    raise MxError(400, "M_BAD_JSON", "filter not object")
+                fid = str(self._next())
+                self._filters[fid] = _copy(body)
+                return 200, {}, {"filter_id": fid}
+            if s0 == "user" and n == 4 and segs[2] == "filter" and \
+                    method == "GET":
+                if segs[3] not in self._filters:
+                    raise MxError(404, "M_NOT_FOUND", "No such filter")
+                return 200, {}, _copy(self._filters[segs[3]])
+            if s0 == "user" and n == 4 and segs[2] == "account_data":
+                key = (who.user, segs[3])
+                if method == "GET":
+                    if key not in self._account:
+                        raise MxError(404, "M_NOT_FOUND",
+                                      "Account data not found")
+                    return 200, {}, _copy(self._account[key][0])
+                if method == "PUT":
+                    if not isinstance(body, dict):
+                        raise MxError(400, "M_BAD_JSON", "not an object")
+                    self.set_account_data(who.user, segs[3], body)
+                    return 200, {}, {}
+            if s0 == "profile" and n >= 2:
+                u = self._users.get(segs[1])
+                if u is None:
+                    raise MxError(404, "M_NOT_FOUND", "Profile not found")
+                prof = {"displayname": u.displayname}
+                if n == 2 and method == "GET":
+                    return 200, {}, prof
+                if n == 3 and segs[2] == "displayname" and method == "GET":
+                    return 200, {}, {"displayname": u.displayname}
+            if s0 == "createRoom" and n == 1 and method == "POST":
+                return self._create_room(req, who, body, now)
+            if s0 == "join" and n == 2 and method == "POST":
+                return self._join(req, who, segs[1])
+            if s0 == "rooms" and n >= 3:
+                return self._room_api(req, method, segs, query, body, who,
+                                      now)
+            if s0 in ("pushrules", "capabilities", "presence", "voip",
+                      "keys", "sendToDevice", "devices"):
+                # harmless extras: answer something plausible
+                if s0 == "capabilities":
+                    return 200, {}, {"capabilities": {}}
+                return 200, {}, {}
+        return self._unknown(req)
+
+    def _join(self, req, who, rid_or_alias):
+        rid = rid_or_alias
+        if rid.startswith("#"):
+            rid = None
+            for r in self._rooms.values():
+                if r.alias == rid_or_alias:
+                    rid = r.id
+            if rid is None:
+                raise MxError(404, "M_NOT_FOUND", "Unknown alias")
+        r = self._rooms.get(rid)
+        if r is None:
+            raise MxError(404, "M_NOT_FOUND", "Unknown room")
+        m = r.membership(who.user)
+        if m == "join":
+            return 200, {}, {"room_id": rid}
+        if m == "ban" or (m != "invite" and r.join_rule != "public"):
+            raise MxError(403, "M_FORBIDDEN", "You are not invited to this "
+                          "room.")
+        self._member_event(r, who.user, who.user, "join")
+        return 200, {}, {"room_id": rid}
+
+    def _create_room(self, req, who, body, now):
+        if not isinstance(body, dict):
+            body = {}
+        preset = body.get("preset") or (
+            "public_chat" if body.get("visibility") == "public"
+            else "private_chat")
+        enc = False
+        for st in body.get("initial_state") or []:
+            if isinstance(st, dict) and st.get("type") == "m.room.encryption":
+                enc = True
+        room = self._new_room(who.user, body.get("name"), enc,
+                              public=(preset == "public_chat"))
+        room.created_by_bot = who.user == self.bot_user
+        room.create_body = _copy(body)
+        if body.get("topic"):
+            self._add_event(room, "m.room.topic", who.user,
+                            {"topic": body["topic"]}, "")
+        for st in body.get("initial_state") or []:
+            if isinstance(st, dict) and st.get("type") and \
+                    st.get("type") != "m.room.encryption":
+                self._add_event(room, st["type"], who.user,
+                                st.get("content") or {},
+                                st.get("state_key", ""))
+        for inv in body.get("invite") or []:
+            if not isinstance(inv, str):
+                continue
+            extra = {"is_direct": True} if body.get("is_direct") else {}
+            self._member_event(room, who.user, inv, "invite", **extra)
+            if self.auto_accept_invites:
+                self._member_event(room, inv, inv, "join")
+        self.created_rooms.append(Rec(t=now, room_id=room.id, body=_copy(body),
+                                      user=who.user))
+        self._cond.notify_all()
+        return 200, {}, {"room_id": room.id}
+
+    def _room_api(self, req, method, segs, query, body, who, now):
+        rid = segs[1]
+        op = segs[2]
+        n = len(segs)
+        if op == "join" and n == 3 and method == "POST":
+            return self._join(req, who, rid)
+        if op in ("leave", "forget") and n == 3 and method == "POST":
+            r = self._room_for(rid, who, need_join=False)
+            if op == "leave" and r.membership(who.user) in ("join", "invite"):
+                self._member_event(r, who.user, who.user, "leave")
+            return 200, {}, {}
+        if op == "invite" and n == 3 and method == "POST":
+            r = self._room_for(rid, who)
+            uid = (body or {}).get("user_id")
+            if not isinstance(uid, str):
+                raise MxError(400, "M_BAD_JSON", "user_id")
+            self._member_event(r, who.user, uid, "invite")
+            return 200, {}, {}
+        if op == "send" and n == 5 and method == "PUT":
+            return self._send(req, rid, segs[3], segs[4], body, who, now)
+        if op == "redact" and n == 5 and method == "PUT":
+            r = self._room_for(rid, who)
+            tgt = self._events.get(segs[3])
+            if tgt is None or tgt.room != rid:
+                raise MxError(404, "M_NOT_FOUND", "Event not found")
+            key = (who.user, who.device, "redact:" + segs[4])
+            if key in self._txns:
+                return 200, {}, {"event_id": self._txns[key].event_id}
+            e = self._add_event(r, "m.room.redaction", who.user,
+                                {"redacts": segs[3],
+                                 **({"reason": body["reason"]} if
+                                    isinstance(body, dict) and
+                                    body.get("reason") else {})})
+            e.ev["redacts"] = segs[3]
+            tgt.redacted = True
+            self._txns[key] = Rec(event_id=e.ev["event_id"])
+            return 200, {}, {"event_id": e.ev["event_id"]}
+        if op == "state" and method == "PUT" and n in (4, 5):
+            r = self._room_for(rid, who)
+            e = self._add_event(r, segs[3], who.user, body or {},
+                                segs[4] if n == 5 else "")
+            return 200, {}, {"event_id": e.ev["event_id"]}
+        if op == "state" and method == "GET":
+            r = self._room_for(rid, who)
+            if n == 3:
+                return 200, {}, [self._wire(x, with_room=True)
+                                 for x in r.state.values()]
+            x = r.state.get((segs[3], segs[4] if n == 5 else ""))
+            if x is None:
+                raise MxError(404, "M_NOT_FOUND", "Event not found.")
+            return 200, {}, _copy(x.ev["content"])
+        if op == "joined_members" and n == 3 and method == "GET":
+            r = self._room_for(rid, who)
+            out = {}
+            for uid in r.members("join"):
+                c = r.member_rec(uid).ev["content"]
+                out[uid] = {"display_name": c.get("displayname"),
+                            "avatar_url": None}
+            return 200, {}, {"joined": out}
+        if op == "members" and n == 3 and method == "GET":
+            r = self._room_for(rid, who)
+            return 200, {}, {"chunk": [
+                self._wire(x, with_room=True) for k, x in r.state.items()
+                if k[0] == "m.room.member"]}
+        if op == "event" and n == 4 and method == "GET":
+            self._room_for(rid, who)
+            e = self._events.get(segs[3])
+            if e is None or e.room != rid:
+                raise MxError(404, "M_NOT_FOUND", "Event not found.")
+            return 200, {}, self._wire(e, who.device, with_room=True)
+        if op == "messages" and n == 3 and method == "GET":
+            return self._messages(req, rid, query, who)
+        if op in ("typing", "receipt", "read_markers"):
+            self._room_for(rid, who)
+            return 200, {}, {}
+        return self._unknown(req)
+
+    # -- sending -------------------------------------------------------
+    def _check_msg(self, c, req, what):
+        probs = []
+        if not isinstance(c, dict):
+            return ["%s is not an object" % what]
+        mt = c.get("msgtype")
+        if mt not in self.bot_msgtypes:
+            probs.append("%s msgtype %r (want one of %s)" %
+                         (what, mt, sorted(self.bot_msgtypes)))
+        if not isinstance(c.get("body"), str):
+            probs.append("%s has no string body" % what)
+        elif not c["body"]:
+            probs.append("%s has an empty body" % what)
+        if "format" in c or "formatted_body" in c:
+            if c.get("format") != HTML_FORMAT:
+                probs.append("%s format %r is not %s" %
+                             (what, c.get("format"), HTML_FORMAT))
+            fb = c.get("formatted_body")
+            if not isinstance(fb, str):
+                probs.append("%s has format but no string formatted_body"
+                             % what)
+            else:
+                if "<script" in fb.lower():
+                    probs.append("%s formatted_body contains <script" % what)
+                for m in _HREF_RE.finditer(fb):
+                    href = m.group(1).strip("\"'")
+                    if not href.startswith(MATRIX_TO):
+                        probs.append("%s formatted_body links to %r (only "
+                                     "https://matrix.to/#/@... allowed)" %
+                                     (what, href))
+        return probs
+
+    def _send(self, req, rid, etype, txn, body, who, now):
+        if not isinstance(body, dict):
+            self._violate("event content is not an object", req)
+            raise MxError(400, "M_BAD_JSON", "Content must be an object")
+        key = (who.user, who.device, txn)
+        old = self._txns.get(key)
+        if old is not None:
+            if old.room != rid or old.type != etype:
+                self._violate("txnId %r reused for a different room/type "
+                              "(first %s %s)" % (txn, old.room, old.type),
+                              req)
+            elif old.content != body:
+                self._violate("txnId %r retried with different content" %
+                              txn, req)
+            self.dedups.append(Rec(t=now, txn_id=txn, event_id=old.event_id,
+                                   room=rid, device=who.device,
+                                   user=who.user))
+            self._cond.notify_all()
+            return 200, {}, {"event_id": old.event_id}
+        r = self._room_for(rid, who)
+        # size of the event as the server would store it
+        probe = {"type": etype, "room_id": rid, "sender": who.user,
+                 "content": body, "event_id": "$" + "x" * 43,
+                 "origin_server_ts": int(time.time() * 1000),
+                 "unsigned": {"transaction_id": txn}}
+        size = len(json.dumps(probe, ensure_ascii=False,
+                              separators=(",", ":")).encode())
+        if size > self.max_event_bytes:
+            self._violate("event too large: %d bytes > %d" %
+                          (size, self.max_event_bytes), req)
+            raise MxError(413, "M_TOO_LARGE", "event too large")
+        if etype == "m.room.message" and who.user == self.bot_user:
+            probs = []
+            rel = body.get("m.relates_to")
+            is_edit = isinstance(rel, dict) and \
+                rel.get("rel_type") == "m.replace"
+            if is_edit:
+                probs += self._check_msg(body.get("m.new_content"), req,
+                                         "edit m.new_content")
+                if not isinstance(body.get("body"), str):
+                    probs.append("edit has no string body")
+                tgt = self._events.get(rel.get("event_id"))
+                if tgt is None or tgt.room != rid:
+                    probs.append("edit of unknown event %r" %
+                                 (rel.get("event_id"),))
+                elif tgt.ev["sender"] != who.user:
+                    probs.append("edit of someone else's event")
+                else:
+                    trel = tgt.ev["content"].get("m.relates_to")
+                    if isinstance(trel, dict) and \
+                            trel.get("rel_type") == "m.replace":
+                        probs.append("edit targets an edit, not the "
+                                     "original")
+            else:
+                probs += self._check_msg(body, req, "message")
+            if not isinstance(body.get("m.mentions"), dict):
+                probs.append("m.mentions missing")
+            if r.encrypted and self.violate_plaintext_in_encrypted:
+                probs.append("plaintext message in an encrypted room")
+            for p in probs:
+                self._violate(p, req)
+        e = self._add_event(r, etype, who.user, body,
+                            txn=(who.user, who.device, txn))
+        rel = body.get("m.relates_to")
+        if isinstance(rel, dict) and rel.get("rel_type") == "m.replace":
+            tgt = self._events.get(rel.get("event_id"))
+            if tgt is not None and tgt.room == rid and \
+                    tgt.ev["sender"] == who.user:
+                tgt.edits.append(e.ev["event_id"])
+        self._txns[key] = Rec(event_id=e.ev["event_id"], room=rid,
+                              type=etype, content=_copy(body))
+        return 200, {}, {"event_id": e.ev["event_id"]}
+
+    # -- reading -------------------------------------------------------
+    def _messages(self, req, rid, query, who):
+        r = self._room_for(rid, who)
+        d = query.get("dir", "b")
+        try:
+            limit = max(1, min(int(query.get("limit", "10")), 1000))
+        except ValueError:
+            raise MxError(400, "M_INVALID_PARAM", "limit")
+        frm = query.get("from")
+        fpos = _parse_tok(frm) if frm else (self._pos if d == "b" else 0)
+        if fpos == -1:
+            raise MxError(400, "M_INVALID_PARAM", "bad from token")
+        to = _parse_tok(query.get("to")) if query.get("to") else None
+        flt = None
+        if query.get("filter"):
+            try:
+                flt = json.loads(query["filter"])
+            except ValueError:
+                flt = None
+        if d == "b":
+            evs = [e for e in reversed(r.timeline) if e.pos <= fpos and
+                   (to is None or e.pos > to) and
+                   _filter_ok(flt, e.ev["type"])]
+        else:
+            evs = [e for e in r.timeline if e.pos > fpos and
+                   (to is None or e.pos <= to) and
+                   _filter_ok(flt, e.ev["type"])]
+        chunk = evs[:limit]
+        out = {"chunk": [self._wire(e, who.device, with_room=True)
+                         for e in chunk], "start": _tok(fpos)}
+        if len(evs) > limit:
+            last = chunk[-1].pos
+            out["end"] = _tok(last - 1 if d == "b" else last)
+        return 200, {}, out
+
+    def _get_filter(self, q):
+        f = q.get("filter")
+        if not f:
+            return {}
+        if f.lstrip().startswith("{"):
+            try:
+                v = json.loads(f)
+                return v if isinstance(v, dict) else {}
+            except ValueError:
+                raise MxError(400, "M_INVALID_PARAM", "bad filter JSON")
+        if f not in self._filters:
+            raise MxError(400, "M_INVALID_PARAM", "unknown filter id")
+        return self._filters[f]
+
+    def _sync(self, req, query, who, now):
+        flt = self._get_filter(query)
+        since = query.get("since")
+        spos = _parse_tok(since) if since is not None else None
+        if spos == -1:
+            self._violate("/sync with an unknown since token %r" % since, req)
+            raise MxError(400, "M_INVALID_PARAM", "bad since token")
+        try:
+            tmo = int(query.get("timeout", "0") or 0)
+        except ValueError:
+            tmo = 0
+        tmo_s = min(max(tmo, 0) / 1000.0, self.sync_timeout_cap_s)
+        full = query.get("full_state") == "true"
+        deadline = now + tmo_s
+        with self._cond:
+            if spos is not None and spos > self._pos:
+                self._violate("/sync since %d is beyond the stream (%d)" %
+                              (spos, self._pos), req)
+                spos = self._pos
+            while True:
+                resp, nonempty = self._build_sync(spos, flt, who, full)
+                if nonempty or spos is None or full or self._stopping:
+                    break
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    break
+                self._cond.wait(min(left, 0.5))
+            self.syncs.append(Rec(t=time.monotonic(), since=since,
+                                  next_batch=resp["next_batch"],
+                                  nonempty=nonempty, user=who.user))
+        return 200, {}, resp
+
+    def _build_sync(self, spos, flt, who, full):
+        uid = who.user
+        rflt = flt.get("room") if isinstance(flt.get("room"), dict) else {}
+        tflt = rflt.get("timeline") if isinstance(rflt.get("timeline"),
+                                                  dict) else {}
+        sflt = rflt.get("state") if isinstance(rflt.get("state"),
+                                               dict) else {}
+        limit = tflt.get("limit", self.default_timeline_limit)
+        if not isinstance(limit, int) or limit < 1:
+            limit = self.default_timeline_limit
+        base = spos if spos is not None else 0
+        join, invite, leave = {}, {}, {}
+        nonempty = False
+        for rid in self._room_order:
+            room = self._rooms[rid]
+            mrec = room.member_rec(uid)
+            if mrec is None:
+                continue
+            mem = mrec.ev["content"].get("membership")
+            if mem == "join":
+                fresh = spos is None or full or mrec.pos > base
+                lo = base
+                if self.hide_pre_join_events and spos is not None and \
+                        mrec.pos > base:
+                    lo = max(base, mrec.pos - 1)
+                pend = [e for e in room.timeline if e.pos > lo and
+                        _filter_ok(tflt, e.ev["type"])]
+                tl = pend[-limit:]
+                limited = len(pend) > len(tl)
+                if spos is None:
+                    allev = [e for e in room.timeline
+                             if _filter_ok(tflt, e.ev["type"])]
+                    tl = allev[-limit:]
+                    limited = len(allev) > len(tl)
+                if not tl and not fresh:
+                    continue
+                in_tl = {e.ev["event_id"] for e in tl}
+                first = tl[0].pos if tl else self._pos + 1
+                st = [e for e in room.state.values()
+                      if e.ev["event_id"] not in in_tl and e.pos < first and
+                      (fresh or e.pos > base) and
+                      _filter_ok(sflt, e.ev["type"])]
+                st.sort(key=lambda e: e.pos)
+                prev = _tok(tl[0].pos - 1) if tl else _tok(self._pos)
+                join[rid] = {
+                    "timeline": {"events": [self._wire(e, who.device)
+                                            for e in tl],
+                                 "limited": limited, "prev_batch": prev},
+                    "state": {"events": [self._wire(e, who.device)
+                                         for e in st]},
+                    "account_data": {"events": []},
+                    "ephemeral": {"events": []},
+                    "unread_notifications": {"highlight_count": 0,
+                                             "notification_count": 0},
+                    "summary": {"m.joined_member_count":
+                                len(room.members("join")),
+                                "m.invited_member_count":
+                                len(room.members("invite"))}}
+                nonempty = True
+            elif mem == "invite":
+                if spos is not None and mrec.pos <= base and not full:
+                    continue
+                evs = []
+                for k in (("m.room.create", ""), ("m.room.join_rules", ""),
+                          ("m.room.name", ""), ("m.room.encryption", ""),
+                          ("m.room.member", mrec.ev["sender"])):
+                    if k in room.state:
+                        evs.append(self._stripped(room.state[k]))
+                inv = self._stripped(mrec)
+                inv["event_id"] = mrec.ev["event_id"]
+                inv["origin_server_ts"] = mrec.ev["origin_server_ts"]
+                evs.append(inv)
+                invite[rid] = {"invite_state": {"events": evs}}
+                nonempty = True
+            elif mem in ("leave", "ban"):
+                if spos is None or mrec.pos <= base:
+                    continue
+                pend = [e for e in room.timeline if base < e.pos <= mrec.pos
+                        and _filter_ok(tflt, e.ev["type"])]
+                tl = pend[-limit:]
+                leave[rid] = {
+                    "timeline": {"events": [self._wire(e, who.device)
+                                            for e in tl],
+                                 "limited": len(pend) > len(tl),
+                                 "prev_batch": _tok(tl[0].pos - 1) if tl
+                                 else _tok(base)},
+                    "state": {"events": []}, "account_data": {"events": []}}
+                nonempty = True
+        adf = flt.get("account_data") if isinstance(flt.get("account_data"),
+                                                    dict) else {}
+        ad = []
+        for (u, t), (content, pos) in sorted(self._account.items()):
+            if u == uid and (spos is None or full or pos > base) and \
+                    _filter_ok(adf, t):
+                ad.append({"type": t, "content": _copy(content)})
+        if ad:
+            nonempty = True
+        resp = {"next_batch": _tok(self._pos),
+                "rooms": {"join": join, "invite": invite, "leave": leave,
+                          "knock": {}},
+                "account_data": {"events": ad},
+                "presence": {"events": []},
+                "to_device": {"events": []},
+                "device_lists": {"changed": [], "left": []},
+                "device_one_time_keys_count": {}}
+        return resp, nonempty
+
+
+# ----------------------------------------------------------------------
+# self-test
+class _Client:
+    def __init__(self, fake):
+        self.fake = fake
+        self.token = None
+
+    def req(self, method, path, body=None, token=None, query=None,
+            timeout=10, raw=None):
+        import urllib.request
+        import urllib.error
+        url = self.fake.url + (path if path.startswith("/_matrix")
+                               else PREFIX_V3 + path)
+        if query:
+            url += "?" + urllib.parse.urlencode(query)
+        data = raw if raw is not None else (
+            json.dumps(body).encode() if body is not None else None)
+        rq = urllib.request.Request(url, data=data, method=method)
+        tok = token if token is not None else self.token
+        if tok:
+            rq.add_header("Authorization", "Bearer " + tok)
+        if data is not None:
+            rq.add_header("Content-Type", "application/json")
+        try:
+            with urllib.request.urlopen(rq, timeout=timeout) as r:
+                b = r.read()
+                return r.status, dict(r.headers), json.loads(b) if b else None
+        except urllib.error.HTTPError as e:
+            b = e.read()
+            try:
+                j = json.loads(b)
+            except Exception:
+                j = b.decode()
+            return e.code, dict(e.headers), j
+
+
+def _q(s):
+    return urllib.parse.quote(s, safe="")
+
+
+def _selftest():
+    def check(cond, what):
+        if not cond:
+            raise AssertionError(what)
+
+    fake = FakeMatrix().start()
+    try:
+        c = _Client(fake)
+        check(fake.url.startswith("http://127.0.0.1:"), "url")
+        check(fake.env()["MATRIX_PASSWORD"] == "pw", "env")
+        st, _, j = c.req("GET", "/_matrix/client/versions")
+        check(st == 200 and "v1.9" in j["versions"], "versions %r" % (j,))
+        st, _, j = c.req("GET", "/sync")
+        check(st == 401 and j["errcode"] == "M_MISSING_TOKEN", "no token")
+        st, _, j = c.req("GET", "/sync", token="nope")
+        check(st == 401 and j["errcode"] == "M_UNKNOWN_TOKEN", "bad token")
+        login = {"type": "m.login.password",
+                 "identifier": {"type": "m.id.user", "user": "tabula"},
+                 "password": "bad"}
+        st, _, j = c.req("POST", "/login", login)
+        check(st == 403 and j["errcode"] == "M_FORBIDDEN", "bad password")
+        login["password"] = "pw"
+        st, _, j = c.req("POST", "/login", login)
+        check(st == 200 and j["user_id"] == fake.bot_user, "login %r" % j)
+        dev = j["device_id"]
+        tok1 = j["access_token"]
+        login["device_id"] = dev
+        st, _, j = c.req("POST", "/login", login)
+        check(st == 200 and j["device_id"] == dev and
+              j["access_token"] != tok1, "login with device id reuse")
+        c.token = j["access_token"]
+        check(fake.device_ids == [dev] and fake.logins == [dev, dev] and
+              len(fake.login_attempts) == 3, "device ids %r" % fake.logins)
+        check(tok1 in fake.issued_tokens(), "issued_tokens")
+        st, _, j = c.req("GET", "/account/whoami")
+        check(st == 200 and j == {"user_id": fake.bot_user, "device_id": dev,
+                                  "is_guest": False}, "whoami %r" % j)
+
+        # initial sync with an old room the bot is already in
+        alice = fake.register_user("alice", "Alice")
+        bob = fake.register_user("bob", "Bob")
+        old = fake.create_room(alice, name="Old", members=[bob])
+        fake.join(fake.bot_user, old)
+        fake.say(alice, old, "!game old")
+        flt = json.dumps({"room": {"timeline": {"limit": 5}}})
+        st, _, j = c.req("GET", "/sync", query={"filter": flt,
+                                                "timeout": "0"})
+        check(st == 200 and old in j["rooms"]["join"], "initial sync")
+        jr = j["rooms"]["join"][old]
+        bodies = [e["content"].get("body") for e in jr["timeline"]["events"]]
+        check("!game old" in bodies, "initial timeline has the old message")
+        check(jr["timeline"]["limited"] is True and
+              jr["timeline"]["prev_batch"], "initial limited")
+        check(any(e["type"] == "m.room.member" and
+                  e["state_key"] == alice for e in jr["state"]["events"] +
+                  jr["timeline"]["events"]), "alice member in state")
+        nb0 = j["next_batch"]
+        # the same since twice gives the same answer
+        st, _, j1 = c.req("GET", "/sync", query={"since": nb0, "timeout": 0,
+                                                 "filter": flt})
+        check(st == 200 and j1["rooms"]["join"] == {}, "empty incremental")
+        check(j1["next_batch"] == nb0, "next_batch stable when idle")
+
+        # invite via createRoom (the bot) and via a user
+        st, _, j = c.req("POST", "/createRoom",
+                         {"preset": "trusted_private_chat",
+                          "is_direct": True, "invite": [bob]})
+        check(st == 200, "createRoom")
+        dm = j["room_id"]
+        check(fake.dm_room(bob) == dm, "dm_room")
+        check(fake.membership(bob, dm) == "invite", "bob invited")
+        mrec = fake._rooms[dm].member_rec(bob)
+        check(mrec.ev["content"].get("is_direct") is True, "is_direct")
+        fake.accept_invite(bob, dm)
+        room = fake.create_room(alice, name="Games", members=[bob])
+        fake.invite_bot(room, alice, is_direct=False)
+        st, _, j = c.req("GET", "/sync", query={"since": nb0, "timeout": 0,
+                                                "filter": flt})
+        inv = j["rooms"]["invite"].get(room)
+        check(inv is not None, "invite in sync %r" % j["rooms"])
+        evs = inv["invite_state"]["events"]
+        check(any(e["type"] == "m.room.name" and e["content"]["name"] ==
+                  "Games" for e in evs), "room name in invite_state")
+        check(any(e["type"] == "m.room.member" and
+                  e["state_key"] == fake.bot_user and e["sender"] == alice
+                  and e["content"]["membership"] == "invite"
+                  for e in evs), "invite member event")
+        check(dm in j["rooms"]["join"], "created dm room in join")
+        nb1 = j["next_batch"]
+        st, _, j = c.req("POST", "/join/" + _q(room))
+        check(st == 200 and j["room_id"] == room, "join")
+        st, _, j = c.req("POST", "/join/" + _q(old + "x"))
+        check(st == 404, "join unknown room")
+        st, _, j = c.req("GET", "/sync", query={"since": nb1, "timeout": 0,
+                                                "filter": flt})
+        jr = j["rooms"]["join"][room]
+        check(any(e["type"] == "m.room.member" and e["state_key"] == bob
+                  for e in jr["state"]["events"]), "full state on join")
+        nb2 = j["next_batch"]
+
+        # say -> incremental sync
+        e1 = fake.say(alice, room, "!game new fortuna")
+        st, _, j = c.req("GET", "/sync", query={"since": nb2, "timeout": 5000,
+                                                "filter": flt})
+        tl = j["rooms"]["join"][room]["timeline"]
+        check([e["event_id"] for e in tl["events"]] == [e1] and
+              not tl["limited"], "incremental sees the message")
+        check(j["rooms"]["join"][room]["state"]["events"] == [],
+              "no state in plain incremental")
+        st, _, jagain = c.req("GET", "/sync", query={"since": nb2,
+                                                     "filter": flt})
+        check([e["event_id"] for e in jagain["rooms"]["join"][room]
+               ["timeline"]["events"]] == [e1], "same since, same events")
+        nb3 = j["next_batch"]
+
+        # long-poll wakes on a new event
+        box = {}
+
+        def poll():
+            t0 = time.monotonic()
+            box["r"] = c.req("GET", "/sync", query={"since": nb3,
+                                                    "timeout": 10000,
+                                                    "filter": flt})
+            box["dt"] = time.monotonic() - t0
+        th = threading.Thread(target=poll)
+        th.start()
+        time.sleep(0.4)
+        check("r" not in box, "long-poll returned early")
+        e2 = fake.say(bob, room, "!game join")
+        th.join(5)
+        check("r" in box and box["dt"] < 3, "long-poll woke")
+        j = box["r"][2]
+        check([e["event_id"] for e in j["rooms"]["join"][room]["timeline"]
+               ["events"]] == [e2], "long-poll content")
+        nb4 = j["next_batch"]
+        t0 = time.monotonic()
+        st, _, j = c.req("GET", "/sync", query={"since": nb4, "timeout": 300,
+                                                "filter": flt})
+        dt = time.monotonic() - t0
+        check(0.25 < dt < 2 and j["rooms"]["join"] == {} and
+              j["next_batch"], "long-poll timeout %.2f" % dt)
+        fake.wait_caught_up(2)
+
+        # send + txnId idempotency
+        msg = {"msgtype": "m.notice", "body": "hi Alice",
+               "format": HTML_FORMAT,
+               "formatted_body": '<a href="https://matrix.to/#/%s">Alice</a>'
+               % alice, "m.mentions": {"user_ids": [alice]}}
+        path = "/rooms/%s/send/m.room.message/t1" % _q(room)
+        st, _, j = c.req("PUT", path, msg)
+        check(st == 200, "send %r" % (j,))
+        eid = j["event_id"]
+        st, _, j = c.req("PUT", path, msg)
+        check(st == 200 and j["event_id"] == eid, "txn idempotent")
+        check(len(fake.dedups) == 1 and len(fake.bot_messages(room)) == 1,
+              "one event, one dedup")
+        check(fake.violations == [], "clean send: %r" % fake.violations)
+        st, _, j = c.req("GET", "/sync", query={"since": nb4, "filter": flt})
+        ev = j["rooms"]["join"][room]["timeline"]["events"][0]
+        check(ev["unsigned"].get("transaction_id") == "t1", "echo txn id")
+        # edit
+        edit = {"msgtype": "m.notice", "body": "* hi again",
+                "m.new_content": {"msgtype": "m.notice", "body": "hi again",
+                                  "m.mentions": {}},
+                "m.relates_to": {"rel_type": "m.replace", "event_id": eid},
+                "m.mentions": {}}
+        st, _, j = c.req("PUT", "/rooms/%s/send/m.room.message/t2" % _q(room),
+                         edit)
+        check(st == 200, "edit")
+        check(fake.bot_messages(room)[0]["body"] == "hi again",
+              "edit applied %r" % fake.bot_messages(room))
+        check(fake.wait_bot_message(room, lambda c: "again" in c["body"],
+                                    1)["body"] == "hi again", "wait msg")
+        check("hi Alice" in fake.all_room_texts(room), "all_room_texts")
+        check(fake.violations == [], "clean edit: %r" % fake.violations)
+        # lost response: retry with the same txnId gets the same event
+        fake.lose_response_next("PUT", r"/send/.*/t3$")
+        m3 = dict(msg, body="third")
+        p3 = "/rooms/%s/send/m.room.message/t3" % _q(room)
+        try:
+            c.req("PUT", p3, m3, timeout=3)
+            check(False, "lost response answered")
+        except AssertionError:
+            raise
+        except Exception:
+            pass
+        st, _, j = c.req("PUT", p3, m3)
+        check(st == 200 and len(fake.bot_messages(room)) == 2 and
+              len(fake.dedups) == 2, "lost response + retry dedups")
+
+        # not joined -> 403
+        other = fake.create_room(alice)
+        st, _, j = c.req("PUT", "/rooms/%s/send/m.room.message/x" %
+                         _q(other), msg)
+        check(st == 403 and j["errcode"] == "M_FORBIDDEN", "not joined")
+
+        # 429 knob
+        fake.fail_next("PUT", r"/send/", 429, retry_after_ms=300,
+                       header=True)
+        p4 = "/rooms/%s/send/m.room.message/t4" % _q(room)
+        st, h, j = c.req("PUT", p4, dict(msg, body="four"))
+        check(st == 429 and j["errcode"] == "M_LIMIT_EXCEEDED" and
+              j["retry_after_ms"] == 300 and h.get("Retry-After") == "1",
+              "429 %r %r" % (j, h))
+        st, _, j = c.req("PUT", p4, dict(msg, body="four"))
+        check(st == 200, "retry after 429")
+        check(len(fake.violations) == 1 and "retried" in
+              fake.violations[0], "early retry flagged %r" % fake.violations)
+        fake.violations.clear()
+        fake.fail_next("PUT", r"/send/", 429, retry_after_ms=200)
+        p5 = "/rooms/%s/send/m.room.message/t5" % _q(room)
+        st, h, j = c.req("PUT", p5, dict(msg, body="five"))
+        check(st == 429 and "Retry-After" not in h, "429 no header")
+        time.sleep(0.25)
+        st, _, j = c.req("PUT", p5, dict(msg, body="five"))
+        check(st == 200 and fake.violations == [], "patient retry ok")
+        check(len(fake.faults_fired) == 3, "faults_fired %r" %
+              fake.faults_fired)
+        # 502 knob
+        fake.fail_next("GET", r"^/sync$", 502)
+        st, _, j = c.req("GET", "/sync", query={"since": nb4, "timeout": 0})
+        check(st == 502 and j == "bad gateway", "502")
+
+        # limited timeline + prev_batch + /messages backfill
+        st, _, j = c.req("GET", "/sync", query={"since": nb4, "filter": flt})
+        nb5 = j["next_batch"]
+        ids = [fake.say(alice, room, "m%d" % i) for i in range(8)]
+        st, _, j = c.req("GET", "/sync", query={"since": nb5, "filter": flt})
+        tl = j["rooms"]["join"][room]["timeline"]
+        check(tl["limited"] is True and
+              [e["event_id"] for e in tl["events"]] == ids[-5:],
+              "limited timeline")
+        st, _, j = c.req("GET", "/rooms/%s/messages" % _q(room),
+                         query={"from": tl["prev_batch"], "dir": "b",
+                                "limit": 3, "to": nb5})
+        check(st == 200 and [e["event_id"] for e in j["chunk"]] ==
+              list(reversed(ids[:3])) and "end" not in j,
+              "backfill %r" % [e.get("content") for e in j["chunk"]])
+        st, _, j = c.req("GET", "/rooms/%s/messages" % _q(room),
+                         query={"from": tl["prev_batch"], "dir": "b",
+                                "limit": 2})
+        check(len(j["chunk"]) == 2 and "end" in j, "backfill paging")
+
+        # m.direct
+        adp = "/user/%s/account_data/m.direct" % _q(fake.bot_user)
+        st, _, j = c.req("GET", adp)
+        check(st == 404 and j["errcode"] == "M_NOT_FOUND", "m.direct unset")
+        st, _, j = c.req("PUT", adp, {bob: [dm]})
+        check(st == 200, "put m.direct")
+        st, _, j = c.req("GET", adp)
+        check(st == 200 and j == {bob: [dm]}, "get m.direct")
+        check(fake.account_data(fake.bot_user) == {bob: [dm]}, "ad api")
+        st, _, j = c.req("GET", "/sync", query={"since": nb5, "filter": flt})
+        check({"type": "m.direct", "content": {bob: [dm]}} in
+              j["account_data"]["events"], "m.direct in sync")
+        nb6 = j["next_batch"]
+        st, _, j = c.req("GET", "/sync", query={"since": nb6, "filter": flt})
+        check(j["account_data"]["events"] == [], "m.direct only once")
+        st, _, j = c.req("GET", "/rooms/%s/joined_members" % _q(room))
+        check(j["joined"][alice]["display_name"] == "Alice", "joined_members")
+        check(set(fake.joined_members(room)) == {alice, bob, fake.bot_user},
+              "joined_members api")
+        eve = fake.register_user("eve", "Eve", server="elsewhere.test")
+        check(eve == "@eve:elsewhere.test", "register on another server")
+        st, _, j = c.req("GET", "/rooms/%s/state" % _q(room))
+        check(any(e["type"] == "m.room.name" for e in j), "state")
+        st, _, j = c.req("GET", "/profile/%s/displayname" % _q(bob))
+        check(j == {"displayname": "Bob"}, "profile")
+        fake.set_displayname(bob, room, "Bobby")
+        st, _, j = c.req("GET", "/rooms/%s/joined_members" % _q(room))
+        check(j["joined"][bob]["display_name"] == "Bobby", "renamed")
+
+        # violations
+        bad = [("no m.mentions", {"msgtype": "m.notice", "body": "x"},
+                "m.mentions missing"),
+               ("m.text", {"msgtype": "m.text", "body": "x",
+                           "m.mentions": {}}, "msgtype 'm.text'"),
+               ("html", {"msgtype": "m.notice", "body": "x",
+                         "format": HTML_FORMAT, "m.mentions": {},
+                         "formatted_body": "<script>x</script><a href="
+                         "'http://evil'>e</a>"}, "<script")]
+        for i, (what, content, want) in enumerate(bad):
+            fake.violations.clear()
+            st, _, j = c.req("PUT", "/rooms/%s/send/m.room.message/v%d" %
+                             (_q(room), i), content)
+            check(st == 200 and any(want in v for v in fake.violations),
+                  "violation for %s: %r" % (what, fake.violations))
+        check(any("http://evil" in v for v in fake.violations), "href")
+        fake.violations.clear()
+        big = {"msgtype": "m.notice", "body": "x" * 70000, "m.mentions": {}}
+        st, _, j = c.req("PUT", "/rooms/%s/send/m.room.message/big" %
+                         _q(room), big)
+        check(st == 413 and j["errcode"] == "M_TOO_LARGE" and
+              any("too large" in v for v in fake.violations), "oversize")
+        fake.violations.clear()
+
+        # expire_token -> 401, login again works
+        fake.expire_token()
+        st, _, j = c.req("GET", "/account/whoami")
+        check(st == 401 and j["errcode"] == "M_UNKNOWN_TOKEN" and
+              j["soft_logout"] is False, "expired token %r" % j)
+        st, _, j = c.req("POST", "/login", login)
+        c.token = j["access_token"]
+        st, _, j = c.req("GET", "/account/whoami")
+        check(st == 200 and j["device_id"] == dev, "relogin")
+        # the txn dedup survives a re-login with the same device
+        st, _, j = c.req("PUT", path, msg)
+        check(st == 200 and j["event_id"] == eid, "dedup across logins")
+
+        # hide_pre_join_events: a fresh join's timeline starts at the join
+        r3 = fake.create_room(alice, members=[bob])
+        fake.invite_bot(r3, alice)
+        st, _, j = c.req("GET", "/sync", query={"since": nb6, "filter": flt})
+        check(r3 in j["rooms"]["invite"], "r3 invite")
+        nb7 = j["next_batch"]
+        fake.say(alice, r3, "before the join")
+        st, _, j = c.req("POST", "/rooms/%s/join" % _q(r3))
+        check(st == 200, "join r3")
+        st, _, j = c.req("GET", "/sync", query={"since": nb7, "filter": flt})
+        tl = j["rooms"]["join"][r3]["timeline"]["events"]
+        check(tl[0]["content"].get("body") == "before the join",
+              "default: pre-join message visible")
+        fake.hide_pre_join_events = True
+        st, _, j = c.req("GET", "/sync", query={"since": nb7, "filter": flt})
+        tl = j["rooms"]["join"][r3]["timeline"]["events"]
+        check(len(tl) == 1 and tl[0]["state_key"] == fake.bot_user,
+              "hide_pre_join_events")
+        check(any(e["state_key"] == alice for e in
+                  j["rooms"]["join"][r3]["state"]["events"]),
+              "state still full")
+        fake.hide_pre_join_events = False
+
+        # leave: rooms.leave
+        st, _, j = c.req("POST", "/rooms/%s/leave" % _q(old))
+        check(st == 200, "leave")
+        st, _, j = c.req("GET", "/sync", query={"since": nb6, "filter": flt})
+        check(old in j["rooms"]["leave"] and old not in j["rooms"]["join"],
+              "rooms.leave")
+        check(old not in fake.bot_rooms() and room in fake.bot_rooms(),
+              "bot_rooms")
+        fake.wait_synced(fake.sync_count, 1)
+        try:
+            fake.wait_synced(10 ** 6, 0.2)
+            check(False, "wait_synced should time out")
+        except AssertionError as e:
+            check("timeout" in str(e), "timeout message")
+        check(all(r.status is not None for r in fake.requests),
+              "every request has a status")
+        check(fake.violations == [], "violations: %r" % fake.violations)
+    finally:
+        fake.stop()
+    print("selftest: ok")
+
+
+def main(argv):
+    if "--selftest" in argv:
+        try:
+            _selftest()
+        except Exception as e:
+            import traceback
+            traceback.print_exc()
+            print("selftest: FAILED: %s" % e)
+            return 1
+        return 0
+    if "--serve" in argv:
+        fake = FakeMatrix().start()
+        print(json.dumps(fake.env()), flush=True)
+        try:
+            while True:
+                time.sleep(3600)
+        except KeyboardInterrupt:
+            fake.stop()
+        return 0
+    print("usage: fake_matrix.py --selftest | --serve")
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
