@@ -48,7 +48,15 @@ struct mroom {
 	size_t n, cap;
 	int encrypted;		/* told and left */
 	int touched;		/* membership changed in this batch */
+	/* the bot's last public answer here, which a newer answer with the
+	 * same first line replaces (m.replace) while the room has moved on by
+	 * at most EDIT_WINDOW other messages: lobby and status summaries */
+	char last_event[MX_ID_SIZE];
+	char last_title[128];
+	int since_last;
 };
+
+#define EDIT_WINDOW 4
 
 struct dm {
 	char user[MX_ID_SIZE];
@@ -571,6 +579,9 @@ struct post {
 	int64_t outbox_id;
 	size_t pending;
 	int failed;
+	/* a one-message public answer: remember its event for later edits */
+	char room[MX_ID_SIZE];
+	char title[128];
 };
 
 static void post_release(struct live *l)
@@ -591,6 +602,18 @@ static void on_sent(struct matrix *m, long status, const char *errcode, const ch
 		log_warn("matrix: message refused (HTTP %ld %s); dropped", status,
 			 errcode ? errcode : "");
 	}
+	if (p->title[0] && status == 200) {
+		json_t *j = json_loadb(body, len, 0, NULL);
+		const char *ev = json_string_value(json_object_get(j, "event_id"));
+		struct mroom *r = room_get(m, p->room, 1);
+
+		if (ev && strlen(ev) < MX_ID_SIZE) {
+			copy_id(r->last_event, MX_ID_SIZE, ev);
+			snprintf(r->last_title, sizeof(r->last_title), "%s", p->title);
+			r->since_last = 0;
+		}
+		json_decref(j);
+	}
 	if (--p->pending)
 		return;
 	if (!p->failed && p->outbox_id > 0 && m->base.on_sent)
@@ -601,14 +624,17 @@ static void on_sent(struct matrix *m, long status, const char *errcode, const ch
 
 /* Sends the messages of contents (an array, borrowed) to room, with txn ids
  * txn.0, txn.1, ...; on_sent(outbox_id) when all landed. */
-static void send_contents(struct matrix *m, const char *room, json_t *contents, const char *txn,
-			  int64_t outbox_id)
+static void send_contents_t(struct matrix *m, const char *room, json_t *contents,
+			    const char *txn, int64_t outbox_id, const char *title)
 {
 	struct post *p = xcalloc(1, sizeof(*p));
 	size_t i, n = json_array_size(contents);
 
 	p->m = m;
 	p->outbox_id = outbox_id;
+	copy_id(p->room, MX_ID_SIZE, room);
+	if (title && n == 1)
+		snprintf(p->title, sizeof(p->title), "%s", title);
 	p->pending = n;
 	live_add(m, &p->live, post_release);
 	for (i = 0; i < n; i++) {
@@ -634,6 +660,12 @@ static void send_contents(struct matrix *m, const char *room, json_t *contents, 
 static void new_txn(struct matrix *m, char *out, size_t n)
 {
 	snprintf(out, n, "tabula.r.%llu.%u", (unsigned long long)m->txn_base, ++m->txn_counter);
+}
+
+static void send_contents(struct matrix *m, const char *room, json_t *contents, const char *txn,
+			  int64_t outbox_id)
+{
+	send_contents_t(m, room, contents, txn, outbox_id, NULL);
 }
 
 /* "@user: your private messages are in a direct chat with me" in the game
@@ -788,12 +820,67 @@ static int matrix_send(struct adapter *a, const struct outmsg *msg, struct buf *
 	snprintf(txn, sizeof(txn), "%s", msg->key && *msg->key ? msg->key : "");
 	if (!txn[0])
 		new_txn(m, txn, sizeof(txn));
-	if (msg->user)
+	if (msg->user) {
 		send_private(m, msg->user, c, txn, msg->outbox_id, msg->room);
-	else
+	} else {
+		struct mroom *r = room_get(m, msg->room, 0);
+
+		if (r)
+			r->last_event[0] = '\0';	/* answers above a board stay */
 		send_contents(m, msg->room, c, txn, msg->outbox_id);
+	}
 	json_decref(c);
 	return 0;
+}
+
+/*
+ * A public answer (not a board: those stay, each with what just happened).
+ * When it starts like the bot's previous answer in the room and little was
+ * said since, it replaces that one (m.replace): a lobby filling up is one
+ * message that changes, not one message per seat.
+ */
+static void send_public_answer(struct matrix *m, const char *room, json_t *contents,
+			       const char *txn)
+{
+	struct mroom *r = room_get(m, room, 0);
+	json_t *c0 = json_array_get(contents, 0);
+	const char *body = json_string_value(json_object_get(c0, "body"));
+	char title[128];
+	size_t tl;
+
+	if (json_array_size(contents) != 1 || !body) {
+		send_contents(m, room, contents, txn, 0);
+		return;
+	}
+	tl = strcspn(body, "\n");
+	if (tl >= sizeof(title))
+		tl = sizeof(title) - 1;
+	while (tl && ((unsigned char)body[tl] & 0xC0) == 0x80)
+		tl--;	/* never cut a character */
+	memcpy(title, body, tl);
+	title[tl] = '\0';
+	if (r && r->last_event[0] && tl && !strcmp(r->last_title, title) &&
+	    r->since_last <= EDIT_WINDOW) {
+		struct buf b = BUF_INIT, fb = BUF_INIT;
+		json_t *edit, *arr = json_array();
+		const char *f = json_string_value(json_object_get(c0, "formatted_body"));
+
+		buf_printf(&b, "* %s", body);
+		buf_printf(&fb, "* %s", f ? f : "");
+		edit = json_pack("{s:s, s:s, s:s, s:s, s:O, s:{s:s, s:s}, s:O}",
+				 "msgtype", "m.notice", "body", buf_str(&b),
+				 "format", "org.matrix.custom.html", "formatted_body", buf_str(&fb),
+				 "m.new_content", c0, "m.relates_to", "rel_type", "m.replace",
+				 "event_id", r->last_event,
+				 "m.mentions", json_object_get(c0, "m.mentions"));
+		json_array_append_new(arr, edit);
+		send_contents(m, room, arr, txn, 0);
+		json_decref(arr);
+		buf_release(&b);
+		buf_release(&fb);
+		return;
+	}
+	send_contents_t(m, room, contents, txn, 0, title);
 }
 
 static int matrix_reply(struct adapter *a, const struct command *cmd, int private_,
@@ -807,7 +894,7 @@ static int matrix_reply(struct adapter *a, const struct command *cmd, int privat
 	if (private_)
 		send_private(m, cmd->user, c, txn, 0, cmd->room);
 	else
-		send_contents(m, cmd->room, c, txn, 0);
+		send_public_answer(m, cmd->room, c, txn);
 	json_decref(c);
 	return 0;
 }
@@ -1091,6 +1178,8 @@ static void process(struct matrix *m, struct mx_sync *s, int initial)
 			log_info("matrix: a room's timeline was limited; older messages skipped");
 			break;
 		case MX_MESSAGE:
+			if (strcmp(it->sender, m->me) && (r = room_get(m, it->room, 0)))
+				r->since_last++;
 			if (initial || !it->from_timeline || it->is_edit || !strcmp(it->sender, m->me) ||
 			    strcmp(it->msgtype, "m.text") || is_done(m, it->event_id))
 				break;

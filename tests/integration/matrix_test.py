@@ -190,8 +190,14 @@ def test_full_game():
         fake.say(ps[0], room, "!game new fortuna")
         wait_text(fake, room, "lobby")
         fake.say(ps[1], room, "!game join")
+        wait_text(fake, room, "Ana, Ben")           # people are slower than this
         fake.say(ps[2], room, "hello everyone")     # conversation: ignored
         fake.say(ps[2], room, "!game join")
+        fake._wait(lambda: any("Ana, Ben, Cy" in t for t in texts(fake, room)), 10,
+                   lambda: "the lobby never showed three seats: %r" % texts(fake, room))
+        # the lobby is one message, edited in place (m.replace) as seats fill
+        lobbies = [t for t in texts(fake, room) if "lobby" in t]
+        assert len(lobbies) == 1, lobbies
         fake.say(ps[0], room, "!game start")
         steps, bs = play_to_end(fake, room, ps, random.Random(7))
         assert steps > 20, steps
@@ -277,6 +283,17 @@ def test_first_sync_ignores_old_messages():
         assert texts(fake, room) == [], texts(fake, room)
         fake.say(ps[1], room, "!game status")
         wait_text(fake, room, "No game")
+        # a room the bot joins later: what was said before its join is not
+        # for it; notices (other bots) are never commands
+        r2 = fake.create_room(ps[0], members=ps[1:])
+        fake.say(ps[0], r2, "!game new fortuna")
+        fake.invite_bot(r2, ps[0])
+        fake._wait(lambda: r2 in fake.bot_rooms(), 10, lambda: "the bot did not join")
+        fake.say(ps[1], r2, "!game new gtr", msgtype="m.notice")
+        fake.say(ps[1], r2, "!game status")
+        wait_text(fake, r2, "No game")
+        time.sleep(0.3)
+        assert len(texts(fake, r2)) == 1, texts(fake, r2)
         check_clean(fake)
     finally:
         bot.stop()
@@ -287,14 +304,17 @@ def test_html_escaped_and_mentions_exact():
     """A display name with HTML is escaped; m.mentions names exactly the
     players pinged."""
     fake = new_fake()
-    bot = Bot(fake)
+    bot = Bot(fake, extra_env={"MATRIX_PREFIX": "?"})
     try:
         evil = fake.register_user("evil", "<b>Evil</b> & <script>x</script>")
         ok = fake.register_user("ok", "Okay")
         room = game_room(fake, [evil, ok])
-        fake.say(evil, room, "!game new fortuna")
-        fake.say(ok, room, "!game join")
-        fake.say(evil, room, "!game start")
+        fake.say(evil, room, "!game new fortuna")   # not the prefix here
+        fake.say(evil, room, "?game new fortuna")
+        wait_text(fake, room, "lobby")
+        fake.say(ok, room, "?game join")
+        wait_text(fake, room, "Okay")
+        fake.say(evil, room, "?game start")
         wait_boards(fake, room, 1)
         for m in fake.bot_messages(room):
             fb = m.get("formatted_body", "")
@@ -323,10 +343,14 @@ def test_rate_limit_and_server_errors():
         wait_text(fake, room, "lobby")
         fake.fail_next("PUT", r"/send/", 502, count=2)
         fake.say(ps[1], room, "!game join")
-        wait_text(fake, room, "2", after=1)
+        wait_text(fake, room, "Ana, Ben")
         fired = fake.faults_fired
         assert any(f.status == 429 for f in fired) and any(f.status == 502 for f in fired)
-        assert len(texts(fake, room)) == 2, texts(fake, room)
+        # one lobby message, edited once; nothing sent twice
+        assert len(texts(fake, room)) == 1, texts(fake, room)
+        sends = [r for r in fake.requests if r.method == "PUT" and "/send/" in r.path
+                 and r.status == 200]
+        assert len(sends) == 2, [r.path for r in sends]
         check_clean(fake)
     finally:
         bot.stop()
