@@ -54,6 +54,7 @@ struct mroom {
 	char last_event[MX_ID_SIZE];
 	char last_title[128];
 	int since_last;
+	int answer_pending;	/* that answer is on its way; no event id yet */
 };
 
 #define EDIT_WINDOW 4
@@ -87,6 +88,9 @@ struct mxreq {
 	uv_timer_t timer;
 	int timer_on;		/* initialised: must be closed */
 	int parked;		/* waiting for a new login */
+	/* an m.replace of the room's last answer, whose event id was not
+	 * known yet when queued (see send_public_answer) */
+	char edit_room[MX_ID_SIZE];
 };
 
 struct lane {
@@ -370,8 +374,9 @@ static struct lane *lane_get(struct matrix *m, const char *room)
 
 /* Queues a request.  lane_room: requests of one room go one at a time, in
  * order; NULL: independent.  body: JSON (borrowed) or NULL. */
-static void mx_call_ex(struct matrix *m, const char *method, const char *path, json_t *body,
-		       const char *lane_room, long timeout_ms, int auth, mx_fn cb, void *ctx)
+static struct mxreq *mx_call_ex(struct matrix *m, const char *method, const char *path,
+				json_t *body, const char *lane_room, long timeout_ms, int auth,
+				mx_fn cb, void *ctx)
 {
 	struct mxreq *q = xcalloc(1, sizeof(*q));
 
@@ -393,15 +398,17 @@ static void mx_call_ex(struct matrix *m, const char *method, const char *path, j
 			q->lane->head = q;
 		q->lane->tail = q;
 		if (q->lane->head != q)
-			return;	/* starts when the ones before it are done */
+			return q;	/* starts when the ones before it are done */
 	}
 	req_start(q);
+	return NULL;	/* may be finished already */
 }
 
-static void mx_call(struct matrix *m, const char *method, const char *path, json_t *body,
-		    const char *lane_room, long timeout_ms, mx_fn cb, void *ctx)
+static struct mxreq *mx_call(struct matrix *m, const char *method, const char *path,
+			     json_t *body, const char *lane_room, long timeout_ms, mx_fn cb,
+			     void *ctx)
 {
-	mx_call_ex(m, method, path, body, lane_room, timeout_ms, 1, cb, ctx);
+	return mx_call_ex(m, method, path, body, lane_room, timeout_ms, 1, cb, ctx);
 }
 
 static void lane_advance(struct mxreq *q)
@@ -517,6 +524,32 @@ static void on_http(struct http_resp *resp, void *ctx)
 	json_decref(j);
 }
 
+static struct mroom *room_get(struct matrix *m, const char *id, int create);
+
+/* Fills in the event an edit replaces, now that the answer before it in the
+ * lane has landed; without one (it failed) the edit becomes a new message. */
+static void patch_edit(struct mxreq *q)
+{
+	struct mroom *r = room_get(q->m, q->edit_room, 0);
+	json_t *j = json_loads(q->body, 0, NULL);
+
+	q->edit_room[0] = '\0';
+	if (!j)
+		return;
+	if (r && r->last_event[0]) {
+		json_object_set_new(json_object_get(j, "m.relates_to"), "event_id",
+				    json_string(r->last_event));
+	} else {
+		json_t *nc = json_incref(json_object_get(j, "m.new_content"));
+
+		json_decref(j);
+		j = nc;
+	}
+	free(q->body);
+	q->body = j ? json_dumps(j, JSON_COMPACT) : NULL;
+	json_decref(j);
+}
+
 static void req_start(struct mxreq *q)
 {
 	struct matrix *m = q->m;
@@ -532,6 +565,8 @@ static void req_start(struct mxreq *q)
 		return;
 	}
 	q->parked = 0;
+	if (q->edit_room[0])
+		patch_edit(q);
 	buf_printf(&url, "%s%s", m->homeserver, q->path);
 	if (q->auth) {
 		buf_printf(&auth, "Authorization: Bearer %s", m->token);
@@ -602,16 +637,19 @@ static void on_sent(struct matrix *m, long status, const char *errcode, const ch
 		log_warn("matrix: message refused (HTTP %ld %s); dropped", status,
 			 errcode ? errcode : "");
 	}
+	if (p->title[0]) {
+		struct mroom *r = room_get(m, p->room, 0);
+
+		if (r && !strcmp(r->last_title, p->title))
+			r->answer_pending = 0;
+	}
 	if (p->title[0] && status == 200) {
 		json_t *j = json_loadb(body, len, 0, NULL);
 		const char *ev = json_string_value(json_object_get(j, "event_id"));
 		struct mroom *r = room_get(m, p->room, 1);
 
-		if (ev && strlen(ev) < MX_ID_SIZE) {
+		if (ev && strlen(ev) < MX_ID_SIZE && !strcmp(r->last_title, p->title))
 			copy_id(r->last_event, MX_ID_SIZE, ev);
-			snprintf(r->last_title, sizeof(r->last_title), "%s", p->title);
-			r->since_last = 0;
-		}
 		json_decref(j);
 	}
 	if (--p->pending)
@@ -825,8 +863,11 @@ static int matrix_send(struct adapter *a, const struct outmsg *msg, struct buf *
 	} else {
 		struct mroom *r = room_get(m, msg->room, 0);
 
-		if (r)
+		if (r) {
 			r->last_event[0] = '\0';	/* answers above a board stay */
+			r->last_title[0] = '\0';
+			r->answer_pending = 0;
+		}
 		send_contents(m, msg->room, c, txn, msg->outbox_id);
 	}
 	json_decref(c);
@@ -859,7 +900,7 @@ static void send_public_answer(struct matrix *m, const char *room, json_t *conte
 		tl--;	/* never cut a character */
 	memcpy(title, body, tl);
 	title[tl] = '\0';
-	if (r && r->last_event[0] && tl && !strcmp(r->last_title, title) &&
+	if (r && (r->last_event[0] || r->answer_pending) && tl && !strcmp(r->last_title, title) &&
 	    r->since_last <= EDIT_WINDOW) {
 		struct buf b = BUF_INIT, fb = BUF_INIT;
 		json_t *edit, *arr = json_array();
@@ -874,12 +915,39 @@ static void send_public_answer(struct matrix *m, const char *room, json_t *conte
 				 "event_id", r->last_event,
 				 "m.mentions", json_object_get(c0, "m.mentions"));
 		json_array_append_new(arr, edit);
-		send_contents(m, room, arr, txn, 0);
+		if (r->last_event[0]) {
+			send_contents(m, room, arr, txn, 0);
+		} else {
+			/* the answer it replaces is still in this room's lane */
+			struct post *p = xcalloc(1, sizeof(*p));
+			struct buf path = BUF_INIT, t = BUF_INIT;
+			struct mxreq *q;
+
+			p->m = m;
+			p->pending = 1;
+			live_add(m, &p->live, post_release);
+			buf_printf(&t, "%s.0", txn);
+			buf_addstr(&path, API "/rooms/");
+			enc(&path, room);
+			buf_addstr(&path, "/send/m.room.message/");
+			enc(&path, buf_str(&t));
+			q = mx_call(m, "PUT", buf_str(&path), edit, room, 0, on_sent, p);
+			if (q)
+				copy_id(q->edit_room, MX_ID_SIZE, room);
+			buf_release(&path);
+			buf_release(&t);
+		}
 		json_decref(arr);
 		buf_release(&b);
 		buf_release(&fb);
 		return;
 	}
+	if (!r)
+		r = room_get(m, room, 1);
+	snprintf(r->last_title, sizeof(r->last_title), "%s", title);
+	r->last_event[0] = '\0';
+	r->answer_pending = 1;
+	r->since_last = 0;
 	send_contents_t(m, room, contents, txn, 0, title);
 }
 
