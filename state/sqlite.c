@@ -93,6 +93,8 @@ static const char *const migrations[] = {
 	" key TEXT PRIMARY KEY,"
 	" value TEXT NOT NULL"
 	") WITHOUT ROWID;",
+	/* 2: room settings (struct session_rec.settings, JSON object text) */
+	"ALTER TABLE sessions ADD COLUMN settings TEXT NOT NULL DEFAULT '';",
 };
 
 #define NMIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))
@@ -114,6 +116,7 @@ enum stmt_id {
 	ST_SEATS_DELETE,
 	ST_SEAT_INSERT,
 	ST_ACTION_INSERT,
+	ST_ACTIONS_TRUNCATE,
 	ST_OUTBOX_INSERT,
 	ST_CURSOR_SET,
 	ST_SESSION_GET,
@@ -134,13 +137,14 @@ enum stmt_id {
 #define SESSION_SELECT \
 	"SELECT s.id, s.platform, s.room, s.game, s.options, s.creator," \
 	" s.locale, s.status, s.seed, s.version, s.created, s.updated, s.state," \
+	" s.settings," \
 	" t.seat, t.user, t.name, t.is_bot, t.notify_dm" \
 	" FROM sessions s LEFT JOIN seats t ON t.session = s.id"
 
 enum session_col {
 	SC_ID, SC_PLATFORM, SC_ROOM, SC_GAME, SC_OPTIONS, SC_CREATOR, SC_LOCALE,
 	SC_STATUS, SC_SEED, SC_VERSION, SC_CREATED, SC_UPDATED, SC_STATE,
-	SC_SEAT, SC_SEAT_USER, SC_SEAT_NAME, SC_SEAT_BOT, SC_SEAT_DM
+	SC_SETTINGS, SC_SEAT, SC_SEAT_USER, SC_SEAT_NAME, SC_SEAT_BOT, SC_SEAT_DM
 };
 
 static const char *const stmt_sql[ST_COUNT] = {
@@ -149,15 +153,16 @@ static const char *const stmt_sql[ST_COUNT] = {
 	[ST_ROLLBACK] = "ROLLBACK",
 	[ST_SESSION_INSERT] =
 		"INSERT INTO sessions (platform, room, game, options, creator,"
-		" locale, status, seed, version, created, updated, state)"
-		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?12, ?9, ?10, ?11)",
+		" locale, status, seed, version, created, updated, state, settings)"
+		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?12, ?9, ?10, ?11, ?13)",
 	/* Optimistic concurrency: the caller bumps the version it read by one,
 	 * so a change made from a stale copy matches nothing. */
 	[ST_SESSION_UPDATE] =
 		"UPDATE sessions SET platform = ?1, room = ?2, game = ?3,"
 		" options = ?4, creator = ?5, locale = ?6, status = ?7, seed = ?8,"
-		" created = ?9, updated = ?10, state = ?11, version = ?12"
-		" WHERE id = ?13 AND version = ?12 - 1",
+		" created = ?9, updated = ?10, state = ?11, version = ?12,"
+		" settings = ?13"
+		" WHERE id = ?14 AND version = ?12 - 1",
 	[ST_SESSION_VERSION] = "SELECT version FROM sessions WHERE id = ?1",
 	[ST_SEATS_DELETE] = "DELETE FROM seats WHERE session = ?1",
 	[ST_SEAT_INSERT] =
@@ -166,6 +171,7 @@ static const char *const stmt_sql[ST_COUNT] = {
 	[ST_ACTION_INSERT] =
 		"INSERT INTO actions (session, seq, seat, move, user, at)"
 		" VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+	[ST_ACTIONS_TRUNCATE] = "DELETE FROM actions WHERE session = ?1 AND seq > ?2",
 	[ST_OUTBOX_INSERT] =
 		"INSERT INTO outbox (platform, room, user, key, payload, created)"
 		" VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
@@ -378,7 +384,8 @@ static int read_session_cols(sqlite3_stmt *st, struct session_rec *out,
 	    COL_TEXT(st, SC_GAME, out, game, "session game") ||
 	    COL_TEXT(st, SC_OPTIONS, out, options, "session options") ||
 	    COL_TEXT(st, SC_CREATOR, out, creator, "session creator") ||
-	    COL_TEXT(st, SC_LOCALE, out, locale, "session locale"))
+	    COL_TEXT(st, SC_LOCALE, out, locale, "session locale") ||
+	    COL_TEXT(st, SC_SETTINGS, out, settings, "session settings"))
 		return -1;
 	if (status < SESSION_LOBBY || status > SESSION_ABORTED) {
 		seterr(err, "store: session %lld has unknown status %d",
@@ -651,7 +658,8 @@ static int check_session(const struct session_rec *s, struct buf *err)
 	    CHECK_FIELD(s, game, "session game") ||
 	    CHECK_FIELD(s, options, "session options") ||
 	    CHECK_FIELD(s, creator, "session creator") ||
-	    CHECK_FIELD(s, locale, "session locale"))
+	    CHECK_FIELD(s, locale, "session locale") ||
+	    CHECK_FIELD(s, settings, "session settings"))
 		return -1;
 	if (s->status < SESSION_LOBBY || s->status > SESSION_ABORTED) {
 		seterr(err, "store: session status %d is unknown", (int)s->status);
@@ -678,6 +686,25 @@ static int check_commit(const struct store_commit *c, struct buf *err)
 	if (c->nactions && !c->session) {
 		seterr(err, "store: actions need a session");
 		return -1;
+	}
+	if (c->truncate) {
+		if (!c->session || c->session->id <= 0) {
+			seterr(err, "store: truncating actions needs a stored session");
+			return -1;
+		}
+		if (c->truncate_after < 0) {
+			seterr(err, "store: cannot truncate actions after seq %lld",
+			       (long long)c->truncate_after);
+			return -1;
+		}
+		/* seq == truncate_after + 1, written so that nothing overflows */
+		if (c->nactions && (c->actions[0].seq <= c->truncate_after ||
+				    c->actions[0].seq - c->truncate_after != 1)) {
+			seterr(err, "store: after truncating at seq %lld the new actions"
+			       " must start right after it, not at %lld",
+			       (long long)c->truncate_after, (long long)c->actions[0].seq);
+			return -1;
+		}
 	}
 	for (i = 0; i < c->nactions; i++)
 		if (CHECK_FIELD(&c->actions[i], move, "action move") ||
@@ -720,6 +747,7 @@ static void bind_session(sqlite3_stmt *st, const struct session_rec *s)
 	else
 		sqlite3_bind_null(st, 11);
 	sqlite3_bind_int64(st, 12, s->version);
+	bind_text(st, 13, s->settings);
 }
 
 /* Inserts a new session; *id gets its id. */
@@ -763,7 +791,7 @@ static int session_update(struct sqlite_store *ss, const struct session_rec *s,
 	sqlite3_stmt *st = stmt(ss, ST_SESSION_UPDATE);
 
 	bind_session(st, s);
-	sqlite3_bind_int64(st, 13, s->id);
+	sqlite3_bind_int64(st, 14, s->id);
 	if (stmt_run(ss, st, err, "updating a session"))
 		return -1;
 	if (sqlite3_changes(ss->db) != 1) {
@@ -823,6 +851,17 @@ static int action_append(struct sqlite_store *ss, int64_t session,
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
+/* Deletes the session's actions with seq > after (undo). */
+static int actions_truncate(struct sqlite_store *ss, int64_t session, int64_t after,
+			    struct buf *err)
+{
+	sqlite3_stmt *st = stmt(ss, ST_ACTIONS_TRUNCATE);
+
+	sqlite3_bind_int64(st, 1, session);
+	sqlite3_bind_int64(st, 2, after);
+	return stmt_run(ss, st, err, "truncating actions");
+}
+
 static int outbox_insert(struct sqlite_store *ss, const struct outbox_rec *o,
 			 int64_t *id, struct buf *err)
 {
@@ -864,6 +903,7 @@ static int cursor_put(struct sqlite_store *ss, const char *key, const char *valu
  * The caller's records are touched (session id, outbox ids) only once
  * COMMIT has succeeded, so a failed commit can be retried as is.  The
  * session's version is the caller's: it bumps it by one per change.
+ * Order: session and seats, truncation (undo), actions, outbox, cursor.
  */
 static int sqlite_commit(struct store *s, struct store_commit *c, struct buf *err)
 {
@@ -890,6 +930,9 @@ static int sqlite_commit(struct store *s, struct store_commit *c, struct buf *er
 		if (seats_replace(ss, sid, sess, sess->id != 0, err))
 			goto fail;
 	}
+	/* check_commit() made sure truncate comes with a stored session. */
+	if (c->truncate && actions_truncate(ss, sid, c->truncate_after, err))
+		goto fail;
 	for (i = 0; i < c->nactions; i++)
 		if (action_append(ss, sid, &c->actions[i], err))
 			goto fail;

@@ -53,6 +53,9 @@ struct session_rec {
 	int nseats;
 	struct seat_rec seats[STORE_MAX_SEATS];
 	char *state;		/* game save() as JSON text; NULL in the lobby; owned */
+	/* room settings as a JSON object text (reminders, timeouts, pause:
+	 * bot/session.c reads it); "" = all defaults.  Schema migration 2. */
+	char settings[512];
 };
 
 struct action_rec {
@@ -82,6 +85,10 @@ struct store_commit {
 	size_t noutbox;
 	const char *cursor_key;		/* optional: set with the rest */
 	const char *cursor_value;
+	/* optional (undo): when truncate is set, the session's actions with
+	 * seq > truncate_after are deleted first, in the same transaction */
+	int truncate;
+	int64_t truncate_after;
 };
 
 struct store;

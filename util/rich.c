@@ -95,6 +95,12 @@ void rich_mention(struct rich *r, const char *user, const char *name)
 	rich_push(r, RICH_MENTION, xstrdup(name), xstrdup(user));
 }
 
+void rich_room(struct rich *r, const char *room_id, const char *name)
+{
+	rich_push(r, RICH_ROOM, name ? xstrdup(name) : NULL,
+		  xstrdup(room_id ? room_id : ""));
+}
+
 void rich_newline(struct rich *r)
 {
 	rich_push(r, RICH_NEWLINE, NULL, NULL);
@@ -126,6 +132,11 @@ void rich_to_plain(const struct rich *r, struct buf *out)
 			buf_printf(out, "@%s", s->text);
 			at_bol = 0;
 			break;
+		case RICH_ROOM:
+			buf_printf(out, "#%s", s->text && *s->text ? s->text :
+				   s->user ? s->user : "");
+			at_bol = 0;
+			break;
 		case RICH_NEWLINE:
 			buf_addch(out, '\n');
 			at_bol = 1;
@@ -152,6 +163,7 @@ void rich_to_plain(const struct rich *r, struct buf *out)
 static const char *const rich_kind_names[] = {
 	[RICH_TEXT] = "text", [RICH_EMPH] = "emph", [RICH_MENTION] = "mention",
 	[RICH_NEWLINE] = "nl", [RICH_HEADING] = "heading", [RICH_MONO] = "mono",
+	[RICH_ROOM] = "room",
 };
 
 json_t *rich_to_json(const struct rich *r)
@@ -182,7 +194,8 @@ int rich_from_json(struct rich *r, const json_t *j)
 		return -1;
 	json_array_foreach(j, i, o) {
 		const char *kn = json_string_value(json_object_get(o, "k"));
-		const char *t = json_string_value(json_object_get(o, "t"));
+		const json_t *tj = json_object_get(o, "t");
+		const char *t = json_string_value(tj);
 		const char *u = json_string_value(json_object_get(o, "u"));
 		int found = -1;
 
@@ -193,12 +206,17 @@ int rich_from_json(struct rich *r, const json_t *j)
 				found = (int)k;
 		if (found < 0)
 			goto fail;
-		if (found != RICH_NEWLINE && !t)
+		if (found == RICH_ROOM) {
+			/* the name is optional, but a string when present */
+			if (tj && !t)
+				goto fail;
+		} else if (found != RICH_NEWLINE && !t) {
 			goto fail;
-		if (found == RICH_MENTION && !u)
+		}
+		if ((found == RICH_MENTION || found == RICH_ROOM) && !u)
 			goto fail;
 		rich_push(r, (enum rich_kind)found, t ? xstrdup(t) : NULL,
-			  found == RICH_MENTION ? xstrdup(u) : NULL);
+			  found == RICH_MENTION || found == RICH_ROOM ? xstrdup(u) : NULL);
 	}
 	return 0;
 fail:

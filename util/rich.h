@@ -4,10 +4,10 @@
  * Discord: markdown, Matrix: HTML + plain body).  No platform syntax ever
  * appears inside the text of a span: converters escape what they must.
  *
- * A message is a flat list of spans.  Inline spans (TEXT, EMPH, MENTION)
- * flow into the current paragraph; NEWLINE ends a line; HEADING and MONO are
- * whole blocks (a MONO span holds a preformatted block, lines separated by
- * '\n', shown in a fixed-width font).
+ * A message is a flat list of spans.  Inline spans (TEXT, EMPH, MENTION,
+ * ROOM) flow into the current paragraph; NEWLINE ends a line; HEADING and
+ * MONO are whole blocks (a MONO span holds a preformatted block, lines
+ * separated by '\n', shown in a fixed-width font).
  *
  * Ownership: a rich owns its spans and their strings; rich_release frees them.
  */
@@ -27,12 +27,16 @@ enum rich_kind {
 	RICH_NEWLINE,
 	RICH_HEADING,
 	RICH_MONO,
+	RICH_ROOM,	/* RICH_ROOM: user = platform room id; text = the room's
+			 * display name, may be NULL or empty.  Each adapter
+			 * renders it as a link to the room when the id is
+			 * valid there, else as "#name" (or "#id") text. */
 };
 
 struct rich_span {
 	enum rich_kind kind;
 	char *text;
-	char *user;	/* RICH_MENTION only */
+	char *user;	/* RICH_MENTION: user id; RICH_ROOM: room id; else NULL */
 };
 
 struct rich {
@@ -49,6 +53,9 @@ void rich_append(struct rich *dst, const struct rich *src);	/* deep copy */
 void rich_text(struct rich *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void rich_emph(struct rich *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void rich_mention(struct rich *r, const char *user, const char *name);
+/* A reference to a chat room (both strings copied; name may be NULL or
+ * empty, a NULL room_id is taken as ""). */
+void rich_room(struct rich *r, const char *room_id, const char *name);
 void rich_newline(struct rich *r);
 void rich_heading(struct rich *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Takes a preformatted block (copied). */
@@ -56,10 +63,13 @@ void rich_mono(struct rich *r, const char *block);
 /* A line of text followed by a newline. */
 void rich_line(struct rich *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Plain text, as the console shows it (mentions as @name). */
+/* Plain text, as the console shows it (mentions as @name, rooms as #name,
+ * or #<room id> when the room has no name). */
 void rich_to_plain(const struct rich *r, struct buf *out);
 
-/* JSON form, kept in the outbox.  rich_to_json returns a new reference;
+/* JSON form, kept in the outbox: an array of {"k": kind, "t": text,
+ * "u": user}; a room is {"k": "room", "u": id} plus "t": name when it has
+ * one.  rich_to_json returns a new reference;
  * rich_from_json returns 0, or -1 on a malformed value (r left empty). */
 json_t *rich_to_json(const struct rich *r);
 int rich_from_json(struct rich *r, const json_t *j);

@@ -174,6 +174,17 @@ int discord_markdown(const struct rich *r, struct buf *out)
 			}
 			bol = 0;
 			break;
+		case RICH_ROOM:
+			/* a channel link; it never pings, so not in allowed_mentions */
+			if (is_snowflake(s->user)) {
+				buf_printf(out, "<#%s>", s->user);
+			} else {
+				escape_text(out, "#", &bol);
+				escape_text(out, *t ? t : s->user && *s->user ? s->user : "?",
+					    &bol);
+			}
+			bol = 0;
+			break;
 		case RICH_NEWLINE:
 			buf_addch(out, '\n');
 			bol = 1;
@@ -294,8 +305,8 @@ static int flush(struct splitter *sp)
 
 /*
  * Where to cut a line that cannot fit: after `avail` code points at most,
- * moved back to a space in the second half, out of a <@id> token and off an
- * escaping backslash.  Never returns 0.
+ * moved back to a space in the second half, out of a <@id>, <@!id>, <@&id>
+ * or <#id> token and off an escaping backslash.  Never returns 0.
  */
 static size_t hard_cut(const char *p, size_t n, size_t avail, int in_code)
 {
@@ -323,7 +334,8 @@ static size_t hard_cut(const char *p, size_t n, size_t avail, int in_code)
 		if (!is_digit(c) && c != '@' && c != '&' && c != '#' && c != '!')
 			break;
 	}
-	if (j > 1 && j < cut && p[j - 1] == '<')
+	/* j == cut: the cut would fall just after the '<' of a token */
+	if (j > 1 && p[j - 1] == '<')
 		cut = j - 1;
 	for (j = cut; j > 0 && p[j - 1] == '\\'; j--)
 		;

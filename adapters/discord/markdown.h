@@ -14,6 +14,9 @@
  *   EMPH     **escaped**  (nothing for an empty span).
  *   MENTION  <@id> when id is a Discord snowflake (1-20 ASCII digits);
  *            otherwise "@name" escaped like TEXT (never a raw <@...>).
+ *   ROOM     <#id> when id is a snowflake: Discord shows a channel link,
+ *            which pings nobody and so is never in allowed_mentions;
+ *            otherwise "#name" (or "#id" without a name) escaped like TEXT.
  *   NEWLINE  "\n".
  *   HEADING  **escaped** on a line of its own.  Chosen over "### " because a
  *            Discord heading is very large for the short titles games use,
@@ -70,7 +73,7 @@ typedef int (*discord_chunk_fn)(void *ctx, const char *chunk, size_t len);
  *   - Cuts at line ends where possible; a line longer than a whole message
  *     is hard-split, at a space in its second half when there is one, never
  *     inside a UTF-8 sequence, after an escaping backslash or inside a
- *     <@id>-style token.
+ *     <@id>-style token (<#id> room links included).
  *   - A fenced code block (a line starting with ``` opens one, the next
  *     such line closes it) cut across messages is closed with ``` at the end
  *     of one message and reopened with its opening fence line at the start

@@ -3,14 +3,14 @@
  * split into events that fit.  The rules are in mxhtml.h.
  *
  * How it works: the rich is first cut into tokens (runs of text without a
- * newline, newlines, mentions, tag opens and closes).  Messages are then
- * filled greedily a "line" at a time (a line ends after a newline or a
- * block's close), so cuts fall at line ends whenever a line fits in a
- * message of its own; a longer line is cut between code points.  The cost of
- * everything is counted exactly as jansson will serialise it, so the budget
- * check is a promise, not an estimate.  A tag open at a cut (<strong>, <h4>,
- * <pre><code>) is closed at the end of one message and reopened at the start
- * of the next.
+ * newline, newlines, mentions and room links, tag opens and closes).
+ * Messages are then filled greedily a "line" at a time (a line ends after a
+ * newline or a block's close), so cuts fall at line ends whenever a line
+ * fits in a message of its own; a longer line is cut between code points.
+ * The cost of everything is counted exactly as jansson will serialise it, so
+ * the budget check is a promise, not an estimate.  A tag open at a cut
+ * (<strong>, <h4>, <pre><code>) is closed at the end of one message and
+ * reopened at the start of the next.
  */
 #include "adapters/matrix/mxhtml.h"
 
@@ -26,7 +26,7 @@
 #define MSG_JSON_BUDGET (MX_EVENT_MAX - 1024 - 512)
 /* Room kept for closing an open tag at a cut. */
 #define CLOSE_RESERVE 32
-/* A mention whose name is longer than this is shown as plain text. */
+/* A mention or room whose name is longer than this is shown as plain text. */
 #define MENTION_NAME_MAX 1024
 #define REPLACEMENT "\xef\xbf\xbd"	/* U+FFFD */
 
@@ -41,7 +41,7 @@ static const char *const close_tag[] = {
 	[CTX_PRE] = "</code></pre>",
 };
 
-/* ---- user ids ----------------------------------------------------------- */
+/* ---- user and room ids ------------------------------------------------ */
 
 static int is_alnum(char c)
 {
@@ -60,22 +60,11 @@ static int localpart_char(char c)
 	return is_alnum(c) || strchr("._=-/+", c) != NULL;
 }
 
-int mx_user_id_valid(const char *s)
+/* "host[:port]" at s, the whole rest of the string. */
+static int server_name_valid(const char *host)
 {
-	size_t n, i;
-	const char *host;
+	size_t i;
 
-	if (!s || s[0] != '@')
-		return 0;
-	n = strlen(s);
-	if (n > 255)
-		return 0;
-	for (i = 1; s[i] && s[i] != ':'; i++)
-		if (!localpart_char(s[i]))
-			return 0;
-	if (i == 1 || s[i] != ':')
-		return 0;
-	host = s + i + 1;
 	if (*host == '[') {
 		for (i = 1; host[i] && host[i] != ']'; i++)
 			if (!is_hex(host[i]) && host[i] != ':' && host[i] != '.')
@@ -100,6 +89,39 @@ int mx_user_id_valid(const char *s)
 			return 0;
 	}
 	return host[i] == '\0';
+}
+
+int mx_user_id_valid(const char *s)
+{
+	size_t i;
+
+	if (!s || s[0] != '@' || strlen(s) > 255)
+		return 0;
+	for (i = 1; s[i] && s[i] != ':'; i++)
+		if (!localpart_char(s[i]))
+			return 0;
+	if (i == 1 || s[i] != ':')
+		return 0;
+	return server_name_valid(s + i + 1);
+}
+
+/*
+ * A room id "!opaque:server" or alias "#alias:server".  The part before the
+ * first ':' may be any printable ASCII but ':' (add_link_target
+ * percent-encodes what a URL cannot hold); no spaces, controls or non-ASCII.
+ */
+static int room_id_valid(const char *s)
+{
+	size_t i;
+
+	if (!s || (s[0] != '!' && s[0] != '#') || strlen(s) > 255)
+		return 0;
+	for (i = 1; s[i] && s[i] != ':'; i++)
+		if (s[i] <= ' ' || s[i] > '~')
+			return 0;
+	if (i == 1 || s[i] != ':')
+		return 0;
+	return server_name_valid(s + i + 1);
 }
 
 /* The matrix.to link of a valid id: only [A-Za-z0-9.-_~@:] stay as they are. */
@@ -212,6 +234,7 @@ enum tok_kind {
 	TK_TEXT,	/* s[0..n): no '\n' */
 	TK_NL,		/* body "\n"; HTML "<br>", or "\n" inside <pre> */
 	TK_MENTION,	/* span: a valid id, a short name */
+	TK_ROOM,	/* span: a valid room id or alias, a short name */
 	TK_OPEN,	/* HTML open tag of ctx */
 	TK_CLOSE,	/* HTML close tag of ctx; body "\n" after a block */
 	TK_BNL,		/* body-only "\n" before a block */
@@ -297,6 +320,16 @@ static void tokenize(const struct rich *r, struct toks *t)
 
 			if (mx_user_id_valid(s->user) && strlen(name) <= MENTION_NAME_MAX)
 				tok_push(t, TK_MENTION, CTX_NONE, NULL, 0, s);
+			else
+				tok_text(t, CTX_NONE, name, strlen(name));
+			at_bol = 0;
+			break;
+		}
+		case RICH_ROOM: {
+			const char *name = mention_name(s);
+
+			if (room_id_valid(s->user) && strlen(name) <= MENTION_NAME_MAX)
+				tok_push(t, TK_ROOM, CTX_NONE, NULL, 0, s);
 			else
 				tok_text(t, CTX_NONE, name, strlen(name));
 			at_bol = 0;
@@ -480,7 +513,8 @@ static void tok_cost(const struct tok *t, const struct msg *m, size_t *body, siz
 			*json += 2;
 		}
 		break;
-	case TK_MENTION: {
+	case TK_MENTION:
+	case TK_ROOM: {
 		struct buf a = BUF_INIT;
 		const char *name = mention_name(t->span);
 		size_t n = strlen(name), i = 0;
@@ -496,7 +530,7 @@ static void tok_cost(const struct tok *t, const struct msg *m, size_t *body, siz
 			*body += bn;
 			*json += json_cost(b, bn) + json_cost(h, hn);
 		}
-		if (!has_user(m->users, t->span->user))
+		if (t->kind == TK_MENTION && !has_user(m->users, t->span->user))
 			*json += json_cost(t->span->user, strlen(t->span->user)) + 3;
 		break;
 	}
@@ -554,7 +588,8 @@ static void emit(struct out *o, const struct tok *t)
 			add_body(m, "\n", 1);
 		m->open = CTX_NONE;
 		break;
-	case TK_MENTION: {
+	case TK_MENTION:
+	case TK_ROOM: {
 		const char *name = mention_name(t->span);
 		const char *id = t->span->user;
 		size_t from = m->html.len;
@@ -565,7 +600,8 @@ static void emit(struct out *o, const struct tok *t)
 		m->json += json_cost(m->html.s + from, m->html.len - from);
 		emit_text(o, name, strlen(name), &off);
 		add_html(m, "</a>", 4);
-		if (!has_user(m->users, id)) {
+		/* a room link notifies nobody: only mentions go in m.mentions */
+		if (t->kind == TK_MENTION && !has_user(m->users, id)) {
 			json_array_append_new(m->users, json_string(id));
 			m->json += json_cost(id, strlen(id)) + 3;
 		}

@@ -11,6 +11,11 @@
  *            when the id is a valid Matrix user id (@local:server, no
  *            characters that need escaping in a URL other than those the
  *            function percent-encodes); otherwise the escaped name.
+ *   ROOM     body: the room's name, or its id when it has none (as is);
+ *            html: <a href="https://matrix.to/#/%21opaque:server">escaped
+ *            name or id</a> when the id is a Matrix room id ("!opaque:server")
+ *            or alias ("#alias:server"), the id percent-encoded; otherwise
+ *            the escaped name (or id).  Never in m.mentions.
  *   NEWLINE  body: "\n";       html: "<br>".
  *   HEADING  body: the text on its own line; html: <h4>escaped</h4>.
  *   MONO     body: the block on its own lines; html: <pre><code>escaped</code></pre>.
@@ -46,11 +51,12 @@ int mx_user_id_valid(const char *s);
  *  "formatted_body": ..., "m.mentions": {"user_ids": [...]}}.
  * Splits into several messages when r is too long for one event: at span
  * boundaries (NEWLINE preferred), never inside a UTF-8 sequence or an HTML
- * tag/entity; a MONO block cut across messages is closed and reopened so
- * each message's HTML is balanced.  Every element serialises (compact) to
- * less than MX_EVENT_MAX - 1024 bytes.  Each element's m.mentions lists only
- * the users mentioned in that element.  Returns a new reference (never NULL;
- * an empty r gives one message with an empty body).
+ * tag/entity (a mention or room link is never cut); a MONO block cut across
+ * messages is closed and reopened so each message's HTML is balanced.
+ * Every element serialises (compact) to less than MX_EVENT_MAX - 1024
+ * bytes.  Each element's m.mentions lists only the users mentioned in that
+ * element (room links never appear there).  Returns a new reference (never
+ * NULL; an empty r gives one message with an empty body).
  */
 json_t *mx_notice_contents(const struct rich *r);
 

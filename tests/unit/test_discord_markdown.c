@@ -181,6 +181,84 @@ static void test_display_names_never_ping(void **state)
 	rich_release(&r);
 }
 
+static void test_room(void **state)
+{
+	struct rich r = RICH_INIT;
+	json_t *am;
+	char *s;
+
+	/* a snowflake: a channel link, the name ignored */
+	rich_text(&r, "play in ");
+	rich_room(&r, "123456789012345678", "<@1> @everyone");
+	s = render(&r);
+	assert_string_equal(s, "play in <#123456789012345678>");
+	free(s);
+	/* channel links ping nobody: not in allowed_mentions */
+	rich_mention(&r, "42", "Ana");
+	am = discord_allowed_mentions(&r);
+	assert_int_equal(json_array_size(json_object_get(am, "users")), 1);
+	assert_string_equal(json_string_value(json_array_get(json_object_get(am, "users"), 0)),
+			    "42");
+	json_decref(am);
+	rich_release(&r);
+
+	/* not a snowflake: "#name" escaped like text, never a raw <#...> or <@...> */
+	rich_text(&r, "x ");
+	rich_room(&r, "!abc:matrix.org", "Lo*bby_");
+	rich_text(&r, " ");
+	rich_room(&r, "nope", "<@123>");
+	rich_text(&r, " ");
+	rich_room(&r, "nope", "<script>");
+	rich_text(&r, " ");
+	rich_room(&r, "123456789012345678901", "z");	/* 21 digits */
+	rich_text(&r, " ");
+	rich_room(&r, "12x", "@everyone");
+	rich_text(&r, " ");
+	rich_room(&r, "", "a|b");
+	s = render(&r);
+	assert_string_equal(s, "x #Lo\\*bby\\_ #<" ZWSP "@123> #<" ZWSP "script> #z #@" ZWSP
+			    "everyone #a\\|b");
+	assert_null(strstr(s, "<@"));
+	assert_null(strstr(s, "<#"));
+	assert_no_mass_ping(s);
+	free(s);
+	am = discord_allowed_mentions(&r);
+	assert_int_equal(json_array_size(json_object_get(am, "users")), 0);
+	json_decref(am);
+	rich_release(&r);
+
+	/* no name: the id (escaped), or "?" when there is nothing at all */
+	rich_text(&r, "x ");
+	rich_room(&r, "general", NULL);
+	rich_room(&r, "<@123>", NULL);
+	rich_room(&r, "<#1>", "");
+	rich_room(&r, "a_b", "");
+	rich_room(&r, NULL, NULL);
+	s = render(&r);
+	assert_string_equal(s, "x #general#<" ZWSP "@123>#<" ZWSP "#1>#a\\_b#?");
+	free(s);
+	rich_release(&r);
+
+	/* at the start of a line the '#' is escaped: never a heading */
+	rich_room(&r, "nope", "Big");
+	rich_newline(&r);
+	rich_room(&r, "nope", "# also");
+	s = render(&r);
+	assert_string_equal(s, "\\#Big\n\\## also");
+	free(s);
+	rich_release(&r);
+
+	/* a '<' ending the text before does not join a fallback into a token */
+	rich_text(&r, "a <");
+	rich_room(&r, "nope", "1");
+	rich_text(&r, " <");
+	rich_room(&r, "99", NULL);
+	s = render(&r);
+	assert_string_equal(s, "a <" ZWSP "#1 <<#99>");
+	free(s);
+	rich_release(&r);
+}
+
 static void test_heading_and_blocks(void **state)
 {
 	struct rich r = RICH_INIT;
@@ -429,6 +507,51 @@ static void test_split_hard_prefers_safe_cuts(void **state)
 		assert_int_equal(c.v[i][strlen(c.v[i]) - 1], '>');
 	}
 	chunks_free(&c);
+
+	/* and so do channel links */
+	buf_reset(&b);
+	for (i = 0; i < 20; i++)
+		buf_addstr(&b, "<#123456789012345678>");
+	assert_int_equal(discord_split(buf_str(&b), 70, collect, &c), 0);
+	check_chunks(&c, 70);
+	assert_true(c.n > 1);
+	for (i = 0; i < c.n; i++) {
+		assert_true(!strncmp(c.v[i], "<#", 2));
+		assert_int_equal(c.v[i][strlen(c.v[i]) - 1], '>');
+	}
+	chunks_free(&c);
+
+	/* rendered, mixed with text, at every offset */
+	for (i = 0; i < 22; i++) {
+		struct rich r = RICH_INIT;
+		struct buf out = BUF_INIT;
+		size_t k, n;
+
+		rich_text(&r, "%.*s", (int)i, "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx");
+		for (k = 0; k < 10; k++)
+			rich_room(&r, "123456789012345678", NULL);
+		assert_int_equal(discord_markdown(&r, &out), 0);
+		assert_int_equal(discord_split(buf_str(&out), 64, collect, &c), 0);
+		check_chunks(&c, 64);
+		for (k = 0, n = 0; k < c.n; k++) {
+			const char *p = c.v[k];
+
+			/* every chunk holds whole links only */
+			while ((p = strstr(p, "<#"))) {
+				assert_true(!strncmp(p, "<#123456789012345678>", 21));
+				p += 21;
+				n++;
+			}
+			assert_null(strstr(c.v[k], "<#1234567890123456789"));
+			p = strrchr(c.v[k], '<');
+			if (p)
+				assert_non_null(strchr(p, '>'));
+		}
+		assert_int_equal(n, 10);
+		chunks_free(&c);
+		buf_release(&out);
+		rich_release(&r);
+	}
 	buf_release(&b);
 }
 
@@ -531,6 +654,7 @@ int main(void)
 		cmocka_unit_test(test_angle_tokens_in_text),
 		cmocka_unit_test(test_mention),
 		cmocka_unit_test(test_display_names_never_ping),
+		cmocka_unit_test(test_room),
 		cmocka_unit_test(test_heading_and_blocks),
 		cmocka_unit_test(test_mono_neutralises_fences),
 		cmocka_unit_test(test_split_short_and_lines),

@@ -50,7 +50,10 @@ static void assert_html_safe(const char *html)
 		if (*p == '<') {
 			int ok = 0;
 
-			if (!strncmp(p, "<a href=\"https://matrix.to/#/@", 30)) {
+			/* a user (@) or a room (%21 = '!', %23 = '#') */
+			if (!strncmp(p, "<a href=\"https://matrix.to/#/@", 30) ||
+			    !strncmp(p, "<a href=\"https://matrix.to/#/%21", 32) ||
+			    !strncmp(p, "<a href=\"https://matrix.to/#/%23", 32)) {
 				const char *end = strchr(p, '>');
 
 				assert_non_null(end);
@@ -304,6 +307,69 @@ static void test_mentions(void **state)
 	rich_release(&r);
 }
 
+static void test_rooms(void **state)
+{
+	static const char *const bad[] = {
+		"<script>", "<@123>", "123456789012345678", "!abc", "#abc", "!:x.org",
+		"#:x.org", "!a b:x.org", "!a:x\"><b>", "!a:", "@user:x.org", "!é:x.org",
+		"!a:x.org:99999a", "", "!a\n:x.org",
+	};
+	struct rich r = RICH_INIT;
+	json_t *a, *u;
+	size_t i;
+
+	rich_text(&r, "go to ");
+	rich_room(&r, "!abc:example.org", "<b>Lobby</b> & \"co\"");
+	rich_text(&r, ", ");
+	rich_room(&r, "#games:example.org", NULL);
+	rich_text(&r, ", ");
+	rich_room(&r, "!a/b%c\"<>&':x.org", "");		/* percent-encoded */
+	rich_mention(&r, "@ana:example.org", "Ana");
+	rich_room(&r, "!r:[::1]:8448", "v6");
+	a = contents(&r);
+	assert_int_equal(json_array_size(a), 1);
+	assert_string_equal(body_of(a, 0),
+			    "go to <b>Lobby</b> & \"co\", #games:example.org, "
+			    "!a/b%c\"<>&':x.orgAnav6");
+	assert_string_equal(html_of(a, 0),
+			    "go to <a href=\"https://matrix.to/#/%21abc:example.org\">"
+			    "&lt;b&gt;Lobby&lt;/b&gt; &amp; &quot;co&quot;</a>, "
+			    "<a href=\"https://matrix.to/#/%23games:example.org\">"
+			    "#games:example.org</a>, "
+			    "<a href=\"https://matrix.to/#/%21a%2Fb%25c%22%3C%3E%26%27:x.org\">"
+			    "!a/b%c&quot;&lt;&gt;&amp;&#39;:x.org</a>"
+			    "<a href=\"https://matrix.to/#/@ana:example.org\">Ana</a>"
+			    "<a href=\"https://matrix.to/#/%21r:%5B::1%5D:8448\">v6</a>");
+	/* rooms are never mentions */
+	u = users_of(a, 0);
+	assert_int_equal(json_array_size(u), 1);
+	assert_string_equal(json_string_value(json_array_get(u, 0)), "@ana:example.org");
+	assert_null(json_object_get(json_object_get(json_array_get(a, 0), "m.mentions"), "room"));
+	json_decref(a);
+	rich_release(&r);
+
+	/* not a room id: the name (or id) as escaped text, no link */
+	for (i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
+		rich_room(&r, bad[i], "<a href=\"https://evil\">x</a>");
+		rich_room(&r, bad[i], NULL);
+	}
+	rich_room(&r, NULL, NULL);
+	a = contents(&r);
+	assert_null(strstr(html_of(a, 0), "<a"));
+	assert_int_equal(json_array_size(users_of(a, 0)), 0);
+	json_decref(a);
+	rich_release(&r);
+
+	rich_room(&r, "<script>", NULL);
+	rich_room(&r, "nope", "<@123>");
+	rich_room(&r, "", "");
+	a = contents(&r);
+	assert_string_equal(body_of(a, 0), "<script><@123>?");
+	assert_string_equal(html_of(a, 0), "&lt;script&gt;&lt;@123&gt;?");
+	json_decref(a);
+	rich_release(&r);
+}
+
 static void test_empty_and_plain(void **state)
 {
 	struct rich r = RICH_INIT;
@@ -488,18 +554,46 @@ static void test_split_mentions_per_message(void **state)
 	rich_release(&r);
 }
 
+static void test_split_rooms(void **state)
+{
+	struct rich r = RICH_INIT;
+	json_t *a;
+	size_t i, links = 0;
+
+	/* one long line of room links: cuts fall between them, never inside */
+	for (i = 0; i < 3000; i++)
+		rich_room(&r, "!abcdefghijklmnop:example.org", "<the lobby>");
+	a = contents(&r);	/* every <a> closed in its own message */
+	assert_true(json_array_size(a) > 1);
+	for (i = 0; i < json_array_size(a); i++) {
+		const char *h = html_of(a, i);
+		size_t n = count(h, "<a href=\"https://matrix.to/#/%21abcdefghijklmnop:example.org\">"
+				 "&lt;the lobby&gt;</a>");
+
+		assert_int_equal(n, count(h, "<a "));
+		assert_int_equal(strlen(body_of(a, i)), n * strlen("<the lobby>"));
+		assert_int_equal(json_array_size(users_of(a, i)), 0);
+		links += n;
+	}
+	assert_int_equal(links, 3000);
+	json_decref(a);
+	rich_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_user_id_valid),
 		cmocka_unit_test(test_escape_every_span),
 		cmocka_unit_test(test_mentions),
+		cmocka_unit_test(test_rooms),
 		cmocka_unit_test(test_empty_and_plain),
 		cmocka_unit_test(test_blocks),
 		cmocka_unit_test(test_bad_bytes_replaced),
 		cmocka_unit_test(test_split_long),
 		cmocka_unit_test(test_split_hard),
 		cmocka_unit_test(test_split_mentions_per_message),
+		cmocka_unit_test(test_split_rooms),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

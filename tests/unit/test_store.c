@@ -196,6 +196,7 @@ static void assert_session_equal(const struct session_rec *a, const struct sessi
 	assert_string_equal(a->options, b->options);
 	assert_string_equal(a->creator, b->creator);
 	assert_string_equal(a->locale, b->locale);
+	assert_string_equal(a->settings, b->settings);
 	assert_int_equal(a->status, b->status);
 	assert_true(a->seed == b->seed);
 	assert_int_equal(a->version, b->version);
@@ -906,6 +907,282 @@ static void test_many_rows(void **state)
 	free(out);
 }
 
+
+/* ----------------------------------------------------- contract: settings */
+
+static void test_settings(void **state)
+{
+	struct fixture *f = *state;
+	struct session_rec s, got, before;
+	struct store_commit c = { .session = &s };
+	char big[512];
+
+	mk_session(&s, "console", "room-1", SESSION_LOBBY);
+	session_rec_init(&got);
+	session_rec_init(&before);
+	/* "" = defaults, and a new session starts there. */
+	save_session(f, &s);
+	get_ok(f, s.id, &got);
+	assert_string_equal(got.settings, "");
+
+	snprintf(s.settings, sizeof(s.settings), "{\"remind\":300,\"pause\":false}");
+	save_session(f, &s);
+	get_ok(f, s.id, &got);
+	assert_session_equal(&got, &s);
+	assert_int_equal(store_session_current(f->s, "console", "room-1", &got,
+					       &f->err), 1);
+	assert_string_equal(got.settings, "{\"remind\":300,\"pause\":false}");
+
+	/* Exactly at the limit: 511 bytes. */
+	memset(big, 'x', sizeof(big) - 1);
+	big[0] = '{';
+	big[sizeof(big) - 2] = '}';
+	big[sizeof(big) - 1] = '\0';
+	memcpy(s.settings, big, sizeof(big));
+	save_session(f, &s);
+	if (f->kind == KIND_FILE)
+		reopen(f);
+	get_ok(f, s.id, &got);
+	assert_int_equal(strlen(got.settings), 511);
+	assert_string_equal(got.settings, big);
+	assert_session_equal(&got, &s);
+	session_rec_copy(&before, &got);
+
+	/* 512 bytes with no NUL: refused, nothing written. */
+	memset(s.settings, 's', sizeof(s.settings));
+	commit_fails(f, &c, "session settings is longer than 511 bytes");
+	get_ok(f, s.id, &got);
+	assert_session_equal(&got, &before);
+
+	/* Nor is a new session stored with it. */
+	mk_session(&s, "console", "room-2", SESSION_LOBBY);
+	memset(s.settings, 's', sizeof(s.settings));
+	commit_fails(f, &c, "session settings");
+	assert_int_equal(s.id, 0);
+	assert_int_equal(store_session_current(f->s, "console", "room-2", &got,
+					       &f->err), 0);
+
+	/* Back to the defaults. */
+	session_rec_copy(&s, &before);
+	s.settings[0] = '\0';
+	save_session(f, &s);
+	get_ok(f, s.id, &got);
+	assert_string_equal(got.settings, "");
+	session_rec_release(&got);
+	session_rec_release(&before);
+	session_rec_release(&s);
+}
+
+/* --------------------------------------------------- contract: truncation */
+
+/* Stores a session with moves 1..n named "m1".."mn". */
+static void log_of(struct fixture *f, struct session_rec *s, const char *room, int n)
+{
+	struct action_rec acts[16];
+	struct store_commit c = { .session = s, .actions = acts, .nactions = (size_t)n };
+	char move[16];
+	int i;
+
+	assert_true(n <= 16);
+	mk_session(s, "console", room, SESSION_ACTIVE);
+	for (i = 0; i < n; i++) {
+		snprintf(move, sizeof(move), "m%d", i + 1);
+		mk_action(&acts[i], i + 1, move);
+	}
+	commit_ok(f, &c);
+}
+
+/* Asserts the log is exactly moves[0..n), seqs 1..n. */
+static void assert_log(struct fixture *f, int64_t session, int n, const char *const *moves)
+{
+	struct seen v = { 0 };
+	int i;
+
+	assert_int_equal(store_actions(f->s, session, 0, seen_action, &v, &f->err), 0);
+	assert_int_equal(v.n, n);
+	for (i = 0; i < n; i++) {
+		assert_int_equal(v.ids[i], i + 1);
+		assert_string_equal(v.text[i], moves[i]);
+	}
+}
+
+static const char *const m12345[] = { "m1", "m2", "m3", "m4", "m5" };
+
+static void test_truncate(void **state)
+{
+	struct fixture *f = *state;
+	struct session_rec s, other, got;
+	struct action_rec acts[2];
+	struct outbox_rec out;
+	struct store_commit c = { .truncate = 1 };
+	static const char *const redo[] = { "m1", "m2", "x3", "x4" };
+
+	log_of(f, &s, "room-1", 5);
+	log_of(f, &other, "room-2", 3);
+	c.session = &s;
+
+	/* Undo the last move: truncate and insert nothing. */
+	c.truncate_after = 4;
+	commit_ok(f, &c);
+	assert_int_equal(s.version, 2);
+	assert_log(f, s.id, 4, m12345);
+
+	/* Truncate and insert the replacement moves in one commit. */
+	c.truncate_after = 2;
+	mk_action(&acts[0], 3, "x3");
+	mk_action(&acts[1], 4, "x4");
+	c.actions = acts;
+	c.nactions = 2;
+	commit_ok(f, &c);
+	assert_log(f, s.id, 4, redo);
+
+	/* Past the last seq: nothing to delete (the session is still updated). */
+	c.truncate_after = 10;
+	c.actions = NULL;
+	c.nactions = 0;
+	commit_ok(f, &c);
+	assert_log(f, s.id, 4, redo);
+
+	/* truncate_after 0 deletes the whole log... */
+	c.truncate_after = 0;
+	commit_ok(f, &c);
+	assert_log(f, s.id, 0, NULL);
+	/* ...and it starts again at 1. */
+	mk_action(&acts[0], 1, "m1");
+	c.truncate = 0;
+	c.actions = acts;
+	c.nactions = 1;
+	commit_ok(f, &c);
+	assert_log(f, s.id, 1, m12345);
+	assert_int_equal(s.version, 6);
+	session_rec_init(&got);
+	get_ok(f, s.id, &got);
+	assert_session_equal(&got, &s);
+
+	/* Another session's log is untouched. */
+	assert_log(f, other.id, 3, m12345);
+
+	/* The optimistic version check still applies: a stale copy is refused
+	 * and truncates nothing. */
+	session_rec_copy(&got, &s);
+	got.version--;
+	c.session = &got;
+	c.truncate = 1;
+	c.truncate_after = 0;
+	c.actions = NULL;
+	c.nactions = 0;
+	commit_fails(f, &c, "changed elsewhere");
+	assert_log(f, s.id, 1, m12345);
+
+	/* A failure after the delete rolls the delete back too. */
+	c.session = &other;
+	c.truncate_after = 1;
+	mk_action(&acts[0], 2, "y2");
+	mk_action(&acts[1], 2, "y2 again");
+	c.actions = acts;
+	c.nactions = 2;
+	commit_fails(f, &c, "already has action 2");
+	assert_log(f, other.id, 3, m12345);
+	mk_outbox(&out, "dup-key", "x");
+	{
+		struct store_commit o = { .outbox = &out, .noutbox = 1 };
+
+		commit_ok(f, &o);
+	}
+	mk_action(&acts[1], 3, "y3");
+	c.outbox = &out;
+	c.noutbox = 1;
+	commit_fails(f, &c, "already used");
+	assert_log(f, other.id, 3, m12345);
+	assert_int_equal(other.version, 1);
+	session_rec_release(&got);
+}
+
+static void test_truncate_refused(void **state)
+{
+	struct fixture *f = *state;
+	struct session_rec s, fresh, ghost;
+	struct action_rec act;
+	struct store_commit c = { .truncate = 1 };
+
+	log_of(f, &s, "room-1", 3);
+
+	/* Needs a session already stored. */
+	commit_fails(f, &c, "needs a stored session");
+	mk_session(&fresh, "console", "room-9", SESSION_ACTIVE);
+	c.session = &fresh;
+	commit_fails(f, &c, "needs a stored session");
+	assert_int_equal(store_session_current(f->s, "console", "room-9", &fresh,
+					       &f->err), 0);
+	mk_session(&ghost, "console", "room-8", SESSION_ACTIVE);
+	ghost.id = s.id + 100;
+	c.session = &ghost;
+	commit_fails(f, &c, "no session");
+
+	/* A negative truncate_after is refused. */
+	c.session = &s;
+	c.truncate_after = -1;
+	commit_fails(f, &c, "cannot truncate");
+
+	/* New actions must follow truncate_after. */
+	c.truncate_after = 1;
+	mk_action(&act, 3, "m3");
+	c.actions = &act;
+	c.nactions = 1;
+	commit_fails(f, &c, "must start right after it, not at 3");
+	mk_action(&act, 1, "m1");
+	commit_fails(f, &c, "not at 1");
+	c.truncate_after = INT64_MAX;
+	act.seq = INT64_MIN;
+	commit_fails(f, &c, "must start right after it");
+	c.truncate_after = 1;
+	assert_log(f, s.id, 3, m12345);
+	assert_int_equal(s.version, 1);
+
+	/* And with truncate unset, truncate_after means nothing. */
+	c.truncate = 0;
+	c.truncate_after = 0;
+	c.actions = NULL;
+	c.nactions = 0;
+	commit_ok(f, &c);
+	assert_log(f, s.id, 3, m12345);
+}
+
+/* An injected fault on a truncating commit leaves the log as it was; healed,
+ * the same commit goes through. */
+static void test_truncate_fault(void **state)
+{
+	struct fixture *f = *state;
+	struct session_rec s;
+	struct action_rec act;
+	struct store_commit c = { .truncate = 1, .truncate_after = 1, .actions = &act,
+				  .nactions = 1 };
+	static const char *const redo[] = { "m1", "z2" };
+
+	f->s = store_fault_wrap(f->s, 2);
+	log_of(f, &s, "room-1", 4);
+	c.session = &s;
+	mk_action(&act, 2, "z2");
+	commit_fails(f, &c, "injected fault");
+	assert_log(f, s.id, 4, m12345);
+	assert_int_equal(s.version, 1);
+	c.actions = NULL;
+	c.nactions = 0;
+	commit_fails(f, &c, "injected fault");
+	assert_log(f, s.id, 4, m12345);
+
+	store_fault_heal(f->s);
+	c.actions = &act;
+	c.nactions = 1;
+	commit_ok(f, &c);
+	assert_log(f, s.id, 2, redo);
+	assert_int_equal(store_fault_writes(f->s), 4);
+	if (f->kind == KIND_FILE) {
+		reopen(f);	/* closes the wrapper; the file keeps the commit */
+		assert_log(f, s.id, 2, redo);
+	}
+}
+
 /* ------------------------------------------------------ file-only checks */
 
 static void test_persistence(void **state)
@@ -975,6 +1252,120 @@ static void test_migrations_idempotent(void **state)
 	session_rec_init(&got);
 	get_ok(f, s.id, &got);
 	assert_session_equal(&got, &s);
+	session_rec_release(&got);
+}
+
+/* Schema version 1 exactly as it shipped (state/sqlite.c, migration 1). */
+static const char schema_v1[] =
+	"CREATE TABLE sessions ("
+	" id INTEGER PRIMARY KEY,"
+	" platform TEXT NOT NULL,"
+	" room TEXT NOT NULL,"
+	" game TEXT NOT NULL,"
+	" options TEXT NOT NULL,"
+	" creator TEXT NOT NULL,"
+	" locale TEXT NOT NULL,"
+	" status INTEGER NOT NULL CHECK (status BETWEEN 0 AND 3),"
+	" seed INTEGER NOT NULL,"
+	" version INTEGER NOT NULL,"
+	" created INTEGER NOT NULL,"
+	" updated INTEGER NOT NULL,"
+	" state TEXT"
+	");"
+	"CREATE INDEX sessions_room ON sessions (platform, room, id);"
+	"CREATE INDEX sessions_open ON sessions (id) WHERE status IN (0, 1);"
+	"CREATE TABLE seats ("
+	" session INTEGER NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,"
+	" seat INTEGER NOT NULL CHECK (seat >= 0),"
+	" user TEXT NOT NULL,"
+	" name TEXT NOT NULL,"
+	" is_bot INTEGER NOT NULL,"
+	" notify_dm INTEGER NOT NULL,"
+	" PRIMARY KEY (session, seat)"
+	") WITHOUT ROWID;"
+	"CREATE TABLE actions ("
+	" session INTEGER NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,"
+	" seq INTEGER NOT NULL CHECK (seq >= 1),"
+	" seat INTEGER NOT NULL,"
+	" move TEXT NOT NULL,"
+	" user TEXT NOT NULL,"
+	" at INTEGER NOT NULL,"
+	" PRIMARY KEY (session, seq)"
+	") WITHOUT ROWID;"
+	"CREATE TABLE outbox ("
+	" id INTEGER PRIMARY KEY AUTOINCREMENT,"
+	" platform TEXT NOT NULL,"
+	" room TEXT NOT NULL,"
+	" user TEXT NOT NULL,"
+	" key TEXT UNIQUE,"
+	" payload TEXT NOT NULL,"
+	" created INTEGER NOT NULL,"
+	" sent_at INTEGER"
+	");"
+	"CREATE INDEX outbox_pending ON outbox (id) WHERE sent_at IS NULL;"
+	"CREATE TABLE cursors ("
+	" key TEXT PRIMARY KEY,"
+	" value TEXT NOT NULL"
+	") WITHOUT ROWID;";
+
+/* A file written by the previous release (user_version 1) opens, migrates
+ * to settings = "" and keeps everything else. */
+static void test_migrate_from_v1(void **state)
+{
+	struct fixture *f = *state;
+	struct session_rec got;
+	struct action_rec act;
+	struct store_commit c = { .session = &got, .truncate = 1, .truncate_after = 1,
+				  .actions = &act, .nactions = 1 };
+	static const char *const moves[] = { "lead patron", "think draw" };
+	static const char *const redo[] = { "lead patron", "z2" };
+
+	store_close(f->s);
+	f->s = NULL;
+	remove_db(f->path);
+	raw_exec(f->path, schema_v1);
+	raw_exec(f->path,
+		 "PRAGMA user_version = 1;"
+		 "INSERT INTO sessions (id, platform, room, game, options, creator,"
+		 " locale, status, seed, version, created, updated, state)"
+		 " VALUES (7, 'discord', 'chan-1', 'fortuna', 'short', 'u-ann', 'es',"
+		 " 1, 42, 3, 1000, 1001, '{\"turn\":2}');"
+		 "INSERT INTO seats VALUES (7, 0, 'u-ann', 'Ann', 0, 1);"
+		 "INSERT INTO seats VALUES (7, 1, '', 'Robot', 1, 0);"
+		 "INSERT INTO actions VALUES (7, 1, 0, 'lead patron', 'u-ann', 2001);"
+		 "INSERT INTO actions VALUES (7, 2, 1, 'think draw', '', 2002);"
+		 "INSERT INTO outbox (platform, room, user, key, payload, created)"
+		 " VALUES ('discord', 'chan-1', '', 'n-1', 'board', 3000);"
+		 "INSERT INTO cursors VALUES ('discord.seq', '99');");
+	assert_int_equal(raw_int(f->path, "PRAGMA user_version"), 1);
+
+	f->s = open_ok(f->path, &f->err);
+	assert_int_equal(store_sqlite_schema_version(), 2);
+	assert_int_equal(raw_int(f->path, "PRAGMA user_version"), 2);
+	session_rec_init(&got);
+	assert_int_equal(store_session_current(f->s, "discord", "chan-1", &got,
+					       &f->err), 1);
+	assert_int_equal(got.id, 7);
+	assert_string_equal(got.settings, "");
+	assert_int_equal(got.version, 3);
+	assert_int_equal(got.status, SESSION_ACTIVE);
+	assert_int_equal(got.nseats, 2);
+	assert_string_equal(got.seats[1].name, "Robot");
+	assert_string_equal(got.state, "{\"turn\":2}");
+	assert_log(f, 7, 2, moves);
+	assert_int_equal(count_pending(f->s), 1);
+
+	/* The migrated file takes settings and truncation like a new one. */
+	snprintf(got.settings, sizeof(got.settings), "{\"remind\":60}");
+	mk_action(&act, 2, "z2");
+	commit_ok(f, &c);
+	reopen(f);
+	assert_int_equal(raw_int(f->path, "PRAGMA user_version"), 2);
+	session_rec_release(&got);
+	get_ok(f, 7, &got);
+	assert_string_equal(got.settings, "{\"remind\":60}");
+	assert_int_equal(got.version, 4);
+	assert_log(f, 7, 2, redo);
 	session_rec_release(&got);
 }
 
@@ -1111,16 +1502,21 @@ static void test_records(void **state)
 	(void)state;
 	mk_session(&a, "console", "r", SESSION_ACTIVE);
 	a.state = xstrdup("{}");
+	snprintf(a.settings, sizeof(a.settings), "{\"remind\":600}");
 	session_rec_init(&b);
+	assert_string_equal(b.settings, "");
 	b.state = xstrdup("old");
+	snprintf(b.settings, sizeof(b.settings), "{\"old\":1}");
 	session_rec_copy(&b, &a);	/* releases b's old state */
 	assert_ptr_not_equal(a.state, b.state);
 	assert_string_equal(b.state, "{}");
+	assert_string_equal(b.settings, "{\"remind\":600}");
 	assert_session_equal(&a, &b);
 	session_rec_copy(&b, &b);
 	session_rec_release(&a);
 	session_rec_release(&b);
 	assert_null(b.state);
+	assert_string_equal(b.settings, "");
 	assert_int_equal(b.status, SESSION_LOBBY);
 
 	assert_string_equal(session_status_name(SESSION_LOBBY), "lobby");
@@ -1356,9 +1752,14 @@ int main(void)
 		BOTH(test_cursors),
 		BOTH(test_overlong_fields_rejected),
 		BOTH(test_many_rows),
+		BOTH(test_settings),
+		BOTH(test_truncate),
+		BOTH(test_truncate_refused),
+		BOTH(test_truncate_fault),
 		FILE_ONLY(test_overlong_value_on_read),
 		FILE_ONLY(test_persistence),
 		FILE_ONLY(test_migrations_idempotent),
+		FILE_ONLY(test_migrate_from_v1),
 		FILE_ONLY(test_wal_mode),
 		FILE_ONLY(test_wal_checkpointed),
 		FILE_ONLY(test_newer_schema_refused),

@@ -181,6 +181,93 @@ static void test_rich_json(void **state)
 	buf_release(&b);
 }
 
+static void test_rich_room(void **state)
+{
+	static const char *const bad[] = {
+		"[{\"k\":\"room\",\"t\":\"x\"}]",		/* no id */
+		"[{\"k\":\"room\",\"u\":5,\"t\":\"x\"}]",	/* id not a string */
+		"[{\"k\":\"room\",\"u\":\"!a:b\",\"t\":7}]",	/* name not a string */
+		"[{\"k\":\"text\",\"t\":\"ok\"},{\"k\":\"room\"}]",
+		"[{\"k\":\"room\",\"u\":null}]",
+	};
+	struct rich r = RICH_INIT, back;
+	struct buf a = BUF_INIT, b = BUF_INIT;
+	json_t *j;
+	char *dump;
+	size_t i;
+
+	rich_text(&r, "join ");
+	rich_room(&r, "!abc:example.org", "Lobby");
+	rich_text(&r, " or ");
+	rich_room(&r, "123456789012345678", NULL);
+	rich_text(&r, " or ");
+	rich_room(&r, "#games:x.org", "");
+	rich_room(&r, NULL, NULL);
+	assert_int_equal(r.n, 7);
+	assert_int_equal(r.v[1].kind, RICH_ROOM);
+	assert_string_equal(r.v[1].user, "!abc:example.org");
+	assert_string_equal(r.v[1].text, "Lobby");
+	assert_null(r.v[3].text);
+	assert_string_equal(r.v[6].user, "");
+	rich_to_plain(&r, &a);
+	assert_string_equal(buf_str(&a),
+			    "join #Lobby or #123456789012345678 or ##games:x.org#");
+
+	/* round trip: same spans, a missing name stays missing */
+	j = rich_to_json(&r);
+	dump = json_dumps(json_array_get(j, 1), JSON_COMPACT | JSON_SORT_KEYS);
+	assert_string_equal(dump, "{\"k\":\"room\",\"t\":\"Lobby\",\"u\":\"!abc:example.org\"}");
+	free(dump);
+	dump = json_dumps(json_array_get(j, 3), JSON_COMPACT | JSON_SORT_KEYS);
+	assert_string_equal(dump, "{\"k\":\"room\",\"u\":\"123456789012345678\"}");
+	free(dump);
+	assert_int_equal(rich_from_json(&back, j), 0);
+	assert_int_equal(back.n, r.n);
+	for (i = 0; i < r.n; i++) {
+		assert_int_equal(back.v[i].kind, r.v[i].kind);
+		if (r.v[i].text)
+			assert_string_equal(back.v[i].text, r.v[i].text);
+		else
+			assert_null(back.v[i].text);
+		if (r.v[i].user)
+			assert_string_equal(back.v[i].user, r.v[i].user);
+		else
+			assert_null(back.v[i].user);
+	}
+	rich_to_plain(&back, &b);
+	assert_string_equal(buf_str(&a), buf_str(&b));
+	json_decref(j);
+	rich_release(&back);
+
+	/* rich_append copies rooms too */
+	rich_append(&back, &r);
+	assert_int_equal(back.v[1].kind, RICH_ROOM);
+	assert_string_equal(back.v[1].user, "!abc:example.org");
+	assert_null(back.v[3].text);
+	rich_release(&back);
+
+	/* JSON written before rooms existed still loads */
+	j = json_loads("[{\"k\":\"text\",\"t\":\"hi \"},{\"k\":\"mention\",\"t\":\"Ana\","
+		       "\"u\":\"u1\"},{\"k\":\"nl\"},{\"k\":\"mono\",\"t\":\"x\"}]", 0, NULL);
+	assert_int_equal(rich_from_json(&back, j), 0);
+	assert_int_equal(back.n, 4);
+	json_decref(j);
+	rich_release(&back);
+
+	/* malformed room spans are refused whole */
+	for (i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
+		j = json_loads(bad[i], 0, NULL);
+		assert_non_null(j);
+		if (rich_from_json(&back, j) != -1)
+			fail_msg("accepted %s", bad[i]);
+		assert_int_equal(back.n, 0);
+		json_decref(j);
+	}
+	rich_release(&r);
+	buf_release(&a);
+	buf_release(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -192,6 +279,7 @@ int main(void)
 		cmocka_unit_test(test_rng),
 		cmocka_unit_test(test_rng_json),
 		cmocka_unit_test(test_rich_json),
+		cmocka_unit_test(test_rich_room),
 	};
 
 	return cmocka_run_group_tests_name("util", tests, NULL, NULL);
