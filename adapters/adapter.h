@@ -122,6 +122,10 @@ struct adapter {
 	 */
 	size_t (*on_complete)(void *ctx, struct adapter *a, const struct command *cmd,
 			      struct adapter_choice *out, size_t max);
+	/* Tests only (TABULA_TEST_CLOCK): the console's "@clock <unix
+	 * seconds>" line sets the bot's clock and runs what is due.  NULL:
+	 * not available. */
+	void (*on_clock)(void *ctx, struct adapter *a, int64_t now);
 	void *ctx;
 };
 

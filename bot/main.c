@@ -51,6 +51,7 @@ static void usage(FILE *f)
 	      "  TABULA_LOCALE      default locale of new rooms: en (default) or es\n"
 	      "  TABULA_LOG         log level on stderr: debug, info (default), warn, error\n"
 	      "  TABULA_SEED        fixes the bot's random seed (tests, replays)\n"
+	      "  TABULA_TEST_CLOCK  tests only: a fake clock (unix seconds, or a file)\n"
 	      "  DISCORD_TOKEN      Discord bot token: runs the Discord adapter (never logged)\n"
 	      "  DISCORD_APPLICATION_ID  the application id (default: learnt at connect)\n"
 	      "  DISCORD_GUILD_ID   register the slash commands in this server only\n"
@@ -75,9 +76,78 @@ static void usage(FILE *f)
 	      "     invalid or disallowed intents): fix the configuration first\n", f);
 }
 
+/*
+ * The clock and the one timer of reminders and timeouts.  TABULA_TEST_CLOCK
+ * (tests only) replaces the clock: a number is the starting unix time, moved
+ * by the console's "@clock <t>" lines; a path names a file holding the time,
+ * read at every use, and SIGUSR1 asks the bot to look at it now.
+ */
+static struct {
+	int mode;		/* 0 real, 1 value, 2 file */
+	int64_t value;
+	char path[512];
+} tclock;
+static uv_timer_t due_timer;
+static int due_timer_on;
+
+static int64_t test_now(void *ctx)
+{
+	if (tclock.mode == 2) {
+		FILE *f = fopen(tclock.path, "r");
+		long long t = 0;
+
+		if (f) {
+			if (fscanf(f, "%lld", &t) != 1)
+				t = 0;
+			fclose(f);
+		}
+		return t > 0 ? (int64_t)t : tclock.value;
+	}
+	return tclock.value;
+}
+
+static void on_due(uv_timer_t *t);
+
+/* Arms the timer for the manager's next due time. */
+static void rearm(struct session_mgr *m, int64_t due)
+{
+	int64_t now = m->now(m->now_ctx), wait;
+
+	if (!due_timer_on)
+		return;
+	uv_timer_stop(&due_timer);
+	if (!due)
+		return;
+	wait = due > now ? due - now : 0;
+	if (wait > 86400 * 7)
+		wait = 86400 * 7;	/* re-check weekly; uv timers are ms */
+	uv_timer_start(&due_timer, on_due, (uint64_t)wait * 1000 + (wait ? 0 : 1), 0);
+}
+
+static void on_due(uv_timer_t *t)
+{
+	struct session_mgr *m = t->data;
+
+	rearm(m, session_mgr_tick(m));
+}
+
 static void on_command(void *ctx, struct adapter *a, const struct command *cmd)
 {
 	session_mgr_handle(ctx, a, cmd);
+	rearm(ctx, session_mgr_next_due(ctx));
+}
+
+static void on_clock(void *ctx, struct adapter *a, int64_t now)
+{
+	tclock.value = now;
+	rearm(ctx, session_mgr_tick(ctx));
+}
+
+static void on_usr1(uv_signal_t *h, int signum)
+{
+	struct session_mgr *m = h->data;
+
+	rearm(m, session_mgr_tick(m));
 }
 
 static void on_sent(void *ctx, struct adapter *a, int64_t outbox_id)
@@ -166,7 +236,7 @@ int main(int argc, char **argv)
 	struct store *store;
 	struct buf err = BUF_INIT;
 	uv_loop_t *loop;
-	uv_signal_t sigint, sigterm;
+	uv_signal_t sigint, sigterm, sigusr1;
 	int force_console = 0, use_discord, i, rc = 0;
 	uint64_t seed;
 
@@ -219,9 +289,26 @@ int main(int argc, char **argv)
 	}
 	env = getenv("TABULA_SEED");
 	seed = env && *env ? strtoull(env, NULL, 0) : random_seed();
+	env = getenv("TABULA_TEST_CLOCK");
+	if (env && *env) {
+		char *e;
+
+		tclock.value = strtoll(env, &e, 10);
+		if (*e || tclock.value <= 0) {
+			tclock.mode = 2;
+			tclock.value = (int64_t)time(NULL);
+			snprintf(tclock.path, sizeof(tclock.path), "%s", env);
+		} else {
+			tclock.mode = 1;
+		}
+	}
 
 	mgr = xcalloc(1, sizeof(*mgr));
 	session_mgr_init(mgr, store, seed);
+	if (tclock.mode) {
+		mgr->now = test_now;
+		mgr->now_ctx = NULL;
+	}
 	env = getenv("TABULA_LOCALE");
 	if (env && *env) {
 		enum locale loc;
@@ -263,6 +350,7 @@ int main(int argc, char **argv)
 		p->on_command = on_command;
 		p->on_sent = on_sent;
 		p->on_complete = on_complete;
+		p->on_clock = tclock.mode ? on_clock : NULL;
 		p->ctx = mgr;
 		session_mgr_add_adapter(mgr, p);
 		if (adapter_start(p, loop, &err)) {
@@ -273,6 +361,18 @@ int main(int argc, char **argv)
 	}
 	if (session_mgr_flush_outbox(mgr, &err))
 		log_warn("outbox: %s", buf_str(&err));
+	if (session_mgr_load_open(mgr, &err))
+		log_warn("loading the open games: %s", buf_str(&err));
+	uv_timer_init(loop, &due_timer);
+	due_timer.data = mgr;
+	uv_unref((uv_handle_t *)&due_timer);	/* the console's end still ends the bot */
+	due_timer_on = 1;
+	rearm(mgr, session_mgr_tick(mgr));
+	uv_signal_init(loop, &sigusr1);
+	sigusr1.data = mgr;
+	if (tclock.mode)
+		uv_signal_start(&sigusr1, on_usr1, SIGUSR1);
+	uv_unref((uv_handle_t *)&sigusr1);
 	uv_signal_init(loop, &sigint);
 	uv_signal_start(&sigint, on_signal, SIGINT);
 	uv_signal_init(loop, &sigterm);
@@ -292,6 +392,9 @@ int main(int argc, char **argv)
 	}
 	uv_close((uv_handle_t *)&sigint, NULL);
 	uv_close((uv_handle_t *)&sigterm, NULL);
+	uv_close((uv_handle_t *)&sigusr1, NULL);
+	due_timer_on = 0;
+	uv_close((uv_handle_t *)&due_timer, NULL);
 	if (use_discord || use_matrix)
 		uv_run(loop, UV_RUN_DEFAULT);	/* lets the closed handles go */
 	else

@@ -175,7 +175,10 @@ static void cache_put(struct session_mgr *m, struct session *s)
  * from the snapshot, else (damaged snapshot) from replaying the log. */
 static int count_action(void *ctx, const struct action_rec *a)
 {
-	*(int64_t *)ctx = a->seq;
+	struct session *s = ctx;
+
+	s->last_seq = a->seq;
+	s->last_at = a->at;
 	return 0;
 }
 
@@ -185,7 +188,9 @@ static struct session *session_from_rec(struct session_mgr *m, const struct sess
 	struct session *s = xcalloc(1, sizeof(*s));
 
 	session_rec_copy(&s->rec, rec);
-	if (store_actions(m->store, rec->id, 0, count_action, &s->last_seq, err))
+	s->kick_target = -1;
+	s->last_at = rec->updated;	/* no move yet: since the start */
+	if (store_actions(m->store, rec->id, 0, count_action, s, err))
 		goto fail;
 	s->ops = game_find(rec->game);
 	if (!s->ops) {
@@ -575,6 +580,8 @@ struct change {
 	const char *actor;		/* borrowed user id, or NULL */
 	struct rich actor_view;
 	int has_actor_view;
+	int truncate;			/* undo: drop actions after truncate_after */
+	int64_t truncate_after;
 };
 
 static void change_init(struct change *c, struct session *s)
@@ -612,6 +619,60 @@ static void change_action(struct change *c, int seat, const char *move_id,
 	a->at = at;
 }
 
+/* ---- room settings (session_rec.settings, a JSON object) ---- */
+
+#define DEFAULT_REMIND_H 24
+#define KICK_IDLE_DEFAULT_H 48	/* `game kick` when no timeout is set */
+
+struct room_settings {
+	int remind_h;		/* 0: no reminders */
+	int timeout_h;		/* 0: no timeout */
+	int timeout_ai;		/* at the timeout: 1 the AI decides, 0 pause */
+	int paused;
+	int reminded;		/* reminders sent since the last move */
+};
+
+static void settings_read(const struct session_rec *rec, struct room_settings *o)
+{
+	json_t *j = rec->settings[0] ? json_loads(rec->settings, 0, NULL) : NULL;
+	json_t *v;
+
+	o->remind_h = DEFAULT_REMIND_H;
+	o->timeout_h = 0;
+	o->timeout_ai = 1;
+	o->paused = 0;
+	o->reminded = 0;
+	if (!json_is_object(j)) {
+		json_decref(j);
+		return;
+	}
+	if (json_is_integer(v = json_object_get(j, "remind")) && json_integer_value(v) >= 0 &&
+	    json_integer_value(v) <= 24 * 30)
+		o->remind_h = (int)json_integer_value(v);
+	if (json_is_integer(v = json_object_get(j, "timeout")) && json_integer_value(v) >= 0 &&
+	    json_integer_value(v) <= 24 * 60)
+		o->timeout_h = (int)json_integer_value(v);
+	if (json_is_string(v = json_object_get(j, "on_timeout")))
+		o->timeout_ai = strcmp(json_string_value(v), "pause") != 0;
+	o->paused = json_is_true(json_object_get(j, "paused"));
+	if (json_is_integer(v = json_object_get(j, "reminded")) && json_integer_value(v) >= 0)
+		o->reminded = (int)json_integer_value(v);
+	json_decref(j);
+}
+
+static void settings_write(struct session_rec *rec, const struct room_settings *in)
+{
+	json_t *j = json_pack("{s:i, s:i, s:s, s:b, s:i}", "remind", in->remind_h,
+			      "timeout", in->timeout_h, "on_timeout",
+			      in->timeout_ai ? "ai" : "pause", "paused", in->paused,
+			      "reminded", in->reminded);
+	char *t = json_dumps(j, JSON_COMPACT);
+
+	copy_field(rec->settings, sizeof(rec->settings), t);
+	free(t);
+	json_decref(j);
+}
+
 /* Stores the change; on success the live session takes the new record and
  * state, and the messages are delivered.  On failure nothing changes. */
 static int change_commit(struct session_mgr *m, struct change *c, struct buf *err)
@@ -621,6 +682,16 @@ static int change_commit(struct session_mgr *m, struct change *c, struct buf *er
 
 	c->rec.version++;
 	c->rec.updated = mgr_now(m);
+	if (c->nactions || c->truncate) {
+		struct room_settings rs;
+
+		/* a move starts the reminder clock again */
+		settings_read(&c->rec, &rs);
+		if (rs.reminded) {
+			rs.reminded = 0;
+			settings_write(&c->rec, &rs);
+		}
+	}
 	if (c->st) {
 		json_t *j = c->s->ops->save(c->st);
 
@@ -634,6 +705,8 @@ static int change_commit(struct session_mgr *m, struct change *c, struct buf *er
 	sc.nactions = c->nactions;
 	sc.outbox = c->out.v;
 	sc.noutbox = c->out.n;
+	sc.truncate = c->truncate;
+	sc.truncate_after = c->truncate_after;
 	if (m->current && m->current->cursor_key) {
 		sc.cursor_key = m->current->cursor_key;
 		sc.cursor_value = m->current->cursor_value;
@@ -643,6 +716,11 @@ static int change_commit(struct session_mgr *m, struct change *c, struct buf *er
 			 buf_str(err));
 		return -1;
 	}
+	if (c->nactions || c->truncate ||
+	    (c->s->rec.status != SESSION_ACTIVE && c->rec.status == SESSION_ACTIVE))
+		c->s->last_at = mgr_now(m);
+	if (c->truncate)
+		c->s->last_seq = c->truncate_after;
 	session_rec_release(&c->s->rec);
 	session_rec_copy(&c->s->rec, &c->rec);
 	c->s->last_seq += (int64_t)c->nactions;
@@ -667,7 +745,7 @@ static void reply_commit_failed(struct adapter *a, const struct command *cmd, en
 
 /* Appends "Waiting for @x: prompt" lines; mention=0 writes plain names. */
 static void add_waiting(const struct session *s, const void *st, enum locale loc,
-			struct rich *r, int mention)
+			struct rich *r, unsigned mention)
 {
 	unsigned aw = s->ops->awaiting(st);
 	struct buf p = BUF_INIT;
@@ -681,7 +759,7 @@ static void add_waiting(const struct session *s, const void *st, enum locale loc
 		buf_reset(&p);
 		s->ops->prompt(st, i, loc, &p);
 		rich_text(r, "%s ", L(loc, "Waiting for", "Esperando a"));
-		if (mention && !seat->is_bot)
+		if ((mention & (1u << i)) && !seat->is_bot)
 			rich_mention(r, seat->user, seat->name);
 		else
 			rich_emph(r, "%s", seat->name);
@@ -760,8 +838,9 @@ out:
 }
 
 /* The public message after a change: what happened, the board, who is next. */
+/* newly: the seats that have just become awaited, the only ones pinged */
 static void public_update(struct session_mgr *m, const struct session *s, const void *st,
-			  const struct capture *cap, struct rich *r)
+			  const struct capture *cap, unsigned newly, struct rich *r)
 {
 	enum locale loc = session_loc(s, m);
 	const char *names[GAME_MAX_SEATS];
@@ -785,7 +864,7 @@ static void public_update(struct session_mgr *m, const struct session *s, const 
 	}
 	s->ops->render_public(st, &v, r);
 	add_result(s, st, loc, r);
-	add_waiting(s, st, loc, r, 1);
+	add_waiting(s, st, loc, r, newly);
 }
 
 /* The private message of one seat after a change: its private log lines,
@@ -864,15 +943,18 @@ static void queue_updates(struct session_mgr *m, struct change *c, const struct 
 {
 	struct adapter *a;
 	int on_demand;
+	unsigned before, aw = c->s->ops->awaiting(c->st);
 	struct session tmp = *c->s;
-
-	/* the position these messages show: after this change's moves */
-	tmp.last_seq = c->s->last_seq + (int64_t)c->nactions;	unsigned aw = c->s->ops->awaiting(c->st);
 	struct rich r = RICH_INIT;
 	int seat;
 
+	/* the position these messages show: after this change's moves */
+	tmp.last_seq = c->s->last_seq + (int64_t)c->nactions;
 	tmp.rec = c->rec;	/* shallow: names and locale of the new record */
-	public_update(m, &tmp, c->st, cap, &r);
+	/* a player still deciding (several steps of one turn) is not pinged
+	 * again; whoever has just become awaited is */
+	before = c->s->st && c->s->rec.status == SESSION_ACTIVE ? c->s->ops->awaiting(c->s->st) : 0;
+	public_update(m, &tmp, c->st, cap, aw & ~before, &r);
 	pending_add(m, &c->out, &tmp, NULL, &r);
 	rich_release(&r);
 	a = mgr_adapter(m, c->rec.platform);
@@ -918,6 +1000,16 @@ static struct session *session_new(struct session_mgr *m, const struct command *
 	copy_field(s->rec.creator, sizeof(s->rec.creator), cmd->user);
 	s->rec.status = SESSION_LOBBY;
 	s->rec.created = mgr_now(m);
+	s->kick_target = -1;
+	{
+		/* the room's language: the caller's client (Discord) or the
+		 * bot's default; `game settings locale` changes it */
+		enum locale loc;
+
+		if (!cmd->locale || locale_parse(cmd->locale, &loc))
+			loc = m->default_loc;
+		copy_field(s->rec.locale, sizeof(s->rec.locale), locale_code(loc));
+	}
 	s->ops = ops;
 	return s;
 }
@@ -1361,6 +1453,16 @@ static void cmd_play(struct session_mgr *m, struct adapter *a, const struct comm
 	seat = need_seat(a, cmd, s, loc);
 	if (seat < 0)
 		return;
+	{
+		struct room_settings rs;
+
+		settings_read(&s->rec, &rs);
+		if (rs.paused) {
+			reply_text(a, cmd, 1, L(loc, "The game is paused. `game resume` to go on.",
+						"La partida está en pausa. `game resume` para seguir."));
+			return;
+		}
+	}
 	if (!*args) {
 		reply_text(a, cmd, 1, L(loc, "Usage: `play <move>`. Type `moves` to see yours.",
 					"Uso: `play <jugada>`. Escribe `moves` para ver las tuyas."));
@@ -1547,7 +1649,13 @@ static void cmd_help(struct session_mgr *m, struct adapter *a, const struct comm
 		"game start                 start the game\n"
 		"game status                lobby or game summary\n"
 		"game abort                 end the game (creator, or a majority)\n"
-		"game settings [key value]  locale en|es, dm on|off\n"
+		"game settings [key value]  locale, dm, remind, timeout, ontimeout\n"
+		"game pause | game resume   stop and restart the clock (holidays)\n"
+		"game kick <player>         the AI replaces an idle player (majority)\n"
+		"mygames                    your games and where it is your turn\n"
+		"undo                       take back your last decision\n"
+		"rules <game> [topic]       rule summaries\n"
+		"card <name>                a card's text\n"
 		"moves                      your legal moves now (private)\n"
 		"play <move>                make a decision (id, label, prefix or number)\n"
 		"hand                       your private view\n"
@@ -1560,7 +1668,13 @@ static void cmd_help(struct session_mgr *m, struct adapter *a, const struct comm
 		"game start                 empieza la partida\n"
 		"game status                resumen de la sala o de la partida\n"
 		"game abort                 termina la partida (creador, o mayoría)\n"
-		"game settings [clave valor] locale en|es, dm on|off\n"
+		"game settings [clave valor] locale, dm, remind, timeout, ontimeout\n"
+		"game pause | game resume   para y reanuda el reloj (vacaciones)\n"
+		"game kick <jugador>        la IA sustituye a un ausente (mayoría)\n"
+		"mygames                    tus partidas y dónde te toca\n"
+		"undo                       deshace tu última decisión\n"
+		"rules <juego> [tema]       resúmenes de reglas\n"
+		"card <nombre>              el texto de una carta\n"
 		"moves                      tus jugadas legales ahora (privado)\n"
 		"play <jugada>              toma una decisión (id, texto, prefijo o número)\n"
 		"hand                       tu vista privada\n"
@@ -1596,12 +1710,29 @@ static void cmd_game_settings(struct session_mgr *m, struct adapter *a,
 	if (*args)
 		key[0] = '?';	/* trailing words: show the usage */
 	if (!key[0]) {
-		buf_printf(&msg, L(loc, "Settings: locale %s; your DM notifications: %s.\n"
-				   "Change them with `game settings locale en|es` or `game settings dm on|off`.",
-				   "Ajustes: idioma %s; tus avisos por mensaje directo: %s.\n"
-				   "Cámbialos con `game settings locale en|es` o `game settings dm on|off`."),
+		struct room_settings rs;
+
+		settings_read(&s->rec, &rs);
+		buf_printf(&msg, L(loc, "Settings: locale %s; your DM notifications: %s.\n",
+				   "Ajustes: idioma %s; tus avisos por mensaje directo: %s.\n"),
 			   locale_code(session_loc(s, m)),
 			   s->rec.seats[seat].notify_dm ? L(loc, "on", "sí") : L(loc, "off", "no"));
+		if (rs.remind_h)
+			buf_printf(&msg, L(loc, "Reminders every %d h. ", "Recordatorios cada %d h. "),
+				   rs.remind_h);
+		else
+			buf_printf(&msg, "%s", L(loc, "No reminders. ", "Sin recordatorios. "));
+		if (rs.timeout_h)
+			buf_printf(&msg, L(loc, "After %d h idle: %s.", "Tras %d h sin jugar: %s."),
+				   rs.timeout_h, rs.timeout_ai ? L(loc, "the AI decides", "decide la IA")
+				   : L(loc, "the game pauses", "la partida se pausa"));
+		else
+			buf_printf(&msg, "%s", L(loc, "No timeout.", "Sin límite de tiempo."));
+		buf_printf(&msg, "%s", L(loc,
+			"\nChange them with `game settings locale en|es`, `dm on|off`, `remind <hours>` "
+			"(0: off), `timeout <hours>` (0: off), `ontimeout ai|pause`.",
+			"\nCámbialos con `game settings locale en|es`, `dm on|off`, `remind <horas>` "
+			"(0: no), `timeout <horas>` (0: no), `ontimeout ai|pause`."));
 		reply_text(a, cmd, 1, buf_str(&msg));
 		buf_release(&msg);
 		return;
@@ -1618,11 +1749,44 @@ static void cmd_game_settings(struct session_mgr *m, struct adapter *a,
 		loc = nl;
 		buf_setf(&msg, "%s", L(loc, "This room now plays in English.",
 				       "Esta sala juega ahora en español."));
+	} else if ((text_eq(key, "remind") || text_eq(key, "timeout")) && val[0] &&
+		   strspn(val, "0123456789") == strlen(val) && strlen(val) <= 4 &&
+		   atoi(val) <= (text_eq(key, "remind") ? 24 * 30 : 24 * 60)) {
+		struct room_settings rs;
+
+		settings_read(&c.rec, &rs);
+		if (text_eq(key, "remind"))
+			rs.remind_h = atoi(val);
+		else
+			rs.timeout_h = atoi(val);
+		settings_write(&c.rec, &rs);
+		if (!atoi(val))
+			buf_setf(&msg, "%s", text_eq(key, "remind")
+				 ? L(loc, "Reminders off.", "Recordatorios desactivados.")
+				 : L(loc, "No timeout.", "Sin límite de tiempo."));
+		else
+			buf_setf(&msg, text_eq(key, "remind")
+				 ? L(loc, "Reminders every %d hours.", "Recordatorios cada %d horas.")
+				 : L(loc, "Timeout: %d hours without a move.",
+				     "Límite: %d horas sin jugar."), atoi(val));
+	} else if (text_eq(key, "ontimeout") && (text_eq(val, "ai") || text_eq(val, "pause"))) {
+		struct room_settings rs;
+
+		settings_read(&c.rec, &rs);
+		rs.timeout_ai = text_eq(val, "ai");
+		settings_write(&c.rec, &rs);
+		buf_setf(&msg, "%s", rs.timeout_ai
+			 ? L(loc, "At the timeout the AI decides for the idle player.",
+			     "Al agotarse el tiempo, la IA decide por el jugador ausente.")
+			 : L(loc, "At the timeout the game pauses.",
+			     "Al agotarse el tiempo, la partida se pausa."));
 	} else {
-		reply_text(a, cmd, 1, L(loc, "Usage: `game settings`, `game settings dm on|off` or "
-					"`game settings locale en|es`.",
-					"Uso: `game settings`, `game settings dm on|off` o "
-					"`game settings locale en|es`."));
+		reply_text(a, cmd, 1, L(loc, "Usage: `game settings`, `game settings dm on|off`, "
+					"`game settings locale en|es`, `remind <hours>`, `timeout <hours>` "
+					"or `ontimeout ai|pause`.",
+					"Uso: `game settings`, `game settings dm on|off`, "
+					"`game settings locale en|es`, `remind <horas>`, `timeout <horas>` "
+					"u `ontimeout ai|pause`."));
 		change_release(&c);
 		return;
 	}
@@ -1633,6 +1797,653 @@ static void cmd_game_settings(struct session_mgr *m, struct adapter *a,
 	change_release(&c);
 	buf_release(&err);
 	buf_release(&msg);
+}
+
+/* ---- pause, resume, kick ---- */
+
+static void cmd_game_pause(struct session_mgr *m, struct adapter *a, const struct command *cmd,
+			   struct session *s, int pause)
+{
+	enum locale loc = cmd_loc(m, cmd, s);
+	struct room_settings rs;
+	struct buf err = BUF_INIT;
+	struct change c;
+
+	if (need_game(a, cmd, s, loc, 0) || need_seat(a, cmd, s, loc) < 0)
+		return;
+	settings_read(&s->rec, &rs);
+	if (rs.paused == pause) {
+		reply_text(a, cmd, 1, pause ? L(loc, "The game is already paused.",
+						"La partida ya está en pausa.")
+			   : L(loc, "The game is not paused.", "La partida no está en pausa."));
+		return;
+	}
+	change_init(&c, s);
+	rs.paused = pause;
+	rs.reminded = 0;
+	settings_write(&c.rec, &rs);
+	if (change_commit(m, &c, &err)) {
+		reply_commit_failed(a, cmd, loc);
+	} else {
+		if (!pause)
+			s->last_at = mgr_now(m);	/* the clock starts again */
+		reply_text(a, cmd, 0, pause
+			   ? L(loc, "Game paused: no reminders, no timeouts, no moves until `game resume`.",
+			       "Partida en pausa: sin recordatorios, sin límites y sin jugadas hasta "
+			       "`game resume`.")
+			   : L(loc, "Game resumed.", "Partida reanudada."));
+	}
+	change_release(&c);
+	buf_release(&err);
+}
+
+/* The seat a `game kick` argument names: a user id, a <@id> mention, or a
+ * display name (folded); -1 if none. */
+static int seat_named(const struct session *s, const char *arg)
+{
+	char id[128];
+	size_t n = strlen(arg);
+	int i;
+
+	if (n > 3 && arg[0] == '<' && arg[1] == '@' && arg[n - 1] == '>') {
+		snprintf(id, sizeof(id), "%.*s", (int)(n - 3), arg + 2);
+		arg = id;
+	}
+	for (i = 0; i < s->rec.nseats; i++)
+		if (!s->rec.seats[i].is_bot && (!strcmp(s->rec.seats[i].user, arg) ||
+						 text_eq(s->rec.seats[i].name, arg)))
+			return i;
+	return -1;
+}
+
+static int hours_idle_for_kick(const struct session *s)
+{
+	struct room_settings rs;
+
+	settings_read(&s->rec, &rs);
+	return rs.timeout_h ? rs.timeout_h : KICK_IDLE_DEFAULT_H;
+}
+
+static void cmd_game_kick(struct session_mgr *m, struct adapter *a, const struct command *cmd,
+			  struct session *s, const char *args)
+{
+	enum locale loc = cmd_loc(m, cmd, s);
+	const char *names[GAME_MAX_SEATS];
+	struct buf err = BUF_INIT, msg = BUF_INIT;
+	struct capture cap;
+	struct change c;
+	int seat, target, i, others = 0, votes = 0, idle_h = 0;
+
+	if (need_game(a, cmd, s, loc, 0))
+		return;
+	seat = need_seat(a, cmd, s, loc);
+	if (seat < 0)
+		return;
+	target = seat_named(s, args);
+	if (target < 0 || target == seat) {
+		reply_text(a, cmd, 1, L(loc, "Usage: `game kick <player>`: another seated player.",
+					"Uso: `game kick <jugador>`: otro jugador sentado."));
+		return;
+	}
+	idle_h = hours_idle_for_kick(s);
+	if (!(s->ops->awaiting(s->st) & (1u << target)) ||
+	    mgr_now(m) - s->last_at < (int64_t)idle_h * 3600) {
+		buf_setf(&msg, L(loc, "%s can be replaced by the AI only after %d hours without "
+				 "deciding while it is their turn.",
+				 "%s solo puede pasar a la IA tras %d horas sin decidir cuando le toca."),
+			 s->rec.seats[target].name, idle_h);
+		reply_text(a, cmd, 1, buf_str(&msg));
+		buf_release(&msg);
+		return;
+	}
+	if (s->kick_target != target) {
+		s->kick_target = target;
+		s->kick_votes = 0;
+	}
+	s->kick_votes |= 1u << seat;
+	for (i = 0; i < s->rec.nseats; i++) {
+		if (s->rec.seats[i].is_bot || i == target)
+			continue;
+		others++;
+		votes += !!(s->kick_votes & (1u << i));
+	}
+	if (votes * 2 <= others) {
+		buf_setf(&msg, L(loc, "Vote to replace %s by the AI: %d of %d (more than half needed).",
+				 "Voto para que la IA sustituya a %s: %d de %d (hace falta más de la mitad)."),
+			 s->rec.seats[target].name, votes, others);
+		reply_text(a, cmd, 0, buf_str(&msg));
+		buf_release(&msg);
+		return;
+	}
+	change_init(&c, s);
+	c.rec.seats[target].is_bot = 1;
+	c.rec.seats[target].notify_dm = 0;
+	seat_names(s, names);
+	capture_init(&cap, session_loc(s, m), names);
+	c.st = xmalloc(s->ops->state_size);
+	memcpy(c.st, s->st, s->ops->state_size);
+	game_logf(&cap.log, LOG_PUBLIC, L(session_loc(s, m), "The AI now plays for %s.",
+					  "La IA juega ahora por %s."), s->rec.seats[target].name);
+	if (run_bots(m, &c, &cap, &err)) {
+		log_err("AI in %s/%s failed: %s", s->rec.platform, s->rec.room, buf_str(&err));
+		reply_text(a, cmd, 1, L(loc, "An AI player failed (an internal error); nothing changed.",
+					"Un jugador IA falló (un error interno); nada ha cambiado."));
+	} else {
+		if (!s->ops->awaiting(c.st))
+			c.rec.status = SESSION_FINISHED;
+		queue_updates(m, &c, &cap);
+		if (change_commit(m, &c, &err))
+			reply_commit_failed(a, cmd, loc);
+		else
+			s->kick_target = -1, s->kick_votes = 0;
+	}
+	capture_release(&cap);
+	change_release(&c);
+	buf_release(&err);
+}
+
+/* ---- undo ---- */
+
+struct action_list {
+	struct action_rec *v;
+	size_t n, cap;
+};
+
+static int collect_action(void *ctx, const struct action_rec *a)
+{
+	struct action_list *l = ctx;
+
+	if (l->n == l->cap) {
+		l->cap = l->cap ? l->cap * 2 : 64;
+		l->v = xrealloc(l->v, l->cap * sizeof(*l->v));
+	}
+	l->v[l->n++] = *a;
+	return 0;
+}
+
+/* The state after the first n of the session's actions, in st (zeroed). */
+static int replay_first(const struct session *s, const struct action_list *l, size_t n,
+			void *st, struct buf *err)
+{
+	size_t i;
+
+	if (s->ops->setup(st, s->rec.nseats, s->rec.seed, s->rec.options, err))
+		return -1;
+	for (i = 0; i < n; i++) {
+		struct move mv;
+
+		if (game_parse(s->ops, st, l->v[i].seat, l->v[i].move, LOC_EN, &mv, err) ||
+		    s->ops->apply(st, l->v[i].seat, mv, NULL, err))
+			return -1;
+	}
+	return 0;
+}
+
+static char *secrets_of(const struct session *s, const void *st)
+{
+	struct buf b = BUF_INIT;
+
+	if (s->ops->secrets) {
+		s->ops->secrets(st, LOC_EN, &b);
+		s->ops->secrets(st, LOC_ES, &b);
+	}
+	return buf_detach(&b);
+}
+
+static void cmd_undo(struct session_mgr *m, struct adapter *a, const struct command *cmd,
+		     struct session *s)
+{
+	enum locale loc = cmd_loc(m, cmd, s);
+	const char *names[GAME_MAX_SEATS];
+	struct action_list l = { 0 };
+	struct buf err = BUF_INIT;
+	struct capture cap;
+	struct change c;
+	void *prev = NULL, *again = NULL;
+	char *sec_prev = NULL, *sec_now = NULL;
+	json_t *ja = NULL, *jb = NULL;
+	const struct action_rec *last;
+	size_t i;
+	int seat, why = 0;
+
+	if (need_game(a, cmd, s, loc, 0))
+		return;
+	seat = need_seat(a, cmd, s, loc);
+	if (seat < 0)
+		return;
+	if (store_actions(m->store, s->rec.id, 0, collect_action, &l, &err)) {
+		log_err("undo in %s/%s: %s", s->rec.platform, s->rec.room, buf_str(&err));
+		reply_text(a, cmd, 1, L(loc, "The log could not be read (an internal error).",
+					"No se pudo leer el registro (un error interno)."));
+		goto out;
+	}
+	last = l.n ? &l.v[l.n - 1] : NULL;
+	if (!last || last->seat != seat || strcmp(last->user, cmd->user)) {
+		reply_text(a, cmd, 1, L(loc,
+			"Only the last decision can be taken back, by the player who made it, "
+			"before anyone else acts.",
+			"Solo se puede deshacer la última decisión, quien la tomó y antes de que "
+			"nadie más actúe."));
+		goto out;
+	}
+	prev = game_state_new(s->ops);
+	again = game_state_new(s->ops);
+	seat_names(s, names);
+	capture_init(&cap, LOC_EN, names);
+	if (replay_first(s, &l, l.n - 1, prev, &err) || replay_first(s, &l, l.n - 1, again, &err)) {
+		why = 1;
+	} else {
+		struct move mv;
+
+		/* apply the last move again, watching what it did */
+		if (game_parse(s->ops, again, seat, last->move, LOC_EN, &mv, &err) ||
+		    s->ops->apply(again, seat, mv, &cap.log, &err))
+			why = 1;
+	}
+	if (!why) {
+		ja = s->ops->save(again);
+		jb = s->ops->save(s->st);
+		if (!json_equal(ja, jb))
+			why = 1;	/* the log does not rebuild this game */
+	}
+	if (!why) {
+		json_t *ra = json_object_get(ja, "rng");
+		json_t *rb = s->ops->save(prev);
+
+		/* dice, draws from a shuffle: the move used chance */
+		if (!ra || !json_equal(ra, json_object_get(rb, "rng")))
+			why = 2;
+		json_decref(rb);
+	}
+	for (i = 0; !why && i < cap.n; i++)
+		if (cap.v[i].seat != LOG_PUBLIC)
+			why = 3;	/* someone learned something privately */
+	if (!why) {
+		sec_prev = secrets_of(s, prev);
+		sec_now = secrets_of(s, s->st);
+		if (strcmp(sec_prev, sec_now))
+			why = 3;	/* hidden information changed hands */
+	}
+	capture_release(&cap);
+	if (why) {
+		reply_text(a, cmd, 1, why == 2
+			   ? L(loc, "That decision used chance (dice, a draw), so it cannot be taken back.",
+			       "Esa decisión usó el azar (dados, un robo), así que no se puede deshacer.")
+			   : why == 3
+			   ? L(loc, "That decision revealed or moved hidden information, so it cannot be "
+			       "taken back.",
+			       "Esa decisión reveló o movió información oculta, así que no se puede "
+			       "deshacer.")
+			   : L(loc, "That decision cannot be taken back.",
+			       "Esa decisión no se puede deshacer."));
+		if (why == 1)
+			log_warn("undo in %s/%s: %s", s->rec.platform, s->rec.room, buf_str(&err));
+		goto out;
+	}
+	change_init(&c, s);
+	c.st = prev;
+	prev = NULL;
+	c.truncate = 1;
+	c.truncate_after = last->seq - 1;
+	capture_init(&cap, session_loc(s, m), names);
+	game_logf(&cap.log, LOG_PUBLIC, L(session_loc(s, m), "%s takes back their last decision.",
+					  "%s deshace su última decisión."), s->rec.seats[seat].name);
+	c.actor = cmd->user;
+	{
+		/* the messages show the position before the undone move */
+		int64_t keep = s->last_seq;
+
+		s->last_seq = last->seq - 1;
+		queue_updates(m, &c, &cap);
+		s->last_seq = keep;
+	}
+	if (change_commit(m, &c, &err))
+		reply_commit_failed(a, cmd, loc);
+	else
+		reply_actor_view(a, cmd, &c);
+	capture_release(&cap);
+	change_release(&c);
+out:
+	json_decref(ja);
+	json_decref(jb);
+	free(sec_prev);
+	free(sec_now);
+	free(prev);
+	free(again);
+	free(l.v);
+	buf_release(&err);
+}
+
+/* ---- mygames ---- */
+
+struct mine {
+	struct session_mgr *m;
+	const struct command *cmd;
+	enum locale loc;
+	struct rich *r;
+	int n;
+};
+
+static int list_mine(void *ctx, const struct session_rec *rec)
+{
+	struct mine *f = ctx;
+	struct buf err = BUF_INIT;
+	struct session *s;
+	int i, seat = -1;
+
+	if (strcmp(rec->platform, f->cmd->platform))
+		return 0;
+	for (i = 0; i < rec->nseats; i++)
+		if (!rec->seats[i].is_bot && !strcmp(rec->seats[i].user, f->cmd->user))
+			seat = i;
+	if (seat < 0)
+		return 0;
+	s = session_mgr_find(f->m, rec->platform, rec->room, &err);
+	buf_release(&err);
+	if (!s || s->rec.id != rec->id)
+		return 0;
+	f->n++;
+	rich_text(f->r, "%s ", s->ops->name[f->loc]);
+	rich_room(f->r, rec->room, NULL);
+	if (s->rec.status == SESSION_LOBBY) {
+		rich_text(f->r, "%s", L(f->loc, ": in the lobby", ": en la sala de espera"));
+	} else {
+		unsigned aw = s->st ? s->ops->awaiting(s->st) : 0;
+		int64_t h = (mgr_now(f->m) - s->last_at) / 3600;
+
+		if (aw & (1u << seat)) {
+			rich_text(f->r, ": ");
+			rich_emph(f->r, "%s", L(f->loc, "your turn", "te toca"));
+		}
+		else
+			rich_text(f->r, "%s", L(f->loc, ": waiting for others",
+						": esperando a otros"));
+		rich_text(f->r, L(f->loc, ", since %lld h", ", desde hace %lld h"), (long long)h);
+	}
+	rich_newline(f->r);
+	return 0;
+}
+
+static void cmd_mygames(struct session_mgr *m, struct adapter *a, const struct command *cmd)
+{
+	struct mine f;
+	struct rich r = RICH_INIT;
+	struct buf err = BUF_INIT;
+
+	memset(&f, 0, sizeof(f));
+	f.m = m;
+	f.cmd = cmd;
+	f.loc = cmd_loc(m, cmd, NULL);
+	f.r = &r;
+	rich_heading(&r, "%s", L(f.loc, "Your games", "Tus partidas"));
+	if (store_sessions_open(m->store, list_mine, &f, &err))
+		log_warn("mygames: %s", buf_str(&err));
+	if (!f.n)
+		rich_line(&r, "%s", L(f.loc, "You are not in any game here.",
+				      "No juegas ninguna partida aquí."));
+	reply_rich(a, cmd, 1, &r);
+	rich_release(&r);
+	buf_release(&err);
+}
+
+/* ---- rules and cards ---- */
+
+static void cmd_rules(struct session_mgr *m, struct adapter *a, const struct command *cmd,
+		      struct session *s, const char *args)
+{
+	enum locale loc = cmd_loc(m, cmd, s);
+	const struct game_ops *g = NULL;
+	struct rich r = RICH_INIT;
+	char word[64];
+
+	text_word(&args, word, sizeof(word));
+	if (word[0])
+		g = game_find(word);
+	else if (s)
+		g = s->ops;
+	if (!g || !g->rules) {
+		struct buf msg = BUF_INIT;
+
+		buf_setf(&msg, L(loc, "Usage: `rules <game> [topic]`. Games: %s.",
+				 "Uso: `rules <juego> [tema]`. Juegos: %s."), game_ids());
+		reply_text(a, cmd, 1, buf_str(&msg));
+		buf_release(&msg);
+		return;
+	}
+	g->rules(*args ? args : NULL, loc, &r);
+	reply_rich(a, cmd, 1, &r);
+	rich_release(&r);
+}
+
+static void cmd_card(struct session_mgr *m, struct adapter *a, const struct command *cmd,
+		     struct session *s, const char *args)
+{
+	enum locale loc = cmd_loc(m, cmd, s);
+	const struct game_ops *const *all = game_all();
+	struct rich r = RICH_INIT;
+	size_t i;
+
+	if (!*args) {
+		reply_text(a, cmd, 1, L(loc, "Usage: `card <name>`.", "Uso: `card <nombre>`."));
+		return;
+	}
+	/* the room's game first, then every game */
+	if (s && s->ops->card && !s->ops->card(args, loc, &r)) {
+		reply_rich(a, cmd, 1, &r);
+		rich_release(&r);
+		return;
+	}
+	for (i = 0; all[i]; i++) {
+		rich_release(&r);
+		rich_init(&r);
+		if (all[i]->card && all[i] != (s ? s->ops : NULL) && !all[i]->card(args, loc, &r)) {
+			reply_rich(a, cmd, 1, &r);
+			rich_release(&r);
+			return;
+		}
+	}
+	rich_release(&r);
+	rich_init(&r);
+	if (s && s->ops->card)
+		s->ops->card(args, loc, &r);	/* its "no such card" or candidates */
+	else
+		rich_line(&r, "%s", L(loc, "No such card.", "No existe esa carta."));
+	reply_rich(a, cmd, 1, &r);
+	rich_release(&r);
+}
+
+/* ---- reminders and timeouts ---- */
+
+/* When s next needs attention (unix seconds), or 0. */
+static int64_t session_due(const struct session *s)
+{
+	struct room_settings rs;
+	unsigned aw;
+	int64_t due = 0, t;
+	int i, human = 0;
+
+	if (s->rec.status != SESSION_ACTIVE || !s->st)
+		return 0;
+	settings_read(&s->rec, &rs);
+	if (rs.paused)
+		return 0;
+	aw = s->ops->awaiting(s->st);
+	for (i = 0; i < s->rec.nseats; i++)
+		human |= (aw & (1u << i)) && !s->rec.seats[i].is_bot;
+	if (!human)
+		return 0;
+	if (rs.remind_h) {
+		due = s->last_at + (int64_t)rs.remind_h * 3600 * (rs.reminded + 1);
+	}
+	if (rs.timeout_h) {
+		t = s->last_at + (int64_t)rs.timeout_h * 3600;
+		if (!due || t < due)
+			due = t;
+	}
+	return due;
+}
+
+/* The AI decides for the idle humans (their pending decisions only). */
+static int play_for_idle(struct session_mgr *m, struct change *c, struct capture *cap,
+			 unsigned idle, struct buf *err)
+{
+	const struct game_ops *ops = c->s->ops;
+	int guard = 0;
+
+	for (;;) {
+		unsigned aw = ops->awaiting(c->st) & idle;
+		struct buf id = BUF_INIT;
+		struct rng ai;
+		struct move mv;
+		int seat;
+
+		if (!aw)
+			return run_bots(m, c, cap, err);
+		for (seat = 0; !(aw & (1u << seat)); seat++)
+			;
+		rng_seed(&ai, c->rec.seed, (uint64_t)(c->s->last_seq + (int64_t)c->nactions + 1));
+		if (ops->bot_move(c->st, seat, &ai, &mv)) {
+			buf_setf(err, "no AI move for seat %d", seat + 1);
+			return -1;
+		}
+		ops->move_id(c->st, seat, mv, &id);
+		if (ops->apply(c->st, seat, mv, &cap->log, err)) {
+			buf_release(&id);
+			return -1;
+		}
+		change_action(c, seat, buf_str(&id), "", mgr_now(m));
+		buf_release(&id);
+		if (++guard > MAX_BOT_MOVES) {
+			buf_setf(err, "the AI did not finish for an idle player");
+			return -1;
+		}
+		/* the AI finishes the idle player's turn; then the others */
+		if (run_bots(m, c, cap, err))
+			return -1;
+	}
+}
+
+static void session_attend(struct session_mgr *m, struct session *s)
+{
+	enum locale loc = session_loc(s, m);
+	const char *names[GAME_MAX_SEATS];
+	struct room_settings rs;
+	struct buf err = BUF_INIT;
+	struct capture cap;
+	struct change c;
+	unsigned aw = s->ops->awaiting(s->st), idle = 0;
+	int64_t now = mgr_now(m);
+	int i;
+
+	settings_read(&s->rec, &rs);
+	for (i = 0; i < s->rec.nseats; i++)
+		if ((aw & (1u << i)) && !s->rec.seats[i].is_bot)
+			idle |= 1u << i;
+	change_init(&c, s);
+	seat_names(s, names);
+	capture_init(&cap, loc, names);
+	if (rs.timeout_h && now >= s->last_at + (int64_t)rs.timeout_h * 3600) {
+		for (i = 0; i < s->rec.nseats; i++)
+			if (idle & (1u << i))
+				game_logf(&cap.log, LOG_PUBLIC, rs.timeout_ai
+					  ? L(loc, "%s did not decide within %d hours: the AI decides for them.",
+					      "%s no decidió en %d horas: la IA decide por él.")
+					  : L(loc, "%s did not decide within %d hours: the game is paused "
+					      "(`game resume` to go on).",
+					      "%s no decidió en %d horas: la partida queda en pausa "
+					      "(`game resume` para seguir)."),
+					  s->rec.seats[i].name, rs.timeout_h);
+		if (rs.timeout_ai) {
+			c.st = xmalloc(s->ops->state_size);
+			memcpy(c.st, s->st, s->ops->state_size);
+			if (play_for_idle(m, &c, &cap, idle, &err)) {
+				log_err("timeout AI in %s/%s: %s", s->rec.platform, s->rec.room,
+					buf_str(&err));
+				goto out;
+			}
+			if (!s->ops->awaiting(c.st))
+				c.rec.status = SESSION_FINISHED;
+			queue_updates(m, &c, &cap);
+		} else {
+			struct rich r = RICH_INIT;
+
+			rs.paused = 1;
+			settings_write(&c.rec, &rs);
+			for (i = 0; i < (int)cap.n; i++)
+				rich_line(&r, "%s", cap.v[i].text);
+			pending_add(m, &c.out, s, NULL, &r);
+			rich_release(&r);
+		}
+	} else {
+		struct rich r = RICH_INIT;
+
+		/* a reminder: the awaited humans, pinged, with what is asked;
+		 * after a long downtime one reminder stands for the missed ones */
+		rs.reminded = (int)((now - s->last_at) / ((int64_t)rs.remind_h * 3600));
+		if (rs.reminded < 1)
+			rs.reminded = 1;
+		settings_write(&c.rec, &rs);
+		rich_line(&r, L(loc, "Reminder: no decision for %lld hours.",
+				"Recordatorio: %lld horas sin decidir."),
+			  (long long)((now - s->last_at) / 3600));
+		add_waiting(s, s->st, loc, &r, idle);
+		pending_add(m, &c.out, s, NULL, &r);
+		rich_release(&r);
+	}
+	if (change_commit(m, &c, &err))
+		log_warn("reminder for %s/%s not stored: %s", s->rec.platform, s->rec.room,
+			 buf_str(&err));
+out:
+	capture_release(&cap);
+	change_release(&c);
+	buf_release(&err);
+}
+
+static int load_one(void *ctx, const struct session_rec *rec)
+{
+	struct session_mgr *m = ctx;
+	struct buf err = BUF_INIT;
+
+	if (!session_mgr_find(m, rec->platform, rec->room, &err) && err.len)
+		log_warn("loading %s/%s: %s", rec->platform, rec->room, buf_str(&err));
+	buf_release(&err);
+	return 0;
+}
+
+int session_mgr_load_open(struct session_mgr *m, struct buf *err)
+{
+	return store_sessions_open(m->store, load_one, m, err);
+}
+
+int64_t session_mgr_next_due(struct session_mgr *m)
+{
+	int64_t next = 0, d;
+	size_t b;
+	struct session *s;
+
+	for (b = 0; b < SESSION_BUCKETS; b++)
+		for (s = m->buckets[b]; s; s = s->next)
+			if ((d = session_due(s)) && (!next || d < next))
+				next = d;
+	return next;
+}
+
+int64_t session_mgr_tick(struct session_mgr *m)
+{
+	int64_t now = mgr_now(m), d;
+	size_t b;
+	struct session *s;
+	int guard;
+
+	for (b = 0; b < SESSION_BUCKETS; b++) {
+		for (s = m->buckets[b]; s; s = s->next) {
+			/* several periods may have passed while the bot was down:
+			 * one message per tick is enough */
+			for (guard = 0; guard < 1 && (d = session_due(s)) && d <= now; guard++)
+				session_attend(m, s);
+		}
+	}
+	return session_mgr_next_due(m);
 }
 
 static void handle(struct session_mgr *m, struct adapter *a, const struct command *cmd);
@@ -1781,10 +2592,18 @@ static void handle(struct session_mgr *m, struct adapter *a, const struct comman
 			cmd_game_abort(m, a, cmd, s);
 		else if (text_eq(sub, "settings"))
 			cmd_game_settings(m, a, cmd, s, args);
+		else if (text_eq(sub, "pause"))
+			cmd_game_pause(m, a, cmd, s, 1);
+		else if (text_eq(sub, "resume"))
+			cmd_game_pause(m, a, cmd, s, 0);
+		else if (text_eq(sub, "kick"))
+			cmd_game_kick(m, a, cmd, s, args);
 		else
 			reply_text(a, cmd, 1, L(loc,
-				"Unknown `game` command. Try: new, join, leave, addbot, start, status, abort, settings.",
-				"Orden `game` desconocida. Prueba: new, join, leave, addbot, start, status, abort, settings."));
+				"Unknown `game` command. Try: new, join, leave, addbot, start, status, abort, "
+				"settings, pause, resume, kick.",
+				"Orden `game` desconocida. Prueba: new, join, leave, addbot, start, status, "
+				"abort, settings, pause, resume, kick."));
 	} else if (text_eq(word, "play")) {
 		cmd_play(m, a, cmd, s, args);
 	} else if (text_eq(word, "moves")) {
@@ -1797,6 +2616,14 @@ static void handle(struct session_mgr *m, struct adapter *a, const struct comman
 		cmd_log(m, a, cmd, s, args);
 	} else if (text_eq(word, "help")) {
 		cmd_help(m, a, cmd, s);
+	} else if (text_eq(word, "undo")) {
+		cmd_undo(m, a, cmd, s);
+	} else if (text_eq(word, "mygames")) {
+		cmd_mygames(m, a, cmd);
+	} else if (text_eq(word, "rules")) {
+		cmd_rules(m, a, cmd, s, args);
+	} else if (text_eq(word, "card")) {
+		cmd_card(m, a, cmd, s, args);
 	} else {
 		buf_setf(&err, L(loc, "Unknown command \"%s\". Type `help`.",
 				 "Orden desconocida \"%s\". Escribe `help`."), word);

@@ -28,6 +28,9 @@ struct session {
 	const struct game_ops *ops;
 	void *st;		/* game state (ops->state_size bytes); NULL in the lobby */
 	unsigned abort_votes;	/* bit per seat; in memory only (docs/architecture.md) */
+	unsigned kick_votes;	/* bit per voting seat, for kick_target */
+	int kick_target;	/* seat being voted out, -1 none */
+	int64_t last_at;	/* when the last move was stored (or the start) */
 	int64_t last_seq;	/* seq of the last stored action */
 	struct session *next;	/* hash chain */
 };
@@ -60,6 +63,17 @@ void session_mgr_handle(struct session_mgr *m, struct adapter *a, const struct c
  * cmd->text (see struct adapter).  Returns how many were written to out. */
 size_t session_mgr_complete(struct session_mgr *m, const struct command *cmd,
 			    struct adapter_choice *out, size_t max);
+
+/*
+ * Reminders and timeouts (docs/async.md).  session_mgr_load_open() reads
+ * every open game so their due times are known (at start-up).
+ * session_mgr_tick() does whatever is due at the manager's clock now and
+ * returns the next due time (unix seconds), or 0 when nothing is pending;
+ * session_mgr_next_due() only returns it.  The caller arms one timer.
+ */
+int session_mgr_load_open(struct session_mgr *m, struct buf *err);
+int64_t session_mgr_tick(struct session_mgr *m);
+int64_t session_mgr_next_due(struct session_mgr *m);
 
 /* Delivers every undelivered outbox message (at start-up: after a crash). */
 int session_mgr_flush_outbox(struct session_mgr *m, struct buf *err);

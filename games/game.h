@@ -167,6 +167,28 @@ struct game_ops {
 	 * information now (a face-down card's name, a secret card held) and so
 	 * must never appear in render_public.  Tests use it. */
 	void (*secrets)(const void *st, enum locale loc, struct buf *out);
+
+	/*
+	 * Rule summaries, written for the project (never copied from the
+	 * rulebooks).  topic NULL or "": an overview and the list of topics;
+	 * otherwise one topic (its id or its name in either language, folded;
+	 * a unique prefix will do).  Returns 0, or -1 with the list of topics
+	 * in out when the topic is unknown.
+	 */
+	int (*rules)(const char *topic, enum locale loc, struct rich *out);
+
+	/*
+	 * A card's (or building's, or tile's) text in the locale: its name in
+	 * both languages, what it costs or is made of, what it does.  name in
+	 * either language, case and accents ignored, a unique prefix will do.
+	 * Returns 0; -1 with "no such card" or the candidates (ambiguous) in
+	 * out.
+	 */
+	int (*card)(const char *name, enum locale loc, struct rich *out);
+
+	/* Every card name (in locale loc) that card() accepts, one per line:
+	 * tests walk it. */
+	void (*card_names)(enum locale loc, struct buf *out);
 };
 
 /* ---- registry ---- */

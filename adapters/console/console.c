@@ -109,6 +109,19 @@ void console_feed_line(struct adapter *a, const char *line, size_t len)
 		p++;
 	if (p == end || (*p == '#' && (p + 1 == end || p[1] == ' ')))
 		return;		/* blank or comment */
+	if (end - p > 7 && !memcmp(p, "@clock ", 7) && a->on_clock) {
+		char num[32];
+		char *e;
+		long long t;
+
+		snprintf(num, sizeof(num), "%.*s", (int)(end - p - 7), p + 7);
+		t = strtoll(num, &e, 10);
+		if (*e || t <= 0)
+			console_error(c, "@clock takes unix seconds");
+		else
+			a->on_clock(a->ctx, a, (int64_t)t);
+		return;
+	}
 	if (memchr(p, '\0', (size_t)(end - p))) {
 		console_error(c, "that line holds a NUL byte; ignored");
 		return;

@@ -57,8 +57,8 @@ static const struct opt_spec kick_opts[] = {
 };
 
 static const struct opt_spec settings_opts[] = {
-	{ "key", "clave", "locale, reminder, timeout or dm",
-	  "locale, reminder, timeout o dm", OPT_STRING, 0, 0, 0 },
+	{ "key", "clave", "locale, dm, remind, timeout or ontimeout",
+	  "locale, dm, remind, timeout u ontimeout", OPT_STRING, 0, 0, 0 },
 	{ "value", "valor", "The new value", "El nuevo valor", OPT_STRING, 0, 0, 0 },
 	END
 };
@@ -81,6 +81,10 @@ static const struct cmd_spec game_subs[] = {
 	  "Sustituye a un jugador inactivo por una IA", kick_opts, NULL },
 	{ "settings", "ajustes", "Show or change the room's settings",
 	  "Muestra o cambia los ajustes de la sala", settings_opts, NULL },
+	{ "pause", "pausar", "Pause the game (no reminders, no timeouts)",
+	  "Pausa la partida (sin recordatorios ni límites)", NULL, NULL },
+	{ "resume", "reanudar", "Resume a paused game", "Reanuda una partida en pausa",
+	  NULL, NULL },
 	END
 };
 

@@ -533,6 +533,40 @@ def test_bad_token_exits():
         fake.stop()
 
 
+def test_reminder_and_locale():
+    """A room opened from a Spanish client plays in Spanish; after 25 idle
+    hours (fake clock) a reminder pings exactly the awaited player."""
+    clock = os.path.join(tempfile.mkdtemp(prefix="tabula-clock-"), "now")
+    with open(clock, "w") as f:
+        f.write("1700000000")
+    fake, bot = start(extra_env={"TABULA_TEST_CLOCK": clock})
+    try:
+        fake.wait_ready(10)
+        ps = [user(fake, i) for i in (1, 2)]
+        h = cmd(fake, ps[0], "game", {"game": "fortuna"}, sub="new", locale="es-ES")
+        assert "sala de espera" in one_text(h) or "Asientos" in one_text(h), one_text(h)
+        cmd(fake, ps[1], "game", sub="join", locale="en-US")
+        cmd(fake, ps[0], "game", sub="start", locale="es-ES")
+        board = wait_boards(fake, 1)[-1]
+        assert "Esperando a" in board["content"], board["content"][-300:]
+        who = re.findall(r"Esperando a <@(\d+)>", board["content"])
+        assert len(who) == 1, board["content"][-300:]
+        n = len(fake.channel_messages(CHAN))
+        with open(clock, "w") as f:
+            f.write(str(1700000000 + 25 * 3600))
+        bot.proc.send_signal(signal.SIGUSR1)
+        fake._wait(lambda: any("Recordatorio" in m["content"]
+                               for m in fake.channel_messages(CHAN)[n:]), 10,
+                   lambda: "no reminder")
+        rem = [m for m in fake.channel_messages(CHAN)[n:] if "Recordatorio" in m["content"]]
+        assert len(rem) == 1, rem
+        assert rem[0]["allowed_mentions"].get("users") == who, rem[0]["allowed_mentions"]
+        assert fake.violations == [], fake.violations
+    finally:
+        bot.stop()
+        fake.stop()
+
+
 def test_bad_input_from_discord():
     """Malformed interactions are ignored; the bot stays up and answers."""
     fake, bot = start()

@@ -411,6 +411,41 @@ def test_token_expiry_relogin():
         fake.stop()
 
 
+def test_reminder_and_locale():
+    """`game settings locale es` switches the room to Spanish; after 25 idle
+    hours (fake clock) a reminder mentions exactly the awaited player."""
+    clock = os.path.join(tempfile.mkdtemp(prefix="tabula-clock-"), "now")
+    with open(clock, "w") as f:
+        f.write("1700000000")
+    fake = new_fake()
+    bot = Bot(fake, extra_env={"TABULA_TEST_CLOCK": clock})
+    try:
+        ps = players(fake, 2)
+        room = game_room(fake, ps)
+        fake.say(ps[0], room, "!game new fortuna")
+        wait_text(fake, room, "lobby")
+        fake.say(ps[0], room, "!game settings locale es")
+        wait_text(fake, room, "español")
+        fake.say(ps[1], room, "!game join")
+        fake.say(ps[0], room, "!game start")
+        board = wait_boards(fake, room, 1)[-1]
+        assert "Esperando a" in board["body"], board["body"][-300:]
+        who = board["m.mentions"]["user_ids"]
+        assert len(who) == 1
+        n = len(fake.bot_messages(room))
+        with open(clock, "w") as f:
+            f.write(str(1700000000 + 25 * 3600))
+        bot.proc.send_signal(signal.SIGUSR1)
+        fake._wait(lambda: any("Recordatorio" in t for t in texts(fake, room)[n:]), 10,
+                   lambda: "no reminder: %r" % texts(fake, room)[n:])
+        rem = [m for m in fake.bot_messages(room)[n:] if "Recordatorio" in m.get("body", "")]
+        assert len(rem) == 1 and rem[0]["m.mentions"]["user_ids"] == who, rem
+        check_clean(fake)
+    finally:
+        bot.stop()
+        fake.stop()
+
+
 def test_bad_password_exits():
     fake = FakeMatrix(bot_password="the-real-one").start()
     bot = Bot(fake, extra_env={"MATRIX_PASSWORD": PASSWORD})

@@ -5,6 +5,7 @@
 bin=${1:-./tabula}
 cd "$(dirname "$0")/../.."
 rc=0
+python3 tests/lint/translations.py || rc=1
 python3 tests/integration/transcript.py "$bin" tests/data/*/*.txt || rc=1
 python3 tests/integration/discord_test.py "$bin" || rc=1
 python3 tests/integration/matrix_test.py "$bin" || rc=1
