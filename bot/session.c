@@ -1,5 +1,6 @@
 #include "bot/session.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1577,17 +1578,21 @@ static void cmd_log(struct session_mgr *m, struct adapter *a, const struct comma
 	void *st;
 	size_t i, npub = 0, first = 0, seen = 0;
 	long n = 10;
-	int seat;
+	int seat, export = 0;
 
 	if (need_game(a, cmd, s, loc, 1))
 		return;
-	if (*args) {
+	if (text_eq(args, "all")) {
+		/* the whole game, to the caller only: an export, not a post */
+		n = LONG_MAX / 2;
+		export = 1;
+	} else if (*args) {
 		char *end;
 
 		n = strtol(args, &end, 10);
 		if (*end || n < 1 || n > 500) {
-			reply_text(a, cmd, 1, L(loc, "Usage: `log [n]`, n from 1 to 500.",
-						"Uso: `log [n]`, n de 1 a 500."));
+			reply_text(a, cmd, 1, L(loc, "Usage: `log [n]` (n from 1 to 500) or `log all`.",
+						"Uso: `log [n]` (n de 1 a 500) o `log all`."));
 			return;
 		}
 	}
@@ -1619,12 +1624,14 @@ static void cmd_log(struct session_mgr *m, struct adapter *a, const struct comma
 	for (i = first; i < cap.n; i++) {
 		if (cap.v[i].seat == LOG_PUBLIC)
 			rich_line(&pub, "%s", cap.v[i].text);
+		else if (seat >= 0 && cap.v[i].seat == seat && export)
+			rich_line(&pub, "(%s) %s", L(loc, "private", "privado"), cap.v[i].text);
 		else if (seat >= 0 && cap.v[i].seat == seat)
 			rich_line(&priv, "%s", cap.v[i].text);
 	}
 	if (!npub)
 		rich_line(&pub, "%s", L(loc, "Nothing yet.", "Nada todavía."));
-	reply_rich(a, cmd, 0, &pub);
+	reply_rich(a, cmd, export, &pub);
 	if (priv.n)
 		reply_rich(a, cmd, 1, &priv);
 out:

@@ -1332,4 +1332,7 @@ const struct game_ops fortuna_ops = {
 	.bot_move = fortuna_bot_move,
 	.check = fortuna_check,
 	.secrets = fortuna_secrets,
+	.rules = fortuna_rules,
+	.card = fortuna_card,
+	.card_names = fortuna_card_names,
 };

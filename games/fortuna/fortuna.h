@@ -311,6 +311,12 @@ void fortuna_render_private(const void *st, int seat, const struct game_view *v,
 			    struct rich *out);
 void fortuna_secrets(const void *st, enum locale loc, struct buf *out);
 
+/* ---- rule summaries and card texts (rules.c) ---- */
+
+int fortuna_rules(const char *topic, enum locale loc, struct rich *out);
+int fortuna_card(const char *name, enum locale loc, struct rich *out);
+void fortuna_card_names(enum locale loc, struct buf *out);
+
 /* ---- AI (ai.c) ---- */
 
 int fortuna_bot_move(const void *st, int seat, struct rng *rng, struct move *out);

@@ -2287,4 +2287,7 @@ const struct game_ops gtr_ops = {
 	.bot_move = gtr_bot_move,
 	.check = gtr_check,
 	.secrets = gtr_secrets,
+	.rules = gtr_rules,
+	.card = gtr_card,
+	.card_names = gtr_card_names,
 };

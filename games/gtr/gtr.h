@@ -460,6 +460,12 @@ void gtr_render_private(const void *st, int seat, const struct game_view *v,
 			struct rich *out);
 void gtr_secrets(const void *st, enum locale loc, struct buf *out);
 
+/* ---- rule summaries and card texts (rules.c) ---- */
+
+int gtr_rules(const char *topic, enum locale loc, struct rich *out);
+int gtr_card(const char *name, enum locale loc, struct rich *out);
+void gtr_card_names(enum locale loc, struct buf *out);
+
 /* ---- AI (ai.c) ---- */
 
 int gtr_bot_move(const void *st, int seat, struct rng *rng, struct move *out);
