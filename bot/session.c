@@ -141,6 +141,64 @@ static void reply_rich(struct adapter *a, const struct command *cmd, int priv,
 	buf_release(&err);
 }
 
+/* ---- room settings (session_rec.settings, a JSON object) ---- */
+
+#define DEFAULT_REMIND_H 24
+#define KICK_IDLE_DEFAULT_H 48	/* `game kick` when no timeout is set */
+
+struct room_settings {
+	int64_t since;		/* when the idle clock started (0: unknown) */
+	int remind_h;		/* 0: no reminders */
+	int timeout_h;		/* 0: no timeout */
+	int timeout_ai;		/* at the timeout: 1 the AI decides, 0 pause */
+	int paused;
+	int reminded;		/* reminders sent since the last move */
+};
+
+static void settings_read(const struct session_rec *rec, struct room_settings *o)
+{
+	json_t *j = rec->settings[0] ? json_loads(rec->settings, 0, NULL) : NULL;
+	json_t *v;
+
+	o->since = 0;
+	o->remind_h = DEFAULT_REMIND_H;
+	o->timeout_h = 0;
+	o->timeout_ai = 1;
+	o->paused = 0;
+	o->reminded = 0;
+	if (!json_is_object(j)) {
+		json_decref(j);
+		return;
+	}
+	if (json_is_integer(v = json_object_get(j, "remind")) && json_integer_value(v) >= 0 &&
+	    json_integer_value(v) <= 24 * 30)
+		o->remind_h = (int)json_integer_value(v);
+	if (json_is_integer(v = json_object_get(j, "timeout")) && json_integer_value(v) >= 0 &&
+	    json_integer_value(v) <= 24 * 60)
+		o->timeout_h = (int)json_integer_value(v);
+	if (json_is_string(v = json_object_get(j, "on_timeout")))
+		o->timeout_ai = strcmp(json_string_value(v), "pause") != 0;
+	o->paused = json_is_true(json_object_get(j, "paused"));
+	if (json_is_integer(v = json_object_get(j, "since")) && json_integer_value(v) > 0)
+		o->since = (int64_t)json_integer_value(v);
+	if (json_is_integer(v = json_object_get(j, "reminded")) && json_integer_value(v) >= 0)
+		o->reminded = (int)json_integer_value(v);
+	json_decref(j);
+}
+
+static void settings_write(struct session_rec *rec, const struct room_settings *in)
+{
+	json_t *j = json_pack("{s:i, s:i, s:s, s:b, s:i, s:I}", "remind", in->remind_h,
+			      "timeout", in->timeout_h, "on_timeout",
+			      in->timeout_ai ? "ai" : "pause", "paused", in->paused,
+			      "reminded", in->reminded, "since", (json_int_t)in->since);
+	char *t = json_dumps(j, JSON_COMPACT);
+
+	copy_field(rec->settings, sizeof(rec->settings), t);
+	free(t);
+	json_decref(j);
+}
+
 /* ---- the cache ---- */
 
 static void session_free(struct session *s)
@@ -193,6 +251,13 @@ static struct session *session_from_rec(struct session_mgr *m, const struct sess
 	s->last_at = rec->updated;	/* no move yet: since the start */
 	if (store_actions(m->store, rec->id, 0, count_action, s, err))
 		goto fail;
+	{
+		struct room_settings rs;
+
+		settings_read(rec, &rs);
+		if (rs.since)
+			s->last_at = rs.since;
+	}
 	s->ops = game_find(rec->game);
 	if (!s->ops) {
 		buf_setf(err, "unknown game '%s' in the store", rec->game);
@@ -620,60 +685,6 @@ static void change_action(struct change *c, int seat, const char *move_id,
 	a->at = at;
 }
 
-/* ---- room settings (session_rec.settings, a JSON object) ---- */
-
-#define DEFAULT_REMIND_H 24
-#define KICK_IDLE_DEFAULT_H 48	/* `game kick` when no timeout is set */
-
-struct room_settings {
-	int remind_h;		/* 0: no reminders */
-	int timeout_h;		/* 0: no timeout */
-	int timeout_ai;		/* at the timeout: 1 the AI decides, 0 pause */
-	int paused;
-	int reminded;		/* reminders sent since the last move */
-};
-
-static void settings_read(const struct session_rec *rec, struct room_settings *o)
-{
-	json_t *j = rec->settings[0] ? json_loads(rec->settings, 0, NULL) : NULL;
-	json_t *v;
-
-	o->remind_h = DEFAULT_REMIND_H;
-	o->timeout_h = 0;
-	o->timeout_ai = 1;
-	o->paused = 0;
-	o->reminded = 0;
-	if (!json_is_object(j)) {
-		json_decref(j);
-		return;
-	}
-	if (json_is_integer(v = json_object_get(j, "remind")) && json_integer_value(v) >= 0 &&
-	    json_integer_value(v) <= 24 * 30)
-		o->remind_h = (int)json_integer_value(v);
-	if (json_is_integer(v = json_object_get(j, "timeout")) && json_integer_value(v) >= 0 &&
-	    json_integer_value(v) <= 24 * 60)
-		o->timeout_h = (int)json_integer_value(v);
-	if (json_is_string(v = json_object_get(j, "on_timeout")))
-		o->timeout_ai = strcmp(json_string_value(v), "pause") != 0;
-	o->paused = json_is_true(json_object_get(j, "paused"));
-	if (json_is_integer(v = json_object_get(j, "reminded")) && json_integer_value(v) >= 0)
-		o->reminded = (int)json_integer_value(v);
-	json_decref(j);
-}
-
-static void settings_write(struct session_rec *rec, const struct room_settings *in)
-{
-	json_t *j = json_pack("{s:i, s:i, s:s, s:b, s:i}", "remind", in->remind_h,
-			      "timeout", in->timeout_h, "on_timeout",
-			      in->timeout_ai ? "ai" : "pause", "paused", in->paused,
-			      "reminded", in->reminded);
-	char *t = json_dumps(j, JSON_COMPACT);
-
-	copy_field(rec->settings, sizeof(rec->settings), t);
-	free(t);
-	json_decref(j);
-}
-
 /* Stores the change; on success the live session takes the new record and
  * state, and the messages are delivered.  On failure nothing changes. */
 static int change_commit(struct session_mgr *m, struct change *c, struct buf *err)
@@ -683,15 +694,16 @@ static int change_commit(struct session_mgr *m, struct change *c, struct buf *er
 
 	c->rec.version++;
 	c->rec.updated = mgr_now(m);
-	if (c->nactions || c->truncate) {
+	if (c->nactions || c->truncate ||
+	    (c->s->rec.status != SESSION_ACTIVE && c->rec.status == SESSION_ACTIVE)) {
 		struct room_settings rs;
 
-		/* a move starts the reminder clock again */
+		/* a move (or the start) starts the idle clock again; it is
+		 * stored, so a restart does not move it */
 		settings_read(&c->rec, &rs);
-		if (rs.reminded) {
-			rs.reminded = 0;
-			settings_write(&c->rec, &rs);
-		}
+		rs.reminded = 0;
+		rs.since = mgr_now(m);
+		settings_write(&c->rec, &rs);
 	}
 	if (c->st) {
 		json_t *j = c->s->ops->save(c->st);
@@ -1828,6 +1840,8 @@ static void cmd_game_pause(struct session_mgr *m, struct adapter *a, const struc
 	change_init(&c, s);
 	rs.paused = pause;
 	rs.reminded = 0;
+	if (!pause)
+		rs.since = mgr_now(m);	/* the clock starts again, stored */
 	settings_write(&c.rec, &rs);
 	if (change_commit(m, &c, &err)) {
 		reply_commit_failed(a, cmd, loc);
@@ -1886,6 +1900,16 @@ static void cmd_game_kick(struct session_mgr *m, struct adapter *a, const struct
 	seat = need_seat(a, cmd, s, loc);
 	if (seat < 0)
 		return;
+	{
+		struct room_settings rs;
+
+		settings_read(&s->rec, &rs);
+		if (rs.paused) {
+			reply_text(a, cmd, 1, L(loc, "The game is paused. `game resume` to go on.",
+						"La partida está en pausa. `game resume` para seguir."));
+			return;
+		}
+	}
 	target = seat_named(s, args);
 	if (target < 0 || target == seat) {
 		reply_text(a, cmd, 1, L(loc, "Usage: `game kick <player>`: another seated player.",
@@ -2018,6 +2042,16 @@ static void cmd_undo(struct session_mgr *m, struct adapter *a, const struct comm
 	seat = need_seat(a, cmd, s, loc);
 	if (seat < 0)
 		return;
+	{
+		struct room_settings rs;
+
+		settings_read(&s->rec, &rs);
+		if (rs.paused) {
+			reply_text(a, cmd, 1, L(loc, "The game is paused. `game resume` to go on.",
+						"La partida está en pausa. `game resume` para seguir."));
+			goto out;
+		}
+	}
 	if (store_actions(m->store, s->rec.id, 0, collect_action, &l, &err)) {
 		log_err("undo in %s/%s: %s", s->rec.platform, s->rec.room, buf_str(&err));
 		reply_text(a, cmd, 1, L(loc, "The log could not be read (an internal error).",

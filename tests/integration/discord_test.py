@@ -35,6 +35,9 @@ GUILD = "800000000000000001"
 BIN = "./tabula"
 
 WAITING_RE = re.compile(r"(?:Waiting for|Esperando a) <@(\d+)>")
+# a player still deciding is named, not pinged again
+WAITING_NAME_RE = re.compile(r"(?:Waiting for|Esperando a) \*\*(.+?)\*\*:")
+NAMES = {}      # display name -> user id, for the boards that do not ping
 
 
 class Bot:
@@ -88,7 +91,9 @@ def start(fake_kw=None, **bot_kw):
 
 
 def user(fake, n, name=None):
-    return fake.user("1000000000000000%02d" % n, name or "player%d" % n)
+    u = fake.user("1000000000000000%02d" % n, name or "player%d" % n)
+    NAMES[u["username"]] = u["id"]
+    return u
 
 
 def cmd(fake, who, name, options=None, sub=None, **kw):
@@ -158,7 +163,17 @@ def lobby(fake, players, game="fortuna"):
 
 
 def awaited(board):
-    return WAITING_RE.findall(board["content"])
+    """Who the board waits for: pinged (just became awaited) or named."""
+    out = []
+    for line in board["content"].split("\n"):
+        m = WAITING_RE.search(line)
+        if m:
+            out.append(m.group(1))
+            continue
+        m = WAITING_NAME_RE.search(line)
+        if m and m.group(1).replace("\\", "") in NAMES:
+            out.append(NAMES[m.group(1).replace("\\", "")])
+    return out
 
 
 def is_over(board):
@@ -209,11 +224,17 @@ def play_one(fake, users, step, rng, board):
 
 def play_to_end(fake, users, rng, limit=3000, hook=None):
     step = 0
+    before = set()
     while True:
         bs = wait_boards(fake, step + 1)
         board = bs[-1]
         if is_over(board):
             return step, bs
+        # exactly the players who have just become awaited are pinged
+        now = set(awaited(board))
+        pinged = set(board["allowed_mentions"].get("users", []))
+        assert pinged == now - before, ("pinged", pinged, "awaited", now, "before", before)
+        before = now
         assert awaited(board), "nobody awaited on a live board: %r" % board["content"][-300:]
         if hook:
             hook(step, board)

@@ -76,8 +76,26 @@ def new_fake():
     return FakeMatrix(bot_password=PASSWORD).start()
 
 
+NAMES = {}      # display name -> user id, for the boards that do not ping
+
+
 def players(fake, n, names=("Ana", "Ben", "Cy")):
-    return [fake.register_user("p%d" % i, names[i]) for i in range(n)]
+    ids = [fake.register_user("p%d" % i, names[i]) for i in range(n)]
+    for i, u in enumerate(ids):
+        NAMES[names[i]] = u
+    return ids
+
+
+def awaited(board):
+    """Who the board waits for: pinged (just became awaited) or named."""
+    who = list(board["m.mentions"].get("user_ids", []))
+    if who:
+        return who
+    for line in board["body"].split("\n"):
+        m = re.match(r"(?:Waiting for|Esperando a) (.+?): ", line)
+        if m and m.group(1) in NAMES:
+            who.append(NAMES[m.group(1)])
+    return who
 
 
 def game_room(fake, ps):
@@ -145,13 +163,19 @@ def moves_of(fake, user):
 
 def play_to_end(fake, room, ps, rng, limit=600, hook=None):
     step = 0
+    before = set()
     while True:
         bs = wait_boards(fake, room, step + 1)
         board = bs[-1]
         if "Game over" in board["body"]:
             return step, bs
-        who = board["m.mentions"]["user_ids"]
-        assert who, "a board without mentions: %r" % board["body"][-200:]
+        # exactly the players who have just become awaited are mentioned
+        now = set(awaited(board))
+        pinged = set(board["m.mentions"].get("user_ids", []))
+        assert pinged == now - before, ("pinged", pinged, "awaited", now, "before", before)
+        before = now
+        who = awaited(board)
+        assert who, "a board waiting for nobody: %r" % board["body"][-200:]
         uid = who[0]
         if hook:
             hook(step)
@@ -231,7 +255,7 @@ def test_restart_no_replay_no_loss():
         step = 0
         while step < 6:
             bs = wait_boards(fake, room, step + 1)
-            uid = bs[-1]["m.mentions"]["user_ids"][0]
+            uid = awaited(bs[-1])[0]
             dm = fake.dm_room(uid)
             if dm and uid not in fake.joined_members(dm):
                 fake.accept_invite(uid, dm)

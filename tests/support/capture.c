@@ -7,8 +7,9 @@
 static struct captured *record(struct capture_adapter *c, const char *room, const char *user,
 			       const struct rich *body, const char *key, int64_t id)
 {
-	struct buf text = BUF_INIT;
+	struct buf text = BUF_INIT, ment = BUF_INIT;
 	struct captured *m;
+	size_t i;
 
 	if (c->n == c->cap) {
 		c->cap = c->cap ? c->cap * 2 : 64;
@@ -25,6 +26,11 @@ static struct captured *record(struct capture_adapter *c, const char *room, cons
 	m->awaited = m->locale = NULL;
 	m->choices = NULL;
 	m->nchoices = 0;
+	buf_addstr(&ment, "");
+	for (i = 0; i < body->n; i++)
+		if (body->v[i].kind == RICH_MENTION)
+			buf_printf(&ment, "%s ", body->v[i].user ? body->v[i].user : "");
+	m->mentions = buf_detach(&ment);
 	return m;
 }
 
@@ -120,6 +126,7 @@ void capture_clear(struct capture_adapter *c)
 		free(c->v[i].awaited);
 		free(c->v[i].locale);
 		free(c->v[i].choices);
+		free(c->v[i].mentions);
 	}
 	c->n = 0;
 }
@@ -131,16 +138,30 @@ void capture_free(struct capture_adapter *c)
 	free(c);
 }
 
-static void run_cmd(struct capture_adapter *c, const char *room, const char *user,
-		    const char *text, size_t len, int64_t session, int64_t version)
+static void run_cmd_full(struct capture_adapter *c, const char *room, const char *user,
+			 const char *text, size_t len, int64_t session, int64_t version,
+			 int direct)
 {
 	struct command cmd = {
 		.platform = c->base.ops->name, .room = room, .user = user, .name = user,
 		.text = text, .text_len = len,
-		.expect_session = session, .expect_version = version,
+		.expect_session = session, .expect_version = version, .direct = direct,
+		.locale = c->locale,
 	};
 
 	c->base.on_command(c->base.ctx, &c->base, &cmd);
+}
+
+static void run_cmd(struct capture_adapter *c, const char *room, const char *user,
+		    const char *text, size_t len, int64_t session, int64_t version)
+{
+	run_cmd_full(c, room, user, text, len, session, version, 0);
+}
+
+void capture_cmd_direct(struct capture_adapter *c, const char *room, const char *user,
+			const char *text)
+{
+	run_cmd_full(c, room, user, text, strlen(text), 0, 0, 1);
 }
 
 void capture_cmd_len(struct capture_adapter *c, const char *room, const char *user,
@@ -194,6 +215,23 @@ const struct captured *capture_last(const struct capture_adapter *c, const char 
 			return m;
 	}
 	return NULL;
+}
+
+int capture_mentions(const struct captured *m, const char *user)
+{
+	const char *p = m->mentions;
+	size_t n = strlen(user);
+
+	while (p && *p) {
+		const char *sp = strchr(p, ' ');
+
+		if (!sp)
+			break;
+		if ((size_t)(sp - p) == n && !memcmp(p, user, n))
+			return 1;
+		p = sp + 1;
+	}
+	return 0;
 }
 
 char *capture_public_text(const struct capture_adapter *c)

@@ -20,6 +20,9 @@ struct captured {
 	char *locale;	/* copy, or NULL */
 	struct adapter_choice *choices;	/* copy of nchoices, or NULL */
 	size_t nchoices;
+	/* the user ids of the message's mentions, in order, each followed
+	 * by a space ("ana ben "); "" when none */
+	char *mentions;
 };
 
 struct capture_adapter {
@@ -27,6 +30,7 @@ struct capture_adapter {
 	struct captured *v;
 	size_t n, cap;
 	int confirm;
+	const char *locale;	/* the locale commands carry (NULL: unknown) */
 };
 
 struct capture_adapter *capture_new(const char *platform);
@@ -42,6 +46,9 @@ void capture_cmd(struct capture_adapter *c, const char *room, const char *user,
  * (struct command's expect_session / expect_version). */
 void capture_cmd_expect(struct capture_adapter *c, const char *room, const char *user,
 			const char *text, int64_t session, int64_t version);
+/* The same sent in a private chat with the bot (struct command's direct). */
+void capture_cmd_direct(struct capture_adapter *c, const char *room, const char *user,
+			const char *text);
 void capture_cmd_len(struct capture_adapter *c, const char *room, const char *user,
 		     const char *text, size_t len);
 /* The number of messages since the last clear whose text holds needle, to
@@ -52,6 +59,8 @@ int capture_count(const struct capture_adapter *c, const char *user, const char 
  * needle, and that came from the outbox (sent) or not (replies); NULL if none. */
 const struct captured *capture_last(const struct capture_adapter *c, const char *user,
 				    int sent, const char *needle);
+/* Whether message m mentions user (a RICH_MENTION span with that id). */
+int capture_mentions(const struct captured *m, const char *user);
 char *capture_public_text(const struct capture_adapter *c);
 void capture_dump(const struct capture_adapter *c);
 
