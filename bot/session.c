@@ -1679,8 +1679,8 @@ static void cmd_help(struct session_mgr *m, struct adapter *a, const struct comm
 		"play <move>                make a decision (id, label, prefix or number)\n"
 		"hand                       your private view\n"
 		"board                      show the board\n"
-		"log [n]                    the last n log lines\n"
-		"help                       this text",
+		"log [n] | log all          the last n log lines; all of them, privately\n"
+		"help [game]                this text; a game's rules",
 		"game new <juego> [opciones] abre una partida aquí\n"
 		"game join | game leave     sentarse o dejar el asiento antes de empezar\n"
 		"game addbot [n]            añade jugadores IA\n"
@@ -1698,8 +1698,8 @@ static void cmd_help(struct session_mgr *m, struct adapter *a, const struct comm
 		"play <jugada>              toma una decisión (id, texto, prefijo o número)\n"
 		"hand                       tu vista privada\n"
 		"board                      muestra el tablero\n"
-		"log [n]                    las últimas n líneas del registro\n"
-		"help                       este texto"));
+		"log [n] | log all          las últimas n líneas; todas, en privado\n"
+		"help [juego]               este texto; las reglas de un juego"));
 	rich_line(&r, L(loc, "Games: %s.", "Juegos: %s."), game_ids());
 	reply_rich(a, cmd, 1, &r);
 	rich_release(&r);
@@ -2655,6 +2655,8 @@ static void handle(struct session_mgr *m, struct adapter *a, const struct comman
 		cmd_board(m, a, cmd, s);
 	} else if (text_eq(word, "log")) {
 		cmd_log(m, a, cmd, s, args);
+	} else if (text_eq(word, "help") && *args && game_find(args)) {
+		cmd_rules(m, a, cmd, s, args);	/* `help fortuna`: its rules */
 	} else if (text_eq(word, "help")) {
 		cmd_help(m, a, cmd, s);
 	} else if (text_eq(word, "undo")) {
