@@ -12,6 +12,7 @@ enum opt_type {
 	OPT_SUB = 1,
 	OPT_STRING = 3,
 	OPT_INTEGER = 4,
+	OPT_BOOLEAN = 5,	/* decoded as the option's name when true */
 	OPT_USER = 6,
 };
 
@@ -97,6 +98,8 @@ static const struct opt_spec play_opts[] = {
 static const struct opt_spec log_opts[] = {
 	{ "count", "cantidad", "How many lines (default 10)", "Cuántas líneas (por defecto 10)",
 	  OPT_INTEGER, 0, 1, 100 },
+	{ "all", "todo", "The whole game, sent to you as a file",
+	  "La partida entera, enviada a ti como archivo", OPT_BOOLEAN, 0, 0, 0 },
 	END
 };
 

@@ -27,6 +27,8 @@
 /* Discord counts snowflake time from 2015-01-01. */
 #define DISCORD_EPOCH_MS 1420070400000ULL
 #define DM_CACHE_MAX 1024
+/* A private answer longer than this many messages goes as a file. */
+#define DISCORD_ATTACH_CHUNKS 3
 #define SENDQ_MAX 256
 
 /*
@@ -478,7 +480,9 @@ static void on_retry_timer(uv_timer_t *t)
 struct ixreq {
 	char method[8];
 	char *path;
-	char *json;
+	char *json;		/* the body: JSON, or multipart when ctype */
+	size_t len;
+	char *ctype;
 };
 
 struct ix {
@@ -504,6 +508,7 @@ static void ix_free(struct ix *x)
 	for (i = x->qhead; i < x->qlen; i++) {
 		free(x->q[i].path);
 		free(x->q[i].json);
+		free(x->q[i].ctype);
 	}
 	free(x->q);
 	/* the interaction token is a credential for 15 minutes */
@@ -526,6 +531,7 @@ static void ix_done(const struct discord_rest_resp *resp, void *ctx)
 			 resp->error ? ": " : "", resp->error ? resp->error : "");
 	free(r->path);
 	free(r->json);
+	free(r->ctype);
 	x->qhead++;
 	x->inflight = 0;
 	ix_pump(x);
@@ -538,14 +544,15 @@ static void ix_pump(struct ix *x)
 	while (!x->inflight && x->qhead < x->qlen) {
 		struct ixreq *r = &x->q[x->qhead];
 
-		if (!discord_rest_submit(x->d->rest, r->method, r->path, r->json, ix_done, x,
-					 &err)) {
+		if (!discord_rest_submit_raw(x->d->rest, r->method, r->path, r->ctype, r->json,
+					     r->len, ix_done, x, &err)) {
 			x->inflight = 1;
 			break;
 		}
 		log_warn("discord: interaction answer not sent: %s", buf_str(&err));
 		free(r->path);
 		free(r->json);
+		free(r->ctype);
 		x->qhead++;
 	}
 	buf_release(&err);
@@ -566,6 +573,44 @@ static void ix_push(struct ix *x, const char *method, const char *path, json_t *
 	snprintf(r->method, sizeof(r->method), "%s", method);
 	r->path = xstrdup(path);
 	r->json = body ? json_dumps(body, JSON_COMPACT) : NULL;
+	r->len = r->json ? strlen(r->json) : 0;
+	r->ctype = NULL;
+	ix_pump(x);
+}
+
+#define ATTACH_BOUNDARY "tabula-8c1d4f0e2b"
+
+/*
+ * Queues a multipart request: payload (borrowed) as payload_json and text
+ * as the file tabula.txt.  Discord takes a message with an attachment this
+ * way only.
+ */
+static void ix_push_file(struct ix *x, const char *method, const char *path, json_t *payload,
+			 const char *text)
+{
+	struct buf b = BUF_INIT;
+	char *pj = json_dumps(payload, JSON_COMPACT);
+	struct ixreq *r;
+
+	buf_printf(&b, "--" ATTACH_BOUNDARY "\r\n"
+		   "Content-Disposition: form-data; name=\"payload_json\"\r\n"
+		   "Content-Type: application/json\r\n\r\n%s\r\n"
+		   "--" ATTACH_BOUNDARY "\r\n"
+		   "Content-Disposition: form-data; name=\"files[0]\"; filename=\"tabula.txt\"\r\n"
+		   "Content-Type: text/plain; charset=utf-8\r\n\r\n", pj);
+	buf_addstr(&b, text);
+	buf_addstr(&b, "\r\n--" ATTACH_BOUNDARY "--\r\n");
+	free(pj);
+	if (x->qlen == x->qcap) {
+		x->qcap = x->qcap ? x->qcap * 2 : 4;
+		x->q = xrealloc(x->q, x->qcap * sizeof(*x->q));
+	}
+	r = &x->q[x->qlen++];
+	snprintf(r->method, sizeof(r->method), "%s", method);
+	r->path = xstrdup(path);
+	r->len = b.len;
+	r->json = buf_detach(&b);
+	r->ctype = xstrdup("multipart/form-data; boundary=" ATTACH_BOUNDARY);
 	ix_pump(x);
 }
 
@@ -675,6 +720,50 @@ static int render(const struct rich *body, struct chunks *out, struct buf *err)
 	return 0;
 }
 
+/* A private answer too long for a few messages (`log all`): one line, and
+ * the whole text as a file. */
+static void reply_file(struct ix *x, const struct rich *body)
+{
+	enum locale loc;
+	int es = !locale_parse(x->in.locale, &loc) && loc == LOC_ES;
+	struct buf plain = BUF_INIT, line = BUF_INIT;
+	char path[DISCORD_TOKEN_SIZE + 96];
+	json_t *data, *att;
+	size_t n;
+
+	rich_to_plain(body, &plain);
+	n = strcspn(buf_str(&plain), "\n");
+	if (n > 200)
+		n = 200;
+	while (n && ((unsigned char)buf_str(&plain)[n] & 0xC0) == 0x80)
+		n--;
+	buf_printf(&line, "%.*s — %s", (int)n, buf_str(&plain),
+		   es ? "el texto completo va adjunto." : "the full text is attached.");
+	att = json_pack("[{s:i, s:s}]", "id", 0, "filename", "tabula.txt");
+	data = json_pack("{s:s, s:i, s:{s:[]}, s:o}", "content", buf_str(&line),
+			 "flags", DISCORD_FLAG_EPHEMERAL, "allowed_mentions", "parse",
+			 "attachments", att);
+	if (!x->responded) {
+		json_t *cb = json_pack("{s:i, s:O}", "type", DISCORD_RESPONSE_MESSAGE, "data", data);
+
+		snprintf(path, sizeof(path), "/interactions/%s/%s/callback", x->in.id, x->in.token);
+		ix_push_file(x, "POST", path, cb, buf_str(&plain));
+		x->responded = 1;
+		json_decref(cb);
+	} else if (x->deferred && !x->original_filled) {
+		snprintf(path, sizeof(path), "/webhooks/%s/%s/messages/@original",
+			 x->in.application_id, x->in.token);
+		ix_push_file(x, "PATCH", path, data, buf_str(&plain));
+		x->original_filled = 1;
+	} else {
+		snprintf(path, sizeof(path), "/webhooks/%s/%s", x->in.application_id, x->in.token);
+		ix_push_file(x, "POST", path, data, buf_str(&plain));
+	}
+	json_decref(data);
+	buf_release(&plain);
+	buf_release(&line);
+}
+
 static int discord_reply(struct adapter *a, const struct command *cmd, int private_,
 			 const struct rich *body, struct buf *err)
 {
@@ -688,6 +777,11 @@ static int discord_reply(struct adapter *a, const struct command *cmd, int priva
 		return buf_setf(err, "no interaction to answer"), -1;
 	if (render(body, &ch, err))
 		return -1;
+	if (private_ && ch.n > DISCORD_ATTACH_CHUNKS) {
+		reply_file(x, body);
+		chunks_release(&ch);
+		return 0;
+	}
 	mentions = discord_allowed_mentions(body);
 	for (i = 0; i < ch.n; i++) {
 		if (!x->responded) {

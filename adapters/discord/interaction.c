@@ -175,7 +175,9 @@ static int add_value(const json_t *opt, const char *name, struct buf *t, struct 
 	case 5:	/* BOOLEAN */
 		if (!json_is_boolean(v))
 			return fail(err, "interaction: option %s is not a boolean", name);
-		buf_addstr(t, json_is_true(v) ? " true" : " false");
+		/* a flag: "/log all:true" is "log all" */
+		if (json_is_true(v))
+			buf_printf(t, " %s", name);
 		return 0;
 	case 6:	/* USER */
 		if (get_snowflake(opt, "value", id, 1, "user option", err))

@@ -26,6 +26,7 @@ struct rest_req {
 	struct ratelimit_key key;
 	char *method, *url, *body;
 	size_t body_len;
+	char *ctype;			/* Content-Type line */
 	unsigned attempts;		/* tries answered so far */
 	int inflight;			/* sent, no answer yet */
 	uint64_t not_before;		/* retry delay (loop time) */
@@ -72,6 +73,7 @@ static void req_free(struct rest_req *r)
 	free(r->method);
 	free(r->url);
 	free(r->body);
+	free(r->ctype);
 	free(r->error);
 	free(r);
 }
@@ -166,7 +168,7 @@ static int send_req(struct discord_rest *q, struct rest_req *r,
 	};
 
 	hdrs[0] = q->auth;
-	hdrs[1] = "Content-Type: application/json";
+	hdrs[1] = r->ctype ? r->ctype : "Content-Type: application/json";
 	hdrs[2] = "User-Agent: " DISCORD_REST_USER_AGENT;
 	return http_request(q->http, &hr, on_http_done, r, err);
 }
@@ -425,6 +427,14 @@ int discord_rest_submit(struct discord_rest *q, const char *method,
 			const char *path, const char *json,
 			discord_rest_fn cb, void *ctx, struct buf *err)
 {
+	return discord_rest_submit_raw(q, method, path, NULL, json, json ? strlen(json) : 0,
+				       cb, ctx, err);
+}
+
+int discord_rest_submit_raw(struct discord_rest *q, const char *method, const char *path,
+			    const char *content_type, const void *body, size_t len,
+			    discord_rest_fn cb, void *ctx, struct buf *err)
+{
 	struct ratelimit_key key;
 	struct rest_req *r;
 	struct buf url = BUF_INIT;
@@ -468,9 +478,17 @@ int discord_rest_submit(struct discord_rest *q, const char *method,
 	r->key = key;
 	r->method = xstrdup(method);
 	r->url = buf_detach(&url);
-	if (json) {
-		r->body_len = strlen(json);
-		r->body = xstrdup(json);
+	if (body) {
+		r->body_len = len;
+		r->body = xmalloc(len + 1);
+		memcpy(r->body, body, len);
+		r->body[len] = '\0';
+	}
+	if (content_type) {
+		struct buf ct = BUF_INIT;
+
+		buf_printf(&ct, "Content-Type: %s", content_type);
+		r->ctype = buf_detach(&ct);
 	}
 	r->cb = cb;
 	r->ctx = ctx;

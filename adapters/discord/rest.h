@@ -119,6 +119,15 @@ int discord_rest_submit(struct discord_rest *q, const char *method,
 			const char *path, const char *json,
 			discord_rest_fn cb, void *ctx, struct buf *err);
 
+/*
+ * The same with any body: len bytes of body (copied; may hold NULs) sent
+ * with content_type (NULL: application/json).  For multipart uploads
+ * (attachments).
+ */
+int discord_rest_submit_raw(struct discord_rest *q, const char *method, const char *path,
+			    const char *content_type, const void *body, size_t len,
+			    discord_rest_fn cb, void *ctx, struct buf *err);
+
 /* Requests accepted and not yet completed (queued, waiting or in flight). */
 size_t discord_rest_pending(const struct discord_rest *q);
 

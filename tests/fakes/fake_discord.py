@@ -64,6 +64,33 @@ def _wire(msg):
     return json.loads(json.dumps(out))
 
 
+def _parse_multipart(ctype, body):
+    """payload_json of a multipart upload, with each attachment's file text
+    put into its attachment object as "content".  (parsed, bad)."""
+    import email.parser
+    import email.policy
+    msg = email.parser.BytesParser(policy=email.policy.HTTP).parsebytes(
+        b"Content-Type: " + ctype.encode() + b"\r\n\r\n" + body)
+    payload, files = None, {}
+    for part in msg.iter_parts():
+        name = part.get_param("name", header="content-disposition")
+        data = part.get_payload(decode=True) or b""
+        if name == "payload_json":
+            try:
+                payload = json.loads(data.decode("utf-8"))
+            except Exception:
+                return None, True
+        elif name and name.startswith("files["):
+            files[name[6:-1]] = data.decode("utf-8", "replace")
+    if not isinstance(payload, dict):
+        return None, True
+    target = payload.get("data") if isinstance(payload.get("data"), dict) else payload
+    for a in target.get("attachments") or []:
+        if isinstance(a, dict) and str(a.get("id")) in files:
+            a["content"] = files[str(a.get("id"))]
+    return payload, False
+
+
 def _texts_of(body):
     """Every human-visible text of a message body (content + embeds)."""
     out = []
@@ -72,6 +99,9 @@ def _texts_of(body):
     c = body.get("content")
     if isinstance(c, str) and c:
         out.append(c)
+    for a in body.get("attachments") or []:
+        if isinstance(a, dict) and isinstance(a.get("content"), str):
+            out.append(a["content"])
     for e in body.get("embeds") or []:
         if not isinstance(e, dict):
             continue
@@ -1278,7 +1308,13 @@ class FakeDiscord:
             "/api/v10/") else None
         parsed = None
         bad_json = False
-        if body:
+        ctype = headers.get("content-type", "")
+        if body and ctype.startswith("multipart/form-data"):
+            parsed, bad_json = _parse_multipart(ctype, body)
+            body = json.dumps(parsed).encode() if parsed is not None else body
+            headers = dict(headers)
+            headers["content-type"] = "application/json"
+        elif body:
             try:
                 parsed = json.loads(body.decode("utf-8"))
             except Exception:

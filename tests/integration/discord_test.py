@@ -289,6 +289,14 @@ def test_full_game():
         assert "Winner" in bs[-1]["content"] or "Nobody wins" in bs[-1]["content"]
         # one board per accepted move, and nothing posted twice
         assert len(bs) == steps + 1, (len(bs), steps)
+        # the whole game, exported to one player as a file
+        h = fake.command(ps[0], CHAN, "log", {"all": True})
+        body = h.wait_response(timeout=5)
+        data = body["data"]
+        assert data["flags"] & 64 and "attached" in data["content"], data
+        text = data["attachments"][0]["content"]
+        assert text.count("\n") > steps // 2, len(text)
+        assert "(private)" in text
         check_private(fake)
         for m in fake.channel_messages(CHAN):
             am = m.get("allowed_mentions")
