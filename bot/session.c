@@ -1872,7 +1872,9 @@ static int seat_named(const struct session *s, const char *arg)
 	}
 	for (i = 0; i < s->rec.nseats; i++)
 		if (!s->rec.seats[i].is_bot && (!strcmp(s->rec.seats[i].user, arg) ||
-						 text_eq(s->rec.seats[i].name, arg)))
+						 text_eq(s->rec.seats[i].name, arg) ||
+						 (arg[0] == '@' && text_eq(s->rec.seats[i].name,
+									   arg + 1))))
 			return i;
 	return -1;
 }
