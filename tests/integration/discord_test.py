@@ -596,6 +596,65 @@ def test_reminder_and_locale():
         fake.stop()
 
 
+def status_moves(fake, who):
+    h = cmd(fake, who, "game", sub="status")
+    m = re.search(r"Moves so far: (\d+)", one_text(h))
+    return int(m.group(1)) if m else None
+
+
+def test_kill9_mid_game():
+    """kill -9 at random moments of a game: every acknowledged move is kept,
+    none is applied twice, and no board is posted twice (outbox re-sends
+    carry the same nonce)."""
+    fake, bot = start()
+    # a new process cannot know the channel's bucket; the 429 it may take is
+    # honoured (test_faults_mid_game), but the fake would count it here
+    fake.channel_rate = (50, 1.0)
+    db = bot.db
+    rng = random.Random(11)
+    try:
+        fake.wait_ready(10)
+        ps = [user(fake, i) for i in (1, 2)]
+        users = {p["id"]: p for p in ps}
+        lobby(fake, ps)
+        acked = sent = 0
+        identified = 1
+        for step in range(40):
+            board = boards(fake)[-1]
+            if is_over(board):
+                break
+            who = users[awaited(board)[0]]
+            value = choose(rng, [c["value"] for c in complete(fake, who)])
+            h = fake.command(who, CHAN, "play", {"move": value})
+            sent += 1
+            if rng.random() < 0.25:
+                time.sleep(rng.choice((0, 0.002, 0.01)))
+                bot.proc.send_signal(signal.SIGKILL)
+                bot.proc.wait(timeout=10)
+                bot.err.close()
+                bot = Bot(fake, db=db)
+                identified += 1
+                fake.wait_identified(identified, timeout=15)
+                n = status_moves(fake, ps[0])
+                assert acked <= n <= sent, (acked, n, sent)
+                acked = sent = n
+                time.sleep(0.3)      # re-sent outbox messages land
+                continue
+            h.wait_response(timeout=5)
+            wait_boards(fake, acked + 2)
+            acked += 1
+        time.sleep(0.5)
+        n = status_moves(fake, ps[0])
+        bs = boards(fake)
+        # one board per position: the start and each stored move
+        assert len(bs) == n + 1, ("boards", len(bs), "moves", n)
+        assert len({b["content"] for b in bs}) == len(bs), "a board was posted twice"
+        assert fake.violations == [], fake.violations
+    finally:
+        bot.stop()
+        fake.stop()
+
+
 def test_bad_input_from_discord():
     """Malformed interactions are ignored; the bot stays up and answers."""
     fake, bot = start()
