@@ -470,6 +470,41 @@ def test_reminder_and_locale():
         fake.stop()
 
 
+def test_bad_input_from_matrix():
+    """Oversize, unknown, out-of-turn and edited commands: a clear answer or
+    nothing, and the game does not change."""
+    fake = new_fake()
+    bot = Bot(fake)
+    try:
+        ps = players(fake, 2)
+        room = game_room(fake, ps)
+        fake.say(ps[0], room, "!game new fortuna")
+        fake.say(ps[1], room, "!game join")
+        fake.say(ps[0], room, "!game start")
+        board = wait_boards(fake, room, 1)[-1]
+        idle = [p for p in ps if p not in awaited(board)][0]
+        fake.say(idle, room, "!play " + "x" * 5000)
+        fake.say(idle, room, "!frobnicate")
+        fake.say(idle, room, "!play 1")
+        ev = fake.say(idle, room, "!game abort")
+        fake.say(idle, room, "!game abort", edit_of=ev)     # an edit is not a new command
+        fake._wait(lambda: fake.dm_room(idle) and len(fake.bot_messages(fake.dm_room(idle))) >= 3,
+                   10, lambda: "no private answers")
+        time.sleep(0.5)
+        got = [m.get("body", "") for m in fake.bot_messages(fake.dm_room(idle))]
+        assert any("too long" in t for t in got), got
+        assert any("Unknown command" in t for t in got), got
+        assert any("not your turn" in t for t in got), got
+        # one abort vote counted once (the edit was not a second command)
+        votes = [t for t in texts(fake, room) if "Vote to abort" in t]
+        assert len(votes) == 1, texts(fake, room)
+        assert len(boards(fake, room)) == 1, "the game changed"
+        check_clean(fake)
+    finally:
+        bot.stop()
+        fake.stop()
+
+
 def test_bad_password_exits():
     fake = FakeMatrix(bot_password="the-real-one").start()
     bot = Bot(fake, extra_env={"MATRIX_PASSWORD": PASSWORD})
