@@ -685,6 +685,9 @@ static void change_action(struct change *c, int seat, const char *move_id,
 	a->at = at;
 }
 
+static int64_t compute_due(const struct session_rec *rec, const struct game_ops *ops,
+			   const void *st, int64_t last_at);
+
 /* Stores the change; on success the live session takes the new record and
  * state, and the messages are delivered.  On failure nothing changes. */
 static int change_commit(struct session_mgr *m, struct change *c, struct buf *err)
@@ -712,6 +715,10 @@ static int change_commit(struct session_mgr *m, struct change *c, struct buf *er
 		c->rec.state = json_dumps(j, JSON_COMPACT);
 		json_decref(j);
 	}
+	/* the due time goes to the store with the rest: start-up and the
+	 * timer read it there, without loading any game */
+	c->rec.due = compute_due(&c->rec, c->s->ops, c->st ? c->st : c->s->st,
+				 c->s->last_at);
 	memset(&sc, 0, sizeof(sc));
 	sc.session = &c->rec;
 	sc.actions = c->actions;
@@ -2298,32 +2305,40 @@ static void cmd_card(struct session_mgr *m, struct adapter *a, const struct comm
 /* ---- reminders and timeouts ---- */
 
 /* When s next needs attention (unix seconds), or 0. */
-static int64_t session_due(const struct session *s)
+/* When a session in this state next needs attention (unix seconds), or 0. */
+static int64_t compute_due(const struct session_rec *rec, const struct game_ops *ops,
+			   const void *st, int64_t last_at)
 {
 	struct room_settings rs;
 	unsigned aw;
 	int64_t due = 0, t;
 	int i, human = 0;
 
-	if (s->rec.status != SESSION_ACTIVE || !s->st)
+	if (rec->status != SESSION_ACTIVE || !st)
 		return 0;
-	settings_read(&s->rec, &rs);
+	settings_read(rec, &rs);
 	if (rs.paused)
 		return 0;
-	aw = s->ops->awaiting(s->st);
-	for (i = 0; i < s->rec.nseats; i++)
-		human |= (aw & (1u << i)) && !s->rec.seats[i].is_bot;
+	aw = ops->awaiting(st);
+	for (i = 0; i < rec->nseats; i++)
+		human |= (aw & (1u << i)) && !rec->seats[i].is_bot;
 	if (!human)
 		return 0;
-	if (rs.remind_h) {
-		due = s->last_at + (int64_t)rs.remind_h * 3600 * (rs.reminded + 1);
-	}
+	if (rs.since)
+		last_at = rs.since;
+	if (rs.remind_h)
+		due = last_at + (int64_t)rs.remind_h * 3600 * (rs.reminded + 1);
 	if (rs.timeout_h) {
-		t = s->last_at + (int64_t)rs.timeout_h * 3600;
+		t = last_at + (int64_t)rs.timeout_h * 3600;
 		if (!due || t < due)
 			due = t;
 	}
 	return due;
+}
+
+static int64_t session_due(const struct session *s)
+{
+	return compute_due(&s->rec, s->ops, s->st, s->last_at);
 }
 
 /* The AI decides for the idle humans (their pending decisions only). */
@@ -2442,50 +2457,83 @@ out:
 	buf_release(&err);
 }
 
-static int load_one(void *ctx, const struct session_rec *rec)
-{
-	struct session_mgr *m = ctx;
-	struct buf err = BUF_INIT;
-
-	if (!session_mgr_find(m, rec->platform, rec->room, &err) && err.len)
-		log_warn("loading %s/%s: %s", rec->platform, rec->room, buf_str(&err));
-	buf_release(&err);
-	return 0;
-}
-
 int session_mgr_load_open(struct session_mgr *m, struct buf *err)
 {
-	return store_sessions_open(m->store, load_one, m, err);
+	/* nothing to load: due times live in the store, games load lazily */
+	return 0;
 }
 
 int64_t session_mgr_next_due(struct session_mgr *m)
 {
-	int64_t next = 0, d;
-	size_t b;
-	struct session *s;
+	struct buf err = BUF_INIT;
+	int64_t next = 0;
 
-	for (b = 0; b < SESSION_BUCKETS; b++)
-		for (s = m->buckets[b]; s; s = s->next)
-			if ((d = session_due(s)) && (!next || d < next))
-				next = d;
+	if (store_next_due(m->store, &next, &err)) {
+		log_warn("reading due times: %s", buf_str(&err));
+		next = 0;
+	}
+	buf_release(&err);
 	return next;
+}
+
+struct due_list {
+	struct {
+		char platform[16];
+		char room[256];
+		int64_t id;
+	} v[64];
+	size_t n;
+};
+
+static int collect_due(void *ctx, const struct session_rec *rec)
+{
+	struct due_list *l = ctx;
+
+	copy_field(l->v[l->n].platform, sizeof(l->v[l->n].platform), rec->platform);
+	copy_field(l->v[l->n].room, sizeof(l->v[l->n].room), rec->room);
+	l->v[l->n].id = rec->id;
+	return ++l->n == sizeof(l->v) / sizeof(l->v[0]);	/* the rest: next tick */
 }
 
 int64_t session_mgr_tick(struct session_mgr *m)
 {
-	int64_t now = mgr_now(m), d;
-	size_t b;
-	struct session *s;
-	int guard;
+	int64_t now = mgr_now(m);
+	struct due_list *l = xcalloc(1, sizeof(*l));
+	struct buf err = BUF_INIT;
+	size_t i;
 
-	for (b = 0; b < SESSION_BUCKETS; b++) {
-		for (s = m->buckets[b]; s; s = s->next) {
-			/* several periods may have passed while the bot was down:
-			 * one message per tick is enough */
-			for (guard = 0; guard < 1 && (d = session_due(s)) && d <= now; guard++)
-				session_attend(m, s);
+	/* collected first: attending commits, which rewrites the rows read */
+	if (store_sessions_due(m->store, now, collect_due, l, &err))
+		log_warn("reading due sessions: %s", buf_str(&err));
+	for (i = 0; i < l->n; i++) {
+		struct session *s;
+		int64_t d;
+
+		buf_reset(&err);
+		s = session_mgr_find(m, l->v[i].platform, l->v[i].room, &err);
+		if (!s || s->rec.id != l->v[i].id) {
+			/* an old game of the room: it needs nothing any more */
+			if (s)
+				continue;
+			log_warn("due session %lld: %s", (long long)l->v[i].id, buf_str(&err));
+			continue;
+		}
+		d = session_due(s);
+		if (d && d <= now) {
+			session_attend(m, s);
+		} else {
+			/* the stored due time is stale: store the right one, so
+			 * the timer does not spin on it */
+			struct change c;
+
+			change_init(&c, s);
+			if (change_commit(m, &c, &err))
+				log_warn("refreshing the due time: %s", buf_str(&err));
+			change_release(&c);
 		}
 	}
+	free(l);
+	buf_release(&err);
 	return session_mgr_next_due(m);
 }
 

@@ -101,6 +101,17 @@ static int fault_cursor_get(struct store *s, const char *key, struct buf *value,
 	return store_cursor_get(fault_downcast(s)->inner, key, value, err);
 }
 
+static int fault_sessions_due(struct store *s, int64_t until, store_session_cb cb,
+			      void *ctx, struct buf *err)
+{
+	return store_sessions_due(fault_downcast(s)->inner, until, cb, ctx, err);
+}
+
+static int fault_next_due(struct store *s, int64_t *out, struct buf *err)
+{
+	return store_next_due(fault_downcast(s)->inner, out, err);
+}
+
 static int fault_cursor_set(struct store *s, const char *key, const char *value,
 			    struct buf *err)
 {
@@ -123,6 +134,8 @@ static const struct store_ops fault_ops = {
 	.outbox_pending = fault_outbox_pending,
 	.outbox_done = fault_outbox_done,
 	.cursor_get = fault_cursor_get,
+	.sessions_due = fault_sessions_due,
+	.next_due = fault_next_due,
 	.cursor_set = fault_cursor_set,
 };
 

@@ -10,9 +10,9 @@
  * are prepared once at open and reused, because commit and session_current
  * run on every chat command.
  *
- * Iterators (sessions_open, actions, outbox_pending) read a page of rows,
- * reset their statement and only then call the callback, so a callback may
- * call back into the store (typically outbox_done from inside
+ * Iterators (sessions_open, sessions_due, actions, outbox_pending) read a
+ * page of rows, reset their statement and only then call the callback, so a
+ * callback may call back into the store (typically outbox_done from inside
  * outbox_pending) without disturbing the iteration.
  */
 #include "state/store.h"
@@ -95,6 +95,11 @@ static const char *const migrations[] = {
 	") WITHOUT ROWID;",
 	/* 2: room settings (struct session_rec.settings, JSON object text) */
 	"ALTER TABLE sessions ADD COLUMN settings TEXT NOT NULL DEFAULT '';",
+	/* 3: when a session next needs the bot (struct session_rec.due, unix
+	 * seconds, 0 = never); the partial index keeps start-up and the
+	 * timer's next_due to one index lookup */
+	"ALTER TABLE sessions ADD COLUMN due INTEGER NOT NULL DEFAULT 0;"
+	"CREATE INDEX sessions_due ON sessions (due) WHERE due > 0;",
 };
 
 #define NMIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))
@@ -126,6 +131,8 @@ enum stmt_id {
 	ST_OUTBOX_PENDING,
 	ST_OUTBOX_DONE,
 	ST_CURSOR_GET,
+	ST_SESSIONS_DUE,
+	ST_NEXT_DUE,
 	ST_COUNT
 };
 
@@ -137,14 +144,14 @@ enum stmt_id {
 #define SESSION_SELECT \
 	"SELECT s.id, s.platform, s.room, s.game, s.options, s.creator," \
 	" s.locale, s.status, s.seed, s.version, s.created, s.updated, s.state," \
-	" s.settings," \
+	" s.settings, s.due," \
 	" t.seat, t.user, t.name, t.is_bot, t.notify_dm" \
 	" FROM sessions s LEFT JOIN seats t ON t.session = s.id"
 
 enum session_col {
 	SC_ID, SC_PLATFORM, SC_ROOM, SC_GAME, SC_OPTIONS, SC_CREATOR, SC_LOCALE,
 	SC_STATUS, SC_SEED, SC_VERSION, SC_CREATED, SC_UPDATED, SC_STATE,
-	SC_SETTINGS, SC_SEAT, SC_SEAT_USER, SC_SEAT_NAME, SC_SEAT_BOT, SC_SEAT_DM
+	SC_SETTINGS, SC_DUE, SC_SEAT, SC_SEAT_USER, SC_SEAT_NAME, SC_SEAT_BOT, SC_SEAT_DM
 };
 
 static const char *const stmt_sql[ST_COUNT] = {
@@ -153,15 +160,17 @@ static const char *const stmt_sql[ST_COUNT] = {
 	[ST_ROLLBACK] = "ROLLBACK",
 	[ST_SESSION_INSERT] =
 		"INSERT INTO sessions (platform, room, game, options, creator,"
-		" locale, status, seed, version, created, updated, state, settings)"
-		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?12, ?9, ?10, ?11, ?13)",
+		" locale, status, seed, version, created, updated, state, settings,"
+		" due)"
+		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?12, ?9, ?10, ?11, ?13,"
+		" ?15)",
 	/* Optimistic concurrency: the caller bumps the version it read by one,
 	 * so a change made from a stale copy matches nothing. */
 	[ST_SESSION_UPDATE] =
 		"UPDATE sessions SET platform = ?1, room = ?2, game = ?3,"
 		" options = ?4, creator = ?5, locale = ?6, status = ?7, seed = ?8,"
 		" created = ?9, updated = ?10, state = ?11, version = ?12,"
-		" settings = ?13"
+		" settings = ?13, due = ?15"
 		" WHERE id = ?14 AND version = ?12 - 1",
 	[ST_SESSION_VERSION] = "SELECT version FROM sessions WHERE id = ?1",
 	[ST_SEATS_DELETE] = "DELETE FROM seats WHERE session = ?1",
@@ -198,6 +207,14 @@ static const char *const stmt_sql[ST_COUNT] = {
 		" coalesce(sent_at, CAST(strftime('%s', 'now') AS INTEGER))"
 		" WHERE id = ?1",
 	[ST_CURSOR_GET] = "SELECT value FROM cursors WHERE key = ?1",
+	/* Keyset paging on (due, id), both ascending, through sessions_due;
+	 * "due > 0" is spelled out so that the partial index applies. */
+	[ST_SESSIONS_DUE] =
+		"SELECT id, due FROM sessions"
+		" WHERE due > 0 AND due <= ?1 AND (due, id) > (?2, ?3)"
+		" ORDER BY due, id LIMIT ?4",
+	[ST_NEXT_DUE] =
+		"SELECT due FROM sessions WHERE due > 0 ORDER BY due LIMIT 1",
 };
 
 struct sqlite_store {
@@ -397,6 +414,7 @@ static int read_session_cols(sqlite3_stmt *st, struct session_rec *out,
 	out->version = sqlite3_column_int64(st, SC_VERSION);
 	out->created = sqlite3_column_int64(st, SC_CREATED);
 	out->updated = sqlite3_column_int64(st, SC_UPDATED);
+	out->due = sqlite3_column_int64(st, SC_DUE);
 	out->state = col_strdup(st, SC_STATE);
 	return 0;
 }
@@ -568,6 +586,90 @@ fail:
 	stmt_done(st);
 	free(page);
 	return ret;
+}
+
+/* A page of due sessions after (after_due, after_id), as ids and dues. */
+static int due_page(struct sqlite_store *ss, int64_t until, int64_t after_due,
+		    int64_t after_id, int64_t *ids, int64_t *dues, int *n,
+		    struct buf *err)
+{
+	sqlite3_stmt *st = stmt(ss, ST_SESSIONS_DUE);
+	int rc;
+
+	*n = 0;
+	sqlite3_bind_int64(st, 1, until);
+	sqlite3_bind_int64(st, 2, after_due);
+	sqlite3_bind_int64(st, 3, after_id);
+	sqlite3_bind_int(st, 4, PAGE_ROWS);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		ids[*n] = sqlite3_column_int64(st, 0);
+		dues[(*n)++] = sqlite3_column_int64(st, 1);
+	}
+	if (rc != SQLITE_DONE) {
+		db_fail(ss, err, "listing due sessions");
+		stmt_done(st);
+		return -1;
+	}
+	stmt_done(st);
+	return 0;
+}
+
+/*
+ * Like sessions_open: a page of (due, id) keys, then each session read
+ * whole with its seats.  A session whose due a callback changed since the
+ * page was read is skipped if no longer in range; one moved to a later due
+ * still <= until comes again at its new place (the key only grows, so the
+ * iteration ends).
+ */
+static int sqlite_sessions_due(struct store *s, int64_t until, store_session_cb cb,
+			       void *ctx, struct buf *err)
+{
+	struct sqlite_store *ss = sqlite_downcast(s);
+	struct session_rec rec;
+	int64_t ids[PAGE_ROWS], dues[PAGE_ROWS], after_due = 0, after_id = 0;
+	int n, i, ret = -1;
+
+	session_rec_init(&rec);
+	do {
+		if (due_page(ss, until, after_due, after_id, ids, dues, &n, err))
+			goto fail;
+		for (i = 0; i < n; i++) {
+			int found = sqlite_session_get(s, ids[i], &rec, err);
+
+			after_due = dues[i];
+			after_id = ids[i];
+			if (found < 0)
+				goto fail;
+			if (!found || rec.due != dues[i])
+				continue;
+			if (cb(ctx, &rec))
+				goto done;
+		}
+	} while (n == PAGE_ROWS);
+done:
+	ret = 0;
+fail:
+	session_rec_release(&rec);
+	return ret;
+}
+
+static int sqlite_next_due(struct store *s, int64_t *out, struct buf *err)
+{
+	struct sqlite_store *ss = sqlite_downcast(s);
+	sqlite3_stmt *st = stmt(ss, ST_NEXT_DUE);
+	int rc = sqlite3_step(st);
+
+	if (rc == SQLITE_ROW) {
+		*out = sqlite3_column_int64(st, 0);
+	} else if (rc == SQLITE_DONE) {
+		*out = 0;
+	} else {
+		db_fail(ss, err, "reading the next due time");
+		stmt_done(st);
+		return -1;
+	}
+	stmt_done(st);
+	return 0;
 }
 
 static int read_outbox_row(sqlite3_stmt *st, struct outbox_rec *o, struct buf *err)
@@ -748,6 +850,8 @@ static void bind_session(sqlite3_stmt *st, const struct session_rec *s)
 		sqlite3_bind_null(st, 11);
 	sqlite3_bind_int64(st, 12, s->version);
 	bind_text(st, 13, s->settings);
+	/* ?14 is the id, bound by session_update only */
+	sqlite3_bind_int64(st, 15, s->due);
 }
 
 /* Inserts a new session; *id gets its id. */
@@ -1172,5 +1276,7 @@ static const struct store_ops sqlite_ops = {
 	.outbox_pending = sqlite_outbox_pending,
 	.outbox_done = sqlite_outbox_done,
 	.cursor_get = sqlite_cursor_get,
+	.sessions_due = sqlite_sessions_due,
+	.next_due = sqlite_next_due,
 	.cursor_set = sqlite_cursor_set,
 };

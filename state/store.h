@@ -56,6 +56,10 @@ struct session_rec {
 	/* room settings as a JSON object text (reminders, timeouts, pause:
 	 * bot/session.c reads it); "" = all defaults.  Schema migration 2. */
 	char settings[512];
+	/* when the session next needs the bot's attention (a reminder, a
+	 * timeout), unix seconds; 0 = never.  Set by the caller on every
+	 * commit; indexed (schema migration 3) so start-up reads one row. */
+	int64_t due;
 };
 
 struct action_rec {
@@ -120,6 +124,11 @@ struct store_ops {
 	int (*outbox_done)(struct store *s, int64_t id, struct buf *err);
 	int (*cursor_get)(struct store *s, const char *key, struct buf *value,
 			  struct buf *err);
+	/* Sessions with 0 < due <= until, earliest first (cb may stop). */
+	int (*sessions_due)(struct store *s, int64_t until, store_session_cb cb, void *ctx,
+			    struct buf *err);
+	/* The smallest due > 0 of all sessions into *out, 0 when none. */
+	int (*next_due)(struct store *s, int64_t *out, struct buf *err);
 	int (*cursor_set)(struct store *s, const char *key, const char *value,
 			  struct buf *err);
 };
@@ -201,6 +210,17 @@ static inline int store_cursor_get(struct store *s, const char *key, struct buf 
 				   struct buf *err)
 {
 	return s->ops->cursor_get(s, key, value, err);
+}
+
+static inline int store_sessions_due(struct store *s, int64_t until, store_session_cb cb,
+				     void *ctx, struct buf *err)
+{
+	return s->ops->sessions_due(s, until, cb, ctx, err);
+}
+
+static inline int store_next_due(struct store *s, int64_t *out, struct buf *err)
+{
+	return s->ops->next_due(s, out, err);
 }
 
 static inline int store_cursor_set(struct store *s, const char *key, const char *value,

@@ -202,6 +202,7 @@ static void assert_session_equal(const struct session_rec *a, const struct sessi
 	assert_int_equal(a->version, b->version);
 	assert_int_equal(a->created, b->created);
 	assert_int_equal(a->updated, b->updated);
+	assert_int_equal(a->due, b->due);
 	assert_int_equal(a->nseats, b->nseats);
 	for (i = 0; i < a->nseats; i++) {
 		assert_string_equal(a->seats[i].user, b->seats[i].user);
@@ -973,6 +974,251 @@ static void test_settings(void **state)
 	session_rec_release(&s);
 }
 
+/* --------------------------------------------------------- contract: due */
+
+static void test_due_round_trip(void **state)
+{
+	struct fixture *f = *state;
+	struct session_rec s, got;
+
+	mk_session(&s, "console", "room-1", SESSION_ACTIVE);
+	session_rec_init(&got);
+	/* A new session is never due unless told. */
+	save_session(f, &s);
+	get_ok(f, s.id, &got);
+	assert_int_equal(got.due, 0);
+
+	/* Inserted with a due time. */
+	mk_session(&s, "console", "room-2", SESSION_ACTIVE);
+	s.due = 1700000000;
+	save_session(f, &s);
+	get_ok(f, s.id, &got);
+	assert_session_equal(&got, &s);
+
+	/* Updated, read by session_current too, and large values survive. */
+	s.due = INT64_C(253402300799);	/* 9999-12-31 */
+	save_session(f, &s);
+	if (f->kind == KIND_FILE)
+		reopen(f);
+	assert_int_equal(store_session_current(f->s, "console", "room-2", &got,
+					       &f->err), 1);
+	assert_session_equal(&got, &s);
+
+	/* Back to never. */
+	s.due = 0;
+	save_session(f, &s);
+	get_ok(f, s.id, &got);
+	assert_int_equal(got.due, 0);
+	assert_session_equal(&got, &s);
+	session_rec_release(&got);
+	session_rec_release(&s);
+}
+
+/* Collects what sessions_due delivers; optionally clears each one's due
+ * from inside the callback (a commit while iterating). */
+struct due_seen {
+	int n, stop, clear;
+	int64_t ids[512], dues[512];
+	struct fixture *f;
+};
+
+static int seen_due(void *ctx, const struct session_rec *s)
+{
+	struct due_seen *v = ctx;
+
+	assert_true(v->n < 512);
+	/* The whole session, seats included. */
+	assert_int_equal(s->nseats, 2);
+	assert_string_equal(s->seats[0].name, "Ann");
+	assert_string_equal(s->seats[1].name, "Robot");
+	assert_string_equal(s->game, "fortuna");
+	v->ids[v->n] = s->id;
+	v->dues[v->n] = s->due;
+	v->n++;
+	if (v->clear) {
+		struct session_rec c;
+
+		session_rec_init(&c);
+		session_rec_copy(&c, s);
+		c.due = 0;
+		save_session(v->f, &c);
+		session_rec_release(&c);
+	}
+	return v->stop && v->n >= v->stop;
+}
+
+static void due_list(struct fixture *f, int64_t until, struct due_seen *v)
+{
+	assert_int_equal(store_sessions_due(f->s, until, seen_due, v, &f->err), 0);
+}
+
+static int64_t next_due_ok(struct fixture *f)
+{
+	int64_t out = -12345;
+
+	if (store_next_due(f->s, &out, &f->err))
+		fail_msg("next_due: %s", buf_str(&f->err));
+	return out;
+}
+
+static void test_sessions_due(void **state)
+{
+	struct fixture *f = *state;
+	/* Status does not matter: due is the caller's to clear. */
+	static const struct {
+		int64_t due;
+		enum session_status st;
+	} rows[] = {
+		{ 300, SESSION_ACTIVE }, { 0, SESSION_ACTIVE }, { 100, SESSION_LOBBY },
+		{ 200, SESSION_ACTIVE }, { 100, SESSION_ACTIVE }, { 500, SESSION_FINISHED },
+		{ 0, SESSION_LOBBY }, { -5, SESSION_ACTIVE },
+	};
+	enum { NROWS = sizeof(rows) / sizeof(rows[0]) };
+	struct session_rec s;
+	struct due_seen v = { 0 };
+	int64_t id[NROWS];
+	char room[16];
+	int i;
+
+	for (i = 0; i < NROWS; i++) {
+		snprintf(room, sizeof(room), "r%d", i);
+		mk_session(&s, "console", room, rows[i].st);
+		s.due = rows[i].due;
+		save_session(f, &s);
+		id[i] = s.id;
+	}
+	if (f->kind == KIND_FILE)
+		reopen(f);
+
+	/* Earliest first, ties by id; until is inclusive. */
+	due_list(f, 300, &v);
+	assert_int_equal(v.n, 4);
+	assert_int_equal(v.ids[0], id[2]);
+	assert_int_equal(v.ids[1], id[4]);
+	assert_int_equal(v.ids[2], id[3]);
+	assert_int_equal(v.ids[3], id[0]);
+	assert_int_equal(v.dues[0], 100);
+	assert_int_equal(v.dues[1], 100);
+	assert_int_equal(v.dues[2], 200);
+	assert_int_equal(v.dues[3], 300);
+
+	/* The bound: just below the first, exactly the first, everything. */
+	memset(&v, 0, sizeof(v));
+	due_list(f, 99, &v);
+	assert_int_equal(v.n, 0);
+	due_list(f, 100, &v);
+	assert_int_equal(v.n, 2);
+	memset(&v, 0, sizeof(v));
+	due_list(f, INT64_MAX, &v);
+	assert_int_equal(v.n, 5);
+	assert_int_equal(v.ids[4], id[5]);
+	/* due 0 (never) and negative dues are never returned, whatever until. */
+	for (i = 0; i < v.n; i++)
+		assert_true(v.dues[i] > 0);
+	memset(&v, 0, sizeof(v));
+	due_list(f, 0, &v);
+	assert_int_equal(v.n, 0);
+	due_list(f, -10, &v);
+	assert_int_equal(v.n, 0);
+
+	/* Stopping early is not an error. */
+	memset(&v, 0, sizeof(v));
+	v.stop = 3;
+	due_list(f, INT64_MAX, &v);
+	assert_int_equal(v.n, 3);
+	assert_int_equal(v.ids[2], id[3]);
+
+	/* A callback may write: clear what is due up to 200. */
+	memset(&v, 0, sizeof(v));
+	v.clear = 1;
+	v.f = f;
+	due_list(f, 200, &v);
+	assert_int_equal(v.n, 3);
+	memset(&v, 0, sizeof(v));
+	due_list(f, INT64_MAX, &v);
+	assert_int_equal(v.n, 2);
+	assert_int_equal(v.ids[0], id[0]);
+	assert_int_equal(v.ids[1], id[5]);
+	assert_int_equal(next_due_ok(f), 300);
+}
+
+static void test_sessions_due_many(void **state)
+{
+	struct fixture *f = *state;
+	enum { N = 150 };
+	struct session_rec s;
+	struct due_seen v = { 0 };
+	int i;
+
+	/* Dues descending by id, with ties, across pages of 64. */
+	for (i = 0; i < N; i++) {
+		mk_session(&s, "console", "many", SESSION_ACTIVE);
+		s.due = 10000 - (i / 3) * 10;
+		save_session(f, &s);
+	}
+	due_list(f, INT64_MAX, &v);
+	assert_int_equal(v.n, N);
+	for (i = 1; i < v.n; i++)
+		assert_true(v.dues[i] > v.dues[i - 1] ||
+			    (v.dues[i] == v.dues[i - 1] && v.ids[i] > v.ids[i - 1]));
+	assert_int_equal(v.dues[0], 10000 - (N - 1) / 3 * 10);
+	assert_int_equal(v.dues[N - 1], 10000);
+	memset(&v, 0, sizeof(v));
+	due_list(f, 9800, &v);
+	assert_int_equal(v.n, N - 3 * 20);
+	assert_int_equal(v.dues[v.n - 1], 9800);
+
+	/* Clearing from the callback across pages delivers each once. */
+	memset(&v, 0, sizeof(v));
+	v.clear = 1;
+	v.f = f;
+	due_list(f, INT64_MAX, &v);
+	assert_int_equal(v.n, N);
+	assert_int_equal(next_due_ok(f), 0);
+}
+
+static void test_next_due(void **state)
+{
+	struct fixture *f = *state;
+	struct session_rec a, b, c;
+
+	/* Empty store. */
+	assert_int_equal(next_due_ok(f), 0);
+
+	/* Only sessions that are never due. */
+	mk_session(&a, "console", "a", SESSION_ACTIVE);
+	save_session(f, &a);
+	assert_int_equal(next_due_ok(f), 0);
+
+	/* Several: the smallest positive one. */
+	a.due = 5000;
+	save_session(f, &a);
+	assert_int_equal(next_due_ok(f), 5000);
+	mk_session(&b, "console", "b", SESSION_LOBBY);
+	b.due = 7000;
+	save_session(f, &b);
+	mk_session(&c, "console", "c", SESSION_FINISHED);
+	c.due = 3000;
+	save_session(f, &c);
+	assert_int_equal(next_due_ok(f), 3000);
+	if (f->kind == KIND_FILE)
+		reopen(f);
+	assert_int_equal(next_due_ok(f), 3000);
+
+	/* Moves as sessions are rescheduled or cleared. */
+	c.due = 0;
+	save_session(f, &c);
+	assert_int_equal(next_due_ok(f), 5000);
+	a.due = 9000;
+	save_session(f, &a);
+	assert_int_equal(next_due_ok(f), 7000);
+	b.due = 0;
+	save_session(f, &b);
+	a.due = 0;
+	save_session(f, &a);
+	assert_int_equal(next_due_ok(f), 0);
+}
+
 /* --------------------------------------------------- contract: truncation */
 
 /* Stores a session with moves 1..n named "m1".."mn". */
@@ -1340,13 +1586,14 @@ static void test_migrate_from_v1(void **state)
 	assert_int_equal(raw_int(f->path, "PRAGMA user_version"), 1);
 
 	f->s = open_ok(f->path, &f->err);
-	assert_int_equal(store_sqlite_schema_version(), 2);
-	assert_int_equal(raw_int(f->path, "PRAGMA user_version"), 2);
+	assert_int_equal(store_sqlite_schema_version(), 3);
+	assert_int_equal(raw_int(f->path, "PRAGMA user_version"), 3);
 	session_rec_init(&got);
 	assert_int_equal(store_session_current(f->s, "discord", "chan-1", &got,
 					       &f->err), 1);
 	assert_int_equal(got.id, 7);
 	assert_string_equal(got.settings, "");
+	assert_int_equal(got.due, 0);
 	assert_int_equal(got.version, 3);
 	assert_int_equal(got.status, SESSION_ACTIVE);
 	assert_int_equal(got.nseats, 2);
@@ -1360,12 +1607,85 @@ static void test_migrate_from_v1(void **state)
 	mk_action(&act, 2, "z2");
 	commit_ok(f, &c);
 	reopen(f);
-	assert_int_equal(raw_int(f->path, "PRAGMA user_version"), 2);
+	assert_int_equal(raw_int(f->path, "PRAGMA user_version"), 3);
 	session_rec_release(&got);
 	get_ok(f, 7, &got);
 	assert_string_equal(got.settings, "{\"remind\":60}");
 	assert_int_equal(got.version, 4);
 	assert_log(f, 7, 2, redo);
+	session_rec_release(&got);
+}
+
+/* A file at schema version 2 (settings, no due) opens, migrates to due = 0
+ * for every session (none of them due) and takes due times afterwards. */
+static void test_migrate_from_v2(void **state)
+{
+	struct fixture *f = *state;
+	struct session_rec got;
+	struct due_seen v = { 0 };
+	static const char *const moves[] = { "lead patron", "think draw" };
+
+	store_close(f->s);
+	f->s = NULL;
+	remove_db(f->path);
+	raw_exec(f->path, schema_v1);
+	raw_exec(f->path,
+		 "ALTER TABLE sessions ADD COLUMN settings TEXT NOT NULL DEFAULT '';"
+		 "PRAGMA user_version = 2;"
+		 "INSERT INTO sessions (id, platform, room, game, options, creator,"
+		 " locale, status, seed, version, created, updated, state, settings)"
+		 " VALUES (7, 'discord', 'chan-1', 'fortuna', 'short', 'u-ann', 'es',"
+		 " 1, 42, 3, 1000, 1001, '{\"turn\":2}', '{\"remind\":60}');"
+		 "INSERT INTO sessions (id, platform, room, game, options, creator,"
+		 " locale, status, seed, version, created, updated, state, settings)"
+		 " VALUES (8, 'discord', 'chan-2', 'fortuna', 'short', 'u-ann', 'en',"
+		 " 0, 43, 1, 1100, 1100, NULL, '');"
+		 "INSERT INTO seats VALUES (7, 0, 'u-ann', 'Ann', 0, 1);"
+		 "INSERT INTO seats VALUES (7, 1, '', 'Robot', 1, 0);"
+		 "INSERT INTO seats VALUES (8, 0, 'u-ann', 'Ann', 0, 1);"
+		 "INSERT INTO seats VALUES (8, 1, '', 'Robot', 1, 0);"
+		 "INSERT INTO actions VALUES (7, 1, 0, 'lead patron', 'u-ann', 2001);"
+		 "INSERT INTO actions VALUES (7, 2, 1, 'think draw', '', 2002);"
+		 "INSERT INTO outbox (platform, room, user, key, payload, created)"
+		 " VALUES ('discord', 'chan-1', '', 'n-1', 'board', 3000);");
+	assert_int_equal(raw_int(f->path, "PRAGMA user_version"), 2);
+
+	f->s = open_ok(f->path, &f->err);
+	assert_int_equal(raw_int(f->path, "PRAGMA user_version"), 3);
+	assert_int_equal(raw_int(f->path, "SELECT count(*) FROM sqlite_master"
+				 " WHERE type = 'index' AND name = 'sessions_due'"), 1);
+	session_rec_init(&got);
+	get_ok(f, 7, &got);
+	assert_int_equal(got.due, 0);
+	assert_string_equal(got.settings, "{\"remind\":60}");
+	assert_int_equal(got.version, 3);
+	assert_int_equal(got.status, SESSION_ACTIVE);
+	assert_int_equal(got.nseats, 2);
+	assert_string_equal(got.state, "{\"turn\":2}");
+	get_ok(f, 8, &got);
+	assert_int_equal(got.due, 0);
+	assert_null(got.state);
+	assert_log(f, 7, 2, moves);
+	assert_int_equal(count_pending(f->s), 1);
+	/* Nothing is due after the migration. */
+	due_list(f, INT64_MAX, &v);
+	assert_int_equal(v.n, 0);
+	assert_int_equal(next_due_ok(f), 0);
+
+	/* The migrated file takes due times like a new one. */
+	get_ok(f, 7, &got);
+	got.due = 4000;
+	save_session(f, &got);
+	reopen(f);
+	assert_int_equal(raw_int(f->path, "PRAGMA user_version"), 3);
+	session_rec_release(&got);
+	get_ok(f, 7, &got);
+	assert_int_equal(got.due, 4000);
+	assert_int_equal(got.version, 4);
+	assert_int_equal(next_due_ok(f), 4000);
+	due_list(f, 4000, &v);
+	assert_int_equal(v.n, 1);
+	assert_int_equal(v.ids[0], 7);
 	session_rec_release(&got);
 }
 
@@ -1683,6 +2003,12 @@ static void test_fault_every_position(void **state)
 	buf_release(&err);
 }
 
+static int count_due(void *ctx, const struct session_rec *s)
+{
+	(*(int *)ctx)++;
+	return 0;
+}
+
 static void test_fault_never(void **state)
 {
 	struct buf err = BUF_INIT;
@@ -1699,6 +2025,20 @@ static void test_fault_never(void **state)
 	/* Reads are not writes. */
 	script_check(s, SCRIPT_WRITES);
 	assert_int_equal(store_fault_writes(s), SCRIPT_WRITES);
+	{
+		/* sessions_due and next_due go through and are reads too. */
+		struct store_commit c = { .session = &sc.s };
+		int64_t next = -1;
+		int n = 0;
+
+		sc.s.due = 600;
+		assert_int_equal(script_commit(&sc, s, &c, &err), 0);
+		assert_int_equal(store_next_due(s, &next, &err), 0);
+		assert_int_equal(next, 600);
+		assert_int_equal(store_sessions_due(s, 600, count_due, &n, &err), 0);
+		assert_int_equal(n, 1);
+		assert_int_equal(store_fault_writes(s), SCRIPT_WRITES + 1);
+	}
 	assert_string_equal(s->ops->name, "fault");
 	store_close(s);
 
@@ -1753,6 +2093,10 @@ int main(void)
 		BOTH(test_overlong_fields_rejected),
 		BOTH(test_many_rows),
 		BOTH(test_settings),
+		BOTH(test_due_round_trip),
+		BOTH(test_sessions_due),
+		BOTH(test_sessions_due_many),
+		BOTH(test_next_due),
 		BOTH(test_truncate),
 		BOTH(test_truncate_refused),
 		BOTH(test_truncate_fault),
@@ -1760,6 +2104,7 @@ int main(void)
 		FILE_ONLY(test_persistence),
 		FILE_ONLY(test_migrations_idempotent),
 		FILE_ONLY(test_migrate_from_v1),
+		FILE_ONLY(test_migrate_from_v2),
 		FILE_ONLY(test_wal_mode),
 		FILE_ONLY(test_wal_checkpointed),
 		FILE_ONLY(test_newer_schema_refused),
