@@ -79,8 +79,10 @@ static int draft_pos(int k, int n)
 	return n - 1 - (k - 2 * n);
 }
 
-int fortuna_decider(const struct fortuna_state *s)
+static inline int decider_of(const struct fortuna_state *s)
 {
+	if (s->step > FS_HIDE && s->step != FS_OVER)	/* the usual case */
+		return me(s);
 	switch (s->step) {
 	case FS_OVER:
 		return -1;
@@ -91,6 +93,11 @@ int fortuna_decider(const struct fortuna_state *s)
 	default:
 		return me(s);
 	}
+}
+
+int fortuna_decider(const struct fortuna_state *s)
+{
+	return decider_of(s);
 }
 
 static void add_money(struct fortuna_state *s, int seat, int n)
@@ -663,6 +670,24 @@ static void add(struct move_list *out, int kind, int a, int b)
 	out->n++;
 }
 
+/*
+ * Appends the move when cond holds, without a branch: random playouts make
+ * these conditions unpredictable.  Only for the short fixed loops of
+ * fortuna_moves, whose lists stay far below MOVE_LIST_MAX.
+ */
+_Static_assert(MOVE_LIST_MAX >= 32, "fortuna_moves lists are short");
+
+static inline void put(struct move_list *out, int cond, int kind, int a)
+{
+	struct move *v = &out->v[out->n];
+
+	v->kind = (uint16_t)kind;
+	v->a = (uint16_t)a;
+	v->b = 0;
+	v->c = 0;
+	out->n += cond != 0;
+}
+
 static int in_turn(int step)
 {
 	return step >= FS_CHOOSE && step <= FS_END;
@@ -820,7 +845,7 @@ int fortuna_moves(const void *st, int seat, struct move_list *out)
 
 	out->n = 0;
 	out->nmeta = 0;
-	if (seat < 0 || seat >= s->nplayers || fortuna_decider(s) != seat)
+	if (seat < 0 || seat >= s->nplayers || decider_of(s) != seat)
 		return 0;
 	switch (step) {
 	case FS_DRAFT:
@@ -834,8 +859,7 @@ int fortuna_moves(const void *st, int seat, struct move_list *out)
 		break;
 	case FS_CHOOSE:
 		for (u = 0; u < FORTUNA_SLOTS; u++)
-			if (!s->side_down[seat][u])
-				add(out, FM_CARD, s->side_card[seat][u], 0);
+			put(out, !s->side_down[seat][u], FM_CARD, s->side_card[seat][u]);
 		break;
 	case FS_ACTION:
 		action_moves(s, seat, out);
@@ -843,8 +867,8 @@ int fortuna_moves(const void *st, int seat, struct move_list *out)
 	case FS_EXCHANGE:
 		for (t = 0; t < FORTUNA_SIDES; t++)
 			for (u = 0; u < FORTUNA_SLOTS; u++)
-				if (t != seat && !s->side_down[t][u])
-					add(out, FM_EXCHANGE, s->side_card[t][u], 0);
+				put(out, (t != seat) & !s->side_down[t][u], FM_EXCHANGE,
+				    s->side_card[t][u]);
 		break;
 	case FS_MILITARY:
 		if (s->p[seat].cent > 0)
@@ -853,14 +877,16 @@ int fortuna_moves(const void *st, int seat, struct move_list *out)
 					add(out, FM_MILITARY, s->side_card[seat][u], 0);
 		add(out, FM_SKIP, 0, 0);
 		break;
-	case FS_DIE:
+	case FS_DIE: {
+		/* each value rolled once, in increasing order */
+		unsigned rolled = 0;
+
+		for (i = 0; i < s->nroll; i++)
+			rolled |= s->roll[i] <= 6 ? 1u << s->roll[i] : 0;
 		for (v = 1; v <= 6; v++)
-			for (i = 0; i < s->nroll; i++)
-				if (s->roll[i] == v) {
-					add(out, FM_DIE, v, 0);
-					break;
-				}
+			put(out, (rolled >> v) & 1, FM_DIE, v);
 		break;
+	}
 	case FS_FAVOUR:
 		favour_moves(s, seat, out);
 		break;
@@ -893,7 +919,7 @@ int fortuna_moves(const void *st, int seat, struct move_list *out)
 
 unsigned fortuna_awaiting(const void *st)
 {
-	int seat = fortuna_decider(st);
+	int seat = decider_of(st);
 
 	return seat < 0 ? 0u : 1u << seat;
 }
@@ -1278,21 +1304,199 @@ static void do_move(struct fortuna_state *s, int seat, struct move m, struct gam
 	}
 }
 
+/*
+ * Legality without listing: m is one of fortuna_moves(s, seat) exactly when
+ * these say so, the same answer as building the list and looking m up (what
+ * apply() did before; a random playout paid for every list twice).  Each
+ * case mirrors the generator it names: change them together.
+ */
+
+/* A card of side t, face up (up = 1) or any. */
+static int on_side(const struct fortuna_state *s, int t, int card, int up)
+{
+	int u;
+
+	for (u = 0; u < FORTUNA_SLOTS; u++)
+		if (s->side_card[t][u] == card && (!up || !s->side_down[t][u]))
+			return 1;
+	return 0;
+}
+
+/* action_moves */
+static int action_legal(const struct fortuna_state *s, int seat, struct move m)
+{
+	const struct fortuna_player *p = &s->p[seat];
+	int n, t;
+
+	if (m.kind == FM_SKIP)
+		return !m.a && !m.b;
+	if (m.b)
+		return 0;
+	switch (s->act_card) {
+	case FA_WATER:
+		return m.kind == FM_COLLECT && !m.a;
+	case FA_GRAIN:
+	case FA_WINE: {
+		int base = s->act_card == FA_GRAIN ? 2 : 1;
+		int sup = s->act_card == FA_GRAIN ? s->sup_grain : s->sup_wine;
+		int maxw = min_int(fortuna_water(s, seat), sup > base ? sup - base : 0);
+
+		return m.kind == FM_HARVEST && m.a <= maxw;
+	}
+	case FA_SELL_GRAIN:
+		return m.kind == FM_SELL && m.a >= 1 && m.a <= p->grain;
+	case FA_SELL_WINE:
+		return m.kind == FM_SELL && m.a >= 1 && m.a <= p->wine;
+	case FA_CENTURIONS:
+		if (m.kind != FM_RECRUIT || m.a < 1 || m.a > 3)
+			return 0;
+		for (n = 1; n <= m.a; n++)
+			if (!(p->cent + n <= 3 && n <= s->sup_cent &&
+			      recruit_cost(p->cent, n) <= p->money))
+				return 0;
+		return 1;
+	case FA_PRIESTESSES:
+		if (m.kind != FM_PRIESTESS || m.a < 1 || m.a > 3)
+			return 0;
+		for (n = 1; n <= m.a; n++)
+			if (!(p->priest + n <= 3 && n <= s->sup_priest &&
+			      priestess_cost(p->priest, n) <= p->money))
+				return 0;
+		return 1;
+	case FA_CLERGY:
+		return m.kind == FM_CLERGY && !m.a && p->priest > 0 && p->dice < 3 &&
+		       s->sup_dice > 0;
+	case FA_FAMILY:
+		if (!p->married)
+			return m.kind == FM_MARRY && !m.a && p->money >= 3;
+		if (m.kind == FM_ROLL)
+			return !m.a && !s->rolled;
+		return m.kind == FM_TAKE &&
+		       ((m.a == FR_GRAIN && s->sup_grain) || (m.a == FR_WINE && s->sup_wine) ||
+			m.a == FM_TAKE_COINS);
+	case FA_BUILD:
+		return m.kind == FM_BUILD && m.a < FB_COUNT && can_build(s, seat, m.a);
+	case FA_CORRUPTION:
+		if (m.kind == FM_COINS)
+			return !m.a;
+		if (m.kind != FM_CORRUPT || p->money < 1 || m.a >= FA_COUNT || m.a == FA_FORTUNA)
+			return 0;
+		for (t = 0; t < FORTUNA_SIDES; t++)
+			if (t != seat && on_side(s, t, m.a, 0))
+				return 1;
+		return 0;
+	case FA_FORTUNA:
+		return m.kind == FM_ADVANCE && !m.a;
+	}
+	return 0;
+}
+
+/* favour_moves */
+static int favour_legal(const struct fortuna_state *s, int seat, struct move m)
+{
+	const struct fortuna_player *p = &s->p[seat];
+	int lim = FORTUNA_PALACE - p->steps > 1 ? FORTUNA_PALACE - p->steps : 1;
+	int c, n = m.b;
+
+	if (m.kind == FM_TAX) {
+		if (m.a || m.b)
+			return 0;
+		for (c = 0; c < s->die && c < FF_COUNT; c++)
+			if (s->fav_up[c] && ((c == FF_FORTUNA && p->married) ||
+					     (c == FF_RELIGION && p->priest > 0)))
+				return 0;
+		return 1;
+	}
+	c = m.a;
+	if (c >= s->die || c >= FF_COUNT || !s->fav_up[c])
+		return 0;
+	if (m.kind == FM_FAVOUR)
+		return !m.b && ((c == FF_FORTUNA && p->married) ||
+				(c == FF_RELIGION && p->priest > 0));
+	if (m.kind != FM_DELIVER)
+		return 0;
+	switch (c) {
+	case FF_WATER:
+		return n == 1 && fortuna_water(s, seat) >= 1;
+	case FF_WINE:
+		return n >= 1 && n <= min_int(min_int(2, p->wine), lim);
+	case FF_GRAIN:
+		return n >= 1 && n <= min_int(min_int(2, p->grain), lim);
+	case FF_BATTLE:
+		return n >= 1 && n <= min_int(p->cent, lim);
+	}
+	return 0;
+}
+
+static int legal(const struct fortuna_state *s, int seat, struct move m)
+{
+	int t, i;
+
+	if (seat < 0 || seat >= s->nplayers || decider_of(s) != seat || m.c)
+		return 0;
+	if (m.kind == FM_PRIV)	/* priv_moves, after the step's moves */
+		return in_turn(s->step) && m.a <= FP_STEP && !m.b && s->p[seat].hand[m.a] &&
+		       (fortuna_privs[m.a].type == FPT_A ||
+			(fortuna_privs[m.a].type == FPT_B && !s->b_played));
+	switch (s->step) {
+	case FS_DRAFT:
+		return m.kind == FM_DRAFT && m.a < FA_COUNT && !m.b &&
+		       fortuna_find_card(s, m.a, NULL) < 0;
+	case FS_HIDE:
+		return m.kind == FM_HIDE && !m.b && on_side(s, seat, m.a, 0);
+	case FS_CHOOSE:
+		return m.kind == FM_CARD && !m.b && on_side(s, seat, m.a, 1);
+	case FS_ACTION:
+		return action_legal(s, seat, m);
+	case FS_EXCHANGE:
+		if (m.kind != FM_EXCHANGE || m.b)
+			return 0;
+		for (t = 0; t < FORTUNA_SIDES; t++)
+			if (t != seat && on_side(s, t, m.a, 1))
+				return 1;
+		return 0;
+	case FS_MILITARY:
+		if (m.kind == FM_SKIP)
+			return !m.a && !m.b;
+		return m.kind == FM_MILITARY && !m.b && s->p[seat].cent > 0 &&
+		       on_side(s, seat, m.a, 1);
+	case FS_DIE:
+		if (m.kind != FM_DIE || m.b || m.a < 1 || m.a > 6)
+			return 0;
+		for (i = 0; i < s->nroll; i++)
+			if (s->roll[i] == m.a)
+				return 1;
+		return 0;
+	case FS_FAVOUR:
+		return favour_legal(s, seat, m);
+	case FS_FLIP:
+		if (m.kind == FM_SKIP)
+			return !m.a && !m.b;
+		return m.kind == FM_FLIP && !m.b && m.a < FF_COUNT && s->fav_up[m.a] &&
+		       s->fav_tokens[m.a] == 0;
+	case FS_KEEP:
+		if (m.kind != FM_KEEP || m.b || m.a >= FP_COUNT)
+			return 0;
+		for (i = 0; i < s->ndrawn; i++)
+			if (s->drawn[i] == m.a)
+				return 1;
+		return 0;
+	case FS_END:
+		return m.kind == FM_SKIP && !m.a && !m.b;
+	case FS_RESOURCE:
+		return m.kind == FM_CHOOSE && !m.b && m.a < FR_COUNT;
+	}
+	return 0;
+}
+
 int fortuna_apply(void *st, int seat, struct move m, struct game_log *log, struct buf *err)
 {
 	struct fortuna_state *s = st;
-	struct move_list ml;
-	int i;
 
-	fortuna_moves(s, seat, &ml);
-	for (i = 0; i < ml.n; i++)
-		if (ml.v[i].kind == m.kind && ml.v[i].a == m.a && ml.v[i].b == m.b &&
-		    ml.v[i].c == m.c)
-			break;
-	if (i == ml.n) {
+	if (!legal(s, seat, m)) {
 		enum locale loc = LOC(log);
 
-		if (fortuna_decider(s) != seat)
+		if (decider_of(s) != seat)
 			buf_setf(err, "%s", L(loc, "It is not your decision now.",
 					      "Ahora no te toca decidir."));
 		else

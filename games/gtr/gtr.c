@@ -125,22 +125,92 @@
 
 /* ---- counting ---- */
 
-int gtr_count(const uint8_t *cards, int m)
+/*
+ * Counting is the hot path of random playouts: the card arrays are summed
+ * eight bytes at a time (exact for any byte values: pairs are added in
+ * 16-bit lanes).  The materials' name ranges are fixed by enum gtr_card.
+ */
+_Static_assert(GC_CIRCUS == 4 && GC_ACADEMY == 8 && GC_AQUEDUCT == 16 &&
+	       GC_SEWER == 24 && GC_BASILICA == 32 && GC_COUNT == 40,
+	       "material ranges of enum gtr_card");
+
+static inline uint64_t load8(const uint8_t *p)
 {
+	uint64_t x;
+
+	memcpy(&x, p, sizeof(x));
+	return x;
+}
+
+static inline int sum_bytes(uint64_t x)
+{
+	x = (x & 0x00ff00ff00ff00ffULL) + ((x >> 8) & 0x00ff00ff00ff00ffULL);
+	return (int)((x * 0x0001000100010001ULL) >> 48);
+}
+
+static inline int count_of(const uint8_t *cards, int m)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (m < GM_BRICK)	/* 4 names each: the low half of 8 bytes */
+		return sum_bytes(load8(cards + 4 * m) & 0xffffffffULL);
+	return sum_bytes(load8(cards + 8 * (m - 1)));
+#else
 	int c, n = 0;
 
 	for (c = gtr_first[m]; c < gtr_first[m + 1]; c++)
 		n += cards[c];
 	return n;
+#endif
+}
+
+static inline int total_of(const uint8_t *cards, int n)
+{
+	int c = 0, t = 0;
+
+	for (; c + 8 <= n; c += 8)
+		t += sum_bytes(load8(cards + c));
+	for (; c < n; c++)
+		t += cards[c];
+	return t;
+}
+
+/* Bit c per name c < n (n <= 64) with cards[c] != 0: the names held, to
+ * walk with a count-trailing-zeros instead of testing every name. */
+static inline uint64_t present(const uint8_t *cards, int n)
+{
+	uint64_t bits = 0;
+	int c = 0;
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	for (; c + 8 <= n; c += 8) {
+		uint64_t x = load8(cards + c);
+		uint64_t t = ((x & 0x7f7f7f7f7f7f7f7fULL) + 0x7f7f7f7f7f7f7f7fULL) | x;
+
+		t = (t >> 7) & 0x0101010101010101ULL;	/* 1 per non-zero byte */
+		bits |= ((t * 0x0102040810204080ULL) >> 56) << c;
+	}
+#endif
+	for (; c < n; c++)
+		bits |= (uint64_t)(cards[c] != 0) << c;
+	return bits;
+}
+
+static inline int next_bit(uint64_t *bits)
+{
+	int c = __builtin_ctzll(*bits);
+
+	*bits &= *bits - 1;
+	return c;
+}
+
+int gtr_count(const uint8_t *cards, int m)
+{
+	return count_of(cards, m);
 }
 
 int gtr_total(const uint8_t *cards, int n)
 {
-	int c, t = 0;
-
-	for (c = 0; c < n; c++)
-		t += cards[c];
-	return t;
+	return total_of(cards, n);
 }
 
 /* The first card of material m in cards, or -1. */
@@ -178,16 +248,23 @@ int gtr_influence(const struct gtr_state *s, int seat)
 	return n;
 }
 
-int gtr_has(const struct gtr_state *s, int seat, int card)
+/* Bit per name whose function seat has now (see gtr_has). */
+static inline uint64_t fn_mask(const struct gtr_state *s, int seat)
 {
 	const struct gtr_player *p = &s->p[seat];
+	uint64_t f;
 
 	if (s->opts & GO_NOFUNCTIONS)
 		return 0;
-	if (((p->built | s->pub) >> card) & 1)
-		return 1;
-	return gtr_cards[card].material == GM_MARBLE && ((p->has >> card) & 1) &&
-	       (((p->built | s->pub) >> GC_GATE) & 1);
+	f = p->built | s->pub;
+	if ((f >> GC_GATE) & 1)		/* Portón: Marble foundations too */
+		f |= p->has & (BIT(GC_COUNT) - BIT(GC_BASILICA));
+	return f;
+}
+
+int gtr_has(const struct gtr_state *s, int seat, int card)
+{
+	return (int)((fn_mask(s, seat) >> card) & 1);
 }
 
 int gtr_client_limit(const struct gtr_state *s, int seat)
@@ -222,19 +299,27 @@ int gtr_turn_actions(const struct gtr_state *s, int seat)
 {
 	const struct gtr_player *p = &s->p[seat];
 	int R = s->led, r, n, mult, lm, store;
+	uint64_t f;
 
 	if (R >= GR_COUNT)
 		return 0;
+	f = fn_mask(s, seat);
 	n = p->acted ? p->units : 0;
-	mult = p->acted && gtr_has(s, seat, GC_CIRCUS_MAXIMUS) ? 2 : 1;
-	lm = gtr_has(s, seat, GC_LUDUS_MAGNA);
-	store = R == GR_LABORER && gtr_has(s, seat, GC_STOREROOM);
-	for (r = 0; r < GR_COUNT; r++) {
-		int c = gtr_count(p->clients, r) - p->newc[r];
+	mult = p->acted && ((f >> GC_CIRCUS_MAXIMUS) & 1) ? 2 : 1;
+	lm = (f >> GC_LUDUS_MAGNA) & 1;
+	store = R == GR_LABORER && ((f >> GC_STOREROOM) & 1);
+	if (!store && !lm) {	/* the usual case: the led role's clients only */
+		int c = count_of(p->clients, R) - p->newc[R];
 
-		if (c <= 0)
+		return c > 0 ? n + c * mult : n;
+	}
+	for (r = 0; r < GR_COUNT; r++) {
+		int c;
+
+		if (!(r == R || store || (lm && r == GR_MERCHANT)))
 			continue;
-		if (r == R || store || (lm && r == GR_MERCHANT))
+		c = count_of(p->clients, r) - p->newc[r];
+		if (c > 0)
 			n += c * mult;
 	}
 	return n;
@@ -308,7 +393,11 @@ int gtr_forum_met(const struct gtr_state *s, int seat)
 
 int gtr_current(const struct gtr_state *s)
 {
-	return (s->leader + s->cursor) % (s->nplayers ? s->nplayers : 1);
+	int n = s->nplayers ? s->nplayers : 1, v = s->leader + s->cursor;
+
+	if (v >= n)	/* (leader + cursor) % n without a division */
+		v -= n;
+	return v < n ? v : v % n;
 }
 
 void gtr_refresh(struct gtr_state *s)
@@ -558,31 +647,17 @@ static void finish(struct gtr_state *s, int reason, int winner, struct game_log 
 	}
 }
 
-/* 1 when the game is (now) over: a pending end condition or a Foro. */
-static int over_now(struct gtr_state *s, struct game_log *log)
+/* over_now's Foro part: finishes the game when a seat fulfils a Foro. */
+static int forum_over(struct gtr_state *s, struct game_log *log)
 {
 	int i, n = s->nplayers, best = -1;
 
-	if (s->phase == GP_OVER)
-		return 1;
-	if (s->ending) {
-		finish(s, s->ending, GTR_NONE, log);
-		return 1;
-	}
-	if (s->opts & GO_NOFUNCTIONS)
-		return 0;
-	{
-		uint64_t any = s->pub;
-
-		for (i = 0; i < n; i++)
-			any |= s->p[i].has;
-		if (!((any >> GC_FORUM) & 1))
-			return 0;	/* no Foro anywhere: the usual case */
-	}
 	for (i = 0; i < n; i++) {
-		int seat = (s->leader + i) % n;
+		int seat = s->leader + i;
 
-		if (!gtr_forum_met(s, seat))
+		if (seat >= n)	/* (leader + i) % n, leader < n */
+			seat = seat - n < n ? seat - n : seat % n;
+		if (!((fn_mask(s, seat) >> GC_FORUM) & 1) || !gtr_forum_met(s, seat))
 			continue;
 		if (best < 0 || gtr_score(s, seat) > gtr_score(s, best) ||
 		    (gtr_score(s, seat) == gtr_score(s, best) &&
@@ -594,6 +669,32 @@ static int over_now(struct gtr_state *s, struct game_log *log)
 		return 1;
 	}
 	return 0;
+}
+
+/*
+ * 1 when the game is (now) over: a pending end condition or a Foro.  It
+ * depends on the phase (over or not), `ending`, and what the Foro looks at
+ * (structures, clients, stockpiles); the loops below that only move the
+ * cursor, frames or camps call it once, before looping.
+ */
+static inline int over_now(struct gtr_state *s, struct game_log *log)
+{
+	uint64_t any = s->pub;
+	int i;
+
+	if (s->phase == GP_OVER)
+		return 1;
+	if (s->ending) {
+		finish(s, s->ending, GTR_NONE, log);
+		return 1;
+	}
+	if (s->opts & GO_NOFUNCTIONS)
+		return 0;
+	for (i = 0; i < s->nplayers; i++)
+		any |= s->p[i].has;
+	if (!((any >> GC_FORUM) & 1))
+		return 0;	/* no Foro anywhere: the usual case */
+	return forum_over(s, log);
 }
 
 static void begin_turn(struct gtr_state *s, struct game_log *log)
@@ -668,13 +769,24 @@ static void cleanup_camps(struct gtr_state *s)
 
 static void eot_next(struct gtr_state *s, struct game_log *log)
 {
-	int n = s->nplayers;
+	int n = s->nplayers, i;
+	uint64_t any = 0;
 
+	/* the loop changes nothing over_now looks at (camps go to the pool) */
+	if (over_now(s, log))
+		return;
+	/* which of Senado, Alcantarillado, Academia anybody has: a phase
+	 * whose building nobody has asks nobody (the usual case) */
+	for (i = 0; i < n; i++)
+		any |= fn_mask(s, i);
 	for (;;) {
 		int seat;
+		uint64_t f;
 
-		if (over_now(s, log))
-			return;
+		if (s->cursor < n &&
+		    !((any >> (s->phase == GP_SENATE ? GC_SENATE :
+			       s->phase == GP_SEWER ? GC_SEWER : GC_ACADEMY)) & 1))
+			s->cursor = (uint8_t)n;	/* the decider is set again below */
 		if (s->cursor >= n) {
 			s->cursor = 0;
 			if (s->phase == GP_SENATE) {
@@ -692,17 +804,18 @@ static void eot_next(struct gtr_state *s, struct game_log *log)
 		}
 		seat = gtr_current(s);
 		s->decider = (uint8_t)seat;
-		if (s->phase == GP_SENATE && gtr_has(s, seat, GC_SENATE) &&
+		f = fn_mask(s, seat);
+		if (s->phase == GP_SENATE && ((f >> GC_SENATE) & 1) &&
 		    others_jacks(s, seat) > 0) {
 			s->step = GS_SENATE;
 			return;
 		}
-		if (s->phase == GP_SEWER && gtr_has(s, seat, GC_SEWER) &&
-		    gtr_total(s->p[seat].camp, GC_COUNT) > 0) {
+		if (s->phase == GP_SEWER && ((f >> GC_SEWER) & 1) &&
+		    total_of(s->p[seat].camp, GC_COUNT) > 0) {
 			s->step = GS_SEWER;
 			return;
 		}
-		if (s->phase == GP_ACADEMY && gtr_has(s, seat, GC_ACADEMY) &&
+		if (s->phase == GP_ACADEMY && ((f >> GC_ACADEMY) & 1) &&
 		    s->p[seat].crafted) {
 			s->step = GS_THINK;
 			return;
@@ -933,12 +1046,13 @@ static void run_actions(struct gtr_state *s, struct game_log *log)
 {
 	int n = s->nplayers;
 
+	/* the loop changes nothing over_now looks at (frames and cursor) */
+	if (over_now(s, log))
+		return;
 	for (;;) {
 		int seat, left;
 		struct gtr_frame *f;
 
-		if (over_now(s, log))
-			return;
 		if (s->nframes == 0) {
 			if (s->started) {
 				s->started = 0;
@@ -1040,6 +1154,26 @@ static int material_ok(const struct gtr_state *s, int seat, const struct gtr_str
 	if (base == GM_STONE && gtr_has(s, seat, GC_ROAD))
 		return 1;
 	return m == GM_MARBLE && gtr_has(s, seat, GC_SCRIPTORIUM);
+}
+
+/* Bit m per material m that material_ok accepts for t. */
+static unsigned material_mask(const struct gtr_state *s, int seat, const struct gtr_struct *t)
+{
+	int base = gtr_cards[t->card].material;
+	uint64_t f = fn_mask(s, seat);
+	unsigned ok;
+
+	if (t->card == GC_STATUE && !(s->opts & GO_NOFUNCTIONS))
+		ok = (t->site < GM_COUNT ? 1u << t->site : 0) | 1u << GM_MARBLE;
+	else
+		ok = 1u << base;
+	if ((f >> GC_TOWER) & 1)
+		ok |= 1u << GM_RUBBLE;
+	if (base == GM_STONE && ((f >> GC_ROAD) & 1))
+		ok |= (1u << GM_COUNT) - 1;
+	if ((f >> GC_SCRIPTORIUM) & 1)
+		ok |= 1u << GM_MARBLE;
+	return ok & ((1u << GM_COUNT) - 1);
 }
 
 /* Sites card may be founded on: bit m for in town, bit 8 + m out of town;
@@ -1375,55 +1509,91 @@ static void found_moves(const struct gtr_state *s, int seat, int card, int left,
 	}
 }
 
-/* Material sources for adding to t by seat acting as role. */
+/* Material sources for adding to t by seat acting as role; with out NULL,
+ * only whether there is one (1 or 0). */
 static int material_moves(const struct gtr_state *s, int seat, const struct gtr_struct *t,
 			  int role, struct move_list *out)
 {
 	const struct gtr_player *p = &s->p[seat];
-	int m, c, n = 0, arch = gtr_has(s, seat, GC_ARCHWAY);
+	int m, c, n = 0, arch;
+	unsigned ok = material_mask(s, seat, t);
 
+	if (!ok)
+		return 0;
 	if (role == GR_ARCHITECT) {
+		arch = gtr_has(s, seat, GC_ARCHWAY);
 		for (m = 0; m < GM_COUNT; m++) {
-			if (!material_ok(s, seat, t, m))
+			if (!(ok & (1u << m)))
 				continue;
-			if (gtr_count(p->stock, m)) {
+			if (count_of(p->stock, m)) {
+				if (!out)
+					return 1;
 				n++;
-				if (out)
-					add(out, GK_WITH, m, 0, 0);
+				add(out, GK_WITH, m, 0, 0);
 			}
-			if (arch && gtr_count(s->pool, m)) {
+			if (arch && count_of(s->pool, m)) {
+				if (!out)
+					return 1;
 				n++;
-				if (out)
-					add(out, GK_WITH, m, 1, 0);
+				add(out, GK_WITH, m, 1, 0);
 			}
 		}
+	} else if (!out) {
+		for (m = 0; m < GM_COUNT; m++)
+			if ((ok & (1u << m)) && count_of(p->hand, m))
+				return 1;
 	} else {
 		for (c = 0; c < GC_COUNT; c++)
-			if (p->hand[c] && material_ok(s, seat, t, gtr_cards[c].material)) {
+			if (p->hand[c] && (ok & (1u << gtr_cards[c].material))) {
 				n++;
-				if (out)
-					add(out, GK_WITH, c, 0, 0);
+				add(out, GK_WITH, c, 0, 0);
 			}
 	}
 	return n;
 }
 
-static void action_moves(const struct gtr_state *s, int seat, int kind, struct move_list *out)
+/* Bit m per material m that seat has a source of, acting as role:
+ * material_moves(s, seat, t, role, NULL) is material_mask(t) & this. */
+static unsigned source_mask(const struct gtr_state *s, int seat, int role)
 {
 	const struct gtr_player *p = &s->p[seat];
-	int c, m, k, v, left = top_left(s);
+	unsigned src = 0;
+	int m, arch;
+
+	if (role == GR_ARCHITECT) {
+		arch = gtr_has(s, seat, GC_ARCHWAY);
+		for (m = 0; m < GM_COUNT; m++)
+			if (count_of(p->stock, m) || (arch && count_of(s->pool, m)))
+				src |= 1u << m;
+	} else {
+		for (m = 0; m < GM_COUNT; m++)
+			if (count_of(p->hand, m))
+				src |= 1u << m;
+	}
+	return src;
+}
+
+/* With `any`, stops at the first move (action_options only counts them). */
+#define ADD(...) do { add(out, __VA_ARGS__); if (any) return; } while (0)
+
+static void action_moves(const struct gtr_state *s, int seat, int kind, struct move_list *out,
+			 int any)
+{
+	const struct gtr_player *p = &s->p[seat];
+	int c, m, k, v, left;
 	int room;
+	unsigned src;
 
 	switch (kind) {
 	case GR_LABORER:
 		if (!(s->part & GPART_POOL))
 			for (m = 0; m < GM_COUNT; m++)
 				if (gtr_count(s->pool, m))
-					add(out, GK_TAKE, m, 0, 0);
+					ADD(GK_TAKE, m, 0, 0);
 		if (!(s->part & GPART_HAND) && gtr_has(s, seat, GC_DOCK))
 			for (c = 0; c < GC_COUNT; c++)
 				if (p->hand[c])
-					add(out, GK_DOCK, c, 0, 0);
+					ADD(GK_DOCK, c, 0, 0);
 		break;
 	case GR_PATRON:
 		room = client_room(s, seat);
@@ -1432,13 +1602,13 @@ static void action_moves(const struct gtr_state *s, int seat, int kind, struct m
 		if (!(s->part & (GPART_POOL | GPART_DECK)))
 			for (m = 0; m < GM_COUNT; m++)
 				if (gtr_count(s->pool, m))
-					add(out, GK_HIRE, m, 0, 0);
+					ADD(GK_HIRE, m, 0, 0);
 		if (!(s->part & GPART_DECK) && s->ndeck && gtr_has(s, seat, GC_BAR))
-			add(out, GK_HIRE_DECK, 0, 0, 0);
+			ADD(GK_HIRE_DECK, 0, 0, 0);
 		if (!(s->part & GPART_HAND) && gtr_has(s, seat, GC_AQUEDUCT))
 			for (c = 0; c < GC_COUNT; c++)
 				if (p->hand[c])
-					add(out, GK_HIRE_HAND, c, 0, 0);
+					ADD(GK_HIRE_HAND, c, 0, 0);
 		break;
 	case GR_MERCHANT:
 		room = vault_room(s, seat);
@@ -1447,25 +1617,49 @@ static void action_moves(const struct gtr_state *s, int seat, int kind, struct m
 		if (!(s->part & (GPART_POOL | GPART_DECK))) {
 			for (m = 0; m < GM_COUNT; m++)
 				if (gtr_count(p->stock, m))
-					add(out, GK_SELL, m, 0, 0);
+					ADD(GK_SELL, m, 0, 0);
 			if (s->ndeck && gtr_has(s, seat, GC_ATRIUM))
-				add(out, GK_SELL_DECK, 0, 0, 0);
+				ADD(GK_SELL_DECK, 0, 0, 0);
 		}
 		if (!(s->part & GPART_HAND) && gtr_has(s, seat, GC_BASILICA))
 			for (c = 0; c < GC_COUNT; c++)
 				if (p->hand[c])
-					add(out, GK_SELL_HAND, c, 0, 0);
+					ADD(GK_SELL_HAND, c, 0, 0);
 		break;
 	case GR_ARCHITECT:
 	case GR_CRAFTSMAN:
-		for (c = 0; c < GC_COUNT; c++)
-			if (p->hand[c])
-				found_moves(s, seat, c, left, out);
+		/* found_moves for every card in hand, the sites looked at once */
+		left = top_left(s);
+		if (p->nstruct < GTR_MAX_STRUCT) {
+			uint64_t cards = present(p->hand, GC_COUNT) & ~p->has;
+			unsigned in = 0, outs = 0, range, bits;
+			int far = left >= 2 || gtr_has(s, seat, GC_TOWER);
+
+			for (m = 0; m < GM_COUNT; m++) {
+				if (s->in_town[m])
+					in |= 1u << m;
+				else if (s->out_town[m] && far)
+					outs |= 1u << m;
+			}
+			while (cards) {
+				c = next_bit(&cards);
+				range = c == GC_STATUE && !(s->opts & GO_NOFUNCTIONS)
+						? (1u << GM_COUNT) - 1 : 1u << gtr_cards[c].material;
+				bits = (in & range) | (outs & range) << 8;
+				for (m = 0; m < GM_COUNT; m++) {
+					if (bits & (1u << m))
+						ADD(GK_FOUND, c, m, 0);
+					if (bits & (1u << (8 + m)))
+						ADD(GK_FOUND, c, m, 1);
+				}
+			}
+		}
+		src = source_mask(s, seat, kind);
 		for (k = 0; k < p->nstruct; k++)
-			if (!p->st[k].done && material_moves(s, seat, &p->st[k], kind, NULL))
-				add(out, GK_ADD, p->st[k].card, 0, 0);
+			if (!p->st[k].done && (material_mask(s, seat, &p->st[k]) & src))
+				ADD(GK_ADD, p->st[k].card, 0, 0);
 		if (kind == GR_CRAFTSMAN && s->ndeck && gtr_has(s, seat, GC_FOUNTAIN))
-			add(out, GK_FOUNTAIN, 0, 0, 0);
+			ADD(GK_FOUNTAIN, 0, 0, 0);
 		if (kind == GR_ARCHITECT && gtr_has(s, seat, GC_STAIRWAY))
 			for (k = 1; k < s->nplayers; k++) {
 				v = (seat + k) % s->nplayers;
@@ -1474,21 +1668,23 @@ static void action_moves(const struct gtr_state *s, int seat, int kind, struct m
 
 					if (t->done && !(t->flags & GSF_PUBLIC) &&
 					    t->nmat < GTR_MAX_MAT &&
-					    material_moves(s, seat, t, GR_ARCHITECT, NULL))
-						add(out, GK_STAIRWAY, t->card, v, 0);
+					    (material_mask(s, seat, t) & src))
+						ADD(GK_STAIRWAY, t->card, v, 0);
 				}
 			}
 		break;
 	}
 }
 
-/* Options of an action besides `done`. */
+#undef ADD
+
+/* Whether an action has options besides `done` (0 or 1). */
 static int action_options(const struct gtr_state *s, int seat, int kind)
 {
 	struct move_list ml;
 
 	ml.n = 0;
-	action_moves(s, seat, kind, &ml);
+	action_moves(s, seat, kind, &ml, 1);
 	return ml.n;
 }
 
@@ -1502,6 +1698,25 @@ static const struct gtr_struct *target(const struct gtr_state *s)
 	return k < 0 ? NULL : &s->p[s->tgt_seat].st[k];
 }
 
+/* gtr_awaiting, inlined where moves and apply ask it. */
+static inline unsigned awaiting_of(const struct gtr_state *s)
+{
+	unsigned mask = 0;
+	int i;
+
+	if (s->step == GS_OVER || s->phase == GP_OVER)
+		return 0;
+	if (s->step == GS_PICK) {
+		for (i = 0; i < s->nplayers; i++)
+			if (!s->p[i].pick)
+				mask |= 1u << i;
+		return mask;
+	}
+	if (s->decider >= s->nplayers)
+		return 0;
+	return 1u << s->decider;
+}
+
 int gtr_moves(const void *st, int seat, struct move_list *out)
 {
 	const struct gtr_state *s = st;
@@ -1510,7 +1725,7 @@ int gtr_moves(const void *st, int seat, struct move_list *out)
 
 	out->n = 0;
 	out->nmeta = 0;
-	if (seat < 0 || seat >= s->nplayers || !(gtr_awaiting(s) & (1u << seat)))
+	if (seat < 0 || seat >= s->nplayers || !(awaiting_of(s) & (1u << seat)))
 		return 0;
 	p = &s->p[seat];
 	switch (s->step) {
@@ -1519,9 +1734,14 @@ int gtr_moves(const void *st, int seat, struct move_list *out)
 			if (p->hand[c])
 				add(out, GK_PICK, c, 0, 0);
 		break;
-	case GS_LEAD:
+	case GS_LEAD: {
+		/* can_unit per role, its role-free parts once */
+		int any = p->hand[GTR_JACK] || can_petition(s, seat);
+		int circ = !(s->opts & GO_ORIGINAL_CIRCUS) && gtr_has(s, seat, GC_CIRCUS) &&
+			   total_of(p->hand, GC_COUNT);
+
 		for (r = 0; r < GR_COUNT; r++)
-			if (can_unit(s, seat, r))
+			if (any || (r == GR_ARCHITECT && circ) || count_of(p->hand, r))
 				add(out, GK_LEAD, r, 0, 0);
 		think_moves(s, out);
 		if (!p->conceded) {	/* last: a meta decision (game.h) */
@@ -1529,6 +1749,7 @@ int gtr_moves(const void *st, int seat, struct move_list *out)
 			out->nmeta = 1;
 		}
 		break;
+	}
 	case GS_FOLLOW:
 		if (can_unit(s, seat, s->led))
 			add(out, GK_FOLLOW, 0, 0, 0);
@@ -1539,9 +1760,18 @@ int gtr_moves(const void *st, int seat, struct move_list *out)
 		}
 		break;
 	case GS_UNIT:
-		for (c = 0; c < GC_COUNT; c++)
-			if (unit_card_ok(s, seat, s->led, c))
-				add(out, GK_PLAY, c, 0, 0);
+		/* unit_card_ok: any card with Circo as an Architect, else the
+		 * cards of the role's material */
+		if (s->led == GR_ARCHITECT && !(s->opts & GO_ORIGINAL_CIRCUS) &&
+		    gtr_has(s, seat, GC_CIRCUS)) {
+			for (c = 0; c < GC_COUNT; c++)
+				if (p->hand[c])
+					add(out, GK_PLAY, c, 0, 0);
+		} else if (s->led < GM_COUNT) {
+			for (c = gtr_first[s->led]; c < gtr_first[s->led + 1]; c++)
+				if (p->hand[c])
+					add(out, GK_PLAY, c, 0, 0);
+		}
 		if (p->hand[GTR_JACK])
 			add(out, GK_PLAY, GTR_JACK, 0, 0);
 		if (can_petition(s, seat))
@@ -1551,13 +1781,14 @@ int gtr_moves(const void *st, int seat, struct move_list *out)
 		break;
 	case GS_PETITION:
 		need = s->pet_need;
-		for (c = 0; c < GC_COUNT; c++) {
-			if (!p->hand[c])
+		/* by material (names are grouped by material, in order) */
+		for (m = 0; m < GM_COUNT; m++) {
+			if (s->pet_role == GTR_NONE ? count_of(p->hand, m) < need
+						    : m != s->pet_role)
 				continue;
-			m = gtr_cards[c].material;
-			if (s->pet_role == GTR_NONE ? gtr_count(p->hand, m) >= need
-						    : m == s->pet_role)
-				add(out, GK_PETITION_CARD, c, 0, 0);
+			for (c = gtr_first[m]; c < gtr_first[m + 1]; c++)
+				if (p->hand[c])
+					add(out, GK_PETITION_CARD, c, 0, 0);
 		}
 		break;
 	case GS_VOMIT:
@@ -1575,7 +1806,7 @@ int gtr_moves(const void *st, int seat, struct move_list *out)
 		add(out, GK_DONE, 0, 0, 0);
 		break;
 	case GS_ACTION:
-		action_moves(s, seat, top_kind(s), out);
+		action_moves(s, seat, top_kind(s), out, 0);
 		add(out, GK_DONE, 0, 0, 0);
 		break;
 	case GS_MATERIAL: {
@@ -1640,21 +1871,7 @@ int gtr_moves(const void *st, int seat, struct move_list *out)
 
 unsigned gtr_awaiting(const void *st)
 {
-	const struct gtr_state *s = st;
-	unsigned mask = 0;
-	int i;
-
-	if (s->step == GS_OVER || s->phase == GP_OVER)
-		return 0;
-	if (s->step == GS_PICK) {
-		for (i = 0; i < s->nplayers; i++)
-			if (!s->p[i].pick)
-				mask |= 1u << i;
-		return mask;
-	}
-	if (s->decider >= s->nplayers)
-		return 0;
-	return 1u << s->decider;
+	return awaiting_of(st);
 }
 
 /* ---- applying ---- */
@@ -2082,17 +2299,160 @@ static int same_move(struct move a, struct move b)
 	return a.kind == b.kind && a.a == b.a && a.b == b.b && a.c == b.c;
 }
 
-int gtr_apply(void *st, int seat, struct move m, struct game_log *log, struct buf *err)
+/* m is one of moves(s, seat), by listing them. */
+static int listed(const struct gtr_state *s, int seat, struct move m)
 {
-	struct gtr_state *s = st;
 	struct move_list ml;
 	int i;
 
 	gtr_moves(s, seat, &ml);
 	for (i = 0; i < ml.n; i++)
 		if (same_move(ml.v[i], m))
-			break;
-	if (i == ml.n) {
+			return 1;
+	return 0;
+}
+
+/* m is one of action_moves(s, seat, kind): each case mirrors the move's
+ * place there. */
+static int action_legal(const struct gtr_state *s, int seat, int kind, struct move m)
+{
+	const struct gtr_player *p = &s->p[seat];
+	int build = kind == GR_ARCHITECT || kind == GR_CRAFTSMAN;
+	int k, v;
+	unsigned bits;
+
+	switch (m.kind) {
+	case GK_TAKE:
+		return kind == GR_LABORER && !(s->part & GPART_POOL) && m.a < GM_COUNT &&
+		       !m.b && !m.c && count_of(s->pool, m.a);
+	case GK_DOCK:
+		return kind == GR_LABORER && !(s->part & GPART_HAND) && m.a < GC_COUNT &&
+		       !m.b && !m.c && p->hand[m.a] && gtr_has(s, seat, GC_DOCK);
+	case GK_HIRE:
+		return kind == GR_PATRON && !(s->part & (GPART_POOL | GPART_DECK)) &&
+		       m.a < GM_COUNT && !m.b && !m.c && count_of(s->pool, m.a) &&
+		       client_room(s, seat);
+	case GK_HIRE_DECK:
+		return kind == GR_PATRON && !(s->part & GPART_DECK) && !m.a && !m.b && !m.c &&
+		       s->ndeck && gtr_has(s, seat, GC_BAR) && client_room(s, seat);
+	case GK_HIRE_HAND:
+		return kind == GR_PATRON && !(s->part & GPART_HAND) && m.a < GC_COUNT &&
+		       !m.b && !m.c && p->hand[m.a] && gtr_has(s, seat, GC_AQUEDUCT) &&
+		       client_room(s, seat);
+	case GK_SELL:
+		return kind == GR_MERCHANT && !(s->part & (GPART_POOL | GPART_DECK)) &&
+		       m.a < GM_COUNT && !m.b && !m.c && count_of(p->stock, m.a) &&
+		       vault_room(s, seat);
+	case GK_SELL_DECK:
+		return kind == GR_MERCHANT && !(s->part & (GPART_POOL | GPART_DECK)) &&
+		       !m.a && !m.b && !m.c && s->ndeck && gtr_has(s, seat, GC_ATRIUM) &&
+		       vault_room(s, seat);
+	case GK_SELL_HAND:
+		return kind == GR_MERCHANT && !(s->part & GPART_HAND) && m.a < GC_COUNT &&
+		       !m.b && !m.c && p->hand[m.a] && gtr_has(s, seat, GC_BASILICA) &&
+		       vault_room(s, seat);
+	case GK_FOUND:
+		if (!build || m.a >= GC_COUNT || !p->hand[m.a] || m.b >= GM_COUNT || m.c > 1)
+			return 0;
+		bits = site_options(s, seat, m.a, top_left(s));
+		return (bits >> (m.b + 8 * m.c)) & 1;
+	case GK_ADD:
+		if (!build || m.b || m.c)
+			return 0;
+		for (k = 0; k < p->nstruct; k++)
+			if (p->st[k].card == m.a && !p->st[k].done &&
+			    material_moves(s, seat, &p->st[k], kind, NULL))
+				return 1;
+		return 0;
+	case GK_FOUNTAIN:
+		return kind == GR_CRAFTSMAN && !m.a && !m.b && !m.c && s->ndeck &&
+		       gtr_has(s, seat, GC_FOUNTAIN);
+	case GK_STAIRWAY:
+		v = m.b;
+		if (kind != GR_ARCHITECT || m.c || v >= s->nplayers || v == seat ||
+		    !gtr_has(s, seat, GC_STAIRWAY))
+			return 0;
+		for (k = 0; k < s->p[v].nstruct; k++) {
+			const struct gtr_struct *t = &s->p[v].st[k];
+
+			if (t->card == m.a && t->done && !(t->flags & GSF_PUBLIC) &&
+			    t->nmat < GTR_MAX_MAT &&
+			    material_moves(s, seat, t, GR_ARCHITECT, NULL))
+				return 1;
+		}
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+static int is_think(const struct gtr_state *s, struct move m)
+{
+	return m.kind == GK_THINK && m.b == 0 && m.c == 0 &&
+	       (m.a == GTR_THINK_DRAW || (m.a == GTR_THINK_JACK && s->jacks));
+}
+
+/*
+ * m is one of moves(s, seat): the same answer as listing them and looking
+ * m up, without building the list where the step's moves are simple (each
+ * case mirrors its case in gtr_moves; the others list).
+ */
+static int legal(const struct gtr_state *s, int seat, struct move m)
+{
+	const struct gtr_player *p;
+
+	if (seat < 0 || seat >= s->nplayers || !(awaiting_of(s) & (1u << seat)))
+		return 0;
+	p = &s->p[seat];
+	switch (s->step) {
+	case GS_LEAD:
+		if (m.kind == GK_LEAD)
+			return m.a < GR_COUNT && m.b == 0 && m.c == 0 && can_unit(s, seat, m.a);
+		if (m.kind == GK_CONCEDE)
+			return m.a == 0 && m.b == 0 && m.c == 0 && !p->conceded;
+		return is_think(s, m);
+	case GS_FOLLOW:
+		if (m.kind == GK_FOLLOW)
+			return m.a == 0 && m.b == 0 && m.c == 0 && can_unit(s, seat, s->led);
+		if (m.kind == GK_CONCEDE)
+			return m.a == 0 && m.b == 0 && m.c == 0 && !p->conceded;
+		return is_think(s, m);
+	case GS_UNIT:
+		if (m.b != 0 || m.c != 0)
+			return 0;
+		if (m.kind == GK_PLAY)
+			return m.a == GTR_JACK ? p->hand[GTR_JACK] != 0
+					       : unit_card_ok(s, seat, s->led, m.a);
+		if (m.kind == GK_PETITION)
+			return m.a == 0 && can_petition(s, seat);
+		if (m.kind == GK_DONE)
+			return m.a == 0 && p->units;
+		return 0;
+	case GS_PETITION:
+		if (m.kind != GK_PETITION_CARD || m.b != 0 || m.c != 0 ||
+		    m.a >= GC_COUNT || !p->hand[m.a])
+			return 0;
+		return s->pet_role == GTR_NONE
+			       ? count_of(p->hand, gtr_cards[m.a].material) >= s->pet_need
+			       : gtr_cards[m.a].material == s->pet_role;
+	case GS_THINK:
+		if (m.kind == GK_DONE)
+			return m.a == 0 && m.b == 0 && m.c == 0;
+		return is_think(s, m);
+	case GS_ACTION:
+		if (m.kind == GK_DONE)
+			return m.a == 0 && m.b == 0 && m.c == 0;
+		return action_legal(s, seat, top_kind(s), m);
+	default:
+		return listed(s, seat, m);
+	}
+}
+
+int gtr_apply(void *st, int seat, struct move m, struct game_log *log, struct buf *err)
+{
+	struct gtr_state *s = st;
+
+	if (!legal(s, seat, m)) {
 		enum locale loc = LOC(log);
 
 		if (seat < 0 || seat >= s->nplayers || !(gtr_awaiting(s) & (1u << seat)))

@@ -347,6 +347,101 @@ static void test_contract_random_games(void **state)
 	}
 }
 
+static int listed(const struct move_list *ml, struct move m)
+{
+	int i;
+
+	for (i = 0; i < ml->n; i++)
+		if (ml->v[i].kind == m.kind && ml->v[i].a == m.a && ml->v[i].b == m.b &&
+		    ml->v[i].c == m.c)
+			return 1;
+	return 0;
+}
+
+/*
+ * apply() accepts exactly the listed moves: the cores check legality
+ * directly (not by rebuilding the list), so the two must agree.  At every
+ * decision of seeded random games, the listed moves and perturbations of
+ * them (each field +-1, other seats, random values) are tried on a copy; a
+ * refused move leaves the state untouched.
+ */
+static void test_contract_apply_matches_moves(void **state)
+{
+	const struct game_ops *const *all = game_all();
+	struct move_list *ml = malloc(sizeof(*ml));
+	struct buf err = BUF_INIT;
+	size_t gi;
+	int k;
+
+	for (gi = 0; all[gi]; gi++) {
+		const struct game_ops *g = all[gi];
+		void *st = game_state_new(g), *copy = game_state_new(g);
+
+		for (k = 0; k < 30; k++) {
+			int n = g->min_players + k % (g->max_players - g->min_players + 1);
+			struct rng r;
+			int moves = 0;
+
+			memset(st, 0, g->state_size);
+			rng_seed(&r, 4242u + (uint64_t)k, 7);
+			if (g->setup(st, n, 4242u + (uint64_t)k, "", &err))
+				fail_msg("%s: setup failed: %s", g->id, buf_str(&err));
+			while (g->awaiting(st) && moves++ < MAX_MOVES_PER_GAME) {
+				unsigned aw = g->awaiting(st);
+				int seat, t, i;
+
+				for (seat = 0; seat < n; seat++) {
+					struct move_list *mine = malloc(sizeof(*mine));
+
+					g->moves(st, seat, mine);
+					for (t = 0; t < mine->n * 6 + 12; t++) {
+						struct move m;
+						int ok, want;
+
+						if (mine->n && t < mine->n * 6) {
+							m = mine->v[t / 6];
+							switch (t % 6) {
+							case 1: m.kind++; break;
+							case 2: m.a++; break;
+							case 3: m.b++; break;
+							case 4: m.c++; break;
+							case 5: m.a = (uint16_t)(m.a - 1); break;
+							default: break;
+							}
+						} else {
+							m.kind = (uint16_t)rng_below(&r, 40);
+							m.a = (uint16_t)rng_below(&r, 64);
+							m.b = (uint16_t)rng_below(&r, 64);
+							m.c = (uint16_t)rng_below(&r, 64);
+						}
+						want = (aw & (1u << seat)) && listed(mine, m);
+						memcpy(copy, st, g->state_size);
+						ok = !g->apply(copy, seat, m, NULL, &err);
+						if (ok != want)
+							fail_msg("%s seed %d move %d seat %d: apply %s a move "
+								 "{%u,%u,%u,%u} that is %slisted", g->id, k,
+								 moves, seat, ok ? "accepted" : "refused",
+								 m.kind, m.a, m.b, m.c, want ? "" : "not ");
+						if (!ok && memcmp(copy, st, g->state_size))
+							fail_msg("%s: a refused move changed the state", g->id);
+					}
+					free(mine);
+				}
+				for (i = 0; !(aw & (1u << i)); i++)
+					;
+				g->moves(st, i, ml);
+				if (g->apply(st, i, ml->v[rng_below(&r, (uint32_t)(ml->n - ml->nmeta))],
+					     NULL, &err))
+					fail_msg("%s: a listed move was refused", g->id);
+			}
+		}
+		free(st);
+		free(copy);
+	}
+	free(ml);
+	buf_release(&err);
+}
+
 static void test_contract_bad_setup_and_load(void **state)
 {
 	const struct game_ops *const *all = game_all();
@@ -426,6 +521,7 @@ int main(void)
 		cmocka_unit_test(test_contract_load_mutations),
 		cmocka_unit_test(test_contract_ai_games),
 		cmocka_unit_test(test_contract_random_games),
+		cmocka_unit_test(test_contract_apply_matches_moves),
 	};
 
 	return cmocka_run_group_tests_name("game", tests, NULL, NULL);

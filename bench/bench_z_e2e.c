@@ -1,0 +1,28 @@
+/*
+ * Runs scripts/bench-e2e.py (end-to-end latency through the fake Discord
+ * and Matrix servers against ./tabula), so that `make bench`, which runs
+ * every bench binary, includes it.  Named bench_z_* to run last.  Needs
+ * ./tabula built (`make`); without it, or without python3, it prints a note
+ * on stderr and no figures, and succeeds.  BENCH_E2E=0 skips it.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int main(void)
+{
+	const char *skip = getenv("BENCH_E2E");
+
+	if (skip && !strcmp(skip, "0"))
+		return 0;
+	if (access("./tabula", X_OK) || access("scripts/bench-e2e.py", R_OK)) {
+		fprintf(stderr, "bench_z_e2e: ./tabula or scripts/bench-e2e.py missing "
+			"(run from the top directory after `make`); no end-to-end figures\n");
+		return 0;
+	}
+	fflush(stdout);
+	execlp("python3", "python3", "scripts/bench-e2e.py", "./tabula", (char *)NULL);
+	perror("bench_z_e2e: python3");
+	return 0;
+}
