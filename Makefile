@@ -39,7 +39,8 @@ endif
 
 .SECONDARY:
 
-.PHONY: all run test check unit integration deps asan valgrind bench clean
+.PHONY: all run test check unit integration deps asan valgrind bench clean \
+	fuzz fuzz-deps fuzz-build fuzz-clean
 
 all: $(BIN)
 
@@ -92,8 +93,43 @@ valgrind: $(TEST_BIN)
 	@VALGRIND="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite" \
 		sh scripts/run-tests.sh $(TEST_BIN)
 
-bench: $(BENCH_BIN)
+bench: $(BENCH_BIN) $(BIN)
 	@for b in $(BENCH_BIN); do $$b || exit 1; done
+
+# ---- fuzzing (libFuzzer; docs/fuzzing.md) ----
+# `make fuzz` installs clang if missing, builds every tests/fuzz/fuzz_*.c
+# against libtabula compiled with clang and ASan + UBSan in $(FUZZ_O), replays
+# tests/fuzz/regressions/<target>/ and fuzzes each target for FUZZ_SECONDS.
+FUZZ_O ?= build-fuzz
+FUZZ_CC ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_NAMES := $(FUZZ_SRC:tests/fuzz/fuzz_%.c=%)
+FUZZ_TARGETS ?= $(FUZZ_NAMES)
+FUZZ_BIN := $(FUZZ_NAMES:%=$(O)/fuzz/fuzz_%)
+FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=undefined \
+	-fno-omit-frame-pointer
+
+fuzz: fuzz-deps
+	@$(MAKE) --no-print-directory O=$(FUZZ_O) CC=$(FUZZ_CC) \
+		DEV_CFLAGS="-Wall -Wextra -Wno-unused-parameter -Wno-error" \
+		OPT="-O1 -g -fsanitize=fuzzer-no-link $(FUZZ_SAN)" fuzz-build
+	@sh tests/fuzz/run.sh $(FUZZ_O)/fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+fuzz-deps:
+	@sh scripts/deps.sh fuzz
+
+fuzz-build: $(FUZZ_BIN)
+
+$(O)/fuzz/fuzz_%: $(O)/tests/fuzz/fuzz_%.o $(O)/libtabula.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -o $@ $(filter %.o,$^) $(filter %.a,$^) $(LIBS)
+
+# the session harness drives the manager through the tests' capture adapter
+$(O)/fuzz/fuzz_command: $(O)/tests/support/capture.o
+
+fuzz-clean:
+	rm -rf $(FUZZ_O)
 
 clean:
 	rm -rf build build-asan tabula

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Installs the Debian packages tabula needs when pkg-config cannot find them.
 # Runs apt-get update first, as a fresh Debian 12 machine needs.
+# `deps.sh fuzz` (make fuzz) also wants clang and its libFuzzer runtime.
 set -e
 need=""
 check() { pkg-config --exists "$1" 2>/dev/null || need="$need $2"; }
@@ -14,6 +15,20 @@ check jansson libjansson-dev
 check sqlite3 libsqlite3-dev
 check cmocka libcmocka-dev
 command -v python3 >/dev/null 2>&1 || need="$need python3"
+fuzz=""
+[ "${1:-}" = fuzz ] && fuzz=1
+[ -n "$fuzz" ] && { command -v clang >/dev/null 2>&1 || need="$need clang"; }
+# The libFuzzer runtime of the installed clang, or the package that holds it
+# (Debian's clang only recommends libclang-rt-N-dev, and recommends are not
+# installed here).  Prints nothing when it is there.
+fuzz_rt() {
+	v=$(clang -dumpversion 2>/dev/null | cut -d. -f1)
+	[ -n "$v" ] || return 0
+	ls "$(clang --print-runtime-dir 2>/dev/null)"/libclang_rt.fuzzer*.a >/dev/null 2>&1 && return 0
+	ls /usr/lib/llvm-"$v"/lib/clang/*/lib/*/libclang_rt.fuzzer*.a >/dev/null 2>&1 && return 0
+	echo "libclang-rt-$v-dev"
+}
+[ -n "$fuzz" ] && command -v clang >/dev/null 2>&1 && need="$need$(fuzz_rt | sed 's/^/ /')"
 [ -z "$need" ] && exit 0
 echo "deps: installing$need"
 SUDO=""
@@ -27,3 +42,8 @@ export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
 # shellcheck disable=SC2086
 $SUDO apt-get install -y -qq --no-install-recommends $need
+# clang was missing: its runtime's package name is known only now
+if [ -n "$fuzz" ] && [ -n "$(fuzz_rt)" ]; then
+	# shellcheck disable=SC2046
+	$SUDO apt-get install -y -qq --no-install-recommends $(fuzz_rt)
+fi
