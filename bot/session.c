@@ -402,6 +402,8 @@ static void capture_release(struct capture *c)
 
 struct pending {
 	struct outbox_rec *v;
+	struct rich *bodies;	/* v[i]'s message, kept to deliver it without
+				 * parsing its JSON back */
 	size_t n, cap;
 };
 
@@ -414,7 +416,10 @@ static void pending_add(struct session_mgr *m, struct pending *p, const struct s
 	if (p->n == p->cap) {
 		p->cap = p->cap ? p->cap * 2 : 8;
 		p->v = xrealloc(p->v, p->cap * sizeof(*p->v));
+		p->bodies = xrealloc(p->bodies, p->cap * sizeof(*p->bodies));
 	}
+	rich_init(&p->bodies[p->n]);
+	rich_append(&p->bodies[p->n], body);
 	o = &p->v[p->n++];
 	memset(o, 0, sizeof(*o));
 	copy_field(o->platform, sizeof(o->platform), s->rec.platform);
@@ -434,9 +439,12 @@ static void pending_release(struct pending *p)
 {
 	size_t i;
 
-	for (i = 0; i < p->n; i++)
+	for (i = 0; i < p->n; i++) {
 		outbox_rec_release(&p->v[i]);
+		rich_release(&p->bodies[i]);
+	}
 	free(p->v);
+	free(p->bodies);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -579,31 +587,37 @@ static void outmsg_controls(struct session_mgr *m, const struct outbox_rec *o,
 	}
 }
 
-static void deliver(struct session_mgr *m, const struct outbox_rec *o)
+/* Hands o to its adapter; known: its message when the caller still has
+ * it (a fresh commit), else NULL (re-sent from the store: parsed back). */
+static void deliver(struct session_mgr *m, const struct outbox_rec *o,
+		    const struct rich *known)
 {
 	struct adapter_choice choices[ADAPTER_CHOICES_MAX];
 	struct adapter *a = mgr_adapter(m, o->platform);
 	struct buf err = BUF_INIT;
-	struct rich body;
-	json_t *j;
+	struct rich body = RICH_INIT;
 	struct outmsg msg;
 
 	if (!a)
 		return;		/* that platform is not running now: stays pending */
-	j = json_loads(o->payload, 0, NULL);
-	if (!j || rich_from_json(&body, j)) {
-		log_warn("outbox %lld: unreadable payload; dropped", (long long)o->id);
+	if (!known) {
+		json_t *j = json_loads(o->payload, 0, NULL);
+
+		if (!j || rich_from_json(&body, j)) {
+			log_warn("outbox %lld: unreadable payload; dropped", (long long)o->id);
+			json_decref(j);
+			session_mgr_sent(m, o->id);
+			return;
+		}
 		json_decref(j);
-		session_mgr_sent(m, o->id);
-		return;
+		known = &body;
 	}
-	json_decref(j);
 	memset(&msg, 0, sizeof(msg));
 	msg.outbox_id = o->id;
 	msg.room = o->room;
 	msg.user = o->user[0] ? o->user : NULL;
 	msg.key = o->key;
-	msg.body = &body;
+	msg.body = known;
 	outmsg_controls(m, o, &msg, choices);
 	if (adapter_send(a, &msg, &err))
 		log_warn("outbox %lld: send failed: %s", (long long)o->id, buf_str(&err));
@@ -613,7 +627,7 @@ static void deliver(struct session_mgr *m, const struct outbox_rec *o)
 
 static int flush_one(void *ctx, const struct outbox_rec *o)
 {
-	deliver(ctx, o);
+	deliver(ctx, o, NULL);
 	return 0;
 }
 
@@ -750,7 +764,7 @@ static int change_commit(struct session_mgr *m, struct change *c, struct buf *er
 		c->st = NULL;
 	}
 	for (i = 0; i < c->out.n; i++)
-		deliver(m, &c->out.v[i]);
+		deliver(m, &c->out.v[i], &c->out.bodies[i]);
 	return 0;
 }
 
