@@ -371,9 +371,13 @@ def test_rate_limit_and_server_errors():
         assert any(f.status == 429 for f in fired) and any(f.status == 502 for f in fired)
         # one lobby message, edited once; nothing sent twice
         assert len(texts(fake, room)) == 1, texts(fake, room)
-        sends = [r for r in fake.requests if r.method == "PUT" and "/send/" in r.path
-                 and r.status == 200]
-        assert len(sends) == 2, [r.path for r in sends]
+        def sends():
+            return [r for r in fake.requests if r.method == "PUT" and "/send/" in r.path
+                    and r.status == 200]
+        # a request's status is recorded just after its answer is applied
+        fake._wait(lambda: len(sends()) >= 2, 5, lambda: [r.path for r in sends()])
+        time.sleep(0.3)
+        assert len(sends()) == 2, [r.path for r in sends()]
         check_clean(fake)
     finally:
         bot.stop()
