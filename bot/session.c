@@ -926,6 +926,31 @@ static int private_update(struct session_mgr *m, const struct session *s, const 
 	return 1;
 }
 
+/* One AI decision for seat, recorded in c.  Seeded by the game and the move
+ * number, so an AI's choice does not depend on the process's history. */
+static int ai_step(struct session_mgr *m, struct change *c, struct capture *cap, int seat,
+		   struct buf *err)
+{
+	const struct game_ops *ops = c->s->ops;
+	struct buf id = BUF_INIT;
+	struct rng ai;
+	struct move mv;
+
+	rng_seed(&ai, c->rec.seed, (uint64_t)(c->s->last_seq + (int64_t)c->nactions + 1));
+	if (ops->bot_move(c->st, seat, &ai, &mv)) {
+		buf_setf(err, "no AI move for seat %d", seat + 1);
+		return -1;
+	}
+	ops->move_id(c->st, seat, mv, &id);
+	if (ops->apply(c->st, seat, mv, &cap->log, err)) {
+		buf_release(&id);
+		return -1;
+	}
+	change_action(c, seat, buf_str(&id), "", mgr_now(m));
+	buf_release(&id);
+	return 0;
+}
+
 /* Plays AI seats while only AI seats are awaited, recording their moves. */
 static int run_bots(struct session_mgr *m, struct change *c, struct capture *cap,
 		    struct buf *err)
@@ -935,40 +960,19 @@ static int run_bots(struct session_mgr *m, struct change *c, struct capture *cap
 
 	for (;;) {
 		unsigned aw = ops->awaiting(c->st);
-		int seat, acted = 0;
+		int seat;
 
-		if (!aw)
-			return 0;
-		for (seat = 0; seat < c->rec.nseats; seat++) {
-			struct buf id = BUF_INIT;
-			struct rng ai;
-			struct move mv;
-
-			if (!(aw & (1u << seat)) || !c->rec.seats[seat].is_bot)
-				continue;
-			/* seeded by the game and the move number, so an AI's
-			 * choice does not depend on the process's history */
-			rng_seed(&ai, c->rec.seed, (uint64_t)(c->s->last_seq + (int64_t)c->nactions + 1));
-			if (ops->bot_move(c->st, seat, &ai, &mv)) {
-				buf_setf(err, "AI seat %d has no move", seat + 1);
-				return -1;
-			}
-			ops->move_id(c->st, seat, mv, &id);
-			if (ops->apply(c->st, seat, mv, &cap->log, err)) {
-				buf_release(&id);
-				return -1;
-			}
-			change_action(c, seat, buf_str(&id), "", mgr_now(m));
-			buf_release(&id);
-			acted = 1;
-			if (++guard > MAX_BOT_MOVES) {
-				buf_setf(err, "AI seats did not finish");
-				return -1;
-			}
-			break;	/* awaiting may change after each move */
+		for (seat = 0; seat < c->rec.nseats; seat++)
+			if ((aw & (1u << seat)) && c->rec.seats[seat].is_bot)
+				break;
+		if (seat == c->rec.nseats)
+			return 0;	/* over, or a human is awaited */
+		if (ai_step(m, c, cap, seat, err))
+			return -1;
+		if (++guard > MAX_BOT_MOVES) {
+			buf_setf(err, "AI seats did not finish");
+			return -1;
 		}
-		if (!acted)
-			return 0;	/* a human is awaited */
 	}
 }
 
@@ -1471,6 +1475,20 @@ static int need_seat(struct adapter *a, const struct command *cmd, struct sessio
 	return seat;
 }
 
+/* While a game is paused nothing moves: answers so and returns 1. */
+static int refuse_if_paused(struct adapter *a, const struct command *cmd,
+			    const struct session *s, enum locale loc)
+{
+	struct room_settings rs;
+
+	settings_read(&s->rec, &rs);
+	if (!rs.paused)
+		return 0;
+	reply_text(a, cmd, 1, L(loc, "The game is paused. `game resume` to go on.",
+				"La partida está en pausa. `game resume` para seguir."));
+	return 1;
+}
+
 static void cmd_play(struct session_mgr *m, struct adapter *a, const struct command *cmd,
 		     struct session *s, const char *args)
 {
@@ -1487,16 +1505,8 @@ static void cmd_play(struct session_mgr *m, struct adapter *a, const struct comm
 	seat = need_seat(a, cmd, s, loc);
 	if (seat < 0)
 		return;
-	{
-		struct room_settings rs;
-
-		settings_read(&s->rec, &rs);
-		if (rs.paused) {
-			reply_text(a, cmd, 1, L(loc, "The game is paused. `game resume` to go on.",
-						"La partida está en pausa. `game resume` para seguir."));
-			return;
-		}
-	}
+	if (refuse_if_paused(a, cmd, s, loc))
+		return;
 	if (!*args) {
 		reply_text(a, cmd, 1, L(loc, "Usage: `play <move>`. Type `moves` to see yours.",
 					"Uso: `play <jugada>`. Escribe `moves` para ver las tuyas."));
@@ -1923,16 +1933,8 @@ static void cmd_game_kick(struct session_mgr *m, struct adapter *a, const struct
 	seat = need_seat(a, cmd, s, loc);
 	if (seat < 0)
 		return;
-	{
-		struct room_settings rs;
-
-		settings_read(&s->rec, &rs);
-		if (rs.paused) {
-			reply_text(a, cmd, 1, L(loc, "The game is paused. `game resume` to go on.",
-						"La partida está en pausa. `game resume` para seguir."));
-			return;
-		}
-	}
+	if (refuse_if_paused(a, cmd, s, loc))
+		return;
 	target = seat_named(s, args);
 	if (target < 0 || target == seat) {
 		reply_text(a, cmd, 1, L(loc, "Usage: `game kick <player>`: another seated player.",
@@ -2065,16 +2067,8 @@ static void cmd_undo(struct session_mgr *m, struct adapter *a, const struct comm
 	seat = need_seat(a, cmd, s, loc);
 	if (seat < 0)
 		return;
-	{
-		struct room_settings rs;
-
-		settings_read(&s->rec, &rs);
-		if (rs.paused) {
-			reply_text(a, cmd, 1, L(loc, "The game is paused. `game resume` to go on.",
-						"La partida está en pausa. `game resume` para seguir."));
-			goto out;
-		}
-	}
+	if (refuse_if_paused(a, cmd, s, loc))
+		goto out;
 	if (store_actions(m->store, s->rec.id, 0, collect_action, &l, &err)) {
 		log_err("undo in %s/%s: %s", s->rec.platform, s->rec.room, buf_str(&err));
 		reply_text(a, cmd, 1, L(loc, "The log could not be read (an internal error).",
@@ -2359,32 +2353,18 @@ static int64_t session_due(const struct session *s)
 static int play_for_idle(struct session_mgr *m, struct change *c, struct capture *cap,
 			 unsigned idle, struct buf *err)
 {
-	const struct game_ops *ops = c->s->ops;
 	int guard = 0;
 
 	for (;;) {
-		unsigned aw = ops->awaiting(c->st) & idle;
-		struct buf id = BUF_INIT;
-		struct rng ai;
-		struct move mv;
+		unsigned aw = c->s->ops->awaiting(c->st) & idle;
 		int seat;
 
 		if (!aw)
 			return run_bots(m, c, cap, err);
 		for (seat = 0; !(aw & (1u << seat)); seat++)
 			;
-		rng_seed(&ai, c->rec.seed, (uint64_t)(c->s->last_seq + (int64_t)c->nactions + 1));
-		if (ops->bot_move(c->st, seat, &ai, &mv)) {
-			buf_setf(err, "no AI move for seat %d", seat + 1);
+		if (ai_step(m, c, cap, seat, err))
 			return -1;
-		}
-		ops->move_id(c->st, seat, mv, &id);
-		if (ops->apply(c->st, seat, mv, &cap->log, err)) {
-			buf_release(&id);
-			return -1;
-		}
-		change_action(c, seat, buf_str(&id), "", mgr_now(m));
-		buf_release(&id);
 		if (++guard > MAX_BOT_MOVES) {
 			buf_setf(err, "the AI did not finish for an idle player");
 			return -1;

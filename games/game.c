@@ -194,3 +194,50 @@ int game_play(const struct game_ops *ops, void *st, int seat, const char *text,
 		return -1;
 	return ops->apply(st, seat, m, log, err);
 }
+
+int game_lookup(const char *folded, int n, game_key_fn key, int *cand, int *nc)
+{
+	struct buf fk = BUF_INIT;
+	size_t qlen = strlen(folded);
+	int tier, i, k;
+
+	*nc = 0;
+	if (!qlen)
+		return -1;
+	/* tier 0: exact name; 1: exact id; 2: prefix of anything */
+	for (tier = 0; tier < 3 && !*nc; tier++) {
+		for (i = 0; i < n && *nc < GAME_LOOKUP_MAX; i++) {
+			int hit = 0;
+
+			for (k = 0; k < 3 && !hit; k++) {
+				if ((tier == 0 && k == 0) || (tier == 1 && k != 0))
+					continue;
+				buf_reset(&fk);
+				key(i, k, &fk);
+				if (tier < 2)
+					hit = !strcmp(buf_str(&fk), folded);
+				else
+					hit = !strncmp(buf_str(&fk), folded, qlen);
+			}
+			if (hit)
+				cand[(*nc)++] = i;
+		}
+	}
+	buf_release(&fk);
+	return *nc == 1 ? cand[0] : -1;
+}
+
+void game_rich_lines(const char *text, struct rich *out)
+{
+	const char *p = text;
+
+	while (*p) {
+		const char *e = strchr(p, '\n');
+		int n = e ? (int)(e - p) : (int)strlen(p);
+
+		rich_line(out, "%.*s", n, p);
+		p += n;
+		if (*p)
+			p++;
+	}
+}

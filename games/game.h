@@ -191,6 +191,25 @@ struct game_ops {
 	void (*card_names)(enum locale loc, struct buf *out);
 };
 
+/* ---- helpers for rules() and card() ---- */
+
+#define GAME_LOOKUP_MAX 64
+
+/* Key k of entry i, folded (text_fold): k 0 is the id, 1 and 2 the names
+ * in English and Spanish. */
+typedef void (*game_key_fn)(int i, int k, struct buf *out);
+
+/*
+ * Finds the entry among n whose key matches the folded query: an exact name
+ * first, then an exact id, then a unique prefix of any key.  Returns the
+ * entry, or -1 with cand[0..*nc) the candidates (0: none; at most
+ * GAME_LOOKUP_MAX).
+ */
+int game_lookup(const char *folded, int n, game_key_fn key, int *cand, int *nc);
+
+/* Appends text as rich lines, one per '\n'-separated line. */
+void game_rich_lines(const char *text, struct rich *out);
+
 /* ---- registry ---- */
 
 /* Finds a game by id or alias, case- and accent-insensitive; NULL if none. */

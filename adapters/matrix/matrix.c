@@ -1330,23 +1330,21 @@ static void load_since(struct matrix *m)
 
 	if (store_cursor_get(m->store, CURSOR_SINCE, &v, &err) < 0)
 		log_warn("matrix: reading the sync position: %s", buf_str(&err));
-	if (v.len) {
-		p = buf_str(&v);
+	/* "token", then one line per event already handled */
+	for (p = buf_str(&v); v.len && *p; p = nl + 1) {
+		size_t n;
+
 		nl = strchr(p, '\n');
-		m->since = nl ? xstrdup("") : xstrdup(p);
-		if (nl) {
-			free(m->since);
-			m->since = xmalloc((size_t)(nl - p) + 1);
-			memcpy(m->since, p, (size_t)(nl - p));
-			m->since[nl - p] = '\0';
-			for (p = nl + 1; *p && m->ndone < DONE_MAX; p = nl + 1) {
-				nl = strchr(p, '\n');
-				snprintf(m->done[m->ndone++], MX_ID_SIZE, "%.*s",
-					 (int)(nl ? nl - p : (long)strlen(p)), p);
-				if (!nl)
-					break;
-			}
+		n = nl ? (size_t)(nl - p) : strlen(p);
+		if (!m->since) {
+			m->since = xmalloc(n + 1);
+			memcpy(m->since, p, n);
+			m->since[n] = '\0';
+		} else if (m->ndone < DONE_MAX) {
+			snprintf(m->done[m->ndone++], MX_ID_SIZE, "%.*s", (int)n, p);
 		}
+		if (!nl)
+			break;
 	}
 	buf_release(&v);
 	buf_release(&err);

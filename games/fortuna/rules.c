@@ -292,7 +292,6 @@ static void card_name(int n, enum locale loc, struct buf *out)
 /* ---- matching: exact name, then exact id, then a unique prefix ---- */
 
 /* Key k of entry i (0 id, 1 English, 2 Spanish), folded, into out. */
-typedef void (*key_fn)(int i, int k, struct buf *out);
 
 static void fold_unquoted(const char *s, struct buf *out)
 {
@@ -327,59 +326,20 @@ static void card_key(int i, int k, struct buf *out)
 	buf_release(&t);
 }
 
-#define MAXC 64
 
 /* Returns the entry, or -1 with cand[0..*nc) the candidates (0: none). */
-static int find(const char *q, int n, key_fn key, int *cand, int *nc)
+static int find(const char *q, int n, game_key_fn key, int *cand, int *nc)
 {
-	struct buf fq = BUF_INIT, fk = BUF_INIT;
-	int tier, i, k;
+	struct buf fq = BUF_INIT;
+	int r;
 
-	*nc = 0;
 	fold_unquoted(q, &fq);
-	if (!fq.len) {
-		buf_release(&fq);
-		return -1;
-	}
-	for (tier = 0; tier < 3 && !*nc; tier++) {
-		for (i = 0; i < n && *nc < MAXC; i++) {
-			int hit = 0;
-
-			for (k = 0; k < 3 && !hit; k++) {
-				if ((tier == 0 && k == 0) || (tier == 1 && k != 0))
-					continue;
-				buf_reset(&fk);
-				key(i, k, &fk);
-				if (tier < 2)
-					hit = !strcmp(buf_str(&fk), buf_str(&fq));
-				else
-					hit = !strncmp(buf_str(&fk), buf_str(&fq), fq.len);
-			}
-			if (hit)
-				cand[(*nc)++] = i;
-		}
-	}
+	r = game_lookup(buf_str(&fq), n, key, cand, nc);
 	buf_release(&fq);
-	buf_release(&fk);
-	return *nc == 1 ? cand[0] : -1;
+	return r;
 }
 
 /* ---- rendering ---- */
-
-static void put_text(const char *text, struct rich *out)
-{
-	const char *p = text;
-
-	while (*p) {
-		const char *e = strchr(p, '\n');
-		int n = e ? (int)(e - p) : (int)strlen(p);
-
-		rich_line(out, "%.*s", n, p);
-		p += n;
-		if (*p)
-			p++;
-	}
-}
 
 static void topic_list(enum locale loc, struct rich *out)
 {
@@ -397,11 +357,11 @@ static void topic_list(enum locale loc, struct rich *out)
 
 int fortuna_rules(const char *topic, enum locale loc, struct rich *out)
 {
-	int cand[MAXC], nc, t;
+	int cand[GAME_LOOKUP_MAX], nc, t;
 
 	if (!topic || !*topic) {
 		rich_heading(out, "%s", L(loc, "Fortuna: overview", "Fortuna: resumen"));
-		put_text(topics[0].text[loc], out);
+		game_rich_lines(topics[0].text[loc], out);
 		topic_list(loc, out);
 		return 0;
 	}
@@ -412,7 +372,7 @@ int fortuna_rules(const char *topic, enum locale loc, struct rich *out)
 		return -1;
 	}
 	rich_heading(out, "Fortuna: %s", topics[t].name[loc]);
-	put_text(topics[t].text[loc], out);
+	game_rich_lines(topics[t].text[loc], out);
 	if (topics[t].extra)
 		topics[t].extra(loc, out);
 	return 0;
@@ -531,7 +491,7 @@ static void card_text(int n, enum locale loc, struct rich *out)
 
 int fortuna_card(const char *name, enum locale loc, struct rich *out)
 {
-	int cand[MAXC], nc, n, i;
+	int cand[GAME_LOOKUP_MAX], nc, n, i;
 
 	n = find(name ? name : "", ncards(), card_key, cand, &nc);
 	if (n >= 0) {

@@ -203,7 +203,6 @@ static const struct topic topics[] = {
 /* ---- matching: exact name, then exact id, then a unique prefix ---- */
 
 #define NCARDS (GC_COUNT + 1)	/* the 40 buildings and the Senator */
-#define MAXC 64
 
 static const char *card_id(int c)
 {
@@ -216,7 +215,6 @@ static const char *card_name(int c, enum locale loc)
 }
 
 /* Key k of entry i (0 id, 1 English, 2 Spanish), folded, into out. */
-typedef void (*key_fn)(int i, int k, struct buf *out);
 
 static void topic_key(int i, int k, struct buf *out)
 {
@@ -229,56 +227,18 @@ static void card_key(int i, int k, struct buf *out)
 }
 
 /* Returns the entry, or -1 with cand[0..*nc) the candidates (0: none). */
-static int find(const char *q, int n, key_fn key, int *cand, int *nc)
+static int find(const char *q, int n, game_key_fn key, int *cand, int *nc)
 {
-	struct buf fq = BUF_INIT, fk = BUF_INIT;
-	int tier, i, k;
+	struct buf fq = BUF_INIT;
+	int r;
 
-	*nc = 0;
 	text_fold(q, &fq);
-	if (!fq.len) {
-		buf_release(&fq);
-		return -1;
-	}
-	for (tier = 0; tier < 3 && !*nc; tier++) {
-		for (i = 0; i < n && *nc < MAXC; i++) {
-			int hit = 0;
-
-			for (k = 0; k < 3 && !hit; k++) {
-				if ((tier == 0 && k == 0) || (tier == 1 && k != 0))
-					continue;
-				buf_reset(&fk);
-				key(i, k, &fk);
-				if (tier < 2)
-					hit = !strcmp(buf_str(&fk), buf_str(&fq));
-				else
-					hit = !strncmp(buf_str(&fk), buf_str(&fq), fq.len);
-			}
-			if (hit)
-				cand[(*nc)++] = i;
-		}
-	}
+	r = game_lookup(buf_str(&fq), n, key, cand, nc);
 	buf_release(&fq);
-	buf_release(&fk);
-	return *nc == 1 ? cand[0] : -1;
+	return r;
 }
 
 /* ---- rendering ---- */
-
-static void put_text(const char *text, struct rich *out)
-{
-	const char *p = text;
-
-	while (*p) {
-		const char *e = strchr(p, '\n');
-		int n = e ? (int)(e - p) : (int)strlen(p);
-
-		rich_line(out, "%.*s", n, p);
-		p += n;
-		if (*p)
-			p++;
-	}
-}
 
 static void topic_list(enum locale loc, struct rich *out)
 {
@@ -296,12 +256,12 @@ static void topic_list(enum locale loc, struct rich *out)
 
 int gtr_rules(const char *topic, enum locale loc, struct rich *out)
 {
-	int cand[MAXC], nc, t;
+	int cand[GAME_LOOKUP_MAX], nc, t;
 	const char *game = L(loc, "Glory to Rome", "Gloria a Roma");
 
 	if (!topic || !*topic) {
 		rich_heading(out, L(loc, "%s: overview", "%s: resumen"), game);
-		put_text(topics[0].text[loc], out);
+		game_rich_lines(topics[0].text[loc], out);
 		topics[0].extra(loc, out);
 		topic_list(loc, out);
 		return 0;
@@ -313,7 +273,7 @@ int gtr_rules(const char *topic, enum locale loc, struct rich *out)
 		return -1;
 	}
 	rich_heading(out, "%s: %s", game, topics[t].name[loc]);
-	put_text(topics[t].text[loc], out);
+	game_rich_lines(topics[t].text[loc], out);
 	if (topics[t].extra)
 		topics[t].extra(loc, out);
 	return 0;
@@ -359,7 +319,7 @@ static void card_text(int c, enum locale loc, struct rich *out)
 
 int gtr_card(const char *name, enum locale loc, struct rich *out)
 {
-	int cand[MAXC], nc, c, i;
+	int cand[GAME_LOOKUP_MAX], nc, c, i;
 
 	c = find(name ? name : "", NCARDS, card_key, cand, &nc);
 	if (c >= 0) {

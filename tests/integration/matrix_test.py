@@ -16,10 +16,11 @@ import subprocess
 import sys
 import tempfile
 import time
-import traceback
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "fakes"))
+sys.path.insert(0, HERE)
+import harness  # noqa: E402
 from fake_matrix import FakeMatrix  # noqa: E402
 
 _spec = importlib.util.spec_from_file_location(
@@ -549,32 +550,5 @@ def test_burst_limited_timeline():
         fake.stop()
 
 
-TESTS = [v for k, v in sorted(globals().items()) if k.startswith("test_")]
-
-
-def main(argv):
-    global BIN
-    if len(argv) > 1:
-        BIN = argv[1]
-    only = set(argv[2:])
-    passed = failed = 0
-    for t in TESTS:
-        if only and t.__name__ not in only:
-            continue
-        t0 = time.monotonic()
-        try:
-            t()
-        except Exception:
-            failed += 1
-            print("FAIL %s (%.1fs)" % (t.__name__, time.monotonic() - t0))
-            traceback.print_exc()
-        else:
-            passed += 1
-            print("ok   %s (%.1fs)" % (t.__name__, time.monotonic() - t0))
-        sys.stdout.flush()
-    print("matrix: %d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
-
-
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(harness.run_tests("matrix", sys.modules[__name__], sys.argv))
