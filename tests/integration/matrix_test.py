@@ -129,20 +129,21 @@ def wait_text(fake, room, needle, after=0, timeout=10):
     fake._wait(ok, timeout, lambda: "no %r in %r" % (needle, texts(fake, room)[-4:]))
 
 
-SEEN = {}
-
-
 def fresh_moves(fake, user):
     """The move ids of a "Your moves" message newer than the last one used
-    for this user (the DM goes out beside the board, not before it)."""
+    for this user (the DM goes out beside the board, not before it).
+    The count lives on the fake: a dict keyed by id(fake) would hand a new
+    fake the count of an old one that Python freed at the same address."""
+    seen = fake.__dict__.setdefault("_moves_seen", {})
+
     def newer():
         dm = fake.dm_room(user)
         n = sum("Your moves" in m.get("body", "") for m in fake.bot_messages(dm)) if dm else 0
-        return n > SEEN.get((id(fake), user), 0)
+        return n > seen.get(user, 0)
     fake._wait(newer, 10, lambda: "no new moves for %s" % user)
     dm = fake.dm_room(user)
-    SEEN[(id(fake), user)] = sum("Your moves" in m.get("body", "")
-                                 for m in fake.bot_messages(dm))
+    seen[user] = sum("Your moves" in m.get("body", "")
+                     for m in fake.bot_messages(dm))
     return moves_of(fake, user)
 
 
