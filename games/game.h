@@ -159,6 +159,18 @@ struct game_ops {
 	 * seat has no move. */
 	int (*bot_move)(const void *st, int seat, struct rng *rng, struct move *out);
 
+	/*
+	 * Optional.  Re-deals with rng everything that seat cannot see (the
+	 * order of face-down piles, the other seats' hidden cards), keeping
+	 * all that seat knows: what render_public and render_private(seat)
+	 * show, and what the seat has seen and can still deduce (e.g. a card
+	 * revealed into a hand).  Card counts per pile stay the same.  AI
+	 * search samples states with it so that it does not read hidden
+	 * cards.  The game's own rng is re-seeded from rng too, so that what
+	 * is drawn next is not the true future either.
+	 */
+	void (*determinize)(void *st, int seat, struct rng *rng);
+
 	/* Optional.  Checks the invariants (conservation, bounds); 0 or -1
 	 * with err.  Tests call it after every move. */
 	int (*check)(const void *st, struct buf *err);
