@@ -161,13 +161,15 @@ struct game_ops {
 
 	/*
 	 * Optional.  Re-deals with rng everything that seat cannot see (the
-	 * order of face-down piles, the other seats' hidden cards), keeping
-	 * all that seat knows: what render_public and render_private(seat)
-	 * show, and what the seat has seen and can still deduce (e.g. a card
-	 * revealed into a hand).  Card counts per pile stay the same.  AI
-	 * search samples states with it so that it does not read hidden
-	 * cards.  The game's own rng is re-seeded from rng too, so that what
-	 * is drawn next is not the true future either.
+	 * order of face-down piles, the other seats' hidden cards).  It keeps
+	 * everything render_public and render_private(seat) show (card counts
+	 * per pile included); it may keep more of what the seat saw (a card
+	 * taken from a public pile into a hand), never anything the seat
+	 * could not know.  The result depends only on what seat can see and
+	 * on rng, not on the true hidden cards (pool the unseen cards in a
+	 * canonical order before shuffling).  The game's own rng is re-seeded
+	 * from rng, so that what is drawn next is not the true future either.
+	 * AI search samples states with it so that it never reads hidden cards.
 	 */
 	void (*determinize)(void *st, int seat, struct rng *rng);
 
