@@ -19,6 +19,7 @@
 #include "bot/config.h"
 #include "bot/logging.h"
 #include "bot/session.h"
+#include "bot/think.h"
 #include "state/store.h"
 
 #define EXIT_RUNTIME 1
@@ -198,6 +199,57 @@ static struct adapter *matrix_from_env(struct store *store, uint64_t seed, struc
 	return matrix_adapter_new(&cfg, err);
 }
 
+/* ---- searching AI seats on libuv's thread pool (docs/async.md) ---- */
+
+struct think_req {
+	uv_work_t work;
+	struct think_job *job;
+	struct session_mgr *m;
+};
+
+static int thinking_out;	/* jobs queued or running */
+static int stopping;		/* answers after the stop are dropped */
+
+static void think_work(uv_work_t *w)
+{
+	struct think_req *r = w->data;
+
+	think_run(r->job);
+}
+
+static void think_after(uv_work_t *w, int status)
+{
+	struct think_req *r = w->data;
+
+	thinking_out--;
+	if (stopping || status) {
+		/* not stored: the session stays due, and the next start thinks
+		 * again */
+		r->m->thinking--;
+		think_free(r->job);
+	} else {
+		session_mgr_ai_done(r->m, r->job);
+		rearm(r->m, session_mgr_tick(r->m));
+	}
+	free(r);
+}
+
+static int think(void *ctx, struct think_job *job)
+{
+	struct session_mgr *m = ctx;
+	struct think_req *r = xcalloc(1, sizeof(*r));
+
+	r->job = job;
+	r->m = m;
+	r->work.data = r;
+	if (uv_queue_work(uv_default_loop(), &r->work, think_work, think_after)) {
+		free(r);
+		return -1;	/* the manager decides inline */
+	}
+	thinking_out++;
+	return 0;
+}
+
 static void on_signal(uv_signal_t *h, int signum)
 {
 	log_info("signal %d: stopping", signum);
@@ -305,6 +357,21 @@ int main(int argc, char **argv)
 
 	mgr = xcalloc(1, sizeof(*mgr));
 	session_mgr_init(mgr, store, seed);
+	mgr->think = think;
+	mgr->think_ctx = mgr;
+	/* a smaller search budget for tests and slow machines */
+	env = getenv("TABULA_AI_ITERATIONS");
+	if (env && *env) {
+		char *e;
+		long n = strtol(env, &e, 10);
+
+		if (*e || n <= 0 || n > 1000000) {
+			fprintf(stderr, "tabula: TABULA_AI_ITERATIONS must be 1..1000000\n");
+			rc = EXIT_USAGE;
+			goto out;
+		}
+		mgr->search_iterations = (int)n;
+	}
 	if (tclock.mode) {
 		mgr->now = test_now;
 		mgr->now_ctx = NULL;
@@ -381,6 +448,9 @@ int main(int argc, char **argv)
 	uv_unref((uv_handle_t *)&sigterm);
 	log_debug("ready (store %s)", db);
 	uv_run(loop, UV_RUN_DEFAULT);
+	stopping = 1;
+	while (thinking_out)	/* a job holds memory a worker still writes */
+		uv_run(loop, UV_RUN_ONCE);
 	for (k = 0; k < nplat; k++) {
 		struct adapter *p = platforms[k];
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "bot/logging.h"
+#include "bot/think.h"
 #include "util/text.h"
 
 #define MAX_LOG_LINES_DEFAULT 30
@@ -153,6 +154,7 @@ struct room_settings {
 	int timeout_ai;		/* at the timeout: 1 the AI decides, 0 pause */
 	int paused;
 	int reminded;		/* reminders sent since the last move */
+	int ai_strong;		/* AI seats search (games/search.h) */
 };
 
 static void settings_read(const struct session_rec *rec, struct room_settings *o)
@@ -166,6 +168,7 @@ static void settings_read(const struct session_rec *rec, struct room_settings *o
 	o->timeout_ai = 1;
 	o->paused = 0;
 	o->reminded = 0;
+	o->ai_strong = 0;
 	if (!json_is_object(j)) {
 		json_decref(j);
 		return;
@@ -183,6 +186,8 @@ static void settings_read(const struct session_rec *rec, struct room_settings *o
 		o->since = (int64_t)json_integer_value(v);
 	if (json_is_integer(v = json_object_get(j, "reminded")) && json_integer_value(v) >= 0)
 		o->reminded = (int)json_integer_value(v);
+	if (json_is_string(v = json_object_get(j, "ai")))
+		o->ai_strong = !strcmp(json_string_value(v), "strong");
 	json_decref(j);
 }
 
@@ -192,6 +197,10 @@ static void settings_write(struct session_rec *rec, const struct room_settings *
 			      "timeout", in->timeout_h, "on_timeout",
 			      in->timeout_ai ? "ai" : "pause", "paused", in->paused,
 			      "reminded", in->reminded, "since", (json_int_t)in->since);
+
+	/* only when set, so that the settings of older rooms read the same */
+	if (in->ai_strong)
+		json_object_set_new(j, "ai", json_string("strong"));
 	char *t = json_dumps(j, JSON_COMPACT);
 
 	copy_field(rec->settings, sizeof(rec->settings), t);
@@ -292,17 +301,26 @@ fail:
 	return NULL;
 }
 
+/* The cached session of a room, or NULL (the store is not read). */
+static struct session *cache_get(struct session_mgr *m, const char *platform, const char *room)
+{
+	struct session *s;
+
+	for (s = m->buckets[hash_room(platform, room)]; s; s = s->next)
+		if (!strcmp(s->rec.platform, platform) && !strcmp(s->rec.room, room))
+			return s;
+	return NULL;
+}
+
 struct session *session_mgr_find(struct session_mgr *m, const char *platform,
 				 const char *room, struct buf *err)
 {
-	unsigned h = hash_room(platform, room);
-	struct session *s;
+	struct session *s = cache_get(m, platform, room);
 	struct session_rec rec;
 	int r;
 
-	for (s = m->buckets[h]; s; s = s->next)
-		if (!strcmp(s->rec.platform, platform) && !strcmp(s->rec.room, room))
-			return s;
+	if (s)
+		return s;
 	session_rec_init(&rec);
 	r = store_session_current(m->store, platform, room, &rec, err);
 	if (r <= 0) {
@@ -926,21 +944,44 @@ static int private_update(struct session_mgr *m, const struct session *s, const 
 	return 1;
 }
 
-/* One AI decision for seat, recorded in c.  Seeded by the game and the move
- * number, so an AI's choice does not depend on the process's history. */
-static int ai_step(struct session_mgr *m, struct change *c, struct capture *cap, int seat,
-		   struct buf *err)
+static unsigned bot_seats(const struct session_rec *rec)
+{
+	unsigned b = 0;
+	int i;
+
+	for (i = 0; i < rec->nseats; i++)
+		if (rec->seats[i].is_bot)
+			b |= 1u << i;
+	return b;
+}
+
+/* Whether the AI seats of this record search (`game settings ai strong`):
+ * only games that can hide what a seat cannot see (determinize). */
+static int ai_searches(const struct session_rec *rec, const struct game_ops *ops)
+{
+	struct room_settings rs;
+
+	if (!ops->determinize)
+		return 0;
+	settings_read(rec, &rs);
+	return rs.ai_strong;
+}
+
+static void search_params_of(const struct session_mgr *m, const struct game_ops *ops,
+			     struct search_params *p)
+{
+	search_defaults(ops, p);
+	if (m->search_iterations > 0)
+		p->iterations = m->search_iterations;
+}
+
+/* Records an AI decision mv of seat in c (applied to c->st). */
+static int ai_record(struct session_mgr *m, struct change *c, struct capture *cap, int seat,
+		     struct move mv, struct buf *err)
 {
 	const struct game_ops *ops = c->s->ops;
 	struct buf id = BUF_INIT;
-	struct rng ai;
-	struct move mv;
 
-	rng_seed(&ai, c->rec.seed, (uint64_t)(c->s->last_seq + (int64_t)c->nactions + 1));
-	if (ops->bot_move(c->st, seat, &ai, &mv)) {
-		buf_setf(err, "no AI move for seat %d", seat + 1);
-		return -1;
-	}
 	ops->move_id(c->st, seat, mv, &id);
 	if (ops->apply(c->st, seat, mv, &cap->log, err)) {
 		buf_release(&id);
@@ -951,13 +992,42 @@ static int ai_step(struct session_mgr *m, struct change *c, struct capture *cap,
 	return 0;
 }
 
-/* Plays AI seats while only AI seats are awaited, recording their moves. */
+/* One AI decision for seat, recorded in c.  Seeded by the game and the move
+ * number, so an AI's choice does not depend on the process's history (nor
+ * on whether it ran on a worker: bot/think.h).  search: the searching AI,
+ * else the game's own bot_move. */
+static int ai_step_as(struct session_mgr *m, struct change *c, struct capture *cap, int seat,
+		      int search, struct buf *err)
+{
+	struct search_params p;
+	struct move mv;
+
+	search_params_of(m, c->s->ops, &p);
+	if (think_decide(c->s->ops, c->st, seat, search, &p, c->rec.seed,
+			 c->s->last_seq + (int64_t)c->nactions + 1, &mv)) {
+		buf_setf(err, "no AI move for seat %d", seat + 1);
+		return -1;
+	}
+	return ai_record(m, c, cap, seat, mv, err);
+}
+
+static int ai_step(struct session_mgr *m, struct change *c, struct capture *cap, int seat,
+		   struct buf *err)
+{
+	return ai_step_as(m, c, cap, seat, ai_searches(&c->rec, c->s->ops), err);
+}
+
+/* Plays AI seats while only AI seats are awaited, recording their moves.
+ * Searching AI seats are left awaited when the program thinks on a worker
+ * (m->think): their due time is now, and session_mgr_tick sends the job. */
 static int run_bots(struct session_mgr *m, struct change *c, struct capture *cap,
 		    struct buf *err)
 {
 	const struct game_ops *ops = c->s->ops;
 	int guard = 0;
 
+	if (m->think && ai_searches(&c->rec, ops))
+		return 0;
 	for (;;) {
 		unsigned aw = ops->awaiting(c->st);
 		int seat;
@@ -1778,11 +1848,15 @@ static void cmd_game_settings(struct session_mgr *m, struct adapter *a,
 				   : L(loc, "the game pauses", "la partida se pausa"));
 		else
 			buf_printf(&msg, "%s", L(loc, "No timeout.", "Sin límite de tiempo."));
+		buf_printf(&msg, "%s", rs.ai_strong
+			   ? L(loc, " AI players: strong (they search).",
+			       " Jugadores IA: fuertes (buscan).")
+			   : L(loc, " AI players: basic (quick).", " Jugadores IA: básicos (rápidos)."));
 		buf_printf(&msg, "%s", L(loc,
 			"\nChange them with `game settings locale en|es`, `dm on|off`, `remind <hours>` "
-			"(0: off), `timeout <hours>` (0: off), `ontimeout ai|pause`.",
+			"(0: off), `timeout <hours>` (0: off), `ontimeout ai|pause`, `ai basic|strong`.",
 			"\nCámbialos con `game settings locale en|es`, `dm on|off`, `remind <horas>` "
-			"(0: no), `timeout <horas>` (0: no), `ontimeout ai|pause`."));
+			"(0: no), `timeout <horas>` (0: no), `ontimeout ai|pause`, `ai basic|strong`."));
 		reply_text(a, cmd, 1, buf_str(&msg));
 		buf_release(&msg);
 		return;
@@ -1830,13 +1904,31 @@ static void cmd_game_settings(struct session_mgr *m, struct adapter *a,
 			     "Al agotarse el tiempo, la IA decide por el jugador ausente.")
 			 : L(loc, "At the timeout the game pauses.",
 			     "Al agotarse el tiempo, la partida se pausa."));
+	} else if (text_eq(key, "ai") && (text_eq(val, "basic") || text_eq(val, "strong"))) {
+		struct room_settings rs;
+
+		settings_read(&c.rec, &rs);
+		rs.ai_strong = text_eq(val, "strong");
+		settings_write(&c.rec, &rs);
+		if (rs.ai_strong && !s->ops->determinize)
+			buf_setf(&msg, "%s", L(loc,
+				 "This game has no searching AI yet: its AI players stay basic.",
+				 "Este juego aún no tiene IA que busque: sus jugadores IA siguen básicos."));
+		else
+			buf_setf(&msg, "%s", rs.ai_strong
+				 ? L(loc, "AI players now search before each decision "
+				     "(stronger; they take up to a second per decision).",
+				     "Los jugadores IA ahora buscan antes de cada decisión "
+				     "(más fuertes; tardan hasta un segundo por decisión).")
+				 : L(loc, "AI players now play the quick basic way.",
+				     "Los jugadores IA juegan ahora de la forma básica y rápida."));
 	} else {
 		reply_text(a, cmd, 1, L(loc, "Usage: `game settings`, `game settings dm on|off`, "
-					"`game settings locale en|es`, `remind <hours>`, `timeout <hours>` "
-					"or `ontimeout ai|pause`.",
+					"`game settings locale en|es`, `remind <hours>`, `timeout <hours>`, "
+					"`ontimeout ai|pause` or `ai basic|strong`.",
 					"Uso: `game settings`, `game settings dm on|off`, "
-					"`game settings locale en|es`, `remind <horas>`, `timeout <horas>` "
-					"u `ontimeout ai|pause`."));
+					"`game settings locale en|es`, `remind <horas>`, `timeout <horas>`, "
+					"`ontimeout ai|pause` o `ai basic|strong`."));
 		change_release(&c);
 		return;
 	}
@@ -2328,6 +2420,8 @@ static int64_t compute_due(const struct session_rec *rec, const struct game_ops 
 	if (rs.paused)
 		return 0;
 	aw = ops->awaiting(st);
+	if ((aw & bot_seats(rec)) && ai_searches(rec, ops))
+		return last_at > 0 ? last_at : 1;	/* AI seats to think (run_bots): now */
 	for (i = 0; i < rec->nseats; i++)
 		human |= (aw & (1u << i)) && !rec->seats[i].is_bot;
 	if (!human)
@@ -2363,7 +2457,8 @@ static int play_for_idle(struct session_mgr *m, struct change *c, struct capture
 			return run_bots(m, c, cap, err);
 		for (seat = 0; !(aw & (1u << seat)); seat++)
 			;
-		if (ai_step(m, c, cap, seat, err))
+		/* the quick AI: this runs on the loop, and only hours apart */
+		if (ai_step_as(m, c, cap, seat, 0, err))
 			return -1;
 		if (++guard > MAX_BOT_MOVES) {
 			buf_setf(err, "the AI did not finish for an idle player");
@@ -2373,6 +2468,103 @@ static int play_for_idle(struct session_mgr *m, struct change *c, struct capture
 		if (run_bots(m, c, cap, err))
 			return -1;
 	}
+}
+
+/* ---- searching AI seats (bot/think.h) ---- */
+
+/* Stores the decisions of a job that comes back to s, as one change, if the
+ * game is still where the job started; else they are dropped (a new job
+ * follows from the due time). */
+static void ai_apply(struct session_mgr *m, struct session *s, const struct think_job *job)
+{
+	enum locale loc;
+	const char *names[GAME_MAX_SEATS];
+	struct room_settings rs;
+	struct buf err = BUF_INIT;
+	struct capture cap;
+	struct change c;
+	int i;
+
+	if (!s || s->rec.id != job->session_id || s->rec.status != SESSION_ACTIVE || !s->st ||
+	    s->last_seq != job->seq)
+		return;		/* moved, undone, aborted or replaced meanwhile */
+	settings_read(&s->rec, &rs);
+	if (rs.paused)
+		return;		/* resuming makes it due again */
+	loc = session_loc(s, m);
+	change_init(&c, s);
+	seat_names(s, names);
+	capture_init(&cap, loc, names);
+	c.st = xmalloc(s->ops->state_size);
+	memcpy(c.st, s->st, s->ops->state_size);
+	for (i = 0; i < job->n; i++)
+		if (ai_record(m, &c, &cap, job->v[i].seat, job->v[i].mv, &err)) {
+			log_err("AI move of %s/%s refused: %s", s->rec.platform, s->rec.room,
+				buf_str(&err));
+			goto out;
+		}
+	if (job->failed) {
+		/* cannot happen with a sound game; pausing beats retrying
+		 * forever, and tells the players */
+		log_err("the AI found no move in %s/%s", s->rec.platform, s->rec.room);
+		game_logf(&cap.log, LOG_PUBLIC, "%s", L(loc,
+			  "The AI could not decide: the game is paused (`game resume` to retry).",
+			  "La IA no pudo decidir: la partida queda en pausa (`game resume` para reintentar)."));
+		settings_read(&c.rec, &rs);
+		rs.paused = 1;
+		settings_write(&c.rec, &rs);
+	}
+	if (!s->ops->awaiting(c.st))
+		c.rec.status = SESSION_FINISHED;
+	queue_updates(m, &c, &cap);
+	if (change_commit(m, &c, &err))
+		log_warn("AI moves for %s/%s not stored: %s", s->rec.platform, s->rec.room,
+			 buf_str(&err));
+out:
+	capture_release(&cap);
+	change_release(&c);
+	buf_release(&err);
+}
+
+/* The searching AI seats of s are awaited: hands their decisions to the
+ * program's worker (m->think), or makes them here when there is none. */
+static void ai_think(struct session_mgr *m, struct session *s)
+{
+	struct think_job *job;
+
+	if (s->thinking)
+		return;
+	job = think_new(s->ops, s->st);
+	job->session_id = s->rec.id;
+	job->seq = s->last_seq;
+	copy_field(job->platform, sizeof(job->platform), s->rec.platform);
+	copy_field(job->room, sizeof(job->room), s->rec.room);
+	job->seats = bot_seats(&s->rec);
+	job->search = 1;
+	search_params_of(m, s->ops, &job->params);
+	job->seed = s->rec.seed;
+	if (m->think && !m->think(m->think_ctx, job)) {
+		s->thinking = 1;
+		m->thinking++;
+		return;
+	}
+	think_run(job);
+	ai_apply(m, s, job);
+	think_free(job);
+}
+
+void session_mgr_ai_done(struct session_mgr *m, struct think_job *job)
+{
+	struct buf err = BUF_INIT;
+	struct session *s = session_mgr_find(m, job->platform, job->room, &err);
+
+	if (m->thinking > 0)
+		m->thinking--;
+	if (s && s->rec.id == job->session_id)
+		s->thinking = 0;
+	ai_apply(m, s, job);
+	think_free(job);
+	buf_release(&err);
 }
 
 static void session_attend(struct session_mgr *m, struct session *s)
@@ -2387,6 +2579,10 @@ static void session_attend(struct session_mgr *m, struct session *s)
 	int64_t now = mgr_now(m);
 	int i;
 
+	if ((aw & bot_seats(&s->rec)) && ai_searches(&s->rec, s->ops)) {
+		ai_think(m, s);
+		return;
+	}
 	settings_read(&s->rec, &rs);
 	for (i = 0; i < s->rec.nseats; i++)
 		if ((aw & (1u << i)) && !s->rec.seats[i].is_bot)
@@ -2460,17 +2656,23 @@ int session_mgr_load_open(struct session_mgr *m, struct buf *err)
 int64_t session_mgr_next_due(struct session_mgr *m)
 {
 	struct buf err = BUF_INIT;
-	int64_t next = 0;
+	int64_t next = 0, now;
 
 	if (store_next_due(m->store, &next, &err)) {
 		log_warn("reading due times: %s", buf_str(&err));
 		next = 0;
 	}
 	buf_release(&err);
+	/* a game whose AI is thinking stays due until the answer is stored:
+	 * look again in a second rather than spin on it (the answer re-arms
+	 * the timer itself) */
+	if (m->thinking && next && next <= (now = mgr_now(m)))
+		next = now + 1;
 	return next;
 }
 
 struct due_list {
+	struct session_mgr *m;
 	struct {
 		char platform[16];
 		char room[256];
@@ -2482,7 +2684,10 @@ struct due_list {
 static int collect_due(void *ctx, const struct session_rec *rec)
 {
 	struct due_list *l = ctx;
+	struct session *s = cache_get(l->m, rec->platform, rec->room);
 
+	if (s && s->thinking && s->rec.id == rec->id)
+		return 0;	/* due until its answer is stored; not a slot */
 	copy_field(l->v[l->n].platform, sizeof(l->v[l->n].platform), rec->platform);
 	copy_field(l->v[l->n].room, sizeof(l->v[l->n].room), rec->room);
 	l->v[l->n].id = rec->id;
@@ -2496,6 +2701,7 @@ int64_t session_mgr_tick(struct session_mgr *m)
 	struct buf err = BUF_INIT;
 	size_t i;
 
+	l->m = m;
 	/* collected first: attending commits, which rewrites the rows read */
 	if (store_sessions_due(m->store, now, collect_due, l, &err))
 		log_warn("reading due sessions: %s", buf_str(&err));

@@ -23,6 +23,8 @@
 #define SESSION_BUCKETS 4096
 #define SESSION_MAX_ADAPTERS 4
 
+struct think_job;
+
 struct session {
 	struct session_rec rec;
 	const struct game_ops *ops;
@@ -32,6 +34,7 @@ struct session {
 	int kick_target;	/* seat being voted out, -1 none */
 	int64_t last_at;	/* when the last move was stored (or the start) */
 	int64_t last_seq;	/* seq of the last stored action */
+	int thinking;		/* a job of its AI seats is out (bot/think.h) */
 	struct session *next;	/* hash chain */
 };
 
@@ -46,6 +49,16 @@ struct session_mgr {
 	const struct command *current;	/* the command being handled, or NULL */
 	enum locale default_loc;
 	unsigned max_log_lines;		/* per board message */
+	/*
+	 * Searching AI seats (`game settings ai strong`).  think, when set,
+	 * runs the job away from the caller's thread and returns 0, and the
+	 * program hands the job back to session_mgr_ai_done() on the
+	 * manager's thread; -1 (or no think) and the manager thinks inline.
+	 */
+	int (*think)(void *ctx, struct think_job *job);
+	void *think_ctx;
+	int thinking;			/* jobs out */
+	int search_iterations;		/* > 0: overrides search_defaults (tests) */
 };
 
 /* Sets up in place.  seed feeds new games' seeds (tests fix it); AI
@@ -74,6 +87,10 @@ size_t session_mgr_complete(struct session_mgr *m, const struct command *cmd,
 int session_mgr_load_open(struct session_mgr *m, struct buf *err);
 int64_t session_mgr_tick(struct session_mgr *m);
 int64_t session_mgr_next_due(struct session_mgr *m);
+
+/* A job of m->think is back: stores its decisions if the game has not
+ * moved meanwhile, and frees the job. */
+void session_mgr_ai_done(struct session_mgr *m, struct think_job *job);
 
 /* Delivers every undelivered outbox message (at start-up: after a crash). */
 int session_mgr_flush_outbox(struct session_mgr *m, struct buf *err);

@@ -58,8 +58,8 @@ static const struct opt_spec kick_opts[] = {
 };
 
 static const struct opt_spec settings_opts[] = {
-	{ "key", "clave", "locale, dm, remind, timeout or ontimeout",
-	  "locale, dm, remind, timeout u ontimeout", OPT_STRING, 0, 0, 0 },
+	{ "key", "clave", "locale, dm, remind, timeout, ontimeout or ai",
+	  "locale, dm, remind, timeout, ontimeout o ai", OPT_STRING, 0, 0, 0 },
 	{ "value", "valor", "The new value", "El nuevo valor", OPT_STRING, 0, 0, 0 },
 	END
 };

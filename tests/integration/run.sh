@@ -10,4 +10,5 @@ python3 tests/integration/transcript.py "$bin" tests/data/*/*.txt || rc=1
 python3 tests/integration/discord_test.py "$bin" || rc=1
 python3 tests/integration/matrix_test.py "$bin" || rc=1
 python3 tests/integration/crash_test.py "$bin" || rc=1
+python3 tests/integration/strong_ai_test.py "$bin" || rc=1
 exit $rc

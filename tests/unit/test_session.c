@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "bot/session.h"
+#include "bot/think.h"
 #include "tests/support/capture.h"
 #include "util/text.h"
 
@@ -2065,6 +2066,186 @@ static void test_direct_routing(void **state)
 	assert_int_equal(capture_count(f->cap, "*", "several rooms"), 0);
 }
 
+/* ---- searching AI seats (game settings ai strong; bot/think.h) ---- */
+
+struct jobs {
+	struct think_job *v[4];
+	int n;
+	int calls;
+};
+
+/* The program's worker, in the test's hands: jobs wait until run. */
+static int fake_think(void *ctx, struct think_job *job)
+{
+	struct jobs *j = ctx;
+
+	j->calls++;
+	if (j->n == 4)
+		return -1;
+	j->v[j->n++] = job;
+	return 0;
+}
+
+static int append_move(void *ctx, const struct action_rec *a)
+{
+	buf_printf(ctx, "%d:%s\n", a->seat, a->move);
+	return 0;
+}
+
+static void moves_log(struct fixture *f, const char *r, struct buf *out)
+{
+	struct buf err = BUF_INIT;
+
+	buf_reset(out);
+	assert_int_equal(store_actions(f->store, room(f, r)->rec.id, 0, append_move, out, &err), 0);
+	buf_release(&err);
+}
+
+/* Ana against one searching AI for up to n of her commands; with jobs, the
+ * AI's decisions go through the worker interface. */
+static void play_vs_strong(struct fixture *f, struct jobs *jobs, int n)
+{
+	f->mgr.search_iterations = 3;
+	if (jobs) {
+		f->mgr.think = fake_think;
+		f->mgr.think_ctx = jobs;
+	}
+	capture_cmd(f->cap, "r1", "ana", "game new fortuna");
+	capture_cmd(f->cap, "r1", "ana", "game addbot");
+	capture_cmd(f->cap, "r1", "ana", "game settings ai strong");
+	assert_int_equal(capture_count(f->cap, "*", "AI players now search"), 1);
+	capture_cmd(f->cap, "r1", "ana", "game start");
+	while (n > 0) {
+		struct session *s = room(f, "r1");
+
+		if (s->rec.status != SESSION_ACTIVE)
+			break;
+		if (awaited_user(s)) {
+			capture_cmd(f->cap, "r1", "ana", "play 1");
+			n--;
+			f->clock += 5;
+			continue;
+		}
+		/* only the AI is awaited: inline it would have moved already */
+		assert_non_null(jobs);
+		assert_int_equal(jobs->n, 0);
+		assert_true(session_mgr_next_due(&f->mgr) <= f->clock);
+		session_mgr_tick(&f->mgr);
+		assert_int_equal(jobs->n, 1);
+		assert_int_equal(f->mgr.thinking, 1);
+		/* thinking: the tick sends no second job, the timer does not spin */
+		session_mgr_tick(&f->mgr);
+		assert_int_equal(jobs->n, 1);
+		assert_int_equal(session_mgr_next_due(&f->mgr), f->clock + 1);
+		think_run(jobs->v[0]);
+		assert_true(jobs->v[0]->n > 0);
+		session_mgr_ai_done(&f->mgr, jobs->v[0]);
+		jobs->n = 0;
+		assert_int_equal(f->mgr.thinking, 0);
+	}
+}
+
+/* The searching AI plays the same game inline and through jobs: decisions
+ * are seeded by the game and the move number, not by who ran them. */
+static void test_strong_ai_inline_and_jobs(void **state)
+{
+	struct fixture *f = *state;
+	struct buf inline_log = BUF_INIT, jobs_log = BUF_INIT, err = BUF_INIT;
+	struct jobs jobs = { { NULL }, 0, 0 };
+	char side[96];
+
+	play_vs_strong(f, NULL, 12);
+	moves_log(f, "r1", &inline_log);
+	assert_non_null(strstr(buf_str(&inline_log), "1:"));	/* the AI moved */
+
+	/* the same seeds again, in a new store, with a worker */
+	detach(f);
+	store_close(f->store);
+	unlink(f->path);
+	snprintf(side, sizeof(side), "%s-wal", f->path);
+	unlink(side);
+	snprintf(side, sizeof(side), "%s-shm", f->path);
+	unlink(side);
+	f->store = store_sqlite_open(f->path, &err);
+	assert_non_null(f->store);
+	f->clock = 1700000000;
+	attach(f);
+	play_vs_strong(f, &jobs, 12);
+	assert_true(jobs.calls > 0);
+	moves_log(f, "r1", &jobs_log);
+	assert_string_equal(buf_str(&inline_log), buf_str(&jobs_log));
+	/* a replay from the log reaches the live state */
+	{
+		struct session *s = room(f, "r1");
+		void *st = game_state_new(s->ops);
+
+		assert_int_equal(session_replay(s->ops, &s->rec, f->store, st, NULL, &err), 0);
+		assert_memory_equal(st, s->st, s->ops->state_size);
+		free(st);
+	}
+	buf_release(&inline_log);
+	buf_release(&jobs_log);
+	buf_release(&err);
+}
+
+/* An answer that comes back after the game moved on is dropped. */
+static void test_strong_ai_stale_answer(void **state)
+{
+	struct fixture *f = *state;
+	struct jobs jobs = { { NULL }, 0, 0 };
+	struct session *s;
+	int64_t seq;
+	int guard = 0;
+
+	f->mgr.search_iterations = 2;
+	f->mgr.think = fake_think;
+	f->mgr.think_ctx = &jobs;
+	capture_cmd(f->cap, "r1", "ana", "game new fortuna");
+	capture_cmd(f->cap, "r1", "ana", "game addbot");
+	capture_cmd(f->cap, "r1", "ana", "game settings ai strong");
+	capture_cmd(f->cap, "r1", "ana", "game start");
+	/* play until the AI is asked */
+	while (awaited_user(s = room(f, "r1"))) {
+		capture_cmd(f->cap, "r1", "ana", "play 1");
+		assert_true(++guard < 200);
+	}
+	session_mgr_tick(&f->mgr);
+	assert_int_equal(jobs.n, 1);
+	think_run(jobs.v[0]);
+	seq = s->last_seq;
+	/* meanwhile the only human aborts the game */
+	capture_cmd(f->cap, "r1", "ana", "game abort");
+	s = room(f, "r1");
+	assert_int_equal(s->rec.status, SESSION_ABORTED);
+	capture_clear(f->cap);
+	session_mgr_ai_done(&f->mgr, jobs.v[0]);
+	assert_int_equal(room(f, "r1")->last_seq, seq);
+	assert_int_equal(capture_count(f->cap, "*", ""), 0);
+	assert_int_equal(f->mgr.thinking, 0);
+	assert_int_equal(session_mgr_next_due(&f->mgr), 0);
+}
+
+/* `game settings ai` is checked, and shown. */
+static void test_strong_ai_setting(void **state)
+{
+	struct fixture *f = *state;
+
+	capture_cmd(f->cap, "r1", "ana", "game new fortuna");
+	capture_cmd(f->cap, "r1", "ana", "game settings");
+	assert_int_equal(capture_count(f->cap, "ana", "AI players: basic"), 1);
+	capture_cmd(f->cap, "r1", "ana", "game settings ai clever");
+	assert_int_equal(capture_count(f->cap, "ana", "Usage: `game settings`"), 1);
+	capture_cmd(f->cap, "r1", "zed", "game settings ai strong");
+	capture_cmd(f->cap, "r1", "ana", "game settings");
+	assert_int_equal(capture_count(f->cap, "ana", "AI players: basic"), 2);
+	capture_cmd(f->cap, "r1", "ana", "game settings ai strong");
+	capture_cmd(f->cap, "r1", "ana", "game settings");
+	assert_int_equal(capture_count(f->cap, "ana", "AI players: strong"), 1);
+	capture_cmd(f->cap, "r1", "ana", "game settings ai basic");
+	capture_cmd(f->cap, "r1", "ana", "game settings");
+	assert_int_equal(capture_count(f->cap, "ana", "AI players: basic"), 3);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -2102,6 +2283,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_mygames, setup_file, teardown),
 		cmocka_unit_test_setup_teardown(test_rules_and_cards, setup_file, teardown),
 		cmocka_unit_test_setup_teardown(test_direct_routing, setup_file, teardown),
+		cmocka_unit_test_setup_teardown(test_strong_ai_inline_and_jobs, setup_file, teardown),
+		cmocka_unit_test_setup_teardown(test_strong_ai_stale_answer, setup_file, teardown),
+		cmocka_unit_test_setup_teardown(test_strong_ai_setting, setup_file, teardown),
 	};
 
 	return cmocka_run_group_tests_name("session", tests, NULL, NULL);
