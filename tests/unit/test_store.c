@@ -649,6 +649,25 @@ static void test_outbox(void **state)
 	assert_int_equal(store_outbox_done(f->s, out[1].id, &f->err), 0);
 	/* Marking twice is harmless. */
 	assert_int_equal(store_outbox_done(f->s, out[1].id, &f->err), 0);
+	if (f->kind == KIND_FILE) {
+		/* a delivered message keeps its row, not its payload (the bulk
+		 * of the file); another connection sees the committed state */
+		sqlite3 *db;
+		sqlite3_stmt *q;
+
+		assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
+		assert_int_equal(sqlite3_prepare_v2(db, "SELECT id, length(payload), sent_at IS NULL"
+						    " FROM outbox ORDER BY id", -1, &q, NULL), SQLITE_OK);
+		assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+		assert_int_equal(sqlite3_column_int(q, 1), 3);	/* "one": pending */
+		assert_int_equal(sqlite3_column_int(q, 2), 1);
+		assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+		assert_int_equal(sqlite3_column_int64(q, 0), out[1].id);
+		assert_int_equal(sqlite3_column_int(q, 1), 0);
+		assert_int_equal(sqlite3_column_int(q, 2), 0);
+		sqlite3_finalize(q);
+		sqlite3_close(db);
+	}
 	assert_int_equal(store_outbox_done(f->s, out[2].id + 100, &f->err), -1);
 	assert_non_null(strstr(buf_str(&f->err), "no outbox message"));
 
