@@ -1,32 +1,43 @@
 #!/usr/bin/env python3
 """End-to-end command latency: the real ./tabula against the loopback fakes
 of Discord and Matrix (tests/fakes/), with 1, 100 and 1000 rooms holding a
-game in play (Fortuna, 1 human + 2 AI seats, one fake user in all rooms).
+game in play (Fortuna, 1 human + 2 AI seats).
 
 usage: scripts/bench-e2e.py [./tabula]
 
-Matrix runs 1 and 10 rooms by default (E2E_MATRIX_MAX_ROOMS: see below).
+Discord (one fake user in all channels): a `/play move:1` interaction (the
+first legal move; the AI seats answer inside the same command) from the
+moment the fake writes it to the gateway to the moment the bot's
+interaction callback arrives at the fake.
 
-Discord: a `/play move:1` interaction (the first legal move; the AI seats
-answer inside the same command) from the moment the fake writes it to the
-gateway to the moment the bot's interaction callback arrives at the fake.
-Matrix: a "!play 1" message from the moment the fake adds it to the room
-(a /sync long-poll is waiting, so it goes out at once) to the moment the
-bot's PUT .../send for that room arrives.  Samples are taken one at a time,
-in rooms chosen at random; a finished game is replaced (untimed).
+Matrix (one player per room by default, each with a direct chat for the
+private views, accepted as people do): every room gets "!game new fortuna",
+"!game addbot 2" and "!game start" at once, and the bench waits until the
+bot is idle; then a "!play 1" in a room, from the moment the fake has
+written the /sync response carrying it to the moment the request line of
+the bot's first PUT .../send to that room arrives.  Before each sample the
+bench waits until nothing is in flight and the bot's /sync long-poll is
+waiting.
+
+Samples are taken one at a time, in rooms chosen at random; a finished
+game is replaced (untimed).
 
 Prints "<name> <value> <unit>" lines only (diagnostics on stderr):
   e2e.discord.<rooms>rooms.p50|p99|max  ms
   e2e.matrix.<rooms>rooms.p50|p99|max   ms
-E2E_SAMPLES (default 100; 40 for 1000 rooms) sets the samples.  Exit 0
-with no figures when python's fakes cannot run (a note on stderr); exit 1
-when the bot misbehaves.
+Knobs (environment):
+  E2E_SAMPLES                samples per figure (100; 40 for 1000 rooms)
+  E2E_PLATFORMS              "discord,matrix" (the default) or one of them
+  E2E_MATRIX_MAX_ROOMS       skip Matrix room counts above this (1000)
+  E2E_MATRIX_ROOMS_PER_USER  rooms per Matrix player (1)
+  E2E_MATRIX_SETUP_TIMEOUT   seconds for joining and opening the rooms (300)
+Exit 0 with no figures when the binary is missing (a note on stderr);
+exit 1 when the bot misbehaves.
 """
 import os
 import random
 import re
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -35,39 +46,26 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "tests", "fakes"))
 from fake_discord import FakeDiscord  # noqa: E402
-import fake_matrix  # noqa: E402
 from fake_matrix import FakeMatrix  # noqa: E402
-
-# The fake homeserver writes a response's headers and body in two writes;
-# with Nagle on, the body waits for the bot's delayed ACK (40 ms on Linux),
-# which would be measured as the bot's latency.  Real servers set
-# TCP_NODELAY; so does the bench, in the fake's handler (not in the file).
-_setup = fake_matrix._Handler.setup
-
-
-def _setup_nodelay(self):
-    _setup(self)
-    try:
-        self.request.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-    except OSError:
-        pass
-
-
-fake_matrix._Handler.setup = _setup_nodelay
 
 BIN = sys.argv[1] if len(sys.argv) > 1 else "./tabula"
 ROOMS = [1, 100, 1000]
 SAMPLES = int(os.environ.get("E2E_SAMPLES", "100"))
-# Opening rooms through the fake homeserver is slow (100 rooms took over
-# 2 minutes, see docs/performance.md), so Matrix runs 1 and 10 rooms unless
-# E2E_MATRIX_MAX_ROOMS (default 10) allows 100 and 1000.
-MX_ROOMS = [1, 10, 100, 1000]
-MX_MAX_ROOMS = int(os.environ.get("E2E_MATRIX_MAX_ROOMS", "10"))
-# players' private views go through one DM room each, one request at a time
-# (docs/matrix.md), so the rooms are shared among this many users
-MX_USERS = 10
+MX_ROOMS = [1, 100, 1000]
+MX_MAX_ROOMS = int(os.environ.get("E2E_MATRIX_MAX_ROOMS", "1000"))
+# one player per room by default, as on a real server (each player gets
+# one direct chat with the bot for the private views, and the requests to
+# one room go one at a time: a player in many games shares that lane)
+MX_ROOMS_PER_USER = max(1, int(os.environ.get("E2E_MATRIX_ROOMS_PER_USER", "1")))
+MX_SETUP_TIMEOUT = float(os.environ.get("E2E_MATRIX_SETUP_TIMEOUT", "300"))
 TOKEN = "bench-token.not-a-secret"
 PASSWORD = "bench-password"
+
+
+# The fake's handler threads share the GIL: a thread woken by the bot's
+# request waits for it up to the switch interval (5 ms by default) while
+# another thread runs Python; measured as the bot's latency otherwise.
+sys.setswitchinterval(0.0005)
 
 
 def log(*a):
@@ -171,85 +169,122 @@ def discord_run(nrooms, nsamples):
 
 # ---------------------------------------------------------------- Matrix
 
-def matrix_sends(fake, room, after_t):
-    with fake._lock:
-        return [r for r in fake.requests
-                if r.method == "PUT" and r.t >= after_t and
-                ("/rooms/%s/send/" % room) in r.path]
+def mx_text(req):
+    """The text of a PUT .../send body (an edit's new content)."""
+    b = req.body if isinstance(req.body, dict) else {}
+    nc = b.get("m.new_content")
+    if isinstance(nc, dict):
+        b = nc
+    return b.get("body") or ""
 
 
-def matrix_open(fake, owner, rooms, timeout=120):
-    for text in ("!game new fortuna", "!game addbot 2", "!game start"):
-        t0 = time.monotonic()
-        for r in rooms:
+def mx_refused(text):
+    return re.search(r"not your turn|no game|no such move|Unknown|Game over", text, re.I) \
+        and "Waiting for" not in text
+
+
+def matrix_open(fake, owner, rooms, timeout):
+    """Opens a game in every room: the three commands at once in each room
+    (the bot handles them in order, from one or a few /sync batches), then
+    waits until the bot has answered everything and is idle."""
+    t0 = time.monotonic()
+    for r in rooms:
+        for text in ("!game new fortuna", "!game addbot 2", "!game start"):
             fake.say(owner[r], r, text)
-        fake._wait(lambda: all(matrix_sends(fake, r, t0) for r in rooms), timeout,
-                   lambda: "matrix: no answer to %r" % text)
+    fake.wait_idle(quiet_s=0.3, timeout=timeout)
+    missing = [r for r in rooms if len(fake.sends_to(r, t0)) < 3]
+    if missing:
+        raise AssertionError("matrix: %d rooms got fewer than 3 answers, e.g. %r"
+                             % (len(missing), [mx_text(q) for q in fake.sends_to(missing[0], t0)]))
 
 
 def matrix_run(nrooms, nsamples):
+    t_run = time.monotonic()
     fake = FakeMatrix(bot_password=PASSWORD).start()
     bot = Bot(fake.env())
     try:
-        users = [fake.register_user("ana%d" % i, "Ana%d" % i) for i in range(MX_USERS)]
+        nusers = max(1, -(-nrooms // MX_ROOMS_PER_USER))
+        users = [fake.register_user("ana%d" % i, "Ana%d" % i) for i in range(nusers)]
         fake.wait_synced(1, timeout=15)
+        # the players accept the bot's invitations to direct chats, as
+        # people do (otherwise every game room also gets a "look in your
+        # direct chats" note)
+        fake.auto_accept_invites = True
         t0 = time.monotonic()
         rooms, owner = [], {}
         for i in range(nrooms):
-            who = users[i % MX_USERS]
+            who = users[i % nusers]
             r = fake.create_room(who, name="bench %d" % i)
             fake.invite_bot(r, who)
             rooms.append(r)
             owner[r] = who
-        fake._wait(lambda: len(fake.bot_rooms()) >= nrooms, 120,
+        fake._wait(lambda: len(fake.bot_rooms()) >= nrooms, MX_SETUP_TIMEOUT,
                    lambda: "matrix: the bot joined %d of %d rooms" %
                    (len(fake.bot_rooms()), nrooms))
-        matrix_open(fake, owner, rooms)
-        log("matrix: %d rooms joined and opened in %.1f s" % (nrooms, time.monotonic() - t0))
-        lat, replaced = [], 0
+        t1 = time.monotonic()
+        matrix_open(fake, owner, rooms, MX_SETUP_TIMEOUT)
+        t2 = time.monotonic()
+        log("matrix: %d rooms (%d players): joined in %.1f s, games opened in %.1f s"
+            % (nrooms, nusers, t1 - t0, t2 - t1))
+        lat, say_lat, replaced = [], [], 0
         rnd = random.Random(nrooms)
         while len(lat) < nsamples:
             r = rnd.choice(rooms)
-            fake.wait_caught_up(timeout=60)
-            n0 = len(fake.bot_messages(r))
+            # nothing else in flight, and the bot's /sync long-poll waiting
+            fake.wait_idle(quiet_s=0.02, timeout=60)
             t0 = time.monotonic()
-            fake.say(owner[r], r, "!play 1")
-            fake._wait(lambda: matrix_sends(fake, r, t0), 10,
-                       lambda: "matrix: no answer to !play in %s" % r)
-            t1 = matrix_sends(fake, r, t0)[0].t
-            fake._wait(lambda: len(fake.bot_messages(r)) > n0, 10, lambda: "no message")
-            body = fake.bot_messages(r)[n0].get("body", "")
-            if re.search(r"not your turn|no game|no such move|Unknown|Game over", body, re.I) \
-                    and "Waiting for" not in body:
+            pos = fake.event_pos(fake.say(owner[r], r, "!play 1"))
+
+            def answered():
+                # the first send to the room after the /sync that carried
+                # the command (the bot cannot answer before it)
+                d = fake.sync_delivery(pos)
+                qs = fake.sends_to(r, d.t) if d else []
+                return (qs[0], d) if qs else None
+            fake._wait(answered, 10, lambda: "matrix: no answer to !play in %s" % r)
+            q, d = answered()
+            if mx_refused(mx_text(q)):
                 replaced += 1
                 if replaced > nsamples:
-                    raise AssertionError("matrix: !play refused: %r" % body[:300])
-                matrix_open(fake, owner, [r])
+                    raise AssertionError("matrix: !play refused: %r" % mx_text(q)[:300])
+                fake.wait_idle(quiet_s=0.1, timeout=60)
+                matrix_open(fake, owner, [r], 60)
                 continue
-            lat.append(t1 - t0)
+            lat.append(q.t_arrival - d.t)
+            say_lat.append(q.t_arrival - t0)
         if replaced:
             log("matrix: %d games finished and were replaced" % replaced)
         if fake.violations:
             log("matrix: fake violations: %r" % (fake.violations[:5],))
         report("e2e.matrix.%drooms" % nrooms, lat)
+        log("matrix: %d rooms: from the message's creation (the fake's /sync "
+            "build included): p50 %.2f ms, p99 %.2f ms"
+            % (nrooms, pct(say_lat, 0.5) * 1e3, pct(say_lat, 0.99) * 1e3))
     finally:
         bot.stop()
         fake.stop()
+    log("matrix: %d rooms took %.1f s" % (nrooms, time.monotonic() - t_run))
 
 
 def main():
     if not os.access(BIN, os.X_OK):
         log("bench-e2e: %s not built; no end-to-end figures" % BIN)
         return 0
+    platforms = os.environ.get("E2E_PLATFORMS", "discord,matrix").split(",")
     t0 = time.monotonic()
-    for n in ROOMS:
-        discord_run(n, SAMPLES if n < 1000 else max(10, SAMPLES * 2 // 5))
-    for n in MX_ROOMS:
-        if n <= MX_MAX_ROOMS:
-            matrix_run(n, SAMPLES if n < 1000 else max(10, SAMPLES * 2 // 5))
-        else:
-            log("bench-e2e: matrix with %d rooms skipped (E2E_MATRIX_MAX_ROOMS=%d)"
-                % (n, MX_MAX_ROOMS))
+    if "discord" in platforms:
+        for n in ROOMS:
+            discord_run(n, SAMPLES if n < 1000 else max(10, SAMPLES * 2 // 5))
+        log("bench-e2e: discord %.0f s" % (time.monotonic() - t0))
+    t1 = time.monotonic()
+    if "matrix" in platforms:
+        for n in MX_ROOMS:
+            if n <= MX_MAX_ROOMS:
+                matrix_run(n, SAMPLES if n < 1000 else max(10, SAMPLES * 2 // 5))
+            else:
+                log("bench-e2e: matrix with %d rooms skipped (E2E_MATRIX_MAX_ROOMS=%d)"
+                    % (n, MX_MAX_ROOMS))
+        log("bench-e2e: matrix %.0f s" % (time.monotonic() - t1))
     log("bench-e2e: %.0f s" % (time.monotonic() - t0))
     return 0
 

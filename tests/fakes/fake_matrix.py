@@ -13,9 +13,11 @@ See tests/fakes/README-matrix.md for usage and every knob.
 `python3 tests/fakes/fake_matrix.py --selftest` checks the fake itself.
 """
 
+import bisect
 import http.server
 import json
 import math
+import os
 import re
 import secrets
 import socket
@@ -28,6 +30,9 @@ PREFIX_V3 = "/_matrix/client/v3"
 VERSIONS = ["v1.1", "v1.2", "v1.3", "v1.4", "v1.5", "v1.6", "v1.7", "v1.8",
             "v1.9"]
 HTML_FORMAT = "org.matrix.custom.html"
+# TABULA_TEST_SLOW (default 1) multiplies the wait_* timeouts: the bot runs
+# under valgrind in `make valgrind`
+SLOW = float(os.environ.get("TABULA_TEST_SLOW") or 1)
 MATRIX_TO = "https://matrix.to/#/@"
 
 _HREF_RE = re.compile(r"<a\b[^>]*?\bhref\s*=\s*(\"[^\"]*\"|'[^']*'|[^\s>]+)",
@@ -100,6 +105,7 @@ class _Room:
     def __init__(self, rid):
         self.id = rid
         self.timeline = []    # [Rec(pos, ev, txn, room)]
+        self.tpos = []        # timeline[i].pos, for bisect
         self.state = {}       # (type, state_key) -> Rec
         self.alias = None
         self.created_by_bot = False
@@ -141,7 +147,20 @@ class _Handler(http.server.BaseHTTPRequestHandler):
 
     def setup(self):
         super().setup()
+        # A real server sets TCP_NODELAY: the headers and the body go out
+        # in two writes, and with Nagle the body would wait for the
+        # client's delayed ACK (40 ms on Linux).
+        try:
+            self.request.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        except OSError:
+            pass
         self.server.fake._socks.add(self.request)
+
+    def parse_request(self):
+        # the request line has just been read: the earliest moment the
+        # server knows of the request (t_arrival; req.t is after the body)
+        self._t_arrival = time.monotonic()
+        return super().parse_request()
 
     def finish(self):
         try:
@@ -169,8 +188,9 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         body = self._body()
         headers = {k.lower(): v for k, v in self.headers.items()}
         try:
-            status, rh, rbody = self.server.fake._handle(
-                self.command, self.path, headers, body)
+            status, rh, rbody, req = self.server.fake._handle(
+                self.command, self.path, headers, body,
+                getattr(self, "_t_arrival", None))
         except _LoseResponse:
             self.close_connection = True
             try:
@@ -190,9 +210,13 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(data)))
         if headers.get("connection", "").lower() == "close":
             self.close_connection = True
+        # taken before the response goes out: the client may answer (on
+        # another connection) before this thread runs again after the write
+        t_sent = time.monotonic()
         self.end_headers()
         if self.command != "HEAD":
             self.wfile.write(data)
+        self.server.fake._responded(req, t_sent)
 
     do_GET = do_POST = do_PUT = do_DELETE = do_HEAD = do_OPTIONS = _any
 
@@ -200,6 +224,11 @@ class _Handler(http.server.BaseHTTPRequestHandler):
 class _Server(http.server.ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
+    # socketserver's default listen backlog is 5: a client opening dozens of
+    # connections at once (the bot joining or answering many rooms in
+    # parallel) had SYNs dropped and retried after 1 s.  Real servers use
+    # the system's maximum.
+    request_queue_size = 1024
 
     def handle_error(self, request, client_address):
         # the bot closing a long-poll (a restart, a stop) is not an error
@@ -238,6 +267,16 @@ class FakeMatrix:
         self._counter = 0
         self._rooms = {}            # id -> _Room
         self._room_order = []
+        self._room_index = {}       # id -> index in _room_order
+        # the room events' stream: positions and room ids, in order, so an
+        # incremental /sync finds what is new by bisection
+        self._log_pos = []
+        self._log_room = []
+        self._user_rooms = {}       # uid -> {room id: None}, any membership
+        self._max_since = None      # highest /sync since position seen
+        self._room_sends = {}       # room id -> [Rec] of its PUT .../send
+        self._busy = 0              # requests in progress, /sync excluded
+        self._last_arrival = 0.0    # monotonic arrival of the last of those
         self._users = {}            # uid -> Rec(displayname, password)
         self._tokens = {}           # token -> Rec(user, device)
         self._expired = set()
@@ -258,6 +297,7 @@ class FakeMatrix:
         self._issued = []           # every access token ever issued
         self.syncs = []
         self.sync_count = 0
+        self.sync_deliveries = []   # Rec(since_pos, next_pos, t, user)
         self.created_rooms = []
         self.rate_limited = []
         self.lost_responses = []
@@ -327,6 +367,7 @@ class FakeMatrix:
         self.stop()
 
     def _wait(self, pred, timeout, msg):
+        timeout *= SLOW
         deadline = time.monotonic() + timeout
         with self._cond:
             while not pred():
@@ -383,9 +424,15 @@ class FakeMatrix:
             r = Rec(pos=self._pos, ev=ev, txn=txn, room=room.id,
                     edits=[], redacted=False)
             room.timeline.append(r)
+            room.tpos.append(self._pos)
+            self._log_pos.append(self._pos)
+            self._log_room.append(room.id)
             self._events[ev["event_id"]] = r
             if state_key is not None:
                 room.state[(etype, state_key)] = r
+                if etype == "m.room.member":
+                    self._user_rooms.setdefault(state_key, {})[room.id] = \
+                        None
             self._cond.notify_all()
             return r
 
@@ -411,6 +458,7 @@ class FakeMatrix:
             rid = "!%d:%s" % (self._next(), self.server_name)
             room = _Room(rid)
             self._rooms[rid] = room
+            self._room_index[rid] = len(self._room_order)
             self._room_order.append(rid)
             self._add_event(room, "m.room.create", creator,
                             {"creator": creator, "room_version": "10"}, "")
@@ -761,13 +809,65 @@ class FakeMatrix:
             target = self._pos if pos is None else pos
 
         def ok():
-            return any(r.since_pos is not None and r.since_pos >= target
-                       for r in self.requests if r.get("since_pos")
-                       is not None)
+            return self._max_since is not None and self._max_since >= target
         self._wait(ok, timeout, lambda: "no /sync with since >= %d; last "
                    "syncs: %r" % (target, [r.query.get("since") for r in
                                            self.requests if r.path ==
                                            "/sync"][-5:]))
+
+    def event_pos(self, event_id):
+        """The stream position of an event."""
+        with self._lock:
+            return self._events[event_id].pos
+
+    def sends_to(self, room, after_t=None):
+        """The PUT .../send requests to room (every user), in arrival
+        order; after_t: only those whose request line arrived after it
+        (monotonic).  Each has t_arrival, t (body read), t_sent (when the
+        response started to go out; None before) and status."""
+        with self._lock:
+            rs = self._room_sends.get(room, [])
+            if after_t is None:
+                return list(rs)
+            i = len(rs)
+            while i and rs[i - 1].t_arrival > after_t:
+                i -= 1
+            return rs[i:]
+
+    def sync_delivery(self, pos, user=None):
+        """The first /sync response written to user (default the bot) that
+        carried stream position pos (since < pos <= next_batch), or None."""
+        user = user or self.bot_user
+        with self._lock:
+            for d in self.sync_deliveries:
+                if d.user == user and d.since_pos is not None and \
+                        d.next_pos is not None and \
+                        d.since_pos < pos <= d.next_pos:
+                    return d
+            return None
+
+    def wait_idle(self, quiet_s=0.02, timeout=10):
+        """Wait until no request other than /sync is in progress, none
+        arrived for quiet_s, and the bot is caught up (a /sync with since
+        at the current stream position has arrived)."""
+        timeout *= SLOW
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while True:
+                now = time.monotonic()
+                left = deadline - now
+                quiet = self._last_arrival + quiet_s - now
+                if self._busy == 0 and quiet <= 0 and \
+                        self._max_since is not None and \
+                        self._max_since >= self._pos:
+                    return
+                if left <= 0:
+                    raise AssertionError(
+                        "fake_matrix: timeout after %.1fs: not idle (%d "
+                        "requests in progress, since %r, stream %d)" %
+                        (timeout, self._busy, self._max_since, self._pos))
+                self._cond.wait(min(left, quiet if self._busy == 0 and
+                                    quiet > 0 else 0.1))
 
     def wait_login(self, n=1, timeout=10):
         self._wait(lambda: len(self.logins) >= n, timeout,
@@ -787,7 +887,7 @@ class FakeMatrix:
 
     # ------------------------------------------------------------------
     # HTTP handling (handler threads)
-    def _handle(self, method, target, headers, raw):
+    def _handle(self, method, target, headers, raw, t_arrival=None):
         now = time.monotonic()
         u = urllib.parse.urlsplit(target)
         segs_raw = u.path.split("/")
@@ -815,13 +915,26 @@ class FakeMatrix:
             hdrs["authorization"] = "Bearer <redacted>"
         req = Rec(method=method, path=path, full_path=u.path, query=query,
                   headers=hdrs, body=parsed, raw=raw, t=now, status=None,
-                  response=None, user=None, device=None)
-        if path == "/sync":
+                  response=None, user=None, device=None,
+                  t_arrival=t_arrival if t_arrival is not None else now,
+                  t_sent=None)
+        is_sync = path == "/sync"
+        if is_sync:
             req.since_pos = _parse_tok(query.get("since"))
         with self._lock:
             self.requests.append(req)
-            if path == "/sync":
+            if is_sync:
                 self.sync_count += 1
+                if req.since_pos is not None and (
+                        self._max_since is None or
+                        req.since_pos > self._max_since):
+                    self._max_since = req.since_pos
+            else:
+                self._busy += 1
+                self._last_arrival = req.t_arrival
+            if segs is not None and method == "PUT" and len(segs) == 5 and \
+                    segs[0] == "rooms" and segs[2] == "send":
+                self._room_sends.setdefault(segs[1], []).append(req)
             self._cond.notify_all()
         lose = False
         try:
@@ -838,13 +951,27 @@ class FakeMatrix:
         with self._lock:
             req.status = st
             req.response = b
+            if not is_sync:
+                self._busy -= 1
             if lose:
                 req.lost = True
                 self.lost_responses.append(req)
             self._cond.notify_all()
         if lose:
             raise _LoseResponse()
-        return st, h, b
+        return st, h, b, req
+
+    def _responded(self, req, t):
+        """The handler has written req's response, starting at t."""
+        with self._lock:
+            req.t_sent = t
+            if req.path == "/sync" and req.status == 200 and \
+                    isinstance(req.response, dict):
+                self.sync_deliveries.append(Rec(
+                    since_pos=req.since_pos,
+                    next_pos=_parse_tok(req.response.get("next_batch")),
+                    t=t, user=req.user))
+            self._cond.notify_all()
 
     def _handle2(self, req, method, segs, path, headers, query, body,
                  bad_json, now):
@@ -1413,7 +1540,15 @@ class FakeMatrix:
         base = spos if spos is not None else 0
         join, invite, leave = {}, {}, {}
         nonempty = False
-        for rid in self._room_order:
+        mine = self._user_rooms.get(uid, {})
+        if spos is None or full:
+            rids = [rid for rid in mine]
+        else:
+            # only rooms with an event after since can have anything new
+            # (a join, invite or leave of the user is such an event too)
+            i = bisect.bisect_right(self._log_pos, base)
+            rids = {rid for rid in self._log_room[i:] if rid in mine}
+        for rid in sorted(rids, key=self._room_index.__getitem__):
             room = self._rooms[rid]
             mrec = room.member_rec(uid)
             if mrec is None:
@@ -1425,15 +1560,13 @@ class FakeMatrix:
                 if self.hide_pre_join_events and spos is not None and \
                         mrec.pos > base:
                     lo = max(base, mrec.pos - 1)
-                pend = [e for e in room.timeline if e.pos > lo and
-                        _filter_ok(tflt, e.ev["type"])]
+                if spos is None:
+                    lo = 0
+                pend = [e for e in room.timeline[
+                        bisect.bisect_right(room.tpos, lo):]
+                        if _filter_ok(tflt, e.ev["type"])]
                 tl = pend[-limit:]
                 limited = len(pend) > len(tl)
-                if spos is None:
-                    allev = [e for e in room.timeline
-                             if _filter_ok(tflt, e.ev["type"])]
-                    tl = allev[-limit:]
-                    limited = len(allev) > len(tl)
                 if not tl and not fresh:
                     continue
                 in_tl = {e.ev["event_id"] for e in tl}
@@ -1477,8 +1610,10 @@ class FakeMatrix:
             elif mem in ("leave", "ban"):
                 if spos is None or mrec.pos <= base:
                     continue
-                pend = [e for e in room.timeline if base < e.pos <= mrec.pos
-                        and _filter_ok(tflt, e.ev["type"])]
+                pend = [e for e in room.timeline[
+                        bisect.bisect_right(room.tpos, base):
+                        bisect.bisect_right(room.tpos, mrec.pos)]
+                        if _filter_ok(tflt, e.ev["type"])]
                 tl = pend[-limit:]
                 leave[rid] = {
                     "timeline": {"events": [self._wire(e, who.device)
@@ -1705,6 +1840,16 @@ def _selftest():
         check(len(fake.dedups) == 1 and len(fake.bot_messages(room)) == 1,
               "one event, one dedup")
         check(fake.violations == [], "clean send: %r" % fake.violations)
+        # the bench's helpers: sends per room, when a /sync carried an event
+        ss = fake.sends_to(room)
+        check(len(ss) == 2 and ss[0].t_arrival <= ss[0].t and
+              ss[0].t_sent is not None and
+              fake.sends_to(room, ss[1].t_arrival) == [], "sends_to")
+        d = fake.sync_delivery(fake.event_pos(e1))
+        check(d is not None and d.since_pos == _parse_tok(nb2) and
+              d.user == fake.bot_user, "sync_delivery %r" % (d,))
+        check(fake.sync_delivery(fake.stream_pos + 1) is None,
+              "no delivery beyond the stream")
         st, _, j = c.req("GET", "/sync", query={"since": nb4, "filter": flt})
         ev = j["rooms"]["join"][room]["timeline"]["events"][0]
         check(ev["unsigned"].get("transaction_id") == "t1", "echo txn id")
