@@ -89,9 +89,22 @@ asan:
 		OPT="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 		check
 
-valgrind: $(TEST_BIN)
+# Every test under valgrind memcheck (docs/reliability.md): the unit tests,
+# then the integration suite with the bot run by scripts/valgrind-tabula.sh;
+# its per-process logs in $(O)/valgrind/ must all be empty.
+VG_SLOW ?= 10
+valgrind: $(TEST_BIN) $(BIN)
 	@VALGRIND="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite" \
 		sh scripts/run-tests.sh $(TEST_BIN)
+	@rm -rf $(O)/valgrind && mkdir -p $(O)/valgrind && \
+	VG_TABULA_BIN=$(abspath $(BIN)) VG_LOGDIR=$(abspath $(O)/valgrind) \
+	TABULA_TEST_SLOW=$(VG_SLOW) \
+		sh tests/integration/run.sh $(CURDIR)/scripts/valgrind-tabula.sh; \
+	rc=$$?; n=0; \
+	for f in $(O)/valgrind/vg.*.log; do \
+		[ -s "$$f" ] || continue; cat "$$f"; n=$$((n + 1)); rc=1; done; \
+	echo "valgrind: $$(ls $(O)/valgrind | wc -l) bot processes, $$n with errors"; \
+	exit $$rc
 
 bench: $(BENCH_BIN) $(BIN)
 	@for b in $(BENCH_BIN); do $$b || exit 1; done

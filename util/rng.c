@@ -14,27 +14,13 @@ void rng_seed(struct rng *r, uint64_t seed, uint64_t stream)
 	rng_next(r);
 }
 
-uint32_t rng_next(struct rng *r)
+uint32_t rng_below_retry(struct rng *r, uint32_t n, uint32_t x)
 {
-	uint64_t old = r->state;
-	uint32_t xorshifted, rot;
+	uint32_t threshold = (uint32_t)(-n) % n;
 
-	r->state = old * 6364136223846793005ULL + r->inc;
-	xorshifted = (uint32_t)(((old >> 18u) ^ old) >> 27u);
-	rot = (uint32_t)(old >> 59u);
-	return (xorshifted >> rot) | (xorshifted << ((-rot) & 31));
-}
-
-uint32_t rng_below(struct rng *r, uint32_t n)
-{
-	uint32_t threshold, x;
-
-	assert(n > 0);
-	threshold = (uint32_t)(-n) % n;
-	do
+	while (x < threshold)
 		x = rng_next(r);
-	while (x < threshold);
-	return x % n;
+	return x;
 }
 
 void rng_shuffle(struct rng *r, void *items, uint32_t n, uint32_t size)

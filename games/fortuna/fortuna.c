@@ -22,6 +22,7 @@
  * Every function below that changes the state is only reached from apply()
  * with a move that moves() generated, so they assume legality.
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "games/fortuna/fortuna.h"
@@ -55,18 +56,84 @@ int fortuna_water(const struct fortuna_state *s, int seat)
 	return s->p[seat].water + s->p[seat].aq_water;
 }
 
+/*
+ * The 12 slots of the board as a bit mask: bit 3 * side + slot.  Finding a
+ * card, or "a face-up card on another side", is then a few word operations
+ * on the 12 bytes of side_card and side_down instead of a loop whose exit
+ * random play makes unpredictable (a hot path of playouts).
+ */
+#define SLOT_BITS (FORTUNA_SIDES * FORTUNA_SLOTS)
+#define SIDE_MASK(t) (7u << (3 * (t)))
+
+_Static_assert(FORTUNA_SLOTS == 3 && SLOT_BITS == 12, "slot masks assume 4 sides of 3");
+
+/* Bit i set for each byte p[i] == 0, i < 8 (p[0..8) read as little endian
+ * whatever the machine's order: the compiler makes it one load). */
+static inline unsigned zero_bytes8(const uint8_t *p, uint64_t x)
+{
+	const uint64_t low7 = 0x7f7f7f7f7f7f7f7fULL;
+	uint64_t v = ((uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 |
+		      (uint64_t)p[3] << 24 | (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 |
+		      (uint64_t)p[6] << 48 | (uint64_t)p[7] << 56) ^ x;
+	/* 0x80 exactly in the zero bytes (no borrow between bytes), then
+	 * those 8 bits gathered into one byte by a multiplication. */
+	uint64_t z = ~(((v & low7) + low7) | v | low7);
+
+	return (unsigned)(((z >> 7) * 0x0102040810204080ULL) >> 56);
+}
+
+static inline unsigned zero_bytes4(const uint8_t *p, uint32_t x)
+{
+	const uint32_t low7 = 0x7f7f7f7fu;
+	uint32_t v = ((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+		      (uint32_t)p[3] << 24) ^ x;
+	uint32_t z = ~(((v & low7) + low7) | v | low7);
+
+	return (unsigned)(((z >> 7) * 0x00204081u) >> 21) & 0xfu;
+}
+
+/* Slots holding action card `card`. */
+static inline unsigned card_slots(const struct fortuna_state *s, int card)
+{
+	const uint8_t *sc = &s->side_card[0][0];
+	uint64_t x = 0x0101010101010101ULL * (uint8_t)card;
+
+	if ((unsigned)card > 255)
+		return 0;
+	return zero_bytes8(sc, x) | zero_bytes4(sc + 8, (uint32_t)x) << 8;
+}
+
+/* Face-up slots. */
+static inline unsigned up_slots(const struct fortuna_state *s)
+{
+	const uint8_t *sd = &s->side_down[0][0];
+
+	return zero_bytes8(sd, 0) | zero_bytes4(sd + 8, 0) << 8;
+}
+
+/* The side of slot bit i (i / 3 for i < 12). */
+static inline int slot_side(int i)
+{
+	return (i * 11) >> 5;
+}
+
+static inline int find_card(const struct fortuna_state *s, int card, int *slot)
+{
+	unsigned m = card_slots(s, card);
+	int i, t;
+
+	if (!m)
+		return -1;
+	i = __builtin_ctz(m);
+	t = slot_side(i);
+	if (slot)
+		*slot = i - 3 * t;
+	return t;
+}
+
 int fortuna_find_card(const struct fortuna_state *s, int card, int *slot)
 {
-	int t, u;
-
-	for (t = 0; t < FORTUNA_SIDES; t++)
-		for (u = 0; u < FORTUNA_SLOTS; u++)
-			if (s->side_card[t][u] == card) {
-				if (slot)
-					*slot = u;
-				return t;
-			}
-	return -1;
+	return find_card(s, card, slot);
 }
 
 /* Position in turn order of the seat making draft pick k: the last seat
@@ -81,7 +148,9 @@ static int draft_pos(int k, int n)
 
 static inline int decider_of(const struct fortuna_state *s)
 {
-	if (s->step > FS_HIDE && s->step != FS_OVER)	/* the usual case */
+	_Static_assert(FS_DRAFT == 0 && FS_HIDE == 1 && FS_OVER == FS_COUNT - 1,
+		       "the steps of a turn lie between FS_HIDE and FS_OVER");
+	if ((unsigned)(s->step - FS_CHOOSE) < FS_OVER - FS_CHOOSE)	/* the usual case */
 		return me(s);
 	switch (s->step) {
 	case FS_OVER:
@@ -260,11 +329,10 @@ static int priv_playable(const struct fortuna_state *s, int seat)
 /* Resets what belongs to one turn. */
 static void clear_turn(struct fortuna_state *s)
 {
-	s->chosen = s->act_card = 0;
-	s->act_via = FV_PHASE2;
-	s->corrupted = s->b_played = s->palace_due = 0;
-	s->rolled = s->nroll = s->die = 0;
-	memset(s->roll, 0, sizeof(s->roll));
+	_Static_assert(FV_PHASE2 == 0, "act_via is cleared with the other fields");
+	/* chosen .. die are consecutive: one clear instead of a store each */
+	memset(&s->chosen, 0, offsetof(struct fortuna_state, die) + 1 -
+			      offsetof(struct fortuna_state, chosen));
 	s->token_turn = 0;
 	s->res_ret = FS_CHOOSE;
 }
@@ -285,28 +353,32 @@ static void end_round(struct fortuna_state *s, struct game_log *log)
 	/* One token on every unused favour card, at most 3 a card, while the
 	 * reserve lasts (cards in order 1..6). */
 	for (c = 0; c < FF_COUNT; c++) {
-		if (s->fav_up[c] && s->fav_tokens[c] < FORTUNA_TOKEN_CAP && s->token_reserve > 0) {
-			s->fav_tokens[c]++;
-			s->token_reserve--;
-		}
+		/* without branches: which cards were used is random */
+		int give = (s->fav_up[c] != 0) & (s->fav_tokens[c] < FORTUNA_TOKEN_CAP) &
+			   (s->token_reserve > 0);
+
+		s->fav_tokens[c] = (uint8_t)(s->fav_tokens[c] + give);
+		s->token_reserve = (uint8_t)(s->token_reserve - give);
 		s->fav_up[c] = 1;
 	}
 	/* The Fortuna action card's holder leads; on an empty side it leads
 	 * nobody, and the richest seat leads instead (docs: rulings). */
-	side = fortuna_find_card(s, FA_FORTUNA, NULL);
+	side = find_card(s, FA_FORTUNA, NULL);
 	if (side >= 0 && side < n) {
 		first = side;
 	} else {
 		for (i = 0; i < n; i++) {
-			int seat = (prev + i) % n;
+			int seat = prev + i;
 
+			while (seat >= n)	/* (prev + i) % n without a division */
+				seat -= n;
 			if (first < 0 || s->p[seat].money > s->p[first].money)
 				first = seat;
 		}
 	}
 	/* Then by money, ties to the seat closer clockwise to the first. */
 	for (i = 1; i < n; i++)
-		rest[nrest++] = (uint8_t)((first + i) % n);
+		rest[nrest++] = (uint8_t)(first + i < n ? first + i : first + i - n);
 	for (i = 1; i < nrest; i++)
 		for (j = i; j > 0 && s->p[rest[j]].money > s->p[rest[j - 1]].money; j--) {
 			uint8_t t = rest[j];
@@ -511,10 +583,16 @@ static int favour_available(const struct fortuna_state *s)
 static void roll_dice(struct fortuna_state *s, struct game_log *log)
 {
 	int seat = me(s), i, before = s->nroll;
+	int n = before, dice = min_int(s->p[seat].dice, 3);
+	struct rng r = s->rng;
 
-	/* Dice gained after a Familia roll are rolled now: each die once. */
-	while (s->nroll < s->p[seat].dice && s->nroll < 3)
-		s->roll[s->nroll++] = (uint8_t)(1 + rng_below(&s->rng, 6));
+	/* Dice gained after a Familia roll are rolled now: each die once.
+	 * (In locals: a store to the uint8_t fields may alias anything, so
+	 * the compiler would reload the generator after each.) */
+	while (n < dice)
+		s->roll[n++] = (uint8_t)(1 + rng_below(&r, 6));
+	s->rng = r;
+	s->nroll = (uint8_t)n;
 	s->rolled = 1;
 	if (before == s->nroll && before > 0)
 		return;		/* the Familia roll stands, already shown */
@@ -646,7 +724,7 @@ static void finish_draft(struct fortuna_state *s)
 	int n = 0, c, t, u, k = 0;
 
 	for (c = 0; c < FA_COUNT; c++)
-		if (fortuna_find_card(s, c, NULL) < 0)
+		if (find_card(s, c, NULL) < 0)
 			cards[n++] = (uint8_t)c;
 	rng_shuffle(&s->rng, cards, (uint32_t)n, 1);
 	for (t = s->nplayers; t < FORTUNA_SIDES; t++)
@@ -659,33 +737,35 @@ static void finish_draft(struct fortuna_state *s)
 
 /* ---- moves ---- */
 
-static void add(struct move_list *out, int kind, int a, int b)
-{
-	if (out->n >= MOVE_LIST_MAX)
-		return;
-	out->v[out->n].kind = (uint16_t)kind;
-	out->v[out->n].a = (uint16_t)a;
-	out->v[out->n].b = (uint16_t)b;
-	out->v[out->n].c = 0;
-	out->n++;
-}
-
 /*
- * Appends the move when cond holds, without a branch: random playouts make
- * these conditions unpredictable.  Only for the short fixed loops of
- * fortuna_moves, whose lists stay far below MOVE_LIST_MAX.
+ * The generators write the list at v[n] and return the new count.  add()
+ * appends; put() writes the move whatever cond says and counts it only when
+ * cond holds, without a branch: random playouts make these conditions
+ * unpredictable, and a store costs less than a mispredicted branch.  As
+ * put() writes v[n] even when it does not count it, it is only used while
+ * n stays far below MOVE_LIST_MAX (fixed sequences of a few dozen moves at
+ * most); add() stops at MOVE_LIST_MAX for the lists whose length follows
+ * the state (harvests, sales).
  */
 _Static_assert(MOVE_LIST_MAX >= 32, "fortuna_moves lists are short");
 
-static inline void put(struct move_list *out, int cond, int kind, int a)
+static inline int put(struct move *v, int n, int cond, int kind, int a, int b)
 {
-	struct move *v = &out->v[out->n];
+	struct move m = { (uint16_t)kind, (uint16_t)a, (uint16_t)b, 0 };
+	uint64_t bits;
 
-	v->kind = (uint16_t)kind;
-	v->a = (uint16_t)a;
-	v->b = 0;
-	v->c = 0;
-	out->n += cond != 0;
+	/* through a word: one store instead of four */
+	_Static_assert(sizeof(m) == sizeof(bits), "a move is 8 bytes");
+	memcpy(&bits, &m, sizeof(bits));
+	memcpy(&v[n], &bits, sizeof(bits));
+	return n + (cond != 0);
+}
+
+static inline int add(struct move *v, int n, int kind, int a, int b)
+{
+	if (n >= MOVE_LIST_MAX)
+		return n;
+	return put(v, n, 1, kind, a, b);
 }
 
 static int in_turn(int step)
@@ -693,32 +773,43 @@ static int in_turn(int step)
 	return step >= FS_CHOOSE && step <= FS_END;
 }
 
-static void priv_moves(const struct fortuna_state *s, int seat, struct move_list *out)
+/* Kinds 0..FP_STEP are the playable types A and B (cards.c); most of the
+ * time none is held (a hot path). */
+static inline int holds_ab(const uint8_t *hand)
+{
+	uint32_t a;
+	uint16_t b;
+
+	memcpy(&a, hand, sizeof(a));
+	memcpy(&b, hand + 4, sizeof(b));
+	return (a | b) != 0;
+}
+
+static int priv_moves(const struct fortuna_state *s, int seat, struct move *v, int n)
 {
 	const uint8_t *hand = s->p[seat].hand;
 	int k;
 
-	/* Kinds 0..FP_STEP are the playable types A and B (cards.c); most of
-	 * the time none is held (a hot path). */
-	if (!(hand[0] | hand[1] | hand[2] | hand[3] | hand[4] | hand[5]))
-		return;
+	if (!holds_ab(hand))
+		return n;
 	for (k = 0; k <= FP_STEP; k++) {
 		if (!hand[k])
 			continue;
 		if (fortuna_privs[k].type == FPT_A ||
 		    (fortuna_privs[k].type == FPT_B && !s->b_played))
-			add(out, FM_PRIV, k, 0);
+			n = add(v, n, FM_PRIV, k, 0);
 	}
+	return n;
 }
 
-static void action_moves(const struct fortuna_state *s, int seat, struct move_list *out)
+static int action_moves(const struct fortuna_state *s, int seat, struct move *v, int n)
 {
 	const struct fortuna_player *p = &s->p[seat];
-	int n, w, t, u, b;
+	int k, w, b, i;
 
 	switch (s->act_card) {
 	case FA_WATER:
-		add(out, FM_COLLECT, 0, 0);
+		n = put(v, n, 1, FM_COLLECT, 0, 0);
 		break;
 	case FA_GRAIN:
 	case FA_WINE: {
@@ -728,193 +819,279 @@ static void action_moves(const struct fortuna_state *s, int seat, struct move_li
 		int maxw = min_int(fortuna_water(s, seat), sup > base ? sup - base : 0);
 
 		for (w = 0; w <= maxw; w++)
-			add(out, FM_HARVEST, w, 0);
+			n = add(v, n, FM_HARVEST, w, 0);
 		break;
 	}
 	case FA_SELL_GRAIN:
-		for (n = 1; n <= p->grain; n++)
-			add(out, FM_SELL, n, 0);
+		for (k = 1; k <= p->grain; k++)
+			n = add(v, n, FM_SELL, k, 0);
 		break;
 	case FA_SELL_WINE:
-		for (n = 1; n <= p->wine; n++)
-			add(out, FM_SELL, n, 0);
+		for (k = 1; k <= p->wine; k++)
+			n = add(v, n, FM_SELL, k, 0);
 		break;
 	case FA_CENTURIONS:
-		for (n = 1; p->cent + n <= 3 && n <= s->sup_cent &&
-			    recruit_cost(p->cent, n) <= p->money; n++)
-			add(out, FM_RECRUIT, n, 0);
+		for (k = 1; p->cent + k <= 3 && k <= s->sup_cent &&
+			    recruit_cost(p->cent, k) <= p->money; k++)
+			n = put(v, n, 1, FM_RECRUIT, k, 0);
 		break;
 	case FA_PRIESTESSES:
-		for (n = 1; p->priest + n <= 3 && n <= s->sup_priest &&
-			    priestess_cost(p->priest, n) <= p->money; n++)
-			add(out, FM_PRIESTESS, n, 0);
+		for (k = 1; p->priest + k <= 3 && k <= s->sup_priest &&
+			    priestess_cost(p->priest, k) <= p->money; k++)
+			n = put(v, n, 1, FM_PRIESTESS, k, 0);
 		break;
 	case FA_CLERGY:
-		if (p->priest > 0 && p->dice < 3 && s->sup_dice > 0)
-			add(out, FM_CLERGY, 0, 0);
+		n = put(v, n, p->priest > 0 && p->dice < 3 && s->sup_dice > 0, FM_CLERGY, 0, 0);
 		break;
 	case FA_FAMILY:
 		if (!p->married) {
-			if (p->money >= 3)
-				add(out, FM_MARRY, 0, 0);
+			n = put(v, n, p->money >= 3, FM_MARRY, 0, 0);
 			break;
 		}
-		if (!s->rolled)
-			add(out, FM_ROLL, 0, 0);
-		if (s->sup_grain)
-			add(out, FM_TAKE, FR_GRAIN, 0);
-		if (s->sup_wine)
-			add(out, FM_TAKE, FR_WINE, 0);
-		add(out, FM_TAKE, FM_TAKE_COINS, 0);
+		n = put(v, n, !s->rolled, FM_ROLL, 0, 0);
+		n = put(v, n, s->sup_grain, FM_TAKE, FR_GRAIN, 0);
+		n = put(v, n, s->sup_wine, FM_TAKE, FR_WINE, 0);
+		n = put(v, n, 1, FM_TAKE, FM_TAKE_COINS, 0);
 		break;
 	case FA_BUILD:
 		for (b = 0; b < FB_COUNT; b++)
-			if (can_build(s, seat, b))
-				add(out, FM_BUILD, b, 0);
+			n = put(v, n, can_build(s, seat, b), FM_BUILD, b, 0);
 		break;
 	case FA_CORRUPTION:
 		/* Any card of another side, face up or down, but not the Fortuna
 		 * card, whose action needs the card itself (docs: rulings). */
-		if (p->money >= 1)
-			for (t = 0; t < FORTUNA_SIDES; t++)
-				for (u = 0; u < FORTUNA_SLOTS; u++)
-					if (t != seat && s->side_card[t][u] < FA_COUNT &&
-					    s->side_card[t][u] != FA_FORTUNA)
-						add(out, FM_CORRUPT, s->side_card[t][u], 0);
-		add(out, FM_COINS, 0, 0);
+		if (p->money >= 1) {
+			const uint8_t *card = &s->side_card[0][0];
+
+			for (i = 0; i < SLOT_BITS; i++)
+				n = put(v, n, !((SIDE_MASK(seat) >> i) & 1) && card[i] < FA_COUNT &&
+					card[i] != FA_FORTUNA, FM_CORRUPT, card[i], 0);
+		}
+		n = put(v, n, 1, FM_COINS, 0, 0);
 		break;
 	case FA_FORTUNA:
-		add(out, FM_ADVANCE, 0, 0);
+		n = put(v, n, 1, FM_ADVANCE, 0, 0);
 		break;
 	}
-	add(out, FM_SKIP, 0, 0);
+	return add(v, n, FM_SKIP, 0, 0);
 }
 
-static void favour_moves(const struct fortuna_state *s, int seat, struct move_list *out)
+static int favour_moves(const struct fortuna_state *s, int seat, struct move *v, int n)
 {
 	const struct fortuna_player *p = &s->p[seat];
 	/* More units than steps left to the Palace would be wasted. */
 	int lim = FORTUNA_PALACE - p->steps > 1 ? FORTUNA_PALACE - p->steps : 1;
-	int c, n, free_step = 0;
+	int d = s->die, k;
+	/* Card c is offered when face up and its number (c + 1) is at most
+	 * the die; the cards in order 1..6, each without a branch (& rather
+	 * than &&, and counts masked rather than chosen). */
+	int water = (d > FF_WATER) & (s->fav_up[FF_WATER] != 0) & (fortuna_water(s, seat) >= 1);
+	int wine = min_int(min_int(2, p->wine), lim) & -((d > FF_WINE) & (s->fav_up[FF_WINE] != 0));
+	int grain = min_int(min_int(2, p->grain), lim) &
+		    -((d > FF_GRAIN) & (s->fav_up[FF_GRAIN] != 0));
+	int battle = min_int(p->cent, lim) & -((d > FF_BATTLE) & (s->fav_up[FF_BATTLE] != 0));
+	int fortuna = (d > FF_FORTUNA) & (s->fav_up[FF_FORTUNA] != 0) & (p->married != 0);
+	int religion = (d > FF_RELIGION) & (s->fav_up[FF_RELIGION] != 0) & (p->priest > 0);
 
-	for (c = 0; c < s->die && c < FF_COUNT; c++) {
-		if (!s->fav_up[c])
-			continue;
-		switch (c) {
-		case FF_WATER:
-			if (fortuna_water(s, seat) >= 1)
-				add(out, FM_DELIVER, c, 1);
-			break;
-		case FF_WINE:
-			for (n = 1; n <= min_int(min_int(2, p->wine), lim); n++)
-				add(out, FM_DELIVER, c, n);
-			break;
-		case FF_GRAIN:
-			for (n = 1; n <= min_int(min_int(2, p->grain), lim); n++)
-				add(out, FM_DELIVER, c, n);
-			break;
-		case FF_BATTLE:
-			for (n = 1; n <= min_int(p->cent, lim); n++)
-				add(out, FM_DELIVER, c, n);
-			break;
-		case FF_FORTUNA:
-			if (p->married) {
-				add(out, FM_FAVOUR, c, 0);
-				free_step = 1;
-			}
-			break;
-		case FF_RELIGION:
-			if (p->priest > 0) {
-				add(out, FM_FAVOUR, c, 0);
-				free_step = 1;
-			}
-			break;
-		}
-	}
+	n = put(v, n, water, FM_DELIVER, FF_WATER, 1);
+	n = put(v, n, wine >= 1, FM_DELIVER, FF_WINE, 1);
+	n = put(v, n, wine >= 2, FM_DELIVER, FF_WINE, 2);
+	n = put(v, n, grain >= 1, FM_DELIVER, FF_GRAIN, 1);
+	n = put(v, n, grain >= 2, FM_DELIVER, FF_GRAIN, 2);
+	n = put(v, n, battle >= 1, FM_DELIVER, FF_BATTLE, 1);
+	n = put(v, n, battle >= 2, FM_DELIVER, FF_BATTLE, 2);
+	n = put(v, n, battle >= 3, FM_DELIVER, FF_BATTLE, 3);
+	for (k = 4; k <= battle; k++)	/* more than 3 Centuriones: test positions */
+		n = add(v, n, FM_DELIVER, FF_BATTLE, k);
+	n = put(v, n, fortuna, FM_FAVOUR, FF_FORTUNA, 0);
+	n = put(v, n, religion, FM_FAVOUR, FF_RELIGION, 0);
 	/* Delivering for cards 1-4 is voluntary; 5 and 6 ask for nothing, so
 	 * a seat that can advance with them does not refuse the Emperor. */
-	if (!free_step)
-		add(out, FM_TAX, 0, 0);
+	return put(v, n, !(fortuna | religion), FM_TAX, 0, 0);
 }
+
+/* Bit v per value v rolled (1..6). */
+static inline unsigned rolled_values(const struct fortuna_state *s)
+{
+	unsigned r = 0;
+	int i;
+
+	/* without branches: the dice are random */
+	for (i = 0; i < 3; i++)
+		r |= (unsigned)((i < s->nroll) & (s->roll[i] <= 6)) << (s->roll[i] & 7);
+	return r;
+}
+
+/*
+ * One generator per step, reached through a table, each ending the list
+ * itself: fortuna_moves() is then a few checks and a jump, and a generator
+ * has only the registers and checks its own step needs (one function with
+ * every step in a switch saved and restored them all on every call).
+ */
+
+/* The list of a setup step. */
+static inline int end_list(struct move_list *out, int n)
+{
+	out->n = n;
+	return n;
+}
+
+/* The list of a step inside a turn: the type A/B cards come last. */
+static inline int end_turn_list(const struct fortuna_state *s, int seat, struct move_list *out,
+				int n)
+{
+	if (holds_ab(s->p[seat].hand))
+		n = priv_moves(s, seat, out->v, n);
+	out->n = n;
+	return n;
+}
+
+static int moves_draft(const struct fortuna_state *s, int seat, struct move_list *out)
+{
+	int c, n = 0;
+
+	for (c = 0; c < FA_COUNT; c++)
+		if (find_card(s, c, NULL) < 0)
+			n = add(out->v, n, FM_DRAFT, c, 0);
+	return end_list(out, n);
+}
+
+static int moves_hide(const struct fortuna_state *s, int seat, struct move_list *out)
+{
+	int u, n = 0;
+
+	for (u = 0; u < FORTUNA_SLOTS; u++)
+		n = add(out->v, n, FM_HIDE, s->side_card[seat][u], 0);
+	return end_list(out, n);
+}
+
+static int moves_choose(const struct fortuna_state *s, int seat, struct move_list *out)
+{
+	const uint8_t *card = s->side_card[seat], *down = s->side_down[seat];
+	struct move *v = out->v;
+	int n = 0;
+
+	n = put(v, n, !down[0], FM_CARD, card[0], 0);
+	n = put(v, n, !down[1], FM_CARD, card[1], 0);
+	n = put(v, n, !down[2], FM_CARD, card[2], 0);
+	return end_turn_list(s, seat, out, n);
+}
+
+static int moves_action(const struct fortuna_state *s, int seat, struct move_list *out)
+{
+	return end_turn_list(s, seat, out, action_moves(s, seat, out->v, 0));
+}
+
+static int moves_exchange(const struct fortuna_state *s, int seat, struct move_list *out)
+{
+	unsigned ok = up_slots(s) & ~SIDE_MASK(seat);
+	const uint8_t *card = &s->side_card[0][0];
+	struct move *v = out->v;
+	int i, n = 0;
+
+#pragma GCC unroll 12
+	for (i = 0; i < SLOT_BITS; i++)
+		n = put(v, n, (ok >> i) & 1, FM_EXCHANGE, card[i], 0);
+	return end_turn_list(s, seat, out, n);
+}
+
+static int moves_military(const struct fortuna_state *s, int seat, struct move_list *out)
+{
+	const uint8_t *card = s->side_card[seat], *down = s->side_down[seat];
+	struct move *v = out->v;
+	int n = 0;
+
+	if (s->p[seat].cent > 0) {
+		n = put(v, n, !down[0], FM_MILITARY, card[0], 0);
+		n = put(v, n, !down[1], FM_MILITARY, card[1], 0);
+		n = put(v, n, !down[2], FM_MILITARY, card[2], 0);
+	}
+	n = put(v, n, 1, FM_SKIP, 0, 0);
+	return end_turn_list(s, seat, out, n);
+}
+
+static int moves_die(const struct fortuna_state *s, int seat, struct move_list *out)
+{
+	/* each value rolled once, in increasing order */
+	unsigned ok = rolled_values(s);
+	struct move *v = out->v;
+	int i, n = 0;
+
+#pragma GCC unroll 6
+	for (i = 1; i <= 6; i++)
+		n = put(v, n, (ok >> i) & 1, FM_DIE, i, 0);
+	return end_turn_list(s, seat, out, n);
+}
+
+static int moves_favour(const struct fortuna_state *s, int seat, struct move_list *out)
+{
+	return end_turn_list(s, seat, out, favour_moves(s, seat, out->v, 0));
+}
+
+static int moves_flip(const struct fortuna_state *s, int seat, struct move_list *out)
+{
+	int c, n = 0;
+
+	for (c = 0; c < FF_COUNT; c++)
+		n = put(out->v, n, s->fav_up[c] && s->fav_tokens[c] == 0, FM_FLIP, c, 0);
+	n = put(out->v, n, 1, FM_SKIP, 0, 0);
+	return end_turn_list(s, seat, out, n);
+}
+
+static int moves_keep(const struct fortuna_state *s, int seat, struct move_list *out)
+{
+	unsigned kinds = 0;
+	int i, n = 0;
+
+	/* each kind drawn once, in increasing order */
+	_Static_assert(FP_COUNT <= 32, "a bit per privilege kind");
+	for (i = 0; i < s->ndrawn && i < 3; i++)
+		kinds |= s->drawn[i] < FP_COUNT ? 1u << s->drawn[i] : 0;
+	for (; kinds; kinds &= kinds - 1)
+		n = put(out->v, n, 1, FM_KEEP, __builtin_ctz(kinds), 0);
+	return end_turn_list(s, seat, out, n);
+}
+
+static int moves_end(const struct fortuna_state *s, int seat, struct move_list *out)
+{
+	return end_turn_list(s, seat, out, put(out->v, 0, 1, FM_SKIP, 0, 0));
+}
+
+/* Not a step of the turn proper: it interrupts one (no type A/B cards). */
+static int moves_resource(const struct fortuna_state *s, int seat, struct move_list *out)
+{
+	int c, n = 0;
+
+	for (c = 0; c < FR_COUNT; c++)
+		n = put(out->v, n, 1, FM_CHOOSE, c, 0);
+	return end_list(out, n);
+}
+
+/* Every step a seat decides in (all but FS_OVER). */
+static int (*const step_moves[FS_OVER])(const struct fortuna_state *, int, struct move_list *) = {
+	[FS_DRAFT] = moves_draft,
+	[FS_HIDE] = moves_hide,
+	[FS_CHOOSE] = moves_choose,
+	[FS_ACTION] = moves_action,
+	[FS_EXCHANGE] = moves_exchange,
+	[FS_MILITARY] = moves_military,
+	[FS_DIE] = moves_die,
+	[FS_FAVOUR] = moves_favour,
+	[FS_FLIP] = moves_flip,
+	[FS_KEEP] = moves_keep,
+	[FS_END] = moves_end,
+	[FS_RESOURCE] = moves_resource,
+};
 
 int fortuna_moves(const void *st, int seat, struct move_list *out)
 {
 	const struct fortuna_state *s = st;
-	int c, t, u, k, i, v;
 	int step = s->step;
 
-	out->n = 0;
 	out->nmeta = 0;
-	if (seat < 0 || seat >= s->nplayers || decider_of(s) != seat)
-		return 0;
-	switch (step) {
-	case FS_DRAFT:
-		for (c = 0; c < FA_COUNT; c++)
-			if (fortuna_find_card(s, c, NULL) < 0)
-				add(out, FM_DRAFT, c, 0);
-		break;
-	case FS_HIDE:
-		for (u = 0; u < FORTUNA_SLOTS; u++)
-			add(out, FM_HIDE, s->side_card[seat][u], 0);
-		break;
-	case FS_CHOOSE:
-		for (u = 0; u < FORTUNA_SLOTS; u++)
-			put(out, !s->side_down[seat][u], FM_CARD, s->side_card[seat][u]);
-		break;
-	case FS_ACTION:
-		action_moves(s, seat, out);
-		break;
-	case FS_EXCHANGE:
-		for (t = 0; t < FORTUNA_SIDES; t++)
-			for (u = 0; u < FORTUNA_SLOTS; u++)
-				put(out, (t != seat) & !s->side_down[t][u], FM_EXCHANGE,
-				    s->side_card[t][u]);
-		break;
-	case FS_MILITARY:
-		if (s->p[seat].cent > 0)
-			for (u = 0; u < FORTUNA_SLOTS; u++)
-				if (!s->side_down[seat][u])
-					add(out, FM_MILITARY, s->side_card[seat][u], 0);
-		add(out, FM_SKIP, 0, 0);
-		break;
-	case FS_DIE: {
-		/* each value rolled once, in increasing order */
-		unsigned rolled = 0;
-
-		for (i = 0; i < s->nroll; i++)
-			rolled |= s->roll[i] <= 6 ? 1u << s->roll[i] : 0;
-		for (v = 1; v <= 6; v++)
-			put(out, (rolled >> v) & 1, FM_DIE, v);
-		break;
-	}
-	case FS_FAVOUR:
-		favour_moves(s, seat, out);
-		break;
-	case FS_FLIP:
-		for (c = 0; c < FF_COUNT; c++)
-			if (s->fav_up[c] && s->fav_tokens[c] == 0)
-				add(out, FM_FLIP, c, 0);
-		add(out, FM_SKIP, 0, 0);
-		break;
-	case FS_KEEP:
-		for (k = 0; k < FP_COUNT; k++)
-			for (i = 0; i < s->ndrawn; i++)
-				if (s->drawn[i] == k) {
-					add(out, FM_KEEP, k, 0);
-					break;
-				}
-		break;
-	case FS_END:
-		add(out, FM_SKIP, 0, 0);
-		break;
-	case FS_RESOURCE:
-		for (c = 0; c < FR_COUNT; c++)
-			add(out, FM_CHOOSE, c, 0);
-		break;
-	}
-	if (in_turn(step))
-		priv_moves(s, seat, out);
-	return out->n;
+	if ((unsigned)seat >= s->nplayers || step >= FS_OVER || decider_of(s) != seat)
+		return end_list(out, 0);
+	return step_moves[step](s, seat, out);
 }
 
 unsigned fortuna_awaiting(const void *st)
@@ -1035,7 +1212,7 @@ static void exec_action(struct fortuna_state *s, struct move m, struct game_log 
 		     NAME(log, seat));
 		break;
 	case FM_CORRUPT:
-		t = fortuna_find_card(s, m.a, NULL);
+		t = find_card(s, m.a, NULL);
 		p->money--;
 		if (t >= 0 && t < s->nplayers)
 			add_money(s, t, 1);
@@ -1164,146 +1341,6 @@ static void pay_tax(struct fortuna_state *s, struct game_log *log)
 	after_phase4(s, log);
 }
 
-static void do_move(struct fortuna_state *s, int seat, struct move m, struct game_log *log)
-{
-	enum locale loc = LOC(log);
-	int t, u = 0, i, slot = 0;
-
-	switch (m.kind) {
-	case FM_DRAFT:
-		for (u = 0; u < FORTUNA_SLOTS; u++)
-			if (s->side_card[seat][u] == FORTUNA_NO_CARD) {
-				s->side_card[seat][u] = (uint8_t)m.a;
-				break;
-			}
-		LOGF(log, LOG_PUBLIC, L(loc, "%s drafts %s.", "%s elige %s."), NAME(log, seat),
-		     fortuna_actions[m.a].name[loc]);
-		if (++s->setup_k >= 3 * s->nplayers - 1)
-			finish_draft(s);
-		return;
-	case FM_HIDE:
-		fortuna_find_card(s, m.a, &slot);
-		s->side_down[seat][slot] = 1;
-		LOGF(log, LOG_PUBLIC, L(loc, "%s turns a card face down.", "%s pone una carta boca abajo."),
-		     NAME(log, seat));
-		LOGF(log, seat, L(loc, "You reserve %s.", "Reservas %s."), fortuna_actions[m.a].name[loc]);
-		if (++s->setup_k >= s->nplayers) {
-			s->setup_k = 0;
-			s->turn = 0;
-			LOGF(log, LOG_PUBLIC, L(loc, "Round 1 begins.", "Empieza la ronda 1."));
-			start_turn(s, log);
-		}
-		return;
-	case FM_PRIV:
-		play_priv(s, m.a, log);
-		return;
-	case FM_CHOOSE:
-		gain_resource(s, seat, m.a, 1);
-		LOGF(log, LOG_PUBLIC, L(loc, "%s takes 1 %s.", "%s toma 1 de %s."), NAME(log, seat),
-		     fortuna_resources[m.a].name[loc]);
-		s->step = s->res_ret;
-		return;
-	}
-
-	switch (s->step) {
-	case FS_CHOOSE:
-		s->chosen = s->act_card = (uint8_t)m.a;
-		s->act_via = FV_PHASE2;
-		s->corrupted = 0;
-		s->step = FS_ACTION;
-		LOGF(log, LOG_PUBLIC, L(loc, "%s plays %s.", "%s juega %s."), NAME(log, seat),
-		     fortuna_actions[m.a].name[loc]);
-		return;
-	case FS_ACTION:
-		if (m.kind == FM_ROLL) {
-			roll_dice(s, log);
-			return;
-		}
-		exec_action(s, m, log);
-		return;
-	case FS_EXCHANGE:
-		fortuna_find_card(s, s->chosen, &slot);
-		t = fortuna_find_card(s, m.a, &u);
-		if (t < 0)
-			return;	/* unreachable: m.a was listed, so it lies on a side */
-		s->side_card[seat][slot] = (uint8_t)m.a;
-		s->side_down[seat][slot] = 1;
-		s->side_card[t][u] = s->chosen;
-		s->side_down[t][u] = 0;
-		if (log) {
-			if (t < s->nplayers)
-				game_logf(log, LOG_PUBLIC,
-					  L(loc, "%s exchanges %s for a card of %s's side, kept face down.",
-					    "%s intercambia %s por una carta del lado de %s, que queda boca abajo."),
-					  NAME(log, seat), fortuna_actions[s->chosen].name[loc], NAME(log, t));
-			else
-				game_logf(log, LOG_PUBLIC,
-					  L(loc, "%s exchanges %s for a card of side %d, kept face down.",
-					    "%s intercambia %s por una carta del lado %d, que queda boca abajo."),
-					  NAME(log, seat), fortuna_actions[s->chosen].name[loc], t + 1);
-			game_logf(log, seat, L(loc, "You take %s.", "Te quedas %s."),
-				  fortuna_actions[m.a].name[loc]);
-		}
-		after_exchange(s, log);
-		return;
-	case FS_MILITARY:
-		if (m.kind == FM_SKIP) {
-			start_phase4(s, log);
-			return;
-		}
-		s->p[seat].cent--;
-		s->sup_cent++;
-		s->act_card = (uint8_t)m.a;
-		s->act_via = FV_MILITARY;
-		s->corrupted = 0;
-		s->step = FS_ACTION;
-		LOGF(log, LOG_PUBLIC, L(loc, "%s gives a Centurion for Military Power: %s.",
-					"%s entrega un Centurión por el Poder Militar: %s."),
-		     NAME(log, seat), fortuna_actions[m.a].name[loc]);
-		return;
-	case FS_DIE:
-		s->die = (uint8_t)m.a;
-		s->last_die = (uint8_t)m.a;
-		LOGF(log, LOG_PUBLIC, L(loc, "%s chooses the die %d.", "%s elige el dado %d."),
-		     NAME(log, seat), m.a);
-		if (favour_available(s)) {
-			s->step = FS_FAVOUR;
-		} else {
-			LOGF(log, LOG_PUBLIC, L(loc, "No favour card is available: no advance, no taxes.",
-						"No hay carta de favor disponible: ni avance ni impuestos."));
-			after_phase4(s, log);
-		}
-		return;
-	case FS_FAVOUR:
-		if (m.kind == FM_TAX)
-			pay_tax(s, log);
-		else
-			deliver(s, m.a, m.b, log);
-		return;
-	case FS_FLIP:
-		if (m.kind == FM_FLIP) {
-			s->fav_up[m.a] = 0;
-			LOGF(log, LOG_PUBLIC, L(loc, "%s turns the favour card %d face down.",
-						"%s voltea la carta de favor %d."), NAME(log, seat), m.a + 1);
-		}
-		phase5(s, log);
-		return;
-	case FS_KEEP:
-		for (i = 0; i < s->ndrawn; i++)
-			if (s->drawn[i] == m.a)
-				break;
-		keep_card(s, i);
-		LOGF(log, seat, L(loc, "You keep %s.", "Te quedas %s."), fortuna_privs[m.a].name[loc]);
-		resolve_keep(s, log);
-		return;
-	case FS_END:
-		/* A step played now may have reached the Palace: its draw
-		 * closes the turn (palace_draw ends it when none is due). */
-		palace_draw(s, log);
-		return;
-	}
-}
-
 /*
  * Legality without listing: m is one of fortuna_moves(s, seat) exactly when
  * these say so, the same answer as building the list and looking m up (what
@@ -1311,22 +1348,21 @@ static void do_move(struct fortuna_state *s, int seat, struct move m, struct gam
  * case mirrors the generator it names: change them together.
  */
 
-/* A card of side t, face up (up = 1) or any. */
+/* A card of side t, face up (up = 1) or any (without branches). */
 static int on_side(const struct fortuna_state *s, int t, int card, int up)
 {
-	int u;
+	const uint8_t *c = s->side_card[t], *d = s->side_down[t];
+	int any = !up;
 
-	for (u = 0; u < FORTUNA_SLOTS; u++)
-		if (s->side_card[t][u] == card && (!up || !s->side_down[t][u]))
-			return 1;
-	return 0;
+	return ((c[0] == card) & (any | !d[0])) | ((c[1] == card) & (any | !d[1])) |
+	       ((c[2] == card) & (any | !d[2]));
 }
 
 /* action_moves */
 static int action_legal(const struct fortuna_state *s, int seat, struct move m)
 {
 	const struct fortuna_player *p = &s->p[seat];
-	int n, t;
+	int n;
 
 	if (m.kind == FM_SKIP)
 		return !m.a && !m.b;
@@ -1381,10 +1417,7 @@ static int action_legal(const struct fortuna_state *s, int seat, struct move m)
 			return !m.a;
 		if (m.kind != FM_CORRUPT || p->money < 1 || m.a >= FA_COUNT || m.a == FA_FORTUNA)
 			return 0;
-		for (t = 0; t < FORTUNA_SIDES; t++)
-			if (t != seat && on_side(s, t, m.a, 0))
-				return 1;
-		return 0;
+		return (card_slots(s, m.a) & ~SIDE_MASK(seat)) != 0;
 	case FA_FORTUNA:
 		return m.kind == FM_ADVANCE && !m.a;
 	}
@@ -1398,15 +1431,10 @@ static int favour_legal(const struct fortuna_state *s, int seat, struct move m)
 	int lim = FORTUNA_PALACE - p->steps > 1 ? FORTUNA_PALACE - p->steps : 1;
 	int c, n = m.b;
 
-	if (m.kind == FM_TAX) {
-		if (m.a || m.b)
-			return 0;
-		for (c = 0; c < s->die && c < FF_COUNT; c++)
-			if (s->fav_up[c] && ((c == FF_FORTUNA && p->married) ||
-					     (c == FF_RELIGION && p->priest > 0)))
-				return 0;
-		return 1;
-	}
+	if (m.kind == FM_TAX)	/* cards 5 and 6 as in favour_moves, without branches */
+		return !(m.a | m.b) &
+		       !((s->die > FF_FORTUNA) & (s->fav_up[FF_FORTUNA] != 0) & (p->married != 0)) &
+		       !((s->die > FF_RELIGION) & (s->fav_up[FF_RELIGION] != 0) & (p->priest > 0));
 	c = m.a;
 	if (c >= s->die || c >= FF_COUNT || !s->fav_up[c])
 		return 0;
@@ -1428,64 +1456,294 @@ static int favour_legal(const struct fortuna_state *s, int seat, struct move m)
 	return 0;
 }
 
-static int legal(const struct fortuna_state *s, int seat, struct move m)
+/* priv_moves, after the step's moves */
+static int priv_legal(const struct fortuna_state *s, int seat, struct move m)
 {
-	int t, i;
+	return in_turn(s->step) && m.a <= FP_STEP && !m.b && s->p[seat].hand[m.a] &&
+	       (fortuna_privs[m.a].type == FPT_A ||
+		(fortuna_privs[m.a].type == FPT_B && !s->b_played));
+}
 
-	if (seat < 0 || seat >= s->nplayers || decider_of(s) != seat || m.c)
-		return 0;
-	if (m.kind == FM_PRIV)	/* priv_moves, after the step's moves */
-		return in_turn(s->step) && m.a <= FP_STEP && !m.b && s->p[seat].hand[m.a] &&
-		       (fortuna_privs[m.a].type == FPT_A ||
-			(fortuna_privs[m.a].type == FPT_B && !s->b_played));
-	switch (s->step) {
-	case FS_DRAFT:
-		return m.kind == FM_DRAFT && m.a < FA_COUNT && !m.b &&
-		       fortuna_find_card(s, m.a, NULL) < 0;
-	case FS_HIDE:
-		return m.kind == FM_HIDE && !m.b && on_side(s, seat, m.a, 0);
-	case FS_CHOOSE:
-		return m.kind == FM_CARD && !m.b && on_side(s, seat, m.a, 1);
-	case FS_ACTION:
-		return action_legal(s, seat, m);
-	case FS_EXCHANGE:
-		if (m.kind != FM_EXCHANGE || m.b)
-			return 0;
-		for (t = 0; t < FORTUNA_SIDES; t++)
-			if (t != seat && on_side(s, t, m.a, 1))
-				return 1;
-		return 0;
-	case FS_MILITARY:
-		if (m.kind == FM_SKIP)
-			return !m.a && !m.b;
-		return m.kind == FM_MILITARY && !m.b && s->p[seat].cent > 0 &&
-		       on_side(s, seat, m.a, 1);
-	case FS_DIE:
-		if (m.kind != FM_DIE || m.b || m.a < 1 || m.a > 6)
-			return 0;
-		for (i = 0; i < s->nroll; i++)
-			if (s->roll[i] == m.a)
-				return 1;
-		return 0;
-	case FS_FAVOUR:
-		return favour_legal(s, seat, m);
-	case FS_FLIP:
-		if (m.kind == FM_SKIP)
-			return !m.a && !m.b;
-		return m.kind == FM_FLIP && !m.b && m.a < FF_COUNT && s->fav_up[m.a] &&
-		       s->fav_tokens[m.a] == 0;
-	case FS_KEEP:
-		if (m.kind != FM_KEEP || m.b || m.a >= FP_COUNT)
-			return 0;
-		for (i = 0; i < s->ndrawn; i++)
-			if (s->drawn[i] == m.a)
-				return 1;
-		return 0;
-	case FS_END:
-		return m.kind == FM_SKIP && !m.a && !m.b;
-	case FS_RESOURCE:
-		return m.kind == FM_CHOOSE && !m.b && m.a < FR_COUNT;
+/* The answer to a move that is not one of the seat's moves now.  Kept out
+ * of line, like apply_priv(), so that the dispatch in fortuna_apply() saves
+ * no registers. */
+__attribute__((noinline, cold))
+static int refuse(const struct fortuna_state *s, int seat, struct game_log *log, struct buf *err)
+{
+	enum locale loc = LOC(log);
+
+	if (decider_of(s) != seat)
+		buf_setf(err, "%s", L(loc, "It is not your decision now.",
+				      "Ahora no te toca decidir."));
+	else
+		buf_setf(err, "%s", L(loc, "That move is not possible now.",
+				      "Esa jugada no es posible ahora."));
+	return -1;
+}
+
+/*
+ * One function per step, reached through a table like the generators: the
+ * step's legality (mirroring the generator of the same name), then its
+ * effect; the dispatch in fortuna_apply() is then a few checks and a jump.
+ * Each returns 0, or refuses m with the state unchanged.  Type A/B cards
+ * (FM_PRIV) are handled before.
+ */
+static int apply_draft(struct fortuna_state *s, int seat, struct move m, struct game_log *log,
+			 struct buf *err)
+{
+	enum locale loc = LOC(log);
+	int u;
+
+	if (!(m.kind == FM_DRAFT && m.a < FA_COUNT && !m.b && find_card(s, m.a, NULL) < 0))
+		return refuse(s, seat, log, err);
+	for (u = 0; u < FORTUNA_SLOTS; u++)
+		if (s->side_card[seat][u] == FORTUNA_NO_CARD) {
+			s->side_card[seat][u] = (uint8_t)m.a;
+			break;
+		}
+	LOGF(log, LOG_PUBLIC, L(loc, "%s drafts %s.", "%s elige %s."), NAME(log, seat),
+	     fortuna_actions[m.a].name[loc]);
+	if (++s->setup_k >= 3 * s->nplayers - 1)
+		finish_draft(s);
+	return 0;
+}
+
+static int apply_hide(struct fortuna_state *s, int seat, struct move m, struct game_log *log,
+			 struct buf *err)
+{
+	enum locale loc = LOC(log);
+	int slot = 0;
+
+	if (!(m.kind == FM_HIDE && !m.b && on_side(s, seat, m.a, 0)))
+		return refuse(s, seat, log, err);
+	find_card(s, m.a, &slot);
+	s->side_down[seat][slot] = 1;
+	LOGF(log, LOG_PUBLIC, L(loc, "%s turns a card face down.", "%s pone una carta boca abajo."),
+	     NAME(log, seat));
+	LOGF(log, seat, L(loc, "You reserve %s.", "Reservas %s."), fortuna_actions[m.a].name[loc]);
+	if (++s->setup_k >= s->nplayers) {
+		s->setup_k = 0;
+		s->turn = 0;
+		LOGF(log, LOG_PUBLIC, L(loc, "Round 1 begins.", "Empieza la ronda 1."));
+		start_turn(s, log);
 	}
+	return 0;
+}
+
+static int apply_choose(struct fortuna_state *s, int seat, struct move m, struct game_log *log,
+			 struct buf *err)
+{
+	enum locale loc = LOC(log);
+
+	if (!((m.kind == FM_CARD) & !m.b & on_side(s, seat, m.a, 1)))
+		return refuse(s, seat, log, err);
+	s->chosen = s->act_card = (uint8_t)m.a;
+	s->act_via = FV_PHASE2;
+	s->corrupted = 0;
+	s->step = FS_ACTION;
+	LOGF(log, LOG_PUBLIC, L(loc, "%s plays %s.", "%s juega %s."), NAME(log, seat),
+	     fortuna_actions[m.a].name[loc]);
+	return 0;
+}
+
+static int apply_action(struct fortuna_state *s, int seat, struct move m, struct game_log *log,
+			 struct buf *err)
+{
+	if (!action_legal(s, seat, m))
+		return refuse(s, seat, log, err);
+	if (m.kind == FM_ROLL)
+		roll_dice(s, log);
+	else
+		exec_action(s, m, log);
+	return 0;
+}
+
+static int apply_exchange(struct fortuna_state *s, int seat, struct move m, struct game_log *log,
+			 struct buf *err)
+{
+	enum locale loc = LOC(log);
+	unsigned to, from;
+	int t, u, slot = 0;
+
+	if (m.kind != FM_EXCHANGE || m.b)
+		return refuse(s, seat, log, err);
+	to = card_slots(s, m.a);
+	if (!(to & up_slots(s) & ~SIDE_MASK(seat)))
+		return refuse(s, seat, log, err);
+	/* find_card() of both cards, from the masks at hand */
+	from = card_slots(s, s->chosen);
+	if (from)
+		slot = __builtin_ctz(from) - 3 * slot_side(__builtin_ctz(from));
+	u = __builtin_ctz(to);
+	t = slot_side(u);
+	u -= 3 * t;
+	s->side_card[seat][slot] = (uint8_t)m.a;
+	s->side_down[seat][slot] = 1;
+	s->side_card[t][u] = s->chosen;
+	s->side_down[t][u] = 0;
+	if (log) {
+		if (t < s->nplayers)
+			game_logf(log, LOG_PUBLIC,
+				  L(loc, "%s exchanges %s for a card of %s's side, kept face down.",
+				    "%s intercambia %s por una carta del lado de %s, que queda boca abajo."),
+				  NAME(log, seat), fortuna_actions[s->chosen].name[loc], NAME(log, t));
+		else
+			game_logf(log, LOG_PUBLIC,
+				  L(loc, "%s exchanges %s for a card of side %d, kept face down.",
+				    "%s intercambia %s por una carta del lado %d, que queda boca abajo."),
+				  NAME(log, seat), fortuna_actions[s->chosen].name[loc], t + 1);
+		game_logf(log, seat, L(loc, "You take %s.", "Te quedas %s."),
+			  fortuna_actions[m.a].name[loc]);
+	}
+	after_exchange(s, log);
+	return 0;
+}
+
+static int apply_military(struct fortuna_state *s, int seat, struct move m, struct game_log *log,
+			 struct buf *err)
+{
+	enum locale loc = LOC(log);
+
+	if (m.kind == FM_SKIP) {
+		if (m.a || m.b)
+			return refuse(s, seat, log, err);
+		start_phase4(s, log);
+		return 0;
+	}
+	if (!(m.kind == FM_MILITARY && !m.b && s->p[seat].cent > 0 && on_side(s, seat, m.a, 1)))
+		return refuse(s, seat, log, err);
+	s->p[seat].cent--;
+	s->sup_cent++;
+	s->act_card = (uint8_t)m.a;
+	s->act_via = FV_MILITARY;
+	s->corrupted = 0;
+	s->step = FS_ACTION;
+	LOGF(log, LOG_PUBLIC, L(loc, "%s gives a Centurion for Military Power: %s.",
+				"%s entrega un Centurión por el Poder Militar: %s."),
+	     NAME(log, seat), fortuna_actions[m.a].name[loc]);
+	return 0;
+}
+
+static int apply_die(struct fortuna_state *s, int seat, struct move m, struct game_log *log,
+			 struct buf *err)
+{
+	enum locale loc = LOC(log);
+
+	if (!(m.kind == FM_DIE && !m.b && m.a >= 1 && m.a <= 6 && ((rolled_values(s) >> m.a) & 1)))
+		return refuse(s, seat, log, err);
+	s->die = (uint8_t)m.a;
+	s->last_die = (uint8_t)m.a;
+	LOGF(log, LOG_PUBLIC, L(loc, "%s chooses the die %d.", "%s elige el dado %d."),
+	     NAME(log, seat), m.a);
+	if (favour_available(s)) {
+		s->step = FS_FAVOUR;
+	} else {
+		LOGF(log, LOG_PUBLIC, L(loc, "No favour card is available: no advance, no taxes.",
+					"No hay carta de favor disponible: ni avance ni impuestos."));
+		after_phase4(s, log);
+	}
+	return 0;
+}
+
+static int apply_favour(struct fortuna_state *s, int seat, struct move m, struct game_log *log,
+			 struct buf *err)
+{
+	if (!favour_legal(s, seat, m))
+		return refuse(s, seat, log, err);
+	if (m.kind == FM_TAX)
+		pay_tax(s, log);
+	else
+		deliver(s, m.a, m.b, log);
+	return 0;
+}
+
+static int apply_flip(struct fortuna_state *s, int seat, struct move m, struct game_log *log,
+			 struct buf *err)
+{
+	enum locale loc = LOC(log);
+
+	if (m.kind == FM_SKIP) {
+		if (m.a || m.b)
+			return refuse(s, seat, log, err);
+	} else {
+		if (!(m.kind == FM_FLIP && !m.b && m.a < FF_COUNT && s->fav_up[m.a] &&
+		      s->fav_tokens[m.a] == 0))
+			return refuse(s, seat, log, err);
+		s->fav_up[m.a] = 0;
+		LOGF(log, LOG_PUBLIC, L(loc, "%s turns the favour card %d face down.",
+					"%s voltea la carta de favor %d."), NAME(log, seat), m.a + 1);
+	}
+	phase5(s, log);
+	return 0;
+}
+
+static int apply_keep(struct fortuna_state *s, int seat, struct move m, struct game_log *log,
+			 struct buf *err)
+{
+	enum locale loc = LOC(log);
+	int i;
+
+	if (m.kind != FM_KEEP || m.b || m.a >= FP_COUNT)
+		return refuse(s, seat, log, err);
+	for (i = 0; i < s->ndrawn; i++)
+		if (s->drawn[i] == m.a)
+			break;
+	if (i == s->ndrawn)
+		return refuse(s, seat, log, err);
+	keep_card(s, i);
+	LOGF(log, seat, L(loc, "You keep %s.", "Te quedas %s."), fortuna_privs[m.a].name[loc]);
+	resolve_keep(s, log);
+	return 0;
+}
+
+static int apply_end(struct fortuna_state *s, int seat, struct move m, struct game_log *log,
+			 struct buf *err)
+{
+	if (!(m.kind == FM_SKIP && !m.a && !m.b))
+		return refuse(s, seat, log, err);
+	/* A step played now may have reached the Palace: its draw closes
+	 * the turn (palace_draw ends it when none is due). */
+	palace_draw(s, log);
+	return 0;
+}
+
+static int apply_resource(struct fortuna_state *s, int seat, struct move m, struct game_log *log,
+			 struct buf *err)
+{
+	enum locale loc = LOC(log);
+
+	if (!(m.kind == FM_CHOOSE && !m.b && m.a < FR_COUNT))
+		return refuse(s, seat, log, err);
+	gain_resource(s, seat, m.a, 1);
+	LOGF(log, LOG_PUBLIC, L(loc, "%s takes 1 %s.", "%s toma 1 de %s."), NAME(log, seat),
+	     fortuna_resources[m.a].name[loc]);
+	s->step = s->res_ret;
+	return 0;
+}
+
+static int (*const step_apply[FS_OVER])(struct fortuna_state *, int, struct move,
+					 struct game_log *, struct buf *) = {
+	[FS_DRAFT] = apply_draft,
+	[FS_HIDE] = apply_hide,
+	[FS_CHOOSE] = apply_choose,
+	[FS_ACTION] = apply_action,
+	[FS_EXCHANGE] = apply_exchange,
+	[FS_MILITARY] = apply_military,
+	[FS_DIE] = apply_die,
+	[FS_FAVOUR] = apply_favour,
+	[FS_FLIP] = apply_flip,
+	[FS_KEEP] = apply_keep,
+	[FS_END] = apply_end,
+	[FS_RESOURCE] = apply_resource,
+};
+
+__attribute__((noinline))
+static int apply_priv(struct fortuna_state *s, int seat, struct move m, struct game_log *log,
+		      struct buf *err)
+{
+	if (!priv_legal(s, seat, m))
+		return refuse(s, seat, log, err);
+	play_priv(s, m.a, log);
 	return 0;
 }
 
@@ -1493,19 +1751,11 @@ int fortuna_apply(void *st, int seat, struct move m, struct game_log *log, struc
 {
 	struct fortuna_state *s = st;
 
-	if (!legal(s, seat, m)) {
-		enum locale loc = LOC(log);
-
-		if (decider_of(s) != seat)
-			buf_setf(err, "%s", L(loc, "It is not your decision now.",
-					      "Ahora no te toca decidir."));
-		else
-			buf_setf(err, "%s", L(loc, "That move is not possible now.",
-					      "Esa jugada no es posible ahora."));
-		return -1;
-	}
-	do_move(s, seat, m, log);
-	return 0;
+	if ((unsigned)seat >= s->nplayers || s->step >= FS_OVER || decider_of(s) != seat || m.c)
+		return refuse(s, seat, log, err);
+	if (m.kind == FM_PRIV)
+		return apply_priv(s, seat, m, log, err);
+	return step_apply[s->step](s, seat, m, log, err);
 }
 
 /* ---- the driver table ---- */
@@ -1534,6 +1784,7 @@ const struct game_ops fortuna_ops = {
 	.load = fortuna_load,
 	.result = fortuna_result,
 	.bot_move = fortuna_bot_move,
+	.determinize = fortuna_determinize,
 	.check = fortuna_check,
 	.secrets = fortuna_secrets,
 	.rules = fortuna_rules,

@@ -320,6 +320,9 @@ void fortuna_card_names(enum locale loc, struct buf *out);
 /* ---- AI (ai.c) ---- */
 
 int fortuna_bot_move(const void *st, int seat, struct rng *rng, struct move *out);
+/* The determinize op (determinize.c): re-deals the privilege cards seat
+ * cannot see. */
+void fortuna_determinize(void *st, int seat, struct rng *rng);
 
 /* ---- persistence (save.c) ---- */
 

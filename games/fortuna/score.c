@@ -56,24 +56,26 @@ static int units_of(const struct fortuna_state *s, int seat, int unit)
 	return 0;
 }
 
-/* Best points from `units` units shared among the seat's cards of `unit`. */
+/* Best points from `units` units shared among the seat's cards of `unit`
+ * (two or more of them: see fortuna_priv_points). */
 static int best_assignment(const struct fortuna_state *s, int seat, int unit, int units)
 {
-	int best[FORTUNA_MONEY_MAX + 1], next[FORTUNA_MONEY_MAX + 1];
+	int best[FORTUNA_MONEY_MAX + 1], next[FORTUNA_MONEY_MAX + 1], val[FORTUNA_MONEY_MAX + 1];
 	int k, c, x, y;
 
-	if (units > FORTUNA_MONEY_MAX)
-		units = FORTUNA_MONEY_MAX;
 	memset(best, 0, sizeof(best));
 	for (k = 0; k < FP_COUNT; k++) {
-		if (fortuna_privs[k].type != FPT_C || fortuna_privs[k].unit != unit)
+		if (fortuna_privs[k].type != FPT_C || fortuna_privs[k].unit != unit ||
+		    !s->p[seat].hand[k])
 			continue;
+		for (y = 0; y <= units; y++)
+			val[y] = fortuna_priv_value(k, y);
 		for (c = 0; c < s->p[seat].hand[k]; c++) {
 			/* next[x]: best with x units over the cards so far plus this one */
 			for (x = 0; x <= units; x++) {
 				next[x] = best[x];
 				for (y = 1; y <= x; y++) {
-					int v = best[x - y] + fortuna_priv_value(k, y);
+					int v = best[x - y] + val[y];
 
 					if (v > next[x])
 						next[x] = v;
@@ -85,19 +87,37 @@ static int best_assignment(const struct fortuna_state *s, int seat, int unit, in
 	return best[units];
 }
 
+/*
+ * The AI scores every position it tries with this, so the cards held are
+ * counted per unit in one pass first: most units have no card, or one,
+ * which takes every unit (a card's value never drops with more units);
+ * only two or more cards of a unit need the knapsack.
+ */
 int fortuna_priv_points(const struct fortuna_state *s, int seat)
 {
-	int u, k, pts = 0;
+	const uint8_t *hand = s->p[seat].hand;
+	int count[FU_COUNT] = { 0 }, last[FU_COUNT] = { 0 };
+	int u, k, units, pts = 0;
 
-	for (u = FU_WATER; u < FU_COUNT; u++) {
-		if (u == FU_BUILDING)
-			continue;
-		pts += best_assignment(s, seat, u, units_of(s, seat, u));
-	}
 	for (k = 0; k < FP_COUNT; k++)
-		if (fortuna_privs[k].type == FPT_C && fortuna_privs[k].unit == FU_BUILDING)
-			pts += s->p[seat].hand[k] *
-			       fortuna_priv_value(k, units_of(s, seat, FU_BUILDING));
+		if (hand[k] && fortuna_privs[k].type == FPT_C && fortuna_privs[k].unit < FU_COUNT) {
+			count[fortuna_privs[k].unit] += hand[k];
+			last[fortuna_privs[k].unit] = k;
+		}
+	for (u = FU_WATER; u < FU_COUNT; u++) {
+		if (u == FU_BUILDING || !count[u])
+			continue;
+		units = units_of(s, seat, u);
+		if (units > FORTUNA_MONEY_MAX)
+			units = FORTUNA_MONEY_MAX;
+		pts += count[u] == 1 ? fortuna_priv_value(last[u], units) :
+				       best_assignment(s, seat, u, units);
+	}
+	/* Buildings are not delivered: each card counts them on its own. */
+	if (count[FU_BUILDING])
+		for (k = 0; k < FP_COUNT; k++)
+			if (fortuna_privs[k].type == FPT_C && fortuna_privs[k].unit == FU_BUILDING)
+				pts += hand[k] * fortuna_priv_value(k, units_of(s, seat, FU_BUILDING));
 	return pts;
 }
 

@@ -50,7 +50,8 @@ static int mat_of_struct(const struct gtr_struct *t)
 static void make_view(struct view *v, const struct gtr_state *s, int seat)
 {
 	const struct gtr_player *p = &s->p[seat];
-	int k, i, best = 0, mine = gtr_score(s, seat);
+	int score[GTR_MAX_PLAYERS];
+	int k, i, best = 0, mine;
 
 	memset(v, 0, sizeof(*v));
 	v->s = s;
@@ -63,9 +64,11 @@ static void make_view(struct view *v, const struct gtr_state *s, int seat)
 		v->nfound++;
 		v->need[mat_of_struct(t)] += gtr_struct_need(t) - t->nmat;
 	}
+	gtr_scores(s, score);
+	mine = score[seat];
 	for (i = 0; i < s->nplayers; i++)
-		if (i != seat && gtr_score(s, i) > best)
-			best = gtr_score(s, i);
+		if (i != seat && score[i] > best)
+			best = score[i];
 	v->behind = mine < best;
 	v->endgame = s->turn > 150 || (!v->behind && s->ndeck < 8 * s->nplayers);
 	{

@@ -136,6 +136,24 @@ static int check_caches(const struct gtr_state *s, struct buf *err)
 	}
 	if (pub != s->pub)
 		FAIL("public buildings cache out of date");
+	/* the derived caches: what a refresh would make of this state */
+	{
+		struct gtr_state r = *s;
+
+		gtr_refresh(&r);
+		if (r.any_fn != s->any_fn)
+			FAIL("function union cache out of date");
+		for (i = 0; i < GTR_MAX_PLAYERS; i++) {
+			const struct gtr_player *a = &r.p[i], *b = &s->p[i];
+
+			if (a->fn != b->fn || a->influence != b->influence ||
+			    a->client_limit != b->client_limit ||
+			    a->vault_limit != b->vault_limit || a->hand_limit != b->hand_limit)
+				FAIL("function or limit caches out of date");
+			if (memcmp(a->hcount, b->hcount, sizeof(a->hcount)))
+				FAIL("hand counts cache out of date");
+		}
+	}
 	return 0;
 }
 

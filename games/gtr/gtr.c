@@ -134,12 +134,25 @@ _Static_assert(GC_CIRCUS == 4 && GC_ACADEMY == 8 && GC_AQUEDUCT == 16 &&
 	       GC_SEWER == 24 && GC_BASILICA == 32 && GC_COUNT == 40,
 	       "material ranges of enum gtr_card");
 
+/* Bytes p[0..8) with p[i] as byte i of the value (bits 8i..8i+7) on any
+ * machine: the byte tricks below map bytes to names by position. */
 static inline uint64_t load8(const uint8_t *p)
 {
 	uint64_t x;
 
 	memcpy(&x, p, sizeof(x));
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	x = __builtin_bswap64(x);
+#endif
 	return x;
+}
+
+static inline void store8(uint8_t *p, uint64_t x)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	x = __builtin_bswap64(x);
+#endif
+	memcpy(p, &x, sizeof(x));
 }
 
 static inline int sum_bytes(uint64_t x)
@@ -148,12 +161,18 @@ static inline int sum_bytes(uint64_t x)
 	return (int)((x * 0x0001000100010001ULL) >> 48);
 }
 
+/* The 8 bytes holding material m's names and the part of them that is m:
+ * rubble and wood share the first word.  Tables, not a branch: the role
+ * asked is random in playouts. */
+static const uint8_t material_word[GM_COUNT] = { 0, 0, 8, 16, 24, 32 };
+static const uint64_t material_bytes[GM_COUNT] = {
+	0xffffffffULL, 0xffffffff00000000ULL, ~0ULL, ~0ULL, ~0ULL, ~0ULL,
+};
+
 static inline int count_of(const uint8_t *cards, int m)
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	if (m < GM_BRICK)	/* 4 names each: the low half of 8 bytes */
-		return sum_bytes(load8(cards + 4 * m) & 0xffffffffULL);
-	return sum_bytes(load8(cards + 8 * (m - 1)));
+	return sum_bytes(load8(cards + material_word[m]) & material_bytes[m]);
 #else
 	int c, n = 0;
 
@@ -172,6 +191,23 @@ static inline int total_of(const uint8_t *cards, int n)
 	for (; c < n; c++)
 		t += cards[c];
 	return t;
+}
+
+/*
+ * The 40 building names of a zone: how many cards, whether any.  Every
+ * count is at most the 6 copies of a name (check() sees to it), so the
+ * five words add without a byte carrying.
+ */
+static inline int cards40(const uint8_t *cards)
+{
+	return sum_bytes(load8(cards) + load8(cards + 8) + load8(cards + 16) +
+			 load8(cards + 24) + load8(cards + 32));
+}
+
+static inline int any40(const uint8_t *cards)
+{
+	return (load8(cards) | load8(cards + 8) | load8(cards + 16) | load8(cards + 24) |
+		load8(cards + 32)) != 0;
 }
 
 /* Bit c per name c < n (n <= 64) with cards[c] != 0: the names held, to
@@ -195,6 +231,45 @@ static inline uint64_t present(const uint8_t *cards, int n)
 	return bits;
 }
 
+/* Bit i per non-zero byte i of x. */
+static inline unsigned nonzero_bytes(uint64_t x)
+{
+	uint64_t t = ((x & 0x7f7f7f7f7f7f7f7fULL) + 0x7f7f7f7f7f7f7f7fULL) | x;
+
+	t = (t >> 7) & 0x0101010101010101ULL;
+	return (unsigned)((t * 0x0102040810204080ULL) >> 56);
+}
+
+/* Bit m per material m of which the 40 names of cards hold a card. */
+static inline unsigned materials_held(const uint8_t *cards)
+{
+	uint64_t w0 = load8(cards);
+
+	return (unsigned)((w0 & 0xffffffffULL) != 0) | (unsigned)((w0 >> 32) != 0) << 1 |
+	       (unsigned)(load8(cards + 8) != 0) << 2 | (unsigned)(load8(cards + 16) != 0) << 3 |
+	       (unsigned)(load8(cards + 24) != 0) << 4 | (unsigned)(load8(cards + 32) != 0) << 5;
+}
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* Bit c per name c of material m with cards[c] != 0. */
+static inline uint64_t held_names(const uint8_t *cards, int m)
+{
+	uint64_t x = load8(cards + material_word[m]) & material_bytes[m];
+
+	return (uint64_t)nonzero_bytes(x) << material_word[m];
+}
+#else
+static inline uint64_t held_names(const uint8_t *cards, int m)
+{
+	uint64_t bits = 0;
+	int c;
+
+	for (c = gtr_first[m]; c < gtr_first[m + 1]; c++)
+		bits |= (uint64_t)(cards[c] != 0) << c;
+	return bits;
+}
+#endif
+
 static inline int next_bit(uint64_t *bits)
 {
 	int c = __builtin_ctzll(*bits);
@@ -203,9 +278,62 @@ static inline int next_bit(uint64_t *bits)
 	return c;
 }
 
+/* Where a name counts in gtr_player.hcount: its material, 6 a Senador. */
+static const uint8_t hand_slot[GTR_NAMES] = {
+	0, 0, 0, 0, 1, 1, 1, 1,
+	2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3,
+	4, 4, 4, 4, 4, 4, 4, 4, 5, 5, 5, 5, 5, 5, 5, 5,
+	6,
+};
+
+#define HAND_MATERIALS 0x0000ffffffffffffULL	/* hcount bytes of the 6 materials */
+
+/* Bit per name of material m. */
+static const uint64_t material_names[GM_COUNT] = {
+	0xfULL, 0xf0ULL, 0xff00ULL, 0xff0000ULL, 0xff000000ULL, 0xff00000000ULL,
+};
+
+/* Every change of a hand goes through these two, which keep hcount. */
+static inline void hand_in(struct gtr_player *p, int c)
+{
+	p->hand[c]++;
+	p->hcount[hand_slot[c]]++;
+}
+
+static inline void hand_out(struct gtr_player *p, int c)
+{
+	p->hand[c]--;
+	p->hcount[hand_slot[c]]--;
+}
+
+/* Hand cards (Senadores included). */
+static inline int hand_size(const struct gtr_player *p)
+{
+	return sum_bytes(load8(p->hcount));
+}
+
 int gtr_count(const uint8_t *cards, int m)
 {
 	return count_of(cards, m);
+}
+
+void gtr_counts(const uint8_t *cards, int out[GM_COUNT])
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t w0 = load8(cards);
+
+	out[GM_RUBBLE] = sum_bytes(w0 & 0xffffffffULL);
+	out[GM_WOOD] = sum_bytes(w0 >> 32);
+	out[GM_BRICK] = sum_bytes(load8(cards + 8));
+	out[GM_CONCRETE] = sum_bytes(load8(cards + 16));
+	out[GM_STONE] = sum_bytes(load8(cards + 24));
+	out[GM_MARBLE] = sum_bytes(load8(cards + 32));
+#else
+	int m;
+
+	for (m = 0; m < GM_COUNT; m++)
+		out[m] = count_of(cards, m);
+#endif
 }
 
 int gtr_total(const uint8_t *cards, int n)
@@ -216,50 +344,40 @@ int gtr_total(const uint8_t *cards, int n)
 /* The first card of material m in cards, or -1. */
 static int first_of(const uint8_t *cards, int m)
 {
-	int c;
+	uint64_t bits = held_names(cards, m);
 
-	for (c = gtr_first[m]; c < gtr_first[m + 1]; c++)
-		if (cards[c])
-			return c;
-	return -1;
+	return bits ? __builtin_ctzll(bits) : -1;
 }
 
 int gtr_hand_size(const struct gtr_state *s, int seat)
 {
-	return gtr_total(s->p[seat].hand, GTR_NAMES);
+	return hand_size(&s->p[seat]);
 }
 
 int gtr_clients(const struct gtr_state *s, int seat)
 {
-	return gtr_total(s->p[seat].clients, GC_COUNT);
+	return cards40(s->p[seat].clients);
 }
 
 int gtr_vault_size(const struct gtr_state *s, int seat)
 {
-	return gtr_total(s->p[seat].vault, GC_COUNT);
+	return cards40(s->p[seat].vault);
 }
 
+/*
+ * Functions, influence and the limits change only with structures and
+ * influence piles, which every change refreshes (gtr_refresh), while the
+ * playout loop asks them at nearly every decision: they are cached.
+ */
 int gtr_influence(const struct gtr_state *s, int seat)
 {
-	int m, n = GTR_INFLUENCE_BASE;
-
-	for (m = 0; m < GM_COUNT; m++)
-		n += s->p[seat].infl[m] * gtr_value[m];
-	return n;
+	return s->p[seat].influence;
 }
 
 /* Bit per name whose function seat has now (see gtr_has). */
 static inline uint64_t fn_mask(const struct gtr_state *s, int seat)
 {
-	const struct gtr_player *p = &s->p[seat];
-	uint64_t f;
-
-	if (s->opts & GO_NOFUNCTIONS)
-		return 0;
-	f = p->built | s->pub;
-	if ((f >> GC_GATE) & 1)		/* Portón: Marble foundations too */
-		f |= p->has & (BIT(GC_COUNT) - BIT(GC_BASILICA));
-	return f;
+	return s->p[seat].fn;
 }
 
 int gtr_has(const struct gtr_state *s, int seat, int card)
@@ -269,20 +387,17 @@ int gtr_has(const struct gtr_state *s, int seat, int card)
 
 int gtr_client_limit(const struct gtr_state *s, int seat)
 {
-	int n = gtr_influence(s, seat) + (gtr_has(s, seat, GC_INSULA) ? 2 : 0);
-
-	return gtr_has(s, seat, GC_AQUEDUCT) ? 2 * n : n;
+	return s->p[seat].client_limit;
 }
 
 int gtr_vault_limit(const struct gtr_state *s, int seat)
 {
-	return gtr_influence(s, seat) + (gtr_has(s, seat, GC_MARKET) ? 2 : 0);
+	return s->p[seat].vault_limit;
 }
 
 int gtr_hand_limit(const struct gtr_state *s, int seat)
 {
-	return GTR_HAND_BASE + (gtr_has(s, seat, GC_SHRINE) ? 2 : 0) +
-	       (gtr_has(s, seat, GC_TEMPLE) ? 4 : 0);
+	return s->p[seat].hand_limit;
 }
 
 static int client_room(const struct gtr_state *s, int seat)
@@ -305,6 +420,12 @@ int gtr_turn_actions(const struct gtr_state *s, int seat)
 		return 0;
 	f = fn_mask(s, seat);
 	n = p->acted ? p->units : 0;
+	if (!(f & (BIT(GC_CIRCUS_MAXIMUS) | BIT(GC_LUDUS_MAGNA) | BIT(GC_STOREROOM)))) {
+		/* the usual case: the led role's clients, once each */
+		int c = count_of(p->clients, R) - p->newc[R];
+
+		return c > 0 ? n + c : n;
+	}
 	mult = p->acted && ((f >> GC_CIRCUS_MAXIMUS) & 1) ? 2 : 1;
 	lm = (f >> GC_LUDUS_MAGNA) & 1;
 	store = R == GR_LABORER && ((f >> GC_STOREROOM) & 1);
@@ -395,9 +516,38 @@ int gtr_current(const struct gtr_state *s)
 {
 	int n = s->nplayers ? s->nplayers : 1, v = s->leader + s->cursor;
 
-	if (v >= n)	/* (leader + cursor) % n without a division */
-		v -= n;
+	/* (leader + cursor) % n without a division, nor a branch that the
+	 * seat order would make unpredictable */
+	v -= n & -(v >= n);
 	return v < n ? v : v % n;
+}
+
+/* The caches of seat i that follow from its structures, its influence
+ * pile and the public buildings. */
+static void refresh_seat(struct gtr_state *s, int i)
+{
+	struct gtr_player *p = &s->p[i];
+	uint64_t f = 0;
+	int n = GTR_INFLUENCE_BASE, c, m, k;
+
+	if (!(s->opts & GO_NOFUNCTIONS)) {
+		f = p->built | s->pub;
+		if ((f >> GC_GATE) & 1)		/* Portón: Marble foundations too */
+			f |= p->has & (BIT(GC_COUNT) - BIT(GC_BASILICA));
+	}
+	p->fn = f;
+	for (m = 0; m < GM_COUNT; m++)
+		n += p->infl[m] * gtr_value[m];
+	p->influence = (uint8_t)n;
+	c = n + ((f >> GC_INSULA) & 1 ? 2 : 0);
+	p->client_limit = (uint8_t)((f >> GC_AQUEDUCT) & 1 ? 2 * c : c);
+	p->vault_limit = (uint8_t)(n + ((f >> GC_MARKET) & 1 ? 2 : 0));
+	p->hand_limit = (uint8_t)(GTR_HAND_BASE + ((f >> GC_SHRINE) & 1 ? 2 : 0) +
+				  ((f >> GC_TEMPLE) & 1 ? 4 : 0));
+	f = 0;
+	for (k = 0; k < s->nplayers; k++)
+		f |= s->p[k].fn;
+	s->any_fn = f;
 }
 
 void gtr_refresh(struct gtr_state *s)
@@ -405,11 +555,11 @@ void gtr_refresh(struct gtr_state *s)
 	int i, k;
 
 	s->pub = 0;
-	for (i = 0; i < s->nplayers; i++) {
+	for (i = 0; i < GTR_MAX_PLAYERS; i++) {
 		struct gtr_player *p = &s->p[i];
 
 		p->has = p->built = 0;
-		for (k = 0; k < p->nstruct; k++) {
+		for (k = 0; i < s->nplayers && k < p->nstruct; k++) {
 			const struct gtr_struct *t = &p->st[k];
 
 			if (t->card >= GC_COUNT)
@@ -421,6 +571,22 @@ void gtr_refresh(struct gtr_state *s)
 					s->pub |= BIT(t->card);
 			}
 		}
+	}
+	/* the functions need every seat's public buildings first */
+	s->any_fn = 0;
+	for (i = 0; i < GTR_MAX_PLAYERS; i++) {
+		struct gtr_player *p = &s->p[i];
+		int c;
+
+		memset(p->hcount, 0, sizeof(p->hcount));
+		if (i >= s->nplayers) {	/* unused seats stay zero: states compare bytewise */
+			p->fn = 0;
+			p->influence = p->client_limit = p->vault_limit = p->hand_limit = 0;
+			continue;
+		}
+		for (c = 0; c < GTR_NAMES; c++)
+			p->hcount[hand_slot[c]] = (uint8_t)(p->hcount[hand_slot[c]] + p->hand[c]);
+		refresh_seat(s, i);
 	}
 }
 
@@ -560,8 +726,8 @@ int gtr_setup(void *st, int players, uint64_t seed, const char *options, struct 
 	/* "repartid 4 cartas ... Cada jugador coge además un Senador" */
 	for (i = 0; i < players; i++) {
 		for (k = 0; k < ((opts & GO_EXPERIENCED) ? 5 : 4); k++)
-			s->p[i].hand[draw(s)]++;
-		s->p[i].hand[GTR_JACK] = 1;
+			hand_in(&s->p[i], draw(s));
+		hand_in(&s->p[i], GTR_JACK);
 	}
 	s->jacks = (uint8_t)(GTR_JACKS - players);
 	if (opts & GO_QUICK)
@@ -572,6 +738,7 @@ int gtr_setup(void *st, int players, uint64_t seed, const char *options, struct 
 		s->in_town[m] = (uint8_t)town;
 		s->out_town[m] = (uint8_t)(GTR_SITES - town);
 	}
+	gtr_refresh(s);		/* influence and limits of structure-less seats */
 	s->led = GTR_NONE;
 	s->winner = GTR_NONE;
 	s->pet_role = GTR_NONE;
@@ -598,7 +765,7 @@ int gtr_setup(void *st, int players, uint64_t seed, const char *options, struct 
 static void finish(struct gtr_state *s, int reason, int winner, struct game_log *log)
 {
 	if (s->fount != GTR_NONE) {
-		s->p[gtr_current(s)].hand[s->fount]++;
+		hand_in(&s->p[gtr_current(s)], s->fount);
 		s->fount = GTR_NONE;
 	}
 	s->phase = GP_OVER;
@@ -661,7 +828,7 @@ static int forum_over(struct gtr_state *s, struct game_log *log)
 			continue;
 		if (best < 0 || gtr_score(s, seat) > gtr_score(s, best) ||
 		    (gtr_score(s, seat) == gtr_score(s, best) &&
-		     gtr_hand_size(s, seat) > gtr_hand_size(s, best)))
+		     hand_size(&s->p[seat]) > hand_size(&s->p[best])))
 			best = seat;
 	}
 	if (best >= 0) {
@@ -679,9 +846,6 @@ static int forum_over(struct gtr_state *s, struct game_log *log)
  */
 static inline int over_now(struct gtr_state *s, struct game_log *log)
 {
-	uint64_t any = s->pub;
-	int i;
-
 	if (s->phase == GP_OVER)
 		return 1;
 	if (s->ending) {
@@ -690,9 +854,7 @@ static inline int over_now(struct gtr_state *s, struct game_log *log)
 	}
 	if (s->opts & GO_NOFUNCTIONS)
 		return 0;
-	for (i = 0; i < s->nplayers; i++)
-		any |= s->p[i].has;
-	if (!((any >> GC_FORUM) & 1))
+	if (!((s->any_fn >> GC_FORUM) & 1))
 		return 0;	/* no Foro anywhere: the usual case */
 	return forum_over(s, log);
 }
@@ -758,9 +920,12 @@ static void cleanup_camps(struct gtr_state *s)
 	for (i = 0; i < s->nplayers; i++) {
 		struct gtr_player *p = &s->p[i];
 
-		for (c = 0; c < GC_COUNT; c++) {
-			s->pool[c] = (uint8_t)(s->pool[c] + p->camp[c]);
-			p->camp[c] = 0;
+		/* eight names at a time: a byte never carries, every count
+		 * being at most the 6 copies of a name */
+		if (any40(p->camp)) {	/* not when the seat thought */
+			for (c = 0; c < GC_COUNT; c += 8)
+				store8(s->pool + c, load8(s->pool + c) + load8(p->camp + c));
+			memset(p->camp, 0, GC_COUNT);
 		}
 		s->jacks = (uint8_t)(s->jacks + p->camp[GTR_JACK]);
 		p->camp[GTR_JACK] = 0;
@@ -769,16 +934,25 @@ static void cleanup_camps(struct gtr_state *s)
 
 static void eot_next(struct gtr_state *s, struct game_log *log)
 {
-	int n = s->nplayers, i;
-	uint64_t any = 0;
+	int n = s->nplayers;
+	/* which of Senado, Alcantarillado, Academia anybody has: a phase
+	 * whose building nobody has asks nobody (the usual case) */
+	uint64_t any = s->any_fn;
 
 	/* the loop changes nothing over_now looks at (camps go to the pool) */
 	if (over_now(s, log))
 		return;
-	/* which of Senado, Alcantarillado, Academia anybody has: a phase
-	 * whose building nobody has asks nobody (the usual case) */
-	for (i = 0; i < n; i++)
-		any |= fn_mask(s, i);
+	if (s->phase == GP_SENATE &&
+	    !(any & (BIT(GC_SENATE) | BIT(GC_SEWER) | BIT(GC_ACADEMY)))) {
+		/* nobody is asked: where the loop below ends, directly */
+		cleanup_camps(s);
+		s->cursor = 0;
+		s->phase = GP_ACADEMY;
+		s->leader = (uint8_t)((s->leader + 1) % n);
+		s->turn++;
+		begin_turn(s, log);
+		return;
+	}
 	for (;;) {
 		int seat;
 		uint64_t f;
@@ -811,7 +985,7 @@ static void eot_next(struct gtr_state *s, struct game_log *log)
 			return;
 		}
 		if (s->phase == GP_SEWER && ((f >> GC_SEWER) & 1) &&
-		    total_of(s->p[seat].camp, GC_COUNT) > 0) {
+		    any40(s->p[seat].camp)) {
 			s->step = GS_SEWER;
 			return;
 		}
@@ -860,14 +1034,22 @@ static int unit_card_ok(const struct gtr_state *s, int seat, int role, int c)
 	       gtr_has(s, seat, GC_CIRCUS);
 }
 
+/* Bit m per material m of which seat holds at least need cards. */
+static unsigned hand_at_least(const struct gtr_state *s, int seat, int need)
+{
+	uint64_t x = load8(s->p[seat].hcount) & HAND_MATERIALS;
+
+	if (need > 0x7f)
+		return 0;	/* more than a hand can hold */
+	/* a byte reaches need when adding 128 - need sets its high bit (the
+	 * counts are below 128: 144 cards in all) */
+	x = (x + (uint64_t)(0x80 - need) * 0x0000010101010101ULL) & 0x0000808080808080ULL;
+	return nonzero_bytes(x);
+}
+
 static int can_petition(const struct gtr_state *s, int seat)
 {
-	int m, need = gtr_petition_need(s, seat);
-
-	for (m = 0; m < GM_COUNT; m++)
-		if (gtr_count(s->p[seat].hand, m) >= need)
-			return 1;
-	return 0;
+	return hand_at_least(s, seat, gtr_petition_need(s, seat)) != 0;
 }
 
 static int can_unit(const struct gtr_state *s, int seat, int role)
@@ -875,9 +1057,9 @@ static int can_unit(const struct gtr_state *s, int seat, int role)
 	if (s->p[seat].hand[GTR_JACK])
 		return 1;
 	if (role == GR_ARCHITECT && !(s->opts & GO_ORIGINAL_CIRCUS) &&
-	    gtr_has(s, seat, GC_CIRCUS) && gtr_total(s->p[seat].hand, GC_COUNT))
+	    gtr_has(s, seat, GC_CIRCUS) && (load8(s->p[seat].hcount) & HAND_MATERIALS))
 		return 1;
-	if (role < GR_COUNT && gtr_count(s->p[seat].hand, role))
+	if (role < GR_COUNT && s->p[seat].hcount[role])
 		return 1;
 	return can_petition(s, seat);
 }
@@ -932,16 +1114,16 @@ static void think_exec(struct gtr_state *s, int seat, struct game_log *log)
 
 	if (s->think == GTR_THINK_JACK && s->jacks > 0) {
 		s->jacks--;
-		p->hand[GTR_JACK]++;
+		hand_in(p, GTR_JACK);
 		LOGF(log, LOG_PUBLIC, L(LOC(log), "%s thinks and takes a Senator.",
 					"%s piensa y coge un Senador."), NAME(log, seat));
 	} else {
-		int h = gtr_hand_size(s, seat), lim = gtr_hand_limit(s, seat);
+		int h = hand_size(p), lim = gtr_hand_limit(s, seat);
 		int want = h < lim ? lim - h : 1, got = 0, c;
 		struct buf b = BUF_INIT;
 
 		while (got < want && (c = draw(s)) != GTR_NONE) {
-			p->hand[c]++;
+			hand_in(p, c);
 			got++;
 			if (log)
 				buf_printf(&b, "%s%s", b.len ? ", " : "", CNAME(log, c));
@@ -953,15 +1135,15 @@ static void think_exec(struct gtr_state *s, int seat, struct game_log *log)
 			if (got)
 				game_logf(log, seat, L(log->loc, "You draw: %s.", "Robas: %s."),
 					  buf_str(&b));
+			buf_release(&b);	/* only a log fills it */
 		}
-		buf_release(&b);
 	}
 	after_think(s, log);
 }
 
 static void think_latrine(struct gtr_state *s, int seat, struct game_log *log)
 {
-	if (gtr_has(s, seat, GC_LATRINE) && gtr_hand_size(s, seat) > 0) {
+	if (gtr_has(s, seat, GC_LATRINE) && hand_size(&s->p[seat]) > 0) {
 		s->step = GS_LATRINE;
 		s->decider = (uint8_t)seat;
 		return;
@@ -972,7 +1154,7 @@ static void think_latrine(struct gtr_state *s, int seat, struct game_log *log)
 static void think_start(struct gtr_state *s, int seat, int kind, struct game_log *log)
 {
 	s->think = (uint8_t)kind;
-	if (gtr_has(s, seat, GC_VOMITORIUM) && gtr_hand_size(s, seat) > 0) {
+	if (gtr_has(s, seat, GC_VOMITORIUM) && hand_size(&s->p[seat]) > 0) {
 		s->step = GS_VOMIT;
 		s->decider = (uint8_t)seat;
 		return;
@@ -1006,9 +1188,9 @@ static void after_think(struct gtr_state *s, struct game_log *log)
 
 static int frame_left(const struct gtr_state *s, int seat, const struct gtr_frame *f)
 {
-	int total = f->dyn ? gtr_turn_actions(s, seat) : f->count;
+	int total = f->dyn ? gtr_turn_actions(s, seat) : f->count, left = total - f->used;
 
-	return total > f->used ? total - f->used : 0;
+	return left & -(left > 0);	/* max(left, 0) without a branch */
 }
 
 static int top_left(const struct gtr_state *s)
@@ -1208,7 +1390,9 @@ static void complete(struct gtr_state *s, int seat, struct gtr_struct *t, struct
 	t->done = 1;
 	if (t->site < GM_COUNT)
 		p->infl[t->site]++;
-	gtr_refresh(s);
+	/* what gtr_refresh would change: a completed building is not public */
+	p->built |= BIT(card);
+	refresh_seat(s, seat);
 	infl = gtr_influence(s, seat);
 	LOGF(log, LOG_PUBLIC, L(LOC(log), "%s completes %s: influence %d.",
 				"%s termina %s: Influencia %d."),
@@ -1249,7 +1433,11 @@ static void found(struct gtr_state *s, int seat, int card, int m, int out, struc
 		s->out_town[m]--;
 	else
 		s->in_town[m]--;
-	gtr_refresh(s);
+	/* what gtr_refresh would change: a foundation adds to has, which
+	 * counts for the functions with Portón only */
+	p->has |= BIT(card);
+	if ((p->fn >> GC_GATE) & 1)
+		refresh_seat(s, seat);
 	LOGF(log, LOG_PUBLIC, L(LOC(log), "%s lays the foundation of %s on a %s site%s.",
 				"%s pone los cimientos de %s en un Solar de %s%s."),
 	     NAME(log, seat), CNAME(log, card), MNAME(log, m),
@@ -1267,8 +1455,13 @@ static void add_material(struct gtr_state *s, int actor, int owner, struct gtr_s
 	if (t->nmat < GTR_MAX_MAT)
 		t->mat[t->nmat++] = (uint8_t)c;
 	if (stair) {
+		int i;
+
 		t->flags |= GSF_PUBLIC;
-		gtr_refresh(s);
+		/* what gtr_refresh would change: everybody's functions */
+		s->pub |= BIT(t->card);
+		for (i = 0; i < s->nplayers; i++)
+			refresh_seat(s, i);
 		LOGF(log, LOG_PUBLIC, L(LOC(log), "%s adds %s to %s's %s: its function is now public.",
 					"%s añade %s a %s de %s: su función es ahora pública."),
 		     NAME(log, actor), MNAME(log, m), NAME(log, owner), CNAME(log, t->card));
@@ -1300,7 +1493,7 @@ static int legion_revealable(const struct gtr_state *s, int seat)
 	int m, n = 0;
 
 	for (m = 0; m < GM_COUNT; m++) {
-		int k = gtr_count(s->p[seat].hand, m) - demanded(s, m);
+		int k = s->p[seat].hcount[m] - demanded(s, m);
 
 		if (k > 0)
 			n += k;
@@ -1328,11 +1521,15 @@ static int protected_from(const struct gtr_state *s, int seat, int v)
 
 static int victim_card(const uint8_t *hand, int m)
 {
-	int c, best = -1;
+	uint64_t names = held_names(hand, m);
+	int best = -1;
 
-	for (c = gtr_first[m]; c < gtr_first[m + 1]; c++)
-		if (hand[c] && (best < 0 || hand[c] > hand[best]))
+	while (names) {
+		int c = next_bit(&names);
+
+		if (best < 0 || hand[c] > hand[best])
 			best = c;
+	}
 	return best;
 }
 
@@ -1380,7 +1577,7 @@ static void legion_resolve(struct gtr_state *s, struct game_log *log)
 		}
 	}
 	for (k = 1; k < n; k++) {
-		int v = (seat + k) % n;
+		int v = seat + k < n ? seat + k : seat + k - n;	/* (seat + k) % n */
 		struct gtr_player *vp = &s->p[v];
 
 		if (!is_victim(s, seat, v))
@@ -1395,7 +1592,7 @@ static void legion_resolve(struct gtr_state *s, struct game_log *log)
 			int m = s->leg_dem[i], c = victim_card(vp->hand, m);
 
 			if (c >= 0) {
-				vp->hand[c]--;
+				hand_out(vp, c);
 				me->stock[c]++;
 				LOGF(log, LOG_PUBLIC, L(LOC(log), "%s gives %s %s.", "%s da %s a %s."),
 				     NAME(log, v), L(LOC(log), NAME(log, seat), MNAME(log, m)),
@@ -1419,7 +1616,8 @@ static void legion_resolve(struct gtr_state *s, struct game_log *log)
 				s->coli[v][m]++;
 		}
 	}
-	if (coliseum_options(s, seat)) {
+	/* only a Coliseo filled coli above */
+	if (gtr_has(s, seat, GC_COLISEUM) && coliseum_options(s, seat)) {
 		s->step = GS_COLISEUM;
 		return;
 	}
@@ -1540,7 +1738,7 @@ static int material_moves(const struct gtr_state *s, int seat, const struct gtr_
 		}
 	} else if (!out) {
 		for (m = 0; m < GM_COUNT; m++)
-			if ((ok & (1u << m)) && count_of(p->hand, m))
+			if ((ok & (1u << m)) && p->hcount[m])
 				return 1;
 	} else {
 		for (c = 0; c < GC_COUNT; c++)
@@ -1557,20 +1755,11 @@ static int material_moves(const struct gtr_state *s, int seat, const struct gtr_
 static unsigned source_mask(const struct gtr_state *s, int seat, int role)
 {
 	const struct gtr_player *p = &s->p[seat];
-	unsigned src = 0;
-	int m, arch;
 
-	if (role == GR_ARCHITECT) {
-		arch = gtr_has(s, seat, GC_ARCHWAY);
-		for (m = 0; m < GM_COUNT; m++)
-			if (count_of(p->stock, m) || (arch && count_of(s->pool, m)))
-				src |= 1u << m;
-	} else {
-		for (m = 0; m < GM_COUNT; m++)
-			if (count_of(p->hand, m))
-				src |= 1u << m;
-	}
-	return src;
+	if (role == GR_ARCHITECT)
+		return materials_held(p->stock) |
+		       (gtr_has(s, seat, GC_ARCHWAY) ? materials_held(s->pool) : 0);
+	return nonzero_bytes(load8(p->hcount) & HAND_MATERIALS);
 }
 
 /* With `any`, stops at the first move (action_options only counts them). */
@@ -1580,16 +1769,19 @@ static void action_moves(const struct gtr_state *s, int seat, int kind, struct m
 			 int any)
 {
 	const struct gtr_player *p = &s->p[seat];
-	int c, m, k, v, left;
+	int c, m, k, v;
 	int room;
 	unsigned src;
 
 	switch (kind) {
 	case GR_LABORER:
-		if (!(s->part & GPART_POOL))
+		if (!(s->part & GPART_POOL)) {
+			unsigned held = materials_held(s->pool);
+
 			for (m = 0; m < GM_COUNT; m++)
-				if (gtr_count(s->pool, m))
+				if (held & (1u << m))
 					ADD(GK_TAKE, m, 0, 0);
+		}
 		if (!(s->part & GPART_HAND) && gtr_has(s, seat, GC_DOCK))
 			for (c = 0; c < GC_COUNT; c++)
 				if (p->hand[c])
@@ -1599,10 +1791,13 @@ static void action_moves(const struct gtr_state *s, int seat, int kind, struct m
 		room = client_room(s, seat);
 		if (!room)
 			break;
-		if (!(s->part & (GPART_POOL | GPART_DECK)))
+		if (!(s->part & (GPART_POOL | GPART_DECK))) {
+			unsigned held = materials_held(s->pool);
+
 			for (m = 0; m < GM_COUNT; m++)
-				if (gtr_count(s->pool, m))
+				if (held & (1u << m))
 					ADD(GK_HIRE, m, 0, 0);
+		}
 		if (!(s->part & GPART_DECK) && s->ndeck && gtr_has(s, seat, GC_BAR))
 			ADD(GK_HIRE_DECK, 0, 0, 0);
 		if (!(s->part & GPART_HAND) && gtr_has(s, seat, GC_AQUEDUCT))
@@ -1615,8 +1810,10 @@ static void action_moves(const struct gtr_state *s, int seat, int kind, struct m
 		if (!room)
 			break;
 		if (!(s->part & (GPART_POOL | GPART_DECK))) {
+			unsigned held = materials_held(p->stock);
+
 			for (m = 0; m < GM_COUNT; m++)
-				if (gtr_count(p->stock, m))
+				if (held & (1u << m))
 					ADD(GK_SELL, m, 0, 0);
 			if (s->ndeck && gtr_has(s, seat, GC_ATRIUM))
 				ADD(GK_SELL_DECK, 0, 0, 0);
@@ -1629,30 +1826,51 @@ static void action_moves(const struct gtr_state *s, int seat, int kind, struct m
 	case GR_ARCHITECT:
 	case GR_CRAFTSMAN:
 		/* found_moves for every card in hand, the sites looked at once */
-		left = top_left(s);
 		if (p->nstruct < GTR_MAX_STRUCT) {
 			uint64_t cards = present(p->hand, GC_COUNT) & ~p->has;
-			unsigned in = 0, outs = 0, range, bits;
-			int far = left >= 2 || gtr_has(s, seat, GC_TOWER);
+			uint64_t in_cards = 0, out_cards = 0;
+			unsigned in = 0, outs = 0;
+			int statue = !(s->opts & GO_NOFUNCTIONS) && ((cards >> GC_STATUE) & 1);
 
 			for (m = 0; m < GM_COUNT; m++) {
-				if (s->in_town[m])
+				if (s->in_town[m]) {
 					in |= 1u << m;
-				else if (s->out_town[m] && far)
+					in_cards |= material_names[m];
+				} else if (s->out_town[m]) {
 					outs |= 1u << m;
-			}
-			while (cards) {
-				c = next_bit(&cards);
-				range = c == GC_STATUE && !(s->opts & GO_NOFUNCTIONS)
-						? (1u << GM_COUNT) - 1 : 1u << gtr_cards[c].material;
-				bits = (in & range) | (outs & range) << 8;
-				for (m = 0; m < GM_COUNT; m++) {
-					if (bits & (1u << m))
-						ADD(GK_FOUND, c, m, 0);
-					if (bits & (1u << (8 + m)))
-						ADD(GK_FOUND, c, m, 1);
+					out_cards |= material_names[m];
 				}
 			}
+			/* out of town needs two actions left (or Torre): asked
+			 * only when a card could go there */
+			if (outs && (statue || (cards & out_cards)) &&
+			    !gtr_has(s, seat, GC_TOWER) && top_left(s) < 2)
+				outs = 0, out_cards = 0;
+			/* one site per card, of its material: in town, else out
+			 * of town; Estatua (any site) apart */
+			if (statue)
+				cards &= ~BIT(GC_STATUE);
+			cards &= in_cards | out_cards;
+			while (cards) {
+				c = next_bit(&cards);
+				if (statue && c > GC_STATUE) {
+					statue = 0;
+					for (m = 0; m < GM_COUNT; m++) {
+						if (in & (1u << m))
+							ADD(GK_FOUND, GC_STATUE, m, 0);
+						if (outs & (1u << m))
+							ADD(GK_FOUND, GC_STATUE, m, 1);
+					}
+				}
+				ADD(GK_FOUND, c, hand_slot[c], (int)((out_cards >> c) & 1));
+			}
+			if (statue)
+				for (m = 0; m < GM_COUNT; m++) {
+					if (in & (1u << m))
+						ADD(GK_FOUND, GC_STATUE, m, 0);
+					if (outs & (1u << m))
+						ADD(GK_FOUND, GC_STATUE, m, 1);
+				}
 		}
 		src = source_mask(s, seat, kind);
 		for (k = 0; k < p->nstruct; k++)
@@ -1678,14 +1896,37 @@ static void action_moves(const struct gtr_state *s, int seat, int kind, struct m
 
 #undef ADD
 
-/* Whether an action has options besides `done` (0 or 1). */
+/* Whether an action has options besides `done` (0 or 1): whether
+ * action_moves would list a move, each part as it asks it. */
 static int action_options(const struct gtr_state *s, int seat, int kind)
 {
+	const struct gtr_player *p = &s->p[seat];
 	struct move_list ml;
 
-	ml.n = 0;
-	action_moves(s, seat, kind, &ml, 1);
-	return ml.n;
+	switch (kind) {
+	case GR_LABORER:
+		return (!(s->part & GPART_POOL) && any40(s->pool)) ||
+		       (!(s->part & GPART_HAND) && gtr_has(s, seat, GC_DOCK) && any40(p->hand));
+	case GR_PATRON:
+		return client_room(s, seat) &&
+		       ((!(s->part & (GPART_POOL | GPART_DECK)) && any40(s->pool)) ||
+			(!(s->part & GPART_DECK) && s->ndeck && gtr_has(s, seat, GC_BAR)) ||
+			(!(s->part & GPART_HAND) && gtr_has(s, seat, GC_AQUEDUCT) &&
+			 any40(p->hand)));
+	case GR_MERCHANT:
+		return vault_room(s, seat) &&
+		       ((!(s->part & (GPART_POOL | GPART_DECK)) &&
+			 (any40(p->stock) || (s->ndeck && gtr_has(s, seat, GC_ATRIUM)))) ||
+			(!(s->part & GPART_HAND) && gtr_has(s, seat, GC_BASILICA) &&
+			 any40(p->hand)));
+	case GR_ARCHITECT:
+	case GR_CRAFTSMAN:
+		ml.n = 0;
+		action_moves(s, seat, kind, &ml, 1);
+		return ml.n;
+	default:
+		return 0;
+	}
 }
 
 static const struct gtr_struct *target(const struct gtr_state *s)
@@ -1704,6 +1945,9 @@ static inline unsigned awaiting_of(const struct gtr_state *s)
 	unsigned mask = 0;
 	int i;
 
+	if (s->step != GS_PICK && s->step != GS_OVER && s->phase != GP_OVER &&
+	    s->decider < s->nplayers)
+		return 1u << s->decider;	/* the usual case, tested first */
 	if (s->step == GS_OVER || s->phase == GP_OVER)
 		return 0;
 	if (s->step == GS_PICK) {
@@ -1717,6 +1961,14 @@ static inline unsigned awaiting_of(const struct gtr_state *s)
 	return 1u << s->decider;
 }
 
+/* (awaiting_of(s) >> seat) & 1 for a seat in 0..nplayers-1. */
+static inline int awaited(const struct gtr_state *s, int seat)
+{
+	if (s->step == GS_PICK)
+		return s->phase != GP_OVER && !s->p[seat].pick;
+	return seat == s->decider && s->step != GS_OVER && s->phase != GP_OVER;
+}
+
 int gtr_moves(const void *st, int seat, struct move_list *out)
 {
 	const struct gtr_state *s = st;
@@ -1725,7 +1977,7 @@ int gtr_moves(const void *st, int seat, struct move_list *out)
 
 	out->n = 0;
 	out->nmeta = 0;
-	if (seat < 0 || seat >= s->nplayers || !(awaiting_of(s) & (1u << seat)))
+	if (seat < 0 || seat >= s->nplayers || !awaited(s, seat))
 		return 0;
 	p = &s->p[seat];
 	switch (s->step) {
@@ -1738,10 +1990,10 @@ int gtr_moves(const void *st, int seat, struct move_list *out)
 		/* can_unit per role, its role-free parts once */
 		int any = p->hand[GTR_JACK] || can_petition(s, seat);
 		int circ = !(s->opts & GO_ORIGINAL_CIRCUS) && gtr_has(s, seat, GC_CIRCUS) &&
-			   total_of(p->hand, GC_COUNT);
+			   (load8(p->hcount) & HAND_MATERIALS) != 0;
 
 		for (r = 0; r < GR_COUNT; r++)
-			if (any || (r == GR_ARCHITECT && circ) || count_of(p->hand, r))
+			if (any || (r == GR_ARCHITECT && circ) || p->hcount[r])
 				add(out, GK_LEAD, r, 0, 0);
 		think_moves(s, out);
 		if (!p->conceded) {	/* last: a meta decision (game.h) */
@@ -1768,9 +2020,10 @@ int gtr_moves(const void *st, int seat, struct move_list *out)
 				if (p->hand[c])
 					add(out, GK_PLAY, c, 0, 0);
 		} else if (s->led < GM_COUNT) {
-			for (c = gtr_first[s->led]; c < gtr_first[s->led + 1]; c++)
-				if (p->hand[c])
-					add(out, GK_PLAY, c, 0, 0);
+			uint64_t names = held_names(p->hand, s->led);
+
+			while (names)
+				add(out, GK_PLAY, next_bit(&names), 0, 0);
 		}
 		if (p->hand[GTR_JACK])
 			add(out, GK_PLAY, GTR_JACK, 0, 0);
@@ -1782,13 +2035,22 @@ int gtr_moves(const void *st, int seat, struct move_list *out)
 	case GS_PETITION:
 		need = s->pet_need;
 		/* by material (names are grouped by material, in order) */
-		for (m = 0; m < GM_COUNT; m++) {
-			if (s->pet_role == GTR_NONE ? count_of(p->hand, m) < need
-						    : m != s->pet_role)
-				continue;
-			for (c = gtr_first[m]; c < gtr_first[m + 1]; c++)
-				if (p->hand[c])
-					add(out, GK_PETITION_CARD, c, 0, 0);
+		if (s->pet_role == GTR_NONE) {
+			uint64_t names = 0;
+			unsigned mats = hand_at_least(s, seat, need);
+
+			while (mats) {
+				m = __builtin_ctz(mats);
+				mats &= mats - 1;
+				names |= held_names(p->hand, m);
+			}
+			while (names)
+				add(out, GK_PETITION_CARD, next_bit(&names), 0, 0);
+		} else if (s->pet_role < GM_COUNT) {
+			uint64_t names = held_names(p->hand, s->pet_role);
+
+			while (names)
+				add(out, GK_PETITION_CARD, next_bit(&names), 0, 0);
 		}
 		break;
 	case GS_VOMIT:
@@ -1831,7 +2093,7 @@ int gtr_moves(const void *st, int seat, struct move_list *out)
 	case GS_LEGION:
 		if (s->leg_k < s->leg_n)
 			for (m = 0; m < GM_COUNT; m++)
-				if (gtr_count(p->hand, m) > demanded(s, m))
+				if (p->hcount[m] > demanded(s, m))
 					add(out, GK_DEMAND, m, 0, 0);
 		add(out, GK_DONE, 0, 0, 0);
 		break;
@@ -1926,7 +2188,7 @@ static void do_action(struct gtr_state *s, int seat, struct move m, struct game_
 		after_part(s, seat, log);
 		return;
 	case GK_DOCK:
-		p->hand[m.a]--;
+		hand_out(p, m.a);
 		p->stock[m.a]++;
 		s->part |= GPART_HAND;
 		/* the stockpile shows the material only: the card stays secret */
@@ -1955,7 +2217,7 @@ static void do_action(struct gtr_state *s, int seat, struct move m, struct game_
 			     NAME(log, seat), RNAME(log, gtr_cards[c].material));
 		} else {
 			c = m.a;
-			p->hand[c]--;
+			hand_out(p, c);
 			s->part |= GPART_HAND;
 			LOGF(log, LOG_PUBLIC, L(loc, "%s hires a %s from hand (Aqueduct).",
 						"%s contrata un %s de la Mano (Acueducto)."),
@@ -1988,7 +2250,7 @@ static void do_action(struct gtr_state *s, int seat, struct move m, struct game_
 		after_part(s, seat, log);
 		return;
 	case GK_SELL_HAND:
-		p->hand[m.a]--;
+		hand_out(p, m.a);
 		p->vault[m.a]++;
 		s->part |= GPART_HAND;
 		LOGF(log, LOG_PUBLIC, L(loc, "%s puts a card from hand into the vault (Basilica).",
@@ -2002,7 +2264,7 @@ static void do_action(struct gtr_state *s, int seat, struct move m, struct game_
 		if (s->step == GS_FOUNTAIN)
 			s->fount = GTR_NONE;
 		else
-			p->hand[m.a]--;
+			hand_out(p, m.a);
 		found(s, seat, m.a, m.b, m.c, log);
 		if (top_kind(s) == GR_CRAFTSMAN)
 			p->crafted = 1;
@@ -2046,7 +2308,7 @@ static void do_action(struct gtr_state *s, int seat, struct move m, struct game_
 		s->step = GS_FOUNTAIN;
 		return;
 	case GK_KEEP:
-		p->hand[s->fount]++;
+		hand_in(p, s->fount);
 		LOGF(log, LOG_PUBLIC, L(loc, "%s keeps the Fountain's card in hand.",
 					"%s se queda en la Mano la carta de la Fuente."), NAME(log, seat));
 		s->fount = GTR_NONE;
@@ -2080,7 +2342,7 @@ static void do_with(struct gtr_state *s, int seat, struct move m, struct game_lo
 		src[c]--;
 	} else {
 		c = m.a;
-		p->hand[c]--;
+		hand_out(p, c);
 		p->crafted = 1;
 	}
 	add_material(s, seat, owner, &s->p[owner].st[k], c, s->tgt_stair, log);
@@ -2095,7 +2357,7 @@ static void do_move(struct gtr_state *s, int seat, struct move m, struct game_lo
 
 	switch (s->step) {
 	case GS_PICK:
-		p->hand[m.a]--;
+		hand_out(p, m.a);
 		p->pick = (uint8_t)(m.a + 1);
 		LOGF(log, LOG_PUBLIC, L(loc, "%s picks a card face down.",
 					"%s elige una carta boca abajo."), NAME(log, seat));
@@ -2144,13 +2406,13 @@ static void do_move(struct gtr_state *s, int seat, struct move m, struct game_lo
 			s->step = GS_PETITION;
 			return;
 		}
-		p->hand[m.a]--;
+		hand_out(p, m.a);
 		p->camp[m.a]++;
 		log_unit(s, seat, CNAME(log, m.a), log);
 		unit_played(s, seat, log);
 		return;
 	case GS_PETITION:
-		p->hand[m.a]--;
+		hand_out(p, m.a);
 		p->camp[m.a]++;
 		s->pet_role = gtr_cards[m.a].material;
 		if (++s->pet_have < s->pet_need)
@@ -2175,6 +2437,7 @@ static void do_move(struct gtr_state *s, int seat, struct move m, struct game_lo
 			}
 			s->jacks = (uint8_t)(s->jacks + p->hand[GTR_JACK]);
 			p->hand[GTR_JACK] = 0;
+			memset(p->hcount, 0, sizeof(p->hcount));
 			LOGF(log, LOG_PUBLIC, L(loc, "%s discards the whole hand (Vomitorium).",
 						"%s descarta toda su Mano (Vomitorium)."), NAME(log, seat));
 			think_exec(s, seat, log);
@@ -2184,7 +2447,7 @@ static void do_move(struct gtr_state *s, int seat, struct move m, struct game_lo
 		return;
 	case GS_LATRINE:
 		if (m.kind == GK_LATRINE) {
-			p->hand[m.a]--;
+			hand_out(p, m.a);
 			if (m.a == GTR_JACK)
 				s->jacks++;
 			else
@@ -2267,7 +2530,7 @@ static void do_move(struct gtr_state *s, int seat, struct move m, struct game_lo
 
 				while (o->camp[GTR_JACK] && want > 0) {
 					o->camp[GTR_JACK]--;
-					p->hand[GTR_JACK]++;
+					hand_in(p, GTR_JACK);
 					want--;
 				}
 			}
@@ -2285,7 +2548,7 @@ static void do_move(struct gtr_state *s, int seat, struct move m, struct game_lo
 			LOGF(log, LOG_PUBLIC, L(loc, "%s keeps %s in the stockpile (Sewer).",
 						"%s guarda %s en su Almacén (Alcantarillado)."),
 			     NAME(log, seat), CNAME(log, m.a));
-			if (gtr_total(p->camp, GC_COUNT))
+			if (any40(p->camp))
 				return;
 		}
 		s->cursor++;
@@ -2401,7 +2664,7 @@ static int legal(const struct gtr_state *s, int seat, struct move m)
 {
 	const struct gtr_player *p;
 
-	if (seat < 0 || seat >= s->nplayers || !(awaiting_of(s) & (1u << seat)))
+	if (seat < 0 || seat >= s->nplayers || !awaited(s, seat))
 		return 0;
 	p = &s->p[seat];
 	switch (s->step) {
@@ -2433,7 +2696,7 @@ static int legal(const struct gtr_state *s, int seat, struct move m)
 		    m.a >= GC_COUNT || !p->hand[m.a])
 			return 0;
 		return s->pet_role == GTR_NONE
-			       ? count_of(p->hand, gtr_cards[m.a].material) >= s->pet_need
+			       ? p->hcount[gtr_cards[m.a].material] >= s->pet_need
 			       : gtr_cards[m.a].material == s->pet_role;
 	case GS_THINK:
 		if (m.kind == GK_DONE)
@@ -2443,6 +2706,11 @@ static int legal(const struct gtr_state *s, int seat, struct move m)
 		if (m.kind == GK_DONE)
 			return m.a == 0 && m.b == 0 && m.c == 0;
 		return action_legal(s, seat, top_kind(s), m);
+	case GS_LEGION:
+		if (m.kind == GK_DONE)
+			return m.a == 0 && m.b == 0 && m.c == 0;
+		return m.kind == GK_DEMAND && m.b == 0 && m.c == 0 && m.a < GM_COUNT &&
+		       s->leg_k < s->leg_n && p->hcount[m.a] > demanded(s, m.a);
 	default:
 		return listed(s, seat, m);
 	}
@@ -2645,6 +2913,7 @@ const struct game_ops gtr_ops = {
 	.load = gtr_load,
 	.result = gtr_result,
 	.bot_move = gtr_bot_move,
+	.determinize = gtr_determinize,
 	.check = gtr_check,
 	.secrets = gtr_secrets,
 	.rules = gtr_rules,

@@ -276,6 +276,14 @@ struct gtr_player {
 	/* caches, recomputed by gtr_refresh() (check() verifies them) */
 	uint64_t has;			/* bit per name: a structure of that name */
 	uint64_t built;			/* bit per name: a completed one */
+	uint64_t fn;			/* bit per name: its function (gtr_has) */
+	uint8_t influence;		/* gtr_influence */
+	uint8_t client_limit;		/* gtr_client_limit */
+	uint8_t vault_limit;		/* gtr_vault_limit */
+	uint8_t hand_limit;		/* gtr_hand_limit */
+	/* cache kept by every change of hand (gtr_refresh recomputes it):
+	 * hand cards per material, [6] the Senadores, [7] always 0 */
+	uint8_t hcount[8];
 };
 
 struct gtr_state {
@@ -299,6 +307,7 @@ struct gtr_state {
 	uint8_t in_town[GM_COUNT];
 	uint8_t out_town[GM_COUNT];
 	uint64_t pub;		/* bit per name: a public (Escalinata) building */
+	uint64_t any_fn;	/* cache (gtr_refresh): the seats' functions together */
 
 	/* units: petition in progress */
 	uint8_t pet_role;	/* GTR_NONE until its first card */
@@ -389,6 +398,8 @@ int gtr_hand_limit(const struct gtr_state *s, int seat);
 int gtr_hand_size(const struct gtr_state *s, int seat);
 int gtr_count(const uint8_t *cards, int material);	/* of one material */
 int gtr_total(const uint8_t *cards, int n);		/* all n entries */
+/* out[m] = gtr_count(cards, m) for every material m. */
+void gtr_counts(const uint8_t *cards, int out[GM_COUNT]);
 int gtr_clients(const struct gtr_state *s, int seat);
 int gtr_vault_size(const struct gtr_state *s, int seat);
 /* Actions seat performs this turn with the led role (units + clients,
@@ -436,7 +447,9 @@ int gtr_give_building(struct gtr_state *s, int seat, int card, int site, int nma
 /* Clears the turn and starts a fresh one with `leader` to lead (phase
  * GP_LEAD): played cards back to the pool / pile, frames emptied. */
 void gtr_start_turn(struct gtr_state *s, int leader);
-/* Recomputes the caches (structure masks) after direct edits. */
+/* Recomputes the caches (structure masks, functions, influence, limits,
+ * hand counts) after direct edits of structures, influence piles, hands or
+ * options; load() and determinize() end with it. */
 void gtr_refresh(struct gtr_state *s);
 
 /* ---- scoring (score.c) ---- */
@@ -444,6 +457,8 @@ void gtr_refresh(struct gtr_state *s);
 /* Victory points now: influence + vault + merchant bonuses + Estatua +
  * Muralla. */
 int gtr_score(const struct gtr_state *s, int seat);
+/* gtr_score of every seat: out[0..nplayers). */
+void gtr_scores(const struct gtr_state *s, int *out);
 /* The merchant bonus of material m: the seat with strictly the most vault
  * cards of m, or -1 (none, or a tie). */
 int gtr_merchant_bonus(const struct gtr_state *s, int m);
@@ -469,6 +484,8 @@ void gtr_card_names(enum locale loc, struct buf *out);
 /* ---- AI (ai.c) ---- */
 
 int gtr_bot_move(const void *st, int seat, struct rng *rng, struct move *out);
+/* The determinize op (determinize.c): re-deals the cards seat cannot see. */
+void gtr_determinize(void *st, int seat, struct rng *rng);
 
 /* ---- persistence (save.c) ---- */
 

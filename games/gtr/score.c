@@ -31,21 +31,67 @@ int gtr_merchant_bonus(const struct gtr_state *s, int m)
 	return tie ? -1 : best;
 }
 
-int gtr_score(const struct gtr_state *s, int seat)
+/* Seat's points but the merchant bonuses, from its vault counts (the
+ * cached influence and functions read directly: the AI asks every seat's
+ * score at each decision). */
+static int score_base(const struct gtr_state *s, int seat, const int *vault)
 {
 	const struct gtr_player *p = &s->p[seat];
-	int m, v = gtr_influence(s, seat);
+	int m, v = p->influence;
 
-	for (m = 0; m < GM_COUNT; m++) {
-		v += gtr_count(p->vault, m) * gtr_value[m];
-		if (gtr_merchant_bonus(s, m) == seat)
-			v += 3;
-	}
-	if (gtr_has(s, seat, GC_STATUE))
+	for (m = 0; m < GM_COUNT; m++)
+		v += vault[m] * gtr_value[m];
+	if ((p->fn >> GC_STATUE) & 1)
 		v += 3;
-	if (gtr_has(s, seat, GC_WALL))
+	if ((p->fn >> GC_WALL) & 1)
 		v += gtr_total(p->stock, GC_COUNT) / 2;
 	return v;
+}
+
+/* gtr_merchant_bonus from the vault counts of every seat. */
+static int bonus_of(int n, int (*vault)[GM_COUNT], int m)
+{
+	int i, best = -1, bestn = 0, tie = 0;
+
+	for (i = 0; i < n; i++) {
+		int k = vault[i][m];
+
+		if (k > bestn) {
+			best = i;
+			bestn = k;
+			tie = 0;
+		} else if (k == bestn && k > 0) {
+			tie = 1;
+		}
+	}
+	return tie ? -1 : best;
+}
+
+void gtr_scores(const struct gtr_state *s, int *out)
+{
+	int vault[GTR_MAX_PLAYERS][GM_COUNT];
+	int n = s->nplayers, i, m;
+
+	/* each vault counted once (the AI asks every seat's score at each
+	 * decision) */
+	for (i = 0; i < n; i++)
+		gtr_counts(s->p[i].vault, vault[i]);
+	for (i = 0; i < n; i++)
+		out[i] = score_base(s, i, vault[i]);
+	for (m = 0; m < GM_COUNT; m++) {
+		int b = bonus_of(n, vault, m);
+
+		if (b >= 0)
+			out[b] += 3;
+	}
+}
+
+int gtr_score(const struct gtr_state *s, int seat)
+{
+	int score[GTR_MAX_PLAYERS];
+
+	gtr_scores(s, score);
+	return score[seat];
 }
 
 int gtr_result(const void *st, struct game_result *out)
@@ -58,10 +104,9 @@ int gtr_result(const void *st, struct game_result *out)
 	memset(out, 0, sizeof(*out));
 	out->nseats = n;
 	forced = (s->end == GE_FORUM || s->end == GE_CONCEDE) && s->winner < n;
-	for (i = 0; i < n; i++) {
-		out->score[i] = gtr_score(s, i);
+	gtr_scores(s, out->score);
+	for (i = 0; i < n; i++)
 		out->eligible[i] = 1;
-	}
 	for (i = 0; i < n; i++) {
 		int rank = 1;
 

@@ -34,6 +34,10 @@ EPHEMERAL = 64
 # Close codes after which Discord does not let the session be resumed.
 NON_RESUMABLE_CLOSES = {4004, 4007, 4009, 4010, 4011, 4012, 4013, 4014}
 
+# TABULA_TEST_SLOW (default 1) multiplies the wait_* timeouts and the
+# deadlines the bot must meet: the bot runs under valgrind in `make valgrind`
+SLOW = float(os.environ.get("TABULA_TEST_SLOW") or 1)
+
 _NAME_RE = re.compile(r"^[-_\w]{1,32}$")
 
 
@@ -343,7 +347,7 @@ class FakeDiscord:
                          "discriminator": "0", "global_name": None,
                          "avatar": None, "bot": True, "flags": 0}
         # knobs (plain attributes; set them before or during a test)
-        self.interaction_deadline_s = 3.0
+        self.interaction_deadline_s = 3.0 * SLOW
         self.followup_window_s = 15 * 60
         self.nonce_window_s = 300.0
         self.refuse_dm_users = set()
@@ -353,7 +357,7 @@ class FakeDiscord:
         self.resume_path = "/gateway-resume"
         self.guild_ids = [DEFAULT_GUILD]
         self.strict = False   # True: validation violations answer 400
-        self.heartbeat_slack_s = 0.5
+        self.heartbeat_slack_s = 0.5 * SLOW
         self.require_auth_on_webhooks = False
         self.retry_slack_s = 0.05
         # state
@@ -494,9 +498,10 @@ class FakeDiscord:
         async def co():
             return fn(*args)
         return asyncio.run_coroutine_threadsafe(co(), self._loop).result(
-            timeout)
+            timeout * SLOW)
 
     def _wait(self, pred, timeout, msg):
+        timeout *= SLOW
         deadline = time.monotonic() + timeout
         with self._cond:
             while not pred():

@@ -25,6 +25,8 @@ import threading
 import time
 import traceback
 
+from harness import SLOW    # TABULA_TEST_SLOW: timeouts x this (make valgrind)
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 _spec = importlib.util.spec_from_file_location(
     "make_transcript", os.path.join(HERE, "..", "..", "scripts", "make-transcript.py"))
@@ -59,7 +61,7 @@ class Bot:
     def until(self, pred, timeout=10):
         """Lines up to and including the first one pred accepts."""
         got = []
-        end = time.monotonic() + timeout
+        end = time.monotonic() + timeout * SLOW
         while True:
             try:
                 line = self.lines.get(timeout=max(0.01, end - time.monotonic()))
@@ -73,14 +75,14 @@ class Bot:
 
     def kill9(self):
         self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(timeout=10)
+        self.proc.wait(timeout=10 * SLOW)
 
     def close(self):
         try:
             self.proc.stdin.close()
         except OSError:
             pass
-        rc = self.proc.wait(timeout=20)
+        rc = self.proc.wait(timeout=20 * SLOW)
         assert rc == 0, "exit status %r" % rc
 
 

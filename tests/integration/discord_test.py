@@ -23,6 +23,8 @@ sys.path.insert(0, HERE)
 import harness  # noqa: E402
 from fake_discord import FakeDiscord  # noqa: E402
 
+SLOW = harness.SLOW     # TABULA_TEST_SLOW: timeouts x this (make valgrind)
+
 # the transcript generator's greedy player: random moves make Fortuna last
 # for thousands of decisions
 _spec = importlib.util.spec_from_file_location(
@@ -73,7 +75,7 @@ class Bot:
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
         try:
-            rc = self.proc.wait(timeout=20)
+            rc = self.proc.wait(timeout=20 * SLOW)
         except subprocess.TimeoutExpired:
             self.proc.kill()
             raise AssertionError("the bot did not stop on SIGTERM")
@@ -387,7 +389,7 @@ def test_disconnected_command_replayed():
         fake.wait_resumed(1, timeout=15)
         h.wait_response(timeout=10)
         wait_boards(fake, 2)
-        time.sleep(0.5)
+        time.sleep(0.5 * SLOW)
         assert len(boards(fake)) == 2, "the move was applied twice or not at all"
         assert fake.violations == [], fake.violations
     finally:
@@ -429,7 +431,7 @@ def test_stale_and_foreign_clicks():
         assert "over" in one_text(h) or "not" in one_text(h)
         h = fake.click(nxt, CHAN, old, "garbage")
         assert all(e for _, e in texts(h))
-        time.sleep(0.3)
+        time.sleep(0.3 * SLOW)
         assert len(boards(fake)) == 2
         assert fake.violations == [], fake.violations
     finally:
@@ -556,7 +558,7 @@ def test_bad_token_exits():
     fake = FakeDiscord(token="the-right-token").start()
     bot = Bot(fake)     # sends TOKEN, which the fake does not know
     try:
-        rc = bot.proc.wait(timeout=20)
+        rc = bot.proc.wait(timeout=20 * SLOW)
         assert rc == 14, rc
     finally:
         bot.stop(expect=14)
@@ -631,7 +633,7 @@ def test_kill9_mid_game():
             if rng.random() < 0.25:
                 time.sleep(rng.choice((0, 0.002, 0.01)))
                 bot.proc.send_signal(signal.SIGKILL)
-                bot.proc.wait(timeout=10)
+                bot.proc.wait(timeout=10 * SLOW)
                 bot.err.close()
                 bot = Bot(fake, db=db)
                 identified += 1
@@ -639,12 +641,12 @@ def test_kill9_mid_game():
                 n = status_moves(fake, ps[0])
                 assert acked <= n <= sent, (acked, n, sent)
                 acked = sent = n
-                time.sleep(0.3)      # re-sent outbox messages land
+                time.sleep(0.3 * SLOW)      # re-sent outbox messages land
                 continue
             h.wait_response(timeout=5)
             wait_boards(fake, acked + 2)
             acked += 1
-        time.sleep(0.5)
+        time.sleep(0.5 * SLOW)
         n = status_moves(fake, ps[0])
         bs = boards(fake)
         # one board per position: the start and each stored move

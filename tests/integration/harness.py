@@ -1,8 +1,14 @@
 """The runner shared by the integration test scripts: every test_* function
-of a module, one line each, then "<prefix>: N passed, M failed"."""
+of a module, one line each, then "<prefix>: N passed, M failed".
+
+TABULA_TEST_SLOW (a number, default 1) multiplies every timeout of the
+scripts and the fakes: `make valgrind` runs the bot under valgrind with 10."""
+import os
 import sys
 import time
 import traceback
+
+SLOW = float(os.environ.get("TABULA_TEST_SLOW") or 1)
 
 
 def run_tests(prefix, module, argv):

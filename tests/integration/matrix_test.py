@@ -23,6 +23,8 @@ sys.path.insert(0, HERE)
 import harness  # noqa: E402
 from fake_matrix import FakeMatrix  # noqa: E402
 
+SLOW = harness.SLOW     # TABULA_TEST_SLOW: timeouts x this (make valgrind)
+
 _spec = importlib.util.spec_from_file_location(
     "make_transcript", os.path.join(HERE, "..", "..", "scripts", "make-transcript.py"))
 make_transcript = importlib.util.module_from_spec(_spec)
@@ -59,7 +61,7 @@ class Bot:
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
         try:
-            rc = self.proc.wait(timeout=20)
+            rc = self.proc.wait(timeout=20 * SLOW)
         except subprocess.TimeoutExpired:
             self.proc.kill()
             raise AssertionError("the bot did not stop on SIGTERM")
@@ -276,7 +278,7 @@ def test_restart_no_replay_no_loss():
                     for r in fake.requests[-12:]:
                         print("REQ", r.method, r.path[:90], r.status)
                     raise
-                time.sleep(1.0)
+                time.sleep(1.0 * SLOW)
                 # one new board, nothing re-posted from before the restart
                 assert len(boards(fake, room)) == step + 2, len(boards(fake, room))
                 assert len(fake.bot_messages(room)) - count == 1, texts(fake, room)[count:]
@@ -304,7 +306,7 @@ def test_first_sync_ignores_old_messages():
     bot = Bot(fake)
     try:
         fake.wait_synced(2, timeout=10)
-        time.sleep(0.5)
+        time.sleep(0.5 * SLOW)
         assert texts(fake, room) == [], texts(fake, room)
         fake.say(ps[1], room, "!game status")
         wait_text(fake, room, "No game")
@@ -317,7 +319,7 @@ def test_first_sync_ignores_old_messages():
         fake.say(ps[1], r2, "!game new gtr", msgtype="m.notice")
         fake.say(ps[1], r2, "!game status")
         wait_text(fake, r2, "No game")
-        time.sleep(0.3)
+        time.sleep(0.3 * SLOW)
         assert len(texts(fake, r2)) == 1, texts(fake, r2)
         check_clean(fake)
     finally:
@@ -378,7 +380,7 @@ def test_rate_limit_and_server_errors():
                     and r.status == 200]
         # a request's status is recorded just after its answer is applied
         fake._wait(lambda: len(sends()) >= 2, 5, lambda: [r.path for r in sends()])
-        time.sleep(0.3)
+        time.sleep(0.3 * SLOW)
         assert len(sends()) == 2, [r.path for r in sends()]
         check_clean(fake)
     finally:
@@ -417,7 +419,7 @@ def test_leaves_when_alone_and_allowlist():
         if stranger:
             r2 = fake.create_room(stranger)
             fake.invite_bot(r2, stranger)
-            time.sleep(1.0)
+            time.sleep(1.0 * SLOW)
             assert r2 not in fake.bot_rooms()
         check_clean(fake)
     finally:
@@ -496,7 +498,7 @@ def test_bad_input_from_matrix():
         fake.say(idle, room, "!game abort", edit_of=ev)     # an edit is not a new command
         fake._wait(lambda: fake.dm_room(idle) and len(fake.bot_messages(fake.dm_room(idle))) >= 3,
                    10, lambda: "no private answers")
-        time.sleep(0.5)
+        time.sleep(0.5 * SLOW)
         got = [m.get("body", "") for m in fake.bot_messages(fake.dm_room(idle))]
         assert any("too long" in t for t in got), got
         assert any("Unknown command" in t for t in got), got
@@ -515,7 +517,7 @@ def test_bad_password_exits():
     fake = FakeMatrix(bot_password="the-real-one").start()
     bot = Bot(fake, extra_env={"MATRIX_PASSWORD": PASSWORD})
     try:
-        rc = bot.proc.wait(timeout=20)
+        rc = bot.proc.wait(timeout=20 * SLOW)
         assert rc == 15, rc
     finally:
         bot.stop(expect=15)
@@ -541,7 +543,7 @@ def test_burst_limited_timeline():
         try:
             fake._wait(lambda: len(texts(fake, room)) > count, 15,
                        lambda: "the join after the burst was not answered")
-            time.sleep(1.0)
+            time.sleep(1.0 * SLOW)
             new = texts(fake, room)[count:]
             assert len(new) == 1 and "Ben" in new[0], new
             check_clean(fake)

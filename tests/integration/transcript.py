@@ -24,6 +24,8 @@ import subprocess
 import sys
 import tempfile
 
+from harness import SLOW    # TABULA_TEST_SLOW: timeouts x this (make valgrind)
+
 
 def unescape(s):
     return s.encode("utf-8").decode("unicode_escape").encode("latin-1")
@@ -70,7 +72,7 @@ def run(binary, path):
             env.update(seg["env"])
             data = b"".join(l + b"\n" for l in seg["input"])
             p = subprocess.run([binary], input=data, capture_output=True, env=env,
-                               timeout=120)
+                               timeout=120 * SLOW)
             out = p.stdout.decode("utf-8", "replace").splitlines()
             if p.returncode != 0:
                 failures.append(f"segment {n}: exit code {p.returncode}: "
