@@ -107,7 +107,7 @@ valgrind: $(TEST_BIN) $(BIN)
 	exit $$rc
 
 bench: $(BENCH_BIN) $(BIN)
-	@for b in $(BENCH_BIN); do $$b || exit 1; done
+	@for b in $(BENCH_BIN); do BENCH_TABULA=$${BENCH_TABULA:-./$(BIN)} $$b || exit 1; done
 
 # ---- fuzzing (libFuzzer; docs/fuzzing.md) ----
 # `make fuzz` installs clang if missing, builds every tests/fuzz/fuzz_*.c
