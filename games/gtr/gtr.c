@@ -410,22 +410,14 @@ static int vault_room(const struct gtr_state *s, int seat)
 	return gtr_vault_size(s, seat) < gtr_vault_limit(s, seat);
 }
 
-int gtr_turn_actions(const struct gtr_state *s, int seat)
+/* gtr_turn_actions with Circo Máximo, Ludus Magna or Despensa: apart, so
+ * that the usual case below stays a leaf without a loop. */
+static __attribute__((noinline)) int turn_actions_special(const struct gtr_state *s, int seat,
+							  int n, uint64_t f)
 {
 	const struct gtr_player *p = &s->p[seat];
-	int R = s->led, r, n, mult, lm, store;
-	uint64_t f;
+	int R = s->led, r, mult, lm, store;
 
-	if (R >= GR_COUNT)
-		return 0;
-	f = fn_mask(s, seat);
-	n = p->acted ? p->units : 0;
-	if (!(f & (BIT(GC_CIRCUS_MAXIMUS) | BIT(GC_LUDUS_MAGNA) | BIT(GC_STOREROOM)))) {
-		/* the usual case: the led role's clients, once each */
-		int c = count_of(p->clients, R) - p->newc[R];
-
-		return c > 0 ? n + c : n;
-	}
 	mult = p->acted && ((f >> GC_CIRCUS_MAXIMUS) & 1) ? 2 : 1;
 	lm = (f >> GC_LUDUS_MAGNA) & 1;
 	store = R == GR_LABORER && ((f >> GC_STOREROOM) & 1);
@@ -444,6 +436,23 @@ int gtr_turn_actions(const struct gtr_state *s, int seat)
 			n += c * mult;
 	}
 	return n;
+}
+
+int gtr_turn_actions(const struct gtr_state *s, int seat)
+{
+	const struct gtr_player *p = &s->p[seat];
+	int R = s->led, n, c;
+	uint64_t f;
+
+	if (R >= GR_COUNT)
+		return 0;
+	f = fn_mask(s, seat);
+	n = p->acted ? p->units : 0;
+	if (f & (BIT(GC_CIRCUS_MAXIMUS) | BIT(GC_LUDUS_MAGNA) | BIT(GC_STOREROOM)))
+		return turn_actions_special(s, seat, n, f);
+	/* the usual case: the led role's clients, once each */
+	c = count_of(p->clients, R) - p->newc[R];
+	return c > 0 ? n + c : n;
 }
 
 int gtr_find_struct(const struct gtr_state *s, int seat, int card)
@@ -738,7 +747,10 @@ int gtr_setup(void *st, int players, uint64_t seed, const char *options, struct 
 		s->in_town[m] = (uint8_t)town;
 		s->out_town[m] = (uint8_t)(GTR_SITES - town);
 	}
-	gtr_refresh(s);		/* influence and limits of structure-less seats */
+	/* influence and limits of seats without structures (hand_in kept
+	 * the hand counts) */
+	for (i = 0; i < players; i++)
+		refresh_seat(s, i);
 	s->led = GTR_NONE;
 	s->winner = GTR_NONE;
 	s->pet_role = GTR_NONE;
@@ -846,16 +858,16 @@ static int forum_over(struct gtr_state *s, struct game_log *log)
  */
 static inline int over_now(struct gtr_state *s, struct game_log *log)
 {
+	/* nothing pending and no Foro function anywhere (none at all with
+	 * nofunctions): the usual case, one test */
+	if (!(s->ending | (s->phase == GP_OVER) | ((s->any_fn >> GC_FORUM) & 1)))
+		return 0;
 	if (s->phase == GP_OVER)
 		return 1;
 	if (s->ending) {
 		finish(s, s->ending, GTR_NONE, log);
 		return 1;
 	}
-	if (s->opts & GO_NOFUNCTIONS)
-		return 0;
-	if (!((s->any_fn >> GC_FORUM) & 1))
-		return 0;	/* no Foro anywhere: the usual case */
 	return forum_over(s, log);
 }
 
@@ -1339,7 +1351,8 @@ static int material_ok(const struct gtr_state *s, int seat, const struct gtr_str
 }
 
 /* Bit m per material m that material_ok accepts for t. */
-static unsigned material_mask(const struct gtr_state *s, int seat, const struct gtr_struct *t)
+static inline unsigned material_mask(const struct gtr_state *s, int seat,
+				      const struct gtr_struct *t)
 {
 	int base = gtr_cards[t->card].material;
 	uint64_t f = fn_mask(s, seat);
@@ -1674,18 +1687,17 @@ static void imprison(struct gtr_state *s, int seat, int card, int v, struct game
 
 /* ---- move lists ---- */
 
-static void add(struct move_list *out, int kind, int a, int b, int c)
+static inline void add(struct move_list *out, int kind, int a, int b, int c)
 {
+	/* one 8-byte store rather than four */
+	struct move m = { (uint16_t)kind, (uint16_t)a, (uint16_t)b, (uint16_t)c };
+
 	if (out->n >= MOVE_LIST_MAX)
 		return;
-	out->v[out->n].kind = (uint16_t)kind;
-	out->v[out->n].a = (uint16_t)a;
-	out->v[out->n].b = (uint16_t)b;
-	out->v[out->n].c = (uint16_t)c;
-	out->n++;
+	out->v[out->n++] = m;
 }
 
-static void think_moves(const struct gtr_state *s, struct move_list *out)
+static inline void think_moves(const struct gtr_state *s, struct move_list *out)
 {
 	add(out, GK_THINK, GTR_THINK_DRAW, 0, 0);
 	if (s->jacks)
@@ -1988,13 +2000,19 @@ int gtr_moves(const void *st, int seat, struct move_list *out)
 		break;
 	case GS_LEAD: {
 		/* can_unit per role, its role-free parts once */
-		int any = p->hand[GTR_JACK] || can_petition(s, seat);
-		int circ = !(s->opts & GO_ORIGINAL_CIRCUS) && gtr_has(s, seat, GC_CIRCUS) &&
-			   (load8(p->hcount) & HAND_MATERIALS) != 0;
+		unsigned roles = (1u << GR_COUNT) - 1;
 
-		for (r = 0; r < GR_COUNT; r++)
-			if (any || (r == GR_ARCHITECT && circ) || p->hcount[r])
-				add(out, GK_LEAD, r, 0, 0);
+		if (!p->hand[GTR_JACK] && !can_petition(s, seat)) {
+			/* the roles of the cards held (Architect with Circo) */
+			roles = nonzero_bytes(load8(p->hcount) & HAND_MATERIALS);
+			if (roles && !(s->opts & GO_ORIGINAL_CIRCUS) && gtr_has(s, seat, GC_CIRCUS))
+				roles |= 1u << GR_ARCHITECT;
+		}
+		while (roles) {
+			r = __builtin_ctz(roles);
+			roles &= roles - 1;
+			add(out, GK_LEAD, r, 0, 0);
+		}
 		think_moves(s, out);
 		if (!p->conceded) {	/* last: a meta decision (game.h) */
 			add(out, GK_CONCEDE, 0, 0, 0);
