@@ -229,7 +229,14 @@ int fortuna_bot_move(const void *st, int seat, struct rng *rng, struct move *out
 	/* Determinize: what the seat cannot know is made up with its own rng. */
 	memcpy(&base, s, sizeof(base));
 	rng_shuffle(rng, base.deck, base.ndeck, 1);
-	rng_seed(&base.rng, ((uint64_t)rng_next(rng) << 32) | rng_next(rng), rng_next(rng));
+	{
+		/* one call per statement: C leaves the order of calls within
+		 * an expression unspecified, and the choice must not depend on
+		 * the compiler */
+		uint64_t hi = rng_next(rng), lo = rng_next(rng), stream = rng_next(rng);
+
+		rng_seed(&base.rng, (hi << 32) | lo, stream);
+	}
 
 	for (i = 0; i < ml.n; i++) {
 		double v = score_move(&base, seat, ml.v[i]);
