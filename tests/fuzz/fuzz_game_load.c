@@ -31,6 +31,9 @@ static void fail(const struct game_ops *ops, const char *what, const struct buf 
 	abort();
 }
 
+static void same_view_after_determinize(const struct game_ops *ops, const void *st, int seat,
+					void *copy);
+
 static void exercise(const struct game_ops *ops, void *st)
 {
 	struct buf err = BUF_INIT, text = BUF_INIT;
@@ -68,6 +71,8 @@ static void exercise(const struct game_ops *ops, void *st)
 		ops->moves(st, seat, ml);
 		if (ml->n < 0 || ml->n > MOVE_LIST_MAX || ml->nmeta < 0 || ml->nmeta > ml->n)
 			fail(ops, "moves() returned a bad list", NULL);
+		if (ops->determinize)
+			same_view_after_determinize(ops, st, seat, copy);
 		for (i = 0; i < ml->n; i++) {
 			buf_reset(&text);
 			ops->move_id(st, seat, ml->v[i], &text);
@@ -84,6 +89,37 @@ static void exercise(const struct game_ops *ops, void *st)
 	free(copy);
 	free(ml);
 	buf_release(&text);
+	buf_release(&err);
+}
+
+/* What the search does to a state: re-deal what seat cannot see.  The
+ * result must pass check() and look the same to the seat and to everyone. */
+static void same_view_after_determinize(const struct game_ops *ops, const void *st, int seat,
+					void *copy)
+{
+	struct buf a = BUF_INIT, b = BUF_INIT, err = BUF_INIT;
+	struct game_view v = { LOC_EN, GAME_MAX_SEATS, NULL };
+	struct rich r = RICH_INIT;
+	struct rng rng;
+
+	rng_seed(&rng, 7, 11);
+	memcpy(copy, st, ops->state_size);
+	ops->determinize(copy, seat, &rng);
+	if (ops->check && ops->check(copy, &err))
+		fail(ops, "check() failed after determinize()", &err);
+	ops->render_public(st, &v, &r);
+	ops->render_private(st, seat, &v, &r);
+	rich_to_plain(&r, &a);
+	rich_release(&r);
+	rich_init(&r);
+	ops->render_public(copy, &v, &r);
+	ops->render_private(copy, seat, &v, &r);
+	rich_to_plain(&r, &b);
+	rich_release(&r);
+	if (strcmp(buf_str(&a), buf_str(&b)))
+		fail(ops, "determinize() changed what the seat sees", NULL);
+	buf_release(&a);
+	buf_release(&b);
 	buf_release(&err);
 }
 
