@@ -24,11 +24,16 @@
  */
 #include <stddef.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "games/fortuna/fortuna.h"
 #include "util/text.h"
 
-#define LOGF(log, ...) do { if (log) game_logf((log), __VA_ARGS__); } while (0)
+/* Playouts pass no log: the logging stays out of their straight path. */
+#define LOGF(log, ...) \
+	do { if (__builtin_expect((log) != NULL, 0)) game_logf((log), __VA_ARGS__); } while (0)
 #define LOC(log) ((log) ? (log)->loc : LOC_EN)
 #define NAME(log, seat) game_log_name((log), (seat))
 
@@ -67,6 +72,22 @@ int fortuna_water(const struct fortuna_state *s, int seat)
 
 _Static_assert(FORTUNA_SLOTS == 3 && SLOT_BITS == 12, "slot masks assume 4 sides of 3");
 
+#ifdef __SSE2__
+/* Bit i set for each byte p[i] == x, i < 12: one compare of 16 bytes.  The
+ * 4 bytes read past the 12 still lie inside the state (asserted below for
+ * side_card, side_down and fav_up) and are masked off. */
+static inline unsigned eq_bytes12(const uint8_t *p, uint8_t x)
+{
+	__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+
+	return (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8((char)x))) & 0xfffu;
+}
+
+_Static_assert(offsetof(struct fortuna_state, side_card) + 16 <= sizeof(struct fortuna_state) &&
+	       offsetof(struct fortuna_state, side_down) + 16 <= sizeof(struct fortuna_state) &&
+	       offsetof(struct fortuna_state, fav_up) + 16 <= sizeof(struct fortuna_state),
+	       "eq_bytes12 reads 16 bytes of the board");
+#else
 /* Bit i set for each byte p[i] == 0, i < 8 (p[0..8) read as little endian
  * whatever the machine's order: the compiler makes it one load). */
 static inline unsigned zero_bytes8(const uint8_t *p, uint64_t x)
@@ -92,23 +113,35 @@ static inline unsigned zero_bytes4(const uint8_t *p, uint32_t x)
 	return (unsigned)(((z >> 7) * 0x00204081u) >> 21) & 0xfu;
 }
 
+/* Bit i set for each byte p[i] == x, i < 12, a few word operations. */
+static inline unsigned eq_bytes12(const uint8_t *p, uint8_t x)
+{
+	uint64_t xx = 0x0101010101010101ULL * x;
+
+	return zero_bytes8(p, xx) | zero_bytes4(p + 8, (uint32_t)xx) << 8;
+}
+#endif
+
 /* Slots holding action card `card`. */
 static inline unsigned card_slots(const struct fortuna_state *s, int card)
 {
-	const uint8_t *sc = &s->side_card[0][0];
-	uint64_t x = 0x0101010101010101ULL * (uint8_t)card;
-
 	if ((unsigned)card > 255)
 		return 0;
-	return zero_bytes8(sc, x) | zero_bytes4(sc + 8, (uint32_t)x) << 8;
+	return eq_bytes12(&s->side_card[0][0], (uint8_t)card);
 }
 
 /* Face-up slots. */
 static inline unsigned up_slots(const struct fortuna_state *s)
 {
-	const uint8_t *sd = &s->side_down[0][0];
+	return eq_bytes12(&s->side_down[0][0], 0);
+}
 
-	return zero_bytes8(sd, 0) | zero_bytes4(sd + 8, 0) << 8;
+/* Face-up favour cards whose number (c + 1) is at most the die: bit c. */
+static inline unsigned fav_avail(const struct fortuna_state *s)
+{
+	unsigned up = ~eq_bytes12(s->fav_up, 0);
+
+	return up & (s->die < FF_COUNT ? (1u << s->die) - 1 : (1u << FF_COUNT) - 1);
 }
 
 /* The side of slot bit i (i / 3 for i < 12). */
@@ -146,12 +179,11 @@ static int draft_pos(int k, int n)
 	return n - 1 - (k - 2 * n);
 }
 
-static inline int decider_of(const struct fortuna_state *s)
+/* The setup steps and the end, out of line: the division of draft_pos()
+ * would make every caller of decider_of() save registers. */
+__attribute__((noinline, cold))
+static int decider_rare(const struct fortuna_state *s)
 {
-	_Static_assert(FS_DRAFT == 0 && FS_HIDE == 1 && FS_OVER == FS_COUNT - 1,
-		       "the steps of a turn lie between FS_HIDE and FS_OVER");
-	if ((unsigned)(s->step - FS_CHOOSE) < FS_OVER - FS_CHOOSE)	/* the usual case */
-		return me(s);
 	switch (s->step) {
 	case FS_OVER:
 		return -1;
@@ -162,6 +194,15 @@ static inline int decider_of(const struct fortuna_state *s)
 	default:
 		return me(s);
 	}
+}
+
+static inline int decider_of(const struct fortuna_state *s)
+{
+	_Static_assert(FS_DRAFT == 0 && FS_HIDE == 1 && FS_OVER == FS_COUNT - 1,
+		       "the steps of a turn lie between FS_HIDE and FS_OVER");
+	if (__builtin_expect((unsigned)(s->step - FS_CHOOSE) < FS_OVER - FS_CHOOSE, 1))
+		return me(s);	/* the usual case */
+	return decider_rare(s);
 }
 
 int fortuna_decider(const struct fortuna_state *s)
@@ -211,25 +252,41 @@ static void spend_water(struct fortuna_state *s, int seat, int n)
 	s->sup_water = (uint8_t)(s->sup_water + n);
 }
 
+/*
+ * Log lines of the hot paths are written by cold functions of their own:
+ * inline, their calls kept values alive across calls, and the hot function
+ * saved and restored registers on every move, logged or not (playouts pass
+ * no log).
+ */
+__attribute__((noinline, cold))
+static void log_advance(struct game_log *log, int seat, int to, int arrival)
+{
+	enum locale loc = log->loc;
+
+	game_logf(log, LOG_PUBLIC, L(loc, "%s advances to step %d.", "%s avanza a la casilla %d."),
+		  NAME(log, seat), to);
+	if (arrival)
+		game_logf(log, LOG_PUBLIC,
+			  L(loc, "%s reaches Caesar's Palace (arrival %d): this is the last round.",
+			    "%s llega al Palacio del César (llegada %d): es la última ronda."),
+			  NAME(log, seat), arrival);
+}
+
 static void advance(struct fortuna_state *s, int seat, int n, struct game_log *log)
 {
 	struct fortuna_player *p = &s->p[seat];
-	int to = min_int(p->steps + n, FORTUNA_PALACE);
+	int to = min_int(p->steps + n, FORTUNA_PALACE), arrival = 0;
 
 	if (to == p->steps)
 		return;
 	p->steps = (uint8_t)to;
-	LOGF(log, LOG_PUBLIC, L(LOC(log), "%s advances to step %d.", "%s avanza a la casilla %d."),
-	     NAME(log, seat), to);
 	if (to == FORTUNA_PALACE && !p->arrival) {
-		p->arrival = ++s->narrived;
+		arrival = p->arrival = ++s->narrived;
 		s->ending = 1;
 		s->palace_due = 1;
-		LOGF(log, LOG_PUBLIC,
-		     L(LOC(log), "%s reaches Caesar's Palace (arrival %d): this is the last round.",
-		       "%s llega al Palacio del César (llegada %d): es la última ronda."),
-		     NAME(log, seat), p->arrival);
 	}
+	if (log)
+		log_advance(log, seat, to, arrival);
 }
 
 static int has_building(const struct fortuna_state *s, int seat, int b)
@@ -239,11 +296,9 @@ static int has_building(const struct fortuna_state *s, int seat, int b)
 
 static int building_count(const struct fortuna_state *s, int seat)
 {
-	int b, n = 0;
-
-	for (b = 0; b < FB_COUNT; b++)
-		n += has_building(s, seat, b);
-	return n;
+	_Static_assert(FB_COUNT == 4, "a nibble of counts per 4-bit set of buildings");
+	/* nibble i: the bits set in i (a table in one constant, no loop) */
+	return (int)(0x4332322132212110ULL >> (4 * (s->p[seat].buildings & 15)) & 15);
 }
 
 /* Coins the next k Centuriones (or Sacerdotisas) cost from `have`. */
@@ -265,7 +320,7 @@ static int priestess_cost(int have, int k)
 	return c;
 }
 
-static int can_build(const struct fortuna_state *s, int seat, int b)
+static inline int can_build(const struct fortuna_state *s, int seat, int b)
 {
 	const struct fortuna_player *p = &s->p[seat];
 
@@ -412,18 +467,29 @@ static void end_turn(struct fortuna_state *s, struct game_log *log)
 	start_turn(s, log);
 }
 
+/* See log_advance(). */
+__attribute__((noinline, cold))
+static void log_turn(struct game_log *log, int seat, int filled)
+{
+	enum locale loc = log->loc;
+
+	game_logf(log, LOG_PUBLIC, L(loc, "%s's turn.", "Turno de %s."), NAME(log, seat));
+	if (filled)
+		game_logf(log, LOG_PUBLIC, L(loc, "%s's Aqueduct fills with water.",
+					     "El Acueducto de %s se llena de agua."), NAME(log, seat));
+}
+
 static void start_turn(struct fortuna_state *s, struct game_log *log)
 {
-	int seat = me(s), u;
+	int seat = me(s), u, filled;
 	struct fortuna_player *p = &s->p[seat];
 
 	clear_turn(s);
-	LOGF(log, LOG_PUBLIC, L(LOC(log), "%s's turn.", "Turno de %s."), NAME(log, seat));
 	/* Phase 1: an Acueducto built in an earlier round refills when empty. */
-	if (has_building(s, seat, FB_AQUEDUCT) && p->aq_round < s->round &&
-	    p->aq_water == 0 && take(&p->aq_water, &s->sup_water, 1))
-		LOGF(log, LOG_PUBLIC, L(LOC(log), "%s's Aqueduct fills with water.",
-					"El Acueducto de %s se llena de agua."), NAME(log, seat));
+	filled = has_building(s, seat, FB_AQUEDUCT) && p->aq_round < s->round &&
+		 p->aq_water == 0 && take(&p->aq_water, &s->sup_water, 1);
+	if (log)
+		log_turn(log, seat, filled);
 	/* Phase 2 begins: the reserved card turns face up. */
 	for (u = 0; u < FORTUNA_SLOTS; u++)
 		s->side_down[seat][u] = 0;
@@ -534,7 +600,12 @@ static void phase5(struct fortuna_state *s, struct game_log *log)
 	int seat = me(s), t = s->token_turn;
 
 	if (t == 0) {
-		palace_draw(s, log);
+		/* the usual end of a turn, without the call palace_draw()
+		 * would make only to find no draw due */
+		if (s->palace_due)
+			palace_draw(s, log);
+		else
+			end_turn(s, log);
 		return;
 	}
 	s->token_reserve = (uint8_t)(s->token_reserve + t);
@@ -572,17 +643,26 @@ static void after_phase4(struct fortuna_state *s, struct game_log *log)
 
 static int favour_available(const struct fortuna_state *s)
 {
-	int c;
+	return fav_avail(s) != 0;
+}
 
-	for (c = 0; c < s->die && c < FF_COUNT; c++)
-		if (s->fav_up[c])
-			return 1;
-	return 0;
+/* See log_advance(). */
+__attribute__((noinline, cold))
+static void log_roll(const struct fortuna_state *s, int seat, struct game_log *log)
+{
+	struct buf b = BUF_INIT;
+	int i;
+
+	for (i = 0; i < s->nroll; i++)
+		buf_printf(&b, "%s%d", i ? " " : "", s->roll[i]);
+	game_logf(log, LOG_PUBLIC, L(log->loc, "%s rolls %s.", "%s lanza %s."),
+		  NAME(log, seat), buf_str(&b));
+	buf_release(&b);
 }
 
 static void roll_dice(struct fortuna_state *s, struct game_log *log)
 {
-	int seat = me(s), i, before = s->nroll;
+	int seat = me(s), before = s->nroll;
 	int n = before, dice = min_int(s->p[seat].dice, 3);
 	struct rng r = s->rng;
 
@@ -600,15 +680,8 @@ static void roll_dice(struct fortuna_state *s, struct game_log *log)
 	s->last_nroll = s->nroll;
 	memcpy(s->last_roll, s->roll, sizeof(s->roll));
 	s->last_die = 0;
-	if (log) {
-		struct buf b = BUF_INIT;
-
-		for (i = 0; i < s->nroll; i++)
-			buf_printf(&b, "%s%d", i ? " " : "", s->roll[i]);
-		game_logf(log, LOG_PUBLIC, L(log->loc, "%s rolls %s.", "%s lanza %s."),
-			  NAME(log, seat), buf_str(&b));
-		buf_release(&b);
-	}
+	if (log)
+		log_roll(s, seat, log);
 }
 
 static void start_phase4(struct fortuna_state *s, struct game_log *log)
@@ -881,26 +954,29 @@ static int favour_moves(const struct fortuna_state *s, int seat, struct move *v,
 	const struct fortuna_player *p = &s->p[seat];
 	/* More units than steps left to the Palace would be wasted. */
 	int lim = FORTUNA_PALACE - p->steps > 1 ? FORTUNA_PALACE - p->steps : 1;
-	int d = s->die, k;
-	/* Card c is offered when face up and its number (c + 1) is at most
-	 * the die; the cards in order 1..6, each without a branch (& rather
-	 * than &&, and counts masked rather than chosen). */
-	int water = (d > FF_WATER) & (s->fav_up[FF_WATER] != 0) & (fortuna_water(s, seat) >= 1);
-	int wine = min_int(min_int(2, p->wine), lim) & -((d > FF_WINE) & (s->fav_up[FF_WINE] != 0));
-	int grain = min_int(min_int(2, p->grain), lim) &
-		    -((d > FF_GRAIN) & (s->fav_up[FF_GRAIN] != 0));
-	int battle = min_int(p->cent, lim) & -((d > FF_BATTLE) & (s->fav_up[FF_BATTLE] != 0));
-	int fortuna = (d > FF_FORTUNA) & (s->fav_up[FF_FORTUNA] != 0) & (p->married != 0);
-	int religion = (d > FF_RELIGION) & (s->fav_up[FF_RELIGION] != 0) & (p->priest > 0);
+	unsigned avail = fav_avail(s);
+	int k;
+	/* The cards in order 1..6.  Each card's moves are a prefix of a fixed
+	 * sequence (1, 2, 3 units): all of it is written, the prefix counted,
+	 * without a branch (counts masked rather than chosen). */
+	int water = (int)(avail >> FF_WATER & 1) & (fortuna_water(s, seat) >= 1);
+	int wine = min_int(min_int(2, p->wine), lim) & -(int)(avail >> FF_WINE & 1);
+	int grain = min_int(min_int(2, p->grain), lim) & -(int)(avail >> FF_GRAIN & 1);
+	int battle = min_int(p->cent, lim) & -(int)(avail >> FF_BATTLE & 1);
+	int fortuna = (int)(avail >> FF_FORTUNA & 1) & (p->married != 0);
+	int religion = (int)(avail >> FF_RELIGION & 1) & (p->priest > 0);
 
 	n = put(v, n, water, FM_DELIVER, FF_WATER, 1);
-	n = put(v, n, wine >= 1, FM_DELIVER, FF_WINE, 1);
-	n = put(v, n, wine >= 2, FM_DELIVER, FF_WINE, 2);
-	n = put(v, n, grain >= 1, FM_DELIVER, FF_GRAIN, 1);
-	n = put(v, n, grain >= 2, FM_DELIVER, FF_GRAIN, 2);
-	n = put(v, n, battle >= 1, FM_DELIVER, FF_BATTLE, 1);
-	n = put(v, n, battle >= 2, FM_DELIVER, FF_BATTLE, 2);
-	n = put(v, n, battle >= 3, FM_DELIVER, FF_BATTLE, 3);
+	put(v, n, 0, FM_DELIVER, FF_WINE, 1);
+	put(v, n + 1, 0, FM_DELIVER, FF_WINE, 2);
+	n += wine;
+	put(v, n, 0, FM_DELIVER, FF_GRAIN, 1);
+	put(v, n + 1, 0, FM_DELIVER, FF_GRAIN, 2);
+	n += grain;
+	put(v, n, 0, FM_DELIVER, FF_BATTLE, 1);
+	put(v, n + 1, 0, FM_DELIVER, FF_BATTLE, 2);
+	put(v, n + 2, 0, FM_DELIVER, FF_BATTLE, 3);
+	n += min_int(battle, 3);
 	for (k = 4; k <= battle; k++)	/* more than 3 Centuriones: test positions */
 		n = add(v, n, FM_DELIVER, FF_BATTLE, k);
 	n = put(v, n, fortuna, FM_FAVOUR, FF_FORTUNA, 0);
@@ -910,6 +986,11 @@ static int favour_moves(const struct fortuna_state *s, int seat, struct move *v,
 	return put(v, n, !(fortuna | religion), FM_TAX, 0, 0);
 }
 
+/* 1 << v for the values v <= 6 a die byte may hold, 0 for the others. */
+static const uint8_t value_bit[256] = {
+	1u << 0, 1u << 1, 1u << 2, 1u << 3, 1u << 4, 1u << 5, 1u << 6,
+};
+
 /* Bit v per value v rolled (1..6). */
 static inline unsigned rolled_values(const struct fortuna_state *s)
 {
@@ -917,8 +998,9 @@ static inline unsigned rolled_values(const struct fortuna_state *s)
 	int i;
 
 	/* without branches: the dice are random */
+#pragma GCC unroll 3
 	for (i = 0; i < 3; i++)
-		r |= (unsigned)((i < s->nroll) & (s->roll[i] <= 6)) << (s->roll[i] & 7);
+		r |= value_bit[s->roll[i]] & -(unsigned)(i < s->nroll);
 	return r;
 }
 
@@ -987,12 +1069,35 @@ static int moves_exchange(const struct fortuna_state *s, int seat, struct move_l
 	unsigned ok = up_slots(s) & ~SIDE_MASK(seat);
 	const uint8_t *card = &s->side_card[0][0];
 	struct move *v = out->v;
-	int i, n = 0;
+	uint64_t mv[SLOT_BITS];
+	size_t n = 0;
+	int i;
 
-#pragma GCC unroll 12
+#ifdef __SSE2__
+	{
+		/* the 12 moves built 2 at a time: each card byte widened into
+		 * the `a` field of an FM_EXCHANGE move (little endian) */
+		__m128i c = _mm_loadu_si128((const __m128i *)(const void *)card);
+		__m128i z = _mm_setzero_si128(), k = _mm_set1_epi16(FM_EXCHANGE);
+		__m128i lo = _mm_unpacklo_epi8(c, z), hi = _mm_unpackhi_epi8(c, z);
+		__m128i d[3] = { _mm_unpacklo_epi16(k, lo), _mm_unpackhi_epi16(k, lo),
+				 _mm_unpacklo_epi16(k, hi) };
+
+		for (i = 0; i < 3; i++) {
+			_mm_storeu_si128((__m128i *)(void *)&mv[4 * i], _mm_unpacklo_epi32(d[i], z));
+			_mm_storeu_si128((__m128i *)(void *)&mv[4 * i + 2], _mm_unpackhi_epi32(d[i], z));
+		}
+	}
+#else
 	for (i = 0; i < SLOT_BITS; i++)
-		n = put(v, n, (ok >> i) & 1, FM_EXCHANGE, card[i], 0);
-	return end_turn_list(s, seat, out, n);
+		put((struct move *)(void *)mv, i, 1, FM_EXCHANGE, card[i], 0);
+#endif
+#pragma GCC unroll 12
+	for (i = 0; i < SLOT_BITS; i++) {
+		memcpy(&v[n], &mv[i], sizeof(mv[i]));
+		n += (ok >> i) & 1;
+	}
+	return end_turn_list(s, seat, out, (int)n);
 }
 
 static int moves_military(const struct fortuna_state *s, int seat, struct move_list *out)
@@ -1348,14 +1453,12 @@ static void pay_tax(struct fortuna_state *s, struct game_log *log)
  * case mirrors the generator it names: change them together.
  */
 
-/* A card of side t, face up (up = 1) or any (without branches). */
+/* A card of side t, face up (up = 1) or any, from the slot masks. */
 static int on_side(const struct fortuna_state *s, int t, int card, int up)
 {
-	const uint8_t *c = s->side_card[t], *d = s->side_down[t];
-	int any = !up;
+	unsigned m = card_slots(s, card) & SIDE_MASK(t);
 
-	return ((c[0] == card) & (any | !d[0])) | ((c[1] == card) & (any | !d[1])) |
-	       ((c[2] == card) & (any | !d[2]));
+	return (up ? m & up_slots(s) : m) != 0;
 }
 
 /* action_moves */
@@ -1530,19 +1633,27 @@ static int apply_hide(struct fortuna_state *s, int seat, struct move m, struct g
 	return 0;
 }
 
+/* See log_advance(). */
+__attribute__((noinline, cold))
+static void log_choose(struct game_log *log, int seat, int card)
+{
+	enum locale loc = log->loc;
+
+	game_logf(log, LOG_PUBLIC, L(loc, "%s plays %s.", "%s juega %s."), NAME(log, seat),
+		  fortuna_actions[card].name[loc]);
+}
+
 static int apply_choose(struct fortuna_state *s, int seat, struct move m, struct game_log *log,
 			 struct buf *err)
 {
-	enum locale loc = LOC(log);
-
 	if (!((m.kind == FM_CARD) & !m.b & on_side(s, seat, m.a, 1)))
 		return refuse(s, seat, log, err);
 	s->chosen = s->act_card = (uint8_t)m.a;
 	s->act_via = FV_PHASE2;
 	s->corrupted = 0;
 	s->step = FS_ACTION;
-	LOGF(log, LOG_PUBLIC, L(loc, "%s plays %s.", "%s juega %s."), NAME(log, seat),
-	     fortuna_actions[m.a].name[loc]);
+	if (log)
+		log_choose(log, seat, m.a);
 	return 0;
 }
 
@@ -1558,10 +1669,28 @@ static int apply_action(struct fortuna_state *s, int seat, struct move m, struct
 	return 0;
 }
 
+__attribute__((noinline, cold))
+static void log_exchange(const struct fortuna_state *s, struct game_log *log, int seat, int t,
+			 int card)
+{
+	enum locale loc = log->loc;
+
+	if (t < s->nplayers)
+		game_logf(log, LOG_PUBLIC,
+			  L(loc, "%s exchanges %s for a card of %s's side, kept face down.",
+			    "%s intercambia %s por una carta del lado de %s, que queda boca abajo."),
+			  NAME(log, seat), fortuna_actions[s->chosen].name[loc], NAME(log, t));
+	else
+		game_logf(log, LOG_PUBLIC,
+			  L(loc, "%s exchanges %s for a card of side %d, kept face down.",
+			    "%s intercambia %s por una carta del lado %d, que queda boca abajo."),
+			  NAME(log, seat), fortuna_actions[s->chosen].name[loc], t + 1);
+	game_logf(log, seat, L(loc, "You take %s.", "Te quedas %s."), fortuna_actions[card].name[loc]);
+}
+
 static int apply_exchange(struct fortuna_state *s, int seat, struct move m, struct game_log *log,
 			 struct buf *err)
 {
-	enum locale loc = LOC(log);
 	unsigned to, from;
 	int t, u, slot = 0;
 
@@ -1581,20 +1710,8 @@ static int apply_exchange(struct fortuna_state *s, int seat, struct move m, stru
 	s->side_down[seat][slot] = 1;
 	s->side_card[t][u] = s->chosen;
 	s->side_down[t][u] = 0;
-	if (log) {
-		if (t < s->nplayers)
-			game_logf(log, LOG_PUBLIC,
-				  L(loc, "%s exchanges %s for a card of %s's side, kept face down.",
-				    "%s intercambia %s por una carta del lado de %s, que queda boca abajo."),
-				  NAME(log, seat), fortuna_actions[s->chosen].name[loc], NAME(log, t));
-		else
-			game_logf(log, LOG_PUBLIC,
-				  L(loc, "%s exchanges %s for a card of side %d, kept face down.",
-				    "%s intercambia %s por una carta del lado %d, que queda boca abajo."),
-				  NAME(log, seat), fortuna_actions[s->chosen].name[loc], t + 1);
-		game_logf(log, seat, L(loc, "You take %s.", "Te quedas %s."),
-			  fortuna_actions[m.a].name[loc]);
-	}
+	if (log)
+		log_exchange(s, log, seat, t, m.a);
 	after_exchange(s, log);
 	return 0;
 }
@@ -1624,24 +1741,32 @@ static int apply_military(struct fortuna_state *s, int seat, struct move m, stru
 	return 0;
 }
 
+__attribute__((noinline, cold))
+static void log_die(struct game_log *log, int seat, int die, int favour)
+{
+	enum locale loc = log->loc;
+
+	game_logf(log, LOG_PUBLIC, L(loc, "%s chooses the die %d.", "%s elige el dado %d."),
+		  NAME(log, seat), die);
+	if (!favour)
+		game_logf(log, LOG_PUBLIC, "%s",
+			  L(loc, "No favour card is available: no advance, no taxes.",
+			    "No hay carta de favor disponible: ni avance ni impuestos."));
+}
+
 static int apply_die(struct fortuna_state *s, int seat, struct move m, struct game_log *log,
 			 struct buf *err)
 {
-	enum locale loc = LOC(log);
-
 	if (!(m.kind == FM_DIE && !m.b && m.a >= 1 && m.a <= 6 && ((rolled_values(s) >> m.a) & 1)))
 		return refuse(s, seat, log, err);
 	s->die = (uint8_t)m.a;
 	s->last_die = (uint8_t)m.a;
-	LOGF(log, LOG_PUBLIC, L(loc, "%s chooses the die %d.", "%s elige el dado %d."),
-	     NAME(log, seat), m.a);
-	if (favour_available(s)) {
+	if (log)
+		log_die(log, seat, m.a, favour_available(s));
+	if (favour_available(s))
 		s->step = FS_FAVOUR;
-	} else {
-		LOGF(log, LOG_PUBLIC, L(loc, "No favour card is available: no advance, no taxes.",
-					"No hay carta de favor disponible: ni avance ni impuestos."));
+	else
 		after_phase4(s, log);
-	}
 	return 0;
 }
 
