@@ -1981,11 +1981,95 @@ static inline int awaited(const struct gtr_state *s, int seat)
 	return seat == s->decider && s->step != GS_OVER && s->phase != GP_OVER;
 }
 
+/*
+ * The steps a random playout rarely reaches, out of line so that gtr_moves
+ * itself stays small (fewer callee-saved registers, a smaller jump table).
+ */
+static __attribute__((noinline, cold)) void moves_rare(const struct gtr_state *s, int seat,
+						       struct move_list *out)
+{
+	const struct gtr_player *p = &s->p[seat];
+	int c, r, k, v;
+
+	switch (s->step) {
+	case GS_PICK:
+		for (c = 0; c < GC_COUNT; c++)
+			if (p->hand[c])
+				add(out, GK_PICK, c, 0, 0);
+		break;
+	case GS_VOMIT:
+		add(out, GK_VOMIT, 0, 0, 0);
+		add(out, GK_DONE, 0, 0, 0);
+		break;
+	case GS_LATRINE:
+		for (c = 0; c < GTR_NAMES; c++)
+			if (p->hand[c])
+				add(out, GK_LATRINE, c, 0, 0);
+		add(out, GK_DONE, 0, 0, 0);
+		break;
+	case GS_THINK:
+		think_moves(s, out);
+		add(out, GK_DONE, 0, 0, 0);
+		break;
+	case GS_MATERIAL: {
+		const struct gtr_struct *t = target(s);
+
+		if (t)
+			material_moves(s, seat, t, top_kind(s), out);
+		add(out, GK_BACK, 0, 0, 0);
+		break;
+	}
+	case GS_FOUNTAIN:
+		if (s->fount < GC_COUNT) {
+			int fm = gtr_cards[s->fount].material;
+
+			found_moves(s, seat, s->fount, top_left(s), out);
+			for (k = 0; k < p->nstruct; k++)
+				if (!p->st[k].done && material_ok(s, seat, &p->st[k], fm))
+					add(out, GK_ADD, p->st[k].card, 0, 0);
+		}
+		add(out, GK_KEEP, 0, 0, 0);
+		break;
+	case GS_COLISEUM:
+		if (vault_room(s, seat))
+			for (k = 1; k < s->nplayers; k++) {
+				v = (seat + k) % s->nplayers;
+				for (r = 0; r < GR_COUNT; r++)
+					if (s->coli[v][r] && gtr_count(s->p[v].clients, r))
+						add(out, GK_COLISEUM, r, v, 0);
+			}
+		add(out, GK_DONE, 0, 0, 0);
+		break;
+	case GS_PRISON:
+		for (k = 1; k < s->nplayers; k++) {
+			v = (seat + k) % s->nplayers;
+			for (c = 0; c < s->p[v].nstruct; c++)
+				if (prison_target_ok(s, seat, v, c))
+					add(out, GK_IMPRISON, s->p[v].st[c].card, v, 0);
+		}
+		add(out, GK_DONE, 0, 0, 0);
+		break;
+	case GS_SENATE:
+		for (k = 1; k <= others_jacks(s, seat); k++)
+			add(out, GK_SENATORS, k, 0, 0);
+		add(out, GK_DONE, 0, 0, 0);
+		break;
+	case GS_SEWER:
+		for (c = 0; c < GC_COUNT; c++)
+			if (p->camp[c])
+				add(out, GK_SEWER, c, 0, 0);
+		add(out, GK_DONE, 0, 0, 0);
+		break;
+	default:
+		break;
+	}
+}
+
 int gtr_moves(const void *st, int seat, struct move_list *out)
 {
 	const struct gtr_state *s = st;
 	const struct gtr_player *p;
-	int c, m, r, k, v, need;
+	int c, m, r, need;
 
 	out->n = 0;
 	out->nmeta = 0;
@@ -1993,11 +2077,6 @@ int gtr_moves(const void *st, int seat, struct move_list *out)
 		return 0;
 	p = &s->p[seat];
 	switch (s->step) {
-	case GS_PICK:
-		for (c = 0; c < GC_COUNT; c++)
-			if (p->hand[c])
-				add(out, GK_PICK, c, 0, 0);
-		break;
 	case GS_LEAD: {
 		/* can_unit per role, its role-free parts once */
 		unsigned roles = (1u << GR_COUNT) - 1;
@@ -2071,42 +2150,9 @@ int gtr_moves(const void *st, int seat, struct move_list *out)
 				add(out, GK_PETITION_CARD, next_bit(&names), 0, 0);
 		}
 		break;
-	case GS_VOMIT:
-		add(out, GK_VOMIT, 0, 0, 0);
-		add(out, GK_DONE, 0, 0, 0);
-		break;
-	case GS_LATRINE:
-		for (c = 0; c < GTR_NAMES; c++)
-			if (p->hand[c])
-				add(out, GK_LATRINE, c, 0, 0);
-		add(out, GK_DONE, 0, 0, 0);
-		break;
-	case GS_THINK:
-		think_moves(s, out);
-		add(out, GK_DONE, 0, 0, 0);
-		break;
 	case GS_ACTION:
 		action_moves(s, seat, top_kind(s), out, 0);
 		add(out, GK_DONE, 0, 0, 0);
-		break;
-	case GS_MATERIAL: {
-		const struct gtr_struct *t = target(s);
-
-		if (t)
-			material_moves(s, seat, t, top_kind(s), out);
-		add(out, GK_BACK, 0, 0, 0);
-		break;
-	}
-	case GS_FOUNTAIN:
-		if (s->fount < GC_COUNT) {
-			int fm = gtr_cards[s->fount].material;
-
-			found_moves(s, seat, s->fount, top_left(s), out);
-			for (k = 0; k < p->nstruct; k++)
-				if (!p->st[k].done && material_ok(s, seat, &p->st[k], fm))
-					add(out, GK_ADD, p->st[k].card, 0, 0);
-		}
-		add(out, GK_KEEP, 0, 0, 0);
 		break;
 	case GS_LEGION:
 		if (s->leg_k < s->leg_n)
@@ -2115,35 +2161,8 @@ int gtr_moves(const void *st, int seat, struct move_list *out)
 					add(out, GK_DEMAND, m, 0, 0);
 		add(out, GK_DONE, 0, 0, 0);
 		break;
-	case GS_COLISEUM:
-		if (vault_room(s, seat))
-			for (k = 1; k < s->nplayers; k++) {
-				v = (seat + k) % s->nplayers;
-				for (r = 0; r < GR_COUNT; r++)
-					if (s->coli[v][r] && gtr_count(s->p[v].clients, r))
-						add(out, GK_COLISEUM, r, v, 0);
-			}
-		add(out, GK_DONE, 0, 0, 0);
-		break;
-	case GS_PRISON:
-		for (k = 1; k < s->nplayers; k++) {
-			v = (seat + k) % s->nplayers;
-			for (c = 0; c < s->p[v].nstruct; c++)
-				if (prison_target_ok(s, seat, v, c))
-					add(out, GK_IMPRISON, s->p[v].st[c].card, v, 0);
-		}
-		add(out, GK_DONE, 0, 0, 0);
-		break;
-	case GS_SENATE:
-		for (k = 1; k <= others_jacks(s, seat); k++)
-			add(out, GK_SENATORS, k, 0, 0);
-		add(out, GK_DONE, 0, 0, 0);
-		break;
-	case GS_SEWER:
-		for (c = 0; c < GC_COUNT; c++)
-			if (p->camp[c])
-				add(out, GK_SEWER, c, 0, 0);
-		add(out, GK_DONE, 0, 0, 0);
+	default:
+		moves_rare(s, seat, out);
 		break;
 	}
 	return out->n;
@@ -2367,7 +2386,9 @@ static void do_with(struct gtr_state *s, int seat, struct move m, struct game_lo
 	action_done(s, 1, log);
 }
 
-static void do_move(struct gtr_state *s, int seat, struct move m, struct game_log *log)
+/* The steps a random playout rarely reaches (see moves_rare). */
+static __attribute__((noinline, cold)) void do_move_rare(struct gtr_state *s, int seat,
+							  struct move m, struct game_log *log)
 {
 	struct gtr_player *p = &s->p[seat];
 	enum locale loc = LOC(log);
@@ -2387,65 +2408,6 @@ static void do_move(struct gtr_state *s, int seat, struct move m, struct game_lo
 			pick_done(s, log);
 		else
 			s->decider = (uint8_t)i;
-		return;
-	case GS_LEAD:
-	case GS_FOLLOW:
-		if (m.kind == GK_CONCEDE) {
-			int left = 0, last = -1;
-
-			p->conceded = 1;
-			LOGF(log, LOG_PUBLIC, L(loc, "%s concedes.", "%s se rinde."), NAME(log, seat));
-			for (i = 0; i < s->nplayers; i++)
-				if (!s->p[i].conceded) {
-					left++;
-					last = i;
-				}
-			if (left <= 1)
-				finish(s, GE_CONCEDE, last >= 0 ? last : GTR_NONE, log);
-			return;
-		}
-		if (m.kind == GK_THINK) {
-			think_start(s, seat, m.a, log);
-			return;
-		}
-		if (m.kind == GK_LEAD)
-			s->led = (uint8_t)m.a;
-		s->step = GS_UNIT;
-		return;
-	case GS_UNIT:
-		if (m.kind == GK_DONE) {
-			after_units(s, log);
-			return;
-		}
-		if (m.kind == GK_PETITION) {
-			s->pet_role = GTR_NONE;
-			s->pet_have = 0;
-			s->pet_need = (uint8_t)gtr_petition_need(s, seat);
-			s->step = GS_PETITION;
-			return;
-		}
-		hand_out(p, m.a);
-		p->camp[m.a]++;
-		log_unit(s, seat, CNAME(log, m.a), log);
-		unit_played(s, seat, log);
-		return;
-	case GS_PETITION:
-		hand_out(p, m.a);
-		p->camp[m.a]++;
-		s->pet_role = gtr_cards[m.a].material;
-		if (++s->pet_have < s->pet_need)
-			return;
-		if (log) {
-			struct buf b = BUF_INIT;
-
-			buf_printf(&b, L(loc, "a petition of %d %s cards", "una petición de %d cartas de %s"),
-				   s->pet_have, RNAME(log, s->pet_role));
-			log_unit(s, seat, buf_str(&b), log);
-			buf_release(&b);
-		}
-		s->pet_role = GTR_NONE;
-		s->pet_have = s->pet_need = 0;
-		unit_played(s, seat, log);
 		return;
 	case GS_VOMIT:
 		if (m.kind == GK_VOMIT) {
@@ -2487,10 +2449,6 @@ static void do_move(struct gtr_state *s, int seat, struct move m, struct game_lo
 			eot_next(s, log);
 		}
 		return;
-	case GS_ACTION:
-	case GS_FOUNTAIN:
-		do_action(s, seat, m, log);
-		return;
 	case GS_MATERIAL:
 		if (m.kind == GK_BACK) {
 			s->tgt_card = s->tgt_seat = GTR_NONE;
@@ -2499,17 +2457,6 @@ static void do_move(struct gtr_state *s, int seat, struct move m, struct game_lo
 			return;
 		}
 		do_with(s, seat, m, log);
-		return;
-	case GS_LEGION:
-		if (m.kind == GK_DONE) {
-			legion_resolve(s, log);
-			return;
-		}
-		s->leg_dem[s->leg_k++] = (uint8_t)m.a;
-		LOGF(log, LOG_PUBLIC, L(loc, "%s: \"Rome demands %s!\"", "%s: «¡Roma exige %s!»"),
-		     NAME(log, seat), MNAME(log, m.a));
-		if (s->leg_k >= s->leg_n || legion_revealable(s, seat) == 0)
-			legion_resolve(s, log);
 		return;
 	case GS_COLISEUM:
 		if (m.kind == GK_COLISEUM) {
@@ -2572,6 +2519,117 @@ static void do_move(struct gtr_state *s, int seat, struct move m, struct game_lo
 		s->cursor++;
 		eot_next(s, log);
 		return;
+	default:
+		break;
+	}
+}
+
+/* A concession: a meta decision, never part of a playout. */
+static __attribute__((noinline, cold)) void do_concede(struct gtr_state *s, int seat,
+							struct game_log *log)
+{
+	enum locale loc = LOC(log);
+	int left = 0, last = -1, i;
+
+	s->p[seat].conceded = 1;
+	LOGF(log, LOG_PUBLIC, L(loc, "%s concedes.", "%s se rinde."), NAME(log, seat));
+	for (i = 0; i < s->nplayers; i++)
+		if (!s->p[i].conceded) {
+			left++;
+			last = i;
+		}
+	if (left <= 1)
+		finish(s, GE_CONCEDE, last >= 0 ? last : GTR_NONE, log);
+}
+
+/* Only with a log: formatting needs a buffer, kept off the playout path. */
+static __attribute__((noinline, cold)) void log_petition(struct gtr_state *s, int seat,
+							  struct game_log *log)
+{
+	enum locale loc = LOC(log);
+	struct buf b = BUF_INIT;
+
+	buf_printf(&b, L(loc, "a petition of %d %s cards", "una petición de %d cartas de %s"),
+		   s->pet_have, RNAME(log, s->pet_role));
+	log_unit(s, seat, buf_str(&b), log);
+	buf_release(&b);
+}
+
+/* Only with a log (see log_petition). */
+static __attribute__((noinline, cold)) void log_demand(int seat, int m, struct game_log *log)
+{
+	enum locale loc = LOC(log);
+
+	game_logf(log, LOG_PUBLIC, L(loc, "%s: \"Rome demands %s!\"", "%s: «¡Roma exige %s!»"),
+		  NAME(log, seat), MNAME(log, m));
+}
+
+static void do_move(struct gtr_state *s, int seat, struct move m, struct game_log *log)
+{
+	struct gtr_player *p = &s->p[seat];
+
+	switch (s->step) {
+	case GS_LEAD:
+	case GS_FOLLOW:
+		if (m.kind == GK_CONCEDE) {
+			do_concede(s, seat, log);
+			return;
+		}
+		if (m.kind == GK_THINK) {
+			think_start(s, seat, m.a, log);
+			return;
+		}
+		if (m.kind == GK_LEAD)
+			s->led = (uint8_t)m.a;
+		s->step = GS_UNIT;
+		return;
+	case GS_UNIT:
+		if (m.kind == GK_DONE) {
+			after_units(s, log);
+			return;
+		}
+		if (m.kind == GK_PETITION) {
+			s->pet_role = GTR_NONE;
+			s->pet_have = 0;
+			s->pet_need = (uint8_t)gtr_petition_need(s, seat);
+			s->step = GS_PETITION;
+			return;
+		}
+		hand_out(p, m.a);
+		p->camp[m.a]++;
+		log_unit(s, seat, CNAME(log, m.a), log);
+		unit_played(s, seat, log);
+		return;
+	case GS_PETITION:
+		hand_out(p, m.a);
+		p->camp[m.a]++;
+		s->pet_role = gtr_cards[m.a].material;
+		if (++s->pet_have < s->pet_need)
+			return;
+		if (log)
+			log_petition(s, seat, log);
+		s->pet_role = GTR_NONE;
+		s->pet_have = s->pet_need = 0;
+		unit_played(s, seat, log);
+		return;
+	case GS_ACTION:
+	case GS_FOUNTAIN:
+		do_action(s, seat, m, log);
+		return;
+	case GS_LEGION:
+		if (m.kind == GK_DONE) {
+			legion_resolve(s, log);
+			return;
+		}
+		s->leg_dem[s->leg_k++] = (uint8_t)m.a;
+		if (log)
+			log_demand(seat, m.a, log);
+		if (s->leg_k >= s->leg_n || legion_revealable(s, seat) == 0)
+			legion_resolve(s, log);
+		return;
+	default:
+		do_move_rare(s, seat, m, log);
+		return;
 	}
 }
 
@@ -2581,7 +2639,9 @@ static int same_move(struct move a, struct move b)
 }
 
 /* m is one of moves(s, seat), by listing them. */
-static int listed(const struct gtr_state *s, int seat, struct move m)
+/* Only for the steps legal() has no direct check for: rare in playouts. */
+static __attribute__((noinline, cold)) int listed(const struct gtr_state *s, int seat,
+						  struct move m)
 {
 	struct move_list ml;
 	int i;
@@ -2734,21 +2794,27 @@ static int legal(const struct gtr_state *s, int seat, struct move m)
 	}
 }
 
+/* The refusal message, out of line: playouts only make listed moves. */
+static __attribute__((noinline, cold)) int refuse(const struct gtr_state *s, int seat,
+						  struct game_log *log, struct buf *err)
+{
+	enum locale loc = LOC(log);
+
+	if (seat < 0 || seat >= s->nplayers || !(gtr_awaiting(s) & (1u << seat)))
+		buf_setf(err, "%s", L(loc, "It is not your decision now.",
+				      "Ahora no te toca decidir."));
+	else
+		buf_setf(err, "%s", L(loc, "That move is not possible now.",
+				      "Esa jugada no es posible ahora."));
+	return -1;
+}
+
 int gtr_apply(void *st, int seat, struct move m, struct game_log *log, struct buf *err)
 {
 	struct gtr_state *s = st;
 
-	if (!legal(s, seat, m)) {
-		enum locale loc = LOC(log);
-
-		if (seat < 0 || seat >= s->nplayers || !(gtr_awaiting(s) & (1u << seat)))
-			buf_setf(err, "%s", L(loc, "It is not your decision now.",
-					      "Ahora no te toca decidir."));
-		else
-			buf_setf(err, "%s", L(loc, "That move is not possible now.",
-					      "Esa jugada no es posible ahora."));
-		return -1;
-	}
+	if (!legal(s, seat, m))
+		return refuse(s, seat, log, err);
 	do_move(s, seat, m, log);
 	/* a Foro fulfilled by a decision that left the machine waiting
 	 * (a hire mid-action, a stockpile take...) ends the game now */
