@@ -13,12 +13,14 @@
 
 #include "games/gtr/gtr.h"
 
-int gtr_merchant_bonus(const struct gtr_state *s, int m)
+/* The seat with strictly the most vault cards of material m (vault[seat]
+ * holds its counts), or -1: a tie, or nobody. */
+static int bonus_of(int n, int (*vault)[GM_COUNT], int m)
 {
 	int i, best = -1, bestn = 0, tie = 0;
 
-	for (i = 0; i < s->nplayers; i++) {
-		int k = gtr_count(s->p[i].vault, m);
+	for (i = 0; i < n; i++) {
+		int k = vault[i][m];
 
 		if (k > bestn) {
 			best = i;
@@ -29,6 +31,16 @@ int gtr_merchant_bonus(const struct gtr_state *s, int m)
 		}
 	}
 	return tie ? -1 : best;
+}
+
+int gtr_merchant_bonus(const struct gtr_state *s, int m)
+{
+	int vault[GTR_MAX_PLAYERS][GM_COUNT];
+	int i;
+
+	for (i = 0; i < s->nplayers; i++)
+		gtr_counts(s->p[i].vault, vault[i]);
+	return bonus_of(s->nplayers, vault, m);
 }
 
 /* Seat's points but the merchant bonuses, from its vault counts (the
@@ -46,25 +58,6 @@ static int score_base(const struct gtr_state *s, int seat, const int *vault)
 	if ((p->fn >> GC_WALL) & 1)
 		v += gtr_total(p->stock, GC_COUNT) / 2;
 	return v;
-}
-
-/* gtr_merchant_bonus from the vault counts of every seat. */
-static int bonus_of(int n, int (*vault)[GM_COUNT], int m)
-{
-	int i, best = -1, bestn = 0, tie = 0;
-
-	for (i = 0; i < n; i++) {
-		int k = vault[i][m];
-
-		if (k > bestn) {
-			best = i;
-			bestn = k;
-			tie = 0;
-		} else if (k == bestn && k > 0) {
-			tie = 1;
-		}
-	}
-	return tie ? -1 : best;
 }
 
 void gtr_scores(const struct gtr_state *s, int *out)
