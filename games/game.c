@@ -241,3 +241,38 @@ void game_rich_lines(const char *text, struct rich *out)
 			p++;
 	}
 }
+
+static void topic_list(const struct game_topic *topics, int n, enum locale loc,
+		       struct rich *out)
+{
+	struct buf b = BUF_INIT;
+	int i;
+
+	rich_heading(out, "%s", L(loc, "Topics", "Temas"));
+	for (i = 0; i < n; i++) {
+		buf_addpad(&b, topics[i].id, 12);
+		buf_printf(&b, "%s%s", topics[i].name[loc], i + 1 < n ? "\n" : "");
+	}
+	rich_mono(out, buf_str(&b));
+	buf_release(&b);
+}
+
+int game_rules_render(const char *game, const struct game_topic *topics, int n, int t,
+		      const char *query, enum locale loc, struct rich *out)
+{
+	if (t == -2) {
+		rich_line(out, L(loc, "No such topic: %s", "No existe el tema: %s"), query);
+		topic_list(topics, n, loc, out);
+		return -1;
+	}
+	if (t < 0)
+		rich_heading(out, L(loc, "%s: overview", "%s: resumen"), game);
+	else
+		rich_heading(out, "%s: %s", game, topics[t].name[loc]);
+	game_rich_lines(topics[t < 0 ? 0 : t].text[loc], out);
+	if (topics[t < 0 ? 0 : t].extra)
+		topics[t < 0 ? 0 : t].extra(loc, out);
+	if (t < 0)
+		topic_list(topics, n, loc, out);
+	return 0;
+}

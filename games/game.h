@@ -224,6 +224,23 @@ int game_lookup(const char *folded, int n, game_key_fn key, int *cand, int *nc);
 /* Appends text as rich lines, one per '\n'-separated line. */
 void game_rich_lines(const char *text, struct rich *out);
 
+/* A rules() topic: lines of text per locale, then extra (may be NULL). */
+struct game_topic {
+	const char *id;
+	const char *name[LOC_COUNT];
+	const char *text[LOC_COUNT];	/* lines separated by '\n' */
+	void (*extra)(enum locale loc, struct rich *out);
+};
+
+/*
+ * The body of a game's rules() over topics[0..n), topics[0] the overview:
+ * t is the topic the game found for query, -1 when there was no query (the
+ * overview and the list of topics), -2 when query matched none (an error
+ * and the list).  Returns 0, or -1 for -2.
+ */
+int game_rules_render(const char *game, const struct game_topic *topics, int n, int t,
+		      const char *query, enum locale loc, struct rich *out);
+
 /* ---- registry ---- */
 
 /* Finds a game by id or alias, case- and accent-insensitive; NULL if none. */

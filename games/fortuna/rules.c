@@ -14,13 +14,6 @@
 
 /* ---- topics ---- */
 
-struct topic {
-	const char *id;
-	const char *name[LOC_COUNT];
-	const char *text[LOC_COUNT];	/* lines separated by '\n' */
-	void (*extra)(enum locale loc, struct rich *out);
-};
-
 static void actions_list(enum locale loc, struct rich *out)
 {
 	int a;
@@ -34,7 +27,7 @@ static void favours_list(enum locale loc, struct rich *out);
 static void buildings_list(enum locale loc, struct rich *out);
 static void privs_list(enum locale loc, struct rich *out);
 
-static const struct topic topics[] = {
+static const struct game_topic topics[] = {
 	{ "overview", { "Overview", "Resumen" }, {
 	  "Each player leads a family from its village towards Rome: 10 steps reach the city gate, 15 the Palace of Caesar.\n"
 	  "You gather water, grain and wine, sell them, hire Centurions and Priestesses, marry and build, "
@@ -341,41 +334,13 @@ static int find(const char *q, int n, game_key_fn key, int *cand, int *nc)
 
 /* ---- rendering ---- */
 
-static void topic_list(enum locale loc, struct rich *out)
-{
-	struct buf b = BUF_INIT;
-	int i;
-
-	rich_heading(out, "%s", L(loc, "Topics", "Temas"));
-	for (i = 0; i < NTOPICS; i++) {
-		buf_addpad(&b, topics[i].id, 12);
-		buf_printf(&b, "%s%s", topics[i].name[loc], i + 1 < NTOPICS ? "\n" : "");
-	}
-	rich_mono(out, buf_str(&b));
-	buf_release(&b);
-}
-
 int fortuna_rules(const char *topic, enum locale loc, struct rich *out)
 {
-	int cand[GAME_LOOKUP_MAX], nc, t;
+	int cand[GAME_LOOKUP_MAX], nc, t = -1;
 
-	if (!topic || !*topic) {
-		rich_heading(out, "%s", L(loc, "Fortuna: overview", "Fortuna: resumen"));
-		game_rich_lines(topics[0].text[loc], out);
-		topic_list(loc, out);
-		return 0;
-	}
-	t = find(topic, NTOPICS, topic_key, cand, &nc);
-	if (t < 0) {
-		rich_line(out, L(loc, "No such topic: %s", "No existe el tema: %s"), topic);
-		topic_list(loc, out);
-		return -1;
-	}
-	rich_heading(out, "Fortuna: %s", topics[t].name[loc]);
-	game_rich_lines(topics[t].text[loc], out);
-	if (topics[t].extra)
-		topics[t].extra(loc, out);
-	return 0;
+	if (topic && *topic && (t = find(topic, NTOPICS, topic_key, cand, &nc)) < 0)
+		t = -2;
+	return game_rules_render("Fortuna", topics, NTOPICS, t, topic, loc, out);
 }
 
 static void favours_list(enum locale loc, struct rich *out)

@@ -11,13 +11,6 @@
 #include "games/gtr/gtr.h"
 #include "util/text.h"
 
-struct topic {
-	const char *id;
-	const char *name[LOC_COUNT];
-	const char *text[LOC_COUNT];	/* lines separated by '\n' */
-	void (*extra)(enum locale loc, struct rich *out);
-};
-
 static void materials_table(enum locale loc, struct rich *out)
 {
 	int m;
@@ -27,7 +20,7 @@ static void materials_table(enum locale loc, struct rich *out)
 			  gtr_materials[m].name[loc], gtr_roles[m].name[loc], gtr_value[m]);
 }
 
-static const struct topic topics[] = {
+static const struct game_topic topics[] = {
 	{ "overview", { "Overview", "Resumen" }, {
 	  "You are a builder rebuilding Rome after the great fire. Every order card is at once a role (its colour), "
 	  "a building material, a building with a function and, in the vault, money.\n"
@@ -240,43 +233,14 @@ static int find(const char *q, int n, game_key_fn key, int *cand, int *nc)
 
 /* ---- rendering ---- */
 
-static void topic_list(enum locale loc, struct rich *out)
-{
-	struct buf b = BUF_INIT;
-	int i;
-
-	rich_heading(out, "%s", L(loc, "Topics", "Temas"));
-	for (i = 0; i < NTOPICS; i++) {
-		buf_addpad(&b, topics[i].id, 12);
-		buf_printf(&b, "%s%s", topics[i].name[loc], i + 1 < NTOPICS ? "\n" : "");
-	}
-	rich_mono(out, buf_str(&b));
-	buf_release(&b);
-}
-
 int gtr_rules(const char *topic, enum locale loc, struct rich *out)
 {
-	int cand[GAME_LOOKUP_MAX], nc, t;
-	const char *game = L(loc, "Glory to Rome", "Gloria a Roma");
+	int cand[GAME_LOOKUP_MAX], nc, t = -1;
 
-	if (!topic || !*topic) {
-		rich_heading(out, L(loc, "%s: overview", "%s: resumen"), game);
-		game_rich_lines(topics[0].text[loc], out);
-		topics[0].extra(loc, out);
-		topic_list(loc, out);
-		return 0;
-	}
-	t = find(topic, NTOPICS, topic_key, cand, &nc);
-	if (t < 0) {
-		rich_line(out, L(loc, "No such topic: %s", "No existe el tema: %s"), topic);
-		topic_list(loc, out);
-		return -1;
-	}
-	rich_heading(out, "%s: %s", game, topics[t].name[loc]);
-	game_rich_lines(topics[t].text[loc], out);
-	if (topics[t].extra)
-		topics[t].extra(loc, out);
-	return 0;
+	if (topic && *topic && (t = find(topic, NTOPICS, topic_key, cand, &nc)) < 0)
+		t = -2;
+	return game_rules_render(L(loc, "Glory to Rome", "Gloria a Roma"), topics, NTOPICS, t,
+				 topic, loc, out);
 }
 
 static void card_text(int c, enum locale loc, struct rich *out)
