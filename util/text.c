@@ -3,8 +3,7 @@
 #include <ctype.h>
 #include <string.h>
 
-/* Decodes one code point; returns its length, or 0 on malformed input. */
-static size_t utf8_decode(const unsigned char *s, size_t n, unsigned *cp)
+size_t utf8_decode(const unsigned char *s, size_t n, unsigned *cp)
 {
 	unsigned c = s[0];
 

@@ -12,6 +12,10 @@
  * with no NUL byte and no C0 control other than tab/newline. */
 int utf8_valid(const char *s, size_t n);
 
+/* Decodes the code point at s (n > 0 bytes left) into *cp; returns its
+ * length, or 0 when malformed (overlong, surrogate, > U+10FFFF, cut). */
+size_t utf8_decode(const unsigned char *s, size_t n, unsigned *cp);
+
 /* Display columns of a UTF-8 string (one per code point; combining marks 0). */
 size_t utf8_width(const char *s);
 

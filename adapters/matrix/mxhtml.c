@@ -20,6 +20,7 @@
 
 #include "util/buf.h"
 #include "util/rich.h"
+#include "util/text.h"
 
 /* Serialised bytes allowed for body + formatted_body + user ids: the rest of
  * the object (keys, msgtype, format, brackets) takes < 160 bytes. */
@@ -145,35 +146,6 @@ static void add_link_target(struct buf *b, const char *id)
 
 /* ---- code points ------------------------------------------------------ */
 
-/* Length of a well-formed UTF-8 sequence at s (n bytes left), 0 if none. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-	unsigned c = s[0];
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		return n >= 2 && (s[1] & 0xc0) == 0x80 ? 2 : 0;
-	if (c >= 0xe0 && c <= 0xef) {
-		if (n < 3 || (s[1] & 0xc0) != 0x80 || (s[2] & 0xc0) != 0x80)
-			return 0;
-		if (c == 0xe0 && s[1] < 0xa0)
-			return 0;	/* overlong */
-		if (c == 0xed && s[1] >= 0xa0)
-			return 0;	/* surrogate */
-		return 3;
-	}
-	if (c >= 0xf0 && c <= 0xf4) {
-		if (n < 4 || (s[1] & 0xc0) != 0x80 || (s[2] & 0xc0) != 0x80 ||
-		    (s[3] & 0xc0) != 0x80)
-			return 0;
-		if ((c == 0xf0 && s[1] < 0x90) || (c == 0xf4 && s[1] >= 0x90))
-			return 0;
-		return 4;
-	}
-	return 0;
-}
-
 /*
  * Renders the code point at s (n > 0 bytes left): its body bytes and its
  * HTML.  Malformed UTF-8 and control characters other than tab become U+FFFD
@@ -184,7 +156,8 @@ static size_t render_cp(const char *s, size_t n, const char **body, size_t *bn,
 			const char **html, size_t *hn, char tmp[4])
 {
 	const unsigned char *u = (const unsigned char *)s;
-	size_t k = utf8_len(u, n);
+	unsigned cp;
+	size_t k = utf8_decode(u, n, &cp);
 
 	if (!k || (k == 1 && ((u[0] < 0x20 && u[0] != '\t') || u[0] == 0x7f))) {
 		*body = *html = REPLACEMENT;

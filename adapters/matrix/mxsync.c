@@ -31,32 +31,6 @@ static int fail(struct buf *err, const char *fmt, ...)
 
 /* ---- making a body jansson accepts ------------------------------------ */
 
-static size_t utf8_seq(const unsigned char *s, size_t n)
-{
-	unsigned c = s[0];
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		return n >= 2 && (s[1] & 0xc0) == 0x80 ? 2 : 0;
-	if (c >= 0xe0 && c <= 0xef) {
-		if (n < 3 || (s[1] & 0xc0) != 0x80 || (s[2] & 0xc0) != 0x80)
-			return 0;
-		if ((c == 0xe0 && s[1] < 0xa0) || (c == 0xed && s[1] >= 0xa0))
-			return 0;
-		return 3;
-	}
-	if (c >= 0xf0 && c <= 0xf4) {
-		if (n < 4 || (s[1] & 0xc0) != 0x80 || (s[2] & 0xc0) != 0x80 ||
-		    (s[3] & 0xc0) != 0x80)
-			return 0;
-		if ((c == 0xf0 && s[1] < 0x90) || (c == 0xf4 && s[1] >= 0x90))
-			return 0;
-		return 4;
-	}
-	return 0;
-}
-
 /* The value of a \uXXXX escape at p (n bytes left), or -1. */
 static long u_escape(const char *p, size_t n)
 {
@@ -131,7 +105,8 @@ static void sanitize(const char *s, size_t n, struct buf *out)
 			buf_printf(out, "\\u%04x", c);
 			i++;
 		} else {
-			size_t k = utf8_seq((const unsigned char *)s + i, n - i);
+			unsigned cp;
+			size_t k = utf8_decode((const unsigned char *)s + i, n - i, &cp);
 
 			if (k) {
 				buf_add(out, s + i, k);
