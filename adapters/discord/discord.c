@@ -560,8 +560,8 @@ static void ix_pump(struct ix *x)
 		ix_free(x);
 }
 
-/* Queues a request (body: borrowed). */
-static void ix_push(struct ix *x, const char *method, const char *path, json_t *body)
+/* A new request at the end of the queue, its body and type left to fill. */
+static struct ixreq *ix_add(struct ix *x, const char *method, const char *path)
 {
 	struct ixreq *r;
 
@@ -572,9 +572,19 @@ static void ix_push(struct ix *x, const char *method, const char *path, json_t *
 	r = &x->q[x->qlen++];
 	snprintf(r->method, sizeof(r->method), "%s", method);
 	r->path = xstrdup(path);
+	r->json = NULL;
+	r->len = 0;
+	r->ctype = NULL;
+	return r;
+}
+
+/* Queues a request (body: borrowed). */
+static void ix_push(struct ix *x, const char *method, const char *path, json_t *body)
+{
+	struct ixreq *r = ix_add(x, method, path);
+
 	r->json = body ? json_dumps(body, JSON_COMPACT) : NULL;
 	r->len = r->json ? strlen(r->json) : 0;
-	r->ctype = NULL;
 	ix_pump(x);
 }
 
@@ -601,13 +611,7 @@ static void ix_push_file(struct ix *x, const char *method, const char *path, jso
 	buf_addstr(&b, text);
 	buf_addstr(&b, "\r\n--" ATTACH_BOUNDARY "--\r\n");
 	free(pj);
-	if (x->qlen == x->qcap) {
-		x->qcap = x->qcap ? x->qcap * 2 : 4;
-		x->q = xrealloc(x->q, x->qcap * sizeof(*x->q));
-	}
-	r = &x->q[x->qlen++];
-	snprintf(r->method, sizeof(r->method), "%s", method);
-	r->path = xstrdup(path);
+	r = ix_add(x, method, path);
 	r->len = b.len;
 	r->json = buf_detach(&b);
 	r->ctype = xstrdup("multipart/form-data; boundary=" ATTACH_BOUNDARY);
