@@ -26,6 +26,9 @@ TEST_SUPPORT_SRC := $(sort $(wildcard tests/support/*.c))
 TEST_SUPPORT_OBJ := $(TEST_SUPPORT_SRC:%.c=$(O)/%.o)
 TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(O)/tests/%)
+# tools the integration tests run beside the bot (tests/tools/<name>.c)
+TOOL_SRC := $(sort $(wildcard tests/tools/*.c))
+TOOL_BIN := $(TOOL_SRC:tests/tools/%.c=$(O)/tests/tabula-%)
 BENCH_SRC := $(sort $(wildcard bench/*.c))
 BENCH_BIN := $(BENCH_SRC:bench/%.c=$(O)/bench/%)
 
@@ -59,6 +62,10 @@ $(O)/tests/%: $(O)/tests/unit/%.o $(TEST_SUPPORT_OBJ) $(O)/libtabula.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS) $(TEST_LIBS)
 
+$(O)/tests/tabula-%: $(O)/tests/tools/%.o $(O)/libtabula.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS)
+
 $(O)/bench/%: $(O)/bench/%.o $(O)/libtabula.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS)
@@ -81,8 +88,8 @@ check: unit integration
 unit: $(TEST_BIN)
 	@sh scripts/run-tests.sh $(TEST_BIN)
 
-integration: $(BIN)
-	@sh tests/integration/run.sh ./$(BIN)
+integration: $(BIN) $(TOOL_BIN)
+	@TABULA_TOOLS=$(abspath $(O)/tests) sh tests/integration/run.sh ./$(BIN)
 
 asan:
 	@$(MAKE) --no-print-directory O=build-asan \
@@ -93,12 +100,12 @@ asan:
 # then the integration suite with the bot run by scripts/valgrind-tabula.sh;
 # its per-process logs in $(O)/valgrind/ must all be empty.
 VG_SLOW ?= 10
-valgrind: $(TEST_BIN) $(BIN)
+valgrind: $(TEST_BIN) $(BIN) $(TOOL_BIN)
 	@VALGRIND="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite" \
 		sh scripts/run-tests.sh $(TEST_BIN)
 	@rm -rf $(O)/valgrind && mkdir -p $(O)/valgrind && \
 	VG_TABULA_BIN=$(abspath $(BIN)) VG_LOGDIR=$(abspath $(O)/valgrind) \
-	TABULA_TEST_SLOW=$(VG_SLOW) \
+	TABULA_TEST_SLOW=$(VG_SLOW) TABULA_TOOLS=$(abspath $(O)/tests) \
 		sh tests/integration/run.sh $(CURDIR)/scripts/valgrind-tabula.sh; \
 	rc=$$?; n=0; \
 	for f in $(O)/valgrind/vg.*.log; do \

@@ -83,17 +83,15 @@ struct outmsg {
 	const struct rich *body;
 	const char *locale;	/* the room's language ("en", "es"), or NULL */
 	/*
-	 * Filled for messages about a game in play (0 / NULL otherwise), so a
-	 * platform can attach controls: the session and the game position
-	 * (moves stored, the `version` of Discord's custom_id) the message
-	 * shows.  When that position is still current and exactly one
-	 * human is awaited, `awaited` is their user id and, when they have at
-	 * most ADAPTER_CHOICES_MAX moves, `choices` lists them.
+	 * Filled for messages about a game in play (0 otherwise), so a
+	 * platform can attach controls that act on that position: the session
+	 * and the game position (moves stored, the `version` of Discord's
+	 * custom_id) the message shows.  A move list never travels here: moves
+	 * are private, and a room message is read by everyone in the room;
+	 * a platform offers them only in answers to the player who asks
+	 * (Discord's ephemeral "My moves", through on_complete).
 	 */
 	int64_t session, version;
-	const char *awaited;
-	const struct adapter_choice *choices;
-	size_t nchoices;
 };
 
 struct adapter;

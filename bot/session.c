@@ -480,27 +480,6 @@ static void copy_utf8(char *dst, size_t n, const char *src)
 	dst[len] = '\0';
 }
 
-/*
- * The one human awaited in s, or -1 (nobody, several, or only AI seats).
- */
-static int single_awaited(const struct session *s)
-{
-	unsigned aw;
-	int i, who = -1;
-
-	if (!s->st || s->rec.status != SESSION_ACTIVE)
-		return -1;
-	aw = s->ops->awaiting(s->st);
-	for (i = 0; i < s->rec.nseats; i++) {
-		if (!(aw & (1u << i)))
-			continue;
-		if (who >= 0 || s->rec.seats[i].is_bot)
-			return -1;
-		who = i;
-	}
-	return who;
-}
-
 /* Up to max moves of seat whose folded id or label contains the folded
  * filter (NULL or "": all), those starting with it first.  Values are the
  * canonical ids; an id too long for a choice is offered by its number.
@@ -572,12 +551,11 @@ static int key_parse(const char *key, int64_t *session, int64_t *position)
 
 /* Fills msg's controls (see struct outmsg) while its game is in play. */
 static void outmsg_controls(struct session_mgr *m, const struct outbox_rec *o,
-			    struct outmsg *msg, struct adapter_choice *choices)
+			    struct outmsg *msg)
 {
 	struct buf err = BUF_INIT;
 	struct session *s;
 	int64_t sid, ver;
-	int who;
 
 	if (key_parse(o->key, &sid, &ver))
 		return;
@@ -590,19 +568,6 @@ static void outmsg_controls(struct session_mgr *m, const struct outbox_rec *o,
 		return;
 	msg->session = sid;
 	msg->version = ver;
-	if (ver != s->last_seq || (who = single_awaited(s)) < 0)
-		return;
-	msg->awaited = s->rec.seats[who].user;
-	if (s->ops->moves) {
-		struct move_list *ml = xmalloc(sizeof(*ml));
-
-		s->ops->moves(s->st, who, ml);
-		if (ml->n - ml->nmeta <= ADAPTER_CHOICES_MAX && ml->n > 0)
-			msg->nchoices = move_choices(s, who, session_loc(s, m), NULL, 0,
-						     choices, ADAPTER_CHOICES_MAX);
-		msg->choices = msg->nchoices ? choices : NULL;
-		free(ml);
-	}
 }
 
 /* Hands o to its adapter; known: its message when the caller still has
@@ -610,7 +575,6 @@ static void outmsg_controls(struct session_mgr *m, const struct outbox_rec *o,
 static void deliver(struct session_mgr *m, const struct outbox_rec *o,
 		    const struct rich *known)
 {
-	struct adapter_choice choices[ADAPTER_CHOICES_MAX];
 	struct adapter *a = mgr_adapter(m, o->platform);
 	struct buf err = BUF_INIT;
 	struct rich body = RICH_INIT;
@@ -636,7 +600,7 @@ static void deliver(struct session_mgr *m, const struct outbox_rec *o,
 	msg.user = o->user[0] ? o->user : NULL;
 	msg.key = o->key;
 	msg.body = known;
-	outmsg_controls(m, o, &msg, choices);
+	outmsg_controls(m, o, &msg);
 	if (adapter_send(a, &msg, &err))
 		log_warn("outbox %lld: send failed: %s", (long long)o->id, buf_str(&err));
 	rich_release(&body);

@@ -168,3 +168,87 @@ size_t text_word(const char **s, char *word, size_t n)
 	*s = p;
 	return len;
 }
+
+/* Characters a name may not carry: they are invisible, reorder the text
+ * around them, or break lines.  (Controls are caught before this.) */
+static int name_drops(unsigned cp)
+{
+	return cp == 0xad ||			/* soft hyphen */
+	       cp == 0x34f ||			/* combining grapheme joiner */
+	       cp == 0x61c ||			/* Arabic letter mark */
+	       cp == 0x115f || cp == 0x1160 ||	/* Hangul fillers */
+	       (cp >= 0x17b4 && cp <= 0x17b5) ||
+	       (cp >= 0x180b && cp <= 0x180f) ||	/* Mongolian selectors */
+	       (cp >= 0x200b && cp <= 0x200f) ||	/* zero width, LRM, RLM */
+	       (cp >= 0x2028 && cp <= 0x202e) ||	/* separators, embeddings */
+	       (cp >= 0x2060 && cp <= 0x206f) ||	/* joiners, isolates */
+	       cp == 0x3164 || cp == 0xffa0 ||	/* Hangul fillers */
+	       (cp >= 0xfe00 && cp <= 0xfe0f) ||	/* variation selectors */
+	       cp == 0xfeff ||			/* BOM, zero-width no-break */
+	       (cp >= 0xfff0 && cp <= 0xfffb) ||	/* interlinear, specials */
+	       (cp >= 0x1d173 && cp <= 0x1d17a) ||	/* musical format */
+	       (cp >= 0xe0000 && cp <= 0xe0fff) ||	/* tags, selectors */
+	       (cp >= 0xd800 && cp <= 0xdfff);
+}
+
+static int name_space(unsigned cp)
+{
+	return cp == ' ' || cp == 0xa0 || cp == 0x1680 || (cp >= 0x2000 && cp <= 0x200a) ||
+	       cp == 0x2028 || cp == 0x2029 || cp == 0x202f || cp == 0x205f || cp == 0x3000;
+}
+
+static int name_mark(unsigned cp)
+{
+	return (cp >= 0x300 && cp <= 0x36f) || (cp >= 0x1ab0 && cp <= 0x1aff) ||
+	       (cp >= 0x1dc0 && cp <= 0x1dff) || (cp >= 0x20d0 && cp <= 0x20ff) ||
+	       (cp >= 0xfe20 && cp <= 0xfe2f);
+}
+
+size_t text_clean_name(const char *in, size_t n, char *out, size_t outsz)
+{
+	const unsigned char *p = (const unsigned char *)in;
+	size_t i = 0, len = 0, chars = 0;
+	int pending_space = 0, marks = 0;
+
+	if (!outsz)
+		return 0;
+	while (i < n && chars < TEXT_NAME_MAX_CHARS) {
+		unsigned cp;
+		size_t k = utf8_decode(p + i, n - i, &cp);
+
+		if (!k) {		/* not UTF-8: skip the byte */
+			i++;
+			continue;
+		}
+		i += k;
+		if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0) || name_space(cp)) {
+			/* tabs and newlines separate words; other controls
+			 * vanish, but do not glue words either */
+			pending_space = len > 0;
+			continue;
+		}
+		if (name_drops(cp))
+			continue;
+		if (name_mark(cp)) {
+			if (!len || pending_space || marks >= TEXT_NAME_MAX_MARKS)
+				continue;
+			marks++;
+		} else {
+			marks = 0;
+		}
+		if (pending_space) {
+			if (len + 1 >= outsz || chars + 1 >= TEXT_NAME_MAX_CHARS)
+				break;
+			out[len++] = ' ';
+			chars++;
+			pending_space = 0;
+		}
+		if (len + k >= outsz)
+			break;
+		memcpy(out + len, p + i - k, k);
+		len += k;
+		chars++;
+	}
+	out[len] = '\0';
+	return len;
+}

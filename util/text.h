@@ -35,4 +35,22 @@ int text_eq(const char *a, const char *b);
  * Returns the word length, 0 when there is none. */
 size_t text_word(const char **s, char *word, size_t n);
 
+/*
+ * Display names are untrusted text: a name with a newline, a bidi override
+ * or a zero-width character can forge lines or words in the bot's messages.
+ * text_clean_name() writes into out (outsz bytes, NUL-terminated) the name
+ * as the bot may show it: invalid UTF-8 and control, format, bidi-control,
+ * zero-width and line/paragraph-separator characters dropped (a combining
+ * mark survives only after a visible character and at most
+ * TEXT_NAME_MAX_MARKS in a row, so "Zalgo" text cannot stack up), every run
+ * of white space (Unicode spaces included) made one ASCII space, no leading
+ * or trailing space, at most TEXT_NAME_MAX_CHARS code points (cut at a
+ * character boundary; outsz bounds the bytes too).  Returns the length
+ * written; 0 when nothing visible is left (the caller picks a fallback,
+ * e.g. the user id).
+ */
+#define TEXT_NAME_MAX_CHARS 32
+#define TEXT_NAME_MAX_MARKS 2
+size_t text_clean_name(const char *in, size_t n, char *out, size_t outsz);
+
 #endif

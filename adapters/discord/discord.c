@@ -1141,9 +1141,7 @@ static void on_dm_channel(const struct discord_rest_resp *resp, void *ctx)
 static int discord_send(struct adapter *a, const struct outmsg *m, struct buf *err)
 {
 	struct discord *d = downcast(a);
-	struct discord_choice moves[ADAPTER_CHOICES_MAX];
 	struct post *p;
-	size_t i;
 	enum locale loc;
 
 	if (!is_snowflake(m->room) || (m->user && !is_snowflake(m->user)))
@@ -1168,14 +1166,8 @@ static int discord_send(struct adapter *a, const struct outmsg *m, struct buf *e
 		return 0;
 	}
 	p->mentions = discord_allowed_mentions(m->body);
-	if (m->session > 0 && !m->user) {
-		for (i = 0; i < m->nchoices && i < ADAPTER_CHOICES_MAX; i++) {
-			moves[i].name = m->choices[i].label;
-			moves[i].value = m->choices[i].value;
-		}
-		p->components = discord_board_components(m->session, m->version, moves,
-							  m->nchoices, p->es);
-	}
+	if (m->session > 0 && !m->user)
+		p->components = discord_board_components(m->session, m->version, NULL, 0, p->es);
 	if (!m->user) {
 		post_chunks(p, p->room);
 	} else if (dm_lookup(d, p->user)) {

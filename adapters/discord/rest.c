@@ -270,9 +270,15 @@ static void on_http_done(struct http_resp *resp, void *ctx)
 	struct discord_rest *q = r->q;
 	struct ratelimit_headers h;
 	enum ratelimit_action act;
-	uint64_t now = uv_now(q->loop), retry = 0;
+	uint64_t now, retry = 0;
 	struct buf msg = BUF_INIT;
 	size_t i;
+
+	/* The loop's clock is as old as this iteration, which may have spent
+	 * milliseconds committing moves: a reset time learned from a stale
+	 * clock comes early, and the next request then breaks the bucket. */
+	uv_update_time(q->loop);
+	now = uv_now(q->loop);
 
 	r->inflight = 0;
 	r->attempts++;

@@ -23,9 +23,7 @@ static struct captured *record(struct capture_adapter *c, const char *room, cons
 	m->key = key ? xstrdup(key) : NULL;
 	m->outbox_id = id;
 	m->session = m->version = 0;
-	m->awaited = m->locale = NULL;
-	m->choices = NULL;
-	m->nchoices = 0;
+	m->locale = NULL;
 	buf_addstr(&ment, "");
 	for (i = 0; i < body->n; i++)
 		if (body->v[i].kind == RICH_MENTION)
@@ -41,13 +39,7 @@ static int cap_send(struct adapter *a, const struct outmsg *m, struct buf *err)
 
 	r->session = m->session;
 	r->version = m->version;
-	r->awaited = m->awaited ? xstrdup(m->awaited) : NULL;
 	r->locale = m->locale ? xstrdup(m->locale) : NULL;
-	if (m->choices && m->nchoices) {
-		r->choices = xmalloc(m->nchoices * sizeof(*r->choices));
-		memcpy(r->choices, m->choices, m->nchoices * sizeof(*r->choices));
-	}
-	r->nchoices = m->nchoices;
 	if (c->confirm && m->outbox_id && a->on_sent)
 		a->on_sent(a->ctx, a, m->outbox_id);
 	return 0;
@@ -123,9 +115,7 @@ void capture_clear(struct capture_adapter *c)
 		free(c->v[i].user);
 		free(c->v[i].text);
 		free(c->v[i].key);
-		free(c->v[i].awaited);
 		free(c->v[i].locale);
-		free(c->v[i].choices);
 		free(c->v[i].mentions);
 	}
 	c->n = 0;

@@ -16,10 +16,7 @@ struct captured {
 	int64_t outbox_id;
 	/* struct outmsg's controls (sent messages only; 0 / NULL for replies) */
 	int64_t session, version;
-	char *awaited;	/* copy, or NULL */
 	char *locale;	/* copy, or NULL */
-	struct adapter_choice *choices;	/* copy of nchoices, or NULL */
-	size_t nchoices;
 	/* the user ids of the message's mentions, in order, each followed
 	 * by a space ("ana ben "); "" when none */
 	char *mentions;

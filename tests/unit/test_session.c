@@ -631,9 +631,11 @@ static int count_kind(const struct capture_adapter *c, const char *user, int sen
 	return n;
 }
 
-/* A public board carries its session, its version, the awaited player and
- * their moves as choices that `play` accepts; lobby messages carry nothing;
- * a board re-sent once the game moved on carries no controls. */
+/* A public board carries its session and its version (the position a
+ * click on it acts on), and never a move: moves are private.  Lobby
+ * messages carry nothing; a board re-sent once the game moved on carries
+ * no controls.  The awaited player's moves come to them alone, through
+ * session_mgr_complete (Discord's ephemeral "My moves" menu). */
 static void test_board_controls(void **state)
 {
 	struct fixture *f = *state;
@@ -641,12 +643,14 @@ static void test_board_controls(void **state)
 	const struct captured *m;
 	struct session *s;
 	struct move_list *ml = malloc(sizeof(*ml));
+	struct adapter_choice choices[ADAPTER_CHOICES_MAX];
+	struct command q;
 	struct move mv;
 	char who[128], value[ADAPTER_CHOICE_SIZE];
 	int64_t id, ver, pos;
 	void *expect;
 	json_t *ja, *jb;
-	size_t i, k, stale = 0, fresh = 0;
+	size_t i, k, n, stale = 0, fresh = 0;
 	int seat;
 
 	f->cap->confirm = 0;	/* everything stays pending, for the re-send below */
@@ -656,9 +660,6 @@ static void test_board_controls(void **state)
 	for (i = 0; i < f->cap->n; i++) {
 		assert_int_equal(f->cap->v[i].session, 0);
 		assert_int_equal(f->cap->v[i].version, 0);
-		assert_null(f->cap->v[i].awaited);
-		assert_null(f->cap->v[i].choices);
-		assert_int_equal(f->cap->v[i].nchoices, 0);
 	}
 	capture_clear(f->cap);
 	capture_cmd(f->cap, "r1", "ana", "game start");
@@ -677,34 +678,40 @@ static void test_board_controls(void **state)
 	assert_int_equal(m->version, pos);
 	assert_non_null(m->locale);
 	assert_string_equal(m->locale, "en");
-	assert_non_null(m->awaited);
-	assert_string_equal(m->awaited, who);
-	assert_true(m->nchoices >= 1 && m->nchoices <= ADAPTER_CHOICES_MAX);
-	assert_non_null(m->choices);
-	/* the choices are exactly the awaited seat's (non-meta) moves, by id */
-	s->ops->moves(s->st, seat, ml);
-	assert_int_equal(m->nchoices, (size_t)(ml->n - ml->nmeta));
-	for (i = 0; i < m->nchoices; i++) {
-		struct buf mid = BUF_INIT;
-
-		s->ops->move_id(s->st, seat, ml->v[i], &mid);
-		assert_string_equal(m->choices[i].value, buf_str(&mid));
-		assert_true(m->choices[i].label[0] != '\0');
-		for (k = 0; k < i; k++)
-			assert_string_not_equal(m->choices[k].value, m->choices[i].value);
-		buf_release(&mid);
-	}
 	/* the awaited player's private turn notice carries the same controls */
 	m = capture_last(f->cap, who, 1, "");
 	assert_non_null(m);
 	assert_int_equal(m->session, id);
 	assert_int_equal(m->version, pos);
-	assert_string_equal(m->awaited, who);
-	assert_true(m->nchoices >= 1);
+
+	/* the moves offered to the awaited player alone: exactly their
+	 * (non-meta) moves, by id; nobody else gets any */
+	memset(&q, 0, sizeof(q));
+	q.platform = "console";
+	q.room = "r1";
+	q.user = who;
+	q.name = who;
+	q.text = "";
+	n = session_mgr_complete(&f->mgr, &q, choices, ADAPTER_CHOICES_MAX);
+	s->ops->moves(s->st, seat, ml);
+	assert_true(n >= 1 && n <= ADAPTER_CHOICES_MAX);
+	assert_int_equal(n, (size_t)(ml->n - ml->nmeta < ADAPTER_CHOICES_MAX ?
+				     ml->n - ml->nmeta : ADAPTER_CHOICES_MAX));
+	for (i = 0; i < n; i++) {
+		struct buf mid = BUF_INIT;
+
+		s->ops->move_id(s->st, seat, ml->v[i], &mid);
+		assert_string_equal(choices[i].value, buf_str(&mid));
+		assert_true(choices[i].label[0] != '\0');
+		for (k = 0; k < i; k++)
+			assert_string_not_equal(choices[k].value, choices[i].value);
+		buf_release(&mid);
+	}
+	q.user = "nobody";
+	assert_int_equal(session_mgr_complete(&f->mgr, &q, choices + 1, 1), 0);
 
 	/* play the last choice: the game is where that move leads */
-	m = capture_last(f->cap, NULL, 1, "");
-	snprintf(value, sizeof(value), "%s", m->choices[m->nchoices - 1].value);
+	snprintf(value, sizeof(value), "%s", choices[n - 1].value);
 	expect = game_state_new(s->ops);
 	memcpy(expect, s->st, s->ops->state_size);
 	assert_int_equal(game_parse(s->ops, expect, seat, value, LOC_EN, &mv, &err), 0);
@@ -730,7 +737,7 @@ static void test_board_controls(void **state)
 	pos = s->last_seq;
 	assert_int_equal(m->version, pos);
 
-	/* a restart re-sends both boards: only the current one has controls */
+	/* a restart re-sends both boards, each with the position it shows */
 	detach(f);
 	attach(f);
 	assert_int_equal(session_mgr_flush_outbox(&f->mgr, &err), 0);
@@ -740,13 +747,8 @@ static void test_board_controls(void **state)
 		assert_int_equal(m->session, id);
 		if (m->version != pos) {
 			assert_true(m->version < pos);
-			assert_null(m->awaited);
-			assert_null(m->choices);
-			assert_int_equal(m->nchoices, 0);
 			stale++;
 		} else if (!m->user) {
-			assert_non_null(m->awaited);
-			assert_true(m->nchoices >= 1);
 			fresh++;
 		}
 	}
@@ -774,10 +776,7 @@ static void test_stale_click(void **state)
 	pos = s->last_seq;
 	snprintf(who, sizeof(who), "%s", s->rec.seats[only_awaited_seat(s)].user);
 	snprintf(other, sizeof(other), "%s", strcmp(who, "ana") ? "ana" : "ben");
-	m = capture_last(f->cap, NULL, 1, "");
-	assert_non_null(m);
-	assert_true(m->nchoices >= 1);
-	snprintf(text, sizeof(text), "play %s", m->choices[0].value);
+	snprintf(text, sizeof(text), "play 1");
 	before = snapshot(s);
 	capture_clear(f->cap);
 

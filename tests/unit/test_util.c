@@ -268,6 +268,50 @@ static void test_rich_room(void **state)
 	buf_release(&b);
 }
 
+static const char *clean(const char *in, size_t n)
+{
+	static char out[256];
+
+	text_clean_name(in, n, out, sizeof(out));
+	return out;
+}
+
+static void test_clean_name(void **state)
+{
+	char out[8];
+	char big[200];
+
+	(void)state;
+	/* newlines and controls cannot forge a line */
+	assert_string_equal(clean("ana\nWaiting for @ben", 20), "ana Waiting for @ben");
+	assert_string_equal(clean("a\r\x1b[31mb\x7f", 10), "a [31mb");
+	assert_string_equal(clean("\xc2\x85x", 3), "x");	/* NEL, a C1 control */
+	/* bidi overrides, isolates and zero-width characters vanish */
+	assert_string_equal(clean("ana\xe2\x80\xae" "nib", 9), "ananib");
+	assert_string_equal(clean("b\xe2\x80\x8b" "en\xe2\x81\xa6x\xe2\x81\xa9", 14), "benx");
+	assert_string_equal(clean("\xef\xbb\xbf" "eva\xe2\x80\x8d", 9), "eva");
+	assert_string_equal(clean("l\xe2\x80\xa8" "ine", 7), "l ine");	/* U+2028 */
+	/* white space collapses, Unicode spaces included; trimmed */
+	assert_string_equal(clean("  ana \t\xc2\xa0 mar\xe3\x80\x80" "ia  ", 18), "ana mar ia");
+	/* accents and non-Latin scripts stay */
+	assert_string_equal(clean("Jos\xc3\xa9 \xe5\xbc\xa0", 9), "Jos\xc3\xa9 \xe5\xbc\xa0");
+	/* combining marks: two after a letter at most, none alone */
+	assert_string_equal(clean("e\xcc\x81", 3), "e\xcc\x81");
+	assert_string_equal(clean("\xcc\x81" "a\xcc\x81\xcc\x81\xcc\x81\xcc\x81", 11),
+			    "a\xcc\x81\xcc\x81");
+	/* invalid UTF-8 is dropped, never cut into */
+	assert_string_equal(clean("a\xff\xc3(b", 5), "a(b");
+	/* nothing visible: empty */
+	assert_int_equal(text_clean_name("\xe2\x80\x8b \n", 5, out, sizeof(out)), 0);
+	assert_string_equal(out, "");
+	/* the cap: characters, then bytes at a character boundary */
+	memset(big, 'x', sizeof(big));
+	assert_int_equal(strlen(clean(big, sizeof(big))), TEXT_NAME_MAX_CHARS);
+	assert_int_equal(text_clean_name("\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9", 8, out, sizeof(out)), 6);
+	assert_string_equal(out, "\xc3\xa9\xc3\xa9\xc3\xa9");
+	assert_int_equal(text_clean_name("abc", 3, out, 1), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -280,6 +324,7 @@ int main(void)
 		cmocka_unit_test(test_rng_json),
 		cmocka_unit_test(test_rich_json),
 		cmocka_unit_test(test_rich_room),
+		cmocka_unit_test(test_clean_name),
 	};
 
 	return cmocka_run_group_tests_name("util", tests, NULL, NULL);
