@@ -107,6 +107,82 @@ static int is_number(const char *s, int *out)
 
 #define MAX_CANDIDATES_SHOWN 10
 
+/* The index of the move whose folded text k (0: id; 1..: a label) is
+ * exactly `folded`, -1 if none. */
+static int exact_move(const struct game_ops *ops, const void *st, int seat,
+		      const struct move_list *ml, const char *folded, int ids_only)
+{
+	struct buf t[1 + LOC_COUNT];
+	int i, k, hit = -1;
+
+	for (k = 0; k < 1 + LOC_COUNT; k++)
+		buf_init(&t[k], 0);
+	for (i = 0; i < ml->n && hit < 0 && *folded; i++) {
+		for (k = 0; k < 1 + LOC_COUNT; k++)
+			buf_reset(&t[k]);
+		move_texts(ops, st, seat, ml->v[i], t);
+		for (k = 0; k < (ids_only ? 1 : 1 + LOC_COUNT); k++)
+			if (!strcmp(buf_str(&t[k]), folded))
+				hit = i;
+	}
+	for (k = 0; k < 1 + LOC_COUNT; k++)
+		buf_release(&t[k]);
+	return hit;
+}
+
+/*
+ * A line pasted whole from the `moves` list: " 3. hide fortuna  — Keep
+ * Fortuna card face down" (its number, its id, an em dash, its label; any
+ * of them may be missing).  Players copy what the bot showed them, so the
+ * line is read as the move its id (or else its label) names; the number
+ * is ignored, since the list may have changed since it was shown.  Returns
+ * the move's index, -1 when the text is not such a line or names no move,
+ * -2 when its id and label name two different moves.
+ */
+static int pasted_line(const struct game_ops *ops, const void *st, int seat,
+		       const struct move_list *ml, const char *text)
+{
+	static const char dash[] = "\xe2\x80\x94";	/* U+2014, as add_moves writes */
+	const char *p = text, *d;
+	struct buf id = BUF_INIT, label = BUF_INIT;
+	int by_id = -1, by_label = -1, numbered = 0;
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (*p >= '0' && *p <= '9') {
+		const char *q = p;
+
+		while (*q >= '0' && *q <= '9')
+			q++;
+		if (*q == '.' || *q == ')') {
+			p = q + 1;
+			numbered = 1;
+		}
+	}
+	d = strstr(p, dash);
+	if (!d && !numbered)
+		return -1;
+	if (d) {
+		struct buf raw = BUF_INIT;
+
+		buf_add(&raw, p, (size_t)(d - p));
+		text_fold(buf_str(&raw), &id);
+		text_fold(d + strlen(dash), &label);
+		buf_release(&raw);
+	} else {
+		text_fold(p, &id);
+	}
+	by_id = exact_move(ops, st, seat, ml, buf_str(&id), 1);
+	by_label = exact_move(ops, st, seat, ml, buf_str(&label), 0);
+	if (by_id < 0 && !label.len)	/* "3. hide fortuna": also a label */
+		by_id = exact_move(ops, st, seat, ml, buf_str(&id), 0);
+	buf_release(&id);
+	buf_release(&label);
+	if (by_id >= 0 && by_label >= 0 && by_id != by_label)
+		return -2;
+	return by_id >= 0 ? by_id : by_label;
+}
+
 int game_parse(const struct game_ops *ops, const void *st, int seat,
 	       const char *text, enum locale loc, struct move *out, struct buf *err)
 {
@@ -157,6 +233,14 @@ int game_parse(const struct game_ops *ops, const void *st, int seat,
 		   number >= 1 && number <= ml->n) {
 		*out = ml->v[number - 1];
 		ret = 0;
+	} else if ((k = pasted_line(ops, st, seat, ml, text)) >= 0) {
+		*out = ml->v[k];
+		ret = 0;
+	} else if (k == -2) {
+		buf_setf(err, "%s", L(loc, "That line's move and its description do not match. "
+				      "Type `moves` for the current list.",
+				      "La jugada de esa línea y su descripción no coinciden. "
+				      "Escribe `moves` para ver la lista actual."));
 	} else if (nprefix == 0) {
 		buf_setf(err, L(loc, "No move matches \"%s\". Type `moves` to see yours.",
 				"Ninguna jugada coincide con \"%s\". Escribe `moves` para ver las tuyas."),

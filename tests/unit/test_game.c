@@ -109,6 +109,18 @@ static void test_parse(void **state)
 	assert_int_equal(parse("pass", 1, &err), -1);
 	assert_non_null(strstr(buf_str(&err), "not your turn"));
 	assert_int_equal(parse("pass", -1, &err), -1);
+	/* a whole line pasted from `moves`: number, id, em dash, label */
+	assert_int_equal(parse(" 3. sell wine  \xe2\x80\x94 Vender vino", 0, &err), 2);
+	assert_int_equal(parse("sell wine \xe2\x80\x94 sell wine", 0, &err), 2);
+	assert_int_equal(parse("2. take wine", 0, &err), 1);	/* number and id */
+	assert_int_equal(parse("4) Pasar", 0, &err), 3);	/* number and label */
+	assert_int_equal(parse("\xe2\x80\x94 Tomar agua", 0, &err), 0);	/* label only */
+	/* the id wins over a stale number */
+	assert_int_equal(parse("1. pass", 0, &err), 3);
+	/* an id and a label of two different moves: refused, nothing guessed */
+	assert_int_equal(parse("take water \xe2\x80\x94 Pasar", 0, &err), -1);
+	assert_non_null(strstr(buf_str(&err), "do not match"));
+	assert_int_equal(parse("9. fly \xe2\x80\x94 away", 0, &err), -1);
 	buf_release(&err);
 }
 
@@ -442,6 +454,74 @@ static void test_contract_apply_matches_moves(void **state)
 	buf_release(&err);
 }
 
+/*
+ * Every line of the `moves` list, pasted whole as the bot prints it
+ * (" N. id  — label"), parses back to its move, in both languages, at
+ * every decision of seeded random games of every game.
+ */
+static void test_contract_pasted_lines(void **state)
+{
+	const struct game_ops *const *all = game_all();
+	struct move_list *ml = malloc(sizeof(*ml));
+	struct buf err = BUF_INIT, id = BUF_INIT, label = BUF_INIT, line = BUF_INIT;
+	size_t gi;
+	int k;
+
+	for (gi = 0; all[gi]; gi++) {
+		const struct game_ops *g = all[gi];
+		void *st = game_state_new(g);
+
+		for (k = 0; k < 6; k++) {
+			int n = g->min_players + k % (g->max_players - g->min_players + 1);
+			int moves = 0;
+			struct rng r;
+
+			memset(st, 0, g->state_size);
+			rng_seed(&r, 77u + (uint64_t)k, 3);
+			if (g->setup(st, n, 77u + (uint64_t)k, "", &err))
+				fail_msg("%s: setup failed: %s", g->id, buf_str(&err));
+			while (g->awaiting(st) && moves++ < 400) {
+				unsigned aw = g->awaiting(st);
+				int seat, i, l;
+
+				for (seat = 0; !(aw & (1u << seat)); seat++)
+					;
+				g->moves(st, seat, ml);
+				for (i = 0; i < ml->n; i++) {
+					for (l = 0; l < LOC_COUNT; l++) {
+						struct move m;
+
+						buf_reset(&id);
+						buf_reset(&label);
+						buf_reset(&line);
+						g->move_id(st, seat, ml->v[i], &id);
+						g->move_label(st, seat, ml->v[i], (enum locale)l, &label);
+						buf_printf(&line, "%2d. %s", i + 1, buf_str(&id));
+						if (strcmp(buf_str(&id), buf_str(&label)))
+							buf_printf(&line, "  \xe2\x80\x94 %s", buf_str(&label));
+						if (game_parse(g, st, seat, buf_str(&line), (enum locale)l,
+							       &m, &err))
+							fail_msg("%s: pasted line \"%s\" refused: %s", g->id,
+								 buf_str(&line), buf_str(&err));
+						if (memcmp(&m, &ml->v[i], sizeof(m)))
+							fail_msg("%s: pasted line \"%s\" read as another move",
+								 g->id, buf_str(&line));
+					}
+				}
+				if (g->apply(st, seat, ml->v[rng_below(&r, (uint32_t)(ml->n - ml->nmeta))],
+					     NULL, &err))
+					fail_msg("%s: a listed move was refused", g->id);
+			}
+		}
+		free(st);
+	}
+	free(ml);
+	buf_release(&err);
+	buf_release(&id);
+	buf_release(&label);
+	buf_release(&line);
+}
+
 static void test_contract_bad_setup_and_load(void **state)
 {
 	const struct game_ops *const *all = game_all();
@@ -522,6 +602,7 @@ int main(void)
 		cmocka_unit_test(test_contract_ai_games),
 		cmocka_unit_test(test_contract_random_games),
 		cmocka_unit_test(test_contract_apply_matches_moves),
+		cmocka_unit_test(test_contract_pasted_lines),
 	};
 
 	return cmocka_run_group_tests_name("game", tests, NULL, NULL);
