@@ -1157,6 +1157,30 @@ static void lobby_summary(struct session_mgr *m, const struct session *s, enum l
 			"`game join` para sentarte, `game addbot` para una IA, `game start` para empezar."));
 }
 
+/*
+ * A game's options are words ("nofunctions original-circus"): each word is
+ * folded on its own (case, accents) and keeps its inner hyphens, so that
+ * "Original-Circus" and "original_circus" both read "original-circus".
+ * (text_fold alone would split a hyphenated word in two.)
+ */
+static void options_normalise(const char *args, struct buf *out)
+{
+	struct buf f = BUF_INIT;
+	char word[64];
+	size_t i;
+
+	while (text_word(&args, word, sizeof(word))) {
+		buf_reset(&f);
+		text_fold(word, &f);
+		for (i = 0; i < f.len; i++)
+			if (f.s[i] == ' ')
+				f.s[i] = '-';
+		if (f.len)
+			buf_printf(out, "%s%s", out->len ? " " : "", buf_str(&f));
+	}
+	buf_release(&f);
+}
+
 static void cmd_game_new(struct session_mgr *m, struct adapter *a, const struct command *cmd,
 			 struct session *cur, const char *args)
 {
@@ -1192,7 +1216,7 @@ static void cmd_game_new(struct session_mgr *m, struct adapter *a, const struct 
 		goto out;
 	}
 	/* normalise the options and let the game judge them now, not at start */
-	text_fold(args, &opts);
+	options_normalise(args, &opts);
 	probe = game_state_new(ops);
 	if (opts.len >= sizeof(cur->rec.options) ||
 	    ops->setup(probe, ops->max_players, 1, buf_str(&opts), &err)) {

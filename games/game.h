@@ -111,6 +111,11 @@ struct game_ops {
 	int min_players, max_players;
 	size_t state_size;
 	const char *options_help;	/* one line listing the options, English */
+	/* Every option word setup() accepts, NULL-terminated (NULL: none).
+	 * Words are lower-case ASCII and may hold hyphens ("original-circus");
+	 * the manager hands setup() each word folded with its hyphens kept.
+	 * Tests start a game with each; platforms may offer them as choices. */
+	const char *const *option_words;
 
 	/* Sets up a new game in zeroed memory.  options: space-separated
 	 * words (e.g. "draft"); unknown words fail.  0, or -1 with err. */

@@ -1887,6 +1887,8 @@ int fortuna_apply(void *st, int seat, struct move m, struct game_log *log, struc
 
 static const char *const fortuna_aliases[] = { NULL };
 
+static const char *const fortuna_option_words[] = { "draft", NULL };
+
 const struct game_ops fortuna_ops = {
 	.api_version = GAME_API_VERSION,
 	.id = "fortuna",
@@ -1896,6 +1898,7 @@ const struct game_ops fortuna_ops = {
 	.max_players = FORTUNA_MAX_PLAYERS,
 	.state_size = sizeof(struct fortuna_state),
 	.options_help = "draft: experienced players draft their starting action cards",
+	.option_words = fortuna_option_words,
 	.setup = fortuna_setup,
 	.awaiting = fortuna_awaiting,
 	.moves = fortuna_moves,

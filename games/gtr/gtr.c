@@ -2973,6 +2973,10 @@ void gtr_start_turn(struct gtr_state *s, int leader)
 
 static const char *const gtr_aliases[] = { "glory to rome", "gloria a roma", "glory", NULL };
 
+static const char *const gtr_option_words[] = {
+	"experienced", "original-circus", "nofunctions", "quick", NULL
+};
+
 const struct game_ops gtr_ops = {
 	.api_version = GAME_API_VERSION,
 	.id = "gtr",
@@ -2984,6 +2988,7 @@ const struct game_ops gtr_ops = {
 	.options_help = "experienced: 5 cards, pick the leader card; original-circus: petition of 3, "
 			"old Circus/Forum; nofunctions: buildings give influence only; quick: "
 			"the example game's site limits",
+	.option_words = gtr_option_words,
 	.setup = gtr_setup,
 	.awaiting = gtr_awaiting,
 	.moves = gtr_moves,

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -199,6 +200,59 @@ static void test_lobby(void **state)
 	/* another room is independent */
 	capture_cmd(f->cap, "r2", "ben", "game new fortuna");
 	assert_int_equal(room(f, "r2")->rec.status, SESSION_LOBBY);
+}
+
+/*
+ * Every documented option of every game starts a game through `game new`,
+ * written as documented, in capitals, with '_' for '-', and with other
+ * options; the session stores the canonical word and the game starts.
+ */
+static void test_every_option_starts(void **state)
+{
+	struct fixture *f = *state;
+	const struct game_ops *const *all = game_all();
+	struct session *s;
+	char text[160], rm[32], canon[64], variant[64];
+	size_t gi, oi, i;
+	int n = 0, form;
+
+	for (gi = 0; all[gi]; gi++) {
+		for (oi = 0; all[gi]->option_words && all[gi]->option_words[oi]; oi++) {
+			const char *w = all[gi]->option_words[oi];
+
+			snprintf(canon, sizeof(canon), "%s", w);
+			for (form = 0; form < 3; form++) {
+				snprintf(variant, sizeof(variant), "%s", w);
+				for (i = 0; variant[i]; i++) {
+					if (form == 1)
+						variant[i] = (char)toupper((unsigned char)variant[i]);
+					if (form == 2 && variant[i] == '-')
+						variant[i] = '_';
+				}
+				snprintf(rm, sizeof(rm), "opt%d", n++);
+				snprintf(text, sizeof(text), "game new %s %s", all[gi]->id, variant);
+				capture_cmd(f->cap, rm, "ana", text);
+				s = room(f, rm);
+				if (!s)
+					fail_msg("%s: option \"%s\" refused", all[gi]->id, variant);
+				assert_string_equal(s->rec.options, canon);
+				capture_cmd(f->cap, rm, "ana", "game addbot 9");
+				snprintf(text, sizeof(text), "game addbot %d", all[gi]->min_players - 1);
+				capture_cmd(f->cap, rm, "ana", text);
+				capture_cmd(f->cap, rm, "ana", "game start");
+				s = room(f, rm);
+				if (s->rec.status != SESSION_ACTIVE && s->rec.status != SESSION_FINISHED)
+					fail_msg("%s %s did not start", all[gi]->id, variant);
+			}
+		}
+	}
+	assert_true(n >= 3 * 5);	/* gtr's four, fortuna's draft */
+	/* two options at once, and an unknown one among known ones */
+	capture_cmd(f->cap, "both", "ana", "game new gtr nofunctions Original-Circus");
+	assert_string_equal(room(f, "both")->rec.options, "nofunctions original-circus");
+	capture_cmd(f->cap, "bad", "ana", "game new gtr original-circus circus");
+	assert_null(room(f, "bad"));
+	assert_int_equal(capture_count(f->cap, "ana", "\"circus\""), 1);
 }
 
 static void test_abort(void **state)
@@ -2249,6 +2303,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_lobby, setup_file, teardown),
+		cmocka_unit_test_setup_teardown(test_every_option_starts, setup_file, teardown),
 		cmocka_unit_test_setup_teardown(test_abort, setup_file, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_input_changes_nothing, setup_file, teardown),
 		cmocka_unit_test_setup_teardown(test_ambiguous_move_lists_candidates, setup_file, teardown),
