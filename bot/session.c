@@ -12,6 +12,8 @@
 #define MAX_LOG_LINES_DEFAULT 30
 #define MAX_BOT_MOVES 100000	/* a whole all-AI game fits; a runaway does not */
 #define SELECT_MAX 25		/* moves listed with a turn notice (chat menus) */
+#define LOG_DEFAULT_LINES 10	/* `log` without a number... */
+#define LOG_SINCE_MAX 100	/* ...or all since the caller's last move, to this */
 
 /* ---- small helpers ---- */
 
@@ -336,14 +338,21 @@ struct session *session_mgr_find(struct session_mgr *m, const char *platform,
 
 /* ---- replay ---- */
 
+struct capture;
+
 struct replay_ctx {
 	const struct game_ops *ops;
 	void *st;
 	struct game_log *log;
+	struct capture *marks;	/* NULL, or told each action's seq and mover */
+	const char *user;	/* NULL, or: the seq of this user's last action */
+	int64_t user_last;
 	struct buf *err;
 	int64_t seq;
 	int failed;
 };
+
+static void capture_mark(struct capture *c, int64_t seq, int by_ai);
 
 static int replay_action(void *ctx, const struct action_rec *a)
 {
@@ -351,6 +360,10 @@ static int replay_action(void *ctx, const struct action_rec *a)
 	struct move mv;
 
 	rc->seq = a->seq;
+	if (rc->marks)
+		capture_mark(rc->marks, a->seq, !a->user[0]);
+	if (rc->user && !strcmp(rc->user, a->user))
+		rc->user_last = a->seq;
 	if (game_parse(rc->ops, rc->st, a->seat, a->move, LOC_EN, &mv, rc->err) ||
 	    rc->ops->apply(rc->st, a->seat, mv, rc->log, rc->err)) {
 		buf_printf(rc->err, " (replaying move %lld '%s')", (long long)a->seq, a->move);
@@ -360,22 +373,39 @@ static int replay_action(void *ctx, const struct action_rec *a)
 	return 0;
 }
 
-int session_replay(const struct game_ops *ops, const struct session_rec *rec,
-		   struct store *store, void *st, struct game_log *log, struct buf *err)
+/* session_replay, also marking each line with its action (marks) and
+ * finding the seq of user's last action (*user_last, 0 when none). */
+static int replay_marked(const struct game_ops *ops, const struct session_rec *rec,
+			 struct store *store, void *st, struct game_log *log,
+			 struct capture *marks, const char *user, int64_t *user_last,
+			 struct buf *err)
 {
-	struct replay_ctx rc = { ops, st, log, err, 0, 0 };
+	struct replay_ctx rc = { ops, st, log, marks, user, 0, err, 0, 0 };
 
 	if (ops->setup(st, rec->nseats, rec->seed, rec->options, err))
 		return -1;
 	if (store_actions(store, rec->id, 0, replay_action, &rc, err))
 		return -1;
+	if (user_last)
+		*user_last = rc.user_last;
 	return rc.failed ? -1 : 0;
+}
+
+int session_replay(const struct game_ops *ops, const struct session_rec *rec,
+		   struct store *store, void *st, struct game_log *log, struct buf *err)
+{
+	return replay_marked(ops, rec, store, st, log, NULL, NULL, NULL, err);
 }
 
 /* ---- log capture ---- */
 
+/* One log line, with where it came from: the action (seq; 0 when not
+ * known) and whether an AI seat's decision wrote it (a room update may
+ * shorten those; a human's outcome is never cut). */
 struct line {
 	int seat;
+	int by_ai;
+	int64_t seq;
 	char *text;
 };
 
@@ -383,6 +413,8 @@ struct capture {
 	struct game_log log;
 	struct line *v;
 	size_t n, cap;
+	int by_ai;		/* lines written now are an AI seat's */
+	int64_t seq;
 };
 
 static void capture_emit(struct game_log *log, int seat, const char *text)
@@ -394,8 +426,16 @@ static void capture_emit(struct game_log *log, int seat, const char *text)
 		c->v = xrealloc(c->v, c->cap * sizeof(*c->v));
 	}
 	c->v[c->n].seat = seat;
+	c->v[c->n].by_ai = c->by_ai;
+	c->v[c->n].seq = c->seq;
 	c->v[c->n].text = xstrdup(text);
 	c->n++;
+}
+
+static void capture_mark(struct capture *c, int64_t seq, int by_ai)
+{
+	c->seq = seq;
+	c->by_ai = by_ai;
 }
 
 static void capture_init(struct capture *c, enum locale loc, const char *const *names)
@@ -853,7 +893,9 @@ out:
 	free(ml);
 }
 
-/* The public message after a change: what happened, the board, who is next. */
+/* The public message after a change: what happened, the board, who is next.
+ * Every line of a human's decision is shown; when AI seats wrote more than
+ * max_log_lines, only their last ones are, after a note (`log` has all). */
 /* newly: the seats that have just become awaited, the only ones pinged */
 static void public_update(struct session_mgr *m, const struct session *s, const void *st,
 			  const struct capture *cap, unsigned newly, struct rich *r)
@@ -861,21 +903,22 @@ static void public_update(struct session_mgr *m, const struct session *s, const 
 	enum locale loc = session_loc(s, m);
 	const char *names[GAME_MAX_SEATS];
 	struct game_view v;
-	size_t i, npub = 0, skip = 0, shown = 0;
+	size_t i, nai = 0, skip = 0, skipped = 0;
 
 	view_init(s, loc, names, &v);
 	for (i = 0; cap && i < cap->n; i++)
-		npub += cap->v[i].seat == LOG_PUBLIC;
-	if (npub > m->max_log_lines)
-		skip = npub - m->max_log_lines;
-	if (skip)
-		rich_line(r, L(loc, "(%zu earlier lines: see `log`)",
-			       "(%zu líneas anteriores: ver `log`)"), skip);
+		nai += cap->v[i].seat == LOG_PUBLIC && cap->v[i].by_ai;
+	if (nai > m->max_log_lines)
+		skip = nai - m->max_log_lines;
 	for (i = 0; cap && i < cap->n; i++) {
 		if (cap->v[i].seat != LOG_PUBLIC)
 			continue;
-		if (shown++ < skip)
+		if (cap->v[i].by_ai && skipped < skip) {
+			if (!skipped++)
+				rich_line(r, L(loc, "(%zu lines of AI turns: see `log`)",
+					       "(%zu líneas de turnos de la IA: ver `log`)"), skip);
 			continue;
+		}
 		rich_line(r, "%s", cap->v[i].text);
 	}
 	s->ops->render_public(st, &v, r);
@@ -947,10 +990,15 @@ static int ai_record(struct session_mgr *m, struct change *c, struct capture *ca
 	struct buf id = BUF_INIT;
 
 	ops->move_id(c->st, seat, mv, &id);
+	/* an AI seat's lines may be summarised in the room; the AI standing
+	 * in for an idle human writes what happened to a human: kept */
+	capture_mark(cap, c->s->last_seq + (int64_t)c->nactions + 1, c->rec.seats[seat].is_bot);
 	if (ops->apply(c->st, seat, mv, &cap->log, err)) {
+		capture_mark(cap, 0, 0);
 		buf_release(&id);
 		return -1;
 	}
+	capture_mark(cap, 0, 0);
 	change_action(c, seat, buf_str(&id), "", mgr_now(m));
 	buf_release(&id);
 	return 0;
@@ -1677,9 +1725,10 @@ static void cmd_log(struct session_mgr *m, struct adapter *a, const struct comma
 	struct buf err = BUF_INIT;
 	struct rich pub = RICH_INIT, priv = RICH_INIT;
 	void *st;
-	size_t i, npub = 0, first = 0, seen = 0;
-	long n = 10;
-	int seat, export = 0;
+	size_t i, npub = 0, first = 0, seen = 0, since = 0;
+	long n = LOG_DEFAULT_LINES;
+	int seat, export = 0, asked = *args != '\0';
+	int64_t mine = 0;
 
 	if (need_game(a, cmd, s, loc, 1))
 		return;
@@ -1701,15 +1750,22 @@ static void cmd_log(struct session_mgr *m, struct adapter *a, const struct comma
 	seat_names(s, names);
 	capture_init(&cap, loc, names);
 	st = game_state_new(s->ops);
-	if (session_replay(s->ops, &s->rec, m->store, st, &cap.log, &err)) {
+	if (replay_marked(s->ops, &s->rec, m->store, st, &cap.log, &cap,
+			  seat >= 0 ? cmd->user : NULL, &mine, &err)) {
 		log_err("log replay of %s/%s failed: %s", s->rec.platform, s->rec.room,
 			buf_str(&err));
 		reply_text(a, cmd, 1, L(loc, "The log could not be read (an internal error).",
 					"No se pudo leer el registro (un error interno)."));
 		goto out;
 	}
-	for (i = 0; i < cap.n; i++)
+	for (i = 0; i < cap.n; i++) {
 		npub += cap.v[i].seat == LOG_PUBLIC;
+		since += cap.v[i].seat == LOG_PUBLIC && mine && cap.v[i].seq >= mine;
+	}
+	/* plain `log` from a player: everything since their last decision
+	 * (its own outcome included), however many AI turns followed */
+	if (!asked && since > (size_t)n)
+		n = since < LOG_SINCE_MAX ? (long)since : LOG_SINCE_MAX;
 	/* index of the first public line shown; private lines from there on */
 	for (i = 0; i < cap.n; i++) {
 		if (cap.v[i].seat != LOG_PUBLIC)
@@ -1732,6 +1788,9 @@ static void cmd_log(struct session_mgr *m, struct adapter *a, const struct comma
 	}
 	if (!npub)
 		rich_line(&pub, "%s", L(loc, "Nothing yet.", "Nada todavía."));
+	else if (!asked && since > LOG_SINCE_MAX)
+		rich_line(&pub, "%s", L(loc, "(more since your last move: `log all`)",
+					"(hay más desde tu última jugada: `log all`)"));
 	reply_rich(a, cmd, export, &pub);
 	if (priv.n)
 		reply_rich(a, cmd, 1, &priv);

@@ -255,6 +255,84 @@ static void test_every_option_starts(void **state)
 	assert_int_equal(capture_count(f->cap, "ana", "\"circus\""), 1);
 }
 
+struct lines {
+	char *v[256];
+	int n;
+};
+
+static void lines_emit(struct game_log *log, int seat, const char *text)
+{
+	struct lines *l = log->ctx;
+
+	if (seat == LOG_PUBLIC && l->n < 256)
+		l->v[l->n++] = strdup(text);
+}
+
+/*
+ * A human's move followed by AI turns that write more than the room update
+ * keeps: the update shows every line of the human's own move, a note for
+ * the AI lines it leaves out, and the last AI lines; a plain `log` from the
+ * mover then shows everything since their move.
+ */
+static void test_own_outcome_never_cut(void **state)
+{
+	struct fixture *f = *state;
+	struct lines mine = { { 0 }, 0 };
+	struct game_log log = { LOC_EN, NULL, lines_emit, &mine };
+	const char *names[GAME_MAX_SEATS] = { "ana", "AI 1", "AI 2" };
+	struct buf err = BUF_INIT;
+	const struct captured *m;
+	struct session *s;
+	struct move mv;
+	void *copy;
+	char *pub;
+	int i, tries;
+
+	f->mgr.max_log_lines = 1;
+	capture_cmd(f->cap, "r1", "ana", "game new gtr");
+	capture_cmd(f->cap, "r1", "ana", "game addbot 2");
+	capture_cmd(f->cap, "r1", "ana", "game start");
+	s = room(f, "r1");
+	assert_int_equal(s->rec.status, SESSION_ACTIVE);
+	log.names = names;
+	/* find a decision of ana's after which AI seats write 2+ lines */
+	for (tries = 0; tries < 200; tries++) {
+		s = room(f, "r1");
+		assert_string_equal(awaited_user(s), "ana");
+		for (i = 0; i < mine.n; i++)
+			free(mine.v[i]);
+		mine.n = 0;
+		copy = game_state_new(s->ops);
+		memcpy(copy, s->st, s->ops->state_size);
+		assert_int_equal(game_parse(s->ops, copy, 0, "1", LOC_EN, &mv, &err), 0);
+		assert_int_equal(s->ops->apply(copy, 0, mv, &log, &err), 0);
+		free(copy);
+		capture_clear(f->cap);
+		capture_cmd(f->cap, "r1", "ana", "play 1");
+		m = capture_last(f->cap, NULL, 1, "");
+		assert_non_null(m);
+		if (strstr(m->text, "lines of AI turns"))
+			break;
+	}
+	assert_true(tries < 200);
+	assert_true(mine.n >= 1);
+	for (i = 0; i < mine.n; i++)
+		if (!strstr(m->text, mine.v[i]))
+			fail_msg("the room update dropped ana's own line \"%s\":\n%s", mine.v[i],
+				 m->text);
+	/* `log` brings back everything since ana's move */
+	capture_clear(f->cap);
+	capture_cmd(f->cap, "r1", "ana", "log");
+	pub = capture_public_text(f->cap);
+	for (i = 0; i < mine.n; i++)
+		assert_non_null(strstr(pub, mine.v[i]));
+	assert_null(strstr(pub, "lines of AI turns"));
+	free(pub);
+	for (i = 0; i < mine.n; i++)
+		free(mine.v[i]);
+	buf_release(&err);
+}
+
 static void test_abort(void **state)
 {
 	struct fixture *f = *state;
@@ -2304,6 +2382,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_lobby, setup_file, teardown),
 		cmocka_unit_test_setup_teardown(test_every_option_starts, setup_file, teardown),
+		cmocka_unit_test_setup_teardown(test_own_outcome_never_cut, setup_file, teardown),
 		cmocka_unit_test_setup_teardown(test_abort, setup_file, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_input_changes_nothing, setup_file, teardown),
 		cmocka_unit_test_setup_teardown(test_ambiguous_move_lists_candidates, setup_file, teardown),
