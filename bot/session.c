@@ -1827,7 +1827,7 @@ static void cmd_help(struct session_mgr *m, struct adapter *a, const struct comm
 		"play <move>                make a decision (id, label, prefix or number)\n"
 		"hand                       your private view\n"
 		"board                      show the board\n"
-		"log [n] | log all          the last n log lines; all of them, privately\n"
+		"log [n] | log all          the log since your move, or n lines; all, privately\n"
 		"help [game]                this text; a game's rules",
 		"game new <juego> [opciones] abre una partida aquí\n"
 		"game join | game leave     sentarse o dejar el asiento antes de empezar\n"
@@ -1846,7 +1846,7 @@ static void cmd_help(struct session_mgr *m, struct adapter *a, const struct comm
 		"play <jugada>              toma una decisión (id, texto, prefijo o número)\n"
 		"hand                       tu vista privada\n"
 		"board                      muestra el tablero\n"
-		"log [n] | log all          las últimas n líneas; todas, en privado\n"
+		"log [n] | log all          el registro desde tu jugada, o n líneas; todo, en privado\n"
 		"help [juego]               este texto; las reglas de un juego"));
 	rich_line(&r, L(loc, "Games: %s.", "Juegos: %s."), game_ids());
 	reply_rich(a, cmd, 1, &r);
