@@ -243,7 +243,27 @@ int gtr_rules(const char *topic, enum locale loc, struct rich *out)
 				 topic, loc, out);
 }
 
-static void card_text(int c, enum locale loc, struct rich *out)
+/* The function of card c as the game's options play it: `original-circus`
+ * changes Circo and Foro, `nofunctions` removes every function. */
+static const char *function_text(int c, uint8_t opts, enum locale loc)
+{
+	if (opts & GO_NOFUNCTIONS)
+		return L(loc, "none in this game (nofunctions: buildings give influence only)",
+			 "ninguna en esta partida (nofunctions: los edificios solo dan Influencia)");
+	if (opts & GO_ORIGINAL_CIRCUS) {
+		if (c == GC_CIRCUS)
+			return L(loc, "2 cards of one role act as a Senator (a petition needs 3 cards "
+				 "without it) (original-circus)",
+				 "2 cartas de un mismo personaje valen como un Senador (sin Circo, una "
+				 "petición necesita 3) (original-circus)");
+		if (c == GC_FORUM)
+			return L(loc, "a client of each role wins the game at once (original-circus)",
+				 "un Cliente de cada personaje gana la partida en el acto (original-circus)");
+	}
+	return gtr_cards[c].text[loc];
+}
+
+static void card_text(int c, uint8_t opts, enum locale loc, struct rich *out)
 {
 	const char *en = card_name(c, LOC_EN), *es = card_name(c, LOC_ES);
 
@@ -264,30 +284,40 @@ static void card_text(int c, enum locale loc, struct rich *out)
 		return;
 	}
 	{
-		int m = gtr_cards[c].material;
+		int m = gtr_cards[c].material, v = gtr_value[m];
 
 		rich_line(out, L(loc, "Material: %s (value %d) · role: %s · %d copies",
 				 "Material: %s (valor %d) · personaje: %s · %d copias"),
-			  gtr_materials[m].name[loc], gtr_value[m], gtr_roles[m].name[loc],
+			  gtr_materials[m].name[loc], v, gtr_roles[m].name[loc],
 			  gtr_cards[c].copies);
-		if (c == GC_STATUE)
+		if (c == GC_STATUE && !(opts & GO_NOFUNCTIONS))
 			rich_line(out, "%s", L(loc, "As a building: needs as many materials as its site's value and gives that influence.",
 					       "Como edificio: necesita tantos materiales como el valor de su Solar y da esa Influencia."));
+		else if (v == 1)
+			rich_line(out, "%s", L(loc, "As a building: needs 1 material and gives 1 influence when completed.",
+					       "Como edificio: necesita 1 material y da 1 de Influencia al completarse."));
 		else
 			rich_line(out, L(loc, "As a building: needs %d materials and gives %d influence when completed.",
 					 "Como edificio: necesita %d materiales y da %d de Influencia al completarse."),
-				  gtr_value[m], gtr_value[m]);
-		rich_line(out, L(loc, "Function: %s.", "Función: %s."), gtr_cards[c].text[loc]);
+				  v, v);
+		rich_line(out, L(loc, "Function: %s.", "Función: %s."), function_text(c, opts, loc));
 	}
 }
 
-int gtr_card(const char *name, enum locale loc, struct rich *out)
+int gtr_card(const char *name, const char *options, enum locale loc, struct rich *out)
 {
 	int cand[GAME_LOOKUP_MAX], nc, c, i;
+	uint8_t opts = 0;
+	struct buf err = BUF_INIT;
 
+	/* a room's options were checked by setup(); anything else reads as
+	 * the default rules */
+	if (gtr_parse_options(options, &opts, &err))
+		opts = 0;
+	buf_release(&err);
 	c = find(name ? name : "", NCARDS, card_key, cand, &nc);
 	if (c >= 0) {
-		card_text(c, loc, out);
+		card_text(c, opts, loc, out);
 		return 0;
 	}
 	if (nc == 0) {
