@@ -368,10 +368,14 @@ static int check_legion(const struct gtr_state *s, struct buf *err)
 		FAIL("bad victims");
 	for (i = 0; i < n; i++) {
 		const struct gtr_player *p = &s->p[i];
-		int vol = (s->vol >> i) & 1;
+		int vol = (s->vol >> i) & 1, bridge = gtr_has(s, d, GC_BRIDGE);
+		int reach = n <= 3 || bridge || i == (d + 1) % n || i == (d + n - 1) % n;
+		int prot = gtr_has(s, i, GC_WALL) || (gtr_has(s, i, GC_PALISADE) && !bridge);
 
 		if (!((s->gift >> i) & 1))
 			continue;
+		if (!reach || vol != prot)
+			FAIL("seat %d is asked as a victim it is not", i + 1);
 		for (m = 0; m < GM_COUNT; m++) {
 			if (p->give[m] > demanded(s, m) || p->give_stock[m] > demanded(s, m))
 				FAIL("seat %d gives more than was demanded", i + 1);

@@ -3225,6 +3225,10 @@ void gtr_start_turn(struct gtr_state *s, int leader)
 	s->end = GE_NONE;
 	s->winner = GTR_NONE;
 	s->leader = (uint8_t)leader;
+	/* a built position is not the setup's: no leader draw to show */
+	s->ndraw = 0;
+	memset(s->draw_seat, 0, sizeof(s->draw_seat));
+	memset(s->draw_card, 0, sizeof(s->draw_card));
 	gtr_refresh(s);
 	s->phase = GP_LEAD;
 	begin_turn(s, NULL);

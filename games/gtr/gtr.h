@@ -473,7 +473,8 @@ int gtr_put(struct gtr_state *s, int card, enum gtr_zone from, int fs,
 int gtr_give_building(struct gtr_state *s, int seat, int card, int site, int nmat,
 		      int complete);
 /* Clears the turn and starts a fresh one with `leader` to lead (phase
- * GP_LEAD): played cards back to the pool / pile, frames emptied. */
+ * GP_LEAD): played cards back to the pool / pile, frames emptied, the
+ * leader draw forgotten. */
 void gtr_start_turn(struct gtr_state *s, int leader);
 /* Recomputes the caches (structure masks, functions, influence, limits,
  * hand counts) after direct edits of structures, influence piles, hands or
