@@ -34,6 +34,8 @@
  *     and case ignored) leads; only the seats tied on it draw again; every
  *     drawn card starts the pool.  `experienced`: each seat picks one of its
  *     5 cards secretly (all seats are asked at once); ties draw as above.
+ *     The draw is recorded (draw_seat/draw_card) for the intro op and the
+ *     first turn's board: every player saw it.
  *  3. Concession: `concede` is offered in a seat's lead/follow decision.  A
  *     conceding seat keeps playing; when all seats but one have conceded,
  *     the game ends and that one wins outright ("gana sin necesidad de
@@ -62,14 +64,23 @@
  *     one more from hand, in any order.  Merchant: stockpile or (Atrio)
  *     deck, plus (Basílica) one from hand.  Laborer: pool plus (Muelle) one
  *     from hand.  Each part needs room (clientele / vault limit).
- *  9. Legionary: the pool's match of each demand is taken automatically
- *     (taking it never hurts).  A victim gives, per demand, the matching
- *     card of which it holds the most copies (ties: table order); no choice
- *     is asked; the log names the material only.  Coliseo: per demand, one
- *     client of that role from each unprotected victim, chosen by the
- *     Legionary (`coliseum <role> from player <n>`), while the vault has
- *     room.  Victims: neighbours with 4-5 players, all opponents with 2-3
- *     players or Puente.
+ *  9. Legionary: all demanded cards are shown at once (GS_LEGION); then,
+ *     per demanded card, the Legionary may take a match from the pool
+ *     (GS_LEGION_POOL, "puedes coger"); then the victims give
+ *     (GS_GIVE, all victims at once: nothing one gives touches another).
+ *     A victim gives per demanded card one matching hand card; holding
+ *     more matching cards than it gives, it chooses which (even when they
+ *     share a name: asking only then would tell the table that they
+ *     differ); otherwise it gives them at once, unasked.  Puente's
+ *     stockpile card goes at once (stockpile names never matter).  A
+ *     protected victim (Empalizada, Muralla) is asked whether it gives
+ *     anyway ("Aun así, puedes decidir entregarle cartas"), up to what an
+ *     unprotected one would give, unless its empty hand and stockpile
+ *     show it has nothing; the log names the material only.  Coliseo,
+ *     after the gifts: per demand, one client of that role from each
+ *     unprotected victim, chosen by the Legionary (`coliseum <role> from
+ *     player <n>`), while the vault has room.  Victims: neighbours with
+ *     4-5 players, all opponents with 2-3 players or Puente.
  * 10. Termas: the hired client's action, and the bonus actions of buildings
  *     completed during an action (Escuela, Fundición, Anfiteatro, Jardín,
  *     Prisión), are performed right after that action, before the rest of

@@ -38,13 +38,13 @@ static const struct game_topic topics[] = {
 	{ "setup", { "Setup", "Preparación" }, {
 	  "Each player gets 4 order cards and 1 Senator (5 cards and 1 Senator with the experienced variant).\n"
 	  "Sites: for each material, as many in town as players (3 with 2 players); the rest of the six are out of town.\n"
-	  "To pick the first leader everybody draws a card: the Spanish name first in alphabetical order leads (accents ignored); "
-	  "tied players draw again.\n"
+	  "To pick the first leader everybody draws a card and shows it: the Spanish name first in alphabetical order leads "
+	  "(accents ignored; an English board shows it in brackets: Road (Calzada)); tied players draw again.\n"
 	  "The drawn cards start the pool; the rest form the deck. The other Senators make a pile next to the pool.",
 	  "Cada jugador recibe 4 cartas de Acción y 1 Senador (5 cartas y 1 Senador en la variante para expertos).\n"
 	  "Solares: de cada material, tantos en la ciudad como jugadores (3 con 2 jugadores); el resto de los seis quedan en las afueras.\n"
-	  "Para elegir el primer líder cada uno roba una carta: lidera el nombre que vaya antes alfabéticamente (sin contar acentos); "
-	  "los empatados roban otra vez.\n"
+	  "Para elegir el primer líder cada uno roba una carta y la enseña: lidera el nombre que vaya antes alfabéticamente "
+	  "(sin contar acentos); los empatados roban otra vez.\n"
 	  "Las cartas robadas forman la Reserva; las demás, el Mazo. Los otros Senadores forman un montón junto a la Reserva." }, NULL },
 	{ "turn", { "Turn", "Turno" }, {
 	  "1. The leader Thinks (the turn ends at once, nobody acts) or leads a role with one unit: "
@@ -134,15 +134,17 @@ static const struct game_topic topics[] = {
 	  "Poner cimientos en el último Solar de la ciudad termina la partida." }, NULL },
 	{ "legionary", { "Legionary", "Legionario" }, {
 	  "Show a card from your hand and demand its material («Rome demands…»). All your Legionary actions of a turn form one demand.\n"
-	  "For each card shown you take a matching card from the pool, and each neighbour must give you a matching card "
-	  "from its hand (with 2–3 players every opponent); both go to your stockpile.\n"
-	  "A player without one answers «Glory to Rome!». Palisade and Wall protect; Bridge reaches everybody and stockpiles "
-	  "and ignores the Palisade, never the Wall. The shown cards stay in your hand.",
+	  "For each card shown you may take a matching card from the pool, and each neighbour (with 2–3 players every opponent) "
+	  "must give you a matching card from its hand; both go to your stockpile. A neighbour holding more matching cards than "
+	  "it must give chooses which.\n"
+	  "A player without one answers «Glory to Rome!». Palisade and Wall protect, though their owner may still give if it wants; "
+	  "Bridge reaches everybody and stockpiles and ignores the Palisade, never the Wall. The shown cards stay in your hand.",
 	  "Enseña una carta de tu Mano y exige su material («Roma exige…»). Todas tus acciones de Legionario de un turno forman una sola exigencia.\n"
-	  "Por cada carta enseñada coges una igual de la Reserva, y cada vecino debe darte una carta de ese material "
-	  "de su Mano (con 2–3 jugadores, todos los rivales); ambas van a tu Almacén.\n"
-	  "Quien no tiene responde «¡Gloria a Roma!». Empalizada y Muralla protegen; Puente llega a todos y a sus Almacenes "
-	  "e ignora la Empalizada, nunca la Muralla. Las cartas enseñadas vuelven a tu Mano." }, NULL },
+	  "Por cada carta enseñada puedes coger una igual de la Reserva, y cada vecino (con 2–3 jugadores, todos los rivales) "
+	  "debe darte una carta de ese material de su Mano; ambas van a tu Almacén. Un vecino con más cartas del material de "
+	  "las que debe dar elige cuáles.\n"
+	  "Quien no tiene responde «¡Gloria a Roma!». Empalizada y Muralla protegen, aunque su dueño puede dar cartas si quiere; "
+	  "Puente llega a todos y a sus Almacenes e ignora la Empalizada, nunca la Muralla. Las cartas enseñadas vuelven a tu Mano." }, NULL },
 	{ "merchant", { "Merchant", "Mercader" }, {
 	  "Move one material from your stockpile into your vault, within your vault limit.\n"
 	  "Each vault card is worth its value at the end, and the most cards of a material win a 3-point bonus.\n"
