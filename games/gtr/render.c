@@ -617,6 +617,12 @@ static void what_asked(const struct gtr_state *s, int seat, int own, enum locale
 	}
 }
 
+/* The full stop a sentence still needs: none after a question. */
+static const char *stop(const struct buf *b)
+{
+	return b->len && (b->s[b->len - 1] == '?' || b->s[b->len - 1] == '!') ? "" : ".";
+}
+
 void gtr_prompt(const void *st, int seat, enum locale loc, struct buf *out)
 {
 	const struct gtr_state *s = st;
@@ -634,7 +640,7 @@ void gtr_prompt(const void *st, int seat, enum locale loc, struct buf *out)
 	what_asked(s, seat, 1, loc, &b);
 	if (b.len)
 		b.s[0] = (char)(b.s[0] >= 'a' && b.s[0] <= 'z' ? b.s[0] - 'a' + 'A' : b.s[0]);
-	buf_printf(out, "%s.", buf_str(&b));
+	buf_printf(out, "%s%s", buf_str(&b), stop(&b));
 	buf_release(&b);
 }
 
@@ -847,8 +853,8 @@ void gtr_render_public(const void *st, const struct game_view *v, struct rich *o
 		} else {
 			buf_reset(&b);
 			what_asked(s, s->decider, 0, loc, &b);
-			rich_line(out, L(loc, "Now: %s: %s.", "Ahora: %s: %s."),
-				  game_view_name(v, s->decider), buf_str(&b));
+			rich_line(out, L(loc, "Now: %s: %s%s", "Ahora: %s: %s%s"),
+				  game_view_name(v, s->decider), buf_str(&b), stop(&b));
 		}
 	}
 	if ((s->step == GS_LEGION || s->step == GS_LEGION_POOL || s->step == GS_GIVE ||
