@@ -773,8 +773,13 @@ static void log_leader(const struct gtr_state *s, struct game_log *log)
 	for (i = 0; i < s->ndraw; i++)
 		if (s->draw_seat[i] == s->leader)
 			c = s->draw_card[i];	/* the leader's last card decided */
-	if (!log || c >= GC_COUNT)
+	if (!log)
 		return;
+	if (c >= GC_COUNT || s->ndraw >= GTR_MAX_DRAW) {	/* ties beyond the record */
+		game_logf(log, LOG_PUBLIC, L(log->loc, "%s leads first.", "%s es el primer Líder."),
+			  NAME(log, s->leader));
+		return;
+	}
 	game_logf(log, LOG_PUBLIC, L(log->loc, "%s leads first: %s (%s) comes first in "
 				     "Spanish alphabetical order.",
 				     "%s es el primer Líder: %s%s va antes en orden alfabético."),
@@ -785,8 +790,9 @@ static void log_leader(const struct gtr_state *s, struct game_log *log)
 /*
  * The intro op: what setup did in public.  Each seat's draw ("ana shows
  * Road (Calzada)"), the tie draws, the leader; with `experienced` the
- * cards are picked later (the picks log their own lines), so only the
- * invitation.  It reads the recorded draw: the same lines for the state
+ * cards are picked after setup (the picks log their own lines as moves),
+ * so only the invitation.  It reads the options and the draw recorded at
+ * setup, which nothing changes later: the same lines for the state
  * setup() made and for any later state of the game.
  */
 void gtr_intro(const void *st, struct game_log *log)
@@ -796,7 +802,7 @@ void gtr_intro(const void *st, struct game_log *log)
 
 	if (!log)
 		return;
-	if ((s->opts & GO_EXPERIENCED) && s->phase == GP_PICK) {
+	if (s->opts & GO_EXPERIENCED) {
 		game_logf(log, LOG_PUBLIC, "%s", L(log->loc,
 			  "Each player picks a card from hand, face down, for the leader draw.",
 			  "Cada jugador elige boca abajo una carta de su Mano para elegir Líder."));

@@ -3,7 +3,9 @@
  * the public board, the private view and the list of secrets.
  *
  * The public board names cards only where they lie face up: the pool,
- * structures, the cards played this turn, and (after the end) the vaults.
+ * structures, the cards played this turn, the leader draw (during the
+ * first turn), and (after the end) the vaults.  A Legionary's victims are
+ * shown with what they still owe by material, never the cards they hold.
  * Hands, vaults, the deck, Fuente's card and the experienced leader cards
  * appear only as counts.  secrets() lists the names of hidden cards that
  * the board may not show, leaving out names that are legitimately public
@@ -287,7 +289,7 @@ static const struct gtr_struct *struct_of(const struct gtr_state *s, int seat, i
 void gtr_move_label(const void *st, int seat, struct move m, enum locale loc, struct buf *out)
 {
 	const struct gtr_state *s = st;
-	struct buf t = BUF_INIT;
+	struct buf tmp = BUF_INIT;
 	int a = m.a, n;
 
 	loc = fix(loc);
@@ -296,7 +298,7 @@ void gtr_move_label(const void *st, int seat, struct move m, enum locale loc, st
 	switch (m.kind) {
 	case GK_PICK:
 		buf_printf(out, L(loc, "Show %s for the leader draw", "Mostrar %s para elegir Líder"),
-			   tagged(a, loc, &t));
+			   tagged(a, loc, &tmp));
 		break;
 	case GK_LEAD:
 		buf_printf(out, L(loc, "Lead %s (%s)", "Liderar %s (%s)"), rname(a, loc),
@@ -318,7 +320,7 @@ void gtr_move_label(const void *st, int seat, struct move m, enum locale loc, st
 		buf_addstr(out, L(loc, "Concede the game", "Rendirse"));
 		break;
 	case GK_PLAY:
-		buf_printf(out, L(loc, "Play %s as %s", "Jugar %s como %s"), tagged(a, loc, &t),
+		buf_printf(out, L(loc, "Play %s as %s", "Jugar %s como %s"), tagged(a, loc, &tmp),
 			   rname(s->led, loc));
 		break;
 	case GK_PETITION:
@@ -328,7 +330,7 @@ void gtr_move_label(const void *st, int seat, struct move m, enum locale loc, st
 		break;
 	case GK_PETITION_CARD:
 		buf_printf(out, L(loc, "Put %s in the petition", "Poner %s en la petición"),
-			   tagged(a, loc, &t));
+			   tagged(a, loc, &tmp));
 		break;
 	case GK_DONE:
 		switch (s->step) {
@@ -380,7 +382,7 @@ void gtr_move_label(const void *st, int seat, struct move m, enum locale loc, st
 		break;
 	case GK_LATRINE:
 		buf_printf(out, L(loc, "Discard %s (Latrine)", "Descartar %s (Letrinas)"),
-			   tagged(a, loc, &t));
+			   tagged(a, loc, &tmp));
 		break;
 	case GK_HIRE:
 		buf_printf(out, L(loc, "Hire %s (%s) from the pool", "Contratar %s (%s) de la Reserva"),
@@ -393,7 +395,7 @@ void gtr_move_label(const void *st, int seat, struct move m, enum locale loc, st
 		break;
 	case GK_HIRE_HAND:
 		buf_printf(out, L(loc, "Hire %s from your hand (Aqueduct)",
-				  "Contratar %s de tu Mano (Acueducto)"), tagged(a, loc, &t));
+				  "Contratar %s de tu Mano (Acueducto)"), tagged(a, loc, &tmp));
 		break;
 	case GK_TAKE:
 		if (s->step == GS_LEGION_POOL)
@@ -405,27 +407,27 @@ void gtr_move_label(const void *st, int seat, struct move m, enum locale loc, st
 		break;
 	case GK_DOCK:
 		buf_printf(out, L(loc, "Put %s from your hand into the stockpile (Dock)",
-				  "Poner %s de tu Mano en el Almacén (Muelle)"), tagged(a, loc, &t));
+				  "Poner %s de tu Mano en el Almacén (Muelle)"), tagged(a, loc, &tmp));
 		break;
 	case GK_FOUND:
 		buf_printf(out, L(loc, "Lay %s on a %s site", "Cimientos de %s en un Solar de %s"),
-			   tagged(a, loc, &t), mname(m.b, loc));
+			   tagged(a, loc, &tmp), mname(m.b, loc));
 		if (m.c)
 			buf_addstr(out, L(loc, " out of town (2 actions)", " de las afueras (2 acciones)"));
 		break;
 	case GK_ADD: {
-		const struct gtr_struct *st_ = struct_of(s, seat, a);
+		const struct gtr_struct *t = struct_of(s, seat, a);
 
 		if (s->step == GS_FOUNTAIN)
 			buf_printf(out, L(loc, "Add the card to %s", "Añadir la carta a %s"), cname(a, loc));
 		else
 			buf_printf(out, L(loc, "Add a material to %s", "Añadir un material a %s"),
 				   cname(a, loc));
-		if (st_)
+		if (t)
 			buf_printf(out, " (%s, %d/%d)",
-				   gtr_material_lower[st_->card == GC_STATUE ? st_->site
-						      : gtr_cards[st_->card].material][loc],
-				   st_->nmat, gtr_struct_need(st_));
+				   gtr_material_lower[t->card == GC_STATUE ? t->site
+						      : gtr_cards[t->card].material][loc],
+				   t->nmat, gtr_struct_need(t));
 		break;
 	}
 	case GK_STAIRWAY:
@@ -438,7 +440,7 @@ void gtr_move_label(const void *st, int seat, struct move m, enum locale loc, st
 	case GK_WITH:
 		if (top_kind(s) == GR_CRAFTSMAN)
 			buf_printf(out, L(loc, "Use %s from your hand", "Usar %s de tu Mano"),
-				   tagged(a, loc, &t));
+				   tagged(a, loc, &tmp));
 		else if (m.b)
 			buf_printf(out, L(loc, "Use %s from the pool (Archway)", "Usar %s de la Reserva (Arco)"),
 				   mname(a, loc));
@@ -474,7 +476,7 @@ void gtr_move_label(const void *st, int seat, struct move m, enum locale loc, st
 		break;
 	case GK_SELL_HAND:
 		buf_printf(out, L(loc, "Vault %s from your hand (Basilica)",
-				  "Guardar %s de tu Mano en el Tesoro (Basílica)"), tagged(a, loc, &t));
+				  "Guardar %s de tu Mano en el Tesoro (Basílica)"), tagged(a, loc, &tmp));
 		break;
 	case GK_IMPRISON:
 		buf_printf(out, L(loc, "Imprison %s of player %d", "Encerrar %s del jugador %d"),
@@ -486,11 +488,11 @@ void gtr_move_label(const void *st, int seat, struct move m, enum locale loc, st
 		break;
 	case GK_SEWER:
 		buf_printf(out, L(loc, "Keep %s in your stockpile (Sewer)",
-				  "Guardar %s en tu Almacén (Alcantarillado)"), tagged(a, loc, &t));
+				  "Guardar %s en tu Almacén (Alcantarillado)"), tagged(a, loc, &tmp));
 		break;
 	case GK_GIVE:
 		buf_printf(out, L(loc, "Give %s to the Legionary", "Dar %s al Legionario"),
-			   tagged(a, loc, &t));
+			   tagged(a, loc, &tmp));
 		break;
 	case GK_GIVE_STOCK:
 		buf_printf(out, L(loc, "Give %s from your stockpile to the Legionary",
@@ -499,7 +501,7 @@ void gtr_move_label(const void *st, int seat, struct move m, enum locale loc, st
 	default:
 		buf_addstr(out, "?");
 	}
-	buf_release(&t);
+	buf_release(&tmp);
 }
 
 /* ---- prompt ---- */
