@@ -2424,8 +2424,9 @@ static void cmd_card(struct session_mgr *m, struct adapter *a, const struct comm
 		reply_text(a, cmd, 1, L(loc, "Usage: `card <name>`.", "Uso: `card <nombre>`."));
 		return;
 	}
-	/* the room's game first, then every game */
-	if (s && s->ops->card && !s->ops->card(args, loc, &r)) {
+	/* the room's game first (with its options: a variant's card text),
+	 * then every game */
+	if (s && s->ops->card && !s->ops->card(args, s->rec.options, loc, &r)) {
 		reply_rich(a, cmd, 1, &r);
 		rich_release(&r);
 		return;
@@ -2433,7 +2434,8 @@ static void cmd_card(struct session_mgr *m, struct adapter *a, const struct comm
 	for (i = 0; all[i]; i++) {
 		rich_release(&r);
 		rich_init(&r);
-		if (all[i]->card && all[i] != (s ? s->ops : NULL) && !all[i]->card(args, loc, &r)) {
+		if (all[i]->card && all[i] != (s ? s->ops : NULL) &&
+		    !all[i]->card(args, NULL, loc, &r)) {
 			reply_rich(a, cmd, 1, &r);
 			rich_release(&r);
 			return;
@@ -2442,7 +2444,7 @@ static void cmd_card(struct session_mgr *m, struct adapter *a, const struct comm
 	rich_release(&r);
 	rich_init(&r);
 	if (s && s->ops->card)
-		s->ops->card(args, loc, &r);	/* its "no such card" or candidates */
+		s->ops->card(args, s->rec.options, loc, &r);	/* its "no such card" or candidates */
 	else
 		rich_line(&r, "%s", L(loc, "No such card.", "No existe esa carta."));
 	reply_rich(a, cmd, 1, &r);

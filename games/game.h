@@ -182,6 +182,16 @@ struct game_ops {
 	 * with err.  Tests call it after every move. */
 	int (*check)(const void *st, struct buf *err);
 
+	/*
+	 * Optional.  The public lines of what setup() did in view of the
+	 * table (Glory to Rome: the cards drawn for the first leader), in
+	 * log->loc, for the session manager to show when a game starts and to
+	 * put first in a replayed log.  st is the state setup() made or any
+	 * later state of the same game: the lines are the same (what a game
+	 * needs for them stays in its state).  Writes nothing to a NULL log.
+	 */
+	void (*intro)(const void *st, struct game_log *log);
+
 	/* Optional.  Appends to out, one per line, strings that reveal hidden
 	 * information now (a face-down card's name, a secret card held) and so
 	 * must never appear in render_public.  Tests use it. */
@@ -200,10 +210,13 @@ struct game_ops {
 	 * A card's (or building's, or tile's) text in the locale: its name in
 	 * both languages, what it costs or is made of, what it does.  name in
 	 * either language, case and accents ignored, a unique prefix will do.
-	 * Returns 0; -1 with "no such card" or the candidates (ambiguous) in
-	 * out.
+	 * options: the room's game options (as given to setup()), so that a
+	 * variant's card reads as that variant plays it; NULL outside a room
+	 * (the game's default rules).  Words it does not know are ignored
+	 * here.  Returns 0; -1 with "no such card" or the candidates
+	 * (ambiguous) in out.
 	 */
-	int (*card)(const char *name, enum locale loc, struct rich *out);
+	int (*card)(const char *name, const char *options, enum locale loc, struct rich *out);
 
 	/* Every card name (in locale loc) that card() accepts, one per line:
 	 * tests walk it. */

@@ -314,7 +314,7 @@ void fortuna_secrets(const void *st, enum locale loc, struct buf *out);
 /* ---- rule summaries and card texts (rules.c) ---- */
 
 int fortuna_rules(const char *topic, enum locale loc, struct rich *out);
-int fortuna_card(const char *name, enum locale loc, struct rich *out);
+int fortuna_card(const char *name, const char *options, enum locale loc, struct rich *out);
 void fortuna_card_names(enum locale loc, struct buf *out);
 
 /* ---- AI (ai.c) ---- */

@@ -454,7 +454,7 @@ static void card_text(int n, enum locale loc, struct rich *out)
 	buf_release(&es);
 }
 
-int fortuna_card(const char *name, enum locale loc, struct rich *out)
+int fortuna_card(const char *name, const char *options, enum locale loc, struct rich *out)
 {
 	int cand[GAME_LOOKUP_MAX], nc, n, i;
 

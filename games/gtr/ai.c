@@ -7,8 +7,10 @@
  * broken by the caller's rng.  The lead or follow of a role is worth what
  * that role's best action would bring now (completing or feeding a
  * building, hiring, selling, taking what a foundation needs); a Think is
- * worth more the emptier the hand.  The bot never concedes and never reads
- * other seats' hands, the deck or any vault.
+ * worth more the emptier the hand.  A Legionary's pool match is always
+ * taken; a victim gives the card it least wants to keep; a protected
+ * victim never gives.  The bot never concedes and never reads other seats'
+ * hands, the deck or any vault.
  *
  * One decision costs one moves() call plus a few loops over the seat's
  * cards: far below a millisecond.
@@ -261,6 +263,8 @@ static int score_move(const struct view *v, struct move m)
 			return 1;
 		case GS_UNIT:
 			return 3;
+		case GS_GIVE:
+			return 100;	/* protected: never gives anything away */
 		default:
 			return 0;
 		}
@@ -274,8 +278,12 @@ static int score_move(const struct view *v, struct move m)
 		return 5;
 	case GK_HIRE_HAND:
 		return 8 - keep_worth(v, m.a);
-	case GK_TAKE:
+	case GK_TAKE:	/* a Laborer's take, or the Legionary's pool match */
 		return (v->need[m.a] ? 10 : v->room ? 4 : 2) + gtr_value[m.a];
+	case GK_GIVE:	/* must give one of these: the least useful one */
+		return -keep_worth(v, m.a);
+	case GK_GIVE_STOCK:
+		return -50;
 	case GK_DOCK:
 		return 6 - keep_worth(v, m.a);
 	case GK_SELL:

@@ -100,8 +100,8 @@ const struct gtr_card_info gtr_cards[GC_COUNT] = {
 		{ "end of turn: cards you played may go to your stockpile",
 		  "al final del turno: tus cartas jugadas pueden ir a tu Almacén" } },
 	[GC_SCRIPTORIUM] = { "scriptorium", { "Scriptorium", "Biblioteca" }, "biblioteca", S, 3,
-		{ "one Marble material completes any building",
-		  "un material de Mármol completa cualquier edificio" } },
+		{ "Marble may be added to any building",
+		  "el Mármol sirve de material para cualquier edificio" } },
 	[GC_CATACOMB] = { "catacomb", { "Catacomb", "Catacumbas" }, "catacumbas", S, 3,
 		{ "on completion the game ends at once",
 		  "al completarse, la partida termina en el acto" } },
@@ -172,6 +172,24 @@ const struct gtr_named gtr_roles[GR_COUNT] = {
 	[GR_PATRON] = { "patron", { "Patron", "Patrón" } },
 };
 
+const char *const gtr_a_role[GR_COUNT][LOC_COUNT] = {
+	[GR_LABORER] = { "a Laborer", "un Obrero" },
+	[GR_CRAFTSMAN] = { "a Craftsman", "un Artesano" },
+	[GR_LEGIONARY] = { "a Legionary", "un Legionario" },
+	[GR_ARCHITECT] = { "an Architect", "un Arquitecto" },
+	[GR_MERCHANT] = { "a Merchant", "un Mercader" },
+	[GR_PATRON] = { "a Patron", "un Patrón" },
+};
+
+const char *const gtr_material_lower[GM_COUNT][LOC_COUNT] = {
+	[GM_RUBBLE] = { "rubble", "escombros" },
+	[GM_WOOD] = { "wood", "madera" },
+	[GM_BRICK] = { "brick", "ladrillo" },
+	[GM_CONCRETE] = { "concrete", "cemento" },
+	[GM_STONE] = { "stone", "piedra" },
+	[GM_MARBLE] = { "marble", "mármol" },
+};
+
 const uint8_t gtr_value[GM_COUNT] = { 1, 1, 2, 2, 3, 3 };
 
 const uint8_t gtr_first[GM_COUNT + 1] = {
@@ -183,8 +201,8 @@ const char *const gtr_step_ids[GS_COUNT] = {
 	[GS_UNIT] = "unit", [GS_PETITION] = "petition", [GS_VOMIT] = "vomitorium",
 	[GS_LATRINE] = "latrine", [GS_THINK] = "think", [GS_ACTION] = "action",
 	[GS_MATERIAL] = "material", [GS_FOUNTAIN] = "fountain", [GS_LEGION] = "legion",
-	[GS_COLISEUM] = "coliseum", [GS_PRISON] = "prison", [GS_SENATE] = "senate",
-	[GS_SEWER] = "sewer", [GS_OVER] = "over",
+	[GS_LEGION_POOL] = "legion pool", [GS_GIVE] = "give", [GS_COLISEUM] = "coliseum",
+	[GS_PRISON] = "prison", [GS_SENATE] = "senate", [GS_SEWER] = "sewer", [GS_OVER] = "over",
 };
 
 const char *const gtr_phase_ids[GP_COUNT] = {

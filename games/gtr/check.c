@@ -308,6 +308,86 @@ static int check_context(const struct gtr_state *s, struct buf *err)
 	return 0;
 }
 
+static int demanded(const struct gtr_state *s, int m)
+{
+	int i, n = 0;
+
+	for (i = 0; i < s->leg_k; i++)
+		n += s->leg_dem[i] == m;
+	return n;
+}
+
+/*
+ * The parts of a demand (GS_LEGION .. GS_COLISEUM): the Legionary still
+ * holds the cards it showed ("recoge de nuevo las cartas de tu Mano"); the
+ * pool matches it may take are at most one per demanded card and in the
+ * pool; a victim deciding (GS_GIVE) gives at most one card per demanded
+ * card; one that must give holds more matching cards than it still gives
+ * (else nothing was left to choose and it gave at once), so it always has
+ * a move; stockpile gifts only from a protected victim against a Puente.
+ */
+static int check_legion(const struct gtr_state *s, struct buf *err)
+{
+	int n = s->nplayers, st = s->step, d = s->decider, i, m;
+	int legion = st == GS_LEGION || st == GS_LEGION_POOL || st == GS_GIVE ||
+		     st == GS_COLISEUM;
+	unsigned seats = (1u << n) - 1;
+
+	for (m = 0; m < GM_COUNT; m++) {
+		if (st != GS_LEGION_POOL && s->leg_take[m])
+			FAIL("pool takes outside the Legionary's pool decision");
+		if (s->leg_take[m] > demanded(s, m) || s->leg_take[m] > gtr_count(s->pool, m))
+			FAIL("more pool takes than demanded cards or pool matches");
+	}
+	if (st != GS_GIVE && (s->gift || s->vol))
+		FAIL("victims asked outside the Legionary's demand");
+	for (i = 0; i < GTR_MAX_PLAYERS; i++) {
+		const struct gtr_player *p = &s->p[i];
+		int owes = 0;
+
+		for (m = 0; m < GM_COUNT; m++)
+			owes += p->give[m] + p->give_stock[m];
+		if (!!((s->gift >> i) & 1) != !!owes)
+			FAIL("seat %d: gifts to decide and the victims asked disagree", i + 1);
+	}
+	if (legion && d < n)
+		for (m = 0; m < GM_COUNT; m++)
+			if (s->p[d].hcount[m] < demanded(s, m))
+				FAIL("the Legionary no longer holds the cards it showed");
+	if (st == GS_LEGION_POOL) {
+		int any = 0;
+
+		for (m = 0; m < GM_COUNT; m++)
+			any |= s->leg_take[m];
+		if (!any)
+			FAIL("a pool decision with nothing to take");
+	}
+	if (st != GS_GIVE)
+		return 0;
+	if (!s->gift || (s->gift & ~seats) || (s->vol & ~s->gift) || ((s->gift >> d) & 1))
+		FAIL("bad victims");
+	for (i = 0; i < n; i++) {
+		const struct gtr_player *p = &s->p[i];
+		int vol = (s->vol >> i) & 1, bridge = gtr_has(s, d, GC_BRIDGE);
+		int reach = n <= 3 || bridge || i == (d + 1) % n || i == (d + n - 1) % n;
+		int prot = gtr_has(s, i, GC_WALL) || (gtr_has(s, i, GC_PALISADE) && !bridge);
+
+		if (!((s->gift >> i) & 1))
+			continue;
+		if (!reach || vol != prot)
+			FAIL("seat %d is asked as a victim it is not", i + 1);
+		for (m = 0; m < GM_COUNT; m++) {
+			if (p->give[m] > demanded(s, m) || p->give_stock[m] > demanded(s, m))
+				FAIL("seat %d gives more than was demanded", i + 1);
+			if (p->give_stock[m] && (!vol || !gtr_has(s, d, GC_BRIDGE)))
+				FAIL("seat %d gives from its stockpile without cause", i + 1);
+			if (!vol && p->give[m] && p->hcount[m] <= p->give[m])
+				FAIL("seat %d is asked to choose with nothing to choose", i + 1);
+		}
+	}
+	return 0;
+}
+
 static int check_step(const struct gtr_state *s, struct buf *err)
 {
 	int n = s->nplayers, i, ph = s->phase, st = s->step, cur = gtr_current(s);
@@ -388,7 +468,8 @@ static int check_step(const struct gtr_state *s, struct buf *err)
 				if (s->coli[i][m])
 					FAIL("a Coliseum quota outside its decision");
 		}
-	if (st != GS_LEGION && st != GS_COLISEUM && (s->leg_n || s->leg_k))
+	if (st != GS_LEGION && st != GS_LEGION_POOL && st != GS_GIVE && st != GS_COLISEUM &&
+	    (s->leg_n || s->leg_k))
 		FAIL("demands outside the Legionary");
 	switch (ph) {
 	case GP_LEAD:
@@ -467,11 +548,15 @@ static int check_step(const struct gtr_state *s, struct buf *err)
 			FAIL("Fountain outside Craftsman");
 		break;
 	case GS_LEGION:
+	case GS_LEGION_POOL:
+	case GS_GIVE:
 	case GS_COLISEUM:
 		if (ph != GP_ACTIONS || top(s) != GR_LEGIONARY)
 			FAIL("Legionary outside its frame");
 		if (st == GS_LEGION && (s->leg_n == 0 || s->leg_k >= s->leg_n))
 			FAIL("bad demand counts");
+		if ((st == GS_LEGION_POOL || st == GS_GIVE) && s->leg_k == 0)
+			FAIL("a demand without demanded cards");
 		break;
 	case GS_PRISON:
 		if (ph != GP_ACTIONS || top(s) != GF_PRISON)
@@ -488,7 +573,7 @@ static int check_step(const struct gtr_state *s, struct buf *err)
 	}
 	if (ph == GP_ACTIONS && (!s->nframes || !s->started))
 		FAIL("actions without a frame");
-	if (check_seats(s, err) || check_context(s, err))
+	if (check_seats(s, err) || check_context(s, err) || check_legion(s, err))
 		return -1;
 	if (ph == GP_ACADEMY)
 		for (i = 0; i < n; i++)
@@ -508,6 +593,12 @@ int gtr_check(const void *st, struct buf *err)
 		FAIL("bad player count");
 	if (s->opts > (GO_EXPERIENCED | GO_ORIGINAL_CIRCUS | GO_NOFUNCTIONS | GO_QUICK))
 		FAIL("bad options");
+	if (s->ndraw > GTR_MAX_DRAW)
+		FAIL("bad leader draw");
+	for (i = 0; i < GTR_MAX_DRAW; i++)
+		if (i < s->ndraw ? s->draw_seat[i] >= s->nplayers || s->draw_card[i] >= GC_COUNT
+				 : s->draw_seat[i] || s->draw_card[i])
+			FAIL("bad leader draw");
 	if (check_cards(s, err) || check_caches(s, err) || check_frames(s, err) ||
 	    check_step(s, err))
 		return -1;

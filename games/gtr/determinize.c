@@ -20,11 +20,14 @@
  *
  * What the table saw constrains a hand: a seat that chose to lead or
  * follow (GS_UNIT) holds a unit to play, a petition under way (GS_PETITION)
- * has its remaining cards of the role in hand.  A deal that leaves an
- * awaited seat without a legal move is redrawn; when several draws fail
- * (a petition needing a rare material), the cards the seat must hold are
- * drawn first from the hidden cards of that material, then the rest is
- * dealt as usual.  Both use only public facts and the rng.
+ * has its remaining cards of the role in hand, a Legionary holds the cards
+ * it showed for its demand, and a victim choosing which cards to give
+ * (GS_GIVE, not protected) holds more cards of each material it still
+ * gives than it gives -- that is why it was asked.  A deal that breaks one
+ * of these, or leaves an awaited seat without a legal move, is redrawn;
+ * when several draws fail, the cards the seats must hold are drawn first
+ * from the hidden cards of that material, then the rest is dealt as
+ * usual.  Both use only public facts and the rng.
  */
 #include <string.h>
 
@@ -76,40 +79,87 @@ static void gather(const struct gtr_state *s, int seat, struct hidden *h)
 		h->count[s->fount]++;
 }
 
+/* Cards each hidden hand must hold, by hcount slot (materials, 6 the
+ * Senadores): what the table saw (see the top). */
+struct needs {
+	uint8_t n[GTR_MAX_PLAYERS][8];
+};
+
+static int demanded(const struct gtr_state *s, int m)
+{
+	int i, k = 0;
+
+	for (i = 0; i < s->leg_k; i++)
+		k += s->leg_dem[i] == m;
+	return k;
+}
+
+static void public_needs(const struct gtr_state *s, int seat, struct needs *nd)
+{
+	int d = s->decider, st = s->step, i, m;
+
+	memset(nd, 0, sizeof(*nd));
+	if (d >= s->nplayers)
+		return;
+	if (st == GS_PETITION && s->pet_role < GR_COUNT && d != seat)
+		nd->n[d][s->pet_role] = (uint8_t)(s->pet_need - s->pet_have);
+	if ((st == GS_LEGION || st == GS_LEGION_POOL || st == GS_GIVE || st == GS_COLISEUM) &&
+	    d != seat)
+		for (m = 0; m < GM_COUNT; m++)
+			nd->n[d][m] = (uint8_t)demanded(s, m);
+	if (st == GS_GIVE)
+		for (i = 0; i < s->nplayers; i++) {
+			if (i == seat || !((s->gift >> i) & 1) || ((s->vol >> i) & 1))
+				continue;
+			for (m = 0; m < GM_COUNT; m++)
+				if (s->p[i].give[m])
+					nd->n[i][m] = (uint8_t)(s->p[i].give[m] + 1);
+		}
+}
+
 /*
- * Deals the hidden cards.  want_seat >= 0 first gives that seat `want`
- * cards of material want_mat drawn at random among the hidden ones (fewer
- * if fewer are hidden), or Senadores when want_mat is GTR_NONE.
+ * Deals the hidden cards.  With nd, each hidden hand first gets the cards
+ * nd says it must hold, drawn at random among the hidden ones of that
+ * material (Senadores for slot 6), as far as the hand's size and the
+ * hidden cards allow; NULL deals everything at random.
  */
 static void deal(struct gtr_state *s, const struct hidden *h, struct rng *rng,
-		 int want_seat, int want_mat, int want)
+		 const struct needs *nd)
 {
-	uint8_t pool[POOL_MAX], given[GTR_NAMES] = { 0 };
-	int n = 0, i, k, c, first, total, jacks = h->count[GTR_JACK], ngiven = 0;
+	uint8_t pool[POOL_MAX], given[GTR_MAX_PLAYERS][GTR_NAMES];
+	int n = 0, i, k, c, first, total, jacks = h->count[GTR_JACK];
+	int ngiven[GTR_MAX_PLAYERS] = { 0 };
 
+	memset(given, 0, sizeof(given));
 	for (c = 0; c < GC_COUNT; c++)
 		for (k = 0; k < h->count[c] && n < POOL_MAX; k++)
 			pool[n++] = (uint8_t)c;
-	if (want_seat >= 0) {
-		while (ngiven < want && ngiven < h->held[want_seat]) {
-			if (want_mat == GTR_NONE) {
-				if (!jacks)
-					break;
-				jacks--;
-				given[GTR_JACK]++;
-			} else {
-				int idx[POOL_MAX], m = 0;
+	for (i = 0; nd && i < s->nplayers; i++) {
+		int slot;
 
-				for (i = 0; i < n; i++)
-					if (gtr_cards[pool[i]].material == want_mat)
-						idx[m++] = i;
-				if (!m)
-					break;
-				i = idx[rng_below(rng, (uint32_t)m)];
-				given[pool[i]]++;
-				pool[i] = pool[--n];
+		if (!hand_hidden(s, h->seat, i))
+			continue;
+		for (slot = 0; slot <= GM_COUNT; slot++) {
+			for (k = 0; k < nd->n[i][slot] && ngiven[i] < h->held[i]; k++) {
+				if (slot == GM_COUNT) {
+					if (!jacks)
+						break;
+					jacks--;
+					given[i][GTR_JACK]++;
+				} else {
+					int idx[POOL_MAX], m = 0, j;
+
+					for (j = 0; j < n; j++)
+						if (gtr_cards[pool[j]].material == slot)
+							idx[m++] = j;
+					if (!m)
+						break;
+					j = idx[rng_below(rng, (uint32_t)m)];
+					given[i][pool[j]]++;
+					pool[j] = pool[--n];
+				}
+				ngiven[i]++;
 			}
-			ngiven++;
 		}
 	}
 
@@ -142,28 +192,25 @@ static void deal(struct gtr_state *s, const struct hidden *h, struct rng *rng,
 
 		if (!hand_hidden(s, h->seat, i))
 			continue;
-		memset(p->hand, 0, sizeof(p->hand));
-		k = h->held[i];
-		if (i == want_seat) {
-			memcpy(p->hand, given, sizeof(given));
-			k -= ngiven;
-		}
-		while (k-- > 0)
+		memcpy(p->hand, given[i], sizeof(p->hand));
+		for (k = h->held[i] - ngiven[i]; k > 0; k--)
 			p->hand[pool[n++]]++;
 	}
 	gtr_refresh(s);
 }
 
-/* Every awaited seat can move, and a petition under way can be completed. */
-static int plausible(const struct gtr_state *s)
+/* Every hand holds what the table saw it hold, and every awaited seat can
+ * move. */
+static int plausible(const struct gtr_state *s, const struct needs *nd)
 {
 	struct move_list ml;
 	unsigned aw = gtr_awaiting(s);
-	int i;
+	int i, slot;
 
-	if (s->step == GS_PETITION && s->pet_role < GR_COUNT &&
-	    gtr_count(s->p[s->decider].hand, s->pet_role) < s->pet_need - s->pet_have)
-		return 0;
+	for (i = 0; i < s->nplayers; i++)
+		for (slot = 0; slot <= GM_COUNT; slot++)
+			if (s->p[i].hcount[slot] < nd->n[i][slot])
+				return 0;
 	for (i = 0; i < s->nplayers; i++)
 		if ((aw >> i & 1) && gtr_moves(s, i, &ml) == 0)
 			return 0;
@@ -174,29 +221,32 @@ void gtr_determinize(void *st, int seat, struct rng *rng)
 {
 	struct gtr_state *s = st;
 	struct hidden h;
+	struct needs nd;
 	uint64_t hi, lo, stream;
 	int t;
 
 	if (s->step == GS_OVER)
 		return;
 	gather(s, seat, &h);
+	public_needs(s, seat, &nd);
 	for (t = 0; t < TRIES; t++) {
-		deal(s, &h, rng, -1, 0, 0);
-		if (plausible(s))
+		deal(s, &h, rng, NULL);
+		if (plausible(s, &nd))
 			break;
 	}
 	if (t == TRIES) {
-		int d = s->decider, mat = GTR_NONE, want = 1;
+		int d = s->decider;
+		struct needs want = nd;
 
-		if (s->step == GS_PETITION && s->pet_role < GR_COUNT) {
-			mat = s->pet_role;
-			want = s->pet_need - s->pet_have;
-		} else if (s->led < GR_COUNT) {
-			mat = s->led;
+		/* a unit to play: a card of the role led, else a Senador */
+		if (s->step == GS_UNIT && s->led < GR_COUNT && d != seat && !want.n[d][s->led])
+			want.n[d][s->led] = 1;
+		deal(s, &h, rng, &want);
+		if (!plausible(s, &nd) && s->step == GS_UNIT && d != seat) {
+			want = nd;
+			want.n[d][GM_COUNT] = 1;
+			deal(s, &h, rng, &want);
 		}
-		deal(s, &h, rng, d, mat, want);
-		if (!plausible(s) && s->step == GS_UNIT)
-			deal(s, &h, rng, d, GTR_NONE, 1);	/* a Senador, then */
 	}
 
 	/* Separate statements: the order of evaluation of arguments is

@@ -34,6 +34,8 @@
  *     and case ignored) leads; only the seats tied on it draw again; every
  *     drawn card starts the pool.  `experienced`: each seat picks one of its
  *     5 cards secretly (all seats are asked at once); ties draw as above.
+ *     The draw is recorded (draw_seat/draw_card) for the intro op and the
+ *     first turn's board: every player saw it.
  *  3. Concession: `concede` is offered in a seat's lead/follow decision.  A
  *     conceding seat keeps playing; when all seats but one have conceded,
  *     the game ends and that one wins outright ("gana sin necesidad de
@@ -62,14 +64,23 @@
  *     one more from hand, in any order.  Merchant: stockpile or (Atrio)
  *     deck, plus (Basílica) one from hand.  Laborer: pool plus (Muelle) one
  *     from hand.  Each part needs room (clientele / vault limit).
- *  9. Legionary: the pool's match of each demand is taken automatically
- *     (taking it never hurts).  A victim gives, per demand, the matching
- *     card of which it holds the most copies (ties: table order); no choice
- *     is asked; the log names the material only.  Coliseo: per demand, one
- *     client of that role from each unprotected victim, chosen by the
- *     Legionary (`coliseum <role> from player <n>`), while the vault has
- *     room.  Victims: neighbours with 4-5 players, all opponents with 2-3
- *     players or Puente.
+ *  9. Legionary: all demanded cards are shown at once (GS_LEGION); then,
+ *     per demanded card, the Legionary may take a match from the pool
+ *     (GS_LEGION_POOL, "puedes coger"); then the victims give
+ *     (GS_GIVE, all victims at once: nothing one gives touches another).
+ *     A victim gives per demanded card one matching hand card; holding
+ *     more matching cards than it gives, it chooses which (even when they
+ *     share a name: asking only then would tell the table that they
+ *     differ); otherwise it gives them at once, unasked.  Puente's
+ *     stockpile card goes at once (stockpile names never matter).  A
+ *     protected victim (Empalizada, Muralla) is asked whether it gives
+ *     anyway ("Aun así, puedes decidir entregarle cartas"), up to what an
+ *     unprotected one would give, unless its empty hand and stockpile
+ *     show it has nothing; the log names the material only.  Coliseo,
+ *     after the gifts: per demand, one client of that role from each
+ *     unprotected victim, chosen by the Legionary (`coliseum <role> from
+ *     player <n>`), while the vault has room.  Victims: neighbours with
+ *     4-5 players, all opponents with 2-3 players or Puente.
  * 10. Termas: the hired client's action, and the bonus actions of buildings
  *     completed during an action (Escuela, Fundición, Anfiteatro, Jardín,
  *     Prisión), are performed right after that action, before the rest of
@@ -119,6 +130,7 @@
 		       (c) < GC_COUNT ? gtr_cards[(c)].name[LOC(log)] : "?")
 #define MNAME(log, m) ((m) < GM_COUNT ? gtr_materials[(m)].name[LOC(log)] : "?")
 #define RNAME(log, r) ((r) < GR_COUNT ? gtr_roles[(r)].name[LOC(log)] : "?")
+#define A_ROLE(log, r) ((r) < GR_COUNT ? gtr_a_role[(r)][LOC(log)] : "?")
 
 #define BIT(c) (1ULL << (c))
 #define FRAME_ALL 255
@@ -627,32 +639,78 @@ static int in_town_total(const struct gtr_state *s)
 
 /* ---- setup ---- */
 
-static int parse_options(const char *options, uint8_t *opts, struct buf *err)
+/* The documented option words, compared whole and exactly (ASCII case
+ * aside): "original-circus" is one word, so "original" or
+ * "original_circus" is unknown rather than half a match. */
+static const struct { const char *word; uint8_t bit; } option_words[] = {
+	{ "experienced", GO_EXPERIENCED }, { "original-circus", GO_ORIGINAL_CIRCUS },
+	{ "nofunctions", GO_NOFUNCTIONS }, { "quick", GO_QUICK },
+};
+
+#define NOPTIONS (sizeof(option_words) / sizeof(*option_words))
+
+static int ascii_caseeq(const char *a, const char *b)
 {
-	static const struct { const char *word; uint8_t bit; } words[] = {
-		{ "experienced", GO_EXPERIENCED }, { "original-circus", GO_ORIGINAL_CIRCUS },
-		{ "nofunctions", GO_NOFUNCTIONS }, { "quick", GO_QUICK },
-	};
+	for (; *a && *b; a++, b++) {
+		int x = *a >= 'A' && *a <= 'Z' ? *a - 'A' + 'a' : *a;
+		int y = *b >= 'A' && *b <= 'Z' ? *b - 'A' + 'a' : *b;
+
+		if (x != y)
+			return 0;
+	}
+	return *a == *b;
+}
+
+int gtr_parse_options(const char *options, uint8_t *opts, struct buf *err)
+{
 	const char *p = options ? options : "";
 	char w[32];
-	size_t k;
+	size_t k, len;
 
 	*opts = 0;
-	while (text_word(&p, w, sizeof(w))) {
-		for (k = 0; k < sizeof(words) / sizeof(*words); k++)
-			if (text_eq(w, words[k].word))
+	while ((len = text_word(&p, w, sizeof(w))) > 0) {
+		for (k = 0; len < sizeof(w) && k < NOPTIONS; k++)
+			if (ascii_caseeq(w, option_words[k].word))
 				break;
-		if (k == sizeof(words) / sizeof(*words)) {
-			buf_setf(err, "Unknown option \"%s\" (options: experienced, original-circus, "
-				 "nofunctions, quick).", w);
+		if (len >= sizeof(w) || k == NOPTIONS) {
+			buf_setf(err, "Unknown option \"%s%s\" (options: ", w,
+				 len >= sizeof(w) ? "..." : "");
+			for (k = 0; k < NOPTIONS; k++)
+				buf_printf(err, "%s%s", k ? ", " : "", option_words[k].word);
+			buf_addstr(err, ").");
 			return -1;
 		}
-		*opts |= words[k].bit;
+		*opts |= option_words[k].bit;
 	}
 	return 0;
 }
 
 static void begin_turn(struct gtr_state *s, struct game_log *log);
+static void legion_clear(struct gtr_state *s);
+
+/* Records a leader-draw card (the intro and the first board show them). */
+static void record_draw(struct gtr_state *s, int seat, int card)
+{
+	if (s->ndraw >= GTR_MAX_DRAW)
+		return;	/* ties beyond: the pool still holds the cards */
+	s->draw_seat[s->ndraw] = (uint8_t)seat;
+	s->draw_card[s->ndraw] = (uint8_t)card;
+	s->ndraw++;
+}
+
+/* "ana shows Road (Calzada)": the Spanish name decides the order, so an
+ * English line shows it too.  fmt takes the seat's name, the card's name
+ * and the Spanish name (empty in a Spanish line). */
+static void log_draw(struct game_log *log, const char *fmt, int seat, int c)
+{
+	if (!log || c >= GC_COUNT)
+		return;
+	game_logf(log, LOG_PUBLIC, fmt, NAME(log, seat), gtr_cards[c].name[log->loc],
+		  log->loc == LOC_ES ? "" : gtr_cards[c].name[LOC_ES]);
+}
+
+#define SHOWS(log) L(LOC(log), "%s shows %s (%s).", "%s muestra %s%s.")
+#define TIE_DRAWS(log) L(LOC(log), "Tie: %s draws %s (%s).", "Empate: %s saca %s%s.")
 
 /* The leader draw: cards[seat] is each contender's card; the first Spanish
  * name wins; the tied draw again (the drawn cards all go to the pool). */
@@ -684,9 +742,6 @@ static void choose_leader(struct gtr_state *s, uint8_t *cards, unsigned contende
 				ties++;
 		if (ties == 1 || s->ndeck == 0) {
 			s->leader = (uint8_t)best;
-			LOGF(log, LOG_PUBLIC, L(LOC(log), "%s leads first (%s).",
-						"%s es el primer Líder (%s)."),
-			     NAME(log, best), CNAME(log, cards[best]));
 			return;
 		}
 		tied = contenders;
@@ -700,15 +755,64 @@ static void choose_leader(struct gtr_state *s, uint8_t *cards, unsigned contende
 				cards[i] = (uint8_t)c;
 				if (c < GC_COUNT) {
 					s->pool[c]++;
-					LOGF(log, LOG_PUBLIC, L(LOC(log), "Tie: %s draws %s.",
-								"Empate: %s saca %s."),
-					     NAME(log, i), CNAME(log, c));
+					record_draw(s, i, c);
+					log_draw(log, TIE_DRAWS(log), i, c);
 				}
 			}
 		/* drawing may not end the game here: setup never empties a
 		 * deck of 144 - 5 * 6 cards */
 		s->ending = 0;
 	}
+}
+
+/* The leader draw's outcome line. */
+static void log_leader(const struct gtr_state *s, struct game_log *log)
+{
+	int i, c = GTR_NONE;
+
+	for (i = 0; i < s->ndraw; i++)
+		if (s->draw_seat[i] == s->leader)
+			c = s->draw_card[i];	/* the leader's last card decided */
+	if (!log)
+		return;
+	if (c >= GC_COUNT || s->ndraw >= GTR_MAX_DRAW) {	/* ties beyond the record */
+		game_logf(log, LOG_PUBLIC, L(log->loc, "%s leads first.", "%s es el primer Líder."),
+			  NAME(log, s->leader));
+		return;
+	}
+	game_logf(log, LOG_PUBLIC, L(log->loc, "%s leads first: %s (%s) comes first in "
+				     "Spanish alphabetical order.",
+				     "%s es el primer Líder: %s%s va antes en orden alfabético."),
+		  NAME(log, s->leader), gtr_cards[c].name[log->loc],
+		  log->loc == LOC_ES ? "" : gtr_cards[c].name[LOC_ES]);
+}
+
+/*
+ * The intro op: what setup did in public.  Each seat's draw ("ana shows
+ * Road (Calzada)"), the tie draws, the leader; with `experienced` the
+ * cards are picked after setup (the picks log their own lines as moves),
+ * so only the invitation.  It reads the options and the draw recorded at
+ * setup, which nothing changes later: the same lines for the state
+ * setup() made and for any later state of the game.
+ */
+void gtr_intro(const void *st, struct game_log *log)
+{
+	const struct gtr_state *s = st;
+	int i;
+
+	if (!log)
+		return;
+	if (s->opts & GO_EXPERIENCED) {
+		game_logf(log, LOG_PUBLIC, "%s", L(log->loc,
+			  "Each player picks a card from hand, face down, for the leader draw.",
+			  "Cada jugador elige boca abajo una carta de su Mano para elegir Líder."));
+		return;
+	}
+	/* the first round is one card per seat; later cards are the ties' */
+	for (i = 0; i < s->ndraw; i++)
+		log_draw(log, i < s->nplayers ? SHOWS(log) : TIE_DRAWS(log), s->draw_seat[i],
+			 s->draw_card[i]);
+	log_leader(s, log);
 }
 
 int gtr_setup(void *st, int players, uint64_t seed, const char *options, struct buf *err)
@@ -722,7 +826,7 @@ int gtr_setup(void *st, int players, uint64_t seed, const char *options, struct 
 			 GTR_MAX_PLAYERS);
 		return -1;
 	}
-	if (parse_options(options, &opts, err))
+	if (gtr_parse_options(options, &opts, err))
 		return -1;
 	memset(s, 0, sizeof(*s));
 	s->nplayers = (uint8_t)players;
@@ -763,9 +867,12 @@ int gtr_setup(void *st, int players, uint64_t seed, const char *options, struct 
 		s->decider = 0;
 		return 0;
 	}
+	/* "Cada jugador coge una carta de Acción al azar del mazo y la coloca
+	 * en el centro de la mesa" */
 	for (i = 0; i < players; i++) {
 		cards[i] = (uint8_t)draw(s);
 		s->pool[cards[i]]++;
+		record_draw(s, i, cards[i]);
 	}
 	choose_leader(s, cards, (1u << players) - 1, NULL);
 	begin_turn(s, NULL);
@@ -789,9 +896,7 @@ static void finish(struct gtr_state *s, int reason, int winner, struct game_log 
 	s->nframes = s->npend = s->started = s->part = 0;
 	memset(s->frames, 0, sizeof(s->frames));
 	memset(s->pend, 0, sizeof(s->pend));
-	s->leg_n = s->leg_k = 0;
-	memset(s->leg_dem, 0, sizeof(s->leg_dem));
-	memset(s->coli, 0, sizeof(s->coli));
+	legion_clear(s);
 	s->tgt_card = s->tgt_seat = GTR_NONE;
 	s->tgt_stair = 0;
 	s->pet_role = GTR_NONE;
@@ -894,9 +999,7 @@ static void begin_turn(struct gtr_state *s, struct game_log *log)
 	s->part = 0;
 	s->pet_role = GTR_NONE;
 	s->pet_have = s->pet_need = 0;
-	s->leg_n = s->leg_k = 0;
-	memset(s->leg_dem, 0, sizeof(s->leg_dem));
-	memset(s->coli, 0, sizeof(s->coli));
+	legion_clear(s);
 	memset(s->frames, 0, sizeof(s->frames));
 	memset(s->pend, 0, sizeof(s->pend));
 	s->tgt_card = s->tgt_seat = GTR_NONE;
@@ -1484,8 +1587,7 @@ static void add_material(struct gtr_state *s, int actor, int owner, struct gtr_s
 				"%s añade %s a %s (%d/%d)."),
 	     NAME(log, actor), MNAME(log, m), CNAME(log, t->card), t->nmat, gtr_struct_need(t));
 	if (t->nmat >= gtr_struct_need(t) ||
-	    (t->card == GC_VILLA && top_kind(s) == GR_ARCHITECT && !(s->opts & GO_NOFUNCTIONS)) ||
-	    (m == GM_MARBLE && gtr_has(s, actor, GC_SCRIPTORIUM)))
+	    (t->card == GC_VILLA && top_kind(s) == GR_ARCHITECT && !(s->opts & GO_NOFUNCTIONS)))
 		complete(s, owner, t, log);
 }
 
@@ -1532,20 +1634,6 @@ static int protected_from(const struct gtr_state *s, int seat, int v)
 	return gtr_has(s, v, GC_PALISADE) && !gtr_has(s, seat, GC_BRIDGE);
 }
 
-static int victim_card(const uint8_t *hand, int m)
-{
-	uint64_t names = held_names(hand, m);
-	int best = -1;
-
-	while (names) {
-		int c = next_bit(&names);
-
-		if (best < 0 || hand[c] > hand[best])
-			best = c;
-	}
-	return best;
-}
-
 static int coliseum_options(const struct gtr_state *s, int seat)
 {
 	int v, r, n = 0;
@@ -1559,36 +1647,114 @@ static int coliseum_options(const struct gtr_state *s, int seat)
 	return n;
 }
 
-static void legion_end(struct gtr_state *s, struct game_log *log)
+/* Forgets every part of a demand (its end, a new turn, the game's end). */
+static void legion_clear(struct gtr_state *s)
 {
+	int i;
+
 	memset(s->coli, 0, sizeof(s->coli));
 	memset(s->leg_dem, 0, sizeof(s->leg_dem));
+	memset(s->leg_take, 0, sizeof(s->leg_take));
 	s->leg_n = s->leg_k = 0;
+	s->gift = s->vol = 0;
+	for (i = 0; i < GTR_MAX_PLAYERS; i++) {
+		memset(s->p[i].give, 0, sizeof(s->p[i].give));
+		memset(s->p[i].give_stock, 0, sizeof(s->p[i].give_stock));
+	}
+}
+
+static void legion_end(struct gtr_state *s, struct game_log *log)
+{
+	legion_clear(s);
 	action_done(s, FRAME_ALL, log);
 }
 
-static void legion_resolve(struct gtr_state *s, struct game_log *log)
+/* Coliseo, once the victims have given: per demanded card, one client of
+ * that role from each victim in reach and not protected ("La Empalizada y
+ * la Muralla protegen a los oponentes del efecto del Coliseo"). */
+static void legion_coliseum(struct gtr_state *s, struct game_log *log)
 {
-	int seat = gtr_current(s), n = s->nplayers, i, k, bridge;
-	struct gtr_player *me = &s->p[seat];
+	int seat = gtr_current(s), n = s->nplayers, k, i;
 
-	memset(s->coli, 0, sizeof(s->coli));
-	if (s->leg_k == 0) {
-		legion_end(s, log);
-		return;
-	}
-	bridge = gtr_has(s, seat, GC_BRIDGE);
-	for (i = 0; i < s->leg_k; i++) {
-		int m = s->leg_dem[i], c = first_of(s->pool, m);
+	if (gtr_has(s, seat, GC_COLISEUM)) {
+		for (k = 1; k < n; k++) {
+			int v = seat + k < n ? seat + k : seat + k - n;
 
-		if (c >= 0) {
-			s->pool[c]--;
-			me->stock[c]++;
-			LOGF(log, LOG_PUBLIC, L(LOC(log), "%s takes %s from the pool.",
-						"%s coge %s de la Reserva."),
-			     NAME(log, seat), MNAME(log, m));
+			if (!is_victim(s, seat, v) || protected_from(s, seat, v))
+				continue;
+			for (i = 0; i < s->leg_k; i++)
+				s->coli[v][s->leg_dem[i]]++;
+		}
+		if (coliseum_options(s, seat)) {
+			s->step = GS_COLISEUM;
+			return;
 		}
 	}
+	legion_end(s, log);
+}
+
+/* Only with a log: the giver's own line names the card. */
+static __attribute__((noinline, cold)) void log_gift(int v, int c, struct game_log *log)
+{
+	struct buf b = BUF_INIT;
+
+	gtr_card_tag(c, log->loc, &b);
+	game_logf(log, v, L(log->loc, "You give %s.", "Das %s."), buf_str(&b));
+	buf_release(&b);
+}
+
+/* Victim v gives the Legionary (seat) its hand card c: into the
+ * stockpile, where only the material shows (ruling 21). */
+static void give_card(struct gtr_state *s, int seat, int v, int c, struct game_log *log)
+{
+	int m = gtr_cards[c].material;
+
+	hand_out(&s->p[v], c);
+	s->p[seat].stock[c]++;
+	if (!log)
+		return;
+	game_logf(log, LOG_PUBLIC, L(log->loc, "%s gives %s %s.", "%s da %s a %s."), NAME(log, v),
+		  L(log->loc, NAME(log, seat), MNAME(log, m)),
+		  L(log->loc, MNAME(log, m), NAME(log, seat)));
+	log_gift(v, c, log);
+}
+
+/* Victim v gives a stockpile card of material m (Puente); 0 if it has
+ * none.  Stockpile cards show their material only and their names never
+ * matter to the rules, so which copy goes is not asked. */
+static int give_stock_card(struct gtr_state *s, int seat, int v, int m, struct game_log *log)
+{
+	int c = first_of(s->p[v].stock, m);
+
+	if (c < 0)
+		return 0;
+	s->p[v].stock[c]--;
+	s->p[seat].stock[c]++;
+	LOGF(log, LOG_PUBLIC, L(LOC(log), "%s also gives %s from the stockpile.",
+				"%s da también %s de su Almacén."), NAME(log, v), MNAME(log, m));
+	return 1;
+}
+
+/*
+ * "Si los jugadores que tienes sentados a izquierda y derecha tienen cartas
+ * de ese material en su Mano, deben darte una cada uno": each victim in
+ * reach gives, per demanded card, a matching card from hand, as many as it
+ * has ("tantas cartas como puedan").  A victim that must give all its cards
+ * of a material gives them at once; one holding more than demanded chooses
+ * which (GS_GIVE, all such victims at once: their choices do not touch
+ * each other).  Puente: also one matching stockpile card per demanded card,
+ * at once.  A protected victim ("Aun así, puedes decidir entregarle cartas
+ * si quieres") is asked whether it gives anyway, unless it is public that
+ * it has nothing to give.
+ */
+static void legion_victims(struct gtr_state *s, struct game_log *log)
+{
+	int seat = gtr_current(s), n = s->nplayers, k, m, i, bridge = gtr_has(s, seat, GC_BRIDGE);
+	int dem[GM_COUNT] = { 0 };
+
+	for (i = 0; i < s->leg_k; i++)
+		dem[s->leg_dem[i]]++;
+	s->gift = s->vol = 0;
 	for (k = 1; k < n; k++) {
 		int v = seat + k < n ? seat + k : seat + k - n;	/* (seat + k) % n */
 		struct gtr_player *vp = &s->p[v];
@@ -1596,45 +1762,94 @@ static void legion_resolve(struct gtr_state *s, struct game_log *log)
 		if (!is_victim(s, seat, v))
 			continue;
 		if (protected_from(s, seat, v)) {
+			int can = hand_size(vp) > 0;
+
 			LOGF(log, LOG_PUBLIC, L(LOC(log), "%s is protected by %s.",
 						"%s está protegido por %s."),
 			     NAME(log, v), CNAME(log, gtr_has(s, v, GC_WALL) ? GC_WALL : GC_PALISADE));
+			for (m = 0; m < GM_COUNT; m++) {
+				vp->give[m] = (uint8_t)dem[m];
+				/* protected against a Puente: by a Muralla */
+				vp->give_stock[m] = (uint8_t)(bridge ? dem[m] : 0);
+				if (bridge && dem[m] && count_of(vp->stock, m))
+					can = 1;
+			}
+			if (can) {
+				s->gift |= (uint8_t)(1u << v);
+				s->vol |= (uint8_t)(1u << v);
+			} else {
+				memset(vp->give, 0, sizeof(vp->give));
+				memset(vp->give_stock, 0, sizeof(vp->give_stock));
+			}
 			continue;
 		}
-		for (i = 0; i < s->leg_k; i++) {
-			int m = s->leg_dem[i], c = victim_card(vp->hand, m);
+		for (m = 0; m < GM_COUNT; m++) {
+			int have = vp->hcount[m], j;
 
-			if (c >= 0) {
-				hand_out(vp, c);
-				me->stock[c]++;
-				LOGF(log, LOG_PUBLIC, L(LOC(log), "%s gives %s %s.", "%s da %s a %s."),
-				     NAME(log, v), L(LOC(log), NAME(log, seat), MNAME(log, m)),
-				     L(LOC(log), MNAME(log, m), NAME(log, seat)));
+			if (!dem[m])
+				continue;
+			if (have > dem[m]) {
+				vp->give[m] = (uint8_t)dem[m];
+				s->gift |= (uint8_t)(1u << v);
 			} else {
-				LOGF(log, LOG_PUBLIC, L(LOC(log), "%s: \"Glory to Rome!\" (no %s)",
-							"%s: «¡Gloria a Roma!» (sin %s)"),
-				     NAME(log, v), MNAME(log, m));
-			}
-			if (bridge) {
-				c = first_of(vp->stock, m);
-				if (c >= 0) {
-					vp->stock[c]--;
-					me->stock[c]++;
-					LOGF(log, LOG_PUBLIC, L(LOC(log), "%s also gives %s from the stockpile.",
-								"%s da también %s de su Almacén."),
+				for (j = 0; j < have; j++)
+					give_card(s, seat, v, first_of(vp->hand, m), log);
+				for (; j < dem[m]; j++)
+					LOGF(log, LOG_PUBLIC, L(LOC(log), "%s: \"Glory to Rome!\" (no %s)",
+								"%s: «¡Gloria a Roma!» (sin %s)"),
 					     NAME(log, v), MNAME(log, m));
-				}
 			}
-			if (gtr_has(s, seat, GC_COLISEUM) && s->coli[v][m] < 250)
-				s->coli[v][m]++;
+			for (j = 0; bridge && j < dem[m]; j++)
+				if (!give_stock_card(s, seat, v, m, log))
+					break;
 		}
 	}
-	/* only a Coliseo filled coli above */
-	if (gtr_has(s, seat, GC_COLISEUM) && coliseum_options(s, seat)) {
-		s->step = GS_COLISEUM;
+	if (s->gift) {
+		s->step = GS_GIVE;
 		return;
 	}
-	legion_end(s, log);
+	legion_coliseum(s, log);
+}
+
+/* A victim's answer: v has given (or kept) what it gives. */
+static void victim_after(struct gtr_state *s, int v, struct game_log *log)
+{
+	struct gtr_player *vp = &s->p[v];
+	int m, left = 0;
+
+	for (m = 0; m < GM_COUNT; m++)
+		left += vp->give[m] + vp->give_stock[m];
+	if (left)
+		return;
+	s->gift &= (uint8_t)~(1u << v);
+	s->vol &= (uint8_t)~(1u << v);
+	if (!s->gift)
+		legion_coliseum(s, log);
+}
+
+/* The demand is complete: "Si hay cartas de ese material (color) en la
+ * Reserva, puedes coger inmediatamente una" -- per demanded card, the
+ * Legionary may take a match from the pool (GS_LEGION_POOL), then the
+ * victims give. */
+static void legion_resolve(struct gtr_state *s, struct game_log *log)
+{
+	int m, any = 0;
+
+	if (s->leg_k == 0) {
+		legion_end(s, log);
+		return;
+	}
+	for (m = 0; m < GM_COUNT; m++) {
+		int d = demanded(s, m), p = count_of(s->pool, m);
+
+		s->leg_take[m] = (uint8_t)(d < p ? d : p);
+		any |= s->leg_take[m];
+	}
+	if (any) {
+		s->step = GS_LEGION_POOL;
+		return;
+	}
+	legion_victims(s, log);
 }
 
 /* ---- Prison ---- */
@@ -1957,11 +2172,13 @@ static inline unsigned awaiting_of(const struct gtr_state *s)
 	unsigned mask = 0;
 	int i;
 
-	if (s->step != GS_PICK && s->step != GS_OVER && s->phase != GP_OVER &&
-	    s->decider < s->nplayers)
+	if (s->step != GS_PICK && s->step != GS_GIVE && s->step != GS_OVER &&
+	    s->phase != GP_OVER && s->decider < s->nplayers)
 		return 1u << s->decider;	/* the usual case, tested first */
 	if (s->step == GS_OVER || s->phase == GP_OVER)
 		return 0;
+	if (s->step == GS_GIVE)	/* the Legionary's victims, all at once */
+		return s->gift & ((1u << s->nplayers) - 1);
 	if (s->step == GS_PICK) {
 		for (i = 0; i < s->nplayers; i++)
 			if (!s->p[i].pick)
@@ -1978,6 +2195,8 @@ static inline int awaited(const struct gtr_state *s, int seat)
 {
 	if (s->step == GS_PICK)
 		return s->phase != GP_OVER && !s->p[seat].pick;
+	if (s->step == GS_GIVE)
+		return (s->gift >> seat) & 1;
 	return seat == s->decider && s->step != GS_OVER && s->phase != GP_OVER;
 }
 
@@ -1989,7 +2208,7 @@ static __attribute__((noinline, cold)) void moves_rare(const struct gtr_state *s
 						       struct move_list *out)
 {
 	const struct gtr_player *p = &s->p[seat];
-	int c, r, k, v;
+	int c, r, k, v, m;
 
 	switch (s->step) {
 	case GS_PICK:
@@ -2029,6 +2248,26 @@ static __attribute__((noinline, cold)) void moves_rare(const struct gtr_state *s
 					add(out, GK_ADD, p->st[k].card, 0, 0);
 		}
 		add(out, GK_KEEP, 0, 0, 0);
+		break;
+	case GS_LEGION_POOL:
+		for (m = 0; m < GM_COUNT; m++)
+			if (s->leg_take[m])
+				add(out, GK_TAKE, m, 0, 0);
+		add(out, GK_DONE, 0, 0, 0);
+		break;
+	case GS_GIVE:
+		for (m = 0; m < GM_COUNT; m++) {
+			uint64_t names = p->give[m] ? held_names(p->hand, m) : 0;
+
+			while (names)
+				add(out, GK_GIVE, next_bit(&names), 0, 0);
+		}
+		if ((s->vol >> seat) & 1) {
+			for (m = 0; m < GM_COUNT; m++)
+				if (p->give_stock[m] && count_of(p->stock, m))
+					add(out, GK_GIVE_STOCK, m, 0, 0);
+			add(out, GK_DONE, 0, 0, 0);
+		}
 		break;
 	case GS_COLISEUM:
 		if (vault_room(s, seat))
@@ -2187,14 +2426,16 @@ static void pick_done(struct gtr_state *s, struct game_log *log)
 	uint8_t cards[GTR_MAX_PLAYERS];
 	int i;
 
+	/* "Se muestran todas las cartas a la vez" */
 	for (i = 0; i < s->nplayers; i++) {
 		cards[i] = (uint8_t)(s->p[i].pick - 1);
 		s->p[i].pick = 0;
 		s->pool[cards[i]]++;
-		LOGF(log, LOG_PUBLIC, L(LOC(log), "%s shows %s.", "%s muestra %s."),
-		     NAME(log, i), CNAME(log, cards[i]));
+		record_draw(s, i, cards[i]);
+		log_draw(log, SHOWS(log), i, cards[i]);
 	}
 	choose_leader(s, cards, (1u << s->nplayers) - 1, log);
+	log_leader(s, log);
 	begin_turn(s, log);
 }
 
@@ -2243,22 +2484,22 @@ static void do_action(struct gtr_state *s, int seat, struct move m, struct game_
 				return;	/* unreachable: listed */
 			s->pool[c]--;
 			s->part |= GPART_POOL;
-			LOGF(log, LOG_PUBLIC, L(loc, "%s hires a %s from the pool.",
-						"%s contrata un %s de la Reserva."),
-			     NAME(log, seat), RNAME(log, m.a));
+			LOGF(log, LOG_PUBLIC, L(loc, "%s hires %s from the pool.",
+						"%s contrata %s de la Reserva."),
+			     NAME(log, seat), A_ROLE(log, m.a));
 		} else if (m.kind == GK_HIRE_DECK) {
 			c = draw(s);
 			s->part |= GPART_DECK;
-			LOGF(log, LOG_PUBLIC, L(loc, "%s hires a %s from the deck (Bar).",
-						"%s contrata un %s del Mazo (Taberna)."),
-			     NAME(log, seat), RNAME(log, gtr_cards[c].material));
+			LOGF(log, LOG_PUBLIC, L(loc, "%s hires %s from the deck (Bar).",
+						"%s contrata %s del Mazo (Taberna)."),
+			     NAME(log, seat), A_ROLE(log, gtr_cards[c].material));
 		} else {
 			c = m.a;
 			hand_out(p, c);
 			s->part |= GPART_HAND;
-			LOGF(log, LOG_PUBLIC, L(loc, "%s hires a %s from hand (Aqueduct).",
-						"%s contrata un %s de la Mano (Acueducto)."),
-			     NAME(log, seat), RNAME(log, gtr_cards[c].material));
+			LOGF(log, LOG_PUBLIC, L(loc, "%s hires %s from hand (Aqueduct).",
+						"%s contrata %s de la Mano (Acueducto)."),
+			     NAME(log, seat), A_ROLE(log, gtr_cards[c].material));
 		}
 		p->clients[c]++;
 		p->newc[gtr_cards[c].material]++;
@@ -2457,6 +2698,43 @@ static __attribute__((noinline, cold)) void do_move_rare(struct gtr_state *s, in
 			return;
 		}
 		do_with(s, seat, m, log);
+		return;
+	case GS_LEGION_POOL:
+		if (m.kind == GK_TAKE) {
+			c = first_of(s->pool, m.a);
+			if (c < 0)
+				return;	/* unreachable: listed */
+			s->pool[c]--;
+			p->stock[c]++;
+			s->leg_take[m.a]--;
+			LOGF(log, LOG_PUBLIC, L(loc, "%s takes %s from the pool.",
+						"%s coge %s de la Reserva."),
+			     NAME(log, seat), MNAME(log, m.a));
+			for (k = 0; k < GM_COUNT; k++)
+				if (s->leg_take[k])
+					return;
+		} else {
+			memset(s->leg_take, 0, sizeof(s->leg_take));
+			LOGF(log, LOG_PUBLIC, L(loc, "%s leaves the pool's matching cards there.",
+						"%s deja en la Reserva las cartas del material."),
+			     NAME(log, seat));
+		}
+		legion_victims(s, log);
+		return;
+	case GS_GIVE:
+		if (m.kind == GK_GIVE) {
+			p->give[gtr_cards[m.a].material]--;
+			give_card(s, s->decider, seat, m.a, log);
+		} else if (m.kind == GK_GIVE_STOCK) {
+			p->give_stock[m.a]--;
+			give_stock_card(s, s->decider, seat, m.a, log);
+		} else {
+			memset(p->give, 0, sizeof(p->give));
+			memset(p->give_stock, 0, sizeof(p->give_stock));
+			LOGF(log, LOG_PUBLIC, L(loc, "%s keeps the cards.", "%s se queda sus cartas."),
+			     NAME(log, seat));
+		}
+		victim_after(s, seat, log);
 		return;
 	case GS_COLISEUM:
 		if (m.kind == GK_COLISEUM) {
@@ -2964,6 +3242,10 @@ void gtr_start_turn(struct gtr_state *s, int leader)
 	s->end = GE_NONE;
 	s->winner = GTR_NONE;
 	s->leader = (uint8_t)leader;
+	/* a built position is not the setup's: no leader draw to show */
+	s->ndraw = 0;
+	memset(s->draw_seat, 0, sizeof(s->draw_seat));
+	memset(s->draw_card, 0, sizeof(s->draw_card));
 	gtr_refresh(s);
 	s->phase = GP_LEAD;
 	begin_turn(s, NULL);
@@ -3005,6 +3287,7 @@ const struct game_ops gtr_ops = {
 	.determinize = gtr_determinize,
 	.check = gtr_check,
 	.secrets = gtr_secrets,
+	.intro = gtr_intro,
 	.rules = gtr_rules,
 	.card = gtr_card,
 	.card_names = gtr_card_names,

@@ -50,6 +50,7 @@
 #define GTR_MAX_FRAMES 16	/* nested actions (completion bonuses, Termas) */
 #define GTR_MAX_DEMAND 32	/* Legionary demands in one go */
 #define GTR_MAX_PEND 8		/* frames earned within one action */
+#define GTR_MAX_DRAW 16		/* leader-draw cards recorded (ties draw again) */
 #define GTR_HAND_BASE 5		/* the Think target without Santuario/Templo */
 #define GTR_INFLUENCE_BASE 2	/* "Influencia (2 al inicio)" */
 #define GTR_NONE 255
@@ -163,6 +164,8 @@ enum gtr_step {
 	GS_MATERIAL,		/* with <material> | with <card>: the material to add */
 	GS_FOUNTAIN,		/* Fuente: what to do with the card drawn */
 	GS_LEGION,		/* demand <material> ... | done */
+	GS_LEGION_POOL,		/* take <material> (the pool's match) | done */
+	GS_GIVE,		/* the victims (several at once): give <card> ... | keep */
 	GS_COLISEUM,		/* coliseum <role> from player <n> | done */
 	GS_PRISON,		/* imprison <card> of player <n> | skip */
 	GS_SENATE,		/* take <k> senators | skip */
@@ -223,6 +226,8 @@ enum gtr_move_kind {
 	GK_IMPRISON,		/* a = card, b = victim seat */
 	GK_SENATORS,		/* a = how many Senadores (Senado) */
 	GK_SEWER,		/* a = card (Alcantarillado) */
+	GK_GIVE,		/* a = card: a Legionary's victim gives it from hand */
+	GK_GIVE_STOCK,		/* a = m: a protected victim gives it from the stockpile */
 	GK_COUNT
 };
 
@@ -271,6 +276,11 @@ struct gtr_player {
 	uint8_t crafted;		/* performed a Craftsman action this turn */
 	uint8_t conceded;
 	uint8_t pick;			/* experienced: card picked + 1, 0 none */
+	/* GS_GIVE: cards of each material this seat still gives the
+	 * Legionary from hand (must, or may when protected) and, protected
+	 * against a Puente, may give from the stockpile */
+	uint8_t give[GM_COUNT];
+	uint8_t give_stock[GM_COUNT];
 	uint8_t nstruct;
 	struct gtr_struct st[GTR_MAX_STRUCT];
 	/* caches, recomputed by gtr_refresh() (check() verifies them) */
@@ -333,6 +343,15 @@ struct gtr_state {
 	uint8_t leg_n, leg_k;
 	uint8_t leg_dem[GTR_MAX_DEMAND];
 	uint8_t coli[GTR_MAX_PLAYERS][GM_COUNT];	/* clients still takeable */
+	uint8_t leg_take[GM_COUNT];	/* GS_LEGION_POOL: pool matches still takeable */
+	uint8_t gift;		/* GS_GIVE: bit per victim still deciding (awaited) */
+	uint8_t vol;		/* GS_GIVE: bit per protected victim (gives if it wants) */
+
+	/* the leader draw, in order (setup, or the experienced picks): seat
+	 * and card; the intro and the first board show it */
+	uint8_t ndraw;
+	uint8_t draw_seat[GTR_MAX_DRAW];
+	uint8_t draw_card[GTR_MAX_DRAW];
 
 	struct gtr_player p[GTR_MAX_PLAYERS];
 	struct rng rng;
@@ -358,6 +377,10 @@ extern const struct gtr_card_info gtr_cards[GC_COUNT];
 extern const struct gtr_named gtr_jack;			/* Senador */
 extern const struct gtr_named gtr_materials[GM_COUNT];
 extern const struct gtr_named gtr_roles[GR_COUNT];
+/* A role with its indefinite article: "an Architect", "un Arquitecto". */
+extern const char *const gtr_a_role[GR_COUNT][LOC_COUNT];
+/* Material names in lower case, for card tags: "rubble", "escombros". */
+extern const char *const gtr_material_lower[GM_COUNT][LOC_COUNT];
 extern const uint8_t gtr_value[GM_COUNT];		/* 1 1 2 2 3 3 */
 extern const uint8_t gtr_first[GM_COUNT + 1];		/* first name of material m */
 extern const char *const gtr_step_ids[GS_COUNT];
@@ -377,6 +400,11 @@ int gtr_card_by_name(const char *name);
 extern const struct game_ops gtr_ops;
 
 int gtr_setup(void *st, int players, uint64_t seed, const char *options, struct buf *err);
+/* The option words (space separated; each exactly one of "experienced",
+ * "original-circus", "nofunctions", "quick", ASCII case ignored) as enum
+ * gtr_opt bits.  0, or -1 with err naming the word and listing the
+ * options. */
+int gtr_parse_options(const char *options, uint8_t *opts, struct buf *err);
 unsigned gtr_awaiting(const void *st);
 int gtr_moves(const void *st, int seat, struct move_list *out);
 int gtr_apply(void *st, int seat, struct move m, struct game_log *log, struct buf *err);
@@ -445,7 +473,8 @@ int gtr_put(struct gtr_state *s, int card, enum gtr_zone from, int fs,
 int gtr_give_building(struct gtr_state *s, int seat, int card, int site, int nmat,
 		      int complete);
 /* Clears the turn and starts a fresh one with `leader` to lead (phase
- * GP_LEAD): played cards back to the pool / pile, frames emptied. */
+ * GP_LEAD): played cards back to the pool / pile, frames emptied, the
+ * leader draw forgotten. */
 void gtr_start_turn(struct gtr_state *s, int leader);
 /* Recomputes the caches (structure masks, functions, influence, limits,
  * hand counts) after direct edits of structures, influence piles, hands or
@@ -474,11 +503,16 @@ void gtr_render_public(const void *st, const struct game_view *v, struct rich *o
 void gtr_render_private(const void *st, int seat, const struct game_view *v,
 			struct rich *out);
 void gtr_secrets(const void *st, enum locale loc, struct buf *out);
+/* The intro op: the leader draw as public log lines. */
+void gtr_intro(const void *st, struct game_log *log);
+/* A card with its short tag: "Insula (rubble · Laborer)", "Ínsula
+ * (escombros · Obrero)", "Senator (wild card)"; appended to out. */
+void gtr_card_tag(int card, enum locale loc, struct buf *out);
 
 /* ---- rule summaries and card texts (rules.c) ---- */
 
 int gtr_rules(const char *topic, enum locale loc, struct rich *out);
-int gtr_card(const char *name, enum locale loc, struct rich *out);
+int gtr_card(const char *name, const char *options, enum locale loc, struct rich *out);
 void gtr_card_names(enum locale loc, struct buf *out);
 
 /* ---- AI (ai.c) ---- */

@@ -3,7 +3,9 @@
  * the public board, the private view and the list of secrets.
  *
  * The public board names cards only where they lie face up: the pool,
- * structures, the cards played this turn, and (after the end) the vaults.
+ * structures, the cards played this turn, the leader draw (during the
+ * first turn), and (after the end) the vaults.  A Legionary's victims are
+ * shown with what they still owe by material, never the cards they hold.
  * Hands, vaults, the deck, Fuente's card and the experienced leader cards
  * appear only as counts.  secrets() lists the names of hidden cards that
  * the board may not show, leaving out names that are legitimately public
@@ -59,6 +61,79 @@ static int top_kind(const struct gtr_state *s)
 	return s->nframes ? s->frames[s->nframes - 1].kind : GTR_NONE;
 }
 
+/* ---- card tags ---- */
+
+/*
+ * A card shown to a player carries what every decision turns on: its
+ * material (and so its value and the site it needs) and its role.  One
+ * compact form everywhere: "Insula (rubble · Laborer)", "Ínsula (escombros
+ * · Obrero)"; copies as "Insula ×2 (rubble · Laborer)"; a Senador as
+ * "Senator (wild card)".
+ */
+static void tag_suffix(int c, enum locale loc, struct buf *out)
+{
+	if (c == GTR_JACK) {
+		buf_printf(out, " (%s)", L(loc, "wild card", "comodín"));
+		return;
+	}
+	if (c < 0 || c >= GC_COUNT)
+		return;
+	buf_printf(out, " (%s · %s)", gtr_material_lower[gtr_cards[c].material][loc],
+		   gtr_roles[gtr_cards[c].material].name[loc]);
+}
+
+void gtr_card_tag(int c, enum locale loc, struct buf *out)
+{
+	loc = fix(loc);
+	buf_addstr(out, cname(c, loc));
+	tag_suffix(c, loc, out);
+}
+
+/* gtr_card_tag into tmp (reset first), for one format argument. */
+static const char *tagged(int c, enum locale loc, struct buf *tmp)
+{
+	buf_reset(tmp);
+	gtr_card_tag(c, loc, tmp);
+	return buf_str(tmp);
+}
+
+/* "1 card", "2 cards" in the locale. */
+static const char *cards_word(int n, enum locale loc)
+{
+	return n == 1 ? L(loc, "card", "carta") : L(loc, "cards", "cartas");
+}
+
+/* The frame's actions: its total now and the one asked (1-based). */
+static void frame_count(const struct gtr_state *s, int *nth, int *total)
+{
+	const struct gtr_frame *f;
+
+	*nth = *total = 0;
+	if (!s->nframes)
+		return;
+	f = &s->frames[s->nframes - 1];
+	*total = f->dyn ? gtr_turn_actions(s, gtr_current(s)) : f->count;
+	*nth = f->used + 1;
+	if (*nth > *total)
+		*total = *nth;
+}
+
+/* The Legionary's victims' materials still given by seat, "Rubble ×1,
+ * Brick ×2" (stockpile too when protected against a Puente). */
+static void owed(const struct gtr_state *s, int seat, enum locale loc, struct buf *out)
+{
+	const struct gtr_player *p = &s->p[seat];
+	int m, any = 0;
+
+	for (m = 0; m < GM_COUNT; m++)
+		if (p->give[m])
+			buf_printf(out, "%s%s ×%d", any++ ? ", " : "", mname(m, loc), p->give[m]);
+	for (m = 0; m < GM_COUNT; m++)
+		if (p->give_stock[m])
+			buf_printf(out, L(loc, "%s%s ×%d from the stockpile", "%s%s ×%d del Almacén"),
+				   any++ ? ", " : "", mname(m, loc), p->give_stock[m]);
+}
+
 /* ---- move ids ---- */
 
 void gtr_move_id(const void *st, int seat, struct move m, struct buf *out)
@@ -101,6 +176,9 @@ void gtr_move_id(const void *st, int seat, struct move m, struct buf *out)
 		case GS_PRISON:
 		case GS_SENATE:
 			buf_addstr(out, "skip");
+			break;
+		case GS_GIVE:
+			buf_addstr(out, "keep");
 			break;
 		case GS_ACTION:
 			buf_addstr(out, s->part ? "done" : "skip");
@@ -178,6 +256,12 @@ void gtr_move_id(const void *st, int seat, struct move m, struct buf *out)
 	case GK_SEWER:
 		buf_printf(out, "sewer %s", cid(a));
 		break;
+	case GK_GIVE:
+		buf_printf(out, "give %s", cid(a));
+		break;
+	case GK_GIVE_STOCK:
+		buf_printf(out, "give %s from stockpile", mid(a));
+		break;
 	default:
 		buf_addstr(out, "?");
 	}
@@ -205,6 +289,7 @@ static const struct gtr_struct *struct_of(const struct gtr_state *s, int seat, i
 void gtr_move_label(const void *st, int seat, struct move m, enum locale loc, struct buf *out)
 {
 	const struct gtr_state *s = st;
+	struct buf tmp = BUF_INIT;
 	int a = m.a, n;
 
 	loc = fix(loc);
@@ -213,10 +298,11 @@ void gtr_move_label(const void *st, int seat, struct move m, enum locale loc, st
 	switch (m.kind) {
 	case GK_PICK:
 		buf_printf(out, L(loc, "Show %s for the leader draw", "Mostrar %s para elegir Líder"),
-			   cname(a, loc));
+			   tagged(a, loc, &tmp));
 		break;
 	case GK_LEAD:
-		buf_printf(out, L(loc, "Lead %s", "Liderar %s"), rname(a, loc));
+		buf_printf(out, L(loc, "Lead %s (%s)", "Liderar %s (%s)"), rname(a, loc),
+			   gtr_material_lower[a < GM_COUNT ? a : 0][loc]);
 		break;
 	case GK_FOLLOW:
 		buf_printf(out, L(loc, "Follow %s", "Seguir %s"), rname(s->led, loc));
@@ -226,20 +312,16 @@ void gtr_move_label(const void *st, int seat, struct move m, enum locale loc, st
 			buf_addstr(out, L(loc, "Think: take a Senator", "Pensar: coger un Senador"));
 		} else {
 			n = think_draws(s, seat);
-			buf_printf(out, L(loc, "Think: draw %d card%s", "Pensar: robar %d carta%s"), n,
-				   n == 1 ? "" : "s");
+			buf_printf(out, L(loc, "Think: draw %d %s", "Pensar: robar %d %s"), n,
+				   cards_word(n, loc));
 		}
 		break;
 	case GK_CONCEDE:
 		buf_addstr(out, L(loc, "Concede the game", "Rendirse"));
 		break;
 	case GK_PLAY:
-		if (a == GTR_JACK)
-			buf_printf(out, L(loc, "Play a Senator as %s", "Jugar un Senador como %s"),
-				   rname(s->led, loc));
-		else
-			buf_printf(out, L(loc, "Play %s as %s", "Jugar %s como %s"), cname(a, loc),
-				   rname(s->led, loc));
+		buf_printf(out, L(loc, "Play %s as %s", "Jugar %s como %s"), tagged(a, loc, &tmp),
+			   rname(s->led, loc));
 		break;
 	case GK_PETITION:
 		n = s->opts & GO_ORIGINAL_CIRCUS ? (gtr_has(s, seat, GC_CIRCUS) ? 2 : 3) : 2;
@@ -248,7 +330,7 @@ void gtr_move_label(const void *st, int seat, struct move m, enum locale loc, st
 		break;
 	case GK_PETITION_CARD:
 		buf_printf(out, L(loc, "Put %s in the petition", "Poner %s en la petición"),
-			   cname(a, loc));
+			   tagged(a, loc, &tmp));
 		break;
 	case GK_DONE:
 		switch (s->step) {
@@ -273,6 +355,14 @@ void gtr_move_label(const void *st, int seat, struct move m, enum locale loc, st
 			buf_addstr(out, s->leg_k ? L(loc, "Demand no more", "No exigir más")
 						 : L(loc, "Demand nothing", "No exigir nada"));
 			break;
+		case GS_LEGION_POOL:
+			buf_addstr(out, L(loc, "Take nothing (more) from the pool",
+					  "No coger (más) de la Reserva"));
+			break;
+		case GS_GIVE:
+			buf_addstr(out, L(loc, "Keep your cards (you are protected)",
+					  "Quedarte tus cartas (estás protegido)"));
+			break;
 		case GS_COLISEUM:
 			buf_addstr(out, L(loc, "No more lions", "No más leones"));
 			break;
@@ -291,31 +381,37 @@ void gtr_move_label(const void *st, int seat, struct move m, enum locale loc, st
 				  "Descartar toda tu Mano (Vomitorium)"));
 		break;
 	case GK_LATRINE:
-		buf_printf(out, L(loc, "Discard %s (Latrine)", "Descartar %s (Letrinas)"), cname(a, loc));
+		buf_printf(out, L(loc, "Discard %s (Latrine)", "Descartar %s (Letrinas)"),
+			   tagged(a, loc, &tmp));
 		break;
 	case GK_HIRE:
-		buf_printf(out, L(loc, "Hire a %s from the pool", "Contratar un %s de la Reserva"),
-			   rname(a, loc));
+		buf_printf(out, L(loc, "Hire %s (%s) from the pool", "Contratar %s (%s) de la Reserva"),
+			   gtr_a_role[a < GR_COUNT ? a : 0][loc],
+			   gtr_material_lower[a < GM_COUNT ? a : 0][loc]);
 		break;
 	case GK_HIRE_DECK:
 		buf_addstr(out, L(loc, "Hire the top card of the deck (Bar)",
 				  "Contratar la carta superior del Mazo (Taberna)"));
 		break;
 	case GK_HIRE_HAND:
-		buf_printf(out, L(loc, "Hire %s from your hand as a %s (Aqueduct)",
-				  "Contratar %s de tu Mano como %s (Acueducto)"),
-			   cname(a, loc), rname(gtr_material_of(a), loc));
+		buf_printf(out, L(loc, "Hire %s from your hand (Aqueduct)",
+				  "Contratar %s de tu Mano (Acueducto)"), tagged(a, loc, &tmp));
 		break;
 	case GK_TAKE:
-		buf_printf(out, L(loc, "Take %s from the pool", "Coger %s de la Reserva"), mname(a, loc));
+		if (s->step == GS_LEGION_POOL)
+			buf_printf(out, L(loc, "Take %s from the pool (Rome demands)",
+					  "Coger %s de la Reserva (Roma exige)"), mname(a, loc));
+		else
+			buf_printf(out, L(loc, "Take %s from the pool", "Coger %s de la Reserva"),
+				   mname(a, loc));
 		break;
 	case GK_DOCK:
 		buf_printf(out, L(loc, "Put %s from your hand into the stockpile (Dock)",
-				  "Poner %s de tu Mano en el Almacén (Muelle)"), cname(a, loc));
+				  "Poner %s de tu Mano en el Almacén (Muelle)"), tagged(a, loc, &tmp));
 		break;
 	case GK_FOUND:
 		buf_printf(out, L(loc, "Lay %s on a %s site", "Cimientos de %s en un Solar de %s"),
-			   cname(a, loc), mname(m.b, loc));
+			   tagged(a, loc, &tmp), mname(m.b, loc));
 		if (m.c)
 			buf_addstr(out, L(loc, " out of town (2 actions)", " de las afueras (2 acciones)"));
 		break;
@@ -328,7 +424,10 @@ void gtr_move_label(const void *st, int seat, struct move m, enum locale loc, st
 			buf_printf(out, L(loc, "Add a material to %s", "Añadir un material a %s"),
 				   cname(a, loc));
 		if (t)
-			buf_printf(out, " (%d/%d)", t->nmat, gtr_struct_need(t));
+			buf_printf(out, " (%s, %d/%d)",
+				   gtr_material_lower[t->card == GC_STATUE ? t->site
+						      : gtr_cards[t->card].material][loc],
+				   t->nmat, gtr_struct_need(t));
 		break;
 	}
 	case GK_STAIRWAY:
@@ -340,8 +439,8 @@ void gtr_move_label(const void *st, int seat, struct move m, enum locale loc, st
 		break;
 	case GK_WITH:
 		if (top_kind(s) == GR_CRAFTSMAN)
-			buf_printf(out, L(loc, "Use %s from your hand (%s)", "Usar %s de tu Mano (%s)"),
-				   cname(a, loc), mname(gtr_material_of(a), loc));
+			buf_printf(out, L(loc, "Use %s from your hand", "Usar %s de tu Mano"),
+				   tagged(a, loc, &tmp));
 		else if (m.b)
 			buf_printf(out, L(loc, "Use %s from the pool (Archway)", "Usar %s de la Reserva (Arco)"),
 				   mname(a, loc));
@@ -363,9 +462,10 @@ void gtr_move_label(const void *st, int seat, struct move m, enum locale loc, st
 		buf_printf(out, L(loc, "Rome demands %s!", "¡Roma exige %s!"), mname(a, loc));
 		break;
 	case GK_COLISEUM:
-		buf_printf(out, L(loc, "Throw a %s client of player %d to the lions",
+		buf_printf(out, L(loc, "Throw %s client of player %d to the lions",
 				  "Lanzar a los leones un Cliente %s del jugador %d"),
-			   rname(a, loc), m.b + 1);
+			   L(loc, gtr_a_role[a < GR_COUNT ? a : 0][loc],
+			     gtr_roles[a < GR_COUNT ? a : 0].name[loc]), m.b + 1);
 		break;
 	case GK_SELL:
 		buf_printf(out, L(loc, "Put %s into your vault", "Guardar %s en tu Tesoro"), mname(a, loc));
@@ -376,7 +476,7 @@ void gtr_move_label(const void *st, int seat, struct move m, enum locale loc, st
 		break;
 	case GK_SELL_HAND:
 		buf_printf(out, L(loc, "Vault %s from your hand (Basilica)",
-				  "Guardar %s de tu Mano en el Tesoro (Basílica)"), cname(a, loc));
+				  "Guardar %s de tu Mano en el Tesoro (Basílica)"), tagged(a, loc, &tmp));
 		break;
 	case GK_IMPRISON:
 		buf_printf(out, L(loc, "Imprison %s of player %d", "Encerrar %s del jugador %d"),
@@ -388,11 +488,20 @@ void gtr_move_label(const void *st, int seat, struct move m, enum locale loc, st
 		break;
 	case GK_SEWER:
 		buf_printf(out, L(loc, "Keep %s in your stockpile (Sewer)",
-				  "Guardar %s en tu Almacén (Alcantarillado)"), cname(a, loc));
+				  "Guardar %s en tu Almacén (Alcantarillado)"), tagged(a, loc, &tmp));
+		break;
+	case GK_GIVE:
+		buf_printf(out, L(loc, "Give %s to the Legionary", "Dar %s al Legionario"),
+			   tagged(a, loc, &tmp));
+		break;
+	case GK_GIVE_STOCK:
+		buf_printf(out, L(loc, "Give %s from your stockpile to the Legionary",
+				  "Dar %s de tu Almacén al Legionario"), mname(a, loc));
 		break;
 	default:
 		buf_addstr(out, "?");
 	}
+	buf_release(&tmp);
 }
 
 /* ---- prompt ---- */
@@ -401,6 +510,7 @@ static void what_asked(const struct gtr_state *s, int seat, int own, enum locale
 		       struct buf *out)
 {
 	const struct gtr_struct *t;
+	int nth, total;
 
 	switch (s->step) {
 	case GS_PICK:
@@ -433,29 +543,60 @@ static void what_asked(const struct gtr_state *s, int seat, int own, enum locale
 				  "antes de pensar: ¿descartar una carta (Letrinas)?"));
 		break;
 	case GS_THINK:
-		buf_addstr(out, s->phase == GP_ACADEMY
-			   ? L(loc, "think after the turn (Academy)?", "¿pensar tras el turno (Academia)?")
-			   : L(loc, "think (School)", "pensar (Escuela)"));
+		if (s->phase == GP_ACADEMY) {
+			buf_addstr(out, L(loc, "think after the turn (Academy)?",
+					  "¿pensar tras el turno (Academia)?"));
+		} else {
+			frame_count(s, &nth, &total);
+			buf_printf(out, L(loc, "think (School): %d of %d", "pensar (Escuela): %d de %d"),
+				   nth, total);
+		}
 		break;
 	case GS_ACTION:
+		frame_count(s, &nth, &total);
 		if (s->part)
-			buf_printf(out, L(loc, "go on with the %s action", "continuar la acción de %s"),
-				   rname(top_kind(s), loc));
+			buf_printf(out, L(loc, "%s: action %d of %d, go on or finish it",
+					  "%s: acción %d de %d, continuar o terminarla"),
+				   rname(top_kind(s), loc), nth, total);
 		else
-			buf_printf(out, L(loc, "perform a %s action", "realizar una acción de %s"),
-				   rname(top_kind(s), loc));
+			buf_printf(out, L(loc, "%s: action %d of %d", "%s: acción %d de %d"),
+				   rname(top_kind(s), loc), nth, total);
 		break;
 	case GS_MATERIAL:
 		t = struct_of(s, s->tgt_seat, s->tgt_card);
-		buf_printf(out, L(loc, "choose the material for %s", "elegir el material para %s"),
-			   t ? cname(t->card, loc) : "?");
+		frame_count(s, &nth, &total);
+		buf_printf(out, L(loc, "%s: action %d of %d, choose the material for %s",
+				  "%s: acción %d de %d, elegir el material para %s"),
+			   rname(top_kind(s), loc), nth, total, t ? cname(t->card, loc) : "?");
 		break;
 	case GS_FOUNTAIN:
-		buf_addstr(out, L(loc, "use the Fountain's card", "usar la carta de la Fuente"));
+		frame_count(s, &nth, &total);
+		buf_printf(out, L(loc, "Craftsman: action %d of %d, use the Fountain's card",
+				  "Artesano: acción %d de %d, usar la carta de la Fuente"), nth, total);
 		break;
 	case GS_LEGION:
-		buf_printf(out, L(loc, "demand materials (%d of %d)", "exigir materiales (%d de %d)"),
-			   s->leg_k, s->leg_n);
+		buf_printf(out, L(loc, "Legionary: show a card and demand its material (%d of %d)",
+				  "Legionario: enseñar una carta y exigir su material (%d de %d)"),
+			   s->leg_k + 1, s->leg_n);
+		break;
+	case GS_LEGION_POOL:
+		buf_addstr(out, L(loc, "Legionary: take the demanded materials from the pool?",
+				  "Legionario: ¿coger de la Reserva los materiales exigidos?"));
+		break;
+	case GS_GIVE:
+		if (!own) {
+			buf_addstr(out, L(loc, "answering the Legionary", "respondiendo al Legionario"));
+		} else if ((s->vol >> seat) & 1) {
+			buf_addstr(out, L(loc, "you are protected from the Legionary; you may still give (up to ",
+					  "estás protegido del Legionario; aun así puedes dar (hasta "));
+			owed(s, seat, loc, out);
+			buf_addstr(out, L(loc, ") or keep your cards", ") o quedarte tus cartas"));
+		} else {
+			buf_addstr(out, L(loc, "Rome demands: choose which cards you give the Legionary (",
+					  "Roma exige: elige qué cartas das al Legionario ("));
+			owed(s, seat, loc, out);
+			buf_addstr(out, ")");
+		}
 		break;
 	case GS_COLISEUM:
 		buf_addstr(out, L(loc, "throw clients to the lions (Coliseum)",
@@ -478,6 +619,12 @@ static void what_asked(const struct gtr_state *s, int seat, int own, enum locale
 	}
 }
 
+/* The full stop a sentence still needs: none after a question. */
+static const char *stop(const struct buf *b)
+{
+	return b->len && (b->s[b->len - 1] == '?' || b->s[b->len - 1] == '!') ? "" : ".";
+}
+
 void gtr_prompt(const void *st, int seat, enum locale loc, struct buf *out)
 {
 	const struct gtr_state *s = st;
@@ -495,13 +642,13 @@ void gtr_prompt(const void *st, int seat, enum locale loc, struct buf *out)
 	what_asked(s, seat, 1, loc, &b);
 	if (b.len)
 		b.s[0] = (char)(b.s[0] >= 'a' && b.s[0] <= 'z' ? b.s[0] - 'a' + 'A' : b.s[0]);
-	buf_printf(out, "%s.", buf_str(&b));
+	buf_printf(out, "%s%s", buf_str(&b), stop(&b));
 	buf_release(&b);
 }
 
 /* ---- card lists ---- */
 
-/* "Insula ×2, Road" or `none`. */
+/* "Insula ×2 (rubble · Laborer), Road (rubble · Laborer)" or `none`. */
 static void list_cards(const uint8_t *cards, int n, enum locale loc, struct buf *out,
 		       const char *none)
 {
@@ -513,6 +660,7 @@ static void list_cards(const uint8_t *cards, int n, enum locale loc, struct buf 
 		buf_printf(out, "%s%s", any++ ? ", " : "", cname(c, loc));
 		if (cards[c] > 1)
 			buf_printf(out, " ×%d", cards[c]);
+		tag_suffix(c, loc, out);
 	}
 	if (!any)
 		buf_addstr(out, none);
@@ -577,6 +725,12 @@ static void list_structs(const struct gtr_state *s, int seat, enum locale loc, s
 }
 
 /* ---- public board ---- */
+
+/* The leader draw is shown during the first turn. */
+static int draw_shown(const struct gtr_state *s)
+{
+	return s->turn == 1 && s->ndraw && s->step != GS_OVER && s->phase != GP_PICK;
+}
 
 static void final_scores(const struct gtr_state *s, const struct game_view *v, enum locale loc,
 			 struct rich *out)
@@ -668,33 +822,75 @@ void gtr_render_public(const void *st, const struct game_view *v, struct rich *o
 		else
 			rich_line(out, L(loc, "Leader: %s.", "Líder: %s."), game_view_name(v, s->leader));
 	}
+	if (draw_shown(s)) {
+		buf_reset(&b);
+		for (i = 0; i < s->ndraw; i++) {
+			int c = s->draw_card[i];
+
+			buf_printf(&b, "%s%s%s %s", i ? ", " : "",
+				   i >= s->nplayers ? L(loc, "tie: ", "empate: ") : "",
+				   game_view_name(v, s->draw_seat[i]), cname(c, loc));
+			if (loc != LOC_ES)
+				buf_printf(&b, " (%s)", cname(c, LOC_ES));
+		}
+		rich_line(out, L(loc, "Leader draw (the first Spanish name leads): %s.",
+				 "Sorteo del Líder (lidera el primer nombre en orden alfabético): %s."),
+			  buf_str(&b));
+	}
 	if (!over) {
-		if (s->step == GS_PICK) {
+		if (s->step == GS_PICK || s->step == GS_GIVE) {
+			unsigned aw = gtr_awaiting(s);
+
 			buf_reset(&b);
 			for (i = 0; i < s->nplayers; i++)
-				if (!s->p[i].pick)
+				if (aw & (1u << i))
 					buf_printf(&b, "%s%s", b.len ? ", " : "", game_view_name(v, i));
-			rich_line(out, L(loc, "Now: %s (choosing a card for the leader draw).",
-					 "Ahora: %s (eligiendo carta para elegir Líder)."), buf_str(&b));
+			if (s->step == GS_PICK)
+				rich_line(out, L(loc, "Now: %s (choosing a card for the leader draw).",
+						 "Ahora: %s (eligiendo carta para elegir Líder)."), buf_str(&b));
+			else
+				rich_line(out, L(loc, "Now: %s (answering %s's Legionary).",
+						 "Ahora: %s (respondiendo al Legionario de %s)."), buf_str(&b),
+					  game_view_name(v, s->decider));
 		} else {
 			buf_reset(&b);
 			what_asked(s, s->decider, 0, loc, &b);
-			rich_line(out, L(loc, "Now: %s: %s.", "Ahora: %s: %s."),
-				  game_view_name(v, s->decider), buf_str(&b));
+			rich_line(out, L(loc, "Now: %s: %s%s", "Ahora: %s: %s%s"),
+				  game_view_name(v, s->decider), buf_str(&b), stop(&b));
 		}
 	}
-	if ((s->step == GS_LEGION || s->step == GS_COLISEUM) && s->leg_k) {
+	if ((s->step == GS_LEGION || s->step == GS_LEGION_POOL || s->step == GS_GIVE ||
+	     s->step == GS_COLISEUM) && s->leg_k) {
 		buf_reset(&b);
 		for (i = 0; i < s->leg_k; i++)
 			buf_printf(&b, "%s%s", i ? ", " : "", mname(s->leg_dem[i], loc));
 		rich_line(out, L(loc, "Rome demands: %s.", "Roma exige: %s."), buf_str(&b));
 	}
+	if (s->step == GS_GIVE) {
+		/* what each victim still gives: public (the demand, less what
+		 * the log showed given); never which cards it holds */
+		for (i = 0; i < s->nplayers; i++) {
+			if (!((s->gift >> i) & 1))
+				continue;
+			buf_reset(&b);
+			owed(s, i, loc, &b);
+			if ((s->vol >> i) & 1)
+				rich_line(out, L(loc, "%s is protected and may still give: %s.",
+						 "%s está protegido y aun así puede dar: %s."),
+					  game_view_name(v, i), buf_str(&b));
+			else
+				rich_line(out, L(loc, "%s chooses which cards to give: %s.",
+						 "%s elige qué cartas da: %s."), game_view_name(v, i),
+					  buf_str(&b));
+		}
+	}
 
 	buf_reset(&b);
 	list_cards(s->pool, GC_COUNT, loc, &b, L(loc, "empty", "vacía"));
 	rich_line(out, L(loc, "Pool: %s.", "Reserva: %s."), buf_str(&b));
-	rich_line(out, L(loc, "Deck: %d cards. Senators in the pile: %d.",
-			 "Mazo: %d cartas. Senadores en la pila: %d."), s->ndeck, s->jacks);
+	rich_line(out, L(loc, "Deck: %d %s. Senators in the pile: %d.",
+			 "Mazo: %d %s. Senadores en la pila: %d."), s->ndeck, cards_word(s->ndeck, loc),
+		  s->jacks);
 	buf_reset(&b);
 	for (m = 0; m < GM_COUNT; m++)
 		buf_printf(&b, "%s%s %d/%d", m ? ", " : "", mname(m, loc), s->in_town[m], s->out_town[m]);
@@ -739,6 +935,7 @@ void gtr_render_private(const void *st, int seat, const struct game_view *v, str
 	const struct gtr_state *s = st;
 	enum locale loc = fix(v ? v->loc : LOC_EN);
 	struct buf b = BUF_INIT;
+	int n;
 
 	if (seat < 0 || seat >= s->nplayers)
 		return;
@@ -746,15 +943,19 @@ void gtr_render_private(const void *st, int seat, const struct game_view *v, str
 	list_cards(s->p[seat].hand, GTR_NAMES, loc, &b, L(loc, "empty", "vacía"));
 	rich_line(out, L(loc, "Your hand (%d): %s.", "Tu Mano (%d): %s."), gtr_hand_size(s, seat),
 		  buf_str(&b));
-	if (s->p[seat].pick)
+	if (s->p[seat].pick) {
+		buf_reset(&b);
 		rich_line(out, L(loc, "Your card for the leader draw: %s.",
-				 "Tu carta para elegir Líder: %s."), cname(s->p[seat].pick - 1, loc));
-	if (s->step == GS_FOUNTAIN && s->decider == seat && s->fount < GC_COUNT)
+				 "Tu carta para elegir Líder: %s."), tagged(s->p[seat].pick - 1, loc, &b));
+	}
+	if (s->step == GS_FOUNTAIN && s->decider == seat && s->fount < GC_COUNT) {
+		buf_reset(&b);
 		rich_line(out, L(loc, "The Fountain's card: %s.", "La carta de la Fuente: %s."),
-			  cname(s->fount, loc));
-	rich_line(out, L(loc, "Your vault: %d card(s), face down (nobody may look).",
-			 "Tu Tesoro: %d carta(s) boca abajo (nadie puede mirarlas)."),
-		  gtr_vault_size(s, seat));
+			  tagged(s->fount, loc, &b));
+	}
+	n = gtr_vault_size(s, seat);
+	rich_line(out, L(loc, "Your vault: %d %s, face down (nobody may look).",
+			 "Tu Tesoro: %d %s boca abajo (nadie puede mirarlas)."), n, cards_word(n, loc));
 	rich_line(out, L(loc, "Think draws up to %d.", "Pensar roba hasta %d."),
 		  gtr_hand_limit(s, seat));
 	buf_reset(&b);
@@ -809,6 +1010,9 @@ void gtr_secrets(const void *st, enum locale loc, struct buf *out)
 	for (c = 0; c < GC_COUNT; c++)
 		if (s->pool[c])
 			pub |= 1ULL << c;
+	if (draw_shown(s))
+		for (k = 0; k < s->ndraw; k++)
+			pub |= 1ULL << s->draw_card[k];
 	for (i = 0; i < s->nplayers; i++) {
 		const struct gtr_player *p = &s->p[i];
 

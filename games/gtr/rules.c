@@ -38,13 +38,13 @@ static const struct game_topic topics[] = {
 	{ "setup", { "Setup", "Preparación" }, {
 	  "Each player gets 4 order cards and 1 Senator (5 cards and 1 Senator with the experienced variant).\n"
 	  "Sites: for each material, as many in town as players (3 with 2 players); the rest of the six are out of town.\n"
-	  "To pick the first leader everybody draws a card: the Spanish name first in alphabetical order leads (accents ignored); "
-	  "tied players draw again.\n"
+	  "To pick the first leader everybody draws a card and shows it: the Spanish name first in alphabetical order leads "
+	  "(accents ignored; an English board shows it in brackets: Road (Calzada)); tied players draw again.\n"
 	  "The drawn cards start the pool; the rest form the deck. The other Senators make a pile next to the pool.",
 	  "Cada jugador recibe 4 cartas de Acción y 1 Senador (5 cartas y 1 Senador en la variante para expertos).\n"
 	  "Solares: de cada material, tantos en la ciudad como jugadores (3 con 2 jugadores); el resto de los seis quedan en las afueras.\n"
-	  "Para elegir el primer líder cada uno roba una carta: lidera el nombre que vaya antes alfabéticamente (sin contar acentos); "
-	  "los empatados roban otra vez.\n"
+	  "Para elegir el primer líder cada uno roba una carta y la enseña: lidera el nombre que vaya antes alfabéticamente "
+	  "(sin contar acentos); los empatados roban otra vez.\n"
 	  "Las cartas robadas forman la Reserva; las demás, el Mazo. Los otros Senadores forman un montón junto a la Reserva." }, NULL },
 	{ "turn", { "Turn", "Turno" }, {
 	  "1. The leader Thinks (the turn ends at once, nobody acts) or leads a role with one unit: "
@@ -134,15 +134,17 @@ static const struct game_topic topics[] = {
 	  "Poner cimientos en el último Solar de la ciudad termina la partida." }, NULL },
 	{ "legionary", { "Legionary", "Legionario" }, {
 	  "Show a card from your hand and demand its material («Rome demands…»). All your Legionary actions of a turn form one demand.\n"
-	  "For each card shown you take a matching card from the pool, and each neighbour must give you a matching card "
-	  "from its hand (with 2–3 players every opponent); both go to your stockpile.\n"
-	  "A player without one answers «Glory to Rome!». Palisade and Wall protect; Bridge reaches everybody and stockpiles "
-	  "and ignores the Palisade, never the Wall. The shown cards stay in your hand.",
+	  "For each card shown you may take a matching card from the pool, and each neighbour (with 2–3 players every opponent) "
+	  "must give you a matching card from its hand; both go to your stockpile. A neighbour holding more matching cards than "
+	  "it must give chooses which.\n"
+	  "A player without one answers «Glory to Rome!». Palisade and Wall protect, though their owner may still give if it wants; "
+	  "Bridge reaches everybody and stockpiles and ignores the Palisade, never the Wall. The shown cards stay in your hand.",
 	  "Enseña una carta de tu Mano y exige su material («Roma exige…»). Todas tus acciones de Legionario de un turno forman una sola exigencia.\n"
-	  "Por cada carta enseñada coges una igual de la Reserva, y cada vecino debe darte una carta de ese material "
-	  "de su Mano (con 2–3 jugadores, todos los rivales); ambas van a tu Almacén.\n"
-	  "Quien no tiene responde «¡Gloria a Roma!». Empalizada y Muralla protegen; Puente llega a todos y a sus Almacenes "
-	  "e ignora la Empalizada, nunca la Muralla. Las cartas enseñadas vuelven a tu Mano." }, NULL },
+	  "Por cada carta enseñada puedes coger una igual de la Reserva, y cada vecino (con 2–3 jugadores, todos los rivales) "
+	  "debe darte una carta de ese material de su Mano; ambas van a tu Almacén. Un vecino con más cartas del material de "
+	  "las que debe dar elige cuáles.\n"
+	  "Quien no tiene responde «¡Gloria a Roma!». Empalizada y Muralla protegen, aunque su dueño puede dar cartas si quiere; "
+	  "Puente llega a todos y a sus Almacenes e ignora la Empalizada, nunca la Muralla. Las cartas enseñadas vuelven a tu Mano." }, NULL },
 	{ "merchant", { "Merchant", "Mercader" }, {
 	  "Move one material from your stockpile into your vault, within your vault limit.\n"
 	  "Each vault card is worth its value at the end, and the most cards of a material win a 3-point bonus.\n"
@@ -243,7 +245,27 @@ int gtr_rules(const char *topic, enum locale loc, struct rich *out)
 				 topic, loc, out);
 }
 
-static void card_text(int c, enum locale loc, struct rich *out)
+/* The function of card c as the game's options play it: `original-circus`
+ * changes Circo and Foro, `nofunctions` removes every function. */
+static const char *function_text(int c, uint8_t opts, enum locale loc)
+{
+	if (opts & GO_NOFUNCTIONS)
+		return L(loc, "none in this game (nofunctions: buildings give influence only)",
+			 "ninguna en esta partida (nofunctions: los edificios solo dan Influencia)");
+	if (opts & GO_ORIGINAL_CIRCUS) {
+		if (c == GC_CIRCUS)
+			return L(loc, "2 cards of one role act as a Senator (a petition needs 3 cards "
+				 "without it) (original-circus)",
+				 "2 cartas de un mismo personaje valen como un Senador (sin Circo, una "
+				 "petición necesita 3) (original-circus)");
+		if (c == GC_FORUM)
+			return L(loc, "a client of each role wins the game at once (original-circus)",
+				 "un Cliente de cada personaje gana la partida en el acto (original-circus)");
+	}
+	return gtr_cards[c].text[loc];
+}
+
+static void card_text(int c, uint8_t opts, enum locale loc, struct rich *out)
 {
 	const char *en = card_name(c, LOC_EN), *es = card_name(c, LOC_ES);
 
@@ -264,30 +286,40 @@ static void card_text(int c, enum locale loc, struct rich *out)
 		return;
 	}
 	{
-		int m = gtr_cards[c].material;
+		int m = gtr_cards[c].material, v = gtr_value[m];
 
 		rich_line(out, L(loc, "Material: %s (value %d) · role: %s · %d copies",
 				 "Material: %s (valor %d) · personaje: %s · %d copias"),
-			  gtr_materials[m].name[loc], gtr_value[m], gtr_roles[m].name[loc],
+			  gtr_materials[m].name[loc], v, gtr_roles[m].name[loc],
 			  gtr_cards[c].copies);
-		if (c == GC_STATUE)
+		if (c == GC_STATUE && !(opts & GO_NOFUNCTIONS))
 			rich_line(out, "%s", L(loc, "As a building: needs as many materials as its site's value and gives that influence.",
 					       "Como edificio: necesita tantos materiales como el valor de su Solar y da esa Influencia."));
+		else if (v == 1)
+			rich_line(out, "%s", L(loc, "As a building: needs 1 material and gives 1 influence when completed.",
+					       "Como edificio: necesita 1 material y da 1 de Influencia al completarse."));
 		else
 			rich_line(out, L(loc, "As a building: needs %d materials and gives %d influence when completed.",
 					 "Como edificio: necesita %d materiales y da %d de Influencia al completarse."),
-				  gtr_value[m], gtr_value[m]);
-		rich_line(out, L(loc, "Function: %s.", "Función: %s."), gtr_cards[c].text[loc]);
+				  v, v);
+		rich_line(out, L(loc, "Function: %s.", "Función: %s."), function_text(c, opts, loc));
 	}
 }
 
-int gtr_card(const char *name, enum locale loc, struct rich *out)
+int gtr_card(const char *name, const char *options, enum locale loc, struct rich *out)
 {
 	int cand[GAME_LOOKUP_MAX], nc, c, i;
+	uint8_t opts = 0;
+	struct buf err = BUF_INIT;
 
+	/* a room's options were checked by setup(); anything else reads as
+	 * the default rules */
+	if (gtr_parse_options(options, &opts, &err))
+		opts = 0;
+	buf_release(&err);
 	c = find(name ? name : "", NCARDS, card_key, cand, &nc);
 	if (c >= 0) {
-		card_text(c, loc, out);
+		card_text(c, opts, loc, out);
 		return 0;
 	}
 	if (nc == 0) {

@@ -1,5 +1,5 @@
 /*
- * save.c: a Glory to Rome state as JSON ("v": 1) and back.
+ * save.c: a Glory to Rome state as JSON ("v": 2) and back.
  *
  * Small integers go through one table of field descriptors (name, offset,
  * maximum); card collections are lists of card ids ("hand": ["insula",
@@ -9,6 +9,11 @@
  * for everything that relates fields (conservation, the decision's
  * context), so a state it accepts is one moves() and apply() handle safely.
  * Unknown keys are ignored; a missing or malformed one fails.
+ *
+ * Versions: 2 added the Legionary's victims' decisions ("gift", "vol",
+ * "leg_take"; per seat "give", "give_stock") and the leader draw
+ * ("leader_draw").  A version 1 save cannot be inside those decisions, so
+ * it loads with them empty and no draw recorded.
  */
 #include <inttypes.h>
 #include <stddef.h>
@@ -17,7 +22,8 @@
 
 #include "games/gtr/gtr.h"
 
-#define SAVE_VERSION 1
+#define SAVE_VERSION 2
+#define SAVE_OLDEST 1
 #define LIST_MAX 200	/* no collection holds more cards */
 
 struct field {
@@ -25,44 +31,50 @@ struct field {
 	size_t off;
 	int len;	/* 0: a scalar; n: an array of n */
 	int max;
+	int since;	/* the format version that added it (0: the first) */
 };
 
 #define S(f) offsetof(struct gtr_state, f)
 #define P(f) offsetof(struct gtr_player, f)
 
 static const struct field state_fields[] = {
-	{ "opts", S(opts), 0, GO_EXPERIENCED | GO_ORIGINAL_CIRCUS | GO_NOFUNCTIONS | GO_QUICK },
-	{ "decider", S(decider), 0, GTR_MAX_PLAYERS - 1 },
-	{ "leader", S(leader), 0, GTR_MAX_PLAYERS - 1 },
-	{ "cursor", S(cursor), 0, GTR_MAX_PLAYERS },
-	{ "led", S(led), 0, 255 },
-	{ "end", S(end), 0, GE_COUNT - 1 },
-	{ "winner", S(winner), 0, 255 },
-	{ "ending", S(ending), 0, GE_COUNT - 1 },
-	{ "jacks", S(jacks), 0, GTR_JACKS },
-	{ "in_town", S(in_town), GM_COUNT, GTR_SITES },
-	{ "out_town", S(out_town), GM_COUNT, GTR_SITES },
-	{ "pet_role", S(pet_role), 0, 255 },
-	{ "pet_have", S(pet_have), 0, 3 },
-	{ "pet_need", S(pet_need), 0, 3 },
-	{ "think", S(think), 0, 1 },
-	{ "started", S(started), 0, 1 },
-	{ "part", S(part), 0, GPART_POOL | GPART_DECK | GPART_HAND },
-	{ "tgt_card", S(tgt_card), 0, 255 },
-	{ "tgt_seat", S(tgt_seat), 0, 255 },
-	{ "tgt_stair", S(tgt_stair), 0, 1 },
-	{ "fount", S(fount), 0, 255 },
-	{ "leg_n", S(leg_n), 0, GTR_MAX_DEMAND },
+	{ "opts", S(opts), 0, GO_EXPERIENCED | GO_ORIGINAL_CIRCUS | GO_NOFUNCTIONS | GO_QUICK, 0 },
+	{ "decider", S(decider), 0, GTR_MAX_PLAYERS - 1, 0 },
+	{ "leader", S(leader), 0, GTR_MAX_PLAYERS - 1, 0 },
+	{ "cursor", S(cursor), 0, GTR_MAX_PLAYERS, 0 },
+	{ "led", S(led), 0, 255, 0 },
+	{ "end", S(end), 0, GE_COUNT - 1, 0 },
+	{ "winner", S(winner), 0, 255, 0 },
+	{ "ending", S(ending), 0, GE_COUNT - 1, 0 },
+	{ "jacks", S(jacks), 0, GTR_JACKS, 0 },
+	{ "in_town", S(in_town), GM_COUNT, GTR_SITES, 0 },
+	{ "out_town", S(out_town), GM_COUNT, GTR_SITES, 0 },
+	{ "pet_role", S(pet_role), 0, 255, 0 },
+	{ "pet_have", S(pet_have), 0, 3, 0 },
+	{ "pet_need", S(pet_need), 0, 3, 0 },
+	{ "think", S(think), 0, 1, 0 },
+	{ "started", S(started), 0, 1, 0 },
+	{ "part", S(part), 0, GPART_POOL | GPART_DECK | GPART_HAND, 0 },
+	{ "tgt_card", S(tgt_card), 0, 255, 0 },
+	{ "tgt_seat", S(tgt_seat), 0, 255, 0 },
+	{ "tgt_stair", S(tgt_stair), 0, 1, 0 },
+	{ "fount", S(fount), 0, 255, 0 },
+	{ "leg_n", S(leg_n), 0, GTR_MAX_DEMAND, 0 },
+	{ "leg_take", S(leg_take), GM_COUNT, GTR_MAX_DEMAND, 2 },
+	{ "gift", S(gift), 0, (1 << GTR_MAX_PLAYERS) - 1, 2 },
+	{ "vol", S(vol), 0, (1 << GTR_MAX_PLAYERS) - 1, 2 },
 };
 
 static const struct field player_fields[] = {
-	{ "newc", P(newc), GR_COUNT, GTR_ORDER_CARDS },
-	{ "infl", P(infl), GM_COUNT, GTR_SITES },
-	{ "units", P(units), 0, 255 },
-	{ "acted", P(acted), 0, 1 },
-	{ "crafted", P(crafted), 0, 1 },
-	{ "conceded", P(conceded), 0, 1 },
-	{ "pick", P(pick), 0, GC_COUNT },
+	{ "newc", P(newc), GR_COUNT, GTR_ORDER_CARDS, 0 },
+	{ "infl", P(infl), GM_COUNT, GTR_SITES, 0 },
+	{ "units", P(units), 0, 255, 0 },
+	{ "acted", P(acted), 0, 1, 0 },
+	{ "crafted", P(crafted), 0, 1, 0 },
+	{ "conceded", P(conceded), 0, 1, 0 },
+	{ "pick", P(pick), 0, GC_COUNT, 0 },
+	{ "give", P(give), GM_COUNT, GTR_MAX_DEMAND, 2 },
+	{ "give_stock", P(give_stock), GM_COUNT, GTR_MAX_DEMAND, 2 },
 };
 
 #define NFIELDS(t) (sizeof(t) / sizeof(*(t)))
@@ -156,6 +168,11 @@ json_t *gtr_save(const void *st)
 	for (i = 0; i < s->leg_k && i < GTR_MAX_DEMAND; i++)
 		json_array_append_new(a, json_integer(s->leg_dem[i]));
 	json_object_set_new(j, "demands", a);
+	a = json_array();
+	for (i = 0; i < s->ndraw && i < GTR_MAX_DRAW; i++)
+		json_array_append_new(a, json_pack("[is]", s->draw_seat[i],
+						   card_id(s->draw_card[i])));
+	json_object_set_new(j, "leader_draw", a);
 	for (i = 0; i < s->nplayers && i < GTR_MAX_PLAYERS; i++) {
 		const struct gtr_player *p = &s->p[i];
 		json_t *o = json_object(), *sts = json_array(), *coli = json_array();
@@ -205,7 +222,7 @@ static int get_u8(const json_t *v, int max, uint8_t *out)
 }
 
 static int load_fields(const json_t *obj, void *base, const struct field *f, size_t nf,
-		       const char *where, struct buf *err)
+		       int version, const char *where, struct buf *err)
 {
 	uint8_t *b = base;
 	size_t i;
@@ -216,6 +233,8 @@ static int load_fields(const json_t *obj, void *base, const struct field *f, siz
 		uint8_t *dst = b + f[i].off;
 		int bad = 0;
 
+		if (f[i].since > version)
+			continue;	/* not in that version: stays zero */
 		if (f[i].len) {
 			bad = !json_is_array(v) || json_array_size(v) != (size_t)f[i].len;
 			for (k = 0; !bad && k < f[i].len; k++)
@@ -325,7 +344,7 @@ static int load_frames(const json_t *a, struct gtr_frame *f, uint8_t *n, int max
 	return 0;
 }
 
-static int load_seat(const json_t *o, struct gtr_state *s, int i, struct buf *err)
+static int load_seat(const json_t *o, struct gtr_state *s, int i, int version, struct buf *err)
 {
 	struct gtr_player *p = &s->p[i];
 	const json_t *sts, *coli;
@@ -343,7 +362,7 @@ static int load_seat(const json_t *o, struct gtr_state *s, int i, struct buf *er
 		buf_setf(err, "Glory to Rome save: seat %d has a bad card list.", i + 1);
 		return -1;
 	}
-	if (load_fields(o, p, player_fields, NFIELDS(player_fields), "seat field ", err))
+	if (load_fields(o, p, player_fields, NFIELDS(player_fields), version, "seat field ", err))
 		return -1;
 	sts = json_object_get(o, "structures");
 	if (!json_is_array(sts) || json_array_size(sts) > GTR_MAX_STRUCT) {
@@ -373,7 +392,7 @@ int gtr_load(void *st, const json_t *j, struct buf *err)
 	struct gtr_state *s = st;
 	const json_t *seats, *rng, *a;
 	struct buf why = BUF_INIT;
-	int n, x;
+	int n, x, version;
 	size_t i;
 
 	memset(s, 0, sizeof(*s));
@@ -382,11 +401,13 @@ int gtr_load(void *st, const json_t *j, struct buf *err)
 		return -1;
 	}
 	if (!json_is_integer(json_object_get(j, "v")) ||
-	    json_integer_value(json_object_get(j, "v")) != SAVE_VERSION) {
-		buf_setf(err, "Glory to Rome save: unknown format version (expected \"v\": %d).",
-			 SAVE_VERSION);
+	    json_integer_value(json_object_get(j, "v")) < SAVE_OLDEST ||
+	    json_integer_value(json_object_get(j, "v")) > SAVE_VERSION) {
+		buf_setf(err, "Glory to Rome save: unknown format version (expected \"v\": %d to %d).",
+			 SAVE_OLDEST, SAVE_VERSION);
 		return -1;
 	}
+	version = (int)json_integer_value(json_object_get(j, "v"));
 	if (get_int(json_object_get(j, "players"), GTR_MAX_PLAYERS, &n) || n < GTR_MIN_PLAYERS) {
 		buf_setf(err, "Glory to Rome save: \"players\" must be %d to %d.", GTR_MIN_PLAYERS,
 			 GTR_MAX_PLAYERS);
@@ -403,7 +424,7 @@ int gtr_load(void *st, const json_t *j, struct buf *err)
 		goto fail;
 	}
 	s->turn = (uint16_t)x;
-	if (load_fields(j, s, state_fields, NFIELDS(state_fields), "", err))
+	if (load_fields(j, s, state_fields, NFIELDS(state_fields), version, "", err))
 		goto fail;
 	a = json_object_get(j, "deck");
 	if (!json_is_array(a) || json_array_size(a) > GTR_ORDER_CARDS) {
@@ -441,13 +462,30 @@ int gtr_load(void *st, const json_t *j, struct buf *err)
 			buf_setf(err, "Glory to Rome save: bad demand.");
 			goto fail;
 		}
+	a = json_object_get(j, "leader_draw");
+	if (version >= 2 && (!json_is_array(a) || json_array_size(a) > GTR_MAX_DRAW)) {
+		buf_setf(err, "Glory to Rome save: \"leader_draw\" is missing or invalid.");
+		goto fail;
+	}
+	for (i = 0; version >= 2 && i < json_array_size(a); i++) {
+		const json_t *e = json_array_get(a, i);
+		int c = json_is_array(e) && json_array_size(e) == 2
+			? card_of(json_array_get(e, 1), 0) : -1;
+
+		if (c < 0 || get_u8(json_array_get(e, 0), GTR_MAX_PLAYERS - 1,
+				    &s->draw_seat[s->ndraw])) {
+			buf_setf(err, "Glory to Rome save: bad \"leader_draw\" entry.");
+			goto fail;
+		}
+		s->draw_card[s->ndraw++] = (uint8_t)c;
+	}
 	seats = json_object_get(j, "seats");
 	if (!json_is_array(seats) || json_array_size(seats) != (size_t)n) {
 		buf_setf(err, "Glory to Rome save: \"seats\" must list %d seats.", n);
 		goto fail;
 	}
 	for (i = 0; i < (size_t)n; i++)
-		if (load_seat(json_array_get(seats, i), s, (int)i, err))
+		if (load_seat(json_array_get(seats, i), s, (int)i, version, err))
 			goto fail;
 	rng = json_object_get(j, "rng");
 	if (rng_from_json(rng, &s->rng)) {

@@ -555,6 +555,73 @@ static void test_contract_bad_setup_and_load(void **state)
 	}
 }
 
+/* intro (optional): for many setups, in every locale, the lines are
+ * public ones only, name nothing secrets() lists, are the same again for
+ * the same state, and a NULL log gets nothing. */
+static struct buf intro_lines;
+
+static void intro_emit(struct game_log *log, int seat, const char *text)
+{
+	(void)log;
+	assert_int_equal(seat, LOG_PUBLIC);
+	buf_printf(&intro_lines, "%s\n", text);
+}
+
+static void test_contract_intro(void **state)
+{
+	static const char *const names[] = { "Ana", "Ben", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal" };
+	const struct game_ops *const *all = game_all();
+	size_t i;
+
+	for (i = 0; all[i]; i++) {
+		const struct game_ops *g = all[i];
+		void *st = game_state_new(g);
+		struct buf err = BUF_INIT, sec = BUF_INIT, again = BUF_INIT;
+		uint64_t seed;
+		int l;
+
+		for (seed = 1; g->intro && seed <= 200; seed++) {
+			int n = g->min_players + (int)(seed % (uint64_t)(g->max_players - g->min_players + 1));
+
+			memset(st, 0, g->state_size);
+			assert_int_equal(g->setup(st, n, seed, "", &err), 0);
+			g->intro(st, NULL);
+			for (l = 0; l < LOC_COUNT; l++) {
+				struct game_log log = { (enum locale)l, names, intro_emit, NULL };
+				const char *p;
+
+				buf_reset(&intro_lines);
+				g->intro(st, &log);
+				assert_true(intro_lines.len > 0);
+				buf_reset(&again);
+				buf_addstr(&again, buf_str(&intro_lines));
+				buf_reset(&intro_lines);
+				g->intro(st, &log);
+				assert_string_equal(buf_str(&again), buf_str(&intro_lines));
+				buf_reset(&sec);
+				if (g->secrets)
+					g->secrets(st, (enum locale)l, &sec);
+				for (p = buf_str(&sec); *p;) {
+					const char *nl = strchr(p, '\n');
+					size_t k = nl ? (size_t)(nl - p) : strlen(p);
+					char *needle = strndup(p, k);
+
+					if (k && strstr(buf_str(&intro_lines), needle))
+						fail_msg("%s: hidden \"%s\" in the intro:\n%s", g->id, needle,
+							 buf_str(&intro_lines));
+					free(needle);
+					p += k + (nl ? 1 : 0);
+				}
+			}
+		}
+		free(st);
+		buf_release(&err);
+		buf_release(&sec);
+		buf_release(&again);
+	}
+	buf_release(&intro_lines);
+}
+
 /* Every field of a saved game, replaced by a wrong type, is refused or
  * loads into a state that still passes check(): never a crash. */
 static void test_contract_load_mutations(void **state)
@@ -598,6 +665,7 @@ int main(void)
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_registry),
 		cmocka_unit_test(test_contract_bad_setup_and_load),
+		cmocka_unit_test(test_contract_intro),
 		cmocka_unit_test(test_contract_load_mutations),
 		cmocka_unit_test(test_contract_ai_games),
 		cmocka_unit_test(test_contract_random_games),

@@ -670,6 +670,10 @@ static void test_legionary(void **state)
 	PLAY(s, 3, "think jack");
 	PLAY(s, 0, "demand rubble");
 	PLAY(s, 0, "demand rubble");
+	/* the pool's match is the Legionary's choice ("puedes coger") */
+	assert_int_equal(s->step, GS_LEGION_POOL);
+	assert_int_equal(gtr_awaiting(s), 1u);
+	PLAY(s, 0, "take rubble");
 	/* the pool's one Bar, the left neighbour's Latrine; right: Glory */
 	assert_int_equal(stock_of(s, 0, GM_RUBBLE), 2);
 	assert_int_equal(s->p[1].hand[GC_LATRINE], 0);
@@ -697,6 +701,10 @@ static void test_legionary(void **state)
 	PLAY(s, 2, "think jack");
 	PLAY(s, 3, "think jack");
 	PLAY(s, 0, "demand rubble");
+	/* Muralla: Cy may still give ("puedes darlas si quieres"); it keeps */
+	assert_int_equal(gtr_awaiting(s), 1u << 2);
+	assert_true(has_move(s, 2, "give bar"));
+	PLAY(s, 2, "keep");
 	assert_int_equal(s->p[1].hand[GC_ROAD], 0);
 	assert_int_equal(s->p[1].stock[GC_LATRINE], 0);
 	assert_int_equal(s->p[2].hand[GC_BAR], 1);	/* Muralla */
@@ -1059,7 +1067,7 @@ static void test_save_load(void **state)
 	/* along a game */
 	rng_seed(&r, 5, 5);
 	while (gtr_awaiting(s) && moves < 400) {
-		int seat = s->decider;
+		int seat = __builtin_ctz(gtr_awaiting(s));
 		struct move m;
 
 		assert_int_equal(gtr_bot_move(s, seat, &r, &m), 0);
@@ -1246,6 +1254,7 @@ static void test_load_rejects_impossible_context(void **state)
 
 	/* Coliseo's choice without a Coliseo */
 	s = in_actions(GR_LEGIONARY, GC_ACADEMY);
+	hand(s, 0, GC_INSULA);		/* the card shown */
 	PUT(s, GC_ROAD, GZ_DECK, 0, GZ_CLIENTS, 1);
 	s->step = GS_COLISEUM;
 	s->coli[1][GR_LABORER] = 1;
@@ -1254,6 +1263,53 @@ static void test_load_rejects_impossible_context(void **state)
 	assert_int_equal(reload(s), -1);
 	built(s, 0, GC_COLISEUM);
 	assert_int_equal(reload(s), 0);
+	/* ...and the Legionary must still hold the card it showed */
+	PUT(s, GC_INSULA, GZ_HAND, 0, GZ_DECK, 0);
+	assert_int_equal(reload(s), -1);
+	free(s);
+
+	/* a victim asked to choose holds more matching cards than it gives;
+	 * only a protected one may give from a stockpile, against a Puente */
+	s = in_actions(GR_LEGIONARY, GC_ACADEMY);
+	hand(s, 0, GC_INSULA);
+	hand(s, 1, GC_ROAD);
+	stock(s, 1, GC_ROAD);
+	s->leg_n = s->leg_k = 1;
+	s->leg_dem[0] = GM_RUBBLE;
+	s->step = GS_GIVE;
+	s->gift = 1u << 1;
+	s->p[1].give[GM_RUBBLE] = 1;
+	assert_int_equal(reload(s), -1);	/* one Road, one demanded: no choice */
+	hand(s, 1, GC_LATRINE);
+	assert_int_equal(reload(s), 0);
+	s->p[1].give[GM_RUBBLE] = 2;
+	assert_int_equal(reload(s), -1);	/* more than demanded */
+	s->p[1].give[GM_RUBBLE] = 1;
+	s->p[1].give_stock[GM_RUBBLE] = 1;
+	assert_int_equal(reload(s), -1);	/* not protected, no Puente */
+	s->vol = 1u << 1;
+	assert_int_equal(reload(s), -1);	/* a volunteer without protection */
+	built(s, 1, GC_WALL);
+	assert_int_equal(reload(s), -1);	/* protected, but no Puente */
+	built(s, 0, GC_BRIDGE);
+	assert_int_equal(reload(s), 0);
+	s->gift = 0;
+	assert_int_equal(reload(s), -1);	/* asked and not awaited */
+	free(s);
+
+	/* a pool decision needs a pool match of a demanded material */
+	s = in_actions(GR_LEGIONARY, GC_ACADEMY);
+	hand(s, 0, GC_INSULA);
+	s->leg_n = s->leg_k = 1;
+	s->leg_dem[0] = GM_RUBBLE;
+	s->step = GS_LEGION_POOL;
+	s->leg_take[GM_RUBBLE] = 1;
+	assert_int_equal(reload(s), -1);
+	pool(s, GC_ROAD);
+	assert_int_equal(reload(s), 0);
+	s->leg_take[GM_WOOD] = 1;
+	pool(s, GC_CIRCUS);
+	assert_int_equal(reload(s), -1);	/* wood was not demanded */
 	free(s);
 
 	/* Fuente's card without a Fuente */

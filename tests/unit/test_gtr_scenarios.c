@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "games/gtr/gtr.h"
+#include "util/text.h"
 
 enum { P0, P1, P2, P3, P4 };
 
@@ -32,6 +33,26 @@ static const char *const names[] = { "Jugador 1", "Jugador 2", "Jugador 3", "Jug
 #define ANY (-1)
 
 /* ---- helpers ---- */
+
+/* Every move is logged here (public lines plain, private ones "[seat] "),
+ * in the locale of cap_log: tests reset it and read what happened. */
+static struct buf logbuf;
+
+static void emit(struct game_log *log, int seat, const char *text)
+{
+	(void)log;
+	if (seat < 0)
+		buf_printf(&logbuf, "%s\n", text);
+	else
+		buf_printf(&logbuf, "[%d] %s\n", seat, text);
+}
+
+static struct game_log cap_log = { LOC_EN, names, emit, NULL };
+
+static int logged(const char *text)
+{
+	return strstr(buf_str(&logbuf), text) != NULL;
+}
 
 static void check_ok(const struct gtr_state *s)
 {
@@ -95,7 +116,7 @@ static void mv_at(struct gtr_state *s, int seat, int kind, int a, int b, int c, 
 			 s->step < GS_COUNT ? gtr_step_ids[s->step] : "?", s->decider,
 			 kind, a, b, c, buf_str(&list));
 	}
-	if (gtr_apply(s, seat, m, NULL, &err))
+	if (gtr_apply(s, seat, m, &cap_log, &err))
 		fail_msg("line %d: move [%d %d %d %d] refused: %s", line, kind, a, b, c,
 			 buf_str(&err));
 	buf_release(&err);
@@ -121,7 +142,7 @@ static void play_at(struct gtr_state *s, int seat, const char *text, int line)
 {
 	struct buf err = BUF_INIT, list = BUF_INIT;
 
-	if (game_play(&gtr_ops, s, seat, text, NULL, LOC_EN, &err)) {
+	if (game_play(&gtr_ops, s, seat, text, &cap_log, LOC_EN, &err)) {
 		ids(s, seat, &list);
 		fail_msg("line %d: '%s' by seat %d refused: %s; moves:\n%s", line, text, seat,
 			 buf_str(&err), buf_str(&list));
@@ -338,6 +359,7 @@ static void public_board(const struct gtr_state *s, enum locale loc, struct buf 
 static int teardown(void **state)
 {
 	(void)state;
+	buf_release(&logbuf);	/* each test starts with an empty log */
 	return 0;
 }
 
@@ -520,6 +542,9 @@ static void test_example_legionary(void **state)
 	MV(s, P0, GK_DEMAND, GM_RUBBLE, ANY, ANY);
 	if (s->decider == P0 && s->step == GS_LEGION)
 		MV(s, P0, GK_DONE, ANY, ANY, ANY);
+	/* "puedes coger inmediatamente una": the Legionary's choice */
+	assert_int_equal(s->step, GS_LEGION_POOL);
+	MV(s, P0, GK_TAKE, GM_RUBBLE, ANY, ANY);
 	pass_actions(s, P0);
 
 	assert_int_equal(s->p[P0].stock[GC_LATRINE], 2);	/* pool + left neighbour */
@@ -664,7 +689,8 @@ static void test_building_circus(void **state)
 }
 
 /* Empalizada: "Te protege de la pérdida de cartas cuando un jugador realiza
- * la Acción de Legionario"; rulings: a protected player is never asked. */
+ * la Acción de Legionario. Aun así, puedes decidir entregarle cartas si
+ * quieres": the protected neighbour is asked, and keeps here. */
 static void test_building_palisade(void **state)
 {
 	struct gtr_state *s = game(4);
@@ -680,9 +706,13 @@ static void test_building_palisade(void **state)
 	MV(s, P0, GK_DEMAND, GM_RUBBLE, ANY, ANY);
 	if (s->decider == P0 && s->step == GS_LEGION)
 		MV(s, P0, GK_DONE, ANY, ANY, ANY);
+	assert_int_equal(s->p[P3].hand[GC_ROAD], 0);	/* not protected: given at once */
+	assert_int_equal(gtr_awaiting(s), 1u << P1);
+	assert_true(CAN(s, P1, GK_GIVE, GC_ROAD, ANY, ANY));
+	MV(s, P1, GK_DONE, ANY, ANY, ANY);		/* keep */
 	assert_int_equal(s->p[P1].hand[GC_ROAD], 1);
-	assert_int_equal(s->p[P3].hand[GC_ROAD], 0);
 	assert_int_equal(s->p[P0].stock[GC_ROAD], 1);
+	assert_int_equal(s->phase, GP_LEAD);		/* the demand was the last action */
 	free(s);
 }
 
@@ -1019,6 +1049,9 @@ static void test_building_wall(void **state)
 	MV(s, P1, GK_DEMAND, GM_RUBBLE, ANY, ANY);
 	if (s->decider == P1 && s->step == GS_LEGION)
 		MV(s, P1, GK_DONE, ANY, ANY, ANY);
+	/* "aunque puedes darlas si quieres": asked; keeps */
+	assert_int_equal(gtr_awaiting(s), 1u << P0);
+	MV(s, P0, GK_DONE, ANY, ANY, ANY);
 	assert_int_equal(s->p[P0].hand[GC_LATRINE], 1);
 	assert_int_equal(stock_n(s, P1), 0);
 	free(s);
@@ -1048,6 +1081,8 @@ static void test_building_bridge(void **state)
 	MV(s, P0, GK_DEMAND, GM_RUBBLE, ANY, ANY);
 	if (s->decider == P0 && s->step == GS_LEGION)
 		MV(s, P0, GK_DONE, ANY, ANY, ANY);
+	assert_int_equal(gtr_awaiting(s), 1u << P3);	/* Muralla: gives if it wants */
+	MV(s, P3, GK_DONE, ANY, ANY, ANY);
 	assert_int_equal(s->p[P1].hand[GC_ROAD], 0);	/* Empalizada does not help */
 	assert_int_equal(s->p[P1].stock[GC_ROAD], 0);
 	assert_int_equal(s->p[P2].hand[GC_ROAD], 0);
@@ -1167,21 +1202,50 @@ static void test_building_sewer(void **state)
 	free(s);
 }
 
-/* Biblioteca (rulings.md): one Marble material completes any structure. */
+/* Biblioteca: "Te permite construir cualquier edificio usando Mármol (con
+ * un Artesano o un Arquitecto)" -- Marble is a material for any building,
+ * as the Torre's "Puedes utilizar Escombros para construir cualquier tipo
+ * de edificio" is for rubble; one Marble is one material, it does not
+ * complete the building (the English card's reading; docs/games/gtr.md). */
 static void test_building_scriptorium(void **state)
 {
 	struct gtr_state *s = game(2);
 
 	BUILT(s, P0, GC_SCRIPTORIUM);
+	FOUND(s, P0, GC_AQUEDUCT, 0);		/* concrete: needs 2 */
+	hand(s, P0, GC_DOCK);
+	hand(s, P0, GC_TEMPLE);
+	client(s, P0, GC_CIRCUS);		/* a second Craftsman action */
+	gtr_start_turn(s, P0);
+	lead(s, P0, GR_CRAFTSMAN, GC_DOCK);
+	others_think(s);
+	add_from_hand(s, P0, GC_AQUEDUCT, GC_TEMPLE);	/* Craftsman: from hand */
+	assert_false(structure(s, P0, GC_AQUEDUCT)->done);
+	assert_int_equal(structure(s, P0, GC_AQUEDUCT)->nmat, 1);
+	assert_int_equal(gtr_influence(s, P0), 2 + 3);
+	pass_actions(s, P0);
+	end_turn(s);
+
+	/* Architect from the stockpile: the second Marble completes it */
+	stock(s, P0, GC_STATUE);
+	hand(s, P0, GC_TOWER);
+	gtr_start_turn(s, P0);
+	lead(s, P0, GR_ARCHITECT, GC_TOWER);
+	others_think(s);
+	add_from_stock(s, P0, GC_AQUEDUCT, GM_MARBLE);
+	assert_true(structure(s, P0, GC_AQUEDUCT)->done);
+	assert_int_equal(gtr_influence(s, P0), 2 + 3 + 2);
+	free(s);
+
+	/* without a Biblioteca, Marble does not fit a concrete building */
+	s = game(2);
 	FOUND(s, P0, GC_AQUEDUCT, 0);
 	hand(s, P0, GC_DOCK);
 	hand(s, P0, GC_TEMPLE);
 	gtr_start_turn(s, P0);
 	lead(s, P0, GR_CRAFTSMAN, GC_DOCK);
 	others_think(s);
-	add_from_hand(s, P0, GC_AQUEDUCT, GC_TEMPLE);
-	assert_true(structure(s, P0, GC_AQUEDUCT)->done);
-	assert_int_equal(gtr_influence(s, P0), 2 + 3 + 2);
+	assert_false(CAN(s, P0, GK_ADD, GC_AQUEDUCT, ANY, ANY));
 	free(s);
 }
 
@@ -1298,6 +1362,9 @@ static void test_coliseum_vault_space_and_palisade(void **state)
 	MV(s, P0, GK_DEMAND, GM_RUBBLE, ANY, ANY);
 	if (s->decider == P0 && s->step == GS_LEGION)
 		MV(s, P0, GK_DONE, ANY, ANY, ANY);
+	/* P3 (Empalizada, a Senator in hand) is asked whether it gives anyway */
+	assert_int_equal(gtr_awaiting(s), 1u << P3);
+	MV(s, P3, GK_DONE, ANY, ANY, ANY);
 	assert_false(CAN(s, P0, GK_COLISEUM, ANY, P3, ANY));
 	assert_false(CAN(s, P0, GK_COLISEUM, ANY, P2, ANY));
 	if (s->decider == P0 && s->step == GS_COLISEUM)
@@ -2118,6 +2185,7 @@ static void test_example_legionary_by_ids(void **state)
 	PLAY(s, P0, "demand rubble");		/* "¡Roma exige… Escombros!" */
 	if (s->step == GS_LEGION && s->decider == P0)
 		PLAY(s, P0, "done");
+	PLAY(s, P0, "take rubble");		/* "puedes coger ... una" */
 	assert_int_equal(s->p[P0].stock[GC_LATRINE], 2);
 	assert_int_equal(s->p[P1].hand[GC_LATRINE], 0);
 	assert_int_equal(s->p[P3].hand[GC_MARKET], 1);
@@ -2150,9 +2218,15 @@ static void test_legionary_combined_demand(void **state)
 	MV(s, P0, GK_DEMAND, GM_WOOD, ANY, ANY);
 	if (s->decider == P0 && s->step == GS_LEGION)
 		MV(s, P0, GK_DONE, ANY, ANY, ANY);
+	assert_false(CAN(s, P0, GK_TAKE, GM_WOOD, ANY, ANY));		/* none in the pool */
+	MV(s, P0, GK_TAKE, GM_RUBBLE, ANY, ANY);
+	/* P1 holds two wood cards for one demanded: it chooses */
+	assert_int_equal(gtr_awaiting(s), 1u << P1);
+	assert_false(CAN(s, P1, GK_GIVE, GC_LATRINE, ANY, ANY));	/* given at once */
+	MV(s, P1, GK_GIVE, GC_DOCK, ANY, ANY);
 	assert_int_equal(gtr_count(s->p[P0].stock, GM_RUBBLE), 2);	/* pool + P1 */
 	assert_int_equal(gtr_count(s->p[P0].stock, GM_WOOD), 1);
-	assert_int_equal(gtr_total(s->p[P1].hand, GC_COUNT), 1);	/* one wood card kept */
+	assert_int_equal(s->p[P1].hand[GC_MARKET], 1);		/* the wood card it kept */
 	assert_int_equal(s->p[P0].hand[GC_ROAD], 1);
 	assert_int_equal(s->p[P0].hand[GC_CIRCUS], 1);
 	free(s);
@@ -2341,6 +2415,750 @@ static void test_coliseum_lost_client_does_not_act(void **state)
 	free(s);
 }
 
+/* ===================== issue 12: the rules audit ===================== */
+
+/* The documented option words, each through the driver table (what the
+ * session calls), each with its effect. */
+static struct gtr_state *setup_with(int n, const char *opts)
+{
+	struct gtr_state *s = calloc(1, sizeof(*s));
+	struct buf err = BUF_INIT;
+
+	if (gtr_ops.setup(s, n, 4242, opts, &err))
+		fail_msg("setup \"%s\": %s", opts ? opts : "(null)", buf_str(&err));
+	check_ok(s);
+	buf_release(&err);
+	return s;
+}
+
+/* The error for a word, from the driver table; NULL when it was accepted. */
+static char *setup_error(const char *opts)
+{
+	struct gtr_state *s = calloc(1, sizeof(*s));
+	struct buf err = BUF_INIT;
+	char *e = NULL;
+
+	if (gtr_ops.setup(s, 3, 1, opts, &err))
+		e = buf_detach(&err);
+	buf_release(&err);
+	free(s);
+	return e;
+}
+
+/* "Variante para jugadores experimentados": 5 cards + a Senator, the
+ * leader card chosen. */
+static void test_option_experienced(void **state)
+{
+	struct gtr_state *s = setup_with(3, "experienced");
+
+	assert_int_equal(s->opts, GO_EXPERIENCED);
+	assert_int_equal(s->phase, GP_PICK);
+	assert_int_equal(gtr_hand_size(s, P0), 6);
+	free(s);
+	s = setup_with(3, "EXPERIENCED");	/* ASCII case aside, exactly the word */
+	assert_int_equal(s->opts, GO_EXPERIENCED);
+	free(s);
+}
+
+/* «Variante Circo / Foro Original»: the word is `original-circus`, one
+ * word with its hyphen; a petition takes 3 cards. */
+static void test_option_original_circus(void **state)
+{
+	struct gtr_state *s = setup_with(3, "original-circus");
+	char *e;
+
+	assert_int_equal(s->opts, GO_ORIGINAL_CIRCUS);
+	assert_int_equal(gtr_petition_need(s, P0), 3);
+	free(s);
+	/* the folded forms are not the word: refused with the list */
+	e = setup_error("original circus");
+	assert_non_null(e);
+	assert_string_equal(e, "Unknown option \"original\" (options: experienced, "
+			       "original-circus, nofunctions, quick).");
+	free(e);
+	e = setup_error("original_circus");
+	assert_non_null(e);
+	assert_non_null(strstr(e, "\"original_circus\""));
+	free(e);
+}
+
+/* "sin las funciones de los edificios": influence only. */
+static void test_option_nofunctions(void **state)
+{
+	struct gtr_state *s = setup_with(2, "nofunctions");
+
+	assert_int_equal(s->opts, GO_NOFUNCTIONS);
+	BUILT(s, P0, GC_INSULA);
+	assert_false(gtr_has(s, P0, GC_INSULA));
+	assert_int_equal(gtr_client_limit(s, P0), 3);	/* influence 3, no +2 */
+	free(s);
+}
+
+/* The example game's sites: "un máximo de 2 Solares para partidas de 2 o 3
+ * jugadores. Para partidas a 4 o 5 jugadores utiliza 3". */
+static void test_option_quick(void **state)
+{
+	struct gtr_state *s = setup_with(2, "quick");
+
+	assert_int_equal(s->opts, GO_QUICK);
+	assert_int_equal(s->in_town[GM_STONE], 2);
+	free(s);
+	s = setup_with(4, "quick");
+	assert_int_equal(s->in_town[GM_STONE], 3);
+	free(s);
+}
+
+/* Unknown words fail with the list; the words combine; none is none. */
+static void test_option_words(void **state)
+{
+	struct gtr_state *s;
+	char *e;
+
+	e = setup_error("fast");
+	assert_string_equal(e, "Unknown option \"fast\" (options: experienced, "
+			       "original-circus, nofunctions, quick).");
+	free(e);
+	e = setup_error("quick originalcircus");
+	assert_non_null(strstr(e, "\"originalcircus\""));
+	free(e);
+	e = setup_error("experiencedxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx");
+	assert_non_null(strstr(e, "...\" (options:"));	/* an overlong word, cut */
+	free(e);
+	s = setup_with(4, "quick original-circus experienced nofunctions");
+	assert_int_equal(s->opts, GO_QUICK | GO_ORIGINAL_CIRCUS | GO_EXPERIENCED | GO_NOFUNCTIONS);
+	free(s);
+	s = setup_with(2, "");
+	assert_int_equal(s->opts, 0);
+	free(s);
+	s = setup_with(2, NULL);
+	assert_int_equal(s->opts, 0);
+	free(s);
+}
+
+/* Whether a public board (either locale) shows anything secrets() lists. */
+static void assert_board_hides(const struct gtr_state *s)
+{
+	int l;
+
+	for (l = 0; l < LOC_COUNT; l++) {
+		struct buf pub = BUF_INIT, sec = BUF_INIT;
+		const char *p;
+
+		public_board(s, (enum locale)l, &pub);
+		gtr_secrets(s, (enum locale)l, &sec);
+		for (p = buf_str(&sec); *p;) {
+			const char *nl = strchr(p, '\n');
+			size_t n = nl ? (size_t)(nl - p) : strlen(p);
+			char *needle = strndup(p, n);
+
+			if (n && strstr(buf_str(&pub), needle))
+				fail_msg("hidden \"%s\" on the board:\n%s", needle, buf_str(&pub));
+			free(needle);
+			p += n + (nl ? 1 : 0);
+		}
+		buf_release(&pub);
+		buf_release(&sec);
+	}
+}
+
+/*
+ * "deben darte una cada uno": giving is the victim's act.  A victim holding
+ * more matching cards than it must give chooses which (GS_GIVE); all such
+ * victims are asked at once; a victim that must give all its cards of the
+ * material (or has none: "Gloria a Roma") is not asked.  Two cards of one
+ * name still ask (asking only when the names differ would tell the table).
+ */
+static void test_legionary_victims_choose(void **state)
+{
+	struct gtr_state *s = game(3);
+	struct buf b = BUF_INIT;
+
+	client(s, P0, GC_ARCHWAY);		/* a Legionary client: 2 demands */
+	hand(s, P0, GC_ACADEMY);
+	hand(s, P0, GC_ROAD);			/* shown: rubble */
+	hand(s, P0, GC_DOCK);			/* shown: wood */
+	hand(s, P1, GC_LATRINE);		/* two rubble names: chooses */
+	hand(s, P1, GC_BAR);
+	hand(s, P1, GC_CIRCUS);			/* its only wood: given at once */
+	hand(s, P2, GC_INSULA);			/* two Insulas: asked all the same */
+	hand(s, P2, GC_INSULA);
+	gtr_start_turn(s, P0);
+	lead(s, P0, GR_LEGIONARY, GC_ACADEMY);
+	others_think(s);
+	MV(s, P0, GK_DEMAND, GM_RUBBLE, ANY, ANY);
+	MV(s, P0, GK_DEMAND, GM_WOOD, ANY, ANY);
+	assert_int_equal(s->step, GS_GIVE);
+	assert_int_equal(gtr_awaiting(s), (1u << P1) | (1u << P2));
+	assert_int_equal(s->p[P0].stock[GC_CIRCUS], 1);		/* P1's wood, at once */
+	assert_true(logged("Jugador 3: \"Glory to Rome!\" (no Wood)"));
+	/* P1: the two rubble names, no way to refuse */
+	assert_true(CAN(s, P1, GK_GIVE, GC_LATRINE, ANY, ANY));
+	assert_true(CAN(s, P1, GK_GIVE, GC_BAR, ANY, ANY));
+	assert_false(CAN(s, P1, GK_DONE, ANY, ANY, ANY));
+	assert_false(CAN(s, P1, GK_GIVE, GC_CIRCUS, ANY, ANY));
+	/* P2: one option, asked */
+	assert_true(CAN(s, P2, GK_GIVE, GC_INSULA, ANY, ANY));
+	assert_false(CAN(s, P0, GK_DONE, ANY, ANY, ANY));	/* the Legionary waits */
+	/* the board names who is asked and what is owed, never the cards */
+	assert_board_hides(s);
+	public_board(s, LOC_EN, &b);
+	assert_non_null(strstr(buf_str(&b), "Now: Jugador 2, Jugador 3 (answering Jugador 1's Legionary)."));
+	assert_non_null(strstr(buf_str(&b), "Jugador 2 chooses which cards to give: Rubble ×1."));
+	assert_null(strstr(buf_str(&b), "Latrine"));
+	buf_reset(&b);
+	gtr_prompt(s, P1, LOC_EN, &b);
+	assert_string_equal(buf_str(&b), "Rome demands: choose which cards you give the "
+					 "Legionary (Rubble ×1).");
+	buf_reset(&b);
+	gtr_move_label(s, P1, (struct move){ GK_GIVE, GC_BAR, 0, 0 }, LOC_EN, &b);
+	assert_string_equal(buf_str(&b), "Give Bar (rubble · Laborer) to the Legionary");
+	/* in any order: P2 first, P1 still asked */
+	MV(s, P2, GK_GIVE, GC_INSULA, ANY, ANY);
+	assert_int_equal(gtr_awaiting(s), 1u << P1);
+	MV(s, P1, GK_GIVE, GC_BAR, ANY, ANY);
+	assert_true(logged("Jugador 2 gives Jugador 1 Rubble."));
+	assert_true(logged("[1] You give Bar (rubble · Laborer)."));
+	assert_int_equal(s->p[P1].hand[GC_LATRINE], 1);		/* the card it kept */
+	assert_int_equal(s->p[P0].stock[GC_BAR], 1);
+	assert_int_equal(s->p[P0].stock[GC_INSULA], 1);
+	assert_int_equal(s->p[P2].hand[GC_INSULA], 1);
+	assert_true(s->step != GS_GIVE);
+	buf_release(&b);
+	free(s);
+}
+
+/* Two demands of one material against a victim with three: two choices,
+ * one card each; with exactly as many as demanded, all go at once
+ * ("tendrán que darte tantas cartas como puedan"). */
+static void test_legionary_several_demands(void **state)
+{
+	struct gtr_state *s = game(2);
+
+	client(s, P0, GC_ARCHWAY);
+	hand(s, P0, GC_ACADEMY);
+	hand(s, P0, GC_ROAD);
+	hand(s, P0, GC_INSULA);
+	hand(s, P1, GC_LATRINE);
+	hand(s, P1, GC_BAR);
+	hand(s, P1, GC_ROAD);
+	gtr_start_turn(s, P0);
+	lead(s, P0, GR_LEGIONARY, GC_ACADEMY);
+	others_think(s);
+	MV(s, P0, GK_DEMAND, GM_RUBBLE, ANY, ANY);
+	MV(s, P0, GK_DEMAND, GM_RUBBLE, ANY, ANY);
+	assert_int_equal(gtr_awaiting(s), 1u << P1);
+	assert_int_equal(s->p[P1].give[GM_RUBBLE], 2);
+	MV(s, P1, GK_GIVE, GC_ROAD, ANY, ANY);
+	assert_int_equal(gtr_awaiting(s), 1u << P1);		/* one more */
+	assert_false(CAN(s, P1, GK_GIVE, GC_ROAD, ANY, ANY));
+	MV(s, P1, GK_GIVE, GC_LATRINE, ANY, ANY);
+	assert_int_equal(s->p[P1].hand[GC_BAR], 1);
+	assert_int_equal(gtr_count(s->p[P0].stock, GM_RUBBLE), 2);
+	free(s);
+
+	/* exactly as many as demanded: nothing to choose */
+	s = game(2);
+	client(s, P0, GC_ARCHWAY);
+	hand(s, P0, GC_ACADEMY);
+	hand(s, P0, GC_ROAD);
+	hand(s, P0, GC_INSULA);
+	hand(s, P1, GC_LATRINE);
+	hand(s, P1, GC_BAR);
+	gtr_start_turn(s, P0);
+	lead(s, P0, GR_LEGIONARY, GC_ACADEMY);
+	others_think(s);
+	MV(s, P0, GK_DEMAND, GM_RUBBLE, ANY, ANY);
+	MV(s, P0, GK_DEMAND, GM_RUBBLE, ANY, ANY);
+	assert_true(s->step != GS_GIVE);
+	assert_int_equal(gtr_count(s->p[P1].hand, GM_RUBBLE), 0);
+	assert_int_equal(gtr_count(s->p[P0].stock, GM_RUBBLE), 2);
+	free(s);
+}
+
+/* Puente's stockpile card is given at once: stockpile cards show their
+ * material only and their names never matter to the rules. */
+static void test_legionary_bridge_stockpile_automatic(void **state)
+{
+	struct gtr_state *s = game(2);
+
+	BUILT(s, P0, GC_BRIDGE);
+	hand(s, P0, GC_ACADEMY);
+	hand(s, P0, GC_ROAD);
+	hand(s, P1, GC_LATRINE);
+	hand(s, P1, GC_BAR);
+	stock(s, P1, GC_INSULA);
+	stock(s, P1, GC_ROAD);
+	gtr_start_turn(s, P0);
+	lead(s, P0, GR_LEGIONARY, GC_ACADEMY);
+	others_think(s);
+	MV(s, P0, GK_DEMAND, GM_RUBBLE, ANY, ANY);
+	assert_int_equal(gtr_awaiting(s), 1u << P1);		/* the hand: its choice */
+	assert_int_equal(gtr_count(s->p[P1].stock, GM_RUBBLE), 1);	/* one already given */
+	assert_false(CAN(s, P1, GK_GIVE_STOCK, ANY, ANY, ANY));
+	MV(s, P1, GK_GIVE, GC_LATRINE, ANY, ANY);
+	assert_int_equal(gtr_count(s->p[P0].stock, GM_RUBBLE), 2);
+	free(s);
+}
+
+/*
+ * Empalizada: "Aun así, puedes decidir entregarle cartas si quieres";
+ * Muralla: "no estas obligado a perder cartas ... aunque puedes darlas si
+ * quieres" -- against a Puente that includes its stockpile card.  A
+ * protected player is asked whatever it holds (asking only those with a
+ * match would tell the table), except with an empty hand and nothing to
+ * give from the stockpile, which everybody sees.
+ */
+static void test_protected_may_give(void **state)
+{
+	struct gtr_state *s = game(2);
+	struct buf b = BUF_INIT;
+
+	BUILT(s, P1, GC_PALISADE);
+	hand(s, P0, GC_ACADEMY);
+	hand(s, P0, GC_ROAD);
+	hand(s, P1, GC_LATRINE);
+	hand(s, P1, GC_INSULA);
+	gtr_start_turn(s, P0);
+	lead(s, P0, GR_LEGIONARY, GC_ACADEMY);
+	others_think(s);
+	MV(s, P0, GK_DEMAND, GM_RUBBLE, ANY, ANY);
+	assert_true(logged("Jugador 2 is protected by Palisade."));
+	assert_int_equal(gtr_awaiting(s), 1u << P1);
+	assert_true(CAN(s, P1, GK_DONE, ANY, ANY, ANY));
+	gtr_prompt(s, P1, LOC_EN, &b);
+	assert_string_equal(buf_str(&b), "You are protected from the Legionary; you may still "
+					 "give (up to Rubble ×1) or keep your cards.");
+	MV(s, P1, GK_GIVE, GC_INSULA, ANY, ANY);		/* a gift all the same */
+	assert_int_equal(s->p[P0].stock[GC_INSULA], 1);
+	assert_int_equal(s->p[P1].hand[GC_LATRINE], 1);		/* one per demanded card */
+	assert_true(s->step != GS_GIVE);
+	free(s);
+
+	/* Muralla against a Puente: the stockpile too, if it wants */
+	s = game(3);
+	BUILT(s, P0, GC_BRIDGE);
+	BUILT(s, P1, GC_WALL);
+	hand(s, P0, GC_ACADEMY);
+	hand(s, P0, GC_ROAD);
+	hand(s, P1, GC_LATRINE);
+	stock(s, P1, GC_INSULA);
+	gtr_start_turn(s, P0);
+	lead(s, P0, GR_LEGIONARY, GC_ACADEMY);
+	others_think(s);
+	MV(s, P0, GK_DEMAND, GM_RUBBLE, ANY, ANY);
+	assert_int_equal(gtr_awaiting(s), 1u << P1);
+	assert_true(CAN(s, P1, GK_GIVE, GC_LATRINE, ANY, ANY));
+	MV(s, P1, GK_GIVE_STOCK, GM_RUBBLE, ANY, ANY);
+	assert_true(logged("Jugador 2 also gives Rubble from the stockpile."));
+	assert_int_equal(gtr_awaiting(s), 1u << P1);		/* the hand card: still free */
+	MV(s, P1, GK_DONE, ANY, ANY, ANY);
+	assert_true(logged("Jugador 2 keeps the cards."));
+	assert_int_equal(s->p[P0].stock[GC_INSULA], 1);
+	assert_int_equal(s->p[P1].hand[GC_LATRINE], 1);
+	free(s);
+
+	/* an empty hand (it followed with its last card): not asked */
+	s = game(2);
+	BUILT(s, P1, GC_PALISADE);
+	hand(s, P0, GC_ACADEMY);
+	hand(s, P0, GC_ROAD);
+	hand(s, P1, GC_ARCHWAY);
+	gtr_start_turn(s, P0);
+	lead(s, P0, GR_LEGIONARY, GC_ACADEMY);
+	follow(s, P1, GC_ARCHWAY);
+	MV(s, P0, GK_DEMAND, GM_RUBBLE, ANY, ANY);
+	assert_int_equal(gtr_hand_size(s, P1), 0);
+	assert_true(s->step != GS_GIVE);
+	buf_release(&b);
+	free(s);
+}
+
+/* "Si hay cartas de ese material (color) en la Reserva, puedes coger
+ * inmediatamente una": a choice, one per demanded card. */
+static void test_legionary_pool_choice(void **state)
+{
+	struct gtr_state *s = game(2);
+	struct buf b = BUF_INIT;
+
+	client(s, P0, GC_ARCHWAY);
+	hand(s, P0, GC_ACADEMY);
+	hand(s, P0, GC_ROAD);
+	hand(s, P0, GC_INSULA);
+	pool(s, GC_LATRINE);
+	pool(s, GC_BAR);
+	pool(s, GC_BAR);
+	gtr_start_turn(s, P0);
+	lead(s, P0, GR_LEGIONARY, GC_ACADEMY);
+	others_think(s);
+	MV(s, P0, GK_DEMAND, GM_RUBBLE, ANY, ANY);
+	MV(s, P0, GK_DEMAND, GM_RUBBLE, ANY, ANY);
+	assert_int_equal(s->step, GS_LEGION_POOL);
+	assert_int_equal(s->leg_take[GM_RUBBLE], 2);		/* two demanded, three there */
+	gtr_move_label(s, P0, (struct move){ GK_TAKE, GM_RUBBLE, 0, 0 }, LOC_ES, &b);
+	assert_string_equal(buf_str(&b), "Coger Escombros de la Reserva (Roma exige)");
+	MV(s, P0, GK_TAKE, GM_RUBBLE, ANY, ANY);
+	MV(s, P0, GK_DONE, ANY, ANY, ANY);			/* the second one: no */
+	assert_true(logged("Jugador 1 leaves the pool's matching cards there."));
+	assert_int_equal(gtr_count(s->pool, GM_RUBBLE), 2);
+	assert_int_equal(gtr_count(s->p[P0].stock, GM_RUBBLE), 1);
+	free(s);
+
+	/* declined at once: the pool keeps everything */
+	s = game(2);
+	hand(s, P0, GC_ACADEMY);
+	hand(s, P0, GC_ROAD);
+	pool(s, GC_LATRINE);
+	gtr_start_turn(s, P0);
+	lead(s, P0, GR_LEGIONARY, GC_ACADEMY);
+	others_think(s);
+	MV(s, P0, GK_DEMAND, GM_RUBBLE, ANY, ANY);
+	MV(s, P0, GK_DONE, ANY, ANY, ANY);
+	assert_int_equal(s->pool[GC_LATRINE], 1);
+	assert_int_equal(stock_n(s, P0), 0);
+	buf_release(&b);
+	free(s);
+}
+
+/* The basic AI's answers: the Legionary takes the pool's match, a victim
+ * gives the card it least wants to keep, a protected victim keeps. */
+static void test_legionary_ai(void **state)
+{
+	struct gtr_state *s = game(3);
+	struct move m;
+	struct rng r;
+
+	rng_seed(&r, 1, 1);
+	BUILT(s, P1, GC_ROAD);			/* a Road is worth less to P1 now */
+	BUILT(s, P2, GC_PALISADE);
+	hand(s, P0, GC_ACADEMY);
+	hand(s, P0, GC_INSULA);
+	pool(s, GC_BAR);
+	hand(s, P1, GC_LATRINE);
+	hand(s, P1, GC_ROAD);
+	hand(s, P2, GC_INSULA);
+	gtr_start_turn(s, P0);
+	lead(s, P0, GR_LEGIONARY, GC_ACADEMY);
+	others_think(s);
+	MV(s, P0, GK_DEMAND, GM_RUBBLE, ANY, ANY);
+	assert_int_equal(gtr_bot_move(s, P0, &r, &m), 0);
+	assert_int_equal(m.kind, GK_TAKE);
+	assert_int_equal(gtr_apply(s, P0, m, NULL, NULL), 0);
+	assert_int_equal(gtr_awaiting(s), (1u << P1) | (1u << P2));
+	assert_int_equal(gtr_bot_move(s, P1, &r, &m), 0);
+	assert_int_equal(m.kind, GK_GIVE);
+	assert_int_equal(m.a, GC_ROAD);
+	assert_int_equal(gtr_bot_move(s, P2, &r, &m), 0);
+	assert_int_equal(m.kind, GK_DONE);
+	free(s);
+}
+
+/* A victim's decision survives save and load, and an old ("v": 1) save
+ * still loads. */
+static void test_legionary_save_load(void **state)
+{
+	struct gtr_state *s = game(3), *t = calloc(1, sizeof(*t));
+	struct buf err = BUF_INIT;
+	json_t *j, *k;
+
+	BUILT(s, P2, GC_PALISADE);
+	hand(s, P0, GC_ACADEMY);
+	hand(s, P0, GC_ROAD);
+	hand(s, P1, GC_LATRINE);
+	hand(s, P1, GC_BAR);
+	hand(s, P2, GC_INSULA);
+	gtr_start_turn(s, P0);
+	lead(s, P0, GR_LEGIONARY, GC_ACADEMY);
+	others_think(s);
+	MV(s, P0, GK_DEMAND, GM_RUBBLE, ANY, ANY);
+	assert_int_equal(s->step, GS_GIVE);
+	j = gtr_save(s);
+	assert_int_equal(json_integer_value(json_object_get(j, "v")), 2);
+	if (gtr_load(t, j, &err))
+		fail_msg("load: %s", buf_str(&err));
+	k = gtr_save(t);
+	assert_true(json_equal(j, k));
+	assert_int_equal(gtr_awaiting(t), gtr_awaiting(s));
+	json_decref(k);
+	json_decref(j);
+	/* a version 1 save: no victims' decisions, no leader draw */
+	MV(s, P1, GK_GIVE, GC_BAR, ANY, ANY);
+	MV(s, P2, GK_DONE, ANY, ANY, ANY);
+	j = gtr_save(s);
+	json_object_set_new(j, "v", json_integer(1));
+	json_object_del(j, "gift");
+	json_object_del(j, "vol");
+	json_object_del(j, "leg_take");
+	json_object_del(j, "leader_draw");
+	for (size_t i = 0; i < json_array_size(json_object_get(j, "seats")); i++) {
+		json_object_del(json_array_get(json_object_get(j, "seats"), i), "give");
+		json_object_del(json_array_get(json_object_get(j, "seats"), i), "give_stock");
+	}
+	if (gtr_load(t, j, &err))
+		fail_msg("v1 load: %s", buf_str(&err));
+	assert_memory_equal(t, s, sizeof(*s));
+	json_object_set_new(j, "v", json_integer(3));
+	assert_int_equal(gtr_load(t, j, &err), -1);		/* from the future */
+	json_decref(j);
+	buf_release(&err);
+	free(t);
+	free(s);
+}
+
+/*
+ * The leader draw ("Cada jugador coge una carta de Acción al azar del mazo
+ * y la coloca en el centro de la mesa"): every player sees the cards; the
+ * intro op logs them with the Spanish name that decides the order, and the
+ * first turn's board shows them.
+ */
+static void test_leader_draw_intro(void **state)
+{
+	struct gtr_state *s = setup_with(3, "");
+	struct game_log es = { LOC_ES, names, emit, NULL };
+	struct buf want = BUF_INIT, b = BUF_INIT;
+	int i;
+
+	assert_non_null(gtr_ops.intro);
+	assert_true(s->ndraw >= 3);
+	gtr_ops.intro(s, &cap_log);
+	for (i = 0; i < 3; i++) {
+		int c = s->draw_card[i];
+
+		buf_reset(&want);
+		buf_printf(&want, "%s shows %s (%s).\n", names[i], gtr_cards[c].name[LOC_EN],
+			   gtr_cards[c].name[LOC_ES]);
+		if (!logged(buf_str(&want)))
+			fail_msg("no \"%s\" in:\n%s", buf_str(&want), buf_str(&logbuf));
+		/* the leader's card comes first in Spanish alphabetical order */
+		if (i != s->leader)
+			assert_true(strcmp(gtr_cards[c].sort, gtr_cards[s->draw_card[s->leader]].sort) >= 0);
+	}
+	buf_reset(&want);
+	buf_printf(&want, "%s leads first: ", names[s->leader]);
+	assert_true(logged(buf_str(&want)));
+	buf_reset(&logbuf);
+	gtr_ops.intro(s, &es);
+	buf_reset(&want);
+	buf_printf(&want, "%s muestra %s.\n", names[0], gtr_cards[s->draw_card[0]].name[LOC_ES]);
+	assert_true(logged(buf_str(&want)));
+	gtr_ops.intro(s, NULL);					/* nobody listens: nothing */
+	/* the first board shows the draw; the next turn's does not */
+	public_board(s, LOC_EN, &b);
+	assert_non_null(strstr(buf_str(&b), "Leader draw (the first Spanish name leads): Jugador 1 "));
+	assert_board_hides(s);
+	MV(s, s->leader, GK_THINK, GTR_THINK_JACK, ANY, ANY);	/* the turn ends at once */
+	decline_discards(s, s->leader);
+	buf_reset(&b);
+	public_board(s, LOC_EN, &b);
+	assert_int_equal(s->turn, 2);
+	assert_null(strstr(buf_str(&b), "Leader draw"));
+	buf_release(&want);
+	buf_release(&b);
+	free(s);
+}
+
+/* "en caso de empate, se sacan más cartas hasta que haya un jugador
+ * inicial": the tie draws are shown too. */
+static void test_leader_draw_tie(void **state)
+{
+	struct gtr_state *s = NULL;
+	uint64_t seed;
+
+	for (seed = 1; seed < 5000; seed++) {
+		struct buf err = BUF_INIT;
+
+		free(s);
+		s = calloc(1, sizeof(*s));
+		assert_int_equal(gtr_ops.setup(s, 2, seed, "", &err), 0);
+		buf_release(&err);
+		if (s->ndraw > 2)
+			break;
+	}
+	assert_true(s->ndraw > 2);
+	assert_int_equal(s->draw_card[0], s->draw_card[1]);	/* the tie */
+	gtr_ops.intro(s, &cap_log);
+	assert_true(logged("Tie: "));
+	assert_int_equal(gtr_total(s->pool, GC_COUNT), s->ndraw);	/* all start the pool */
+	free(s);
+}
+
+/* Experienced: the picks are logged when shown together. */
+static void test_leader_draw_experienced(void **state)
+{
+	struct gtr_state *s = setup_with(2, "experienced");
+	struct buf want = BUF_INIT;
+	int seat, pick[2];
+
+	gtr_ops.intro(s, &cap_log);
+	assert_true(logged("Each player picks a card from hand, face down, for the leader draw."));
+	for (seat = 0; seat < 2; seat++) {
+		struct move_list ml;
+
+		gtr_moves(s, seat, &ml);
+		pick[seat] = ml.v[0].a;
+		MV(s, seat, GK_PICK, pick[seat], ANY, ANY);
+	}
+	buf_printf(&want, "%s shows %s (%s).", names[0], gtr_cards[pick[0]].name[LOC_EN],
+		   gtr_cards[pick[0]].name[LOC_ES]);
+	assert_true(logged(buf_str(&want)));
+	assert_true(s->ndraw >= 2);
+	buf_release(&want);
+	free(s);
+}
+
+/* Cards carry their material and role wherever a player reads them. */
+static void test_card_tags(void **state)
+{
+	struct gtr_state *s = game(2);
+	struct game_view v = { LOC_EN, 2, names }, ve = { LOC_ES, 2, names };
+	struct rich r = RICH_INIT;
+	struct buf b = BUF_INIT;
+
+	hand(s, P0, GC_INSULA);
+	hand(s, P0, GC_INSULA);
+	hand(s, P0, GC_ROAD);
+	pool(s, GC_CIRCUS);
+	gtr_start_turn(s, P0);
+	gtr_render_private(s, P0, &v, &r);
+	rich_to_plain(&r, &b);
+	assert_non_null(strstr(buf_str(&b), "Your hand (3): Road (rubble · Laborer), "
+					    "Insula ×2 (rubble · Laborer)."));
+	rich_release(&r);
+	buf_reset(&b);
+	gtr_render_private(s, P0, &ve, &r);
+	rich_to_plain(&r, &b);
+	assert_non_null(strstr(buf_str(&b), "Ínsula ×2 (escombros · Obrero)"));
+	rich_release(&r);
+	buf_reset(&b);
+	public_board(s, LOC_EN, &b);
+	assert_non_null(strstr(buf_str(&b), "Pool: Circus (wood · Craftsman)."));
+	assert_non_null(strstr(buf_str(&b), "Deck: "));
+	MV(s, P0, GK_LEAD, GR_LABORER, ANY, ANY);
+	buf_reset(&b);
+	gtr_move_label(s, P0, (struct move){ GK_PLAY, GC_INSULA, 0, 0 }, LOC_EN, &b);
+	assert_string_equal(buf_str(&b), "Play Insula (rubble · Laborer) as Laborer");
+	buf_reset(&b);
+	gtr_move_label(s, P0, (struct move){ GK_PLAY, GTR_JACK, 0, 0 }, LOC_ES, &b);
+	assert_string_equal(buf_str(&b), "Jugar Senador (comodín) como Obrero");
+	buf_release(&b);
+	free(s);
+}
+
+/* Prompts count the actions: "Craftsman: action 2 of 3". */
+static void test_action_counts(void **state)
+{
+	struct gtr_state *s = game(2);
+	struct buf b = BUF_INIT;
+
+	client(s, P0, GC_CIRCUS);
+	client(s, P0, GC_MARKET);		/* two Craftsman clients */
+	hand(s, P0, GC_DOCK);
+	hand(s, P0, GC_ROAD);
+	hand(s, P0, GC_INSULA);
+	gtr_start_turn(s, P0);
+	lead(s, P0, GR_CRAFTSMAN, GC_DOCK);
+	others_think(s);
+	gtr_prompt(s, P0, LOC_EN, &b);
+	assert_string_equal(buf_str(&b), "Craftsman: action 1 of 3.");
+	MV(s, P0, GK_FOUND, GC_ROAD, GM_RUBBLE, 0);
+	buf_reset(&b);
+	gtr_prompt(s, P0, LOC_ES, &b);
+	assert_string_equal(buf_str(&b), "Artesano: acción 2 de 3.");
+	buf_reset(&b);
+	public_board(s, LOC_EN, &b);
+	assert_non_null(strstr(buf_str(&b), "Now: Jugador 1: Craftsman: action 2 of 3."));
+	buf_release(&b);
+	free(s);
+}
+
+/* "hires a Architect", "needs 1 materials", "1 cards": a/an and plurals. */
+static void test_grammar(void **state)
+{
+	struct gtr_state *s = game(2);
+	struct rich r = RICH_INIT;
+	struct buf b = BUF_INIT;
+
+	hand(s, P0, GC_BASILICA);
+	pool(s, GC_TOWER);			/* concrete: an Architect */
+	gtr_start_turn(s, P0);
+	lead(s, P0, GR_PATRON, GC_BASILICA);
+	others_think(s);
+	gtr_move_label(s, P0, (struct move){ GK_HIRE, GR_ARCHITECT, 0, 0 }, LOC_EN, &b);
+	assert_string_equal(buf_str(&b), "Hire an Architect (concrete) from the pool");
+	MV(s, P0, GK_HIRE, GR_ARCHITECT, ANY, ANY);
+	assert_true(logged("Jugador 1 hires an Architect from the pool."));
+	free(s);
+	buf_reset(&b);
+	assert_int_equal(gtr_card("Insula", NULL, LOC_EN, &r), 0);
+	rich_to_plain(&r, &b);
+	assert_non_null(strstr(buf_str(&b), "needs 1 material and gives 1 influence"));
+	rich_release(&r);
+	buf_release(&b);
+}
+
+/* `card Circo` / `card Foro` in a room playing original-circus show that
+ * variant's text; elsewhere the seed's. */
+static void test_card_variant_text(void **state)
+{
+	struct rich r = RICH_INIT;
+	struct buf b = BUF_INIT;
+
+	assert_int_equal(gtr_ops.card("Circo", "original-circus", LOC_ES, &r), 0);
+	rich_to_plain(&r, &b);
+	assert_non_null(strstr(buf_str(&b), "2 cartas de un mismo personaje valen como un Senador"));
+	rich_release(&r);
+	buf_reset(&b);
+	assert_int_equal(gtr_ops.card("Circus", NULL, LOC_EN, &r), 0);
+	rich_to_plain(&r, &b);
+	assert_non_null(strstr(buf_str(&b), "any card may lead or follow Architect"));
+	rich_release(&r);
+	buf_reset(&b);
+	assert_int_equal(gtr_ops.card("Foro", "quick original-circus", LOC_EN, &r), 0);
+	rich_to_plain(&r, &b);
+	assert_non_null(strstr(buf_str(&b), "a client of each role wins the game at once"));
+	rich_release(&r);
+	buf_reset(&b);
+	assert_int_equal(gtr_ops.card("Foro", "nonsense", LOC_EN, &r), 0);	/* default */
+	rich_to_plain(&r, &b);
+	assert_non_null(strstr(buf_str(&b), "a material of each type"));
+	rich_release(&r);
+	buf_release(&b);
+}
+
+/* Every label fits a Discord menu (100 characters), in both languages,
+ * along random games with every option. */
+static void test_labels_fit(void **state)
+{
+	static const char *const opts[] = { "", "experienced", "original-circus quick" };
+	struct buf b = BUF_INIT;
+	struct rng r;
+	int g;
+
+	rng_seed(&r, 12, 12);
+	for (g = 0; g < 30; g++) {
+		struct gtr_state *s = setup_with(2 + g % 4, opts[g % 3]);
+		int moves = 0;
+
+		while (gtr_awaiting(s) && moves++ < 3000) {
+			int seat = __builtin_ctz(gtr_awaiting(s)), i, l;
+			struct move_list ml;
+
+			gtr_moves(s, seat, &ml);
+			for (i = 0; i < ml.n; i++)
+				for (l = 0; l < LOC_COUNT; l++) {
+					buf_reset(&b);
+					gtr_move_label(s, seat, ml.v[i], (enum locale)l, &b);
+					if (utf8_width(buf_str(&b)) > 100)
+						fail_msg("label too long (%zu): %s",
+							 utf8_width(buf_str(&b)), buf_str(&b));
+				}
+			assert_int_equal(gtr_apply(s, seat, ml.v[rng_below(&r, (uint32_t)(ml.n - ml.nmeta))],
+						   NULL, NULL), 0);
+		}
+		free(s);
+	}
+	buf_release(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -2357,6 +3175,26 @@ int main(void)
 		cmocka_unit_test_teardown(test_prison_same_name, teardown),
 		cmocka_unit_test_teardown(test_senators_not_materials, teardown),
 		cmocka_unit_test_teardown(test_coliseum_lost_client_does_not_act, teardown),
+		cmocka_unit_test_teardown(test_option_experienced, teardown),
+		cmocka_unit_test_teardown(test_option_original_circus, teardown),
+		cmocka_unit_test_teardown(test_option_nofunctions, teardown),
+		cmocka_unit_test_teardown(test_option_quick, teardown),
+		cmocka_unit_test_teardown(test_option_words, teardown),
+		cmocka_unit_test_teardown(test_legionary_victims_choose, teardown),
+		cmocka_unit_test_teardown(test_legionary_several_demands, teardown),
+		cmocka_unit_test_teardown(test_legionary_bridge_stockpile_automatic, teardown),
+		cmocka_unit_test_teardown(test_protected_may_give, teardown),
+		cmocka_unit_test_teardown(test_legionary_pool_choice, teardown),
+		cmocka_unit_test_teardown(test_legionary_ai, teardown),
+		cmocka_unit_test_teardown(test_legionary_save_load, teardown),
+		cmocka_unit_test_teardown(test_leader_draw_intro, teardown),
+		cmocka_unit_test_teardown(test_leader_draw_tie, teardown),
+		cmocka_unit_test_teardown(test_leader_draw_experienced, teardown),
+		cmocka_unit_test_teardown(test_card_tags, teardown),
+		cmocka_unit_test_teardown(test_action_counts, teardown),
+		cmocka_unit_test_teardown(test_grammar, teardown),
+		cmocka_unit_test_teardown(test_card_variant_text, teardown),
+		cmocka_unit_test_teardown(test_labels_fit, teardown),
 		cmocka_unit_test_teardown(test_building_road, teardown),
 		cmocka_unit_test_teardown(test_building_insula, teardown),
 		cmocka_unit_test_teardown(test_building_latrine, teardown),

@@ -128,7 +128,7 @@ static char *card_text(const struct game_ops *g, const char *name, enum locale l
 	struct rich r = RICH_INIT;
 	struct buf b = BUF_INIT;
 
-	*rc = g->card(name, loc, &r);
+	*rc = g->card(name, NULL, loc, &r);
 	check_spans(&r, g->id);
 	rich_to_plain(&r, &b);
 	rich_release(&r);

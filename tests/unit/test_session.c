@@ -2146,6 +2146,13 @@ static void test_rules_and_cards(void **state)
 	assert_int_equal(capture_count(f->cap, "ana", "No such card"), 1);
 	capture_cmd(f->cap, "r2", "ana", "card");
 	assert_int_equal(capture_count(f->cap, "ana", "Usage: `card"), 1);
+	/* in a room, the card reads as its game's options play it */
+	capture_cmd(f->cap, "r4", "ana", "game new gtr nofunctions");
+	capture_clear(f->cap);
+	capture_cmd(f->cap, "r4", "ana", "card circus");
+	assert_int_equal(capture_count(f->cap, "ana", "none in this game (nofunctions"), 1);
+	capture_cmd(f->cap, "r2", "ana", "card circus");	/* no game there */
+	assert_int_equal(capture_count(f->cap, "ana", "any card may lead or follow Architect"), 1);
 	/* Spanish */
 	capture_cmd(f->cap, "r3", "ana", "game new fortuna");
 	capture_cmd(f->cap, "r3", "ana", "game settings locale es");
