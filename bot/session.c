@@ -384,6 +384,8 @@ static int replay_marked(const struct game_ops *ops, const struct session_rec *r
 
 	if (ops->setup(st, rec->nseats, rec->seed, rec->options, err))
 		return -1;
+	if (ops->intro && log)		/* what the table saw at the start */
+		ops->intro(st, log);
 	if (store_actions(store, rec->id, 0, replay_action, &rc, err))
 		return -1;
 	if (user_last)
@@ -1468,6 +1470,7 @@ static void cmd_game_start(struct session_mgr *m, struct adapter *a, const struc
 	c.rec.status = SESSION_ACTIVE;
 	c.st = game_state_new(s->ops);
 	if (s->ops->setup(c.st, c.rec.nseats, c.rec.seed, c.rec.options, &err) ||
+	    (s->ops->intro && (s->ops->intro(c.st, &cap.log), 0)) ||
 	    run_bots(m, &c, &cap, &err)) {
 		log_err("start of %s/%s failed: %s", s->rec.platform, s->rec.room, buf_str(&err));
 		reply_text(a, cmd, 1, L(loc, "The game could not start (an internal error).",
