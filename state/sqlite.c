@@ -16,10 +16,9 @@
  * application_id, or someone else's tables) is refused untouched.
  *
  * Iterators (sessions_open, sessions_due, sessions_of_user, actions,
- * outbox_pending) read a
- * page of rows, reset their statement and only then call the callback, so a
- * callback may call back into the store (typically outbox_done from inside
- * outbox_pending) without disturbing the iteration.
+ * outbox_pending) read a page of rows, reset their statement and only then
+ * call the callback, so a callback may call back into the store (typically
+ * outbox_done from inside outbox_pending) without disturbing the iteration.
  */
 #include "state/store.h"
 
