@@ -71,8 +71,8 @@ struct session_mgr {
 	void *think_ctx;
 	int thinking;			/* jobs out */
 	int search_iterations;		/* > 0: overrides search_defaults (tests) */
-	unsigned max_lobbies_user;	/* SESSION_LOBBIES_PER_USER; tests lower them */
-	unsigned max_lobbies_platform;	/* SESSION_LOBBIES_PER_PLATFORM */
+	unsigned max_lobbies_user;	/* SESSION_LOBBIES_PER_USER; 0: no cap */
+	unsigned max_lobbies_platform;	/* SESSION_LOBBIES_PER_PLATFORM; 0: no cap */
 	struct throttle throttle;	/* per platform and user; off by default */
 	int64_t (*now_ms)(void *ctx);	/* monotonic milliseconds (the throttle) */
 	void *now_ms_ctx;
