@@ -89,7 +89,10 @@ void session_mgr_set_throttle(struct session_mgr *m, unsigned burst, int64_t per
 void session_mgr_add_adapter(struct session_mgr *m, struct adapter *a);
 
 /* Handles one command from adapter a; answers through a.  Never fails: every
- * problem becomes a message to the user. */
+ * problem becomes a message to the user.  The per-user throttle is applied
+ * first (a refused command reads and writes nothing), and cmd->name is
+ * cleaned (text_clean_name) before anything shows or stores it, whatever
+ * the adapter did. */
 void session_mgr_handle(struct session_mgr *m, struct adapter *a, const struct command *cmd);
 
 /* The adapters' on_complete: cmd->user's legal moves in cmd->room matching
