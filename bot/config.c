@@ -37,7 +37,18 @@ int config_load(const char *path, struct buf *err)
 		buf_setf(err, "cannot read %s", path);
 		return -1;
 	}
-	shared = !fstat(fileno(f), &stbuf) && (stbuf.st_mode & 077);
+	if (fstat(fileno(f), &stbuf)) {
+		buf_setf(err, "cannot check %s", path);
+		goto fail;
+	}
+	/* whoever can change the file chooses the bot's endpoints, store and
+	 * tokens: only its owner may write it, secret or not */
+	if (stbuf.st_mode & 022) {
+		buf_setf(err, "%s can be changed by others (it is group- or world-writable):"
+			 " chmod go-w %s", path, path);
+		goto fail;
+	}
+	shared = (stbuf.st_mode & 077) != 0;
 	while (fgets(line, sizeof(line), f)) {
 		char *eq, *key, *val;
 		size_t i;

@@ -4,8 +4,10 @@
  * '#' starts a comment.  The environment wins: a key already set in the
  * environment is left alone, so the file only supplies defaults.
  *
- * A file holding a secret (a key ending in TOKEN or PASSWORD) must not be
- * readable by group or others; such a file is refused.
+ * The file must not be writable by group or others (whoever can change it
+ * chooses the bot's endpoints, store and tokens), and a file holding a
+ * secret (a key ending in TOKEN or PASSWORD) must not be readable by them
+ * either; such files are refused.
  */
 #ifndef BOT_CONFIG_H
 #define BOT_CONFIG_H
@@ -13,7 +15,8 @@
 #include "util/buf.h"
 
 /* Loads path into the environment.  0, or -1 with err (unreadable file,
- * a malformed line, a secret in a file others can read). */
+ * a file others can write, a malformed line, a secret in a file others can
+ * read). */
 int config_load(const char *path, struct buf *err);
 
 #endif

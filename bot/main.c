@@ -17,6 +17,7 @@
 #include "adapters/discord/discord.h"
 #include "adapters/matrix/matrix.h"
 #include "bot/config.h"
+#include "bot/harden.h"
 #include "bot/logging.h"
 #include "bot/session.h"
 #include "bot/think.h"
@@ -52,6 +53,10 @@ static void usage(FILE *f)
 	      "  TABULA_LOCALE      default locale of new rooms: en (default) or es\n"
 	      "  TABULA_LOG         log level on stderr: debug, info (default), warn, error\n"
 	      "  TABULA_SEED        fixes the bot's random seed (tests, replays)\n"
+	      "  TABULA_THROTTLE    per-user command throttle: burst/seconds (a user may\n"
+	      "                     send burst commands at once, then one every seconds)\n"
+	      "                     or off (default 10/2 on Discord and Matrix, off on\n"
+	      "                     the console)\n"
 	      "  TABULA_TEST_CLOCK  tests only: a fake clock (unix seconds, or a file)\n"
 	      "  DISCORD_TOKEN      Discord bot token: runs the Discord adapter (never logged)\n"
 	      "  DISCORD_APPLICATION_ID  the application id (default: learnt at connect)\n"
@@ -69,8 +74,10 @@ static void usage(FILE *f)
 	      "exit codes:\n"
 	      "  0  input ended or a signal asked to stop\n"
 	      "  1  a runtime failure (event loop)\n"
-	      "  2  bad command line or configuration\n"
-	      "  3  the store could not be opened\n"
+	      "  2  bad command line or configuration (also: a TABULA_CONFIG file that\n"
+	      "     others can write, or read while it holds a secret)\n"
+	      "  3  the store could not be opened (also: its path is a symbolic link,\n"
+	      "     or the file is not tabula's)\n"
 	      "  14 Discord refused the token (close 4004 or HTTP 401)\n"
 	      "  15 the Matrix homeserver refused the credentials\n"
 	      "  20-24 Discord closed with 4010-4014 (shard, sharding, API version,\n"
@@ -271,6 +278,32 @@ static uint64_t random_seed(void)
 	return seed;
 }
 
+/*
+ * TABULA_THROTTLE: "off", or "burst/seconds" (burst 1..1000, seconds
+ * 1..3600).  Unset: the default for Discord and Matrix; off on the console,
+ * where one person types (or pastes a script).  0, or -1 on a bad value.
+ */
+static int throttle_from_env(struct session_mgr *m, int console)
+{
+	const char *v = getenv("TABULA_THROTTLE");
+	unsigned burst, secs;
+	char tail;
+
+	if (!v || !*v) {
+		if (!console)
+			session_mgr_set_throttle(m, SESSION_THROTTLE_BURST,
+						 SESSION_THROTTLE_PERIOD_MS);
+		return 0;
+	}
+	if (!strcmp(v, "off"))
+		return 0;
+	if (sscanf(v, "%u/%u%c", &burst, &secs, &tail) != 2 || burst < 1 || burst > 1000 ||
+	    secs < 1 || secs > 3600)
+		return -1;
+	session_mgr_set_throttle(m, burst, (int64_t)secs * 1000);
+	return 0;
+}
+
 /* Creates the directory of the default store path; an explicit path is the
  * operator's to prepare. */
 static void make_default_dir(void)
@@ -292,6 +325,11 @@ int main(int argc, char **argv)
 	int force_console = 0, use_discord, i, rc = 0;
 	uint64_t seed;
 
+	/* before any secret is read: a core dump would hold the tokens and
+	 * every hidden hand */
+	if (harden_process(&err))
+		fprintf(stderr, "tabula: warning: %s\n", buf_str(&err));
+	buf_reset(&err);
 	/* a peer that closed its socket must fail a write, not kill the bot */
 	signal(SIGPIPE, SIG_IGN);
 	for (i = 1; i < argc; i++) {
@@ -376,13 +414,19 @@ int main(int argc, char **argv)
 		mgr->now = test_now;
 		mgr->now_ctx = NULL;
 	}
+	if (throttle_from_env(mgr, !use_discord && !use_matrix)) {
+		fprintf(stderr, "tabula: TABULA_THROTTLE must be off or burst/seconds, e.g. 10/2\n");
+		rc = EXIT_USAGE;
+		goto out;
+	}
 	env = getenv("TABULA_LOCALE");
 	if (env && *env) {
 		enum locale loc;
 
 		if (locale_parse(env, &loc)) {
 			fprintf(stderr, "tabula: TABULA_LOCALE must be en or es\n");
-			return EXIT_USAGE;
+			rc = EXIT_USAGE;
+			goto out;
 		}
 		mgr->default_loc = loc;
 	}

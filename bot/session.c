@@ -32,6 +32,12 @@ static int64_t default_now(void *ctx)
 	return tv.tv_sec;
 }
 
+static int64_t default_now_ms(void *ctx)
+{
+	(void)ctx;
+	return (int64_t)(uv_hrtime() / 1000000);
+}
+
 static unsigned hash_room(const char *platform, const char *room)
 {
 	unsigned h = 2166136261u;
@@ -210,6 +216,195 @@ static void settings_write(struct session_rec *rec, const struct room_settings *
 	json_decref(j);
 }
 
+/* ---- votes (session_rec.votes, a JSON object keyed by user ids) ----
+ *
+ * {"abort": [voter, ...],
+ *  "kick": {voter: target, ...},
+ *  "set": {"timeout": {voter: value, ...}, "ontimeout": {...}, ...}}
+ *
+ * A vote is a user's, never a seat's: it counts only while its voter holds
+ * a human seat of the game (and a kick vote only while its target does),
+ * and votes_save() drops the others, so a vote leaves with its voter
+ * (leaving the lobby, the AI taking the seat).  Each voter has one kick
+ * vote and one vote per setting: a new one replaces their own, never
+ * anyone else's.  Stored with the session, so a restart keeps them.
+ */
+
+static int human_seated(const struct session_rec *rec, const char *user)
+{
+	int i;
+
+	for (i = 0; i < rec->nseats; i++)
+		if (!rec->seats[i].is_bot && !strcmp(rec->seats[i].user, user))
+			return 1;
+	return 0;
+}
+
+static int humans_of(const struct session_rec *rec)
+{
+	int i, n = 0;
+
+	for (i = 0; i < rec->nseats; i++)
+		n += !rec->seats[i].is_bot;
+	return n;
+}
+
+/* The votes of rec, a new object ({} when there are none or they do not
+ * parse: a damaged record loses its votes, never its game). */
+static json_t *votes_load(const struct session_rec *rec)
+{
+	json_t *v = rec->votes && rec->votes[0] ? json_loads(rec->votes, 0, NULL) : NULL;
+
+	if (!json_is_object(v)) {
+		json_decref(v);
+		v = json_object();
+	}
+	return v;
+}
+
+/* The object at v[key], created when missing (borrowed). */
+static json_t *votes_obj(json_t *v, const char *key)
+{
+	json_t *o = json_object_get(v, key);
+
+	if (!json_is_object(o)) {
+		o = json_object();
+		json_object_set_new(v, key, o);
+	}
+	return o;
+}
+
+/* Drops from the object o every vote whose voter (key) is not a seated
+ * human, whose value is not a string, or (targets: kick) that names a
+ * target who is not a seated human. */
+static void votes_prune_obj(const struct session_rec *rec, json_t *o, int targets)
+{
+	const char *voter;
+	json_t *val;
+	void *tmp;
+
+	json_object_foreach_safe(o, tmp, voter, val) {
+		if (!json_is_string(val) || !human_seated(rec, voter) ||
+		    (targets && !human_seated(rec, json_string_value(val))))
+			json_object_del(o, voter);
+	}
+}
+
+/* Writes v into rec->votes, without the votes that no longer count (and
+ * none at all once the game is over).  Takes v's reference. */
+static void votes_save(struct session_rec *rec, json_t *v)
+{
+	json_t *abort_, *kept, *set;
+	const char *key;
+	json_t *o;
+	void *tmp;
+	size_t i;
+	char *t = NULL;
+
+	free(rec->votes);
+	rec->votes = NULL;
+	if (rec->status != SESSION_LOBBY && rec->status != SESSION_ACTIVE)
+		goto out;
+	abort_ = json_object_get(v, "abort");
+	kept = json_array();
+	for (i = 0; json_is_array(abort_) && i < json_array_size(abort_); i++) {
+		json_t *u = json_array_get(abort_, i);
+
+		if (json_is_string(u) && human_seated(rec, json_string_value(u)))
+			json_array_append(kept, u);
+	}
+	json_object_set_new(v, "abort", kept);
+	votes_prune_obj(rec, votes_obj(v, "kick"), 1);
+	set = votes_obj(v, "set");
+	json_object_foreach_safe(set, tmp, key, o) {
+		if (json_is_object(o))
+			votes_prune_obj(rec, o, 0);
+		if (!json_is_object(o) || !json_object_size(o))
+			json_object_del(set, key);
+	}
+	json_object_foreach_safe(v, tmp, key, o) {
+		if ((json_is_array(o) && !json_array_size(o)) ||
+		    (json_is_object(o) && !json_object_size(o)) ||
+		    (strcmp(key, "abort") && strcmp(key, "kick") && strcmp(key, "set")))
+			json_object_del(v, key);
+	}
+	/* bounded by the seats: a handful of user ids per kind of vote */
+	if (json_object_size(v))
+		t = json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS);
+	if (t && strlen(t) <= STORE_VOTES_MAX)
+		rec->votes = t;
+	else
+		free(t);
+out:
+	json_decref(v);
+}
+
+/* Drops the kick votes against user: they were about an idle spell that
+ * user's own move has just ended. */
+static void votes_drop_kicks_of(struct session_rec *rec, const char *user)
+{
+	json_t *v, *kick;
+	const char *voter;
+	json_t *target;
+	void *tmp;
+
+	if (!rec->votes)
+		return;
+	v = votes_load(rec);
+	kick = votes_obj(v, "kick");
+	json_object_foreach_safe(kick, tmp, voter, target)
+		if (json_is_string(target) && !strcmp(json_string_value(target), user))
+			json_object_del(kick, voter);
+	votes_save(rec, v);
+}
+
+/* Adds user's vote to abort (a second one changes nothing). */
+static void vote_abort(json_t *v, const char *user)
+{
+	json_t *a = json_object_get(v, "abort");
+	size_t i;
+
+	if (!json_is_array(a)) {
+		a = json_array();
+		json_object_set_new(v, "abort", a);
+	}
+	for (i = 0; i < json_array_size(a); i++)
+		if (json_is_string(json_array_get(a, i)) &&
+		    !strcmp(json_string_value(json_array_get(a, i)), user))
+			return;
+	json_array_append_new(a, json_string(user));
+}
+
+/* The seated humans who voted to abort. */
+static int count_abort(const struct session_rec *rec, json_t *v)
+{
+	json_t *a = json_object_get(v, "abort");
+	size_t i;
+	int n = 0;
+
+	for (i = 0; json_is_array(a) && i < json_array_size(a); i++) {
+		json_t *u = json_array_get(a, i);
+
+		n += json_is_string(u) && human_seated(rec, json_string_value(u));
+	}
+	return n;
+}
+
+/* The seated humans, other than `except` (NULL: none), whose vote in the
+ * object o is value. */
+static int count_for(const struct session_rec *rec, json_t *o, const char *value,
+		     const char *except)
+{
+	const char *voter;
+	json_t *val;
+	int n = 0;
+
+	json_object_foreach(o, voter, val)
+		n += json_is_string(val) && !strcmp(json_string_value(val), value) &&
+		     human_seated(rec, voter) && (!except || strcmp(voter, except));
+	return n;
+}
+
 /* ---- the cache ---- */
 
 static void session_free(struct session *s)
@@ -258,7 +453,6 @@ static struct session *session_from_rec(struct session_mgr *m, const struct sess
 	struct session *s = xcalloc(1, sizeof(*s));
 
 	session_rec_copy(&s->rec, rec);
-	s->kick_target = -1;
 	s->last_at = rec->updated;	/* no move yet: since the start */
 	if (store_actions(m->store, rec->id, 0, count_action, s, err))
 		goto fail;
@@ -746,6 +940,9 @@ static int change_commit(struct session_mgr *m, struct change *c, struct buf *er
 		rs.since = mgr_now(m);
 		settings_write(&c->rec, &rs);
 	}
+	/* a vote leaves with its voter, and with the game */
+	if (c->rec.votes)
+		votes_save(&c->rec, votes_load(&c->rec));
 	if (c->st) {
 		json_t *j = c->s->ops->save(c->st);
 
@@ -1122,7 +1319,6 @@ static struct session *session_new(struct session_mgr *m, const struct command *
 	copy_field(s->rec.creator, sizeof(s->rec.creator), cmd->user);
 	s->rec.status = SESSION_LOBBY;
 	s->rec.created = mgr_now(m);
-	s->kick_target = -1;
 	{
 		/* the room's language: the caller's client (Discord) or the
 		 * bot's default; `game settings locale` changes it */
@@ -1231,6 +1427,59 @@ static void options_normalise(const char *args, struct buf *out)
 	buf_release(&f);
 }
 
+static int count_lobby(void *ctx, const struct session_rec *rec)
+{
+	*(unsigned *)ctx += rec->status == SESSION_LOBBY;
+	return 0;
+}
+
+/*
+ * The lobby caps (docs/async.md, "Limits"): the open lobbies cmd's user is
+ * seated in on this platform (checked by `game new` and `game join`), and
+ * all the open lobbies of the platform (`game new`).  Lobbies cost nothing
+ * to open and live until started or left, so without them one user (or a
+ * few accounts) could fill the store.  Returns 1, with the user told why
+ * privately, when the command must be refused.
+ */
+static int lobby_cap_reached(struct session_mgr *m, struct adapter *a,
+			     const struct command *cmd, enum locale loc, int opening)
+{
+	struct buf err = BUF_INIT, msg = BUF_INIT;
+	unsigned mine = 0;
+	int64_t all = 0;
+	int full = 1;
+
+	if (store_sessions_of_user(m->store, cmd->platform, cmd->user, count_lobby, &mine, &err) ||
+	    store_count_lobbies(m->store, cmd->platform, &all, &err)) {
+		log_err("counting lobbies on %s: %s", cmd->platform, buf_str(&err));
+		reply_text(a, cmd, 1, L(loc, "The bot could not check its lobbies (an internal "
+					"error); nothing changed. Please try again in a moment.",
+					"El bot no pudo revisar sus salas de espera (un error interno); "
+					"nada ha cambiado. Inténtalo de nuevo en un momento."));
+	} else if (m->max_lobbies_user && mine >= m->max_lobbies_user) {
+		buf_setf(&msg, L(loc, "You are already waiting in %u lobbies here, the most one "
+				 "player may have. Start one of them, or `game leave` one (`mygames` "
+				 "lists them), before you open another.",
+				 "Ya esperas en %u salas de espera aquí, el máximo por jugador. Empieza "
+				 "una, o deja una con `game leave` (`mygames` las lista), antes de "
+				 "abrir otra."), mine);
+		reply_text(a, cmd, 1, buf_str(&msg));
+	} else if (opening && m->max_lobbies_platform &&
+		   all >= (int64_t)m->max_lobbies_platform) {
+		log_warn("%s has %lld open lobbies (the cap): `game new` refused", cmd->platform,
+			 (long long)all);
+		reply_text(a, cmd, 1, L(loc, "Too many games are waiting for players right now, "
+					"so no new one can open. Join one, or try again later.",
+					"Ahora mismo hay demasiadas partidas esperando jugadores, así "
+					"que no se puede abrir otra. Únete a una, o inténtalo más tarde."));
+	} else {
+		full = 0;
+	}
+	buf_release(&err);
+	buf_release(&msg);
+	return full;
+}
+
 static void cmd_game_new(struct session_mgr *m, struct adapter *a, const struct command *cmd,
 			 struct session *cur, const char *args)
 {
@@ -1279,6 +1528,8 @@ static void cmd_game_new(struct session_mgr *m, struct adapter *a, const struct 
 		goto out;
 	}
 	free(probe);
+	if (lobby_cap_reached(m, a, cmd, loc, 1))
+		goto out;
 	s = session_new(m, cmd, ops);
 	copy_field(s->rec.options, sizeof(s->rec.options), buf_str(&opts));
 	copy_field(s->rec.locale, sizeof(s->rec.locale), locale_code(loc));
@@ -1350,6 +1601,8 @@ static void cmd_game_join(struct session_mgr *m, struct adapter *a, const struct
 		reply_text(a, cmd, 1, L(loc, "The game is full.", "La partida está completa."));
 		return;
 	}
+	if (lobby_cap_reached(m, a, cmd, loc, 0))
+		return;
 	change_init(&c, s);
 	if (add_seat(&c.rec, cmd->user, cmd->name, 0))
 		reply_text(a, cmd, 1, L(loc, "Your name is too long.", "Tu nombre es demasiado largo."));
@@ -1382,7 +1635,23 @@ static void cmd_game_leave(struct session_mgr *m, struct adapter *a, const struc
 	memmove(&c.rec.seats[seat], &c.rec.seats[seat + 1],
 		(size_t)(c.rec.nseats - seat - 1) * sizeof(c.rec.seats[0]));
 	c.rec.nseats--;
-	lobby_commit(m, a, cmd, &c, loc);
+	if (humans_of(&c.rec)) {
+		lobby_commit(m, a, cmd, &c, loc);
+	} else {
+		/* nobody is left to start it, nor to abort it: it would hold
+		 * the room (and count as a lobby) for ever */
+		struct buf err = BUF_INIT;
+
+		c.rec.status = SESSION_ABORTED;
+		if (change_commit(m, &c, &err))
+			reply_commit_failed(a, cmd, loc);
+		else
+			reply_text(a, cmd, 0, L(loc,
+				"Nobody is seated any more: the lobby is closed. `game new <game>` opens another.",
+				"Ya no queda nadie sentado: la sala de espera se cierra. "
+				"`game new <juego>` abre otra."));
+		buf_release(&err);
+	}
 	change_release(&c);
 }
 
@@ -1512,52 +1781,64 @@ static void cmd_game_status(struct session_mgr *m, struct adapter *a, const stru
 	rich_release(&r);
 }
 
+/*
+ * `game abort`.  Its creator ends a game alone while they hold a human seat
+ * of it; anyone else seated votes, and more than half of the seated humans
+ * end it.  Nobody outside the game has a say: not a passer-by, not a
+ * creator who left the lobby or whose seat the AI took (the remaining
+ * players decide).  Votes are stored (session_rec.votes) and count only
+ * while their voter is seated.
+ */
 static void cmd_game_abort(struct session_mgr *m, struct adapter *a, const struct command *cmd,
 			   struct session *s)
 {
 	enum locale loc = cmd_loc(m, cmd, s);
 	struct change c;
 	struct buf err = BUF_INIT;
-	int seat, humans = 0, votes = 0, i;
+	json_t *v;
+	int humans, votes;
 
 	if (!is_open(s)) {
 		reply_text(a, cmd, 1, L(loc, "There is no open game here.",
 					"Aquí no hay ninguna partida abierta."));
 		return;
 	}
-	seat = seat_of(s, cmd->user);
-	if (strcmp(s->rec.creator, cmd->user)) {
-		if (seat < 0) {
-			reply_text(a, cmd, 1, L(loc,
-				"Only the creator or a majority of the seated players can abort.",
-				"Solo el creador o la mayoría de los jugadores sentados pueden cancelar."));
-			return;
-		}
-		s->abort_votes |= 1u << seat;
-		for (i = 0; i < s->rec.nseats; i++) {
-			if (s->rec.seats[i].is_bot)
-				continue;
-			humans++;
-			votes += !!(s->abort_votes & (1u << i));
-		}
-		if (votes * 2 <= humans) {
-			buf_setf(&err, L(loc, "Vote to abort recorded (%d of %d; more than half needed).",
-					 "Voto para cancelar registrado (%d de %d; hace falta más de la mitad)."),
-				 votes, humans);
-			reply_text(a, cmd, 0, buf_str(&err));
-			buf_release(&err);
-			return;
-		}
+	if (seat_of(s, cmd->user) < 0) {
+		reply_text(a, cmd, 1, L(loc,
+			"Only the players seated in this game can abort it: its creator alone, "
+			"or more than half of the seated players.",
+			"Solo los jugadores sentados en esta partida pueden cancelarla: su creador, "
+			"o más de la mitad de los jugadores sentados."));
+		return;
 	}
 	change_init(&c, s);
+	if (strcmp(s->rec.creator, cmd->user)) {
+		v = votes_load(&c.rec);
+		vote_abort(v, cmd->user);
+		humans = humans_of(&c.rec);
+		votes = count_abort(&c.rec, v);
+		votes_save(&c.rec, v);
+		if (votes * 2 <= humans) {
+			/* the vote is stored: a restart keeps it */
+			if (change_commit(m, &c, &err)) {
+				reply_commit_failed(a, cmd, loc);
+			} else {
+				buf_setf(&err, L(loc,
+					 "Vote to abort recorded (%d of %d; more than half needed).",
+					 "Voto para cancelar registrado (%d de %d; hace falta más de la mitad)."),
+					 votes, humans);
+				reply_text(a, cmd, 0, buf_str(&err));
+			}
+			goto out;
+		}
+	}
 	c.rec.status = SESSION_ABORTED;
-	if (change_commit(m, &c, &err)) {
+	if (change_commit(m, &c, &err))
 		reply_commit_failed(a, cmd, loc);
-	} else {
-		s->abort_votes = 0;
+	else
 		reply_text(a, cmd, 0, L(loc, "The game was aborted. Nobody wins.",
 					"La partida se canceló. Nadie gana."));
-	}
+out:
 	change_release(&c);
 	buf_release(&err);
 }
@@ -1637,6 +1918,7 @@ static void cmd_play(struct session_mgr *m, struct adapter *a, const struct comm
 		goto out;
 	}
 	change_action(&c, seat, buf_str(&id), cmd->user, mgr_now(m));
+	votes_drop_kicks_of(&c.rec, cmd->user);
 	if (run_bots(m, &c, &cap, &err)) {
 		log_err("AI in %s/%s failed: %s", s->rec.platform, s->rec.room, buf_str(&err));
 		reply_text(a, cmd, 1, L(loc, "An AI player failed (an internal error); nothing changed.",
@@ -1856,14 +2138,201 @@ static void cmd_help(struct session_mgr *m, struct adapter *a, const struct comm
 	rich_release(&r);
 }
 
-/* `game settings [dm on|off | locale en|es]`: per-player DM notifications
- * (seat flag) and the room's language.  Seated players only. */
+/*
+ * Room settings that decide what happens to other players' seats and
+ * notifications: once the game has started they change only when more than
+ * half of the seated humans ask for the same value (docs/async.md, "Who
+ * may change what").  `dm` (the caller's own notifications) and `locale`
+ * (the room's language: it changes no seat and no outcome, and anyone
+ * seated changes it back) take effect at once.
+ */
+static int setting_voted(const char *key)
+{
+	return text_eq(key, "timeout") || text_eq(key, "ontimeout") || text_eq(key, "remind") ||
+	       text_eq(key, "ai");
+}
+
+/*
+ * Checks `key value` of a room setting; writes its canonical key and value
+ * (the words votes compare) to ckey and cval.  0, or -1 when it is not one.
+ */
+static int setting_parse(const char *key, const char *val, char *ckey, char *cval, size_t n)
+{
+	if ((text_eq(key, "remind") || text_eq(key, "timeout")) && val[0] &&
+	    strspn(val, "0123456789") == strlen(val) && strlen(val) <= 4 &&
+	    atoi(val) <= (text_eq(key, "remind") ? 24 * 30 : 24 * 60)) {
+		snprintf(ckey, n, "%s", text_eq(key, "remind") ? "remind" : "timeout");
+		snprintf(cval, n, "%d", atoi(val));
+		return 0;
+	}
+	if (text_eq(key, "ontimeout") && (text_eq(val, "ai") || text_eq(val, "pause"))) {
+		snprintf(ckey, n, "ontimeout");
+		snprintf(cval, n, "%s", text_eq(val, "ai") ? "ai" : "pause");
+		return 0;
+	}
+	if (text_eq(key, "ai") && (text_eq(val, "basic") || text_eq(val, "strong"))) {
+		snprintf(ckey, n, "ai");
+		snprintf(cval, n, "%s", text_eq(val, "basic") ? "basic" : "strong");
+		return 0;
+	}
+	return -1;
+}
+
+/* The canonical value of a room setting now (as setting_parse writes it). */
+static void setting_now(const struct session_rec *rec, const char *key, char *out, size_t n)
+{
+	struct room_settings rs;
+
+	settings_read(rec, &rs);
+	if (!strcmp(key, "remind"))
+		snprintf(out, n, "%d", rs.remind_h);
+	else if (!strcmp(key, "timeout"))
+		snprintf(out, n, "%d", rs.timeout_h);
+	else if (!strcmp(key, "ontimeout"))
+		snprintf(out, n, "%s", rs.timeout_ai ? "ai" : "pause");
+	else
+		snprintf(out, n, "%s", rs.ai_strong ? "strong" : "basic");
+}
+
+/* Writes a checked room setting into rec and what to say about it to msg. */
+static void setting_apply(const struct session *s, struct session_rec *rec, const char *key,
+			  const char *val, enum locale loc, struct buf *msg)
+{
+	struct room_settings rs;
+	int h = atoi(val);
+
+	settings_read(rec, &rs);
+	if (!strcmp(key, "remind") || !strcmp(key, "timeout")) {
+		if (!strcmp(key, "remind"))
+			rs.remind_h = h;
+		else
+			rs.timeout_h = h;
+		if (!h)
+			buf_setf(msg, "%s", !strcmp(key, "remind")
+				 ? L(loc, "Reminders off.", "Recordatorios desactivados.")
+				 : L(loc, "No timeout.", "Sin límite de tiempo."));
+		else
+			buf_setf(msg, !strcmp(key, "remind")
+				 ? L(loc, "Reminders every %d hours.", "Recordatorios cada %d horas.")
+				 : L(loc, "Timeout: %d hours without a move.",
+				     "Límite: %d horas sin jugar."), h);
+	} else if (!strcmp(key, "ontimeout")) {
+		rs.timeout_ai = !strcmp(val, "ai");
+		buf_setf(msg, "%s", rs.timeout_ai
+			 ? L(loc, "At the timeout the AI decides for the idle player.",
+			     "Al agotarse el tiempo, la IA decide por el jugador ausente.")
+			 : L(loc, "At the timeout the game pauses.",
+			     "Al agotarse el tiempo, la partida se pausa."));
+	} else {
+		rs.ai_strong = !strcmp(val, "strong");
+		if (rs.ai_strong && !s->ops->determinize)
+			buf_setf(msg, "%s", L(loc,
+				 "This game has no searching AI yet: its AI players stay basic.",
+				 "Este juego aún no tiene IA que busque: sus jugadores IA siguen básicos."));
+		else
+			buf_setf(msg, "%s", rs.ai_strong
+				 ? L(loc, "AI players now search before each decision "
+				     "(stronger; they take up to a second per decision).",
+				     "Los jugadores IA ahora buscan antes de cada decisión "
+				     "(más fuertes; tardan hasta un segundo por decisión).")
+				 : L(loc, "AI players now play the quick basic way.",
+				     "Los jugadores IA juegan ahora de la forma básica y rápida."));
+	}
+	settings_write(rec, &rs);
+}
+
+/* `game settings` alone: the settings, privately. */
+static void settings_show(struct session_mgr *m, struct adapter *a, const struct command *cmd,
+			  const struct session *s, int seat, enum locale loc)
+{
+	struct room_settings rs;
+	struct buf msg = BUF_INIT;
+
+	settings_read(&s->rec, &rs);
+	buf_printf(&msg, L(loc, "Settings: locale %s; your DM notifications: %s.\n",
+			   "Ajustes: idioma %s; tus avisos por mensaje directo: %s.\n"),
+		   locale_code(session_loc(s, m)),
+		   s->rec.seats[seat].notify_dm ? L(loc, "on", "sí") : L(loc, "off", "no"));
+	if (rs.remind_h)
+		buf_printf(&msg, L(loc, "Reminders every %d h. ", "Recordatorios cada %d h. "),
+			   rs.remind_h);
+	else
+		buf_printf(&msg, "%s", L(loc, "No reminders. ", "Sin recordatorios. "));
+	if (rs.timeout_h)
+		buf_printf(&msg, L(loc, "After %d h idle: %s.", "Tras %d h sin jugar: %s."),
+			   rs.timeout_h, rs.timeout_ai ? L(loc, "the AI decides", "decide la IA")
+			   : L(loc, "the game pauses", "la partida se pausa"));
+	else
+		buf_printf(&msg, "%s", L(loc, "No timeout.", "Sin límite de tiempo."));
+	buf_printf(&msg, "%s", rs.ai_strong
+		   ? L(loc, " AI players: strong (they search).",
+		       " Jugadores IA: fuertes (buscan).")
+		   : L(loc, " AI players: basic (quick).", " Jugadores IA: básicos (rápidos)."));
+	buf_printf(&msg, "%s", L(loc,
+		"\nChange them with `game settings locale en|es`, `dm on|off`, `remind <hours>` "
+		"(0: off), `timeout <hours>` (0: off), `ontimeout ai|pause`, `ai basic|strong`.",
+		"\nCámbialos con `game settings locale en|es`, `dm on|off`, `remind <horas>` "
+		"(0: no), `timeout <horas>` (0: no), `ontimeout ai|pause`, `ai basic|strong`."));
+	if (s->rec.status == SESSION_ACTIVE && humans_of(&s->rec) > 1)
+		buf_printf(&msg, "%s", L(loc,
+			" Once the game has started, remind, timeout, ontimeout and ai change when "
+			"more than half of the seated players ask for the same value.",
+			" Con la partida empezada, remind, timeout, ontimeout y ai cambian cuando "
+			"más de la mitad de los jugadores sentados piden el mismo valor."));
+	reply_text(a, cmd, 1, buf_str(&msg));
+	buf_release(&msg);
+}
+
+/*
+ * A vote for a room setting in a game that has started.  Returns 1 when it
+ * does not (yet) decide the setting: the vote is committed and answered;
+ * 0 when the caller's vote makes the majority: the setting's votes are
+ * cleared in c->rec and the caller applies it (with `agreed` appended to
+ * its message).
+ */
+static int setting_vote(struct session_mgr *m, struct adapter *a, const struct command *cmd,
+			struct change *c, const char *who, const char *key, const char *val,
+			enum locale loc, struct buf *agreed)
+{
+	struct buf err = BUF_INIT, msg = BUF_INIT;
+	json_t *v = votes_load(&c->rec), *set = votes_obj(v, "set");
+	int humans = humans_of(&c->rec), votes;
+
+	json_object_set_new(votes_obj(set, key), cmd->user, json_string(val));
+	votes = count_for(&c->rec, votes_obj(set, key), val, NULL);
+	if (votes * 2 > humans) {
+		json_object_del(set, key);	/* decided: every vote on it is done */
+		votes_save(&c->rec, v);
+		if (humans > 1)
+			buf_setf(agreed, L(loc, " (Agreed by %d of %d players.)",
+					   " (Acordado por %d de %d jugadores.)"), votes, humans);
+		return 0;
+	}
+	votes_save(&c->rec, v);
+	if (change_commit(m, c, &err)) {
+		reply_commit_failed(a, cmd, loc);
+	} else {
+		buf_setf(&msg, L(loc, "%s asks for `game settings %s %s`: %d of %d players "
+				 "(more than half needed). The others agree by typing the same.",
+				 "%s pide `game settings %s %s`: %d de %d jugadores (hace falta más "
+				 "de la mitad). Los demás lo aprueban escribiendo lo mismo."),
+			 who, key, val, votes, humans);
+		reply_text(a, cmd, 0, buf_str(&msg));
+	}
+	buf_release(&err);
+	buf_release(&msg);
+	return 1;
+}
+
+/* `game settings [key value]`: per-player DM notifications (seat flag),
+ * the room's language and its rules for reminders, timeouts and AI seats.
+ * Seated players only. */
 static void cmd_game_settings(struct session_mgr *m, struct adapter *a,
 			      const struct command *cmd, struct session *s, const char *args)
 {
 	enum locale loc = cmd_loc(m, cmd, s), nl;
-	char key[32], val[32];
-	struct buf err = BUF_INIT, msg = BUF_INIT;
+	char key[32], val[32], ckey[16], cval[16], now[16];
+	struct buf err = BUF_INIT, msg = BUF_INIT, agreed = BUF_INIT;
 	struct change c;
 	int seat;
 
@@ -1880,35 +2349,7 @@ static void cmd_game_settings(struct session_mgr *m, struct adapter *a,
 	if (*args)
 		key[0] = '?';	/* trailing words: show the usage */
 	if (!key[0]) {
-		struct room_settings rs;
-
-		settings_read(&s->rec, &rs);
-		buf_printf(&msg, L(loc, "Settings: locale %s; your DM notifications: %s.\n",
-				   "Ajustes: idioma %s; tus avisos por mensaje directo: %s.\n"),
-			   locale_code(session_loc(s, m)),
-			   s->rec.seats[seat].notify_dm ? L(loc, "on", "sí") : L(loc, "off", "no"));
-		if (rs.remind_h)
-			buf_printf(&msg, L(loc, "Reminders every %d h. ", "Recordatorios cada %d h. "),
-				   rs.remind_h);
-		else
-			buf_printf(&msg, "%s", L(loc, "No reminders. ", "Sin recordatorios. "));
-		if (rs.timeout_h)
-			buf_printf(&msg, L(loc, "After %d h idle: %s.", "Tras %d h sin jugar: %s."),
-				   rs.timeout_h, rs.timeout_ai ? L(loc, "the AI decides", "decide la IA")
-				   : L(loc, "the game pauses", "la partida se pausa"));
-		else
-			buf_printf(&msg, "%s", L(loc, "No timeout.", "Sin límite de tiempo."));
-		buf_printf(&msg, "%s", rs.ai_strong
-			   ? L(loc, " AI players: strong (they search).",
-			       " Jugadores IA: fuertes (buscan).")
-			   : L(loc, " AI players: basic (quick).", " Jugadores IA: básicos (rápidos)."));
-		buf_printf(&msg, "%s", L(loc,
-			"\nChange them with `game settings locale en|es`, `dm on|off`, `remind <hours>` "
-			"(0: off), `timeout <hours>` (0: off), `ontimeout ai|pause`, `ai basic|strong`.",
-			"\nCámbialos con `game settings locale en|es`, `dm on|off`, `remind <horas>` "
-			"(0: no), `timeout <horas>` (0: no), `ontimeout ai|pause`, `ai basic|strong`."));
-		reply_text(a, cmd, 1, buf_str(&msg));
-		buf_release(&msg);
+		settings_show(m, a, cmd, s, seat, loc);
 		return;
 	}
 	change_init(&c, s);
@@ -1923,55 +2364,20 @@ static void cmd_game_settings(struct session_mgr *m, struct adapter *a,
 		loc = nl;
 		buf_setf(&msg, "%s", L(loc, "This room now plays in English.",
 				       "Esta sala juega ahora en español."));
-	} else if ((text_eq(key, "remind") || text_eq(key, "timeout")) && val[0] &&
-		   strspn(val, "0123456789") == strlen(val) && strlen(val) <= 4 &&
-		   atoi(val) <= (text_eq(key, "remind") ? 24 * 30 : 24 * 60)) {
-		struct room_settings rs;
-
-		settings_read(&c.rec, &rs);
-		if (text_eq(key, "remind"))
-			rs.remind_h = atoi(val);
-		else
-			rs.timeout_h = atoi(val);
-		settings_write(&c.rec, &rs);
-		if (!atoi(val))
-			buf_setf(&msg, "%s", text_eq(key, "remind")
-				 ? L(loc, "Reminders off.", "Recordatorios desactivados.")
-				 : L(loc, "No timeout.", "Sin límite de tiempo."));
-		else
-			buf_setf(&msg, text_eq(key, "remind")
-				 ? L(loc, "Reminders every %d hours.", "Recordatorios cada %d horas.")
-				 : L(loc, "Timeout: %d hours without a move.",
-				     "Límite: %d horas sin jugar."), atoi(val));
-	} else if (text_eq(key, "ontimeout") && (text_eq(val, "ai") || text_eq(val, "pause"))) {
-		struct room_settings rs;
-
-		settings_read(&c.rec, &rs);
-		rs.timeout_ai = text_eq(val, "ai");
-		settings_write(&c.rec, &rs);
-		buf_setf(&msg, "%s", rs.timeout_ai
-			 ? L(loc, "At the timeout the AI decides for the idle player.",
-			     "Al agotarse el tiempo, la IA decide por el jugador ausente.")
-			 : L(loc, "At the timeout the game pauses.",
-			     "Al agotarse el tiempo, la partida se pausa."));
-	} else if (text_eq(key, "ai") && (text_eq(val, "basic") || text_eq(val, "strong"))) {
-		struct room_settings rs;
-
-		settings_read(&c.rec, &rs);
-		rs.ai_strong = text_eq(val, "strong");
-		settings_write(&c.rec, &rs);
-		if (rs.ai_strong && !s->ops->determinize)
-			buf_setf(&msg, "%s", L(loc,
-				 "This game has no searching AI yet: its AI players stay basic.",
-				 "Este juego aún no tiene IA que busque: sus jugadores IA siguen básicos."));
-		else
-			buf_setf(&msg, "%s", rs.ai_strong
-				 ? L(loc, "AI players now search before each decision "
-				     "(stronger; they take up to a second per decision).",
-				     "Los jugadores IA ahora buscan antes de cada decisión "
-				     "(más fuertes; tardan hasta un segundo por decisión).")
-				 : L(loc, "AI players now play the quick basic way.",
-				     "Los jugadores IA juegan ahora de la forma básica y rápida."));
+	} else if (setting_voted(key) && !setting_parse(key, val, ckey, cval, sizeof(ckey))) {
+		if (s->rec.status == SESSION_ACTIVE) {
+			setting_now(&s->rec, ckey, now, sizeof(now));
+			if (!strcmp(now, cval)) {
+				reply_text(a, cmd, 1, L(loc, "That is the setting already.",
+							"Ese ya es el ajuste."));
+				goto out;
+			}
+			if (setting_vote(m, a, cmd, &c, s->rec.seats[seat].name, ckey, cval, loc,
+					 &agreed))
+				goto out;
+		}
+		setting_apply(s, &c.rec, ckey, cval, loc, &msg);
+		buf_addstr(&msg, buf_str(&agreed));
 	} else {
 		reply_text(a, cmd, 1, L(loc, "Usage: `game settings`, `game settings dm on|off`, "
 					"`game settings locale en|es`, `remind <hours>`, `timeout <hours>`, "
@@ -1979,16 +2385,17 @@ static void cmd_game_settings(struct session_mgr *m, struct adapter *a,
 					"Uso: `game settings`, `game settings dm on|off`, "
 					"`game settings locale en|es`, `remind <horas>`, `timeout <horas>`, "
 					"`ontimeout ai|pause` o `ai basic|strong`."));
-		change_release(&c);
-		return;
+		goto out;
 	}
 	if (change_commit(m, &c, &err))
 		reply_commit_failed(a, cmd, loc);
 	else
 		reply_text(a, cmd, text_eq(key, "dm"), buf_str(&msg));
+out:
 	change_release(&c);
 	buf_release(&err);
 	buf_release(&msg);
+	buf_release(&agreed);
 }
 
 /* ---- pause, resume, kick ---- */
@@ -2068,7 +2475,8 @@ static void cmd_game_kick(struct session_mgr *m, struct adapter *a, const struct
 	struct buf err = BUF_INIT, msg = BUF_INIT;
 	struct capture cap;
 	struct change c;
-	int seat, target, i, others = 0, votes = 0, idle_h = 0;
+	json_t *v;
+	int seat, target, others, votes, idle_h = 0;
 
 	if (need_game(a, cmd, s, loc, 0))
 		return;
@@ -2094,26 +2502,31 @@ static void cmd_game_kick(struct session_mgr *m, struct adapter *a, const struct
 		buf_release(&msg);
 		return;
 	}
-	if (s->kick_target != target) {
-		s->kick_target = target;
-		s->kick_votes = 0;
-	}
-	s->kick_votes |= 1u << seat;
-	for (i = 0; i < s->rec.nseats; i++) {
-		if (s->rec.seats[i].is_bot || i == target)
-			continue;
-		others++;
-		votes += !!(s->kick_votes & (1u << i));
-	}
+	/* the caller's one kick vote: for this target now */
+	change_init(&c, s);
+	v = votes_load(&c.rec);
+	json_object_set_new(votes_obj(v, "kick"), cmd->user,
+			    json_string(s->rec.seats[target].user));
+	others = humans_of(&c.rec) - 1;
+	votes = count_for(&c.rec, votes_obj(v, "kick"), s->rec.seats[target].user,
+			  s->rec.seats[target].user);
+	votes_save(&c.rec, v);
 	if (votes * 2 <= others) {
-		buf_setf(&msg, L(loc, "Vote to replace %s by the AI: %d of %d (more than half needed).",
-				 "Voto para que la IA sustituya a %s: %d de %d (hace falta más de la mitad)."),
-			 s->rec.seats[target].name, votes, others);
-		reply_text(a, cmd, 0, buf_str(&msg));
+		if (change_commit(m, &c, &err)) {
+			reply_commit_failed(a, cmd, loc);
+		} else {
+			buf_setf(&msg, L(loc, "Vote to replace %s by the AI: %d of %d (more than half "
+					 "needed).",
+					 "Voto para que la IA sustituya a %s: %d de %d (hace falta más "
+					 "de la mitad)."),
+				 s->rec.seats[target].name, votes, others);
+			reply_text(a, cmd, 0, buf_str(&msg));
+		}
+		change_release(&c);
 		buf_release(&msg);
+		buf_release(&err);
 		return;
 	}
-	change_init(&c, s);
 	c.rec.seats[target].is_bot = 1;
 	c.rec.seats[target].notify_dm = 0;
 	seat_names(s, names);
@@ -2130,10 +2543,9 @@ static void cmd_game_kick(struct session_mgr *m, struct adapter *a, const struct
 		if (!s->ops->awaiting(c.st))
 			c.rec.status = SESSION_FINISHED;
 		queue_updates(m, &c, &cap);
+		/* the votes against them go with the seat (change_commit) */
 		if (change_commit(m, &c, &err))
 			reply_commit_failed(a, cmd, loc);
-		else
-			s->kick_target = -1, s->kick_votes = 0;
 	}
 	capture_release(&cap);
 	change_release(&c);
@@ -2331,8 +2743,6 @@ static int list_mine(void *ctx, const struct session_rec *rec)
 	struct session *s;
 	int i, seat = -1;
 
-	if (strcmp(rec->platform, f->cmd->platform))
-		return 0;
 	for (i = 0; i < rec->nseats; i++)
 		if (!rec->seats[i].is_bot && !strcmp(rec->seats[i].user, f->cmd->user))
 			seat = i;
@@ -2376,7 +2786,7 @@ static void cmd_mygames(struct session_mgr *m, struct adapter *a, const struct c
 	f.loc = cmd_loc(m, cmd, NULL);
 	f.r = &r;
 	rich_heading(&r, "%s", L(f.loc, "Your games", "Tus partidas"));
-	if (store_sessions_open(m->store, list_mine, &f, &err))
+	if (store_sessions_of_user(m->store, cmd->platform, cmd->user, list_mine, &f, &err))
 		log_warn("mygames: %s", buf_str(&err));
 	if (!f.n)
 		rich_line(&r, "%s", L(f.loc, "You are not in any game here.",
@@ -2792,35 +3202,93 @@ int64_t session_mgr_tick(struct session_mgr *m)
 static void handle(struct session_mgr *m, struct adapter *a, const struct command *cmd);
 
 struct seated {
-	const char *platform, *user;
 	char room[256];
 	int n;
 };
 
+/* sessions_of_user's callback: the first room, and whether there are more
+ * (two are enough to know). */
 static int find_seated(void *ctx, const struct session_rec *rec)
 {
 	struct seated *f = ctx;
-	int i;
 
-	if (strcmp(rec->platform, f->platform))
-		return 0;
-	for (i = 0; i < rec->nseats; i++) {
-		if (!rec->seats[i].is_bot && !strcmp(rec->seats[i].user, f->user)) {
-			if (!f->n++)
-				copy_field(f->room, sizeof(f->room), rec->room);
-			break;
-		}
-	}
-	return 0;
+	if (!f->n++)
+		copy_field(f->room, sizeof(f->room), rec->room);
+	return f->n > 1;
 }
 
-void session_mgr_handle(struct session_mgr *m, struct adapter *a, const struct command *cmd)
+/*
+ * The per-user throttle (docs/async.md, "Limits").  Returns 1 when the
+ * command must not run: the first refusal of a flood tells the user,
+ * privately, to slow down and how long to wait; the later ones are answered
+ * only where every command must be answered anyway and the answer costs no
+ * message in any room (Discord's interactions: ADAPTER_CAP_PRIVATE_ON_DEMAND);
+ * elsewhere that one notice covers them, so a flood cannot make the bot
+ * flood back.  Either way a refused command changes nothing, and nobody
+ * else's commands are slowed.
+ */
+static int throttled(struct session_mgr *m, struct adapter *a, const struct command *cmd)
+{
+	enum throttle_verdict v;
+	struct buf msg = BUF_INIT;
+	int64_t wait_ms;
+	enum locale loc;
+
+	if (!m->throttle.burst || !cmd->platform || !cmd->user)
+		return 0;
+	v = throttle_take(&m->throttle, cmd->platform, cmd->user, m->now_ms(m->now_ms_ctx),
+			  &wait_ms);
+	if (v == THROTTLE_OK)
+		return 0;
+	if (v == THROTTLE_WARN)
+		log_info("throttle: %s user %s sends commands too fast; refusing them for %lld ms",
+			 cmd->platform, cmd->user, (long long)wait_ms);
+	else
+		log_debug("throttle: %s user %s: command refused", cmd->platform, cmd->user);
+	if (v == THROTTLE_WARN || (a->ops->caps & ADAPTER_CAP_PRIVATE_ON_DEMAND)) {
+		loc = cmd_loc(m, cmd, NULL);
+		buf_setf(&msg, L(loc,
+			"Slow down: you are sending commands faster than the bot takes them "
+			"(%u at once, then one every %lld seconds). That command was not run, nor "
+			"will the next ones be for %lld seconds.",
+			"Más despacio: envías órdenes más rápido de lo que el bot las acepta "
+			"(%u seguidas, después una cada %lld segundos). Esa orden no se ejecutó, "
+			"ni se ejecutarán las siguientes durante %lld segundos."),
+			 m->throttle.burst, (long long)((m->throttle.period_ms + 999) / 1000),
+			 (long long)((wait_ms + 999) / 1000));
+		reply_text(a, cmd, 1, buf_str(&msg));
+		buf_release(&msg);
+	}
+	return 1;
+}
+
+/* The display name the bot may show for cmd's user: the adapter's name
+ * cleaned again (util/text.h: no controls, bidi or zero-width characters,
+ * one line, 32 characters), else their cleaned user id, else "player". */
+static void clean_name(const struct command *cmd, char *out, size_t n)
+{
+	if (cmd->name && text_clean_name(cmd->name, strlen(cmd->name), out, n))
+		return;
+	if (cmd->user && text_clean_name(cmd->user, strlen(cmd->user), out, n))
+		return;
+	snprintf(out, n, "player");
+}
+
+void session_mgr_handle(struct session_mgr *m, struct adapter *a, const struct command *in)
 {
 	struct buf err = BUF_INIT;
-	struct command routed;
+	struct command clean, routed;
+	const struct command *cmd = &clean;
+	char name[sizeof(((struct seat_rec *)0)->name)];
 	struct seated f;
 	struct session *s;
 
+	if (throttled(m, a, in))
+		return;
+	/* names are untrusted text: defence in depth behind the adapters */
+	clean = *in;
+	clean_name(in, name, sizeof(name));
+	clean.name = name;
 	m->current = cmd;
 	if (cmd->direct && cmd->user && cmd->platform && cmd->room &&
 	    !((s = session_mgr_find(m, cmd->platform, cmd->room, &err)) &&
@@ -2828,10 +3296,9 @@ void session_mgr_handle(struct session_mgr *m, struct adapter *a, const struct c
 		/* a private chat with the bot: the command is for the player's
 		 * game, if there is exactly one */
 		memset(&f, 0, sizeof(f));
-		f.platform = cmd->platform;
-		f.user = cmd->user;
 		buf_reset(&err);
-		if (store_sessions_open(m->store, find_seated, &f, &err))
+		if (store_sessions_of_user(m->store, cmd->platform, cmd->user, find_seated, &f,
+					   &err))
 			log_warn("listing games: %s", buf_str(&err));
 		if (f.n == 1) {
 			routed = *cmd;
@@ -2875,7 +3342,8 @@ static void handle(struct session_mgr *m, struct adapter *a, const struct comman
 					"Ese mensaje es demasiado largo para una orden."));
 		return;
 	}
-	if (!utf8_valid(cmd->text, cmd->text_len) || !utf8_valid(cmd->name, strlen(cmd->name))) {
+	if (!utf8_valid(cmd->text, cmd->text_len) || !utf8_valid(cmd->name, strlen(cmd->name)) ||
+	    !utf8_valid(cmd->user, strlen(cmd->user))) {
 		loc = cmd_loc(m, cmd, NULL);
 		reply_text(a, cmd, 1, L(loc, "That message is not valid text (UTF-8).",
 					"Ese mensaje no es texto válido (UTF-8)."));
@@ -3004,8 +3472,18 @@ void session_mgr_init(struct session_mgr *m, struct store *store, uint64_t seed)
 	m->store = store;
 	rng_seed(&m->rng, seed, 0x7461627561ULL);
 	m->now = default_now;
+	m->now_ms = default_now_ms;
 	m->default_loc = LOC_EN;
 	m->max_log_lines = MAX_LOG_LINES_DEFAULT;
+	m->max_lobbies_user = SESSION_LOBBIES_PER_USER;
+	m->max_lobbies_platform = SESSION_LOBBIES_PER_PLATFORM;
+	throttle_init(&m->throttle, 0, 0);
+}
+
+void session_mgr_set_throttle(struct session_mgr *m, unsigned burst, int64_t period_ms)
+{
+	throttle_release(&m->throttle);
+	throttle_init(&m->throttle, burst, period_ms);
 }
 
 void session_mgr_release(struct session_mgr *m)
@@ -3021,6 +3499,7 @@ void session_mgr_release(struct session_mgr *m)
 		}
 		m->buckets[i] = NULL;
 	}
+	throttle_release(&m->throttle);
 }
 
 void session_mgr_add_adapter(struct session_mgr *m, struct adapter *a)

@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "adapters/adapter.h"
+#include "bot/throttle.h"
 #include "games/game.h"
 #include "state/store.h"
 #include "util/rng.h"
@@ -23,15 +24,26 @@
 #define SESSION_BUCKETS 4096
 #define SESSION_MAX_ADAPTERS 4
 
+/*
+ * Limits (docs/async.md, "Limits"): the open lobbies one user may sit in on
+ * a platform, the open lobbies of a whole platform, and the per-user
+ * command throttle (burst, then one command per period).  The throttle is
+ * off until session_mgr_set_throttle(): main.c turns it on for Discord and
+ * Matrix (TABULA_THROTTLE).
+ */
+#define SESSION_LOBBIES_PER_USER 10
+#define SESSION_LOBBIES_PER_PLATFORM 10000
+#define SESSION_THROTTLE_BURST 10
+#define SESSION_THROTTLE_PERIOD_MS 2000
+
 struct think_job;
 
 struct session {
 	struct session_rec rec;
 	const struct game_ops *ops;
 	void *st;		/* game state (ops->state_size bytes); NULL in the lobby */
-	unsigned abort_votes;	/* bit per seat; in memory only (docs/architecture.md) */
-	unsigned kick_votes;	/* bit per voting seat, for kick_target */
-	int kick_target;	/* seat being voted out, -1 none */
+	/* votes (abort, kick, settings) are the users', stored with the
+	 * session: rec.votes (docs/async.md, "Votes") */
 	int64_t last_at;	/* when the last move was stored (or the start) */
 	int64_t last_seq;	/* seq of the last stored action */
 	int thinking;		/* a job of its AI seats is out (bot/think.h) */
@@ -59,17 +71,28 @@ struct session_mgr {
 	void *think_ctx;
 	int thinking;			/* jobs out */
 	int search_iterations;		/* > 0: overrides search_defaults (tests) */
+	unsigned max_lobbies_user;	/* SESSION_LOBBIES_PER_USER; 0: no cap */
+	unsigned max_lobbies_platform;	/* SESSION_LOBBIES_PER_PLATFORM; 0: no cap */
+	struct throttle throttle;	/* per platform and user; off by default */
+	int64_t (*now_ms)(void *ctx);	/* monotonic milliseconds (the throttle) */
+	void *now_ms_ctx;
 };
 
 /* Sets up in place.  seed feeds new games' seeds (tests fix it); AI
  * choices are seeded by their game's seed and move number. */
 void session_mgr_init(struct session_mgr *m, struct store *store, uint64_t seed);
-/* Frees the cached sessions (not the store or adapters). */
+/* Frees the cached sessions and the throttle (not the store or adapters). */
 void session_mgr_release(struct session_mgr *m);
+/* Turns the per-user command throttle on (burst commands at once, then one
+ * every period_ms) or off (burst 0). */
+void session_mgr_set_throttle(struct session_mgr *m, unsigned burst, int64_t period_ms);
 void session_mgr_add_adapter(struct session_mgr *m, struct adapter *a);
 
 /* Handles one command from adapter a; answers through a.  Never fails: every
- * problem becomes a message to the user. */
+ * problem becomes a message to the user.  The per-user throttle is applied
+ * first (a refused command reads and writes nothing), and cmd->name is
+ * cleaned (text_clean_name) before anything shows or stores it, whatever
+ * the adapter did. */
 void session_mgr_handle(struct session_mgr *m, struct adapter *a, const struct command *cmd);
 
 /* The adapters' on_complete: cmd->user's legal moves in cmd->room matching

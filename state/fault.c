@@ -122,6 +122,18 @@ static int fault_cursor_set(struct store *s, const char *key, const char *value,
 	return store_cursor_set(fs->inner, key, value, err);
 }
 
+static int fault_sessions_of_user(struct store *s, const char *platform, const char *user,
+				  store_session_cb cb, void *ctx, struct buf *err)
+{
+	return store_sessions_of_user(fault_downcast(s)->inner, platform, user, cb, ctx, err);
+}
+
+static int fault_count_lobbies(struct store *s, const char *platform, int64_t *out,
+			       struct buf *err)
+{
+	return store_count_lobbies(fault_downcast(s)->inner, platform, out, err);
+}
+
 static const struct store_ops fault_ops = {
 	.api_version = STORE_API_VERSION,
 	.name = "fault",
@@ -137,6 +149,8 @@ static const struct store_ops fault_ops = {
 	.sessions_due = fault_sessions_due,
 	.next_due = fault_next_due,
 	.cursor_set = fault_cursor_set,
+	.sessions_of_user = fault_sessions_of_user,
+	.count_lobbies = fault_count_lobbies,
 };
 
 struct store *store_fault_wrap(struct store *inner, int fail_at)

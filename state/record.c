@@ -1,8 +1,8 @@
 /*
  * record.c: lifecycle of the store's plain records (state/store.h).
  *
- * The one heap string of a session (state) and of an outbox message
- * (payload) belongs to its record.  A record passed as a destination
+ * The heap strings of a session (state, votes) and of an outbox message
+ * (payload) belong to their record.  A record passed as a destination
  * (session_rec_copy's dst, a lookup's out) must have been initialised with
  * session_rec_init() or filled before: its old state is released, so the
  * same record can be reused in a loop without leaking.
@@ -21,20 +21,24 @@ void session_rec_init(struct session_rec *s)
 void session_rec_release(struct session_rec *s)
 {
 	free(s->state);
+	free(s->votes);
 	session_rec_init(s);
 }
 
 void session_rec_copy(struct session_rec *dst, const struct session_rec *src)
 {
-	char *state;
+	char *state, *votes;
 
 	if (dst == src)
 		return;
-	/* Duplicate first: src->state may be the very string dst owns. */
+	/* Duplicate first: src's strings may be the very ones dst owns. */
 	state = src->state ? xstrdup(src->state) : NULL;
+	votes = src->votes ? xstrdup(src->votes) : NULL;
 	free(dst->state);
+	free(dst->votes);
 	memcpy(dst, src, sizeof(*dst));
 	dst->state = state;
+	dst->votes = votes;
 }
 
 const char *session_status_name(enum session_status st)

@@ -10,17 +10,26 @@
  * are prepared once at open and reused, because commit and session_current
  * run on every chat command.
  *
- * Iterators (sessions_open, sessions_due, actions, outbox_pending) read a
- * page of rows, reset their statement and only then call the callback, so a
- * callback may call back into the store (typically outbox_done from inside
- * outbox_pending) without disturbing the iteration.
+ * The file holds every hidden hand: it is created 0600 (SQLite gives its
+ * -wal and -shm the database's mode), an existing one is made 0600, a
+ * symbolic link is refused, and a database that is not tabula's (another
+ * application_id, or someone else's tables) is refused untouched.
+ *
+ * Iterators (sessions_open, sessions_due, sessions_of_user, actions,
+ * outbox_pending) read a page of rows, reset their statement and only then
+ * call the callback, so a callback may call back into the store (typically
+ * outbox_done from inside outbox_pending) without disturbing the iteration.
  */
 #include "state/store.h"
 
 #include <assert.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <sqlite3.h>
 
@@ -100,6 +109,13 @@ static const char *const migrations[] = {
 	 * timer's next_due to one index lookup */
 	"ALTER TABLE sessions ADD COLUMN due INTEGER NOT NULL DEFAULT 0;"
 	"CREATE INDEX sessions_due ON sessions (due) WHERE due > 0;",
+	/* 4: the open votes of a session, by user (struct session_rec.votes,
+	 * JSON object text, '' = none); what is looked up by user and by
+	 * platform: a player's games (mygames, a DM's one game) and the
+	 * lobbies open on a platform (the lobby cap), without a scan */
+	"ALTER TABLE sessions ADD COLUMN votes TEXT NOT NULL DEFAULT '';"
+	"CREATE INDEX seats_user ON seats (user) WHERE is_bot = 0;"
+	"CREATE INDEX sessions_lobbies ON sessions (platform) WHERE status = 0;",
 };
 
 #define NMIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))
@@ -133,6 +149,8 @@ enum stmt_id {
 	ST_CURSOR_GET,
 	ST_SESSIONS_DUE,
 	ST_NEXT_DUE,
+	ST_SESSIONS_OF_USER,
+	ST_COUNT_LOBBIES,
 	ST_COUNT
 };
 
@@ -144,14 +162,14 @@ enum stmt_id {
 #define SESSION_SELECT \
 	"SELECT s.id, s.platform, s.room, s.game, s.options, s.creator," \
 	" s.locale, s.status, s.seed, s.version, s.created, s.updated, s.state," \
-	" s.settings, s.due," \
+	" s.settings, s.due, s.votes," \
 	" t.seat, t.user, t.name, t.is_bot, t.notify_dm" \
 	" FROM sessions s LEFT JOIN seats t ON t.session = s.id"
 
 enum session_col {
 	SC_ID, SC_PLATFORM, SC_ROOM, SC_GAME, SC_OPTIONS, SC_CREATOR, SC_LOCALE,
 	SC_STATUS, SC_SEED, SC_VERSION, SC_CREATED, SC_UPDATED, SC_STATE,
-	SC_SETTINGS, SC_DUE, SC_SEAT, SC_SEAT_USER, SC_SEAT_NAME, SC_SEAT_BOT, SC_SEAT_DM
+	SC_SETTINGS, SC_DUE, SC_VOTES, SC_SEAT, SC_SEAT_USER, SC_SEAT_NAME, SC_SEAT_BOT, SC_SEAT_DM
 };
 
 static const char *const stmt_sql[ST_COUNT] = {
@@ -161,16 +179,16 @@ static const char *const stmt_sql[ST_COUNT] = {
 	[ST_SESSION_INSERT] =
 		"INSERT INTO sessions (platform, room, game, options, creator,"
 		" locale, status, seed, version, created, updated, state, settings,"
-		" due)"
+		" due, votes)"
 		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?12, ?9, ?10, ?11, ?13,"
-		" ?15)",
+		" ?15, ?16)",
 	/* Optimistic concurrency: the caller bumps the version it read by one,
 	 * so a change made from a stale copy matches nothing. */
 	[ST_SESSION_UPDATE] =
 		"UPDATE sessions SET platform = ?1, room = ?2, game = ?3,"
 		" options = ?4, creator = ?5, locale = ?6, status = ?7, seed = ?8,"
 		" created = ?9, updated = ?10, state = ?11, version = ?12,"
-		" settings = ?13, due = ?15"
+		" settings = ?13, due = ?15, votes = ?16"
 		" WHERE id = ?14 AND version = ?12 - 1",
 	[ST_SESSION_VERSION] = "SELECT version FROM sessions WHERE id = ?1",
 	[ST_SEATS_DELETE] = "DELETE FROM seats WHERE session = ?1",
@@ -217,6 +235,15 @@ static const char *const stmt_sql[ST_COUNT] = {
 		" ORDER BY due, id LIMIT ?4",
 	[ST_NEXT_DUE] =
 		"SELECT due FROM sessions WHERE due > 0 ORDER BY due LIMIT 1",
+	/* Keyset paging on the session id; "is_bot = 0" is spelled out so
+	 * that the partial index seats_user applies. */
+	[ST_SESSIONS_OF_USER] =
+		"SELECT DISTINCT t.session FROM seats t JOIN sessions s ON s.id = t.session"
+		" WHERE t.user = ?1 AND t.is_bot = 0 AND s.platform = ?2"
+		" AND s.status IN (0, 1) AND t.session > ?3"
+		" ORDER BY t.session LIMIT ?4",
+	[ST_COUNT_LOBBIES] =
+		"SELECT count(*) FROM sessions WHERE platform = ?1 AND status = 0",
 };
 
 struct sqlite_store {
@@ -418,6 +445,15 @@ static int read_session_cols(sqlite3_stmt *st, struct session_rec *out,
 	out->updated = sqlite3_column_int64(st, SC_UPDATED);
 	out->due = sqlite3_column_int64(st, SC_DUE);
 	out->state = col_strdup(st, SC_STATE);
+	if (sqlite3_column_bytes(st, SC_VOTES) > STORE_VOTES_MAX) {
+		seterr(err, "store: stored votes of session %lld are %d bytes, longer than"
+		       " the %d allowed", (long long)out->id, sqlite3_column_bytes(st, SC_VOTES),
+		       STORE_VOTES_MAX);
+		return -1;
+	}
+	/* '' is "no votes": read back as NULL, as most sessions have none */
+	if (sqlite3_column_bytes(st, SC_VOTES) > 0)
+		out->votes = col_strdup(st, SC_VOTES);
 	return 0;
 }
 
@@ -674,6 +710,87 @@ static int sqlite_next_due(struct store *s, int64_t *out, struct buf *err)
 	return 0;
 }
 
+/* A page of the user's open session ids after `after` into ids[]. */
+static int user_page(struct sqlite_store *ss, const char *platform, const char *user,
+		     int64_t after, int64_t *ids, int *n, struct buf *err)
+{
+	sqlite3_stmt *st = stmt(ss, ST_SESSIONS_OF_USER);
+	int rc;
+
+	*n = 0;
+	bind_text(st, 1, user);
+	bind_text(st, 2, platform);
+	sqlite3_bind_int64(st, 3, after);
+	sqlite3_bind_int(st, 4, PAGE_ROWS);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		ids[(*n)++] = sqlite3_column_int64(st, 0);
+	if (rc != SQLITE_DONE) {
+		db_fail(ss, err, "listing a user's sessions");
+		stmt_done(st);
+		return -1;
+	}
+	stmt_done(st);
+	return 0;
+}
+
+/*
+ * Like sessions_open, restricted by the seats_user index: a page of ids,
+ * then each session read whole.  One a callback closed or left (its seat
+ * gone) since the page was read is skipped.
+ */
+static int sqlite_sessions_of_user(struct store *s, const char *platform, const char *user,
+				   store_session_cb cb, void *ctx, struct buf *err)
+{
+	struct sqlite_store *ss = sqlite_downcast(s);
+	struct session_rec rec;
+	int64_t ids[PAGE_ROWS], after = 0;
+	int n, i, k, ret = -1;
+
+	session_rec_init(&rec);
+	do {
+		if (user_page(ss, platform, user, after, ids, &n, err))
+			goto fail;
+		for (i = 0; i < n; i++) {
+			int found = sqlite_session_get(s, ids[i], &rec, err), seated = 0;
+
+			after = ids[i];
+			if (found < 0)
+				goto fail;
+			for (k = 0; found && k < rec.nseats; k++)
+				seated |= !rec.seats[k].is_bot && !strcmp(rec.seats[k].user, user);
+			if (!found || !seated || (rec.status != SESSION_LOBBY &&
+						  rec.status != SESSION_ACTIVE))
+				continue;
+			if (cb(ctx, &rec))
+				goto done;
+		}
+	} while (n == PAGE_ROWS);
+done:
+	ret = 0;
+fail:
+	session_rec_release(&rec);
+	return ret;
+}
+
+static int sqlite_count_lobbies(struct store *s, const char *platform, int64_t *out,
+				struct buf *err)
+{
+	struct sqlite_store *ss = sqlite_downcast(s);
+	sqlite3_stmt *st = stmt(ss, ST_COUNT_LOBBIES);
+	int rc;
+
+	bind_text(st, 1, platform);
+	rc = sqlite3_step(st);
+	if (rc != SQLITE_ROW) {
+		db_fail(ss, err, "counting lobbies");
+		stmt_done(st);
+		return -1;
+	}
+	*out = sqlite3_column_int64(st, 0);
+	stmt_done(st);
+	return 0;
+}
+
 static int read_outbox_row(sqlite3_stmt *st, struct outbox_rec *o, struct buf *err)
 {
 	o->id = sqlite3_column_int64(st, 0);
@@ -765,6 +882,10 @@ static int check_session(const struct session_rec *s, struct buf *err)
 	    CHECK_FIELD(s, locale, "session locale") ||
 	    CHECK_FIELD(s, settings, "session settings"))
 		return -1;
+	if (s->votes && strlen(s->votes) > STORE_VOTES_MAX) {
+		seterr(err, "store: session votes are longer than %d bytes", STORE_VOTES_MAX);
+		return -1;
+	}
 	if (s->status < SESSION_LOBBY || s->status > SESSION_ABORTED) {
 		seterr(err, "store: session status %d is unknown", (int)s->status);
 		return -1;
@@ -854,6 +975,7 @@ static void bind_session(sqlite3_stmt *st, const struct session_rec *s)
 	bind_text(st, 13, s->settings);
 	/* ?14 is the id, bound by session_update only */
 	sqlite3_bind_int64(st, 15, s->due);
+	bind_text(st, 16, s->votes ? s->votes : "");
 }
 
 /* Inserts a new session; *id gets its id. */
@@ -1219,6 +1341,113 @@ fail:
 	return -1;
 }
 
+/*
+ * The database must be tabula's.  PRAGMA application_id says whose a
+ * SQLite file is; tabula's is STORE_APPLICATION_ID.  An empty file is new:
+ * stamped.  A file with id 0 that holds tabula's tables and a schema
+ * version was written by a tabula from before the id: adopted and stamped.
+ * Any other file (another program's id, or someone else's tables) is
+ * refused as it is: migrating it would write tabula's tables into another
+ * program's data.  Under BEGIN IMMEDIATE, so two processes opening a new
+ * file at once agree.
+ */
+static int claim(struct sqlite_store *ss, const char *path, struct buf *err)
+{
+	char sql[64];
+	int id, version, objects, tables;
+
+	if (exec_sql(ss, "BEGIN IMMEDIATE", err))
+		return -1;
+	if (pragma_int(ss, "PRAGMA application_id", &id, err) ||
+	    pragma_int(ss, "PRAGMA user_version", &version, err) ||
+	    pragma_int(ss, "SELECT count(*) FROM sqlite_master", &objects, err) ||
+	    pragma_int(ss, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name"
+		       " IN ('sessions', 'seats', 'actions', 'outbox', 'cursors')", &tables, err))
+		goto fail;
+	if (id == STORE_APPLICATION_ID)
+		return exec_sql(ss, "COMMIT", err) ? -1 : 0;
+	if (id != 0) {
+		seterr(err, "store: %s is not a tabula database (its SQLite application_id is"
+		       " 0x%08x; tabula's is 0x%08x, \"tabu\"); give tabula a file of its own",
+		       path, (unsigned)id, (unsigned)STORE_APPLICATION_ID);
+		goto fail;
+	}
+	if ((objects || version) && !(version >= 1 && tables == 5)) {
+		seterr(err, "store: %s is not a tabula database (it holds other data and no"
+		       " tabula application_id); give tabula a file of its own", path);
+		goto fail;
+	}
+	snprintf(sql, sizeof(sql), "PRAGMA application_id = %d", STORE_APPLICATION_ID);
+	if (exec_sql(ss, sql, err) || exec_sql(ss, "COMMIT", err))
+		goto fail;
+	return 0;
+fail:
+	if (!sqlite3_get_autocommit(ss->db))
+		sqlite3_exec(ss->db, "ROLLBACK", NULL, NULL, NULL);
+	return -1;
+}
+
+/*
+ * Makes the file at p private to the operator: a regular file, not a
+ * symbolic link, mode 0600 at most.  create: a missing p is created 0600
+ * (then SQLite gives its -wal and -shm the same mode); else a missing p is
+ * fine.  Works on an open descriptor (O_NOFOLLOW), so the file checked is
+ * the file changed.
+ */
+static int private_file(const char *p, int create, struct buf *err)
+{
+	struct stat st;
+	int fd = open(p, O_RDWR | O_NOFOLLOW | O_CLOEXEC | (create ? O_CREAT : 0), 0600);
+
+	if (fd < 0) {
+		if (errno == ENOENT && !create)
+			return 0;
+		if (errno == ELOOP || errno == EMLINK)
+			seterr(err, "store: %s is a symbolic link; give the real path (the store"
+			       " holds every hidden hand, a link could put it anywhere)", p);
+		else
+			seterr(err, "store: cannot open %s: %s", p, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st)) {
+		seterr(err, "store: cannot check %s: %s", p, strerror(errno));
+		goto fail;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		seterr(err, "store: %s is not a regular file", p);
+		goto fail;
+	}
+	if ((st.st_mode & 077) && fchmod(fd, st.st_mode & 0700)) {
+		seterr(err, "store: %s can be read by others and cannot be made private (%s);"
+		       " chmod 600 it", p, strerror(errno));
+		goto fail;
+	}
+	close(fd);
+	return 0;
+fail:
+	close(fd);
+	return -1;
+}
+
+/* The database and the side files SQLite may have left next to it. */
+static int make_private(const char *path, struct buf *err)
+{
+	static const char *const sides[] = { "-wal", "-shm", "-journal" };
+	struct buf side = BUF_INIT;
+	size_t i;
+	int rc = 0;
+
+	if (!strcmp(path, ":memory:"))
+		return 0;
+	for (i = 0; i < sizeof(sides) / sizeof(sides[0]) && !rc; i++) {
+		buf_reset(&side);
+		buf_printf(&side, "%s%s", path, sides[i]);
+		rc = private_file(buf_str(&side), 0, err);
+	}
+	buf_release(&side);
+	return rc ? -1 : private_file(path, 1, err);
+}
+
 static int prepare_all(struct sqlite_store *ss, struct buf *err)
 {
 	int i;
@@ -1242,10 +1471,12 @@ struct store *store_sqlite_open(const char *path, struct buf *err)
 		seterr(err, "store: no database path");
 		return NULL;
 	}
+	if (make_private(path, err))
+		return NULL;
 	ss = xcalloc(1, sizeof(*ss));
 	ss->base.ops = &sqlite_ops;
-	rc = sqlite3_open_v2(path, &ss->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
-			     NULL);
+	rc = sqlite3_open_v2(path, &ss->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+			     SQLITE_OPEN_NOFOLLOW, NULL);
 	if (rc != SQLITE_OK) {
 		seterr(err, "store: cannot open %s: %s", path,
 		       ss->db ? sqlite3_errmsg(ss->db) : sqlite3_errstr(rc));
@@ -1256,6 +1487,7 @@ struct store *store_sqlite_open(const char *path, struct buf *err)
 	sqlite3_busy_timeout(ss->db, BUSY_TIMEOUT_MS);
 	if (exec_sql(ss, "PRAGMA foreign_keys = ON", err) ||
 	    exec_sql(ss, sync, err) ||
+	    claim(ss, path, err) ||
 	    migrate(ss, path, err) ||
 	    set_wal(ss, path, sync, err) ||
 	    prepare_all(ss, err))
@@ -1281,4 +1513,6 @@ static const struct store_ops sqlite_ops = {
 	.sessions_due = sqlite_sessions_due,
 	.next_due = sqlite_next_due,
 	.cursor_set = sqlite_cursor_set,
+	.sessions_of_user = sqlite_sessions_of_user,
+	.count_lobbies = sqlite_count_lobbies,
 };

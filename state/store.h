@@ -21,8 +21,9 @@
 
 #include "util/buf.h"
 
-#define STORE_API_VERSION 1
+#define STORE_API_VERSION 2	/* 2: votes, sessions_of_user, count_lobbies */
 #define STORE_MAX_SEATS 8
+#define STORE_VOTES_MAX 16384	/* bytes of session_rec.votes, NUL excluded */
 
 enum session_status {
 	SESSION_LOBBY = 0,
@@ -60,6 +61,11 @@ struct session_rec {
 	 * timeout), unix seconds; 0 = never.  Set by the caller on every
 	 * commit; indexed (schema migration 3) so start-up reads one row. */
 	int64_t due;
+	/* the open votes of the session (abort, kick, settings) as a JSON
+	 * object text keyed by the voters' user ids: bot/session.c reads it,
+	 * the store does not.  NULL or "" = none (read back as NULL); at most
+	 * STORE_VOTES_MAX bytes; owned, like state.  Schema migration 4. */
+	char *votes;
 };
 
 struct action_rec {
@@ -131,14 +137,31 @@ struct store_ops {
 	int (*next_due)(struct store *s, int64_t *out, struct buf *err);
 	int (*cursor_set)(struct store *s, const char *key, const char *value,
 			  struct buf *err);
+	/* Every open session (lobby or active) of platform in which user
+	 * holds a human seat, oldest first, each read whole like session_get
+	 * (an index on seats(user): no scan of the other sessions). */
+	int (*sessions_of_user)(struct store *s, const char *platform, const char *user,
+				store_session_cb cb, void *ctx, struct buf *err);
+	/* The number of lobbies (status 0) open on platform into *out. */
+	int (*count_lobbies)(struct store *s, const char *platform, int64_t *out,
+			     struct buf *err);
 };
 
 struct store {
 	const struct store_ops *ops;
 };
 
-/* Opens (creating and migrating) a SQLite store; ":memory:" works.
- * Returns a new store, or NULL with err. */
+/*
+ * Opens (creating and migrating) a SQLite store; ":memory:" works.
+ * Returns a new store, or NULL with err.  The store holds every hidden
+ * hand, so a file is private: created 0600 (its -wal and -shm follow the
+ * database's mode), an existing one readable by others is made 0600, and
+ * a path whose last component (or its -wal/-shm) is a symbolic link is
+ * refused.  The file must be tabula's: its SQLite application_id is
+ * STORE_APPLICATION_ID; an empty file, or a file of an older tabula (id 0
+ * and tabula's tables), is stamped; anything else is refused untouched.
+ */
+#define STORE_APPLICATION_ID 0x74616275	/* "tabu" */
 struct store *store_sqlite_open(const char *path, struct buf *err);
 
 /* The schema version a SQLite file is at (for tests and --help). */
@@ -153,7 +176,7 @@ void store_fault_heal(struct store *s);
 int store_fault_writes(const struct store *s);	/* writes attempted so far */
 
 void session_rec_init(struct session_rec *s);
-void session_rec_release(struct session_rec *s);	/* frees state */
+void session_rec_release(struct session_rec *s);	/* frees state and votes */
 void session_rec_copy(struct session_rec *dst, const struct session_rec *src);
 const char *session_status_name(enum session_status st);
 void outbox_rec_release(struct outbox_rec *o);
@@ -227,6 +250,19 @@ static inline int store_cursor_set(struct store *s, const char *key, const char 
 				   struct buf *err)
 {
 	return s->ops->cursor_set(s, key, value, err);
+}
+
+static inline int store_sessions_of_user(struct store *s, const char *platform,
+					 const char *user, store_session_cb cb, void *ctx,
+					 struct buf *err)
+{
+	return s->ops->sessions_of_user(s, platform, user, cb, ctx, err);
+}
+
+static inline int store_count_lobbies(struct store *s, const char *platform, int64_t *out,
+				      struct buf *err)
+{
+	return s->ops->count_lobbies(s, platform, out, err);
 }
 
 #endif

@@ -4,6 +4,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "util/text.h"
+
 #define LINE_MAX_BYTES (64 * 1024)	/* longer lines are refused whole */
 #define READ_CHUNK 4096
 
@@ -81,6 +83,9 @@ static void console_error(struct console *c, const char *msg)
 	fflush(c->out);
 }
 
+/* A name or room as typed: one word of visible characters, no separator
+ * of the line's syntax (':' ends the name, '#' starts a room, '@' is a
+ * mention). */
 static int valid_name(const char *s, size_t n)
 {
 	size_t i;
@@ -96,11 +101,31 @@ static int valid_name(const char *s, size_t n)
 	return 1;
 }
 
+/*
+ * Names and rooms are untrusted text: a line separator (U+2028, NEL), a
+ * bidi override or a zero-width character in one would forge or disguise
+ * lines of the output.  The typed word is cleaned (text_clean_name) and
+ * must still be a valid word; the cleaned form is both the id and the
+ * display name, as on the console you are whoever you type, and what is
+ * shown is what you are.  Writes it to out (n bytes).  Returns NULL, or
+ * why the word cannot be a name.
+ */
+static const char *clean_word(const char *s, size_t len, char *out, size_t n)
+{
+	size_t k = text_clean_name(s, len, out, n);
+
+	if (!k)
+		return "that name has no visible character";
+	if (!valid_name(out, k))
+		return "a name is one word: no spaces or line breaks of any kind";
+	return NULL;
+}
+
 void console_feed_line(struct adapter *a, const char *line, size_t len)
 {
 	struct console *c = console_downcast(a);
 	char room[128] = CONSOLE_DEFAULT_ROOM, user[128];
-	const char *p = line, *end = line + len, *colon, *sp;
+	const char *p = line, *end = line + len, *colon, *sp, *why;
 	struct command cmd;
 
 	while (end > p && (end[-1] == '\r' || end[-1] == ' ' || end[-1] == '\t'))
@@ -132,7 +157,11 @@ void console_feed_line(struct adapter *a, const char *line, size_t len)
 			console_error(c, "a room is written #name, then a space");
 			return;
 		}
-		snprintf(room, sizeof(room), "%.*s", (int)(sp - p - 1), p + 1);
+		why = clean_word(p + 1, (size_t)(sp - p - 1), room, sizeof(room));
+		if (why) {
+			console_error(c, why);
+			return;
+		}
 		p = sp + 1;
 		while (p < end && *p == ' ')
 			p++;
@@ -140,7 +169,11 @@ void console_feed_line(struct adapter *a, const char *line, size_t len)
 	colon = memchr(p, ':', (size_t)(end - p));
 	sp = memchr(p, ' ', (size_t)(end - p));
 	if (colon && (!sp || colon < sp) && valid_name(p, (size_t)(colon - p))) {
-		snprintf(user, sizeof(user), "%.*s", (int)(colon - p), p);
+		why = clean_word(p, (size_t)(colon - p), user, sizeof(user));
+		if (why) {
+			console_error(c, why);
+			return;
+		}
 		snprintf(c->last_user, sizeof(c->last_user), "%s", user);
 		p = colon + 1;
 	} else if (c->last_user[0]) {

@@ -59,6 +59,10 @@ class Bot:
         env["TABULA_DB"] = self.db
         env["TABULA_SEED"] = "7"
         env["TABULA_LOG"] = "debug"
+        # the fake's players click far faster than people: no per-user
+        # throttle (docs/async.md, "Limits"; tested in test_session.c and
+        # tests/data/security/004)
+        env["TABULA_THROTTLE"] = "off"
         for k in drop:
             env.pop(k, None)
         env.update(extra_env or {})

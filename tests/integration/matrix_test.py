@@ -46,6 +46,10 @@ class Bot:
         env["TABULA_DB"] = self.db
         env["TABULA_SEED"] = "11"
         env["TABULA_LOG"] = "debug"
+        # the fake's players click far faster than people: no per-user
+        # throttle (docs/async.md, "Limits"; tested in test_session.c and
+        # tests/data/security/004)
+        env["TABULA_THROTTLE"] = "off"
         env.update(extra_env or {})
         self.secrets = [PASSWORD] + ([env["MATRIX_ACCESS_TOKEN"]] if token else [])
         self.errpath = os.path.join(self.dir, "stderr")

@@ -7,6 +7,8 @@ cd "$(dirname "$0")/../.."
 rc=0
 python3 tests/lint/translations.py || rc=1
 python3 tests/integration/transcript.py "$bin" tests/data/*/*.txt || rc=1
+python3 tests/integration/console_scan_test.py "$bin" || rc=1
+python3 tests/integration/at_rest_test.py "$bin" || rc=1
 python3 tests/integration/discord_test.py "$bin" || rc=1
 python3 tests/integration/matrix_test.py "$bin" || rc=1
 python3 tests/integration/crash_test.py "$bin" || rc=1

@@ -128,6 +128,26 @@ void capture_free(struct capture_adapter *c)
 	free(c);
 }
 
+static void run_cmd_named(struct capture_adapter *c, const char *room, const char *user,
+			  const char *name, const char *text, size_t len, int64_t session,
+			  int64_t version, int direct)
+{
+	struct command cmd = {
+		.platform = c->base.ops->name, .room = room, .user = user, .name = name,
+		.text = text, .text_len = len,
+		.expect_session = session, .expect_version = version, .direct = direct,
+		.locale = c->locale,
+	};
+
+	c->base.on_command(c->base.ctx, &c->base, &cmd);
+}
+
+void capture_cmd_named(struct capture_adapter *c, const char *room, const char *user,
+		       const char *name, const char *text)
+{
+	run_cmd_named(c, room, user, name, text, strlen(text), 0, 0, 0);
+}
+
 static void run_cmd_full(struct capture_adapter *c, const char *room, const char *user,
 			 const char *text, size_t len, int64_t session, int64_t version,
 			 int direct)

@@ -46,6 +46,9 @@ void capture_cmd_expect(struct capture_adapter *c, const char *room, const char 
 /* The same sent in a private chat with the bot (struct command's direct). */
 void capture_cmd_direct(struct capture_adapter *c, const char *room, const char *user,
 			const char *text);
+/* The same with a display name other than the user id (untrusted text). */
+void capture_cmd_named(struct capture_adapter *c, const char *room, const char *user,
+		       const char *name, const char *text);
 void capture_cmd_len(struct capture_adapter *c, const char *room, const char *user,
 		     const char *text, size_t len);
 /* The number of messages since the last clear whose text holds needle, to

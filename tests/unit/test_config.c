@@ -1,4 +1,5 @@
-/* bot/config: defaults from a file, the environment wins, secrets guarded. */
+/* bot/config: defaults from a file, the environment wins, secrets guarded,
+ * a file others can change refused. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -75,12 +76,39 @@ static void test_secret_needs_private_file(void **state)
 	buf_release(&err);
 }
 
+/* Whoever can change the file chooses the bot's endpoints and store: a
+ * group- or world-writable file is refused, secret or not, and sets
+ * nothing.  Readable by others is fine without a secret. */
+static void test_writable_by_others_refused(void **state)
+{
+	static const mode_t bad[] = { 0620, 0602, 0666, 0660 };
+	struct buf err = BUF_INIT;
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		unsetenv("TABULA_TEST_W");
+		write_file("TABULA_TEST_W=https://evil.example\n", bad[i]);
+		buf_reset(&err);
+		assert_int_equal(config_load(path, &err), -1);
+		assert_non_null(strstr(buf_str(&err), "can be changed by others"));
+		assert_non_null(strstr(buf_str(&err), "chmod go-w"));
+		assert_null(getenv("TABULA_TEST_W"));
+		unlink(path);
+	}
+	write_file("TABULA_TEST_W=fine\n", 0644);
+	assert_int_equal(config_load(path, &err), 0);
+	assert_string_equal(getenv("TABULA_TEST_W"), "fine");
+	unlink(path);
+	buf_release(&err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_defaults_and_env_wins),
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_secret_needs_private_file),
+		cmocka_unit_test(test_writable_by_others_refused),
 	};
 
 	return cmocka_run_group_tests_name("config", tests, NULL, NULL);

@@ -15,6 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <sqlite3.h>
+
 #include "bot/session.h"
 #include "bot/think.h"
 #include "tests/support/capture.h"
@@ -339,7 +341,7 @@ static void test_abort(void **state)
 
 	start_three(f);
 	capture_cmd(f->cap, "r1", "zed", "game abort");
-	assert_int_equal(capture_count(f->cap, "zed", "Only the creator"), 1);
+	assert_int_equal(capture_count(f->cap, "zed", "Only the players seated"), 1);
 	capture_cmd(f->cap, "r1", "ben", "game abort");
 	assert_int_equal(capture_count(f->cap, NULL, "Vote to abort recorded (1 of 3"), 1);
 	assert_int_equal(room(f, "r1")->rec.status, SESSION_ACTIVE);
@@ -1535,14 +1537,21 @@ static void test_reminders_off(void **state)
 
 	start_two(f->cap, "r1");
 	t0 = f->clock;
+	/* two players: both must ask (more than half of two) */
 	capture_cmd(f->cap, "r1", "ben", "game settings remind 0");
-	assert_int_equal(capture_count(f->cap, NULL, "Reminders off"), 1);
+	assert_int_equal(capture_count(f->cap, NULL, "ben asks for `game settings remind 0`: "
+				       "1 of 2 players"), 1);
+	assert_int_equal(capture_count(f->cap, NULL, "Reminders off"), 0);
+	capture_cmd(f->cap, "r1", "ana", "game settings remind 0");
+	assert_int_equal(capture_count(f->cap, NULL, "Reminders off. (Agreed by 2 of 2 players.)"),
+			 1);
 	assert_int_equal(session_mgr_next_due(&f->mgr), 0);
 	capture_clear(f->cap);
 	assert_int_equal(tick_at(f, t0, 25), 0);
 	tick_at(f, t0, 24 * 10);
 	assert_int_equal(f->cap->n, 0);
 	/* back on, a different period */
+	capture_cmd(f->cap, "r1", "ana", "game settings remind 6");
 	capture_cmd(f->cap, "r1", "ben", "game settings remind 6");
 	assert_int_equal(capture_count(f->cap, NULL, "Reminders every 6 hours"), 1);
 	capture_clear(f->cap);
@@ -1631,8 +1640,10 @@ static void test_timeout_ai(void **state)
 	start_two(f->cap, "r1");
 	t0 = f->clock;
 	capture_cmd(f->cap, "r1", "ana", "game settings timeout 30");
-	capture_cmd(f->cap, "r1", "ana", "game settings ontimeout ai");
-	assert_int_equal(capture_count(f->cap, NULL, "the AI decides for the idle player"), 1);
+	capture_cmd(f->cap, "r1", "ben", "game settings timeout 30");
+	assert_int_equal(capture_count(f->cap, NULL, "Timeout: 30 hours without a move."), 1);
+	capture_cmd(f->cap, "r1", "ana", "game settings ontimeout ai");	/* the default */
+	assert_int_equal(capture_count(f->cap, "ana", "That is the setting already"), 1);
 	s = room(f, "r1");
 	seat = only_awaited_seat(s);
 	snprintf(who, sizeof(who), "%s", s->rec.seats[seat].user);
@@ -1675,7 +1686,9 @@ static void test_timeout_pause(void **state)
 	start_two(f->cap, "r1");
 	t0 = f->clock;
 	capture_cmd(f->cap, "r1", "ana", "game settings timeout 30");
+	capture_cmd(f->cap, "r1", "ben", "game settings timeout 30");
 	capture_cmd(f->cap, "r1", "ben", "game settings ontimeout pause");
+	capture_cmd(f->cap, "r1", "ana", "game settings ontimeout pause");
 	assert_int_equal(capture_count(f->cap, NULL, "At the timeout the game pauses"), 1);
 	s = room(f, "r1");
 	snprintf(who, sizeof(who), "%s", awaited_user(s));
@@ -1862,7 +1875,9 @@ static void test_kick_threshold_timeout(void **state)
 	start_two(f->cap, "r1");
 	t0 = f->clock;
 	capture_cmd(f->cap, "r1", "ana", "game settings timeout 10");
+	capture_cmd(f->cap, "r1", "ben", "game settings timeout 10");
 	capture_cmd(f->cap, "r1", "ana", "game settings ontimeout pause");
+	capture_cmd(f->cap, "r1", "ben", "game settings ontimeout pause");
 	s = room(f, "r1");
 	seat = only_awaited_seat(s);
 	snprintf(who, sizeof(who), "%s", s->rec.seats[seat].user);
@@ -2384,6 +2399,474 @@ static void test_strong_ai_setting(void **state)
 	assert_int_equal(capture_count(f->cap, "ana", "AI players: basic"), 3);
 }
 
+/* ---- issue 11: votes belong to people; settings need consent; names;
+ * lookups by user; lobby caps; the throttle ---- */
+
+/* The seat of user (human or AI) in the room's game, or -1. */
+static int seat_in(struct fixture *f, const char *r, const char *user)
+{
+	struct session *s = room(f, r);
+	int i;
+
+	for (i = 0; s && i < s->rec.nseats; i++)
+		if (!strcmp(s->rec.seats[i].user, user))
+			return i;
+	return -1;
+}
+
+/*
+ * The issue's scenario: in a five-seat lobby two players vote to abort and
+ * leave, two newcomers take seats, and one of them votes.  With votes kept
+ * by seat the newcomer made three "votes" of five and aborted; votes are
+ * the users' and count only while they are seated, so it is 1 of 5.
+ */
+static void test_abort_votes_belong_to_people(void **state)
+{
+	struct fixture *f = *state;
+	static const char *const joiners[] = { "ben", "cy", "dan", "eve" };
+	struct session *s;
+	size_t i;
+
+	capture_cmd(f->cap, "r1", "ana", "game new gtr");
+	for (i = 0; i < 4; i++)
+		capture_cmd(f->cap, "r1", joiners[i], "game join");
+	capture_clear(f->cap);
+	capture_cmd(f->cap, "r1", "ben", "game abort");
+	capture_cmd(f->cap, "r1", "cy", "game abort");
+	assert_int_equal(capture_count(f->cap, NULL, "Vote to abort recorded (2 of 5"), 1);
+	capture_cmd(f->cap, "r1", "ben", "game leave");
+	capture_cmd(f->cap, "r1", "cy", "game leave");
+	/* their votes left with them, in the store too */
+	s = room(f, "r1");
+	assert_null(s->rec.votes);
+	capture_cmd(f->cap, "r1", "fay", "game join");
+	capture_cmd(f->cap, "r1", "gus", "game join");
+	capture_clear(f->cap);
+	capture_cmd(f->cap, "r1", "fay", "game abort");
+	assert_int_equal(capture_count(f->cap, NULL, "Vote to abort recorded (1 of 5"), 1);
+	assert_int_equal(room(f, "r1")->rec.status, SESSION_LOBBY);
+	/* a vote counts once; someone outside the game has no vote */
+	capture_cmd(f->cap, "r1", "fay", "game abort");
+	assert_int_equal(capture_count(f->cap, NULL, "Vote to abort recorded (1 of 5"), 2);
+	capture_cmd(f->cap, "r1", "ben", "game abort");
+	assert_int_equal(capture_count(f->cap, "ben", "Only the players seated"), 1);
+	/* the votes survive a restart, and keep counting after the start */
+	capture_cmd(f->cap, "r1", "ana", "game start");
+	assert_int_equal(room(f, "r1")->rec.status, SESSION_ACTIVE);
+	restart(f);
+	capture_cmd(f->cap, "r1", "gus", "game abort");
+	assert_int_equal(capture_count(f->cap, NULL, "Vote to abort recorded (2 of 5"), 1);
+	capture_cmd(f->cap, "r1", "dan", "game abort");
+	assert_int_equal(room(f, "r1")->rec.status, SESSION_ABORTED);
+	assert_int_equal(capture_count(f->cap, NULL, "The game was aborted"), 1);
+	assert_null(room(f, "r1")->rec.votes);
+}
+
+/* The creator aborts alone only while seated: not after leaving the lobby,
+ * not after the AI took their seat.  The players left decide then; the
+ * last human to leave a lobby closes it. */
+static void test_abort_creator_only_while_seated(void **state)
+{
+	struct fixture *f = *state;
+	struct session *s;
+	char who[128], cmd[160];
+	int64_t t0;
+	int seat;
+
+	/* seated: alone */
+	capture_cmd(f->cap, "r1", "ana", "game new fortuna");
+	capture_cmd(f->cap, "r1", "ben", "game join");
+	capture_cmd(f->cap, "r1", "ana", "game abort");
+	assert_int_equal(room(f, "r1")->rec.status, SESSION_ABORTED);
+
+	/* left the lobby: no say any more */
+	capture_cmd(f->cap, "r2", "ana", "game new fortuna");
+	capture_cmd(f->cap, "r2", "ben", "game join");
+	capture_cmd(f->cap, "r2", "cy", "game join");
+	capture_cmd(f->cap, "r2", "ana", "game leave");
+	capture_clear(f->cap);
+	capture_cmd(f->cap, "r2", "ana", "game abort");
+	assert_int_equal(capture_count(f->cap, "ana", "Only the players seated"), 1);
+	assert_int_equal(room(f, "r2")->rec.status, SESSION_LOBBY);
+	capture_cmd(f->cap, "r2", "ben", "game abort");
+	assert_int_equal(capture_count(f->cap, NULL, "(1 of 2"), 1);
+	/* the last human to leave closes the lobby */
+	capture_cmd(f->cap, "r2", "ben", "game leave");
+	capture_cmd(f->cap, "r2", "cy", "game addbot");
+	capture_clear(f->cap);
+	capture_cmd(f->cap, "r2", "cy", "game leave");
+	assert_int_equal(capture_count(f->cap, NULL, "the lobby is closed"), 1);
+	assert_int_equal(room(f, "r2")->rec.status, SESSION_ABORTED);
+	capture_cmd(f->cap, "r2", "dan", "game new fortuna");	/* the room is free */
+	assert_int_equal(room(f, "r2")->rec.status, SESSION_LOBBY);
+
+	/* the AI took the creator's seat: neither abort nor vote */
+	capture_cmd(f->cap, "r3", "ana", "game new fortuna");
+	capture_cmd(f->cap, "r3", "ben", "game join");
+	capture_cmd(f->cap, "r3", "cy", "game join");
+	capture_cmd(f->cap, "r3", "ana", "game start");
+	s = room(f, "r3");
+	t0 = f->clock;
+	/* play until ana alone is awaited, then let her idle */
+	{
+		int guard = 0;
+
+		while (strcmp(awaited_user(s), "ana") || s->ops->awaiting(s->st) !=
+		       (1u << seat_in(f, "r3", "ana"))) {
+			assert_true(++guard < 500);
+			snprintf(who, sizeof(who), "%s", awaited_user(s));
+			capture_cmd(f->cap, "r3", who, "play 1");
+			s = room(f, "r3");
+		}
+	}
+	t0 = f->clock;
+	f->clock = t0 + 49 * HOUR;
+	seat = seat_in(f, "r3", "ana");
+	snprintf(cmd, sizeof(cmd), "game kick ana");
+	capture_cmd(f->cap, "r3", "ben", cmd);
+	capture_cmd(f->cap, "r3", "cy", cmd);
+	assert_int_equal(room(f, "r3")->rec.seats[seat].is_bot, 1);
+	capture_clear(f->cap);
+	capture_cmd(f->cap, "r3", "ana", "game abort");
+	assert_int_equal(capture_count(f->cap, "ana", "Only the players seated"), 1);
+	assert_int_equal(room(f, "r3")->rec.status, SESSION_ACTIVE);
+	capture_cmd(f->cap, "r3", "ben", "game abort");
+	assert_int_equal(capture_count(f->cap, NULL, "(1 of 2"), 1);
+	capture_cmd(f->cap, "r3", "cy", "game abort");
+	assert_int_equal(room(f, "r3")->rec.status, SESSION_ABORTED);
+}
+
+/* Kick votes are users': stored (a restart keeps them), counted among the
+ * other seated humans, and dropped when their target moves. */
+static void test_kick_votes_stored_by_user(void **state)
+{
+	struct fixture *f = *state;
+	struct session *s;
+	char who[128], voters[3][128], cmd[200];
+	const char *users[4] = { "ana", "ben", "cy", "dan" };
+	int64_t t0;
+	int i, k = 0, seat;
+
+	capture_cmd(f->cap, "r1", "ana", "game new fortuna");
+	capture_cmd(f->cap, "r1", "ben", "game join");
+	capture_cmd(f->cap, "r1", "cy", "game join");
+	capture_cmd(f->cap, "r1", "dan", "game join");
+	capture_cmd(f->cap, "r1", "ana", "game start");
+	t0 = f->clock;
+	s = room(f, "r1");
+	seat = only_awaited_seat(s);
+	snprintf(who, sizeof(who), "%s", s->rec.seats[seat].user);
+	for (i = 0; i < 4; i++)
+		if (strcmp(users[i], who))
+			snprintf(voters[k++], sizeof(voters[0]), "%s", users[i]);
+	f->clock = t0 + 49 * HOUR;
+	snprintf(cmd, sizeof(cmd), "game kick %s", who);
+	capture_clear(f->cap);
+	capture_cmd(f->cap, "r1", voters[0], cmd);
+	assert_int_equal(capture_count(f->cap, NULL, "1 of 3 (more than half needed)"), 1);
+	/* stored with the session: a restart forgets nothing */
+	restart(f);
+	s = room(f, "r1");
+	assert_non_null(s->rec.votes);
+	assert_non_null(strstr(s->rec.votes, "\"kick\""));
+	/* the target moves: the votes against them are void, in the store too */
+	capture_cmd(f->cap, "r1", who, "play 1");
+	s = room(f, "r1");
+	assert_true(s->rec.votes == NULL || !strstr(s->rec.votes, "kick"));
+	restart(f);
+	s = room(f, "r1");
+	assert_true(s->rec.votes == NULL || !strstr(s->rec.votes, "kick"));
+	assert_int_equal(s->rec.seats[seat].is_bot, 0);
+}
+
+/*
+ * The issue's scenario: one player sets `timeout 1` and an hour later the
+ * AI plays for the opponent.  After the start, timeout and ontimeout (and
+ * remind and ai) need more than half of the seated humans asking for the
+ * same value; a proposal is stored; one human alone decides alone.
+ */
+static void test_settings_after_start_need_majority(void **state)
+{
+	struct fixture *f = *state;
+	struct session *s;
+	int64_t t0, seq;
+
+	capture_cmd(f->cap, "r1", "ana", "game new fortuna");
+	capture_cmd(f->cap, "r1", "ben", "game join");
+	capture_cmd(f->cap, "r1", "cy", "game join");
+	capture_cmd(f->cap, "r1", "ana", "game settings remind 48");	/* lobby: at once */
+	assert_int_equal(capture_count(f->cap, NULL, "Reminders every 48 hours."), 1);
+	capture_cmd(f->cap, "r1", "ana", "game start");
+	t0 = f->clock;
+	s = room(f, "r1");
+	seq = s->last_seq;
+	capture_clear(f->cap);
+	capture_cmd(f->cap, "r1", "ana", "game settings timeout 1");
+	assert_int_equal(capture_count(f->cap, NULL, "ana asks for `game settings timeout 1`: "
+				       "1 of 3 players"), 1);
+	assert_int_equal(capture_count(f->cap, NULL, "Timeout:"), 0);
+	/* two hours later nothing happened to anyone's seat */
+	tick_at(f, t0, 2);
+	s = room(f, "r1");
+	assert_int_equal(s->last_seq, seq);
+	assert_int_equal(capture_count(f->cap, NULL, "did not decide"), 0);
+	/* a proposal survives a restart; a different value is another vote */
+	restart(f);
+	capture_cmd(f->cap, "r1", "ben", "game settings timeout 5");
+	assert_int_equal(capture_count(f->cap, NULL, "1 of 3 players"), 1);
+	capture_cmd(f->cap, "r1", "cy", "game settings timeout 5");
+	assert_int_equal(capture_count(f->cap, NULL,
+				       "Timeout: 5 hours without a move. (Agreed by 2 of 3 players.)"),
+			 1);
+	/* decided: ana's proposal of 1 is gone with the others */
+	assert_null(room(f, "r1")->rec.votes);
+	capture_cmd(f->cap, "r1", "ben", "game settings timeout 5");
+	assert_int_equal(capture_count(f->cap, "ben", "That is the setting already"), 1);
+	/* ontimeout, remind and ai are voted too */
+	capture_cmd(f->cap, "r1", "cy", "game settings ontimeout pause");
+	capture_cmd(f->cap, "r1", "cy", "game settings remind 1");
+	capture_cmd(f->cap, "r1", "cy", "game settings ai strong");
+	assert_int_equal(capture_count(f->cap, NULL, "cy asks for"), 3);
+	s = room(f, "r1");
+	assert_null(strstr(s->rec.settings, "\"on_timeout\":\"pause\""));
+	assert_null(strstr(s->rec.settings, "\"remind\":1,"));
+	assert_null(strstr(s->rec.settings, "strong"));
+	/* dm and locale are the caller's and the room's language: at once */
+	capture_cmd(f->cap, "r1", "ben", "game settings dm on");
+	assert_int_equal(capture_count(f->cap, "ben", "DM notifications on"), 1);
+	capture_cmd(f->cap, "r1", "ben", "game settings locale es");
+	assert_int_equal(capture_count(f->cap, NULL, "Esta sala juega ahora en español."), 1);
+	capture_cmd(f->cap, "r1", "ben", "game settings locale en");
+	/* cy's three proposals wait for the others, stored */
+	s = room(f, "r1");
+	assert_non_null(s->rec.votes);
+	assert_non_null(strstr(s->rec.votes, "\"cy\":\"pause\""));
+
+	/* one human and AI seats: the human decides alone, at once */
+	capture_cmd(f->cap, "r2", "eve", "game new fortuna");
+	capture_cmd(f->cap, "r2", "eve", "game addbot 2");
+	capture_cmd(f->cap, "r2", "eve", "game start");
+	capture_clear(f->cap);
+	capture_cmd(f->cap, "r2", "eve", "game settings timeout 3");
+	assert_int_equal(capture_count(f->cap, NULL, "Timeout: 3 hours without a move."), 1);
+	assert_int_equal(capture_count(f->cap, NULL, "Agreed"), 0);
+}
+
+/* A voter who leaves the seated humans (the AI takes their seat) takes
+ * their setting votes with them. */
+static void test_setting_votes_leave_with_voter(void **state)
+{
+	struct fixture *f = *state;
+	struct session *s;
+	char who[128], v1[128], v2[128], cmd[160];
+	const char *users[3] = { "ana", "ben", "cy" };
+	int i, k = 0, seat;
+
+	start_three(f);
+	s = room(f, "r1");
+	seat = only_awaited_seat(s);
+	snprintf(who, sizeof(who), "%s", s->rec.seats[seat].user);
+	for (i = 0; i < 3; i++)
+		if (strcmp(users[i], who))
+			snprintf(k++ ? v2 : v1, 128, "%s", users[i]);
+	/* the idle player proposes a long timeout, then idles */
+	capture_cmd(f->cap, "r1", who, "game settings timeout 900");
+	s = room(f, "r1");
+	assert_non_null(s->rec.votes);
+	assert_non_null(strstr(s->rec.votes, who));
+	f->clock += 49 * HOUR;
+	snprintf(cmd, sizeof(cmd), "game kick %s", who);
+	capture_cmd(f->cap, "r1", v1, cmd);
+	capture_cmd(f->cap, "r1", v2, cmd);
+	s = room(f, "r1");
+	assert_int_equal(s->rec.seats[seat].is_bot, 1);
+	assert_true(s->rec.votes == NULL || !strstr(s->rec.votes, who));
+	/* one of the two humans left now asks for 900: 1 of 2, not a majority */
+	capture_clear(f->cap);
+	capture_cmd(f->cap, "r1", v1, "game settings timeout 900");
+	assert_int_equal(capture_count(f->cap, NULL, "1 of 2 players"), 1);
+}
+
+/* A display name with control, bidi or zero-width characters cannot forge
+ * a line or hide text: the manager cleans it before it is stored. */
+static void test_names_cleaned_before_stored(void **state)
+{
+	struct fixture *f = *state;
+	struct session *s;
+	size_t i;
+
+	capture_cmd_named(f->cap, "r1", "u1", "Eve\n[room] ana wins!", "game new fortuna");
+	capture_cmd_named(f->cap, "r1", "u2", "\xe2\x80\xae" "nimda\xe2\x80\x8b", "game join");
+	capture_cmd_named(f->cap, "r1", "u3", "\xe2\x80\x8b\xe2\x80\x8f\x07", "game join");
+	s = room(f, "r1");
+	assert_int_equal(s->rec.nseats, 3);
+	assert_string_equal(s->rec.seats[0].name, "Eve [room] ana wins!");
+	assert_string_equal(s->rec.seats[1].name, "nimda");
+	assert_string_equal(s->rec.seats[2].name, "u3");	/* nothing visible: the id */
+	capture_cmd_named(f->cap, "r1", "u1", "Eve\n[room] ana wins!", "game start");
+	for (i = 0; i < f->cap->n; i++) {
+		const char *t = f->cap->v[i].text;
+
+		assert_null(strstr(t, "\xe2\x80\xae"));
+		assert_null(strstr(t, "\xe2\x80\x8b"));
+		assert_null(strstr(t, "\n[room] ana wins"));
+	}
+	restart(f);
+	assert_string_equal(room(f, "r1")->rec.seats[0].name, "Eve [room] ana wins!");
+}
+
+/* At most SESSION_LOBBIES_PER_USER open lobbies per user and platform: the
+ * next `game new` is refused privately and creates nothing; games in play
+ * do not count; other users and platforms are not affected. */
+static void test_lobby_cap_per_user(void **state)
+{
+	struct fixture *f = *state;
+	char r[16];
+	int i;
+
+	attach_discord(f);
+	start_two(f->cap, "g1");		/* a game in play: not a lobby */
+	for (i = 0; i < SESSION_LOBBIES_PER_USER; i++) {
+		snprintf(r, sizeof(r), "l%d", i);
+		capture_cmd(f->cap, r, "ana", "game new fortuna");
+		assert_non_null(room(f, r));
+	}
+	capture_clear(f->cap);
+	capture_cmd(f->cap, "l-extra", "ana", "game new fortuna");
+	assert_int_equal(capture_count(f->cap, "ana", "You are already waiting in 10 lobbies"), 1);
+	assert_int_equal(capture_count(f->cap, NULL, ""), 0);
+	assert_null(room(f, "l-extra"));
+	/* ben, and ana on another platform, are not affected */
+	capture_cmd(f->cap, "l-ben", "ben", "game new fortuna");
+	assert_non_null(room(f, "l-ben"));
+	capture_cmd(f->dc, "d1", "ana", "game new fortuna");
+	assert_int_equal(capture_count(f->dc, NULL, "lobby"), 1);
+	/* leaving one (here: starting one) makes room */
+	capture_cmd(f->cap, "l0", "ben", "game join");
+	capture_cmd(f->cap, "l0", "ana", "game start");
+	capture_cmd(f->cap, "l-extra", "ana", "game new fortuna");
+	assert_non_null(room(f, "l-extra"));
+	/* nor can she join an eleventh */
+	capture_clear(f->cap);
+	capture_cmd(f->cap, "l-ben", "ana", "game join");
+	assert_int_equal(capture_count(f->cap, "ana", "already waiting in 10 lobbies"), 1);
+	assert_int_equal(room(f, "l-ben")->rec.nseats, 1);
+}
+
+/* At most max_lobbies_platform open lobbies on a platform. */
+static void test_lobby_cap_per_platform(void **state)
+{
+	struct fixture *f = *state;
+
+	attach_discord(f);
+	f->mgr.max_lobbies_platform = 2;
+	capture_cmd(f->cap, "r1", "ana", "game new fortuna");
+	capture_cmd(f->cap, "r2", "ben", "game new gtr");
+	capture_clear(f->cap);
+	capture_cmd(f->cap, "r3", "cy", "game new fortuna");
+	assert_int_equal(capture_count(f->cap, "cy", "Too many games are waiting"), 1);
+	assert_null(room(f, "r3"));
+	capture_cmd(f->dc, "d1", "cy", "game new fortuna");	/* another platform */
+	assert_int_equal(capture_count(f->dc, NULL, "lobby"), 1);
+	/* a lobby that starts frees a place */
+	capture_cmd(f->cap, "r1", "ben", "game join");
+	capture_cmd(f->cap, "r1", "ana", "game start");
+	capture_cmd(f->cap, "r3", "cy", "game new fortuna");
+	assert_non_null(room(f, "r3"));
+}
+
+/*
+ * mygames and a DM's routing read the user's own sessions (the seats(user)
+ * index), never the others': here another user's lobby is damaged in the
+ * store (a field too long to read), which broke the scan of every open
+ * session, and so everyone's `mygames` and DM commands.
+ */
+static void test_lookups_by_user_skip_others(void **state)
+{
+	struct fixture *f = *state;
+	sqlite3 *db = NULL;
+	char r[16], u[16];
+	int i;
+
+	assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db,
+		"INSERT INTO sessions (id, platform, room, game, options, creator, locale,"
+		" status, seed, version, created, updated, state)"
+		" VALUES (1, 'console', 'bad', 'fortuna', '', 'zed',"
+		" 'a-locale-much-too-long', 0, 1, 1, 1, 1, NULL);"
+		"INSERT INTO seats VALUES (1, 0, 'zed', 'zed', 0, 0);", NULL, NULL, NULL),
+		SQLITE_OK);
+	sqlite3_close(db);
+	for (i = 0; i < 5; i++) {
+		snprintf(r, sizeof(r), "x%d", i);
+		snprintf(u, sizeof(u), "u%d", i);
+		capture_cmd(f->cap, r, u, "game new fortuna");
+	}
+	start_two(f->cap, "r1");
+	restart(f);
+	capture_clear(f->cap);
+	capture_cmd(f->cap, "elsewhere", "ana", "mygames");
+	assert_int_equal(capture_count(f->cap, "ana", "#r1"), 1);
+	capture_cmd_direct(f->cap, "dm-ben", "ben", "game status");
+	assert_int_equal(capture_count(f->cap, NULL, "Moves so far"), 1);
+}
+
+static int64_t fake_ms(void *ctx)
+{
+	return ((struct fixture *)ctx)->clock * 1000;
+}
+
+/* A user who floods gets one private "slow down" and their extra commands
+ * are refused (not run); nobody else is slowed; a Discord-like platform
+ * answers every refused command; the bucket refills with time. */
+static void test_throttle(void **state)
+{
+	struct fixture *f = *state;
+	int i;
+
+	attach_discord(f);
+	f->mgr.now_ms = fake_ms;
+	f->mgr.now_ms_ctx = f;
+	session_mgr_set_throttle(&f->mgr, 3, 10000);
+	capture_cmd(f->cap, "r1", "ana", "game new fortuna");
+	capture_cmd(f->cap, "r1", "ana", "game status");
+	capture_cmd(f->cap, "r1", "ana", "game status");
+	capture_clear(f->cap);
+	capture_cmd(f->cap, "r1", "ana", "game addbot");	/* the 4th at once */
+	assert_int_equal(capture_count(f->cap, "ana", "Slow down"), 1);
+	assert_int_equal(capture_count(f->cap, "ana", "not run, nor will the next ones be for 10 "
+				       "seconds"), 1);
+	assert_int_equal(room(f, "r1")->rec.nseats, 1);	/* not run */
+	for (i = 0; i < 5; i++)
+		capture_cmd(f->cap, "r1", "ana", "game addbot");
+	assert_int_equal(f->cap->n, 1);			/* told once */
+	assert_int_equal(room(f, "r1")->rec.nseats, 1);
+	/* ben is not slowed */
+	capture_cmd(f->cap, "r1", "ben", "game join");
+	assert_int_equal(room(f, "r1")->rec.nseats, 2);
+	/* ten seconds on, one more of ana's */
+	f->clock += 10;
+	capture_clear(f->cap);
+	capture_cmd(f->cap, "r1", "ana", "game addbot");
+	assert_int_equal(room(f, "r1")->rec.nseats, 3);
+	capture_cmd(f->cap, "r1", "ana", "game addbot");
+	assert_int_equal(capture_count(f->cap, "ana", "Slow down"), 1);
+	assert_int_equal(room(f, "r1")->rec.nseats, 3);
+	/* on Discord every refused interaction is answered (ephemerally) */
+	for (i = 0; i < 5; i++)
+		capture_cmd(f->dc, "d1", "zed", "help");
+	capture_clear(f->dc);
+	capture_cmd(f->dc, "d1", "zed", "help");
+	capture_cmd(f->dc, "d1", "zed", "help");
+	assert_int_equal(capture_count(f->dc, "zed", "Slow down"), 2);
+	assert_int_equal(capture_count(f->dc, "zed", "tabula commands"), 0);
+	/* off again: nothing is refused */
+	session_mgr_set_throttle(&f->mgr, 0, 0);
+	capture_clear(f->dc);
+	capture_cmd(f->dc, "d1", "zed", "help");
+	assert_int_equal(capture_count(f->dc, "zed", "tabula commands"), 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -2426,6 +2909,20 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_strong_ai_inline_and_jobs, setup_file, teardown),
 		cmocka_unit_test_setup_teardown(test_strong_ai_stale_answer, setup_file, teardown),
 		cmocka_unit_test_setup_teardown(test_strong_ai_setting, setup_file, teardown),
+		cmocka_unit_test_setup_teardown(test_abort_votes_belong_to_people, setup_file, teardown),
+		cmocka_unit_test_setup_teardown(test_abort_creator_only_while_seated, setup_file,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_kick_votes_stored_by_user, setup_file, teardown),
+		cmocka_unit_test_setup_teardown(test_settings_after_start_need_majority, setup_file,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_setting_votes_leave_with_voter, setup_file,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_names_cleaned_before_stored, setup_file, teardown),
+		cmocka_unit_test_setup_teardown(test_lobby_cap_per_user, setup_file, teardown),
+		cmocka_unit_test_setup_teardown(test_lobby_cap_per_platform, setup_file, teardown),
+		cmocka_unit_test_setup_teardown(test_lookups_by_user_skip_others, setup_file,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_throttle, setup_file, teardown),
 	};
 
 	return cmocka_run_group_tests_name("session", tests, NULL, NULL);

@@ -214,6 +214,8 @@ static void assert_session_equal(const struct session_rec *a, const struct sessi
 		assert_ptr_equal(a->state, b->state);
 	else
 		assert_string_equal(a->state, b->state);
+	/* no votes reads back as NULL, whether written as NULL or "" */
+	assert_string_equal(a->votes ? a->votes : "", b->votes ? b->votes : "");
 }
 
 /* Collects what the iterators deliver; stops after `stop` items if > 0. */
@@ -993,6 +995,218 @@ static void test_settings(void **state)
 	session_rec_release(&s);
 }
 
+/* ------------------------------------------------------- contract: votes */
+
+/* Votes (schema 4): a JSON text the store keeps as it is; none = NULL. */
+static void test_votes(void **state)
+{
+	struct fixture *f = *state;
+	struct session_rec s, got, copy;
+	struct store_commit c = { .session = &s };
+	char *big;
+
+	mk_session(&s, "console", "room-1", SESSION_ACTIVE);
+	session_rec_init(&got);
+	session_rec_init(&copy);
+	save_session(f, &s);
+	get_ok(f, s.id, &got);
+	assert_null(got.votes);
+
+	s.votes = xstrdup("{\"abort\":[\"u-ann\"],\"kick\":{\"u-ann\":\"u-bob\"}}");
+	save_session(f, &s);
+	if (f->kind == KIND_FILE)
+		reopen(f);
+	get_ok(f, s.id, &got);
+	assert_string_equal(got.votes, s.votes);
+	assert_session_equal(&got, &s);
+	/* a copy owns its own votes */
+	session_rec_copy(&copy, &got);
+	assert_ptr_not_equal(copy.votes, got.votes);
+	assert_string_equal(copy.votes, got.votes);
+
+	/* "" is no votes, and reads back as NULL */
+	free(s.votes);
+	s.votes = xstrdup("");
+	save_session(f, &s);
+	get_ok(f, s.id, &got);
+	assert_null(got.votes);
+
+	/* exactly at the limit, and one byte over: refused, nothing written */
+	free(s.votes);
+	big = malloc(STORE_VOTES_MAX + 2);
+	assert_non_null(big);
+	memset(big, 'v', STORE_VOTES_MAX + 1);
+	big[STORE_VOTES_MAX] = '\0';
+	s.votes = xstrdup(big);
+	save_session(f, &s);
+	get_ok(f, s.id, &got);
+	assert_int_equal(strlen(got.votes), STORE_VOTES_MAX);
+	big[STORE_VOTES_MAX] = 'v';
+	big[STORE_VOTES_MAX + 1] = '\0';
+	free(s.votes);
+	s.votes = big;
+	commit_fails(f, &c, "votes are longer than");
+	get_ok(f, s.id, &got);
+	assert_int_equal(strlen(got.votes), STORE_VOTES_MAX);
+	session_rec_release(&s);
+	session_rec_release(&got);
+	session_rec_release(&copy);
+}
+
+struct user_seen {
+	int n;
+	int64_t ids[64];
+	char rooms[64][32];
+};
+
+static int user_session(void *ctx, const struct session_rec *s)
+{
+	struct user_seen *v = ctx;
+
+	assert_true(v->n < 64);
+	assert_true(s->status == SESSION_LOBBY || s->status == SESSION_ACTIVE);
+	v->ids[v->n] = s->id;
+	snprintf(v->rooms[v->n], sizeof(v->rooms[0]), "%.31s", s->room);
+	v->n++;
+	return 0;
+}
+
+static struct user_seen *sessions_of(struct fixture *f, const char *platform, const char *user)
+{
+	static struct user_seen v;
+
+	memset(&v, 0, sizeof(v));
+	if (store_sessions_of_user(f->s, platform, user, user_session, &v, &f->err))
+		fail_msg("sessions_of_user: %s", buf_str(&f->err));
+	return &v;
+}
+
+/*
+ * sessions_of_user: the open sessions of one platform where the user holds a
+ * human seat, oldest first; never an AI seat's "", another platform's, a
+ * finished or aborted game, or a seat the user left.
+ */
+static void test_sessions_of_user(void **state)
+{
+	struct fixture *f = *state;
+	struct session_rec s[6];
+	struct user_seen *v;
+	int i;
+
+	mk_session(&s[0], "discord", "c-1", SESSION_ACTIVE);	/* u-ann, Robot */
+	mk_session(&s[1], "discord", "c-2", SESSION_LOBBY);
+	snprintf(s[1].seats[0].user, sizeof(s[1].seats[0].user), "u-bob");
+	snprintf(s[1].seats[1].user, sizeof(s[1].seats[1].user), "u-ann");
+	s[1].seats[1].is_bot = 0;
+	mk_session(&s[2], "discord", "c-3", SESSION_FINISHED);
+	mk_session(&s[3], "matrix", "!m:x", SESSION_ACTIVE);
+	mk_session(&s[4], "discord", "c-5", SESSION_ABORTED);
+	mk_session(&s[5], "discord", "c-6", SESSION_LOBBY);
+	snprintf(s[5].seats[0].user, sizeof(s[5].seats[0].user), "u-bob");
+	for (i = 0; i < 6; i++)
+		save_session(f, &s[i]);
+
+	v = sessions_of(f, "discord", "u-ann");
+	assert_int_equal(v->n, 2);
+	assert_int_equal(v->ids[0], s[0].id);
+	assert_int_equal(v->ids[1], s[1].id);
+	v = sessions_of(f, "matrix", "u-ann");
+	assert_int_equal(v->n, 1);
+	assert_string_equal(v->rooms[0], "!m:x");
+	v = sessions_of(f, "discord", "u-bob");
+	assert_int_equal(v->n, 2);
+	assert_int_equal(v->ids[0], s[1].id);
+	assert_int_equal(v->ids[1], s[5].id);
+	/* AI seats have user "": nobody's */
+	assert_int_equal(sessions_of(f, "discord", "")->n, 0);
+	assert_int_equal(sessions_of(f, "discord", "u-zed")->n, 0);
+
+	/* ann leaves c-2; the game of c-1 ends */
+	s[1].nseats = 1;
+	save_session(f, &s[1]);
+	s[0].status = SESSION_FINISHED;
+	save_session(f, &s[0]);
+	assert_int_equal(sessions_of(f, "discord", "u-ann")->n, 0);
+	assert_int_equal(sessions_of(f, "discord", "u-bob")->n, 2);
+	for (i = 0; i < 6; i++)
+		session_rec_release(&s[i]);
+}
+
+/* A user in more sessions than one page (64) of the iterator. */
+static void test_sessions_of_user_many(void **state)
+{
+	struct fixture *f = *state;
+	struct session_rec s;
+	struct user_seen *v;
+	char room[32];
+	int i, n = 0;
+	int64_t prev = 0;
+
+	for (i = 0; i < 150; i++) {
+		snprintf(room, sizeof(room), "room-%d", i);
+		mk_session(&s, "console", room, i % 3 ? SESSION_ACTIVE : SESSION_FINISHED);
+		if (i % 5 == 0)
+			snprintf(s.seats[0].user, sizeof(s.seats[0].user), "u-other");
+		save_session(f, &s);
+		n += i % 3 && i % 5;
+		session_rec_release(&s);
+	}
+	/* more than fits in user_seen: count with a callback of our own */
+	{
+		struct seen all = { 0 };
+
+		assert_int_equal(store_sessions_of_user(f->s, "console", "u-ann", seen_session,
+							&all, &f->err), 0);
+		assert_int_equal(all.n, n);
+		for (i = 0; i < all.n; i++) {
+			assert_true(all.ids[i] > prev);
+			prev = all.ids[i];
+		}
+		/* a callback may stop early */
+		memset(&all, 0, sizeof(all));
+		all.stop = 3;
+		assert_int_equal(store_sessions_of_user(f->s, "console", "u-ann", seen_session,
+							&all, &f->err), 0);
+		assert_int_equal(all.n, 3);
+	}
+	v = sessions_of(f, "console", "u-other");
+	assert_int_equal(v->n, 20);	/* i % 5 == 0 and i % 3 != 0 */
+}
+
+static int64_t lobbies(struct fixture *f, const char *platform)
+{
+	int64_t n = -1;
+
+	if (store_count_lobbies(f->s, platform, &n, &f->err))
+		fail_msg("count_lobbies: %s", buf_str(&f->err));
+	return n;
+}
+
+static void test_count_lobbies(void **state)
+{
+	struct fixture *f = *state;
+	struct session_rec s[4];
+	int i;
+
+	assert_int_equal(lobbies(f, "discord"), 0);
+	mk_session(&s[0], "discord", "c-1", SESSION_LOBBY);
+	mk_session(&s[1], "discord", "c-2", SESSION_LOBBY);
+	mk_session(&s[2], "discord", "c-3", SESSION_ACTIVE);
+	mk_session(&s[3], "matrix", "!m:x", SESSION_LOBBY);
+	for (i = 0; i < 4; i++)
+		save_session(f, &s[i]);
+	assert_int_equal(lobbies(f, "discord"), 2);
+	assert_int_equal(lobbies(f, "matrix"), 1);
+	assert_int_equal(lobbies(f, "console"), 0);
+	s[0].status = SESSION_ACTIVE;
+	save_session(f, &s[0]);
+	s[1].status = SESSION_ABORTED;
+	save_session(f, &s[1]);
+	assert_int_equal(lobbies(f, "discord"), 0);
+	for (i = 0; i < 4; i++)
+		session_rec_release(&s[i]);
+}
+
 /* --------------------------------------------------------- contract: due */
 
 static void test_due_round_trip(void **state)
@@ -1605,8 +1819,10 @@ static void test_migrate_from_v1(void **state)
 	assert_int_equal(raw_int(f->path, "PRAGMA user_version"), 1);
 
 	f->s = open_ok(f->path, &f->err);
-	assert_int_equal(store_sqlite_schema_version(), 3);
-	assert_int_equal(raw_int(f->path, "PRAGMA user_version"), 3);
+	assert_int_equal(store_sqlite_schema_version(), 4);
+	assert_int_equal(raw_int(f->path, "PRAGMA user_version"), 4);
+	/* an older tabula's file is adopted: stamped as tabula's */
+	assert_int_equal(raw_int(f->path, "PRAGMA application_id"), STORE_APPLICATION_ID);
 	session_rec_init(&got);
 	assert_int_equal(store_session_current(f->s, "discord", "chan-1", &got,
 					       &f->err), 1);
@@ -1626,9 +1842,10 @@ static void test_migrate_from_v1(void **state)
 	mk_action(&act, 2, "z2");
 	commit_ok(f, &c);
 	reopen(f);
-	assert_int_equal(raw_int(f->path, "PRAGMA user_version"), 3);
+	assert_int_equal(raw_int(f->path, "PRAGMA user_version"), 4);
 	session_rec_release(&got);
 	get_ok(f, 7, &got);
+	assert_null(got.votes);
 	assert_string_equal(got.settings, "{\"remind\":60}");
 	assert_int_equal(got.version, 4);
 	assert_log(f, 7, 2, redo);
@@ -1670,7 +1887,8 @@ static void test_migrate_from_v2(void **state)
 	assert_int_equal(raw_int(f->path, "PRAGMA user_version"), 2);
 
 	f->s = open_ok(f->path, &f->err);
-	assert_int_equal(raw_int(f->path, "PRAGMA user_version"), 3);
+	assert_int_equal(raw_int(f->path, "PRAGMA user_version"), 4);
+	assert_int_equal(raw_int(f->path, "PRAGMA application_id"), STORE_APPLICATION_ID);
 	assert_int_equal(raw_int(f->path, "SELECT count(*) FROM sqlite_master"
 				 " WHERE type = 'index' AND name = 'sessions_due'"), 1);
 	session_rec_init(&got);
@@ -1696,7 +1914,7 @@ static void test_migrate_from_v2(void **state)
 	got.due = 4000;
 	save_session(f, &got);
 	reopen(f);
-	assert_int_equal(raw_int(f->path, "PRAGMA user_version"), 3);
+	assert_int_equal(raw_int(f->path, "PRAGMA user_version"), 4);
 	session_rec_release(&got);
 	get_ok(f, 7, &got);
 	assert_int_equal(got.due, 4000);
@@ -1706,6 +1924,252 @@ static void test_migrate_from_v2(void **state)
 	assert_int_equal(v.n, 1);
 	assert_int_equal(v.ids[0], 7);
 	session_rec_release(&got);
+}
+
+/* Schema version 3 as it shipped: version 1, then migrations 2 and 3. */
+static void write_v3(const char *path)
+{
+	raw_exec(path, schema_v1);
+	raw_exec(path,
+		 "ALTER TABLE sessions ADD COLUMN settings TEXT NOT NULL DEFAULT '';"
+		 "ALTER TABLE sessions ADD COLUMN due INTEGER NOT NULL DEFAULT 0;"
+		 "CREATE INDEX sessions_due ON sessions (due) WHERE due > 0;"
+		 "PRAGMA user_version = 3;");
+}
+
+/*
+ * A file of the previous release (schema 3, application_id 0) opens: it is
+ * adopted (stamped as tabula's), migrates to votes = none for every session,
+ * gets the lookup indexes, and its sessions are found by user afterwards.
+ */
+static void test_migrate_from_v3(void **state)
+{
+	struct fixture *f = *state;
+	struct session_rec got;
+	struct user_seen *v;
+
+	store_close(f->s);
+	f->s = NULL;
+	remove_db(f->path);
+	write_v3(f->path);
+	raw_exec(f->path,
+		 "INSERT INTO sessions (id, platform, room, game, options, creator,"
+		 " locale, status, seed, version, created, updated, state, settings, due)"
+		 " VALUES (7, 'discord', 'chan-1', 'fortuna', '', 'u-ann', 'es',"
+		 " 1, 42, 3, 1000, 1001, '{\"turn\":2}', '{\"remind\":60}', 5000);"
+		 "INSERT INTO sessions (id, platform, room, game, options, creator,"
+		 " locale, status, seed, version, created, updated, state, settings, due)"
+		 " VALUES (8, 'discord', 'chan-2', 'fortuna', '', 'u-bob', 'en',"
+		 " 0, 43, 1, 1100, 1100, NULL, '', 0);"
+		 "INSERT INTO seats VALUES (7, 0, 'u-ann', 'Ann', 0, 1);"
+		 "INSERT INTO seats VALUES (7, 1, '', 'Robot', 1, 0);"
+		 "INSERT INTO seats VALUES (8, 0, 'u-bob', 'Bob', 0, 0);"
+		 "INSERT INTO seats VALUES (8, 1, 'u-ann', 'Ann', 0, 0);");
+	assert_int_equal(raw_int(f->path, "PRAGMA application_id"), 0);
+
+	f->s = open_ok(f->path, &f->err);
+	assert_int_equal(raw_int(f->path, "PRAGMA user_version"), 4);
+	assert_int_equal(raw_int(f->path, "PRAGMA application_id"), STORE_APPLICATION_ID);
+	assert_int_equal(raw_int(f->path, "SELECT count(*) FROM sqlite_master WHERE"
+				 " type = 'index' AND name IN ('seats_user', 'sessions_lobbies')"),
+			 2);
+	session_rec_init(&got);
+	get_ok(f, 7, &got);
+	assert_null(got.votes);
+	assert_int_equal(got.due, 5000);
+	assert_string_equal(got.settings, "{\"remind\":60}");
+	assert_string_equal(got.state, "{\"turn\":2}");
+	v = sessions_of(f, "discord", "u-ann");
+	assert_int_equal(v->n, 2);
+	assert_int_equal(v->ids[0], 7);
+	assert_int_equal(v->ids[1], 8);
+	assert_int_equal(lobbies(f, "discord"), 1);
+
+	/* the migrated file takes votes like a new one */
+	got.votes = xstrdup("{\"abort\":[\"u-ann\"]}");
+	save_session(f, &got);
+	reopen(f);
+	session_rec_release(&got);
+	get_ok(f, 7, &got);
+	assert_string_equal(got.votes, "{\"abort\":[\"u-ann\"]}");
+	assert_int_equal(got.version, 4);
+	session_rec_release(&got);
+}
+
+/* The lookups by user and by platform read their indexes, not the tables. */
+static void test_lookups_use_indexes(void **state)
+{
+	struct fixture *f = *state;
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st = NULL;
+	struct buf plan = BUF_INIT;
+	static const char *const q[] = {
+		"EXPLAIN QUERY PLAN SELECT DISTINCT t.session FROM seats t JOIN sessions s"
+		" ON s.id = t.session WHERE t.user = 'u' AND t.is_bot = 0 AND"
+		" s.platform = 'p' AND s.status IN (0, 1) AND t.session > 0"
+		" ORDER BY t.session LIMIT 64",
+		"EXPLAIN QUERY PLAN SELECT count(*) FROM sessions WHERE platform = 'p'"
+		" AND status = 0",
+	};
+	size_t i;
+
+	(void)f;
+	assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
+	for (i = 0; i < 2; i++) {
+		buf_reset(&plan);
+		assert_int_equal(sqlite3_prepare_v2(db, q[i], -1, &st, NULL), SQLITE_OK);
+		while (sqlite3_step(st) == SQLITE_ROW)
+			buf_printf(&plan, "%s\n", sqlite3_column_text(st, 3));
+		sqlite3_finalize(st);
+		if (!strstr(buf_str(&plan), i ? "sessions_lobbies" : "seats_user"))
+			fail_msg("query %zu does not use its index:\n%s", i, buf_str(&plan));
+		assert_null(strstr(buf_str(&plan), i ? "SCAN sessions\n" : "SCAN t\n"));
+	}
+	sqlite3_close(db);
+	buf_release(&plan);
+}
+
+static mode_t mode_of(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st))
+		fail_msg("stat %s failed", path);
+	return st.st_mode & 07777;
+}
+
+/*
+ * The store holds every hidden hand: the database, its -wal and its -shm
+ * are 0600 whatever the umask, and an existing file others could read is
+ * made 0600 when opened.
+ */
+static void test_files_private(void **state)
+{
+	struct fixture *f = *state;
+	struct session_rec s;
+	char side[96];
+	mode_t old;
+
+	store_close(f->s);
+	f->s = NULL;
+	remove_db(f->path);
+	old = umask(0);		/* the most permissive umask there is */
+	f->s = open_ok(f->path, &f->err);
+	mk_session(&s, "console", "room-1", SESSION_ACTIVE);
+	save_session(f, &s);	/* a commit: the WAL exists */
+	umask(old);
+	assert_int_equal(mode_of(f->path), 0600);
+	snprintf(side, sizeof(side), "%s-wal", f->path);
+	assert_int_equal(mode_of(side), 0600);
+	snprintf(side, sizeof(side), "%s-shm", f->path);
+	assert_int_equal(mode_of(side), 0600);
+
+	/* a world-readable store (an older tabula's, or a careless copy) */
+	store_close(f->s);
+	f->s = NULL;
+	assert_int_equal(chmod(f->path, 0644), 0);
+	f->s = open_ok(f->path, &f->err);
+	assert_int_equal(mode_of(f->path), 0600);
+	save_session(f, &s);
+	snprintf(side, sizeof(side), "%s-wal", f->path);
+	assert_int_equal(mode_of(side), 0600);
+	session_rec_release(&s);
+}
+
+/* A store path that is a symbolic link is refused, and nothing is written
+ * where it points; so is a -wal that is one. */
+static void test_symlink_refused(void **state)
+{
+	struct fixture *f = *state;
+	char link[96], target[96], side[96];
+	struct stat st;
+
+	store_close(f->s);
+	f->s = NULL;
+	snprintf(link, sizeof(link), "%s-link", f->path);
+	snprintf(target, sizeof(target), "%s-target", f->path);
+	unlink(link);
+	unlink(target);
+	assert_int_equal(symlink(target, link), 0);
+	assert_null(store_sqlite_open(link, &f->err));
+	assert_non_null(strstr(buf_str(&f->err), "is a symbolic link"));
+	assert_non_null(strstr(buf_str(&f->err), link));
+	assert_int_equal(stat(target, &st), -1);	/* nothing created there */
+	unlink(link);
+
+	/* to an existing store: refused too, the store left alone */
+	assert_int_equal(symlink(f->path, link), 0);
+	assert_null(store_sqlite_open(link, &f->err));
+	assert_non_null(strstr(buf_str(&f->err), "is a symbolic link"));
+	unlink(link);
+
+	/* a planted -wal link */
+	snprintf(side, sizeof(side), "%s-wal", f->path);
+	unlink(side);
+	assert_int_equal(symlink(target, side), 0);
+	assert_null(store_sqlite_open(f->path, &f->err));
+	assert_non_null(strstr(buf_str(&f->err), "-wal is a symbolic link"));
+	assert_int_equal(stat(target, &st), -1);
+	unlink(side);
+	f->s = open_ok(f->path, &f->err);
+}
+
+/* Another program's database (its own application_id) is refused and left
+ * exactly as it was. */
+static void test_foreign_database_refused(void **state)
+{
+	struct fixture *f = *state;
+
+	store_close(f->s);
+	f->s = NULL;
+	remove_db(f->path);
+	raw_exec(f->path, "PRAGMA application_id = 1234;"
+		 "CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT);"
+		 "INSERT INTO notes (body) VALUES ('keep me');");
+	assert_null(store_sqlite_open(f->path, &f->err));
+	assert_non_null(strstr(buf_str(&f->err), "is not a tabula database"));
+	assert_non_null(strstr(buf_str(&f->err), "0x000004d2"));
+	assert_int_equal(raw_int(f->path, "PRAGMA application_id"), 1234);
+	assert_int_equal(raw_int(f->path, "PRAGMA user_version"), 0);
+	assert_int_equal(raw_int(f->path, "SELECT count(*) FROM sqlite_master"), 1);
+
+	/* even one that looks like a tabula file inside */
+	remove_db(f->path);
+	write_v3(f->path);
+	raw_exec(f->path, "PRAGMA application_id = 1234;");
+	assert_null(store_sqlite_open(f->path, &f->err));
+	assert_non_null(strstr(buf_str(&f->err), "is not a tabula database"));
+	assert_int_equal(raw_int(f->path, "PRAGMA user_version"), 3);
+}
+
+/* A database without an application_id is tabula's only if it holds
+ * tabula's tables: someone else's tables, or a schema version without
+ * them, are refused untouched. */
+static void test_foreign_tables_refused(void **state)
+{
+	struct fixture *f = *state;
+
+	store_close(f->s);
+	f->s = NULL;
+	remove_db(f->path);
+	raw_exec(f->path, "CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT);");
+	assert_null(store_sqlite_open(f->path, &f->err));
+	assert_non_null(strstr(buf_str(&f->err), "is not a tabula database"));
+	assert_int_equal(raw_int(f->path, "PRAGMA application_id"), 0);
+	assert_int_equal(raw_int(f->path, "SELECT count(*) FROM sqlite_master"), 1);
+
+	remove_db(f->path);
+	raw_exec(f->path, "PRAGMA user_version = 2;");
+	assert_null(store_sqlite_open(f->path, &f->err));
+	assert_non_null(strstr(buf_str(&f->err), "is not a tabula database"));
+	assert_int_equal(raw_int(f->path, "PRAGMA application_id"), 0);
+
+	/* an empty file is new: tabula's from now on */
+	remove_db(f->path);
+	f->s = open_ok(f->path, &f->err);
+	assert_int_equal(raw_int(f->path, "PRAGMA application_id"), STORE_APPLICATION_ID);
+	assert_int_equal(raw_int(f->path, "PRAGMA user_version"),
+			 store_sqlite_schema_version());
 }
 
 static void test_wal_mode(void **state)
@@ -2112,6 +2576,10 @@ int main(void)
 		BOTH(test_overlong_fields_rejected),
 		BOTH(test_many_rows),
 		BOTH(test_settings),
+		BOTH(test_votes),
+		BOTH(test_sessions_of_user),
+		BOTH(test_sessions_of_user_many),
+		BOTH(test_count_lobbies),
 		BOTH(test_due_round_trip),
 		BOTH(test_sessions_due),
 		BOTH(test_sessions_due_many),
@@ -2124,6 +2592,12 @@ int main(void)
 		FILE_ONLY(test_migrations_idempotent),
 		FILE_ONLY(test_migrate_from_v1),
 		FILE_ONLY(test_migrate_from_v2),
+		FILE_ONLY(test_migrate_from_v3),
+		FILE_ONLY(test_lookups_use_indexes),
+		FILE_ONLY(test_files_private),
+		FILE_ONLY(test_symlink_refused),
+		FILE_ONLY(test_foreign_database_refused),
+		FILE_ONLY(test_foreign_tables_refused),
 		FILE_ONLY(test_wal_mode),
 		FILE_ONLY(test_wal_checkpointed),
 		FILE_ONLY(test_newer_schema_refused),

@@ -1,4 +1,5 @@
-"""What is hidden right now, for the public-payload scans.
+"""What is hidden right now, for the public-payload scans (named hidden.py:
+a module called secrets.py would shadow Python's own on the scripts' path).
 
 Every integration test that plays a game checks each thing the room can
 read (message text, embeds, buttons, menus, attachments, Matrix bodies)
