@@ -1387,10 +1387,13 @@ class FakeDiscord:
                     else 1.0
                 with self._lock:
                     self._retry_after.append((method, path, now + ra, now))
+                # a user-scope 429 carries the bucket's own limit, as
+                # Discord's do (not a made-up one the bot would learn)
                 h = {"Retry-After": str(int(math.ceil(ra))),
                      "X-RateLimit-Scope": "global" if fault.global_
                      else "user",
-                     "X-RateLimit-Limit": "5", "X-RateLimit-Remaining": "0",
+                     "X-RateLimit-Limit": str(rate[0] if rate else 5),
+                     "X-RateLimit-Remaining": "0",
                      "X-RateLimit-Reset": "%.3f" % (time.time() + ra),
                      "X-RateLimit-Reset-After": "%.3f" % ra,
                      "X-RateLimit-Bucket": hashlib.sha1(
