@@ -61,6 +61,9 @@ struct discord {
 	int started, stopping;
 	int exit_code;
 	int registered;		/* commands bulk-overwritten */
+	int fetching;		/* GET /gateway/bot in flight */
+	uint64_t fetched_at;	/* loop time of its last answer */
+	int warned_no_limit;
 
 	uv_timer_t gw_timer;		/* the machine's TIMER */
 	uv_timer_t connect_timer;	/* a delayed CONNECT */
@@ -97,6 +100,7 @@ static void live_del(struct live *l)
 }
 
 static void on_retry_timer(uv_timer_t *t);
+static void ask_gateway_url(struct discord *d);
 
 static struct discord *downcast(struct adapter *a)
 {
@@ -401,6 +405,11 @@ static void drain(struct discord *d)
 			if (act.ms)
 				log_info("discord: reconnecting in %llu ms", (unsigned long long)act.ms);
 			uv_timer_start(&d->connect_timer, on_connect_timer, act.ms, 0);
+			/* other shards spend the same session starts: fresh
+			 * figures before every Identify but the first */
+			if (gateway_will_identify(&d->gw) && !d->fetching &&
+			    now - d->fetched_at >= GATEWAY_IDENTIFY_GAP_MS)
+				ask_gateway_url(d);
 			break;
 		case GATEWAY_TIMER:
 			uv_timer_start(&d->gw_timer, on_gw_timer, act.ms > now ? act.ms - now : 0, 0);
@@ -424,12 +433,44 @@ static void drain(struct discord *d)
 	d->draining = 0;
 }
 
+/* session_start_limit of a GET /gateway/bot answer, to the machine. */
+static void take_start_limit(struct discord *d, const json_t *j)
+{
+	const json_t *l = json_object_get(j, "session_start_limit");
+	const json_t *total = json_object_get(l, "total");
+	const json_t *left = json_object_get(l, "remaining");
+	const json_t *reset = json_object_get(l, "reset_after");
+	const json_t *conc = json_object_get(l, "max_concurrency");
+
+	if (!json_is_integer(total) || !json_is_integer(left) || !json_is_integer(reset) ||
+	    !json_is_integer(conc) || json_integer_value(reset) < 0) {
+		if (!d->warned_no_limit)
+			log_warn("discord: GET /gateway/bot gave no session_start_limit; Identify "
+				 "calls are paced but not counted");
+		d->warned_no_limit = 1;
+		return;
+	}
+	log_info("discord: %lld of %lld session starts left today (refill in %lld s)",
+		 (long long)json_integer_value(left), (long long)json_integer_value(total),
+		 (long long)json_integer_value(reset) / 1000);
+	gateway_set_start_limit(&d->gw, (long)json_integer_value(total),
+				(long)json_integer_value(left),
+				(uint64_t)json_integer_value(reset),
+				(long)json_integer_value(conc), uv_now(d->loop));
+}
+
+/*
+ * GET /gateway/bot: at start the gateway URL (unless DISCORD_GATEWAY_URL
+ * names one) and, then and before later Identifies, the day's budget of
+ * session starts.  Nothing connects before the first answer.
+ */
 static void on_gateway_bot(const struct discord_rest_resp *resp, void *ctx)
 {
 	struct discord *d = ctx;
 	json_t *j;
 	const char *url;
 
+	d->fetching = 0;
 	if (d->stopping)
 		return;
 	if (resp->status == 401) {
@@ -440,15 +481,22 @@ static void on_gateway_bot(const struct discord_rest_resp *resp, void *ctx)
 		return;
 	}
 	j = resp->status == 200 ? json_loads(buf_str(resp->body), 0, NULL) : NULL;
-	url = json_string_value(json_object_get(j, "url"));
-	if (!url || !http_url_allowed(url, NULL)) {
+	url = d->gateway_url ? d->gateway_url : json_string_value(json_object_get(j, "url"));
+	if (!j || !url || !http_url_allowed(url, NULL)) {
+		json_decref(j);
+		if (d->gw_started) {	/* a refresh: the count we keep will do */
+			log_warn("discord: GET /gateway/bot failed (HTTP %ld)", resp->status);
+			return;
+		}
 		log_warn("discord: GET /gateway/bot failed (HTTP %ld); retrying in %d ms",
 			 resp->status, DISCORD_GATEWAY_BOT_RETRY_MS);
-		json_decref(j);
 		uv_timer_start(&d->retry_timer, on_retry_timer, DISCORD_GATEWAY_BOT_RETRY_MS, 0);
 		return;
 	}
-	gateway_set_base_url(&d->gw, url);
+	d->fetched_at = uv_now(d->loop);
+	if (!d->gw_started)
+		gateway_set_base_url(&d->gw, url);
+	take_start_limit(d, j);
 	json_decref(j);
 	d->gw_started = 1;
 	drain(d);
@@ -460,7 +508,11 @@ static void ask_gateway_url(struct discord *d)
 
 	if (discord_rest_submit(d->rest, "GET", "/gateway/bot", NULL, on_gateway_bot, d, &err)) {
 		log_warn("discord: GET /gateway/bot: %s", buf_str(&err));
-		uv_timer_start(&d->retry_timer, on_retry_timer, DISCORD_GATEWAY_BOT_RETRY_MS, 0);
+		if (!d->gw_started)
+			uv_timer_start(&d->retry_timer, on_retry_timer,
+				       DISCORD_GATEWAY_BOT_RETRY_MS, 0);
+	} else {
+		d->fetching = 1;
 	}
 	buf_release(&err);
 }
@@ -1229,13 +1281,7 @@ static int discord_start(struct adapter *a, uv_loop_t *loop, struct buf *err)
 	gateway_init(&d->gw, d->token, GATEWAY_INTENTS_DEFAULT, d->shard_id, d->shard_count,
 		     d->seed);
 	register_commands(d);
-	if (d->gateway_url) {
-		gateway_set_base_url(&d->gw, d->gateway_url);
-		d->gw_started = 1;
-		drain(d);
-	} else {
-		ask_gateway_url(d);
-	}
+	ask_gateway_url(d);
 	return 0;
 }
 

@@ -105,19 +105,33 @@ static const json_t *get_object(const json_t *obj, const char *key)
 	return json_is_object(v) ? v : NULL;
 }
 
-static int has_text(const json_t *obj, const char *key)
+/*
+ * The name people see, cleaned (text_clean_name): the server nick, else the
+ * display name, else the username, the first with something visible left;
+ * else the user id.  Names are anybody's text: a newline, a bidi override
+ * or a zero-width character in one must not forge a line of a board.
+ */
+static void pick_name(const json_t *member, const json_t *user, const char *id,
+		      char *out, size_t size)
 {
-	const json_t *v = json_object_get(obj, key);
+	const json_t *from[3] = { member, user, user };
+	static const char *const key[3] = { "nick", "global_name", "username" };
+	size_t i;
 
-	return json_is_string(v) && json_string_length(v) > 0;
+	for (i = 0; i < 3; i++) {
+		const json_t *v = json_is_object(from[i]) ? json_object_get(from[i], key[i]) : NULL;
+
+		if (json_is_string(v) &&
+		    text_clean_name(json_string_value(v), json_string_length(v), out, size))
+			return;
+	}
+	snprintf(out, size, "%s", id);
 }
 
 static int decode_user(const json_t *d, struct discord_interaction *out, struct buf *err)
 {
 	const json_t *member = json_object_get(d, "member");
 	const json_t *user;
-	const json_t *from;
-	const char *key;
 
 	if (member && !json_is_null(member)) {
 		if (!json_is_object(member))
@@ -130,18 +144,7 @@ static int decode_user(const json_t *d, struct discord_interaction *out, struct 
 		return fail(err, "interaction: missing user");
 	if (get_snowflake(user, "id", out->user_id, 1, "user id", err))
 		return -1;
-
-	/* the name people see: server nick, then display name, then username */
-	if (member && json_is_object(member) && has_text(member, "nick"))
-		from = member, key = "nick";
-	else if (has_text(user, "global_name"))
-		from = user, key = "global_name";
-	else
-		from = user, key = "username";
-	if (get_str(from, key, out->user_name, sizeof(out->user_name), 1, "user name", err))
-		return -1;
-	if (!out->user_name[0])
-		return fail(err, "interaction: empty user name");
+	pick_name(member, user, out->user_id, out->user_name, sizeof(out->user_name));
 	return 0;
 }
 

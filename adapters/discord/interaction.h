@@ -79,7 +79,9 @@ struct discord_interaction {
 	char channel_id[DISCORD_SNOWFLAKE_SIZE];
 	char guild_id[DISCORD_SNOWFLAKE_SIZE];	/* "" in a DM */
 	char user_id[DISCORD_SNOWFLAKE_SIZE];	/* "" only for PING */
-	char user_name[DISCORD_USERNAME_SIZE];	/* nick, else global_name, else username */
+	/* nick, else global_name, else username, the first with something
+	 * visible after text_clean_name(); else the user id */
+	char user_name[DISCORD_USERNAME_SIZE];
 	char locale[DISCORD_LOCALE_SIZE];	/* the user's client locale ("es-ES") */
 
 	/*
@@ -105,7 +107,8 @@ struct discord_interaction {
 
 /*
  * Decodes an INTERACTION_CREATE payload `d` (borrowed) into *out (fully
- * overwritten).  Returns 0, or -1 with a message in err when a field is
+ * overwritten).  Display names are cleaned, never refused (user_name).
+ * Returns 0, or -1 with a message in err when a field is
  * missing, of the wrong JSON type, not UTF-8, too long, names a command or
  * option the bot never registered, or the type is not one of the four above.
  */

@@ -329,6 +329,48 @@ static void test_decode_guild_command(void **state)
 	buf_release(&err);
 }
 
+/* Names are cleaned at the boundary; nothing visible left: the next one,
+ * at last the user id. */
+static void test_decode_names_cleaned(void **state)
+{
+	struct discord_interaction it;
+	struct buf err = BUF_INIT;
+
+	/* a nick that would forge a line: newline, RLO, zero-width space */
+	assert_int_equal(decode("{\"type\":2,\"id\":\"1\",\"application_id\":\"2\","
+				"\"token\":\"t\",\"channel_id\":\"3\",\"guild_id\":\"4\","
+				"\"member\":{\"nick\":\"Eve\\n\\u202e**Winner: Eve**\\u200b\\r\","
+				"\"user\":{\"id\":\"5\",\"username\":\"eve\"}},"
+				"\"data\":{\"name\":\"hand\"}}", &it, &err), 0);
+	assert_string_equal(it.user_name, "Eve **Winner: Eve**");
+	/* a nick of nothing visible: the display name */
+	assert_int_equal(decode("{\"type\":2,\"id\":\"1\",\"application_id\":\"2\","
+				"\"token\":\"t\",\"channel_id\":\"3\",\"guild_id\":\"4\","
+				"\"member\":{\"nick\":\"\\u200b\\u202e \\n\","
+				"\"user\":{\"id\":\"5\",\"username\":\"eve\","
+				"\"global_name\":\"  Eve  \\t Smith \"}},"
+				"\"data\":{\"name\":\"hand\"}}", &it, &err), 0);
+	assert_string_equal(it.user_name, "Eve Smith");
+	/* nothing visible anywhere, or no name at all: the id */
+	assert_int_equal(decode("{\"type\":2,\"id\":\"1\",\"application_id\":\"2\","
+				"\"token\":\"t\",\"channel_id\":\"3\","
+				"\"user\":{\"id\":\"55\",\"username\":\"\\u2066\\u200d\","
+				"\"global_name\":\"\\u00ad\"},\"data\":{\"name\":\"hand\"}}",
+				&it, &err), 0);
+	assert_string_equal(it.user_name, "55");
+	assert_int_equal(decode("{\"type\":2,\"id\":\"1\",\"application_id\":\"2\","
+				"\"token\":\"t\",\"channel_id\":\"3\",\"user\":{\"id\":\"4\"},"
+				"\"data\":{\"name\":\"board\"}}", &it, &err), 0);
+	assert_string_equal(it.user_name, "4");
+	/* long names are cut to TEXT_NAME_MAX_CHARS */
+	assert_int_equal(decode("{\"type\":2,\"id\":\"1\",\"application_id\":\"2\","
+				"\"token\":\"t\",\"channel_id\":\"3\",\"user\":{\"id\":\"4\","
+				"\"username\":\"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOP\"},"
+				"\"data\":{\"name\":\"board\"}}", &it, &err), 0);
+	assert_int_equal(strlen(it.user_name), TEXT_NAME_MAX_CHARS);
+	buf_release(&err);
+}
+
 static void test_decode_dm_command(void **state)
 {
 	struct discord_interaction it;
@@ -511,9 +553,6 @@ static void test_decode_malformed(void **state)
 	expect_fail("{\"type\":2,\"id\":\"1\",\"application_id\":\"2\",\"token\":\"t\","
 		    "\"channel_id\":\"3\",\"member\":5,\"data\":{\"name\":\"board\"}}",
 		    "member");
-	expect_fail("{\"type\":2,\"id\":\"1\",\"application_id\":\"2\",\"token\":\"t\","
-		    "\"channel_id\":\"3\",\"user\":{\"id\":\"4\"},\"data\":{\"name\":\"board\"}}",
-		    "user name");
 	/* unknown or malformed commands and options */
 	expect_fail(DM_HEAD "\"type\":2,\"data\":{\"name\":\"rm\"}}", "unknown command");
 	expect_fail(DM_HEAD "\"type\":2,\"data\":{}}", "command name");
@@ -560,15 +599,17 @@ static void test_decode_malformed(void **state)
 			       "\"token\":\"t\",\"channel_id\":\"3\",\"user\":{\"id\":\"4\","
 			       "\"username\":\"a\\u0000\"},\"data\":{\"name\":\"board\"}}",
 			       JSON_ALLOW_NUL, NULL);
-		assert_int_equal(discord_interaction_decode(d, &it, &err), -1);
-		assert_non_null(strstr(buf_str(&err), "UTF-8"));
+		/* a name is cleaned, not refused: the NUL goes */
+		assert_int_equal(discord_interaction_decode(d, &it, &err), 0);
+		assert_string_equal(it.user_name, "a");
 		json_decref(d);
 	}
 	expect_fail(DM_HEAD "\"type\":2,\"data\":{\"name\":\"play\",\"options\":[{\"name\":"
 		    "\"move\",\"type\":3,\"value\":\"a\\u0007\"}]}}", "UTF-8");
-	expect_fail("{\"type\":2,\"id\":\"1\",\"application_id\":\"2\",\"token\":\"t\","
-		    "\"channel_id\":\"3\",\"user\":{\"id\":\"4\",\"username\":\"a\\u001b\"},"
-		    "\"data\":{\"name\":\"board\"}}", "UTF-8");
+	assert_int_equal(decode("{\"type\":2,\"id\":\"1\",\"application_id\":\"2\",\"token\":\"t\","
+				"\"channel_id\":\"3\",\"user\":{\"id\":\"4\",\"username\":\"a\\u001b\"},"
+				"\"data\":{\"name\":\"board\"}}", &it, &err), 0);
+	assert_string_equal(it.user_name, "a");
 	/* over-long fields */
 	memset(big, 'a', sizeof(big));
 	n = snprintf(big, sizeof(big), DM_HEAD "\"type\":2,\"data\":{\"name\":\"play\","
@@ -820,6 +861,7 @@ int main(void)
 		cmocka_unit_test(test_commands_shape),
 		cmocka_unit_test(test_option_index),
 		cmocka_unit_test(test_decode_guild_command),
+		cmocka_unit_test(test_decode_names_cleaned),
 		cmocka_unit_test(test_decode_dm_command),
 		cmocka_unit_test(test_decode_normalisation),
 		cmocka_unit_test(test_decode_autocomplete),
