@@ -616,21 +616,24 @@ static json_t *button(const char *text, const char *custom_id)
 			 "custom_id", custom_id);
 }
 
-static json_t *move_select(int64_t session, int64_t version,
-			   const struct discord_choice *moves, size_t n, int es)
+json_t *discord_moves_components(int64_t session, int64_t version, const char *user,
+				 const struct discord_choice *moves, size_t n, int es)
 {
 	char id[DISCORD_CUSTOM_ID_SIZE];
 	json_t *opts;
-	size_t i;
+	size_t i, j;
 
-	if (!moves || n < 1 || n > DISCORD_CHOICES_MAX ||
-	    discord_custom_id("play", session, version, NULL, id))
+	if (!moves || n < 1 || n > DISCORD_CHOICES_MAX || !user || !*user ||
+	    discord_custom_id("play", session, version, user, id))
 		return NULL;
 	opts = json_array();
 	for (i = 0; i < n; i++) {
 		json_t *l;
 
-		if (!value_ok(moves[i].value) ||
+		for (j = 0; j < i; j++)
+			if (value_ok(moves[i].value) && !strcmp(moves[i].value, moves[j].value))
+				break;
+		if (j < i || !value_ok(moves[i].value) ||
 		    !(l = label(moves[i].name ? moves[i].name : moves[i].value))) {
 			json_decref(opts);
 			return NULL;
@@ -639,26 +642,20 @@ static json_t *move_select(int64_t session, int64_t version,
 						      "value", moves[i].value));
 	}
 	/* type 1 ACTION_ROW holding one type 3 STRING_SELECT */
-	return json_pack("{s:i, s:[{s:i, s:s, s:s, s:i, s:i, s:o}]}", "type", 1,
+	return json_pack("[{s:i, s:[{s:i, s:s, s:s, s:i, s:i, s:o}]}]", "type", 1,
 			 "components", "type", 3, "custom_id", id,
 			 "placeholder", es ? "Elige una jugada" : "Choose a move",
 			 "min_values", 1, "max_values", 1, "options", opts);
 }
 
-json_t *discord_board_components(int64_t session, int64_t version,
-				 const struct discord_choice *moves, size_t n, int es)
+json_t *discord_board_components(int64_t session, int64_t version, int es)
 {
 	char hand[DISCORD_CUSTOM_ID_SIZE], mv[DISCORD_CUSTOM_ID_SIZE];
-	json_t *rows, *sel;
 
 	if (discord_custom_id("hand", session, version, NULL, hand) ||
 	    discord_custom_id("moves", session, version, NULL, mv))
 		return NULL;
-	rows = json_pack("[{s:i, s:[o, o]}]", "type", 1, "components",
+	return json_pack("[{s:i, s:[o, o]}]", "type", 1, "components",
 			 button(es ? "Mi mano" : "My hand", hand),
 			 button(es ? "Mis jugadas" : "My moves", mv));
-	sel = move_select(session, version, moves, n, es);
-	if (sel)
-		json_array_append_new(rows, sel);
-	return rows;
 }

@@ -195,13 +195,22 @@ json_t *discord_response_autocomplete(const struct discord_choice *choices, size
 
 /*
  * The board message's components: one action row with the "My hand"
- * (kind "hand") and "My moves" (kind "moves") buttons, and, when 1 <= n <=
- * 25, a second row with a string select (kind "play") of the moves.  Labels
- * are truncated to 100 code points; values longer than 100 or invalid make
- * the whole select go away (the buttons still work).  es: Spanish labels.
+ * (kind "hand") and "My moves" (kind "moves") buttons.  Nothing else: the
+ * board is public, and a move list is private.  es: Spanish labels.
  * Returns NULL when session/version are out of range for the codec.
  */
-json_t *discord_board_components(int64_t session, int64_t version,
+json_t *discord_board_components(int64_t session, int64_t version, int es);
+
+/*
+ * The components of a private (ephemeral) answer that lists `user`'s moves:
+ * one action row with a string select (kind "play", custom_id
+ * "t1:play:<session>:<version>:<user>") of the n moves, 1 <= n <= 25.
+ * Labels are truncated to 100 code points; NULL when n is out of range, a
+ * value is empty, longer than 100 code points or repeated (Discord refuses
+ * duplicate values), or the ids are out of range for the codec.  Never put
+ * it on a public message.
+ */
+json_t *discord_moves_components(int64_t session, int64_t version, const char *user,
 				 const struct discord_choice *moves, size_t n, int es);
 
 #endif

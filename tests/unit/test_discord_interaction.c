@@ -722,7 +722,7 @@ static void test_response_message(void **state)
 	json_decref(r);
 
 	am = json_pack("{s:[], s:[s]}", "parse", "users", "700000000000000004");
-	comp = discord_board_components(1, 2, NULL, 0, 0);
+	comp = discord_board_components(1, 2, 0);
 	r = discord_response_message("<@700000000000000004>, your turn", 0, am, comp);
 	data = json_object_get(r, "data");
 	assert_null(json_object_get(data, "flags"));
@@ -797,19 +797,11 @@ static void test_response_autocomplete(void **state)
 
 static void test_board_components(void **state)
 {
-	struct discord_choice moves[30];
-	char vals[30][16];
 	struct discord_custom_id_parts p;
 	json_t *rows;
-	const json_t *row, *b, *sel;
-	size_t i;
+	const json_t *row, *b;
 
-	for (i = 0; i < 30; i++) {
-		snprintf(vals[i], sizeof(vals[i]), "m%zu", i);
-		moves[i].name = vals[i];
-		moves[i].value = vals[i];
-	}
-	rows = discord_board_components(42, 7, NULL, 0, 0);
+	rows = discord_board_components(42, 7, 0);
 	assert_int_equal(json_array_size(rows), 1);
 	row = json_array_get(rows, 0);
 	assert_int_equal(json_integer_value(json_object_get(row, "type")), 1);
@@ -826,33 +818,62 @@ static void test_board_components(void **state)
 	assert_string_equal(json_string_value(json_object_get(b, "label")), "My moves");
 	assert_string_equal(json_string_value(json_object_get(b, "custom_id")), "t1:moves:42:7");
 	json_decref(rows);
-
-	/* with a select of moves, Spanish labels */
-	rows = discord_board_components(42, 7, moves, 25, 1);
-	assert_int_equal(json_array_size(rows), 2);
+	/* Spanish labels; still the two buttons only */
+	rows = discord_board_components(42, 7, 1);
+	assert_int_equal(json_array_size(rows), 1);
 	assert_string_equal(json_string_value(json_object_get(json_array_get(json_object_get(
 		json_array_get(rows, 0), "components"), 0), "label")), "Mi mano");
-	sel = json_array_get(json_object_get(json_array_get(rows, 1), "components"), 0);
+	json_decref(rows);
+	/* out of the codec's range */
+	assert_null(discord_board_components(0, 7, 0));
+	assert_null(discord_board_components(1, -1, 0));
+}
+
+/* The private answer's select: the user's moves, named by session, position
+ * and user. */
+static void test_moves_components(void **state)
+{
+	struct discord_choice moves[30];
+	char vals[30][16];
+	struct discord_custom_id_parts p;
+	json_t *rows;
+	const json_t *sel;
+	size_t i;
+
+	for (i = 0; i < 30; i++) {
+		snprintf(vals[i], sizeof(vals[i]), "m%zu", i);
+		moves[i].name = vals[i];
+		moves[i].value = vals[i];
+	}
+	rows = discord_moves_components(42, 7, "700000000000000004", moves, 25, 1);
+	assert_int_equal(json_array_size(rows), 1);
+	sel = json_array_get(json_object_get(json_array_get(rows, 0), "components"), 0);
 	assert_int_equal(json_integer_value(json_object_get(sel, "type")), 3);
-	assert_string_equal(json_string_value(json_object_get(sel, "custom_id")), "t1:play:42:7");
+	assert_string_equal(json_string_value(json_object_get(sel, "custom_id")),
+			    "t1:play:42:7:700000000000000004");
+	assert_int_equal(discord_custom_id_parse(json_string_value(json_object_get(sel,
+				"custom_id")), &p), 0);
+	assert_string_equal(p.kind, "play");
+	assert_string_equal(p.arg, "700000000000000004");
+	assert_string_equal(json_string_value(json_object_get(sel, "placeholder")),
+			    "Elige una jugada");
 	assert_int_equal(json_array_size(json_object_get(sel, "options")), 25);
 	assert_string_equal(json_string_value(json_object_get(json_array_get(
 		json_object_get(sel, "options"), 3), "value")), "m3");
 	json_decref(rows);
 
-	/* more than 25 moves: no select, the buttons remain */
-	rows = discord_board_components(42, 7, moves, 26, 0);
-	assert_int_equal(json_array_size(rows), 1);
-	json_decref(rows);
-	/* an over-long value drops the select */
+	/* more than 25, none, no user: no select */
+	assert_null(discord_moves_components(42, 7, "5", moves, 26, 0));
+	assert_null(discord_moves_components(42, 7, "5", moves, 0, 0));
+	assert_null(discord_moves_components(42, 7, "", moves, 3, 0));
+	assert_null(discord_moves_components(0, 7, "5", moves, 3, 0));
+	/* a repeated value (Discord refuses it) or an over-long one */
+	moves[2].value = "m0";
+	assert_null(discord_moves_components(42, 7, "5", moves, 3, 0));
+	moves[2].value = vals[2];
 	moves[0].value = "0123456789012345678901234567890123456789012345678901234567890123456789"
 			 "01234567890123456789012345678901";
-	rows = discord_board_components(42, 7, moves, 3, 0);
-	assert_int_equal(json_array_size(rows), 1);
-	json_decref(rows);
-	/* out of the codec's range */
-	assert_null(discord_board_components(0, 7, NULL, 0, 0));
-	assert_null(discord_board_components(1, -1, NULL, 0, 0));
+	assert_null(discord_moves_components(42, 7, "5", moves, 3, 0));
 }
 
 int main(void)
@@ -872,6 +893,7 @@ int main(void)
 		cmocka_unit_test(test_response_message),
 		cmocka_unit_test(test_response_autocomplete),
 		cmocka_unit_test(test_board_components),
+		cmocka_unit_test(test_moves_components),
 	};
 
 	return cmocka_run_group_tests_name("discord_interaction", tests, NULL, NULL);
