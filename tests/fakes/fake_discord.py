@@ -2249,6 +2249,10 @@ def _selftest():
               "resume url")
         fake.wait_ready(2)
         fake.wait_identified(1, 2)
+        check(fake.session_start_limit["remaining"] == 998,
+              "an Identify spends a session start")
+        st, _, j = _http(fake, "GET", "/gateway/bot")
+        check(j["session_start_limit"]["remaining"] == 998, "gateway/bot budget")
         fake.withhold_acks(1)
         ws.send({"op": 1, "d": 1})
         ws.send({"op": 1, "d": 1})
@@ -2288,6 +2292,11 @@ def _selftest():
         check(len(fm) == 1 and fm[0]["content"] == "hi" and
               not fm[0]["ephemeral"], "final_messages: %r" % fm)
         check("hi" in fake.all_public_texts(), "public texts")
+        check("Go" in fake.all_public_texts() and
+              "go" in fake.all_public_texts(),
+              "button label and custom_id are public payload: %r" %
+              fake.all_public_texts())
+        mark = fake.public_mark()
         # follow-up
         st, _, j = _http(fake, "POST", "/webhooks/%s/%s" % (
             fake.app_id, ev["d"]["token"]), {"content": "secret",
@@ -2295,7 +2304,8 @@ def _selftest():
                                              "allowed_mentions": {}})
         check(st == 200 and j["id"], "follow-up")
         check("secret" in fake.all_private_texts() and
-              "secret" not in fake.all_public_texts(), "private texts")
+              "secret" not in fake.all_public_texts() and
+              fake.public_texts_since(mark) == [], "private texts")
         # click on the bot's message, deferred update + edit @original
         h2 = fake.click(alice, "700000000000000001", fm[0], "go")
         ev = ws.recv()
@@ -2373,6 +2383,30 @@ def _selftest():
               "resume replay: %r" % got)
         fake.wait_resumed(1, 2)
         fake.wait_ready(2)
+        # a huge dispatch on every resume, replayed by the next one
+        fake.huge_dispatch_on_resume = 100
+        fake.drop_connection()
+        ws = _WSClient(fake.resume_gateway_url + "?v=10&encoding=json")
+        ws.recv()
+        ws.send({"op": 6, "d": {"token": fake.token, "session_id": sid,
+                                "seq": last_seq + 3}})
+        got = [ws.recv() for _ in range(2)]
+        check([g.get("t") for g in got] == ["GUILD_CREATE", "RESUMED"] and
+              len(got[0]["d"]["description"]) == 100, "huge dispatch")
+        fake.huge_dispatch_on_resume = 0
+        fake.wait_resumed(2, 2)
+        # refuse_identify: Invalid Session d:false to every Identify
+        fake.refuse_identify = True
+        ws4 = _WSClient(fake.gateway_url)
+        ws4.recv()
+        ws4.send({"op": 2, "d": {"token": fake.token, "intents": 0,
+                                 "properties": {"os": "l", "browser": "t",
+                                                "device": "t"}}})
+        r = ws4.recv()
+        check(r["op"] == 9 and r["d"] is False and fake.identify_count == 1,
+              "refused identify: %r" % (r,))
+        fake.refuse_identify = False
+        ws4.close(1000)
         # resume with an unknown session -> op 9 false
         ws2 = _WSClient(fake.resume_gateway_url)
         ws2.recv()
