@@ -17,9 +17,13 @@
  *     late (its snowflake older than DISCORD_DEFER_AFTER_MS) is deferred
  *     first and completed by editing the original response;
  *   - `/play move` autocompletes from the caller's legal moves;
- *   - board messages carry "My hand" / "My moves" buttons and, for the one
- *     awaited player, a select of their moves; the buttons' custom_id names
- *     the session and version, so the manager refuses stale clicks;
+ *   - board messages carry "My hand" / "My moves" buttons, nothing else;
+ *     their custom_id names the session and version, so the manager
+ *     refuses stale clicks;
+ *   - the private answer to My moves or /moves carries a select of the
+ *     caller's moves (at most 25, from on_complete), named by session,
+ *     position (on_position) and user: never on a public message;
+ *   - display names are cleaned where interactions are decoded;
  *   - private updates go by DM only to players who turned DM notifications
  *     on; a refused DM (50007) becomes a channel mention with the buttons.
  *
@@ -69,7 +73,8 @@ struct discord_config {
  * Back-pressure: the REST queue holds at most rest_queue requests, and its
  * last eighth (at least 4) is kept for answering interactions.  When Discord
  * takes requests more slowly than they come (an outage, a rate-limited
- * channel) and only that reserve is left, the adapter is "busy": commands
+ * channel) and only that reserve and a command's headroom are left, the
+ * adapter is "busy": commands
  * and clicks are answered privately "try again in a minute" without being
  * run (so nothing new piles up), autocompletion offers nothing, and an
  * outbox message that does not fit is refused to the manager, which keeps

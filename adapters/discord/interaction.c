@@ -81,6 +81,8 @@ static int get_snowflake(const json_t *obj, const char *key, char *dst, int requ
 {
 	if (get_str(obj, key, dst, DISCORD_SNOWFLAKE_SIZE, required, what, err))
 		return -1;
+	if (required && !dst[0])
+		return fail(err, "interaction: empty %s", what);
 	if (dst[0] && !is_snowflake(dst)) {
 		dst[0] = '\0';
 		return fail(err, "interaction: %s is not a snowflake", what);

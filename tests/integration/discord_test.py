@@ -44,6 +44,7 @@ WAITING_RE = re.compile(r"(?:Waiting for|Esperando a) <@(\d+)>")
 # a player still deciding is named, not pinged again
 WAITING_NAME_RE = re.compile(r"(?:Waiting for|Esperando a) \*\*(.+?)\*\*:")
 NAMES = {}      # display name -> user id, for the boards that do not ping
+ROUTES = {"select": 0, "play": 0}   # how play_one() made its moves
 
 
 class Bot:
@@ -243,6 +244,7 @@ def play_one(fake, users, step, rng, board, game="fortuna"):
             value = choose(rng, [o["value"] for o in sel["options"]], game)
             h = fake.click(who, CHAN, msg, sel["custom_id"], values=[value])
             h.wait_response(timeout=5)
+            ROUTES["select"] += 1
             return h
     choices = complete(fake, who)
     assert 0 < len(choices) <= 25, choices
@@ -258,6 +260,7 @@ def play_one(fake, users, step, rng, board, game="fortuna"):
         assert narrowed, "no completion for %r" % part
         assert all(part.lower() in (c["value"] + " " + c["name"]).lower() or c["value"].isdigit()
                    for c in narrowed), narrowed
+    ROUTES["play"] += 1
     return cmd(fake, who, "play", {"move": pick["value"]})
 
 
@@ -598,6 +601,7 @@ def test_public_payloads_hide_every_secret():
         fake.wait_ready(10)
         games = registered_games(fake)
         assert "fortuna" in games and "gtr" in games, games
+        routes = dict(ROUTES)
         for n, game in enumerate(games):
             chan = "7000000000000001%02d" % n
             # three people and an AI seat (its moves are committed and
@@ -621,6 +625,9 @@ def test_public_payloads_hide_every_secret():
             finally:
                 CHAN = saved
         no_public_menu(fake)
+        # both ways of moving were taken, the private select most
+        assert ROUTES["select"] - routes["select"] > 100, ROUTES
+        assert ROUTES["play"] - routes["play"] > 50, ROUTES
         assert fake.violations == [], fake.violations
     finally:
         bot.stop()
@@ -726,10 +733,12 @@ def test_invalid_session_loop_is_paced():
     fake.refuse_identify = True
     bot = Bot(fake)
     try:
-        fake.wait_connections(1, timeout=10)
-        time.sleep(12)
+        fake._wait(lambda: identify_times(fake), 10, "no Identify")
+        # in the 12 s after the first: the second 5-7.5 s later, the third
+        # no sooner than 10 s after that (the old code sent 3 or 4)
+        time.sleep(max(0.0, identify_times(fake)[0] + 12 - time.monotonic()))
         ts = identify_times(fake)
-        assert 1 <= len(ts) <= 2, ts
+        assert len(ts) == 2, ts
         gaps = [b - a for a, b in zip(ts, ts[1:])]
         assert all(g >= 4.9 for g in gaps), gaps
         assert fake.session_start_limit["remaining"] == 999 - len(ts)

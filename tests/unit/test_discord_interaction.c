@@ -542,7 +542,14 @@ static void test_decode_malformed(void **state)
 	/* the same key twice is refused by the parser */
 	expect_fail("{\"type\":1,\"id\":\"1\",\"id\":\"3\",\"application_id\":\"2\","
 		    "\"token\":\"t\"}", "bad JSON");
-	/* commands need a user, a channel and data */
+	/* commands need a user (with an id: found by the fuzzer), a channel
+	 * and data */
+	expect_fail("{\"type\":2,\"id\":\"1\",\"application_id\":\"2\",\"token\":\"t\","
+		    "\"channel_id\":\"3\",\"user\":{\"id\":\"\"},\"data\":{\"name\":\"board\"}}",
+		    "empty user id");
+	expect_fail("{\"type\":2,\"id\":\"1\",\"application_id\":\"2\",\"token\":\"t\","
+		    "\"channel_id\":\"\",\"user\":{\"id\":\"4\"},\"data\":{\"name\":\"board\"}}",
+		    "empty channel_id");
 	expect_fail("{\"type\":2,\"id\":\"1\",\"application_id\":\"2\",\"token\":\"t\","
 		    "\"channel_id\":\"3\",\"data\":{\"name\":\"board\"}}", "missing user");
 	expect_fail("{\"type\":2,\"id\":\"1\",\"application_id\":\"2\",\"token\":\"t\","
