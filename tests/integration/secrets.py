@@ -7,9 +7,27 @@ from the bot's own store (read-only, beside the running bot: SQLite WAL
 allows it); tabula-secrets (tests/tools/secrets.c, built by make into
 $TABULA_TOOLS) loads each with the game's own code and prints its secrets.
 """
+import importlib.util
 import os
 import sqlite3
 import subprocess
+import sysconfig
+
+# This file's name shadows the standard library's `secrets` for every script
+# in this directory (a script's own directory comes first on sys.path), and
+# the fakes those scripts load use that module (fake_matrix: token_hex):
+# its API is passed through.  Renaming this file would be the cleaner cure.
+_spec = importlib.util.spec_from_file_location(
+    "_stdlib_secrets", os.path.join(sysconfig.get_paths()["stdlib"], "secrets.py"))
+_std = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_std)
+token_bytes = _std.token_bytes
+token_hex = _std.token_hex
+token_urlsafe = _std.token_urlsafe
+choice = _std.choice
+randbelow = _std.randbelow
+compare_digest = _std.compare_digest
+SystemRandom = _std.SystemRandom
 
 TOOLS = os.environ.get("TABULA_TOOLS") or os.path.join(
     os.path.dirname(os.path.abspath(__file__)), "..", "..", "build", "tests")
