@@ -596,7 +596,6 @@ struct ix {
 	 * the select of moves when on_command is done; -1 none */
 	int want_menu;
 	long menu_req;
-	int64_t expect_session, expect_version;
 	struct ixreq *q;
 	size_t qlen, qhead, qcap;
 	int inflight;
