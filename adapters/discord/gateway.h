@@ -59,8 +59,9 @@ enum gateway_intents {
 /* A connection CONNECTED this long has settled: an oversized message after
  * that is a new problem, not the same one again. */
 #define GATEWAY_STABLE_MS 60000
-/* The third oversized message in a row waits this long before identifying
- * again, doubling each time up to the cap. */
+/* The third oversized message in a row waits up to this long (jittered
+ * down to half) before identifying again, doubling each time up to the
+ * cap. */
 #define GATEWAY_BIG_BACKOFF_MS 30000
 #define GATEWAY_BIG_BACKOFF_MAX_MS 900000
 
