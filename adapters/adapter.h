@@ -120,6 +120,15 @@ struct adapter {
 	 */
 	size_t (*on_complete)(void *ctx, struct adapter *a, const struct command *cmd,
 			      struct adapter_choice *out, size_t max);
+	/*
+	 * The game in play in cmd->room: its session id and position (moves
+	 * stored, what expect_version checks) into *session and *position,
+	 * so that a control offered with on_complete's moves names the
+	 * position they belong to.  Returns 0, or -1 when no game is in play
+	 * there.  NULL: not available.
+	 */
+	int (*on_position)(void *ctx, struct adapter *a, const struct command *cmd,
+			   int64_t *session, int64_t *position);
 	/* Tests only (TABULA_TEST_CLOCK): the console's "@clock <unix
 	 * seconds>" line sets the bot's clock and runs what is due.  NULL:
 	 * not available. */

@@ -65,6 +65,7 @@ static void usage(FILE *f)
 	      "  DISCORD_API_URL    REST base (default https://discord.com/api/v10)\n"
 	      "  DISCORD_GATEWAY_URL gateway URL (default: asked with GET /gateway/bot)\n"
 	      "  DISCORD_SHARD      id/count, e.g. 0/2, when the bot runs sharded\n"
+	      "  DISCORD_REST_QUEUE most requests waiting for Discord (default 4096)\n"
 	      "  MATRIX_HOMESERVER  Matrix homeserver URL: runs the Matrix adapter\n"
 	      "  MATRIX_ACCESS_TOKEN the bot account's access token, or:\n"
 	      "  MATRIX_USER, MATRIX_PASSWORD  its user and password (never logged)\n"
@@ -81,7 +82,9 @@ static void usage(FILE *f)
 	      "  14 Discord refused the token (close 4004 or HTTP 401)\n"
 	      "  15 the Matrix homeserver refused the credentials\n"
 	      "  20-24 Discord closed with 4010-4014 (shard, sharding, API version,\n"
-	      "     invalid or disallowed intents): fix the configuration first\n", f);
+	      "     invalid or disallowed intents): fix the configuration first\n"
+	      "  25 Discord's daily session starts are down to the reserve: find out\n"
+	      "     from the log why the bot kept reconnecting before restarting it\n", f);
 }
 
 /*
@@ -169,11 +172,26 @@ static size_t on_complete(void *ctx, struct adapter *a, const struct command *cm
 	return session_mgr_complete(ctx, cmd, out, max);
 }
 
+static int on_position(void *ctx, struct adapter *a, const struct command *cmd,
+		       int64_t *session, int64_t *position)
+{
+	struct buf err = BUF_INIT;
+	struct session *s = session_mgr_find(ctx, cmd->platform, cmd->room, &err);
+
+	buf_release(&err);
+	if (!s || !s->st || s->rec.status != SESSION_ACTIVE)
+		return -1;
+	*session = s->rec.id;
+	*position = s->last_seq;
+	return 0;
+}
+
 /* The Discord adapter as the environment configures it, or NULL + err. */
 static struct adapter *discord_from_env(uint64_t seed, struct buf *err)
 {
 	struct discord_config cfg;
 	const char *shard = getenv("DISCORD_SHARD");
+	const char *queue = getenv("DISCORD_REST_QUEUE");
 
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.token = getenv("DISCORD_TOKEN");
@@ -185,6 +203,20 @@ static struct adapter *discord_from_env(uint64_t seed, struct buf *err)
 	if (shard && *shard && discord_shard_parse(shard, &cfg.shard_id, &cfg.shard_count)) {
 		buf_setf(err, "DISCORD_SHARD must be id/count, e.g. 0/2");
 		return NULL;
+	}
+	if (queue && *queue) {
+		char *end;
+		unsigned long long n;
+
+		errno = 0;
+		n = strtoull(queue, &end, 10);
+		if (errno || *end || end == queue || *queue == '-' ||
+		    n < DISCORD_REST_QUEUE_MIN || n > DISCORD_REST_QUEUE_MAX) {
+			buf_setf(err, "DISCORD_REST_QUEUE must be a number from %d to %d",
+				 DISCORD_REST_QUEUE_MIN, DISCORD_REST_QUEUE_MAX);
+			return NULL;
+		}
+		cfg.rest_queue = (size_t)n;
 	}
 	return discord_adapter_new(&cfg, err);
 }
@@ -461,6 +493,7 @@ int main(int argc, char **argv)
 		p->on_command = on_command;
 		p->on_sent = on_sent;
 		p->on_complete = on_complete;
+		p->on_position = on_position;
 		p->on_clock = tclock.mode ? on_clock : NULL;
 		p->ctx = mgr;
 		session_mgr_add_adapter(mgr, p);

@@ -61,6 +61,11 @@ struct discord {
 	int started, stopping;
 	int exit_code;
 	int registered;		/* commands bulk-overwritten */
+	size_t rest_max;	/* the REST queue's size */
+	int busy;		/* only the reserve is left (discord.h) */
+	int fetching;		/* GET /gateway/bot in flight */
+	uint64_t fetched_at;	/* loop time of its last answer */
+	int warned_no_limit;
 
 	uv_timer_t gw_timer;		/* the machine's TIMER */
 	uv_timer_t connect_timer;	/* a delayed CONNECT */
@@ -97,6 +102,7 @@ static void live_del(struct live *l)
 }
 
 static void on_retry_timer(uv_timer_t *t);
+static void ask_gateway_url(struct discord *d);
 
 static struct discord *downcast(struct adapter *a)
 {
@@ -149,6 +155,45 @@ int discord_shard_parse(const char *s, int *id, int *count)
 }
 
 /* ---- REST helpers ---- */
+
+/* The REST queue's slots kept for answering interactions. */
+static size_t rest_reserve(const struct discord *d)
+{
+	return d->rest_max / 8 > 4 ? d->rest_max / 8 : 4;
+}
+
+/* What one command may post besides its answer (a board of a few
+ * messages, a DM): a command is taken only when that much is free. */
+#define COMMAND_HEADROOM 4
+
+/*
+ * Back-pressure (discord.h): 1 while only the reserve and a command's
+ * headroom are free, until half the queue is; each change logged once.
+ */
+static int rest_busy(struct discord *d)
+{
+	size_t pending = discord_rest_pending(d->rest);
+
+	if (!d->busy && pending + rest_reserve(d) + COMMAND_HEADROOM > d->rest_max) {
+		d->busy = 1;
+		log_warn("discord: %zu requests wait for Discord (the queue holds %zu); until half "
+			 "of them are through, commands are answered \"try again\" without being run "
+			 "and posts that do not fit stay in the outbox for the next start", pending,
+			 d->rest_max);
+	} else if (d->busy && pending <= d->rest_max / 2) {
+		d->busy = 0;
+		log_info("discord: the request queue drained (%zu waiting); commands are taken "
+			 "again", pending);
+	}
+	return d->busy;
+}
+
+/* Room for n more requests that are not interaction answers? */
+static int rest_fits(struct discord *d, size_t n)
+{
+	rest_busy(d);
+	return discord_rest_pending(d->rest) + n + rest_reserve(d) <= d->rest_max;
+}
 
 /* A request whose answer only needs a log line when it fails. */
 struct note {
@@ -362,10 +407,15 @@ static void dispatch(struct discord *d, const char *event, const json_t *payload
 	if (!strcmp(event, "READY")) {
 		const char *app = gateway_application_id(&d->gw);
 		json_t *user = json_object_get(payload, "user");
-		const char *name = json_string_value(json_object_get(user, "username"));
+		json_t *name = json_object_get(user, "username");
+		char shown[TEXT_NAME_MAX_CHARS * 4 + 1];
 
-		log_info("discord: connected as %s", name && utf8_valid(name, strlen(name))
-			 ? name : "(unknown)");
+		/* a name is anybody's text, even in a log line */
+		log_info("discord: connected as %s",
+			 json_is_string(name) && text_clean_name(json_string_value(name),
+								 json_string_length(name), shown,
+								 sizeof(shown))
+			 ? shown : "(unknown)");
 		if (!d->app_id && app && is_snowflake(app))
 			d->app_id = xstrdup(app);
 		register_commands(d);
@@ -401,6 +451,11 @@ static void drain(struct discord *d)
 			if (act.ms)
 				log_info("discord: reconnecting in %llu ms", (unsigned long long)act.ms);
 			uv_timer_start(&d->connect_timer, on_connect_timer, act.ms, 0);
+			/* other shards spend the same session starts: fresh
+			 * figures before every Identify but the first */
+			if (gateway_will_identify(&d->gw) && !d->fetching &&
+			    now - d->fetched_at >= GATEWAY_IDENTIFY_GAP_MS)
+				ask_gateway_url(d);
 			break;
 		case GATEWAY_TIMER:
 			uv_timer_start(&d->gw_timer, on_gw_timer, act.ms > now ? act.ms - now : 0, 0);
@@ -424,12 +479,44 @@ static void drain(struct discord *d)
 	d->draining = 0;
 }
 
+/* session_start_limit of a GET /gateway/bot answer, to the machine. */
+static void take_start_limit(struct discord *d, const json_t *j)
+{
+	const json_t *l = json_object_get(j, "session_start_limit");
+	const json_t *total = json_object_get(l, "total");
+	const json_t *left = json_object_get(l, "remaining");
+	const json_t *reset = json_object_get(l, "reset_after");
+	const json_t *conc = json_object_get(l, "max_concurrency");
+
+	if (!json_is_integer(total) || !json_is_integer(left) || !json_is_integer(reset) ||
+	    !json_is_integer(conc) || json_integer_value(reset) < 0) {
+		if (!d->warned_no_limit)
+			log_warn("discord: GET /gateway/bot gave no session_start_limit; Identify "
+				 "calls are paced but not counted");
+		d->warned_no_limit = 1;
+		return;
+	}
+	log_info("discord: %lld of %lld session starts left today (refill in %lld s)",
+		 (long long)json_integer_value(left), (long long)json_integer_value(total),
+		 (long long)json_integer_value(reset) / 1000);
+	gateway_set_start_limit(&d->gw, (long)json_integer_value(total),
+				(long)json_integer_value(left),
+				(uint64_t)json_integer_value(reset),
+				(long)json_integer_value(conc), uv_now(d->loop));
+}
+
+/*
+ * GET /gateway/bot: at start the gateway URL (unless DISCORD_GATEWAY_URL
+ * names one) and, then and before later Identifies, the day's budget of
+ * session starts.  Nothing connects before the first answer.
+ */
 static void on_gateway_bot(const struct discord_rest_resp *resp, void *ctx)
 {
 	struct discord *d = ctx;
 	json_t *j;
 	const char *url;
 
+	d->fetching = 0;
 	if (d->stopping)
 		return;
 	if (resp->status == 401) {
@@ -440,15 +527,22 @@ static void on_gateway_bot(const struct discord_rest_resp *resp, void *ctx)
 		return;
 	}
 	j = resp->status == 200 ? json_loads(buf_str(resp->body), 0, NULL) : NULL;
-	url = json_string_value(json_object_get(j, "url"));
-	if (!url || !http_url_allowed(url, NULL)) {
+	url = d->gateway_url ? d->gateway_url : json_string_value(json_object_get(j, "url"));
+	if (!j || !url || !http_url_allowed(url, NULL)) {
+		json_decref(j);
+		if (d->gw_started) {	/* a refresh: the count we keep will do */
+			log_warn("discord: GET /gateway/bot failed (HTTP %ld)", resp->status);
+			return;
+		}
 		log_warn("discord: GET /gateway/bot failed (HTTP %ld); retrying in %d ms",
 			 resp->status, DISCORD_GATEWAY_BOT_RETRY_MS);
-		json_decref(j);
 		uv_timer_start(&d->retry_timer, on_retry_timer, DISCORD_GATEWAY_BOT_RETRY_MS, 0);
 		return;
 	}
-	gateway_set_base_url(&d->gw, url);
+	d->fetched_at = uv_now(d->loop);
+	if (!d->gw_started)
+		gateway_set_base_url(&d->gw, url);
+	take_start_limit(d, j);
 	json_decref(j);
 	d->gw_started = 1;
 	drain(d);
@@ -460,7 +554,11 @@ static void ask_gateway_url(struct discord *d)
 
 	if (discord_rest_submit(d->rest, "GET", "/gateway/bot", NULL, on_gateway_bot, d, &err)) {
 		log_warn("discord: GET /gateway/bot: %s", buf_str(&err));
-		uv_timer_start(&d->retry_timer, on_retry_timer, DISCORD_GATEWAY_BOT_RETRY_MS, 0);
+		if (!d->gw_started)
+			uv_timer_start(&d->retry_timer, on_retry_timer,
+				       DISCORD_GATEWAY_BOT_RETRY_MS, 0);
+	} else {
+		d->fetching = 1;
 	}
 	buf_release(&err);
 }
@@ -480,7 +578,8 @@ static void on_retry_timer(uv_timer_t *t)
 struct ixreq {
 	char method[8];
 	char *path;
-	char *json;		/* the body: JSON, or multipart when ctype */
+	json_t *body;		/* a JSON body, written out when it goes */
+	char *json;		/* or a multipart body (ctype) */
 	size_t len;
 	char *ctype;
 };
@@ -492,7 +591,11 @@ struct ix {
 	int responded;		/* a callback is queued */
 	int deferred;		/* ... and it was type 5 (ephemeral) */
 	int original_filled;	/* the deferred response was edited */
-	int collecting;		/* on_command is running */
+	int collecting;		/* on_command is running: requests wait */
+	/* `moves`: the request holding the answer's last chunk, which gets
+	 * the select of moves when on_command is done; -1 none */
+	int want_menu;
+	long menu_req;
 	struct ixreq *q;
 	size_t qlen, qhead, qcap;
 	int inflight;
@@ -500,16 +603,22 @@ struct ix {
 
 static void ix_pump(struct ix *x);
 
+static void ixreq_release(struct ixreq *r)
+{
+	free(r->path);
+	json_decref(r->body);
+	free(r->json);
+	free(r->ctype);
+	memset(r, 0, sizeof(*r));
+}
+
 static void ix_free(struct ix *x)
 {
 	size_t i;
 
 	live_del(&x->live);
-	for (i = x->qhead; i < x->qlen; i++) {
-		free(x->q[i].path);
-		free(x->q[i].json);
-		free(x->q[i].ctype);
-	}
+	for (i = x->qhead; i < x->qlen; i++)
+		ixreq_release(&x->q[i]);
 	free(x->q);
 	/* the interaction token is a credential for 15 minutes */
 	memset(&x->in, 0, sizeof(x->in));
@@ -529,30 +638,32 @@ static void ix_done(const struct discord_rest_resp *resp, void *ctx)
 	if (resp->error || resp->status < 200 || resp->status >= 300)
 		log_warn("discord: interaction answer failed (HTTP %ld%s%s)", resp->status,
 			 resp->error ? ": " : "", resp->error ? resp->error : "");
-	free(r->path);
-	free(r->json);
-	free(r->ctype);
+	ixreq_release(r);
 	x->qhead++;
 	x->inflight = 0;
 	ix_pump(x);
 }
 
+/* Sends the next request unless one is out or on_command is still adding
+ * to the answer (the moves select is attached when it is done). */
 static void ix_pump(struct ix *x)
 {
 	struct buf err = BUF_INIT;
 
-	while (!x->inflight && x->qhead < x->qlen) {
+	while (!x->inflight && !x->collecting && x->qhead < x->qlen) {
 		struct ixreq *r = &x->q[x->qhead];
 
+		if (r->body) {
+			r->json = json_dumps(r->body, JSON_COMPACT);
+			r->len = strlen(r->json);
+		}
 		if (!discord_rest_submit_raw(x->d->rest, r->method, r->path, r->ctype, r->json,
 					     r->len, ix_done, x, &err)) {
 			x->inflight = 1;
 			break;
 		}
 		log_warn("discord: interaction answer not sent: %s", buf_str(&err));
-		free(r->path);
-		free(r->json);
-		free(r->ctype);
+		ixreq_release(r);
 		x->qhead++;
 	}
 	buf_release(&err);
@@ -570,21 +681,18 @@ static struct ixreq *ix_add(struct ix *x, const char *method, const char *path)
 		x->q = xrealloc(x->q, x->qcap * sizeof(*x->q));
 	}
 	r = &x->q[x->qlen++];
+	memset(r, 0, sizeof(*r));
 	snprintf(r->method, sizeof(r->method), "%s", method);
 	r->path = xstrdup(path);
-	r->json = NULL;
-	r->len = 0;
-	r->ctype = NULL;
 	return r;
 }
 
-/* Queues a request (body: borrowed). */
+/* Queues a request (body: borrowed, copied). */
 static void ix_push(struct ix *x, const char *method, const char *path, json_t *body)
 {
 	struct ixreq *r = ix_add(x, method, path);
 
-	r->json = body ? json_dumps(body, JSON_COMPACT) : NULL;
-	r->len = r->json ? strlen(r->json) : 0;
+	r->body = body ? json_deep_copy(body) : NULL;
 	ix_pump(x);
 }
 
@@ -799,10 +907,17 @@ static int discord_reply(struct adapter *a, const struct command *cmd, int priva
 			/* the deferred answer is ephemeral: a public reply goes to
 			 * the channel itself */
 			channel_post(d, x->in.channel_id, ch.v[i], mentions, NULL, NULL, NULL, NULL);
+			continue;
 		} else {
 			ix_followup(x, ch.v[i], private_, mentions);
 		}
+		/* the select of moves goes under the private answer to `moves`,
+		 * and only there: never on anything the channel can read */
+		if (private_ && x->want_menu && i + 1 == ch.n)
+			x->menu_req = (long)x->qlen - 1;
 	}
+	if (private_)
+		x->want_menu = 0;
 	json_decref(mentions);
 	chunks_release(&ch);
 	return 0;
@@ -815,6 +930,62 @@ static const char *ack_text(const struct discord_interaction *in)
 	if (!locale_parse(in->locale, &loc) && loc == LOC_ES)
 		return "Hecho.";
 	return "Done.";
+}
+
+/*
+ * The select of cmd->user's moves, for the private answer to `moves`: at
+ * most 25 (more: the text list and /play's autocompletion), from the
+ * manager's completion with nothing typed, named by the position they
+ * belong to.  NULL when there is nothing to offer, or the command was a
+ * click the manager refused as stale.
+ */
+static json_t *moves_menu(struct discord *d, const struct ix *x, const struct command *cmd)
+{
+	struct adapter_choice got[ADAPTER_CHOICES_MAX + 1];
+	struct discord_choice ch[ADAPTER_CHOICES_MAX];
+	struct command q;
+	int64_t session, position;
+	enum locale loc;
+	size_t n, i;
+
+	if (!d->base.on_complete || !d->base.on_position ||
+	    d->base.on_position(d->base.ctx, &d->base, cmd, &session, &position))
+		return NULL;
+	if (cmd->expect_session > 0 &&
+	    (cmd->expect_session != session || cmd->expect_version != position))
+		return NULL;
+	q = *cmd;
+	q.text = "";
+	q.text_len = 0;
+	n = d->base.on_complete(d->base.ctx, &d->base, &q, got, ADAPTER_CHOICES_MAX + 1);
+	if (!n || n > ADAPTER_CHOICES_MAX)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		ch[i].name = got[i].label[0] ? got[i].label : got[i].value;
+		ch[i].value = got[i].value;
+	}
+	return discord_moves_components(session, position, cmd->user, ch, n,
+					!locale_parse(x->in.locale, &loc) && loc == LOC_ES);
+}
+
+/* Puts the select of moves under the answer's request x->menu_req. */
+static void attach_menu(struct discord *d, struct ix *x, const struct command *cmd)
+{
+	struct ixreq *r;
+	json_t *menu, *msg;
+
+	if (x->menu_req < (long)x->qhead || x->menu_req >= (long)x->qlen)
+		return;
+	r = &x->q[x->menu_req];
+	if (!r->body || !(menu = moves_menu(d, x, cmd)))
+		return;
+	/* a callback wraps the message in {type, data}; edits and
+	 * follow-ups are the message itself */
+	msg = json_is_integer(json_object_get(r->body, "type"))
+		? json_object_get(r->body, "data") : r->body;
+	if (json_is_object(msg))
+		json_object_set(msg, "components", menu);
+	json_decref(menu);
 }
 
 /* Runs one command through the manager and answers its interaction. */
@@ -846,10 +1017,13 @@ static void run_command(struct discord *d, struct ix *x, const char *text,
 	cmd.reply_ctx = x;
 	cmd.expect_session = expect_session;
 	cmd.expect_version = expect_version;
+	x->want_menu = !strcmp(text, "moves");
+	x->menu_req = -1;
 	x->collecting = 1;
 	if (d->base.on_command)
 		d->base.on_command(d->base.ctx, &d->base, &cmd);
 	x->collecting = 0;
+	attach_menu(d, x, &cmd);
 	if (!x->responded) {
 		json_t *r = discord_response_message(ack_text(&x->in), 1, NULL, NULL);
 
@@ -915,6 +1089,14 @@ static void run_component(struct discord *d, struct ix *x)
 	}
 	if (!strcmp(p.kind, "hand") || !strcmp(p.kind, "moves")) {
 		snprintf(text, sizeof(text), "%s", p.kind);
+	} else if (!strcmp(p.kind, "play") && p.arg[0] && strcmp(p.arg, x->in.user_id)) {
+		/* a select of someone else's moves (Discord shows it to them
+		 * alone; a forged click gets here) */
+		refuse(x, "That menu lists someone else's moves. Nothing changed; use My moves "
+		       "for yours.",
+		       "Ese menú es de las jugadas de otra persona. No ha cambiado nada; usa Mis "
+		       "jugadas para ver las tuyas.");
+		return;
 	} else if (!strcmp(p.kind, "play") && x->in.nvalues == 1) {
 		snprintf(text, sizeof(text), "play %s", x->in.values[0]);
 	} else {
@@ -940,6 +1122,22 @@ static void handle_interaction(struct discord *d, const json_t *payload)
 		return;
 	}
 	buf_release(&err);
+	if (x->in.type != DISCORD_INTERACTION_PING && rest_busy(d)) {
+		/* back-pressure (discord.h): answer, run nothing */
+		if (x->in.type == DISCORD_INTERACTION_AUTOCOMPLETE) {
+			json_t *r = discord_response_autocomplete(NULL, 0);
+
+			ix_callback(x, r);
+			json_decref(r);
+			ix_pump(x);
+		} else {
+			refuse(x, "Discord is slow to take the bot's messages right now, so nothing "
+			       "was done. Try again in a minute.",
+			       "Discord va lento aceptando los mensajes del bot, así que no se ha "
+			       "hecho nada. Vuelve a intentarlo en un minuto.");
+		}
+		return;
+	}
 	switch (x->in.type) {
 	case DISCORD_INTERACTION_COMMAND:
 		run_command(d, x, x->in.text, 0, 0);
@@ -1084,7 +1282,7 @@ static void post_fallback(struct post *p)
 	p->mentions = discord_allowed_mentions(&r);
 	json_decref(p->components);
 	p->components = p->session > 0
-		? discord_board_components(p->session, p->version, NULL, 0, p->es) : NULL;
+		? discord_board_components(p->session, p->version, p->es) : NULL;
 	p->user[0] = '\0';
 	/* a new key: this is another message than the refused one */
 	if (strlen(p->key) + 4 <= sizeof(p->key))
@@ -1165,9 +1363,15 @@ static int discord_send(struct adapter *a, const struct outmsg *m, struct buf *e
 		post_finish(p);
 		return 0;
 	}
+	if (!rest_fits(d, p->ch.n + 1)) {
+		/* back-pressure (discord.h); the manager keeps it stored */
+		post_free(p);
+		return buf_setf(err, "Discord is not keeping up (%zu requests waiting); kept in "
+				"the outbox for the next start", discord_rest_pending(d->rest)), -1;
+	}
 	p->mentions = discord_allowed_mentions(m->body);
 	if (m->session > 0 && !m->user)
-		p->components = discord_board_components(m->session, m->version, NULL, 0, p->es);
+		p->components = discord_board_components(m->session, m->version, p->es);
 	if (!m->user) {
 		post_chunks(p, p->room);
 	} else if (dm_lookup(d, p->user)) {
@@ -1210,6 +1414,7 @@ static int discord_start(struct adapter *a, uv_loop_t *loop, struct buf *err)
 	rc.token = d->token;
 	rc.base_url = d->api_url;
 	rc.seed = d->seed;
+	rc.max_pending = d->rest_max;
 	d->rest = discord_rest_new(loop, &rc, err);
 	if (!d->rest)
 		return -1;
@@ -1229,13 +1434,7 @@ static int discord_start(struct adapter *a, uv_loop_t *loop, struct buf *err)
 	gateway_init(&d->gw, d->token, GATEWAY_INTENTS_DEFAULT, d->shard_id, d->shard_count,
 		     d->seed);
 	register_commands(d);
-	if (d->gateway_url) {
-		gateway_set_base_url(&d->gw, d->gateway_url);
-		d->gw_started = 1;
-		drain(d);
-	} else {
-		ask_gateway_url(d);
-	}
+	ask_gateway_url(d);
 	return 0;
 }
 
@@ -1326,6 +1525,12 @@ struct adapter *discord_adapter_new(const struct discord_config *cfg, struct buf
 		buf_setf(err, "DISCORD_SHARD must be id/count with 0 <= id < count");
 		return NULL;
 	}
+	if (cfg->rest_queue && (cfg->rest_queue < DISCORD_REST_QUEUE_MIN ||
+				cfg->rest_queue > DISCORD_REST_QUEUE_MAX)) {
+		buf_setf(err, "DISCORD_REST_QUEUE must be from %d to %d", DISCORD_REST_QUEUE_MIN,
+			 DISCORD_REST_QUEUE_MAX);
+		return NULL;
+	}
 	d = xcalloc(1, sizeof(*d));
 	d->base.ops = &discord_ops;
 	d->live.next = d->live.prev = &d->live;
@@ -1337,6 +1542,7 @@ struct adapter *discord_adapter_new(const struct discord_config *cfg, struct buf
 	d->shard_id = cfg->shard_id;
 	d->shard_count = cfg->shard_count;
 	d->seed = cfg->seed;
+	d->rest_max = cfg->rest_queue ? cfg->rest_queue : DISCORD_REST_QUEUE_DEFAULT;
 	return &d->base;
 }
 

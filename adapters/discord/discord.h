@@ -17,9 +17,13 @@
  *     late (its snowflake older than DISCORD_DEFER_AFTER_MS) is deferred
  *     first and completed by editing the original response;
  *   - `/play move` autocompletes from the caller's legal moves;
- *   - board messages carry "My hand" / "My moves" buttons and, for the one
- *     awaited player, a select of their moves; the buttons' custom_id names
- *     the session and version, so the manager refuses stale clicks;
+ *   - board messages carry "My hand" / "My moves" buttons, nothing else;
+ *     their custom_id names the session and version, so the manager
+ *     refuses stale clicks;
+ *   - the private answer to My moves or /moves carries a select of the
+ *     caller's moves (at most 25, from on_complete), named by session,
+ *     position (on_position) and user: never on a public message;
+ *   - display names are cleaned where interactions are decoded;
  *   - private updates go by DM only to players who turned DM notifications
  *     on; a refused DM (50007) becomes a channel mention with the buttons.
  *
@@ -51,13 +55,31 @@ struct discord_config {
 	const char *guild_id;		/* commands per guild; NULL: global */
 	int shard_id, shard_count;	/* shard_count 0: no sharding */
 	uint64_t seed;			/* jitter of backoffs and heartbeats */
+	/* REST requests queued or in flight at most (DISCORD_REST_QUEUE);
+	 * 0: DISCORD_REST_QUEUE_DEFAULT.  See discord_adapter_new(). */
+	size_t rest_queue;
 };
+
+#define DISCORD_REST_QUEUE_DEFAULT 4096
+#define DISCORD_REST_QUEUE_MIN 16
+#define DISCORD_REST_QUEUE_MAX 1000000
 
 /*
  * A new, unstarted adapter (every string copied), or NULL with err filled
  * for a bad configuration: missing token, ids that are not snowflakes, a
  * URL refused by http_url_allowed() (plain http/ws only to loopback), a
- * shard out of range.  Free with adapter_free().
+ * shard or a rest_queue out of range.  Free with adapter_free().
+ *
+ * Back-pressure: the REST queue holds at most rest_queue requests, and its
+ * last eighth (at least 4) is kept for answering interactions.  When Discord
+ * takes requests more slowly than they come (an outage, a rate-limited
+ * channel) and only that reserve and a command's headroom are left, the
+ * adapter is "busy": commands
+ * and clicks are answered privately "try again in a minute" without being
+ * run (so nothing new piles up), autocompletion offers nothing, and an
+ * outbox message that does not fit is refused to the manager, which keeps
+ * it in the store's outbox (sent again at the next start).  Entering and
+ * leaving that state (at half the queue) are logged once each.
  */
 struct adapter *discord_adapter_new(const struct discord_config *cfg, struct buf *err);
 

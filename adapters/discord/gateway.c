@@ -170,6 +170,7 @@ void gateway_set_base_url(struct gateway *g, const char *url)
 	g->base_url = url_with_query(url);
 }
 
+int gateway_will_identify(const struct gateway *g) { return !g->session_id; }
 enum gateway_state gateway_state(const struct gateway *g) { return g->state; }
 const char *gateway_session_id(const struct gateway *g) { return g->session_id; }
 const char *gateway_resume_url(const struct gateway *g) { return g->resume_url; }
@@ -191,15 +192,124 @@ static uint64_t backoff(struct gateway *g)
 	return b / 2 + rng_below(&g->rng, (uint32_t)(b / 2));
 }
 
+/* ---- session starts ---- */
+
+#define DAY_MS (24ULL * 3600 * 1000)
+
+long gateway_start_reserve(const struct gateway *g)
+{
+	long r = g->limit_total / 10;
+
+	return r > 0 ? r : 1;
+}
+
+/* Our view of the budget at now: after Discord's reset it is full again. */
+static void budget_roll(struct gateway *g, uint64_t now)
+{
+	if (g->limit_known && now >= g->limit_reset_at) {
+		g->limit_remaining = g->limit_total;
+		g->limit_reset_at = now + DAY_MS;
+	}
+}
+
+/*
+ * Before an Identify: FATAL (and 1) when the budget is down to the
+ * reserve.  The message says when it refills, never anything secret.
+ */
+static int budget_exhausted(struct gateway *g, uint64_t now)
+{
+	struct buf b = BUF_INIT;
+	uint64_t left;
+
+	if (!g->limit_known)
+		return 0;
+	budget_roll(g, now);
+	if (g->limit_remaining > gateway_start_reserve(g))
+		return 0;
+	left = (g->limit_reset_at - now + 59999) / 60000;
+	buf_printf(&b, "discord gateway: only %ld of the day's %ld session starts (Identify) are "
+		   "left, the reserve kept for restarts; stopping rather than spend them (Discord "
+		   "resets the token of a bot that runs out). The budget refills in %llu h %02llu min; "
+		   "find out from this log why the bot kept identifying, then start it again",
+		   g->limit_remaining, g->limit_total, (unsigned long long)(left / 60),
+		   (unsigned long long)(left % 60));
+	g->state = GATEWAY_DEAD;
+	g->hb_active = 0;
+	push(g, GATEWAY_FATAL, buf_detach(&b), NULL, GATEWAY_EXIT_IDENTIFY_BUDGET, 0);
+	return 1;
+}
+
+/* How long until the next Identify may go, at least `delay` (see
+ * GATEWAY_IDENTIFY_GAP_MS). */
+static uint64_t identify_delay(struct gateway *g, uint64_t delay, uint64_t now)
+{
+	uint64_t gap = GATEWAY_IDENTIFY_GAP_MS, at;
+	unsigned i;
+
+	if (!g->identified)
+		return delay;
+	for (i = 1; i < g->identify_fails && gap < GATEWAY_IDENTIFY_GAP_MAX_MS; i++)
+		gap *= 2;
+	if (gap > GATEWAY_IDENTIFY_GAP_MAX_MS)
+		gap = GATEWAY_IDENTIFY_GAP_MAX_MS;
+	gap += rng_below(&g->rng, (uint32_t)(gap / 2));
+	at = g->last_identify + gap;
+	if (at > now + delay) {
+		delay = at - now;
+		if (g->identify_fails)
+			logf_(g, "%u Identify call%s in a row got no READY; the next one in %llu ms",
+			      g->identify_fails, g->identify_fails == 1 ? "" : "s",
+			      (unsigned long long)delay);
+	}
+	return delay;
+}
+
+void gateway_set_start_limit(struct gateway *g, long total, long remaining,
+			     uint64_t reset_after_ms, long max_concurrency, uint64_t now)
+{
+	size_t i;
+
+	if (g->state == GATEWAY_DEAD)
+		return;
+	if (total < 1 || remaining < 0 || remaining > total || max_concurrency < 1 ||
+	    max_concurrency > 65536 || reset_after_ms > 7 * DAY_MS) {
+		logf_(g, "session_start_limit out of range, ignored");
+		return;
+	}
+	g->limit_known = 1;
+	g->limit_total = total;
+	g->limit_remaining = remaining;
+	g->limit_concurrency = (unsigned)max_concurrency;
+	g->limit_reset_at = now + reset_after_ms;
+	/* the first Identify of a shard waits its turn in its bucket; the
+	 * CONNECT gateway_init() queued is still ours to change */
+	if (!g->identified && g->shard_count > 1) {
+		uint64_t turn = (uint64_t)(g->shard_id / g->limit_concurrency) *
+			GATEWAY_IDENTIFY_GAP_MS;
+
+		for (i = g->qhead; i < g->qlen; i++)
+			if (g->q[i].kind == GATEWAY_CONNECT && g->q[i].ms < turn)
+				g->q[i].ms = turn;
+	}
+	if (!g->session_id && g->state == GATEWAY_DISCONNECTED)
+		budget_exhausted(g, now);
+}
+
 /* Resume on resume_gateway_url when we have a session, else identify on
- * the base URL. */
-static void connect_after(struct gateway *g, uint64_t delay)
+ * the base URL (paced, and only while the budget lasts). */
+static void connect_after(struct gateway *g, uint64_t delay, uint64_t now)
 {
 	const char *url = g->session_id && g->resume_url ? g->resume_url
 							  : g->base_url;
 
 	g->state = GATEWAY_DISCONNECTED;
 	g->hb_active = 0;
+	g->connected_at = 0;
+	if (!g->session_id) {
+		if (budget_exhausted(g, now))
+			return;
+		delay = identify_delay(g, delay, now);
+	}
 	push(g, GATEWAY_CONNECT, url_with_query(url), NULL, 0, delay);
 }
 
@@ -241,7 +351,7 @@ void gateway_on_close(struct gateway *g, int code, uint64_t now)
 	buf_reset(&g->frame);
 	g->frame_skip = 0;
 	if (g->state == GATEWAY_CLOSING) {	/* our own close */
-		connect_after(g, g->pending_delay);
+		connect_after(g, g->pending_delay, now);
 		return;
 	}
 	for (i = 0; i < sizeof(fatal_codes) / sizeof(fatal_codes[0]); i++) {
@@ -259,7 +369,7 @@ void gateway_on_close(struct gateway *g, int code, uint64_t now)
 	}
 	if (code == 4007 || code == 4009)	/* invalid seq, session timed out */
 		clear_session(g);
-	connect_after(g, backoff(g));
+	connect_after(g, backoff(g), now);
 }
 
 void gateway_on_open(struct gateway *g, uint64_t now)
@@ -314,9 +424,14 @@ void gateway_on_timer(struct gateway *g, uint64_t now)
 /* ------------------------------------------------------------------ */
 /* messages from the server */
 
-static void send_identify(struct gateway *g)
+static void send_identify(struct gateway *g, uint64_t now)
 {
-	json_t *d = json_object(), *p = json_object();
+	json_t *d, *p;
+
+	if (budget_exhausted(g, now))
+		return;
+	d = json_object();
+	p = json_object();
 
 	json_object_set_new(d, "token", json_string(g->token));
 	json_object_set_new(d, "intents", json_integer(g->intents));
@@ -330,6 +445,11 @@ static void send_identify(struct gateway *g)
 	json_object_set_new(p, "d", d);
 	send_json(g, p);
 	g->state = GATEWAY_IDENTIFYING;
+	g->identified = 1;
+	g->last_identify = now;
+	g->identify_fails++;
+	if (g->limit_known && g->limit_remaining > 0)
+		g->limit_remaining--;
 }
 
 static void send_resume(struct gateway *g)
@@ -365,10 +485,13 @@ static void on_hello(struct gateway *g, json_t *d, uint64_t now)
 	g->hb_next = now + (uint64_t)(jitter * (double)ms);
 	g->hb_active = 1;
 	g->ack_pending = 0;
-	if (g->session_id)
+	if (g->session_id) {
 		send_resume(g);
-	else
-		send_identify(g);
+	} else {
+		send_identify(g, now);
+		if (g->state == GATEWAY_DEAD)
+			return;
+	}
 	push(g, GATEWAY_TIMER, NULL, NULL, 0, g->hb_next);
 }
 
@@ -384,7 +507,7 @@ static int take_string(char **dst, json_t *d, const char *key)
 	return 0;
 }
 
-static void on_ready(struct gateway *g, json_t *d)
+static void on_ready(struct gateway *g, json_t *d, uint64_t now)
 {
 	json_t *v;
 
@@ -402,17 +525,18 @@ static void on_ready(struct gateway *g, json_t *d)
 		logf_(g, "READY without application.id");
 	g->state = GATEWAY_CONNECTED;
 	g->attempts = 0;
+	g->identify_fails = 0;
+	g->connected_at = now;
 }
 
-static int wanted(const char *t, json_t *d)
+/* The events the bot reads; the others only advance the sequence. */
+static int wanted(const char *t)
 {
-	if (!strcmp(t, "MESSAGE_CREATE"))	/* DMs only: no guild_id */
-		return json_object_get(d, "guild_id") == NULL;
 	return !strcmp(t, "INTERACTION_CREATE") || !strcmp(t, "READY") ||
-	       !strcmp(t, "RESUMED") || !strcmp(t, "GUILD_CREATE");
+	       !strcmp(t, "RESUMED");
 }
 
-static void on_dispatch(struct gateway *g, json_t *msg)
+static void on_dispatch(struct gateway *g, json_t *msg, uint64_t now)
 {
 	json_t *s = json_object_get(msg, "s"), *t = json_object_get(msg, "t");
 	json_t *d = json_object_get(msg, "d");
@@ -432,12 +556,13 @@ static void on_dispatch(struct gateway *g, json_t *msg)
 			logf_(g, "READY without an object, ignored");
 			return;
 		}
-		on_ready(g, d);
+		on_ready(g, d, now);
 	} else if (!strcmp(name, "RESUMED")) {
 		g->state = GATEWAY_CONNECTED;
 		g->attempts = 0;
+		g->connected_at = now;
 	}
-	if (!wanted(name, d))
+	if (!wanted(name))
 		return;
 	if (!d)
 		d = json_null();
@@ -490,7 +615,7 @@ void gateway_on_text(struct gateway *g, const char *text, size_t len,
 	d = json_object_get(msg, "d");
 	switch (json_integer_value(op)) {
 	case OP_DISPATCH:
-		on_dispatch(g, msg);
+		on_dispatch(g, msg, now);
 		break;
 	case OP_HEARTBEAT:	/* the server asks for a beat right now */
 		if (g->hb_active)
@@ -510,6 +635,8 @@ void gateway_on_text(struct gateway *g, const char *text, size_t len,
 		break;
 	case OP_HEARTBEAT_ACK:
 		g->ack_pending = 0;
+		if (g->state == GATEWAY_CONNECTED && now - g->connected_at >= GATEWAY_STABLE_MS)
+			g->big_strikes = 0;	/* settled: old trouble forgotten */
 		break;
 	default:
 		logf_(g, "unknown op %lld ignored",
@@ -517,6 +644,40 @@ void gateway_on_text(struct gateway *g, const char *text, size_t len,
 	}
 done:
 	json_decref(msg);
+}
+
+/* One message over GATEWAY_FRAME_MAX: see gateway.h for the escalation. */
+static void oversized(struct gateway *g, uint64_t now)
+{
+	uint64_t delay;
+	unsigned k;
+
+	if (g->state == GATEWAY_CONNECTED && now - g->connected_at >= GATEWAY_STABLE_MS)
+		g->big_strikes = 0;
+	g->big_strikes++;
+	if (g->big_strikes == 1) {
+		logf_(g, "message over %zu bytes dropped; resuming", (size_t)GATEWAY_FRAME_MAX);
+		close_and_reconnect(g, GATEWAY_CLOSE_RESUMABLE, backoff(g));
+		return;
+	}
+	/* a resume replays the same message: give the session up */
+	clear_session(g);
+	if (g->big_strikes == 2) {
+		logf_(g, "message over %zu bytes again before the connection settled; dropping the "
+		      "session (events meanwhile are lost) and identifying anew",
+		      (size_t)GATEWAY_FRAME_MAX);
+		close_and_reconnect(g, GATEWAY_CLOSE_NORMAL, backoff(g));
+		return;
+	}
+	delay = GATEWAY_BIG_BACKOFF_MS;
+	for (k = 3; k < g->big_strikes && delay < GATEWAY_BIG_BACKOFF_MAX_MS; k++)
+		delay *= 2;
+	if (delay > GATEWAY_BIG_BACKOFF_MAX_MS)
+		delay = GATEWAY_BIG_BACKOFF_MAX_MS;
+	delay = delay / 2 + rng_below(&g->rng, (uint32_t)(delay / 2));
+	logf_(g, "message over %zu bytes on %u connections in a row; identifying again in %llu s",
+	      (size_t)GATEWAY_FRAME_MAX, g->big_strikes, (unsigned long long)(delay / 1000));
+	close_and_reconnect(g, GATEWAY_CLOSE_NORMAL, delay);
 }
 
 void gateway_frame_append(struct gateway *g, const void *data, size_t len,
@@ -530,12 +691,9 @@ void gateway_frame_append(struct gateway *g, const void *data, size_t len,
 	if (buf_add(&g->frame, data, len) < 0) {
 		buf_release(&g->frame);	/* give the big storage back */
 		buf_init(&g->frame, GATEWAY_FRAME_MAX);
-		logf_(g, "message over %zu bytes, reconnecting",
-		      (size_t)GATEWAY_FRAME_MAX);
 		if (g->state != GATEWAY_CLOSING && g->state != GATEWAY_DEAD &&
 		    g->state != GATEWAY_DISCONNECTED)
-			close_and_reconnect(g, GATEWAY_CLOSE_RESUMABLE,
-					    backoff(g));
+			oversized(g, now);
 		g->frame_skip = !is_final;
 		return;
 	}

@@ -41,16 +41,40 @@
 #define GATEWAY_URL_DEFAULT "wss://gateway.discord.gg/?v=10&encoding=json"
 #define GATEWAY_QUERY "?v=10&encoding=json"
 
-/* Intents: GUILDS and DIRECT_MESSAGES only, nothing privileged (= 4097). */
+/*
+ * Intents.  The bot reads READY, RESUMED and INTERACTION_CREATE only, and
+ * interactions need no intent, so it subscribes to none: no GUILD_CREATE
+ * (GUILDS), whose size grows with a guild and which a resume replays, and
+ * no MESSAGE_CREATE (DIRECT_MESSAGES), which nothing reads.  The values
+ * are here for the documentation.
+ */
 enum gateway_intents {
 	GATEWAY_INTENT_GUILDS = 1 << 0,
 	GATEWAY_INTENT_DIRECT_MESSAGES = 1 << 12,
 };
-#define GATEWAY_INTENTS_DEFAULT \
-	(GATEWAY_INTENT_GUILDS | GATEWAY_INTENT_DIRECT_MESSAGES)
+#define GATEWAY_INTENTS_DEFAULT 0
 
-/* Reassembled frames larger than this are refused (close and resume). */
+/* Reassembled frames larger than this are refused (see gateway_frame_append). */
 #define GATEWAY_FRAME_MAX ((size_t)4 << 20)
+/* A connection CONNECTED this long has settled: an oversized message after
+ * that is a new problem, not the same one again. */
+#define GATEWAY_STABLE_MS 60000
+/* The third oversized message in a row waits up to this long (jittered
+ * down to half) before identifying again, doubling each time up to the
+ * cap. */
+#define GATEWAY_BIG_BACKOFF_MS 30000
+#define GATEWAY_BIG_BACKOFF_MAX_MS 900000
+
+/*
+ * Identify pacing: Discord allows max_concurrency Identify calls per 5 s,
+ * and answers more with Invalid Session.  Identifies from one machine are
+ * at least GATEWAY_IDENTIFY_GAP_MS apart (jittered up to +50%); each one
+ * in a row that is not answered with READY doubles the gap, up to the cap,
+ * so an endless Invalid Session loop costs at most ~300 Identifies a day,
+ * under Discord's usual daily 1000.
+ */
+#define GATEWAY_IDENTIFY_GAP_MS 5000
+#define GATEWAY_IDENTIFY_GAP_MAX_MS 300000
 
 /* Close code we use when we want the session to stay resumable (anything
  * but 1000/1001, which make Discord invalidate the session). */
@@ -69,6 +93,9 @@ enum gateway_exit {
 	GATEWAY_EXIT_INVALID_API_VERSION = 22,	/* 4012 */
 	GATEWAY_EXIT_INVALID_INTENTS = 23,	/* 4013 */
 	GATEWAY_EXIT_DISALLOWED_INTENTS = 24,	/* 4014 */
+	/* not a close code: the day's session starts are down to the reserve
+	 * (gateway_set_start_limit) */
+	GATEWAY_EXIT_IDENTIFY_BUDGET = 25,
 };
 
 /* Reconnect backoff: attempt n (0-based, since the last READY/RESUMED)
@@ -132,10 +159,22 @@ struct gateway {
 	/* reconnecting */
 	unsigned attempts;
 	uint64_t pending_delay;	/* used by the CONNECT after our own CLOSE */
+	uint64_t connected_at;	/* when READY/RESUMED came */
+
+	/* session starts: Discord's budget and our pacing */
+	int limit_known;
+	long limit_total, limit_remaining;
+	unsigned limit_concurrency;
+	uint64_t limit_reset_at;
+	int identified;		/* an Identify was sent at last_identify */
+	uint64_t last_identify;
+	unsigned identify_fails;	/* Identifies since the last READY */
 
 	/* frame reassembly */
 	struct buf frame;
 	int frame_skip;
+	unsigned big_strikes;	/* oversized messages with no settled
+				 * connection in between */
 
 	/* action queue */
 	struct gateway_action *q;
@@ -159,6 +198,26 @@ void gateway_release(struct gateway *g);
  * first one, when the driver learns the URL before draining). */
 void gateway_set_base_url(struct gateway *g, const char *url);
 
+/*
+ * What GET /gateway/bot said in session_start_limit: `total` Identify calls
+ * a day, `remaining` of them now, the budget refills in `reset_after_ms`,
+ * `max_concurrency` Identifies per 5 s.  Out-of-range figures are ignored
+ * with a LOG.  The machine counts its own Identifies down from there (a
+ * later call replaces the figures: other shards spend the same budget) and
+ * never sends one while remaining <= gateway_start_reserve(): it emits
+ * FATAL with GATEWAY_EXIT_IDENTIFY_BUDGET instead, at once when an Identify
+ * is the next thing to do, so that the operator can restart the bot after
+ * fixing what makes it reconnect, before Discord resets the token.  With
+ * shards, the first Identify waits (shard_id / max_concurrency) x 5 s, the
+ * order Discord expects shards of one bucket to start in.
+ */
+void gateway_set_start_limit(struct gateway *g, long total, long remaining,
+			     uint64_t reset_after_ms, long max_concurrency, uint64_t now);
+/* The Identifies kept in reserve: total / 10, at least 1. */
+long gateway_start_reserve(const struct gateway *g);
+/* 1 when the next connection will Identify (no session to resume). */
+int gateway_will_identify(const struct gateway *g);
+
 /* Events.  `now` is a monotonic time in milliseconds. */
 void gateway_on_open(struct gateway *g, uint64_t now);
 /* One complete text message (not NUL-terminated necessarily). */
@@ -172,8 +231,13 @@ void gateway_on_timer(struct gateway *g, uint64_t now);
 /*
  * Collects one fragment of a text message; on the final fragment hands the
  * whole message to gateway_on_text().  A message over GATEWAY_FRAME_MAX is
- * dropped (its later fragments too) with a LOG, a resumable CLOSE and,
- * after gateway_on_close(), a resume.
+ * dropped (its later fragments too) with a LOG and a CLOSE.  A resume would
+ * replay the same message, so repeats escalate, never looping: the first
+ * one resumes; another before a connection settles (GATEWAY_STABLE_MS
+ * CONNECTED) drops the session and identifies anew (what happened in
+ * between is lost, and logged as such); from the third on, each waits
+ * GATEWAY_BIG_BACKOFF_MS doubling to GATEWAY_BIG_BACKOFF_MAX_MS (jittered)
+ * before identifying.
  */
 void gateway_frame_append(struct gateway *g, const void *data, size_t len,
 			  int is_final, uint64_t now);

@@ -81,6 +81,8 @@ static int get_snowflake(const json_t *obj, const char *key, char *dst, int requ
 {
 	if (get_str(obj, key, dst, DISCORD_SNOWFLAKE_SIZE, required, what, err))
 		return -1;
+	if (required && !dst[0])
+		return fail(err, "interaction: empty %s", what);
 	if (dst[0] && !is_snowflake(dst)) {
 		dst[0] = '\0';
 		return fail(err, "interaction: %s is not a snowflake", what);
@@ -105,19 +107,33 @@ static const json_t *get_object(const json_t *obj, const char *key)
 	return json_is_object(v) ? v : NULL;
 }
 
-static int has_text(const json_t *obj, const char *key)
+/*
+ * The name people see, cleaned (text_clean_name): the server nick, else the
+ * display name, else the username, the first with something visible left;
+ * else the user id.  Names are anybody's text: a newline, a bidi override
+ * or a zero-width character in one must not forge a line of a board.
+ */
+static void pick_name(const json_t *member, const json_t *user, const char *id,
+		      char *out, size_t size)
 {
-	const json_t *v = json_object_get(obj, key);
+	const json_t *from[3] = { member, user, user };
+	static const char *const key[3] = { "nick", "global_name", "username" };
+	size_t i;
 
-	return json_is_string(v) && json_string_length(v) > 0;
+	for (i = 0; i < 3; i++) {
+		const json_t *v = json_is_object(from[i]) ? json_object_get(from[i], key[i]) : NULL;
+
+		if (json_is_string(v) &&
+		    text_clean_name(json_string_value(v), json_string_length(v), out, size))
+			return;
+	}
+	snprintf(out, size, "%s", id);
 }
 
 static int decode_user(const json_t *d, struct discord_interaction *out, struct buf *err)
 {
 	const json_t *member = json_object_get(d, "member");
 	const json_t *user;
-	const json_t *from;
-	const char *key;
 
 	if (member && !json_is_null(member)) {
 		if (!json_is_object(member))
@@ -130,18 +146,7 @@ static int decode_user(const json_t *d, struct discord_interaction *out, struct 
 		return fail(err, "interaction: missing user");
 	if (get_snowflake(user, "id", out->user_id, 1, "user id", err))
 		return -1;
-
-	/* the name people see: server nick, then display name, then username */
-	if (member && json_is_object(member) && has_text(member, "nick"))
-		from = member, key = "nick";
-	else if (has_text(user, "global_name"))
-		from = user, key = "global_name";
-	else
-		from = user, key = "username";
-	if (get_str(from, key, out->user_name, sizeof(out->user_name), 1, "user name", err))
-		return -1;
-	if (!out->user_name[0])
-		return fail(err, "interaction: empty user name");
+	pick_name(member, user, out->user_id, out->user_name, sizeof(out->user_name));
 	return 0;
 }
 
@@ -613,21 +618,24 @@ static json_t *button(const char *text, const char *custom_id)
 			 "custom_id", custom_id);
 }
 
-static json_t *move_select(int64_t session, int64_t version,
-			   const struct discord_choice *moves, size_t n, int es)
+json_t *discord_moves_components(int64_t session, int64_t version, const char *user,
+				 const struct discord_choice *moves, size_t n, int es)
 {
 	char id[DISCORD_CUSTOM_ID_SIZE];
 	json_t *opts;
-	size_t i;
+	size_t i, j;
 
-	if (!moves || n < 1 || n > DISCORD_CHOICES_MAX ||
-	    discord_custom_id("play", session, version, NULL, id))
+	if (!moves || n < 1 || n > DISCORD_CHOICES_MAX || !user || !*user ||
+	    discord_custom_id("play", session, version, user, id))
 		return NULL;
 	opts = json_array();
 	for (i = 0; i < n; i++) {
 		json_t *l;
 
-		if (!value_ok(moves[i].value) ||
+		for (j = 0; j < i; j++)
+			if (value_ok(moves[i].value) && !strcmp(moves[i].value, moves[j].value))
+				break;
+		if (j < i || !value_ok(moves[i].value) ||
 		    !(l = label(moves[i].name ? moves[i].name : moves[i].value))) {
 			json_decref(opts);
 			return NULL;
@@ -636,26 +644,20 @@ static json_t *move_select(int64_t session, int64_t version,
 						      "value", moves[i].value));
 	}
 	/* type 1 ACTION_ROW holding one type 3 STRING_SELECT */
-	return json_pack("{s:i, s:[{s:i, s:s, s:s, s:i, s:i, s:o}]}", "type", 1,
+	return json_pack("[{s:i, s:[{s:i, s:s, s:s, s:i, s:i, s:o}]}]", "type", 1,
 			 "components", "type", 3, "custom_id", id,
 			 "placeholder", es ? "Elige una jugada" : "Choose a move",
 			 "min_values", 1, "max_values", 1, "options", opts);
 }
 
-json_t *discord_board_components(int64_t session, int64_t version,
-				 const struct discord_choice *moves, size_t n, int es)
+json_t *discord_board_components(int64_t session, int64_t version, int es)
 {
 	char hand[DISCORD_CUSTOM_ID_SIZE], mv[DISCORD_CUSTOM_ID_SIZE];
-	json_t *rows, *sel;
 
 	if (discord_custom_id("hand", session, version, NULL, hand) ||
 	    discord_custom_id("moves", session, version, NULL, mv))
 		return NULL;
-	rows = json_pack("[{s:i, s:[o, o]}]", "type", 1, "components",
+	return json_pack("[{s:i, s:[o, o]}]", "type", 1, "components",
 			 button(es ? "Mi mano" : "My hand", hand),
 			 button(es ? "Mis jugadas" : "My moves", mv));
-	sel = move_select(session, version, moves, n, es);
-	if (sel)
-		json_array_append_new(rows, sel);
-	return rows;
 }

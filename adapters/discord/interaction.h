@@ -79,7 +79,9 @@ struct discord_interaction {
 	char channel_id[DISCORD_SNOWFLAKE_SIZE];
 	char guild_id[DISCORD_SNOWFLAKE_SIZE];	/* "" in a DM */
 	char user_id[DISCORD_SNOWFLAKE_SIZE];	/* "" only for PING */
-	char user_name[DISCORD_USERNAME_SIZE];	/* nick, else global_name, else username */
+	/* nick, else global_name, else username, the first with something
+	 * visible after text_clean_name(); else the user id */
+	char user_name[DISCORD_USERNAME_SIZE];
 	char locale[DISCORD_LOCALE_SIZE];	/* the user's client locale ("es-ES") */
 
 	/*
@@ -105,7 +107,8 @@ struct discord_interaction {
 
 /*
  * Decodes an INTERACTION_CREATE payload `d` (borrowed) into *out (fully
- * overwritten).  Returns 0, or -1 with a message in err when a field is
+ * overwritten).  Display names are cleaned, never refused (user_name).
+ * Returns 0, or -1 with a message in err when a field is
  * missing, of the wrong JSON type, not UTF-8, too long, names a command or
  * option the bot never registered, or the type is not one of the four above.
  */
@@ -192,13 +195,22 @@ json_t *discord_response_autocomplete(const struct discord_choice *choices, size
 
 /*
  * The board message's components: one action row with the "My hand"
- * (kind "hand") and "My moves" (kind "moves") buttons, and, when 1 <= n <=
- * 25, a second row with a string select (kind "play") of the moves.  Labels
- * are truncated to 100 code points; values longer than 100 or invalid make
- * the whole select go away (the buttons still work).  es: Spanish labels.
+ * (kind "hand") and "My moves" (kind "moves") buttons.  Nothing else: the
+ * board is public, and a move list is private.  es: Spanish labels.
  * Returns NULL when session/version are out of range for the codec.
  */
-json_t *discord_board_components(int64_t session, int64_t version,
+json_t *discord_board_components(int64_t session, int64_t version, int es);
+
+/*
+ * The components of a private (ephemeral) answer that lists `user`'s moves:
+ * one action row with a string select (kind "play", custom_id
+ * "t1:play:<session>:<version>:<user>") of the n moves, 1 <= n <= 25.
+ * Labels are truncated to 100 code points; NULL when n is out of range, a
+ * value is empty, longer than 100 code points or repeated (Discord refuses
+ * duplicate values), or the ids are out of range for the codec.  Never put
+ * it on a public message.
+ */
+json_t *discord_moves_components(int64_t session, int64_t version, const char *user,
 				 const struct discord_choice *moves, size_t n, int es);
 
 #endif

@@ -463,9 +463,10 @@ static uint64_t max_u64(uint64_t a, uint64_t b)
 	return a > b ? a : b;
 }
 
+/* A server-given delay in ms: rounded up, plus the margin (ratelimit.h). */
 static uint64_t secs_to_ms(double s)
 {
-	return (uint64_t)(s * 1000.0 + 0.999);	/* round up: never early */
+	return (uint64_t)(s * 1000.0 + 0.999) + RATELIMIT_RESET_MARGIN_MS;
 }
 
 /* Interaction callbacks are not subject to the global rate limit. */
@@ -619,7 +620,7 @@ enum ratelimit_action ratelimit_update(struct ratelimit *rl,
 		else if (h->reset_after >= 0)
 			retry = secs_to_ms(h->reset_after);
 		else
-			retry = RATELIMIT_DEFAULT_RETRY_MS;
+			retry = RATELIMIT_DEFAULT_RETRY_MS + RATELIMIT_RESET_MARGIN_MS;
 		if (global) {
 			rl->global_until = max_u64(rl->global_until,
 						   now_ms + retry);

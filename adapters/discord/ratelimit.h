@@ -65,6 +65,17 @@ struct buf;
 #define RATELIMIT_POLL_MS		50
 /* Retry delay for a 429 that carries neither Retry-After nor reset-after. */
 #define RATELIMIT_DEFAULT_RETRY_MS	1000
+/*
+ * Added to every time the server dictates (X-RateLimit-Reset-After, a 429's
+ * retry_after).  Those come rounded to the millisecond, and uv_now() is the
+ * time truncated to the millisecond, so a reset computed from them can fall
+ * up to 1.5 ms before the server's; on a fast link the request sent at that
+ * instant reaches the server still inside the old window (the flaky 429 of
+ * test_faults_mid_game).  50 ms also covers a distributed server's own
+ * slack, as other Discord libraries do, for a few percent of throughput on
+ * the tightest buckets.
+ */
+#define RATELIMIT_RESET_MARGIN_MS	50
 
 #define RATELIMIT_GATEWAY_SENDS		120
 #define RATELIMIT_GATEWAY_PERIOD_MS	60000
@@ -180,10 +191,11 @@ enum ratelimit_action {
 
 /*
  * Records the response to a request acquired for k: releases its slot,
- * learns the bucket from h, and says what to do.  `attempt` is 1 for the
+ * learns the bucket from h (its reset RATELIMIT_RESET_MARGIN_MS after the
+ * server's), and says what to do.  `attempt` is 1 for the
  * first try of this request, 2 for the first retry, and so on; after
  * RATELIMIT_MAX_ATTEMPTS tries a 429, 5xx or network error gives up.
- * *retry_ms is set only for RATELIMIT_RETRY.  Borrows k and h.
+ * *retry_ms is set only for RATELIMIT_RETRY (a 429's includes the margin).  Borrows k and h.
  */
 enum ratelimit_action ratelimit_update(struct ratelimit *rl,
 				       const struct ratelimit_key *k,

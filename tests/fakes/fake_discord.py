@@ -95,8 +95,43 @@ def _parse_multipart(ctype, body):
     return payload, False
 
 
+def _strings(x):
+    """Every string inside a JSON value, keys excluded."""
+    if isinstance(x, str):
+        return [x] if x else []
+    if isinstance(x, dict):
+        return [s for v in x.values() for s in _strings(v)]
+    if isinstance(x, list):
+        return [s for v in x for s in _strings(v)]
+    return []
+
+
+def _embed_chars(body):
+    """Characters of embed text, as Discord counts them for its 6000 cap."""
+    n = 0
+    for e in body.get("embeds") or []:
+        if not isinstance(e, dict):
+            continue
+        for k in ("title", "description"):
+            if isinstance(e.get(k), str):
+                n += len(e[k])
+        for f in e.get("fields") or []:
+            if isinstance(f, dict):
+                n += sum(len(f[k]) for k in ("name", "value")
+                         if isinstance(f.get(k), str))
+        for k, sub in (("footer", "text"), ("author", "name")):
+            if isinstance(e.get(k), dict) and isinstance(e[k].get(sub), str):
+                n += len(e[k][sub])
+    return n
+
+
 def _texts_of(body):
-    """Every human-visible text of a message body (content + embeds)."""
+    """Everything a reader of the message can get at: the content, every
+    string of every embed (titles, descriptions, fields, footer, author,
+    urls), of every component (button labels, select placeholders, option
+    labels, values and descriptions, custom_ids: a client can read them
+    all), and each attachment's name, description and text.  For the
+    public-payload scans: a hidden card named anywhere here is a leak."""
     out = []
     if not isinstance(body, dict):
         return out
@@ -104,22 +139,14 @@ def _texts_of(body):
     if isinstance(c, str) and c:
         out.append(c)
     for a in body.get("attachments") or []:
-        if isinstance(a, dict) and isinstance(a.get("content"), str):
-            out.append(a["content"])
-    for e in body.get("embeds") or []:
-        if not isinstance(e, dict):
-            continue
-        for k in ("title", "description"):
-            if isinstance(e.get(k), str) and e[k]:
-                out.append(e[k])
-        for f in e.get("fields") or []:
-            if isinstance(f, dict):
-                for k in ("name", "value"):
-                    if isinstance(f.get(k), str) and f[k]:
-                        out.append(f[k])
-        ft = e.get("footer")
-        if isinstance(ft, dict) and isinstance(ft.get("text"), str):
-            out.append(ft["text"])
+        if isinstance(a, dict):
+            out += _strings({k: a.get(k) for k in
+                             ("content", "filename", "description")})
+    out += _strings(body.get("embeds") or [])
+    out += _strings(body.get("components") or [])
+    poll = body.get("poll")
+    if isinstance(poll, dict):
+        out += _strings(poll)
     return out
 
 
@@ -360,6 +387,17 @@ class FakeDiscord:
         self.heartbeat_slack_s = 0.5 * SLOW
         self.require_auth_on_webhooks = False
         self.retry_slack_s = 0.05
+        # GET /gateway/bot's session_start_limit; every Identify spends
+        # one of `remaining`, as on Discord
+        self.session_start_limit = {"total": 1000, "remaining": 999,
+                                    "reset_after": 14400000,
+                                    "max_concurrency": 1}
+        # True: every Identify is answered with Invalid Session d:false
+        # (Discord's answer to identifying too fast)
+        self.refuse_identify = False
+        # > 0: every Resume first gets a GUILD_CREATE dispatch of that many
+        # bytes (a large guild), which a later Resume replays as well
+        self.huge_dispatch_on_resume = 0
         # state
         self._lock = threading.RLock()
         self._cond = threading.Condition(self._lock)
@@ -569,8 +607,46 @@ class FakeDiscord:
             self._texts.append((t, private, where))
 
     def all_public_texts(self):
+        """Every public payload's texts so far (see _texts_of): channel
+        messages, non-ephemeral interaction answers and follow-ups, and
+        every edit of them (POST and PATCH alike)."""
         with self._lock:
             return [t for t, p, _ in self._texts if not p]
+
+    def post_as_bot(self, channel_id, body, file_text=None):
+        """POSTs a message to channel_id as the bot would (same handler,
+        same recording), for tests of the tests: a canary that a scan must
+        catch.  file_text: sent as multipart with that attachment.
+        Returns (status, response)."""
+        hdrs = {"authorization": "Bot " + self.token,
+                "user-agent": "DiscordBot (fake, 1)"}
+        if file_text is None:
+            hdrs["content-type"] = "application/json"
+            raw = json.dumps(body).encode()
+        else:
+            b = "canary-boundary"
+            hdrs["content-type"] = "multipart/form-data; boundary=" + b
+            body = dict(body, attachments=[{"id": 0, "filename": "c.txt"}])
+            raw = ("--%s\r\nContent-Disposition: form-data; name=\"payload_json\""
+                   "\r\nContent-Type: application/json\r\n\r\n%s\r\n--%s\r\n"
+                   "Content-Disposition: form-data; name=\"files[0]\"; "
+                   "filename=\"c.txt\"\r\nContent-Type: text/plain\r\n\r\n%s"
+                   "\r\n--%s--\r\n" % (b, json.dumps(body), b, file_text, b)
+                   ).encode()
+        st, _, resp = self._call(self._handle_rest, "POST",
+                                 "/api/v10/channels/%s/messages" % channel_id, "",
+                                 hdrs, raw)
+        return st, resp
+
+    def public_mark(self):
+        """A cursor for public_texts_since(): where the record is now."""
+        with self._lock:
+            return len(self._texts)
+
+    def public_texts_since(self, mark):
+        """The public payloads' texts recorded after public_mark()."""
+        with self._lock:
+            return [t for t, p, _ in self._texts[mark:] if not p]
 
     def all_private_texts(self):
         with self._lock:
@@ -1189,6 +1265,17 @@ class FakeDiscord:
             if not isinstance(d.get("intents"), int):
                 conn.send_close(4013, "Invalid intent(s).")
                 return
+            with self._lock:
+                ssl = self.session_start_limit
+                if ssl.get("remaining", 0) <= 0:
+                    self._violate("Identify with no session start left: "
+                                  "Discord resets the token now")
+                ssl["remaining"] = ssl.get("remaining", 0) - 1
+            if self.refuse_identify:
+                rec.result = "invalid"
+                self._log_gw(conn, "sent", op=9, d=False)
+                conn.send_json({"op": 9, "d": False})
+                return
             props = d.get("properties")
             if not isinstance(props, dict) or not all(
                     k in props for k in ("os", "browser", "device")):
@@ -1249,6 +1336,16 @@ class FakeDiscord:
                 s.conn = conn
                 conn.session = s
                 conn.identified = True
+            if self.huge_dispatch_on_resume > 0:
+                # a large guild's GUILD_CREATE, buffered like any dispatch
+                pad = "x" * self.huge_dispatch_on_resume
+                s.seq += 1
+                s.buffer.append((s.seq, json.dumps(
+                    {"op": 0, "t": "GUILD_CREATE", "s": s.seq,
+                     "d": {"id": DEFAULT_GUILD, "members": [],
+                           "description": pad}}), None))
+                self._log_gw(conn, "sent", op=0, event="GUILD_CREATE",
+                             size=len(pad))
             replayed = 0
             for sq, text, inter in s.buffer:
                 if sq > seq:
@@ -1387,10 +1484,13 @@ class FakeDiscord:
                     else 1.0
                 with self._lock:
                     self._retry_after.append((method, path, now + ra, now))
+                # a user-scope 429 carries the bucket's own limit, as
+                # Discord's do (not a made-up one the bot would learn)
                 h = {"Retry-After": str(int(math.ceil(ra))),
                      "X-RateLimit-Scope": "global" if fault.global_
                      else "user",
-                     "X-RateLimit-Limit": "5", "X-RateLimit-Remaining": "0",
+                     "X-RateLimit-Limit": str(rate[0] if rate else 5),
+                     "X-RateLimit-Remaining": "0",
                      "X-RateLimit-Reset": "%.3f" % (time.time() + ra),
                      "X-RateLimit-Reset-After": "%.3f" % ra,
                      "X-RateLimit-Bucket": hashlib.sha1(
@@ -1458,7 +1558,7 @@ class FakeDiscord:
                     probs.append("%s has bad embeds (> 10 or not a list)"
                                  % what)
                 else:
-                    total = sum(len(t) for t in _texts_of({"embeds": embeds}))
+                    total = _embed_chars(body)
                     if total > 6000:
                         probs.append("%s embeds exceed 6000 characters"
                                      % what)
@@ -1704,9 +1804,8 @@ class FakeDiscord:
     def _dispatch_rest(self, req, method, path, body, now):
         if method == "GET" and path == "/gateway/bot":
             return 200, {"url": self.gateway_url, "shards": 1,
-                         "session_start_limit": {
-                             "total": 1000, "remaining": 999,
-                             "reset_after": 14400000, "max_concurrency": 1}}
+                         "session_start_limit": dict(
+                             self.session_start_limit)}
         if method == "GET" and path == "/gateway":
             return 200, {"url": self.gateway_url}
         if method == "GET" and path == "/users/@me":
@@ -2150,6 +2249,10 @@ def _selftest():
               "resume url")
         fake.wait_ready(2)
         fake.wait_identified(1, 2)
+        check(fake.session_start_limit["remaining"] == 998,
+              "an Identify spends a session start")
+        st, _, j = _http(fake, "GET", "/gateway/bot")
+        check(j["session_start_limit"]["remaining"] == 998, "gateway/bot budget")
         fake.withhold_acks(1)
         ws.send({"op": 1, "d": 1})
         ws.send({"op": 1, "d": 1})
@@ -2189,6 +2292,11 @@ def _selftest():
         check(len(fm) == 1 and fm[0]["content"] == "hi" and
               not fm[0]["ephemeral"], "final_messages: %r" % fm)
         check("hi" in fake.all_public_texts(), "public texts")
+        check("Go" in fake.all_public_texts() and
+              "go" in fake.all_public_texts(),
+              "button label and custom_id are public payload: %r" %
+              fake.all_public_texts())
+        mark = fake.public_mark()
         # follow-up
         st, _, j = _http(fake, "POST", "/webhooks/%s/%s" % (
             fake.app_id, ev["d"]["token"]), {"content": "secret",
@@ -2196,7 +2304,8 @@ def _selftest():
                                              "allowed_mentions": {}})
         check(st == 200 and j["id"], "follow-up")
         check("secret" in fake.all_private_texts() and
-              "secret" not in fake.all_public_texts(), "private texts")
+              "secret" not in fake.all_public_texts() and
+              fake.public_texts_since(mark) == [], "private texts")
         # click on the bot's message, deferred update + edit @original
         h2 = fake.click(alice, "700000000000000001", fm[0], "go")
         ev = ws.recv()
@@ -2274,6 +2383,30 @@ def _selftest():
               "resume replay: %r" % got)
         fake.wait_resumed(1, 2)
         fake.wait_ready(2)
+        # a huge dispatch on every resume, replayed by the next one
+        fake.huge_dispatch_on_resume = 100
+        fake.drop_connection()
+        ws = _WSClient(fake.resume_gateway_url + "?v=10&encoding=json")
+        ws.recv()
+        ws.send({"op": 6, "d": {"token": fake.token, "session_id": sid,
+                                "seq": last_seq + 3}})
+        got = [ws.recv() for _ in range(2)]
+        check([g.get("t") for g in got] == ["GUILD_CREATE", "RESUMED"] and
+              len(got[0]["d"]["description"]) == 100, "huge dispatch")
+        fake.huge_dispatch_on_resume = 0
+        fake.wait_resumed(2, 2)
+        # refuse_identify: Invalid Session d:false to every Identify
+        fake.refuse_identify = True
+        ws4 = _WSClient(fake.gateway_url)
+        ws4.recv()
+        ws4.send({"op": 2, "d": {"token": fake.token, "intents": 0,
+                                 "properties": {"os": "l", "browser": "t",
+                                                "device": "t"}}})
+        r = ws4.recv()
+        check(r["op"] == 9 and r["d"] is False and fake.identify_count == 1,
+              "refused identify: %r" % (r,))
+        fake.refuse_identify = False
+        ws4.close(1000)
         # resume with an unknown session -> op 9 false
         ws2 = _WSClient(fake.resume_gateway_url)
         ws2.recv()

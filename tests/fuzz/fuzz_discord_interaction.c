@@ -42,6 +42,12 @@ static void check_decoded(const struct discord_interaction *in)
 	for (i = 0; i < in->nvalues; i++)
 		if (!TERMINATED(in->values[i]))
 			bug("a select value is not NUL-terminated");
+	/* a name is cleaned: never empty, never a control character */
+	if (in->type != DISCORD_INTERACTION_PING && !in->user_name[0])
+		bug("an empty display name");
+	for (i = 0; in->user_name[i]; i++)
+		if ((unsigned char)in->user_name[i] < 0x20 || in->user_name[i] == 0x7f)
+			bug("a control character in a display name");
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

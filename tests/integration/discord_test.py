@@ -12,6 +12,7 @@ import os
 import random
 import re
 import signal
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -21,6 +22,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "fakes"))
 sys.path.insert(0, HERE)
 import harness  # noqa: E402
+import hidden  # noqa: E402
 from fake_discord import FakeDiscord  # noqa: E402
 
 SLOW = harness.SLOW     # TABULA_TEST_SLOW: timeouts x this (make valgrind)
@@ -34,6 +36,7 @@ _spec.loader.exec_module(make_transcript)
 
 TOKEN = "tk-SECRET.bot-token.do-not-log-9f8e7d"
 CHAN = "700000000000000001"
+CANARY = "799999999999999999"   # scan_catches() posts its test payloads here
 GUILD = "800000000000000001"
 BIN = "./tabula"
 
@@ -41,6 +44,7 @@ WAITING_RE = re.compile(r"(?:Waiting for|Esperando a) <@(\d+)>")
 # a player still deciding is named, not pinged again
 WAITING_NAME_RE = re.compile(r"(?:Waiting for|Esperando a) \*\*(.+?)\*\*:")
 NAMES = {}      # display name -> user id, for the boards that do not ping
+ROUTES = {"select": 0, "play": 0}   # how play_one() made its moves
 
 
 class Bot:
@@ -147,6 +151,32 @@ def select_of(m):
     return None
 
 
+def menu(h):
+    """The select of moves in an interaction's private answer, with the
+    message it sits on: (message, select), or (None, None)."""
+    for m in texts_msgs(h):
+        sel = select_of(m)
+        if sel is not None:
+            assert m["ephemeral"], "a select of moves on a public message: %r" % m
+            return m, sel
+    return None, None
+
+
+def texts_msgs(h):
+    h.wait_final(lambda ms: len(ms) > 0, timeout=5)
+    return h.final_messages()
+
+
+def no_public_menu(fake):
+    """No public message ever carried a select (a move list is private)."""
+    for ch in list(fake._chan_all):
+        if ch == CANARY:
+            continue
+        for m in fake.channel_messages(ch, include_interactions=True):
+            if not m["ephemeral"] and ch not in fake._dm_user_by_chan:
+                assert select_of(m) is None, "a public select: %r" % m
+
+
 def button(m, kind):
     for i in custom_ids(m):
         if i.startswith("t1:%s:" % kind):
@@ -194,47 +224,68 @@ def complete(fake, who, partial=""):
     return body["data"]["choices"]
 
 
-def choose(rng, values):
-    return make_transcript.pick(rng, list(values), "fortuna")
+def choose(rng, values, game="fortuna"):
+    return make_transcript.pick(rng, list(values), game)
 
 
-def play_one(fake, users, step, rng, board):
-    """Makes one move for the first awaited player, by one of three routes."""
+def play_one(fake, users, step, rng, board, game="fortuna"):
+    """Makes one move for the first awaited player, by one of three routes:
+    the select of the private "My moves" answer, the one of a typed /moves,
+    or /play with its autocompletion."""
     uid = awaited(board)[0]
     who = users[uid]
     route = step % 3
-    sel = select_of(board)
-    if route == 1 and sel is not None:
-        value = choose(rng, [o["value"] for o in sel["options"]])
-        h = fake.click(who, CHAN, board, sel["custom_id"], values=[value])
-        h.wait_response(timeout=5)
-        return h
+    assert select_of(board) is None, "a select of moves on the public board"
+    if route in (0, 1):
+        if route == 0:
+            mv = fake.click(who, CHAN, board, button(board, "moves"))
+        else:
+            mv = cmd(fake, who, "moves")
+        msg, sel = menu(mv)
+        assert all(m["ephemeral"] for m in texts_msgs(mv)), "moves must be ephemeral"
+        if sel is not None:
+            assert sel["custom_id"].endswith(":" + who["id"]), sel["custom_id"]
+            value = choose(rng, [o["value"] for o in sel["options"]], game)
+            h = fake.click(who, CHAN, msg, sel["custom_id"], values=[value])
+            h.wait_response(timeout=5)
+            ROUTES["select"] += 1
+            return h
     choices = complete(fake, who)
     assert 0 < len(choices) <= 25, choices
-    if len(choices) == 25:
+    if len(choices) == 25 and game == "fortuna":
         for pref in ("deliver", "advance", "favour"):
             choices += [c for c in complete(fake, who, pref) if c not in choices]
-    value = choose(rng, [c["value"] for c in choices])
+    value = choose(rng, [c["value"] for c in choices], game)
     pick = [c for c in choices if c["value"] == value][0]
     if route == 2:
-        # "My moves" first, then a filtered autocompletion
-        mv = fake.click(who, CHAN, board, button(board, "moves"))
-        got = texts(mv)
-        assert all(e for _, e in got), "moves must be ephemeral"
+        # a filtered autocompletion
         part = pick["value"][:3]
         narrowed = complete(fake, who, part)
         assert narrowed, "no completion for %r" % part
         assert all(part.lower() in (c["value"] + " " + c["name"]).lower() or c["value"].isdigit()
                    for c in narrowed), narrowed
+    ROUTES["play"] += 1
     return cmd(fake, who, "play", {"move": pick["value"]})
 
 
-def play_to_end(fake, users, rng, limit=3000, hook=None):
+def scan(fake, db, mark, what=""):
+    """The public-payload scan: every public payload since `mark` against
+    what the store hides right now.  Returns the new mark."""
+    now = fake.public_mark()
+    hidden.assert_no_leak(fake.public_texts_since(mark), hidden.secrets_now(db), what)
+    return now
+
+
+def play_to_end(fake, users, rng, limit=3000, hook=None, db=None, game="fortuna", mark=0):
+    """Plays the channel's game to its end.  With db, every step's public
+    payloads are scanned against that moment's secrets (scan())."""
     step = 0
     before = set()
     while True:
         bs = wait_boards(fake, step + 1)
         board = bs[-1]
+        if db:
+            mark = scan(fake, db, mark, " after move %d" % step)
         if is_over(board):
             return step, bs
         # exactly the players who have just become awaited are pinged
@@ -245,7 +296,7 @@ def play_to_end(fake, users, rng, limit=3000, hook=None):
         assert awaited(board), "nobody awaited on a live board: %r" % board["content"][-300:]
         if hook:
             hook(step, board)
-        h = play_one(fake, users, step, rng, board)
+        h = play_one(fake, users, step, rng, board, game)
         for content, eph in texts(h):
             assert eph, "the answer to a move should be private: %r" % content
         try:
@@ -257,6 +308,10 @@ def play_to_end(fake, users, rng, limit=3000, hook=None):
 
 
 def check_private(fake):
+    """Nothing private in public: no private view's words and no select of
+    moves.  (Secrets are scanned step by step with scan(): a card shown in
+    public earlier may be hidden now, so the whole history cannot be
+    checked against today's secrets.)"""
     pub = "\n".join(fake.all_public_texts())
     for marker in ("Your moves", "Tus jugadas", "Your hand", "Tu mano"):
         assert marker not in pub, "private text %r appeared publicly" % marker
@@ -264,6 +319,7 @@ def check_private(fake):
     for p in priv:
         if "Your moves" in p or "Your hand" in p:
             assert p not in pub
+    no_public_menu(fake)
 
 
 # ---- tests ----
@@ -291,7 +347,7 @@ def test_full_game():
         idle = [p for p in ps if p["id"] not in awaited(b)][0]
         h = fake.click(idle, CHAN, b, button(b, "hand"))
         assert all(e for _, e in texts(h)), "hand must be ephemeral"
-        steps, bs = play_to_end(fake, users, random.Random(5))
+        steps, bs = play_to_end(fake, users, random.Random(5), db=bot.db)
         assert steps > 20, steps
         assert "Winner" in bs[-1]["content"] or "Nobody wins" in bs[-1]["content"]
         # one board per accepted move, and nothing posted twice
@@ -359,7 +415,7 @@ def test_faults_mid_game():
             elif step == 24:
                 fake.fragment_dispatches(False)
 
-        steps, bs = play_to_end(fake, users, rng, hook=faults)
+        steps, bs = play_to_end(fake, users, rng, hook=faults, db=bot.db)
         assert steps > 24, steps
         assert len(bs) == steps + 1, ("boards", len(bs), "moves", steps)
         fired = [f for f in fake.faults_fired]
@@ -402,7 +458,9 @@ def test_disconnected_command_replayed():
 
 
 def test_stale_and_foreign_clicks():
-    """Clicks on an old board or by someone else change nothing."""
+    """Clicks on an old board or menu, on someone else's menu, by a player
+    who is not awaited or by an outsider change nothing and are refused
+    privately."""
     fake, bot = start()
     try:
         fake.wait_ready(10)
@@ -411,32 +469,169 @@ def test_stale_and_foreign_clicks():
         users = {p["id"]: p for p in ps}
         lobby(fake, ps)
         old = boards(fake)[-1]
-        sel = select_of(old)
-        assert sel is not None, "the awaited player should get a select menu"
         who = users[awaited(old)[0]]
         other = [p for p in ps if p is not who][0]
-        # someone not awaited picks from the menu
-        h = fake.click(other, CHAN, old, sel["custom_id"], values=[sel["options"][0]["value"]])
-        assert all(e for _, e in texts(h))
-        h = fake.click(outsider, CHAN, old, sel["custom_id"], values=[sel["options"][0]["value"]])
-        assert all(e for _, e in texts(h))
+        msg, sel = menu(fake.click(who, CHAN, old, button(old, "moves")))
+        assert sel is not None, "the awaited player's My moves should carry a select"
+        value = sel["options"][0]["value"]
+        # the seated player who is not awaited has no moves, so no menu
+        _, none = menu(fake.click(other, CHAN, old, button(old, "moves")))
+        assert none is None
+        # someone else's menu, clicked by a seated player and by an outsider
+        for p in (other, outsider):
+            h = fake.click(p, CHAN, msg, sel["custom_id"], values=[value])
+            assert all(e for _, e in texts(h)) and "someone else" in one_text(h), one_text(h)
+        # a menu forged in the name of the player who is not awaited
+        forged = sel["custom_id"].rsplit(":", 1)[0] + ":" + other["id"]
+        h = fake.click(other, CHAN, msg, forged, values=[value])
+        assert all(e for _, e in texts(h)), texts(h)
+        time.sleep(0.2 * SLOW)
         assert len(boards(fake)) == 1, "a foreign click changed the game"
         # the awaited player moves; the old menu is now stale
         cmd(fake, who, "play", {"move": complete(fake, who)[0]["value"]})
         wait_boards(fake, 2)
+        h = fake.click(who, CHAN, msg, sel["custom_id"], values=[value])
+        m = one_text(h)
+        assert all(e for _, e in texts(h)) and ("out of date" in m or "not your turn" in m.lower()
+                                                or "waiting" in m.lower()), m
         nxt = users[awaited(boards(fake)[-1])[0]]
-        h = fake.click(nxt, CHAN, old, sel["custom_id"], values=[sel["options"][0]["value"]])
-        msg = one_text(h)
-        assert all(e for _, e in texts(h)) and "out of date" in msg, msg
         h = fake.click(nxt, CHAN, old, button(old, "hand"))
         assert "out of date" in one_text(h)
-        # a forged custom_id
+        # forged and garbage custom_ids
         h = fake.click(nxt, CHAN, old, "t1:play:999:1", values=["x"])
         assert "over" in one_text(h) or "not" in one_text(h)
         h = fake.click(nxt, CHAN, old, "garbage")
         assert all(e for _, e in texts(h))
         time.sleep(0.3 * SLOW)
         assert len(boards(fake)) == 2
+        assert fake.violations == [], fake.violations
+    finally:
+        bot.stop()
+        fake.stop()
+
+
+def test_move_menu_only_ephemeral():
+    """The select of moves comes only in the private answer to My moves or
+    /moves, lists exactly the player's moves (those /play completes), names
+    the position and the player, and never reaches a public message."""
+    fake, bot = start()
+    try:
+        fake.wait_ready(10)
+        ps = [user(fake, i) for i in (1, 2)]
+        users = {p["id"]: p for p in ps}
+        lobby(fake, ps)
+        rng = random.Random(4)
+        mark = 0
+        for step in range(6):
+            board = wait_boards(fake, step + 1)[-1]
+            mark = scan(fake, bot.db, mark)
+            ids = custom_ids(board)
+            assert len(ids) == 2 and all(i.split(":")[1] in ("hand", "moves") for i in ids), ids
+            who = users[awaited(board)[0]]
+            _, pos, ver = button(board, "moves").split(":")[1:]
+            for way in ("button", "command"):
+                h = (fake.click(who, CHAN, board, button(board, "moves")) if way == "button"
+                     else cmd(fake, who, "moves"))
+                msg, sel = menu(h)
+                assert sel is not None, (way, texts(h))
+                assert msg["ephemeral"]
+                assert sel["custom_id"] == "t1:play:%s:%s:%s" % (pos, ver, who["id"]), sel
+                want = [c["value"] for c in complete(fake, who)]
+                assert [o["value"] for o in sel["options"]] == want, (sel["options"], want)
+            value = choose(rng, [o["value"] for o in sel["options"]])
+            fake.click(who, CHAN, msg, sel["custom_id"], values=[value]).wait_response(timeout=5)
+            wait_boards(fake, step + 2)
+        no_public_menu(fake)
+        check_private(fake)
+        assert fake.violations == [], fake.violations
+    finally:
+        bot.stop()
+        fake.stop()
+
+
+def registered_games(fake):
+    """The games the binary registers (the choices of /game new), so a game
+    added later is played here without a change to this file."""
+    game = [c for c in fake.wait_commands() if c["name"] == "game"][0]
+    new = [o for o in game["options"] if o["name"] == "new"][0]
+    opt = [o for o in new["options"] if o["name"] == "game"][0]
+    return [c["value"] for c in opt["choices"]]
+
+
+def scan_catches(fake, db, mark):
+    """The scan's own test: a secret of the game just started, put in each
+    kind of public payload in turn (text, embed, button, menu option and
+    placeholder, attachment), is found.  Returns the mark past them."""
+    mark = scan(fake, db, mark, " before the canaries")
+    secret = sorted(hidden.secrets_now(db))[0]
+    canaries = [
+        ({"content": "x " + secret}, None),
+        ({"embeds": [{"title": "t", "fields": [{"name": "n", "value": secret}]}]}, None),
+        ({"components": [{"type": 1, "components": [{"type": 2, "style": 2, "label": secret,
+                                                     "custom_id": "c"}]}]}, None),
+        ({"components": [{"type": 1, "components": [{"type": 3, "custom_id": "c",
+                                                     "options": [{"label": "l",
+                                                                  "value": secret}]}]}]},
+         None),
+        ({"components": [{"type": 1, "components": [{"type": 3, "custom_id": "c",
+                                                     "placeholder": secret,
+                                                     "options": [{"label": "l",
+                                                                  "value": "v"}]}]}]},
+         None),
+        ({"content": "see the file"}, "line\n" + secret + "\n"),
+    ]
+    for body, f in canaries:
+        body = dict(body, allowed_mentions={"parse": []})
+        st, _ = fake.post_as_bot(CANARY, body, f)
+        assert st == 200, st
+        try:
+            scan(fake, db, mark)
+        except AssertionError:
+            pass
+        else:
+            raise AssertionError("the scan missed %r in %r" % (secret, body))
+        mark = fake.public_mark()
+    return mark
+
+
+def test_public_payloads_hide_every_secret():
+    """Whole games of every registered game through Discord: after every
+    step, every public payload since the previous one (content, embeds,
+    buttons, menus, attachments, edits) is scanned for every secret of the
+    games in play at that moment."""
+    fake, bot = start()
+    fake.channel_rate = (50, 1.0)
+    try:
+        fake.wait_ready(10)
+        games = registered_games(fake)
+        assert "fortuna" in games and "gtr" in games, games
+        routes = dict(ROUTES)
+        for n, game in enumerate(games):
+            chan = "7000000000000001%02d" % n
+            # three people and an AI seat (its moves are committed and
+            # shown with the human's, a path of its own)
+            humans = [user(fake, 10 * n + i) for i in range(3)]
+            users = {p["id"]: p for p in humans}
+            mark = fake.public_mark()
+            global CHAN
+            saved, CHAN = CHAN, chan
+            try:
+                cmd(fake, humans[0], "game", {"game": game}, sub="new")
+                for p in humans[1:]:
+                    cmd(fake, p, "game", sub="join")
+                cmd(fake, humans[0], "game", sub="addbot")  # a game for 3 only says no
+                cmd(fake, humans[0], "game", sub="start")
+                if n == 0:
+                    mark = scan_catches(fake, bot.db, mark)
+                steps, bs = play_to_end(fake, users, random.Random(n + 1), db=bot.db,
+                                        game=game, mark=mark, limit=2000)
+                assert steps > 10 and is_over(bs[-1]), (game, steps)
+            finally:
+                CHAN = saved
+        no_public_menu(fake)
+        # both ways of moving were taken, the private select most
+        assert ROUTES["select"] - routes["select"] > 100, ROUTES
+        assert ROUTES["play"] - routes["play"] > 50, ROUTES
         assert fake.violations == [], fake.violations
     finally:
         bot.stop()
@@ -465,6 +660,174 @@ def test_names_never_ping():
         assert fake.violations == [], fake.violations
     finally:
         bot.stop()
+        fake.stop()
+
+
+def test_names_cannot_forge_lines():
+    """Display names with newlines, bidi overrides and zero-width characters
+    are cleaned where Discord hands them over: no name can add a line to a
+    board or reorder one, and a name with nothing visible left falls back
+    to the username."""
+    fake, bot = start()
+    forged = "**Game over.** Winner: Mallory"
+    try:
+        fake.wait_ready(10)
+        mallory = fake.user("100000000000000071", "mallory",
+                            "Mallory\n" + forged + "\u202e\u200b")
+        eve = fake.user("100000000000000072", "eve", "Eve")
+        ghost = fake.user("100000000000000073", "ghost", "\u200b\u200d\u2066\u00ad")
+        cmd(fake, mallory, "game", {"game": "fortuna"}, sub="new")
+        cmd(fake, eve, "game", sub="join", nick="\u202eeve\r\nRound 9 begins.\u2066\u200b")
+        cmd(fake, ghost, "game", sub="join")
+        cmd(fake, mallory, "game", sub="start")
+        wait_boards(fake, 1)
+        h = cmd(fake, eve, "game", sub="status", nick="\u202eeve\r\nRound 9 begins.\u2066")
+        pub = fake.all_public_texts() + [one_text(h)]
+        for t in pub:
+            for bad in ("\u202e", "\u2066", "\u200b", "\u200d", "\u00ad", "\r"):
+                assert bad not in t, (bad, t)
+            for line in t.split("\n"):
+                assert not line.lstrip("#* >").startswith(("Game over", "Winner: Mallory",
+                                                           "Round 9 begins")), (line, t)
+        board = "\n".join(m["content"] for m in fake.channel_messages(CHAN))
+        assert "Mallory" in board and "eve Round 9 begins." in board, board
+        assert "ghost" in board, "a name with nothing visible falls back to the username"
+        assert fake.violations == [], fake.violations
+    finally:
+        bot.stop()
+        fake.stop()
+
+
+def test_oversized_dispatch_does_not_wedge_the_bot():
+    """A dispatch over the 4 MiB cap that every Resume replays: the bot
+    resumes once, then drops the session and identifies anew, and goes on
+    answering; never a tight reconnect loop."""
+    fake, bot = start()
+    try:
+        fake.wait_ready(10)
+        a = user(fake, 1)
+        fake.huge_dispatch_on_resume = (4 << 20) + 4096
+        fake.drop_connection()
+        fake.wait_identified(2, timeout=30)
+        resumes = [r for r in fake.ops(6)]
+        assert len(resumes) == 2, resumes
+        h = cmd(fake, a, "help")
+        assert "game new" in one_text(h)
+        conns = fake.connections
+        assert conns == 4, conns     # the first, two resumes, one identify
+        time.sleep(2 * SLOW)
+        assert fake.connections == conns, "the bot kept reconnecting"
+        assert fake.violations == [], fake.violations
+        log = bot.stop()
+        assert "identifying anew" in log, log[-2000:]
+    finally:
+        if bot.proc.poll() is None:
+            bot.stop()
+        fake.stop()
+
+
+def identify_times(fake):
+    return [r.t for r in fake.ops(2)]
+
+
+def test_invalid_session_loop_is_paced():
+    """Discord answering every Identify with Invalid Session: Identifies
+    stay 5 s apart or more, the gap growing, instead of ~18 a minute."""
+    fake = FakeDiscord(token=TOKEN).start()
+    fake.refuse_identify = True
+    bot = Bot(fake)
+    try:
+        fake._wait(lambda: identify_times(fake), 10, "no Identify")
+        # in the 12 s after the first: the second 5-7.5 s later, the third
+        # no sooner than 10 s after that (the old code sent 3 or 4)
+        time.sleep(max(0.0, identify_times(fake)[0] + 12 - time.monotonic()))
+        ts = identify_times(fake)
+        assert len(ts) == 2, ts
+        gaps = [b - a for a, b in zip(ts, ts[1:])]
+        assert all(g >= 4.9 for g in gaps), gaps
+        assert fake.session_start_limit["remaining"] == 999 - len(ts)
+        assert bot.proc.poll() is None, "the bot stopped"
+        assert fake.violations == [], fake.violations
+        log = bot.stop()
+        assert "got no READY" in log, log[-2000:]
+    finally:
+        if bot.proc.poll() is None:
+            bot.stop()
+        fake.stop()
+
+
+def test_session_budget_reserve_stops_the_bot():
+    """session_start_limit from GET /gateway/bot: the bot never spends the
+    last tenth of the day's Identifies; it stops with exit 25 and says why."""
+    for remaining, identifies in ((101, 1), (100, 0)):
+        fake = FakeDiscord(token=TOKEN).start()
+        fake.refuse_identify = True
+        fake.session_start_limit["remaining"] = remaining
+        bot = Bot(fake)
+        try:
+            rc = bot.proc.wait(timeout=20 * SLOW)
+            assert rc == 25, rc
+            assert len(identify_times(fake)) == identifies, identify_times(fake)
+            log = bot.stop(expect=25)
+            assert "100 of the day's 1000 session starts" in log, log[-2000:]
+            assert fake.violations == [], fake.violations
+        finally:
+            if bot.proc.poll() is None:
+                bot.stop(expect=25)
+            fake.stop()
+
+
+def moves_stored(db):
+    con = sqlite3.connect("file:%s?mode=ro" % db, uri=True, timeout=10)
+    try:
+        return con.execute("SELECT count(*) FROM actions").fetchone()[0]
+    finally:
+        con.close()
+
+
+def test_full_rest_queue_refuses_moves_and_recovers():
+    """Back-pressure: while Discord takes the channel's posts slower than
+    moves come, the request queue fills to its bound; then commands are
+    answered "try again" and change nothing, the busy state is logged once,
+    and once Discord catches up every board arrives and play goes on."""
+    fake, bot = start(extra_env={"DISCORD_REST_QUEUE": "16"})
+    try:
+        fake.wait_ready(10)
+        ps = [user(fake, i) for i in (1, 2)]
+        fake.channel_rate = (1, 3.0)    # Discord slower than the moves
+        lobby(fake, ps)
+        rng = random.Random(2)
+        busy = None
+        for _ in range(40):
+            mover = None
+            for p in ps:
+                ch = complete(fake, p)
+                if ch:
+                    mover, value = p, choose(rng, [c["value"] for c in ch])
+                    break
+            if mover is None:       # busy: autocompletion offers nothing
+                mover, value = ps[0], "x"
+            n = moves_stored(bot.db)
+            h = cmd(fake, mover, "play", {"move": value})
+            if "Try again in a minute" in one_text(h):
+                busy = n
+                assert all(e for _, e in texts(h))
+                break
+        assert busy is not None and busy >= 5, busy
+        assert moves_stored(bot.db) == busy, "a refused command changed the game"
+        fake.channel_rate = (50, 1.0)
+        wait_boards(fake, busy + 1, timeout=20)
+        time.sleep(0.5 * SLOW)
+        h = cmd(fake, ps[0], "game", sub="status")
+        assert "Try again" not in one_text(h), one_text(h)
+        assert len(boards(fake)) == busy + 1, (len(boards(fake)), busy)
+        assert fake.violations == [], fake.violations
+        log = bot.stop()
+        assert log.count("requests wait for Discord") == 1, log[-3000:]
+        assert log.count("request queue drained") == 1, log[-3000:]
+    finally:
+        if bot.proc.poll() is None:
+            bot.stop()
         fake.stop()
 
 

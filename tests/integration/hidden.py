@@ -16,7 +16,6 @@ TOOLS = os.environ.get("TABULA_TOOLS") or os.path.join(
     os.path.dirname(os.path.abspath(__file__)), "..", "..", "build", "tests")
 TOOL = os.path.join(TOOLS, "tabula-secrets")
 
-
 def states(db):
     """[(game id, state JSON)] of every game in play in the store at db."""
     con = sqlite3.connect("file:%s?mode=ro" % db, uri=True, timeout=10)
@@ -25,7 +24,6 @@ def states(db):
             "SELECT game, state FROM sessions WHERE status = 1 AND state IS NOT NULL")]
     finally:
         con.close()
-
 
 def secrets_of(pairs):
     """The secrets of [(game, state JSON)], a set of strings."""
@@ -36,11 +34,9 @@ def secrets_of(pairs):
     assert p.returncode == 0, "tabula-secrets: %s" % p.stderr.decode(errors="replace")
     return {l for l in p.stdout.decode().split("\n") if l}
 
-
 def secrets_now(db):
     """Every secret of every game in play in the store at db, now."""
     return secrets_of(states(db))
-
 
 def leaks(texts, secrets):
     """[(secret, text)] for each public text containing a secret."""
@@ -50,7 +46,6 @@ def leaks(texts, secrets):
             if s in t:
                 out.append((s, t))
     return out
-
 
 def assert_no_leak(texts, secrets, where=""):
     found = leaks(texts, secrets)

@@ -118,17 +118,22 @@ static uint64_t start_ready(struct gateway *g, uint64_t now)
 	return t1;
 }
 
-/* After a CLOSE we sent: report the socket gone and expect a CONNECT. */
+/* After a CLOSE we sent: report the socket gone and expect a CONNECT
+ * (and perhaps a LOG about pacing). */
 static struct gateway_action closed(struct gateway *g, int code, uint64_t now)
 {
 	struct acts a;
 	struct gateway_action c;
+	int i;
 
 	gateway_on_close(g, code, now);
 	drain(g, &a);
-	assert_int_equal(a.n, 1);
-	assert_int_equal(a.v[0].kind, GATEWAY_CONNECT);
-	c = a.v[0];
+	assert_int_equal(count(&a, GATEWAY_CONNECT), 1);
+	assert_int_equal(count(&a, GATEWAY_CONNECT) + count(&a, GATEWAY_LOG), a.n);
+	c = *find(&a, GATEWAY_CONNECT);
+	for (i = 0; i < a.n; i++)
+		if (a.v[i].kind == GATEWAY_LOG)
+			gateway_action_release(&a.v[i]);
 	return c;	/* caller releases */
 }
 
@@ -184,7 +189,9 @@ static void test_happy_path(void **state)
 	j = sent(&a, 2);
 	d = json_object_get(j, "d");
 	assert_string_equal(json_string_value(json_object_get(d, "token")), TOKEN);
-	assert_int_equal(json_integer_value(json_object_get(d, "intents")), 4097);
+	/* interactions need no intent: none is asked for */
+	assert_true(json_is_integer(json_object_get(d, "intents")));
+	assert_int_equal(json_integer_value(json_object_get(d, "intents")), 0);
 	assert_int_equal(json_array_size(json_object_get(d, "shard")), 2);
 	assert_int_equal(json_integer_value(json_array_get(json_object_get(d, "shard"), 0)), 0);
 	assert_int_equal(json_integer_value(json_array_get(json_object_get(d, "shard"), 1)), 1);
@@ -208,19 +215,17 @@ static void test_happy_path(void **state)
 	assert_string_equal(gateway_application_id(&g), "123");
 	assert_int_equal(gateway_seq(&g), 1);
 
-	/* DMs are handed over, guild messages and other events are not; all
-	 * of them advance the sequence. */
+	/* interactions are handed over; what the bot does not read (messages,
+	 * guilds) is not; all of them advance the sequence. */
 	text(&g, "{\"op\":0,\"s\":2,\"t\":\"MESSAGE_CREATE\",\"d\":{\"content\":\"hi\"}}", 1200);
 	text(&g, "{\"op\":0,\"s\":3,\"t\":\"MESSAGE_CREATE\",\"d\":{\"guild_id\":\"5\"}}", 1200);
 	text(&g, "{\"op\":0,\"s\":4,\"t\":\"TYPING_START\",\"d\":{}}", 1200);
 	text(&g, "{\"op\":0,\"s\":5,\"t\":\"INTERACTION_CREATE\",\"d\":{\"id\":\"77\"}}", 1200);
 	text(&g, "{\"op\":0,\"s\":6,\"t\":\"GUILD_CREATE\",\"d\":{\"id\":\"5\"}}", 1200);
 	drain(&g, &a);
-	assert_int_equal(a.n, 3);
-	assert_string_equal(a.v[0].text, "MESSAGE_CREATE");
-	assert_string_equal(json_string_value(json_object_get(a.v[0].d, "content")), "hi");
-	assert_string_equal(a.v[1].text, "INTERACTION_CREATE");
-	assert_string_equal(a.v[2].text, "GUILD_CREATE");
+	assert_int_equal(a.n, 1);
+	assert_string_equal(a.v[0].text, "INTERACTION_CREATE");
+	assert_string_equal(json_string_value(json_object_get(a.v[0].d, "id")), "77");
 	release(&a);
 	assert_int_equal(gateway_seq(&g), 6);
 
@@ -378,7 +383,8 @@ static void test_invalid_session_identify(void **state)
 	json_t *j;
 
 	start_ready(&g, 0);
-	text(&g, "{\"op\":9,\"d\":false}", 200);
+	/* a minute after the Identify: only the 1-5 s Discord asks for */
+	text(&g, "{\"op\":9,\"d\":false}", 60000);
 	drain(&g, &a);
 	assert_int_equal(a.n, 1);
 	assert_int_equal(a.v[0].kind, GATEWAY_CLOSE);
@@ -386,11 +392,11 @@ static void test_invalid_session_identify(void **state)
 	assert_null(gateway_session_id(&g));
 	assert_null(gateway_resume_url(&g));
 	assert_int_equal(gateway_seq(&g), -1);
-	c = closed(&g, 1000, 300);
+	c = closed(&g, 1000, 60100);
 	assert_string_equal(c.text, BASE);
 	assert_in_range(c.ms, 1000, 5000);
 	gateway_action_release(&c);
-	j = reopen(&g, 2, 5000);
+	j = reopen(&g, 2, 65000);
 	assert_string_equal(json_string_value(json_object_get(json_object_get(j, "d"), "token")), TOKEN);
 	json_decref(j);
 	assert_int_equal(gateway_state(&g), GATEWAY_IDENTIFYING);
@@ -414,10 +420,11 @@ static void test_invalid_session_delay_range(void **state)
 		hello(&g, 0);
 		drain(&g, &a);
 		release(&a);
-		text(&g, "{\"op\":9,\"d\":false}", 10);
+		text(&g, ready_json, 10);
+		text(&g, "{\"op\":9,\"d\":false}", 60000);
 		drain(&g, &a);
 		release(&a);
-		c = closed(&g, 1000, 20);
+		c = closed(&g, 1000, 60010);
 		assert_in_range(c.ms, 1000, 5000);
 		lo += c.ms < 2000;
 		hi += c.ms > 4000;
@@ -629,6 +636,246 @@ static void test_oversize_frame(void **state)
 	gateway_release(&g);
 }
 
+/* Sends one message of GATEWAY_FRAME_MAX + 1 bytes in two fragments. */
+static void huge(struct gateway *g, uint64_t now)
+{
+	size_t half = GATEWAY_FRAME_MAX / 2 + 1;
+	char *junk = malloc(half);
+
+	assert_non_null(junk);
+	memset(junk, ' ', half);
+	gateway_frame_append(g, junk, half, 0, now);
+	gateway_frame_append(g, junk, half, 1, now);
+	free(junk);
+}
+
+/* An oversized message that a resume replays: resume once, then identify
+ * anew, then back off, never a tight loop; a settled connection forgets. */
+static void test_oversize_escalates(void **state)
+{
+	struct gateway g;
+	struct acts a;
+	struct gateway_action c;
+	json_t *j;
+	uint64_t t = 0, lo, hi;
+	int k;
+
+	start_ready(&g, 0);
+	text(&g, "{\"op\":0,\"s\":7,\"t\":\"X\",\"d\":{}}", 100);
+	/* 1: resume (the session is kept) */
+	huge(&g, 200);
+	drain(&g, &a);
+	assert_int_equal(count(&a, GATEWAY_CLOSE), 1);
+	assert_int_not_equal(find(&a, GATEWAY_CLOSE)->code, 1000);
+	release(&a);
+	c = closed(&g, 4900, 300);
+	assert_string_equal(c.text, RESUME_URL);
+	gateway_action_release(&c);
+	check_resume(reopen(&g, 6, 1500), 7);
+	/* 2: the replay brings it again: the session goes, identify anew */
+	huge(&g, 1600);
+	drain(&g, &a);
+	assert_int_equal(count(&a, GATEWAY_LOG), 1);
+	assert_non_null(strstr(find(&a, GATEWAY_LOG)->text, "identifying anew"));
+	assert_int_equal(find(&a, GATEWAY_CLOSE)->code, 1000);
+	release(&a);
+	assert_null(gateway_session_id(&g));
+	c = closed(&g, 1000, 1700);
+	assert_string_equal(c.text, BASE);
+	/* an Identify went at 0: the next waits its 5 s */
+	assert_true(c.ms + 1700 >= GATEWAY_IDENTIFY_GAP_MS);
+	t = 1700 + c.ms;
+	gateway_action_release(&c);
+	j = reopen(&g, 2, t);
+	json_decref(j);
+	/* 3, 4, 5...: READY, then the same again before it settles */
+	lo = GATEWAY_BIG_BACKOFF_MS / 2;
+	hi = GATEWAY_BIG_BACKOFF_MS;
+	for (k = 3; k <= 9; k++) {
+		text(&g, ready_json, t + 10);
+		drain(&g, &a);
+		release(&a);
+		huge(&g, t + 20);
+		drain(&g, &a);
+		assert_int_equal(find(&a, GATEWAY_CLOSE)->code, 1000);
+		release(&a);
+		c = closed(&g, 1000, t + 30);
+		assert_string_equal(c.text, BASE);
+		assert_in_range(c.ms, lo, hi - 1);
+		t += 30 + c.ms;
+		gateway_action_release(&c);
+		j = reopen(&g, 2, t);
+		json_decref(j);
+		hi = hi * 2 < GATEWAY_BIG_BACKOFF_MAX_MS ? hi * 2 : GATEWAY_BIG_BACKOFF_MAX_MS;
+		lo = hi / 2;
+	}
+	assert_int_equal(hi, GATEWAY_BIG_BACKOFF_MAX_MS);
+	/* settled (a minute CONNECTED, a beat answered): a new one resumes */
+	text(&g, ready_json, t + 10);
+	drain(&g, &a);
+	release(&a);
+	text(&g, "{\"op\":11}", t + 10 + GATEWAY_STABLE_MS);
+	huge(&g, t + 20 + GATEWAY_STABLE_MS);
+	drain(&g, &a);
+	assert_int_not_equal(find(&a, GATEWAY_CLOSE)->code, 1000);
+	release(&a);
+	assert_string_equal(gateway_session_id(&g), "sess1");
+	gateway_release(&g);
+}
+
+/* Invalid Session d:false after every Identify (Discord's answer to too
+ * many): Identifies are at least 5 s apart, the gap doubling to its cap. */
+static void test_identify_paced(void **state)
+{
+	struct gateway g;
+	struct acts a;
+	struct gateway_action c;
+	json_t *j;
+	uint64_t t = 0, last = 0, gap = GATEWAY_IDENTIFY_GAP_MS;
+	int i, n = 0;
+
+	start_ready(&g, 0);
+	for (i = 0; i < 12; i++) {
+		text(&g, "{\"op\":9,\"d\":false}", t + 10);
+		drain(&g, &a);
+		release(&a);
+		c = closed(&g, 1000, t + 20);
+		assert_string_equal(c.text, BASE);
+		t += 20 + c.ms;
+		/* the first after a READY: 5 s; then doubling (jitter +50%) */
+		assert_true(t - last >= gap);
+		assert_true(t - last <= gap + gap / 2 + 5000);
+		gateway_action_release(&c);
+		j = reopen(&g, 2, t);
+		json_decref(j);
+		last = t;
+		n++;
+		if (i && gap < GATEWAY_IDENTIFY_GAP_MAX_MS)
+			gap = gap * 2 > GATEWAY_IDENTIFY_GAP_MAX_MS ? GATEWAY_IDENTIFY_GAP_MAX_MS
+								  : gap * 2;
+	}
+	assert_int_equal(gap, GATEWAY_IDENTIFY_GAP_MAX_MS);
+	/* a day of it stays well under Discord's 1000 */
+	assert_true(n + 86400000 / GATEWAY_IDENTIFY_GAP_MAX_MS < 400);
+	/* READY resets the gap to 5 s */
+	text(&g, ready_json, t + 10);
+	text(&g, "{\"op\":9,\"d\":false}", t + 20);
+	drain(&g, &a);
+	release(&a);
+	c = closed(&g, 1000, t + 30);
+	assert_in_range(c.ms + 30, GATEWAY_IDENTIFY_GAP_MS, GATEWAY_IDENTIFY_GAP_MS * 3 / 2);
+	gateway_action_release(&c);
+	gateway_release(&g);
+}
+
+static struct gateway_action *fatal_of(struct acts *a)
+{
+	struct gateway_action *f = find(a, GATEWAY_FATAL);
+
+	assert_int_equal(f->code, GATEWAY_EXIT_IDENTIFY_BUDGET);
+	assert_int_equal(f->code, 25);
+	assert_non_null(strstr(f->text, "session starts"));
+	return f;
+}
+
+/* session_start_limit: never spend the reserve; stop with exit 25. */
+static void test_identify_budget(void **state)
+{
+	struct gateway g;
+	struct acts a;
+	struct gateway_action c;
+	json_t *j;
+
+	/* already at the reserve when the bot starts: no Identify at all */
+	gateway_init(&g, TOKEN, GATEWAY_INTENTS_DEFAULT, 0, 0, 1);
+	gateway_set_start_limit(&g, 1000, 100, 3600000, 1, 0);
+	assert_int_equal(gateway_start_reserve(&g), 100);
+	drain(&g, &a);
+	fatal_of(&a);
+	assert_non_null(strstr(fatal_of(&a)->text, "100 of the day's 1000"));
+	assert_non_null(strstr(fatal_of(&a)->text, "1 h 00 min"));
+	release(&a);
+	assert_int_equal(gateway_state(&g), GATEWAY_DEAD);
+	gateway_on_open(&g, 10);
+	hello(&g, 10);
+	drain(&g, &a);
+	assert_int_equal(a.n, 0);
+	gateway_release(&g);
+
+	/* one left above the reserve: it is spent, then the bot stops */
+	gateway_init(&g, TOKEN, GATEWAY_INTENTS_DEFAULT, 0, 0, 1);
+	gateway_set_start_limit(&g, 1000, 101, 3600000, 1, 0);
+	drain(&g, &a);
+	assert_int_equal(count(&a, GATEWAY_CONNECT), 1);
+	release(&a);
+	j = reopen(&g, 2, 0);
+	json_decref(j);
+	text(&g, "{\"op\":9,\"d\":false}", 100);
+	drain(&g, &a);
+	release(&a);
+	gateway_on_close(&g, 1000, 200);
+	drain(&g, &a);
+	assert_int_equal(count(&a, GATEWAY_CONNECT), 0);
+	fatal_of(&a);
+	release(&a);
+	gateway_release(&g);
+
+	/* a later GET /gateway/bot (other shards spend it too) is believed */
+	start_ready(&g, 0);
+	gateway_set_start_limit(&g, 1000, 500, 3600000, 1, 50);
+	text(&g, "{\"op\":9,\"d\":false}", 100);
+	drain(&g, &a);
+	release(&a);
+	assert_int_equal(gateway_will_identify(&g), 1);
+	gateway_set_start_limit(&g, 1000, 90, 3600000, 1, 150);	/* while closing */
+	drain(&g, &a);
+	assert_int_equal(a.n, 0);
+	gateway_on_close(&g, 1000, 200);
+	drain(&g, &a);
+	fatal_of(&a);
+	release(&a);
+	gateway_release(&g);
+
+	/* after Discord's reset the day starts again; bad figures are ignored */
+	gateway_init(&g, TOKEN, GATEWAY_INTENTS_DEFAULT, 0, 0, 1);
+	gateway_set_start_limit(&g, 1000, -1, 10, 1, 0);
+	gateway_set_start_limit(&g, 0, 0, 10, 1, 0);
+	gateway_set_start_limit(&g, 1000, 5, 10, 0, 0);
+	drain(&g, &a);
+	assert_int_equal(count(&a, GATEWAY_LOG), 3);
+	assert_int_equal(count(&a, GATEWAY_FATAL), 0);
+	release(&a);
+	gateway_set_start_limit(&g, 1000, 150, 1000, 1, 0);
+	j = reopen(&g, 2, 0);
+	json_decref(j);
+	text(&g, "{\"op\":9,\"d\":false}", 2000);
+	drain(&g, &a);
+	release(&a);
+	c = closed(&g, 1000, 2100);	/* 149 left, and the day rolled over */
+	gateway_action_release(&c);
+	gateway_release(&g);
+}
+
+/* Shards of one max_concurrency bucket identify 5 s apart, in order. */
+static void test_shard_identify_turn(void **state)
+{
+	struct gateway g;
+	struct acts a;
+
+	gateway_init(&g, TOKEN, GATEWAY_INTENTS_DEFAULT, 5, 8, 1);
+	gateway_set_start_limit(&g, 1000, 999, 3600000, 2, 0);
+	drain(&g, &a);
+	assert_int_equal(find(&a, GATEWAY_CONNECT)->ms, 2 * GATEWAY_IDENTIFY_GAP_MS);
+	release(&a);
+	gateway_release(&g);
+	gateway_init(&g, TOKEN, GATEWAY_INTENTS_DEFAULT, 1, 8, 1);
+	gateway_set_start_limit(&g, 1000, 999, 3600000, 2, 0);
+	drain(&g, &a);
+	assert_int_equal(find(&a, GATEWAY_CONNECT)->ms, 0);
+	release(&a);
+	gateway_release(&g);
+}
+
 static void test_malformed_ignored(void **state)
 {
 	static const char *bad[] = {
@@ -726,6 +973,10 @@ int main(void)
 		cmocka_unit_test(test_backoff),
 		cmocka_unit_test(test_fragments),
 		cmocka_unit_test(test_oversize_frame),
+		cmocka_unit_test(test_oversize_escalates),
+		cmocka_unit_test(test_identify_paced),
+		cmocka_unit_test(test_identify_budget),
+		cmocka_unit_test(test_shard_identify_turn),
 		cmocka_unit_test(test_malformed_ignored),
 		cmocka_unit_test(test_base_url),
 	};

@@ -329,6 +329,48 @@ static void test_decode_guild_command(void **state)
 	buf_release(&err);
 }
 
+/* Names are cleaned at the boundary; nothing visible left: the next one,
+ * at last the user id. */
+static void test_decode_names_cleaned(void **state)
+{
+	struct discord_interaction it;
+	struct buf err = BUF_INIT;
+
+	/* a nick that would forge a line: newline, RLO, zero-width space */
+	assert_int_equal(decode("{\"type\":2,\"id\":\"1\",\"application_id\":\"2\","
+				"\"token\":\"t\",\"channel_id\":\"3\",\"guild_id\":\"4\","
+				"\"member\":{\"nick\":\"Eve\\n\\u202e**Winner: Eve**\\u200b\\r\","
+				"\"user\":{\"id\":\"5\",\"username\":\"eve\"}},"
+				"\"data\":{\"name\":\"hand\"}}", &it, &err), 0);
+	assert_string_equal(it.user_name, "Eve **Winner: Eve**");
+	/* a nick of nothing visible: the display name */
+	assert_int_equal(decode("{\"type\":2,\"id\":\"1\",\"application_id\":\"2\","
+				"\"token\":\"t\",\"channel_id\":\"3\",\"guild_id\":\"4\","
+				"\"member\":{\"nick\":\"\\u200b\\u202e \\n\","
+				"\"user\":{\"id\":\"5\",\"username\":\"eve\","
+				"\"global_name\":\"  Eve  \\t Smith \"}},"
+				"\"data\":{\"name\":\"hand\"}}", &it, &err), 0);
+	assert_string_equal(it.user_name, "Eve Smith");
+	/* nothing visible anywhere, or no name at all: the id */
+	assert_int_equal(decode("{\"type\":2,\"id\":\"1\",\"application_id\":\"2\","
+				"\"token\":\"t\",\"channel_id\":\"3\","
+				"\"user\":{\"id\":\"55\",\"username\":\"\\u2066\\u200d\","
+				"\"global_name\":\"\\u00ad\"},\"data\":{\"name\":\"hand\"}}",
+				&it, &err), 0);
+	assert_string_equal(it.user_name, "55");
+	assert_int_equal(decode("{\"type\":2,\"id\":\"1\",\"application_id\":\"2\","
+				"\"token\":\"t\",\"channel_id\":\"3\",\"user\":{\"id\":\"4\"},"
+				"\"data\":{\"name\":\"board\"}}", &it, &err), 0);
+	assert_string_equal(it.user_name, "4");
+	/* long names are cut to TEXT_NAME_MAX_CHARS */
+	assert_int_equal(decode("{\"type\":2,\"id\":\"1\",\"application_id\":\"2\","
+				"\"token\":\"t\",\"channel_id\":\"3\",\"user\":{\"id\":\"4\","
+				"\"username\":\"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOP\"},"
+				"\"data\":{\"name\":\"board\"}}", &it, &err), 0);
+	assert_int_equal(strlen(it.user_name), TEXT_NAME_MAX_CHARS);
+	buf_release(&err);
+}
+
 static void test_decode_dm_command(void **state)
 {
 	struct discord_interaction it;
@@ -500,7 +542,14 @@ static void test_decode_malformed(void **state)
 	/* the same key twice is refused by the parser */
 	expect_fail("{\"type\":1,\"id\":\"1\",\"id\":\"3\",\"application_id\":\"2\","
 		    "\"token\":\"t\"}", "bad JSON");
-	/* commands need a user, a channel and data */
+	/* commands need a user (with an id: found by the fuzzer), a channel
+	 * and data */
+	expect_fail("{\"type\":2,\"id\":\"1\",\"application_id\":\"2\",\"token\":\"t\","
+		    "\"channel_id\":\"3\",\"user\":{\"id\":\"\"},\"data\":{\"name\":\"board\"}}",
+		    "empty user id");
+	expect_fail("{\"type\":2,\"id\":\"1\",\"application_id\":\"2\",\"token\":\"t\","
+		    "\"channel_id\":\"\",\"user\":{\"id\":\"4\"},\"data\":{\"name\":\"board\"}}",
+		    "empty channel_id");
 	expect_fail("{\"type\":2,\"id\":\"1\",\"application_id\":\"2\",\"token\":\"t\","
 		    "\"channel_id\":\"3\",\"data\":{\"name\":\"board\"}}", "missing user");
 	expect_fail("{\"type\":2,\"id\":\"1\",\"application_id\":\"2\",\"token\":\"t\","
@@ -511,9 +560,6 @@ static void test_decode_malformed(void **state)
 	expect_fail("{\"type\":2,\"id\":\"1\",\"application_id\":\"2\",\"token\":\"t\","
 		    "\"channel_id\":\"3\",\"member\":5,\"data\":{\"name\":\"board\"}}",
 		    "member");
-	expect_fail("{\"type\":2,\"id\":\"1\",\"application_id\":\"2\",\"token\":\"t\","
-		    "\"channel_id\":\"3\",\"user\":{\"id\":\"4\"},\"data\":{\"name\":\"board\"}}",
-		    "user name");
 	/* unknown or malformed commands and options */
 	expect_fail(DM_HEAD "\"type\":2,\"data\":{\"name\":\"rm\"}}", "unknown command");
 	expect_fail(DM_HEAD "\"type\":2,\"data\":{}}", "command name");
@@ -560,15 +606,17 @@ static void test_decode_malformed(void **state)
 			       "\"token\":\"t\",\"channel_id\":\"3\",\"user\":{\"id\":\"4\","
 			       "\"username\":\"a\\u0000\"},\"data\":{\"name\":\"board\"}}",
 			       JSON_ALLOW_NUL, NULL);
-		assert_int_equal(discord_interaction_decode(d, &it, &err), -1);
-		assert_non_null(strstr(buf_str(&err), "UTF-8"));
+		/* a name is cleaned, not refused: the NUL goes */
+		assert_int_equal(discord_interaction_decode(d, &it, &err), 0);
+		assert_string_equal(it.user_name, "a");
 		json_decref(d);
 	}
 	expect_fail(DM_HEAD "\"type\":2,\"data\":{\"name\":\"play\",\"options\":[{\"name\":"
 		    "\"move\",\"type\":3,\"value\":\"a\\u0007\"}]}}", "UTF-8");
-	expect_fail("{\"type\":2,\"id\":\"1\",\"application_id\":\"2\",\"token\":\"t\","
-		    "\"channel_id\":\"3\",\"user\":{\"id\":\"4\",\"username\":\"a\\u001b\"},"
-		    "\"data\":{\"name\":\"board\"}}", "UTF-8");
+	assert_int_equal(decode("{\"type\":2,\"id\":\"1\",\"application_id\":\"2\",\"token\":\"t\","
+				"\"channel_id\":\"3\",\"user\":{\"id\":\"4\",\"username\":\"a\\u001b\"},"
+				"\"data\":{\"name\":\"board\"}}", &it, &err), 0);
+	assert_string_equal(it.user_name, "a");
 	/* over-long fields */
 	memset(big, 'a', sizeof(big));
 	n = snprintf(big, sizeof(big), DM_HEAD "\"type\":2,\"data\":{\"name\":\"play\","
@@ -681,7 +729,7 @@ static void test_response_message(void **state)
 	json_decref(r);
 
 	am = json_pack("{s:[], s:[s]}", "parse", "users", "700000000000000004");
-	comp = discord_board_components(1, 2, NULL, 0, 0);
+	comp = discord_board_components(1, 2, 0);
 	r = discord_response_message("<@700000000000000004>, your turn", 0, am, comp);
 	data = json_object_get(r, "data");
 	assert_null(json_object_get(data, "flags"));
@@ -756,19 +804,11 @@ static void test_response_autocomplete(void **state)
 
 static void test_board_components(void **state)
 {
-	struct discord_choice moves[30];
-	char vals[30][16];
 	struct discord_custom_id_parts p;
 	json_t *rows;
-	const json_t *row, *b, *sel;
-	size_t i;
+	const json_t *row, *b;
 
-	for (i = 0; i < 30; i++) {
-		snprintf(vals[i], sizeof(vals[i]), "m%zu", i);
-		moves[i].name = vals[i];
-		moves[i].value = vals[i];
-	}
-	rows = discord_board_components(42, 7, NULL, 0, 0);
+	rows = discord_board_components(42, 7, 0);
 	assert_int_equal(json_array_size(rows), 1);
 	row = json_array_get(rows, 0);
 	assert_int_equal(json_integer_value(json_object_get(row, "type")), 1);
@@ -785,33 +825,62 @@ static void test_board_components(void **state)
 	assert_string_equal(json_string_value(json_object_get(b, "label")), "My moves");
 	assert_string_equal(json_string_value(json_object_get(b, "custom_id")), "t1:moves:42:7");
 	json_decref(rows);
-
-	/* with a select of moves, Spanish labels */
-	rows = discord_board_components(42, 7, moves, 25, 1);
-	assert_int_equal(json_array_size(rows), 2);
+	/* Spanish labels; still the two buttons only */
+	rows = discord_board_components(42, 7, 1);
+	assert_int_equal(json_array_size(rows), 1);
 	assert_string_equal(json_string_value(json_object_get(json_array_get(json_object_get(
 		json_array_get(rows, 0), "components"), 0), "label")), "Mi mano");
-	sel = json_array_get(json_object_get(json_array_get(rows, 1), "components"), 0);
+	json_decref(rows);
+	/* out of the codec's range */
+	assert_null(discord_board_components(0, 7, 0));
+	assert_null(discord_board_components(1, -1, 0));
+}
+
+/* The private answer's select: the user's moves, named by session, position
+ * and user. */
+static void test_moves_components(void **state)
+{
+	struct discord_choice moves[30];
+	char vals[30][16];
+	struct discord_custom_id_parts p;
+	json_t *rows;
+	const json_t *sel;
+	size_t i;
+
+	for (i = 0; i < 30; i++) {
+		snprintf(vals[i], sizeof(vals[i]), "m%zu", i);
+		moves[i].name = vals[i];
+		moves[i].value = vals[i];
+	}
+	rows = discord_moves_components(42, 7, "700000000000000004", moves, 25, 1);
+	assert_int_equal(json_array_size(rows), 1);
+	sel = json_array_get(json_object_get(json_array_get(rows, 0), "components"), 0);
 	assert_int_equal(json_integer_value(json_object_get(sel, "type")), 3);
-	assert_string_equal(json_string_value(json_object_get(sel, "custom_id")), "t1:play:42:7");
+	assert_string_equal(json_string_value(json_object_get(sel, "custom_id")),
+			    "t1:play:42:7:700000000000000004");
+	assert_int_equal(discord_custom_id_parse(json_string_value(json_object_get(sel,
+				"custom_id")), &p), 0);
+	assert_string_equal(p.kind, "play");
+	assert_string_equal(p.arg, "700000000000000004");
+	assert_string_equal(json_string_value(json_object_get(sel, "placeholder")),
+			    "Elige una jugada");
 	assert_int_equal(json_array_size(json_object_get(sel, "options")), 25);
 	assert_string_equal(json_string_value(json_object_get(json_array_get(
 		json_object_get(sel, "options"), 3), "value")), "m3");
 	json_decref(rows);
 
-	/* more than 25 moves: no select, the buttons remain */
-	rows = discord_board_components(42, 7, moves, 26, 0);
-	assert_int_equal(json_array_size(rows), 1);
-	json_decref(rows);
-	/* an over-long value drops the select */
+	/* more than 25, none, no user: no select */
+	assert_null(discord_moves_components(42, 7, "5", moves, 26, 0));
+	assert_null(discord_moves_components(42, 7, "5", moves, 0, 0));
+	assert_null(discord_moves_components(42, 7, "", moves, 3, 0));
+	assert_null(discord_moves_components(0, 7, "5", moves, 3, 0));
+	/* a repeated value (Discord refuses it) or an over-long one */
+	moves[2].value = "m0";
+	assert_null(discord_moves_components(42, 7, "5", moves, 3, 0));
+	moves[2].value = vals[2];
 	moves[0].value = "0123456789012345678901234567890123456789012345678901234567890123456789"
 			 "01234567890123456789012345678901";
-	rows = discord_board_components(42, 7, moves, 3, 0);
-	assert_int_equal(json_array_size(rows), 1);
-	json_decref(rows);
-	/* out of the codec's range */
-	assert_null(discord_board_components(0, 7, NULL, 0, 0));
-	assert_null(discord_board_components(1, -1, NULL, 0, 0));
+	assert_null(discord_moves_components(42, 7, "5", moves, 3, 0));
 }
 
 int main(void)
@@ -820,6 +889,7 @@ int main(void)
 		cmocka_unit_test(test_commands_shape),
 		cmocka_unit_test(test_option_index),
 		cmocka_unit_test(test_decode_guild_command),
+		cmocka_unit_test(test_decode_names_cleaned),
 		cmocka_unit_test(test_decode_dm_command),
 		cmocka_unit_test(test_decode_normalisation),
 		cmocka_unit_test(test_decode_autocomplete),
@@ -830,6 +900,7 @@ int main(void)
 		cmocka_unit_test(test_response_message),
 		cmocka_unit_test(test_response_autocomplete),
 		cmocka_unit_test(test_board_components),
+		cmocka_unit_test(test_moves_components),
 	};
 
 	return cmocka_run_group_tests_name("discord_interaction", tests, NULL, NULL);

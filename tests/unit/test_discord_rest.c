@@ -498,6 +498,45 @@ static void test_free_from_callback(void **state)
 	result_release(&first);
 }
 
+/* A bounded queue: past max_pending a submit fails at once, the callback
+ * never runs, and room comes back as answers arrive. */
+static void test_queue_full(void **state)
+{
+	struct t *t = t_new(0);
+	struct result r[3] = { { 0 } }, late = { 0 };
+	struct discord_rest_config cfg = {
+		.token = TOKEN, .timeout_ms = 5000, .seed = 1, .max_pending = 3,
+	};
+	struct buf err = BUF_INIT;
+	char base[64];
+	int i;
+
+	(void)state;
+	discord_rest_free(t->q);
+	snprintf(base, sizeof(base), "http://127.0.0.1:%d/api/v10", t->srv.port);
+	cfg.base_url = base;
+	t->q = discord_rest_new(&t->loop, &cfg, &err);
+	assert_non_null(t->q);
+	for (i = 0; i < 3; i++)
+		submit(t, &r[i], "POST", "/channels/1/messages", "{}");
+	late.t = t;
+	assert_int_equal(discord_rest_submit(t->q, "POST", "/channels/2/messages", "{}",
+					     on_done, &late, &err), -1);
+	assert_non_null(strstr(buf_str(&err), "full"));
+	assert_int_equal(discord_rest_pending(t->q), 3);
+	run_until(t, &t->done, 3);
+	assert_int_equal(late.called, 0);
+	assert_int_equal(discord_rest_pending(t->q), 0);
+	submit(t, &late, "POST", "/channels/2/messages", "{}");
+	run_until(t, &t->done, 4);
+	assert_int_equal(late.status, 200);
+	for (i = 0; i < 3; i++)
+		result_release(&r[i]);
+	result_release(&late);
+	buf_release(&err);
+	t_free(t);
+}
+
 static void test_refused(void **state)
 {
 	struct t *t = t_new(0);
@@ -556,6 +595,7 @@ int main(void)
 		cmocka_unit_test(test_network_error),
 		cmocka_unit_test(test_free_pending),
 		cmocka_unit_test(test_free_from_callback),
+		cmocka_unit_test(test_queue_full),
 		cmocka_unit_test(test_refused),
 	};
 
