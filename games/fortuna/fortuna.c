@@ -179,18 +179,41 @@ static int draft_pos(int k, int n)
 	return n - 1 - (k - 2 * n);
 }
 
+/* The seats still to reserve a card (FS_HIDE): every seat chooses at once
+ * ("cada uno de los jugadores reserva una de sus tres cartas"), and a
+ * choice made is the face-down flag on its side, seen by nobody else until
+ * all have chosen (docs/games/fortuna.md). */
+static unsigned hide_pending(const struct fortuna_state *s)
+{
+	unsigned m = 0;
+	int t;
+
+	for (t = 0; t < s->nplayers; t++)
+		if (!(s->side_down[t][0] | s->side_down[t][1] | s->side_down[t][2]))
+			m |= 1u << t;
+	return m;
+}
+
 /* The setup steps and the end, out of line: the division of draft_pos()
- * would make every caller of decider_of() save registers. */
+ * would make every caller of decider_of() save registers.  FS_HIDE awaits
+ * several seats; the first of them in turn order stands for them here. */
 __attribute__((noinline, cold))
 static int decider_rare(const struct fortuna_state *s)
 {
+	unsigned m;
+	int i;
+
 	switch (s->step) {
 	case FS_OVER:
 		return -1;
 	case FS_DRAFT:
 		return s->order[draft_pos(s->setup_k, s->nplayers)];
 	case FS_HIDE:
-		return s->order[s->setup_k];
+		m = hide_pending(s);
+		for (i = 0; i < s->nplayers; i++)
+			if ((m >> s->order[i]) & 1)
+				return s->order[i];
+		return -1;
 	default:
 		return me(s);
 	}
@@ -210,12 +233,32 @@ int fortuna_decider(const struct fortuna_state *s)
 	return decider_of(s);
 }
 
-static void add_money(struct fortuna_state *s, int seat, int n)
+/* Whether seat is awaited now (several seats are while reserving). */
+static inline int awaits(const struct fortuna_state *s, int seat)
 {
-	int m = s->p[seat].money + n;
+	if (__builtin_expect(s->step == FS_HIDE, 0))
+		return (unsigned)seat < s->nplayers && ((hide_pending(s) >> seat) & 1);
+	return decider_of(s) == seat;
+}
+
+/* Returns the coins actually gained. */
+static int add_money(struct fortuna_state *s, int seat, int n)
+{
+	int had = s->p[seat].money, m = had + n;
 
 	/* "Un jugador no puede tener más de 20 monedas": the excess is lost. */
 	s->p[seat].money = (uint8_t)(m > FORTUNA_MONEY_MAX ? FORTUNA_MONEY_MAX : m);
+	return s->p[seat].money - had;
+}
+
+/* Says so when a gain of `want` coins brought only `got` (the cap). */
+__attribute__((noinline, cold))
+static void log_capped(struct game_log *log, int seat, int want, int got)
+{
+	if (got < want)
+		game_logf(log, LOG_PUBLIC, L(log->loc, "%s reaches the 20-coin limit: %d of the %d coins are lost.",
+					     "%s llega al límite de 20 monedas: se pierden %d de las %d monedas."),
+			  NAME(log, seat), want - got, want);
 }
 
 /* Takes up to n units from a supply; returns how many were given. */
@@ -496,6 +539,25 @@ static void start_turn(struct fortuna_state *s, struct game_log *log)
 	s->step = FS_CHOOSE;
 }
 
+/* The cards not kept go face up beside the deck: everybody reads them.
+ * Public texts name privilege cards without the «» of the private ones
+ * (cards.c), so a kind another seat holds stays a secret string. */
+__attribute__((noinline, cold))
+static void log_discards(const struct fortuna_state *s, int seat, struct game_log *log)
+{
+	struct buf b = BUF_INIT;
+	int i;
+
+	for (i = 0; i < s->ndrawn; i++) {
+		if (i)
+			buf_addstr(&b, ", ");
+		fortuna_priv_plain(s->drawn[i], log->loc, &b);
+	}
+	game_logf(log, LOG_PUBLIC, L(log->loc, "%s discards face up: %s.",
+				     "%s descarta boca arriba: %s."), NAME(log, seat), buf_str(&b));
+	buf_release(&b);
+}
+
 static void finish_keep(struct fortuna_state *s, struct game_log *log)
 {
 	int i, seat = me(s), src = s->keep_src;
@@ -506,10 +568,8 @@ static void finish_keep(struct fortuna_state *s, struct game_log *log)
 		else
 			s->palace_cards[s->npalace++] = s->drawn[i];
 	}
-	if (src == FK_FAVOUR && s->ndrawn)
-		LOGF(log, LOG_PUBLIC, L(LOC(log), "%s discards %d privilege card(s) face up.",
-					"%s descarta %d carta(s) de privilegio boca arriba."),
-		     NAME(log, seat), s->ndrawn);
+	if (src == FK_FAVOUR && s->ndrawn && log)
+		log_discards(s, seat, log);
 	s->ndrawn = 0;
 	memset(s->drawn, 0, sizeof(s->drawn));
 	s->keep_left = 0;
@@ -1194,19 +1254,47 @@ int fortuna_moves(const void *st, int seat, struct move_list *out)
 	int step = s->step;
 
 	out->nmeta = 0;
-	if ((unsigned)seat >= s->nplayers || step >= FS_OVER || decider_of(s) != seat)
+	if ((unsigned)seat >= s->nplayers || step >= FS_OVER || !awaits(s, seat))
 		return end_list(out, 0);
 	return step_moves[step](s, seat, out);
 }
 
 unsigned fortuna_awaiting(const void *st)
 {
-	int seat = decider_of(st);
+	const struct fortuna_state *s = st;
+	int seat;
 
+	if (__builtin_expect(s->step == FS_HIDE, 0))
+		return hide_pending(s);
+	seat = decider_of(s);
 	return seat < 0 ? 0u : 1u << seat;
 }
 
 /* ---- apply ---- */
+
+__attribute__((noinline, cold))
+static void log_corrupt(const struct fortuna_state *s, struct game_log *log, int seat, int t,
+			int card, int paid)
+{
+	enum locale loc = log->loc;
+	const char *name = fortuna_actions[card].name[loc];
+
+	if (t < 0 || t >= s->nplayers)
+		game_logf(log, LOG_PUBLIC,
+			  L(loc, "%s uses %s (side %d, empty) through Corruption and pays 1 coin to the bank.",
+			    "%s usa %s (lado %d, vacío) mediante la Corrupción y paga 1 moneda a la banca."),
+			  NAME(log, seat), name, t + 1);
+	else if (paid)
+		game_logf(log, LOG_PUBLIC,
+			  L(loc, "%s uses %s (%s's side) through Corruption and pays %s 1 coin.",
+			    "%s usa %s (lado de %s) mediante la Corrupción y paga 1 moneda a %s."),
+			  NAME(log, seat), name, NAME(log, t), NAME(log, t));
+	else
+		game_logf(log, LOG_PUBLIC,
+			  L(loc, "%s uses %s (%s's side) through Corruption and pays 1 coin; %s already has 20, so it is lost.",
+			    "%s usa %s (lado de %s) mediante la Corrupción y paga 1 moneda; %s ya tiene 20 y se pierde."),
+			  NAME(log, seat), name, NAME(log, t), NAME(log, t));
+}
 
 static void exec_action(struct fortuna_state *s, struct move m, struct game_log *log)
 {
@@ -1242,11 +1330,14 @@ static void exec_action(struct fortuna_state *s, struct move m, struct game_log 
 			p->wine = (uint8_t)(p->wine - m.a);
 			s->sup_wine = (uint8_t)(s->sup_wine + m.a);
 		}
-		add_money(s, seat, m.a * price);
-		LOGF(log, LOG_PUBLIC, L(loc, "%s sells %d %s for %d coins.",
-					"%s vende %d de %s por %d monedas."),
-		     NAME(log, seat), m.a, fortuna_resources[grain ? FR_GRAIN : FR_WINE].name[loc],
-		     m.a * price);
+		n = add_money(s, seat, m.a * price);
+		if (log) {
+			game_logf(log, LOG_PUBLIC, L(loc, "%s sells %d %s for %d coins.",
+						     "%s vende %d de %s por %d monedas."),
+				  NAME(log, seat), m.a,
+				  fortuna_resources[grain ? FR_GRAIN : FR_WINE].name[loc], m.a * price);
+			log_capped(log, seat, m.a * price, n);
+		}
 		break;
 	}
 	case FM_RECRUIT:
@@ -1284,9 +1375,12 @@ static void exec_action(struct fortuna_state *s, struct move m, struct game_log 
 		break;
 	case FM_TAKE:
 		if (m.a == FM_TAKE_COINS) {
-			add_money(s, seat, 3);
-			LOGF(log, LOG_PUBLIC, L(loc, "%s takes 3 coins.", "%s toma 3 monedas."),
-			     NAME(log, seat));
+			n = add_money(s, seat, 3);
+			if (log) {
+				game_logf(log, LOG_PUBLIC, L(loc, "%s takes 3 coins.", "%s toma 3 monedas."),
+					  NAME(log, seat));
+				log_capped(log, seat, 3, n);
+			}
 		} else {
 			gain_resource(s, seat, m.a, 1);
 			LOGF(log, LOG_PUBLIC, L(loc, "%s takes 1 %s.", "%s toma 1 de %s."),
@@ -1303,9 +1397,12 @@ static void exec_action(struct fortuna_state *s, struct move m, struct game_log 
 		     NAME(log, seat), fortuna_buildings[m.a].name[loc]);
 		break;
 	case FM_COINS:
-		add_money(s, seat, 2);
-		LOGF(log, LOG_PUBLIC, L(loc, "%s takes 2 coins from Corruption.",
-					"%s toma 2 monedas de la Corrupción."), NAME(log, seat));
+		n = add_money(s, seat, 2);
+		if (log) {
+			game_logf(log, LOG_PUBLIC, L(loc, "%s takes 2 coins from Corruption.",
+						     "%s toma 2 monedas de la Corrupción."), NAME(log, seat));
+			log_capped(log, seat, 2, n);
+		}
 		break;
 	case FM_ADVANCE:
 		LOGF(log, LOG_PUBLIC, L(loc, "%s uses the Fortuna card.", "%s usa la Carta Fortuna."),
@@ -1319,22 +1416,13 @@ static void exec_action(struct fortuna_state *s, struct move m, struct game_log 
 	case FM_CORRUPT:
 		t = find_card(s, m.a, NULL);
 		p->money--;
-		if (t >= 0 && t < s->nplayers)
-			add_money(s, t, 1);
+		/* the coin goes to the side's owner; on an empty side "se paga
+		 * igualmente aunque nadie reciba la moneda" */
+		n = t >= 0 && t < s->nplayers ? add_money(s, t, 1) : 0;
 		s->act_card = (uint8_t)m.a;
 		s->corrupted = 1;
-		if (log) {
-			if (t >= 0 && t < s->nplayers)
-				game_logf(log, LOG_PUBLIC,
-					  L(loc, "%s uses a card of %s's side through Corruption and pays them 1 coin.",
-					    "%s usa una carta del lado de %s mediante la Corrupción y le paga 1 moneda."),
-					  NAME(log, seat), NAME(log, t));
-			else
-				game_logf(log, LOG_PUBLIC,
-					  L(loc, "%s uses a card of side %d through Corruption and pays 1 coin to the bank.",
-					    "%s usa una carta del lado %d mediante la Corrupción y paga 1 moneda a la banca."),
-					  NAME(log, seat), t + 1);
-		}
+		if (log)
+			log_corrupt(s, log, seat, t, m.a, n);
 		return;	/* FS_ACTION goes on with the card used */
 	}
 	if (m.kind == FM_ROLL)
@@ -1349,9 +1437,15 @@ static void play_priv(struct fortuna_state *s, int k, struct game_log *log)
 
 	p->hand[k]--;
 	s->discard[k]++;
-	LOGF(log, LOG_PUBLIC, L(LOC(log), "%s plays the privilege card %s.",
-				"%s juega la carta de privilegio %s."),
-	     NAME(log, seat), fortuna_privs[k].name[LOC(log)]);
+	if (log) {
+		struct buf b = BUF_INIT;
+
+		fortuna_priv_plain(k, log->loc, &b);
+		game_logf(log, LOG_PUBLIC, L(log->loc, "%s plays the privilege card %s.",
+					     "%s juega la carta de privilegio %s."),
+			  NAME(log, seat), buf_str(&b));
+		buf_release(&b);
+	}
 	switch (k) {
 	case FP_WATER_ANY:
 	case FP_GRAIN_ANY:
@@ -1442,6 +1536,10 @@ static void pay_tax(struct fortuna_state *s, struct game_log *log)
 		LOGF(log, LOG_PUBLIC, L(LOC(log), "%s cannot pay the taxes and steps back to %d.",
 					"%s no puede pagar impuestos y retrocede a la casilla %d."),
 		     NAME(log, me(s)), p->steps);
+	} else {
+		LOGF(log, LOG_PUBLIC, L(LOC(log), "%s owes the taxes but has no coin and no step to lose.",
+					"%s debe impuestos pero no tiene monedas ni pasos que perder."),
+		     NAME(log, me(s)));
 	}
 	after_phase4(s, log);
 }
@@ -1575,7 +1673,7 @@ static int refuse(const struct fortuna_state *s, int seat, struct game_log *log,
 {
 	enum locale loc = LOC(log);
 
-	if (decider_of(s) != seat)
+	if (!awaits(s, seat))
 		buf_setf(err, "%s", L(loc, "It is not your decision now.",
 				      "Ahora no te toca decidir."));
 	else
@@ -1611,6 +1709,29 @@ static int apply_draft(struct fortuna_state *s, int seat, struct move m, struct 
 	return 0;
 }
 
+/* The one public update of the reservation: every seat's card at once.
+ * The cards were dealt face up, so the table sees which one each player
+ * turns over (docs/games/fortuna.md). */
+__attribute__((noinline, cold))
+static void log_reserved(const struct fortuna_state *s, struct game_log *log)
+{
+	enum locale loc = log->loc;
+	struct buf b = BUF_INIT;
+	int i, u;
+
+	for (i = 0; i < s->nplayers; i++) {
+		int seat = s->order[i];
+
+		for (u = 0; u < FORTUNA_SLOTS; u++)
+			if (s->side_down[seat][u])
+				buf_printf(&b, "%s%s %s", i ? "; " : "", NAME(log, seat),
+					   fortuna_actions[s->side_card[seat][u]].name[loc]);
+	}
+	game_logf(log, LOG_PUBLIC, L(loc, "Everybody has chosen. Reserved face down: %s.",
+				     "Todos han elegido. Reservadas boca abajo: %s."), buf_str(&b));
+	buf_release(&b);
+}
+
 static int apply_hide(struct fortuna_state *s, int seat, struct move m, struct game_log *log,
 			 struct buf *err)
 {
@@ -1621,12 +1742,17 @@ static int apply_hide(struct fortuna_state *s, int seat, struct move m, struct g
 		return refuse(s, seat, log, err);
 	find_card(s, m.a, &slot);
 	s->side_down[seat][slot] = 1;
-	LOGF(log, LOG_PUBLIC, L(loc, "%s turns a card face down.", "%s pone una carta boca abajo."),
-	     NAME(log, seat));
-	LOGF(log, seat, L(loc, "You reserve %s.", "Reservas %s."), fortuna_actions[m.a].name[loc]);
+	/* Nothing about the choice is public until everybody has chosen. */
+	LOGF(log, LOG_PUBLIC, L(loc, "%s has chosen the card to reserve.",
+				"%s ya ha elegido la carta que reserva."), NAME(log, seat));
+	LOGF(log, seat, L(loc, "You reserve %s; it is turned face down when everybody has chosen.",
+			  "Reservas %s; se pone boca abajo cuando todos hayan elegido."),
+	     fortuna_actions[m.a].name[loc]);
 	if (++s->setup_k >= s->nplayers) {
 		s->setup_k = 0;
 		s->turn = 0;
+		if (log)
+			log_reserved(s, log);
 		LOGF(log, LOG_PUBLIC, L(loc, "Round 1 begins.", "Empieza la ronda 1."));
 		start_turn(s, log);
 	}
@@ -1675,17 +1801,22 @@ static void log_exchange(const struct fortuna_state *s, struct game_log *log, in
 {
 	enum locale loc = log->loc;
 
+	/* The card is taken face up, in view of all, and then laid face
+	 * down ("...y ésta última la coloca boca abajo"): its name is public. */
 	if (t < s->nplayers)
 		game_logf(log, LOG_PUBLIC,
-			  L(loc, "%s exchanges %s for a card of %s's side, kept face down.",
-			    "%s intercambia %s por una carta del lado de %s, que queda boca abajo."),
-			  NAME(log, seat), fortuna_actions[s->chosen].name[loc], NAME(log, t));
+			  L(loc, "%s exchanges %s for %s from %s's side; %s lies face down on %s's side.",
+			    "%s intercambia %s por %s del lado de %s; %s queda boca abajo en el lado de %s."),
+			  NAME(log, seat), fortuna_actions[s->chosen].name[loc],
+			  fortuna_actions[card].name[loc], NAME(log, t), fortuna_actions[card].name[loc],
+			  NAME(log, seat));
 	else
 		game_logf(log, LOG_PUBLIC,
-			  L(loc, "%s exchanges %s for a card of side %d, kept face down.",
-			    "%s intercambia %s por una carta del lado %d, que queda boca abajo."),
-			  NAME(log, seat), fortuna_actions[s->chosen].name[loc], t + 1);
-	game_logf(log, seat, L(loc, "You take %s.", "Te quedas %s."), fortuna_actions[card].name[loc]);
+			  L(loc, "%s exchanges %s for %s from side %d (empty); %s lies face down on %s's side.",
+			    "%s intercambia %s por %s del lado %d (vacío); %s queda boca abajo en el lado de %s."),
+			  NAME(log, seat), fortuna_actions[s->chosen].name[loc],
+			  fortuna_actions[card].name[loc], t + 1, fortuna_actions[card].name[loc],
+			  NAME(log, seat));
 }
 
 static int apply_exchange(struct fortuna_state *s, int seat, struct move m, struct game_log *log,
@@ -1872,15 +2003,100 @@ static int apply_priv(struct fortuna_state *s, int seat, struct move m, struct g
 	return 0;
 }
 
+/*
+ * Decisions with a single possible answer are taken at once (and logged)
+ * when the book leaves no choice and taking them reveals nothing: the
+ * seat holds no privilege card.  A holder of one is asked as before, since
+ * a type A/B card may be played first ("en cualquier momento de su
+ * turno"); asking only the holders of those types would tell the table
+ * which kinds a seat holds, while the number of cards held is public.
+ * Only these steps can have a single answer (FS_END: "end turn" once the
+ * last card was played there): FS_CHOOSE, FS_EXCHANGE, FS_MILITARY,
+ * FS_FLIP, FS_RESOURCE and FS_HIDE always offer two or more, and FS_KEEP
+ * is resolved before it is asked (tests check it).
+ */
+#define FORCED_STEPS ((1u << FS_DRAFT) | (1u << FS_ACTION) | (1u << FS_DIE) | (1u << FS_FAVOUR) | \
+			(1u << FS_END))
+
+static int hand_empty(const uint8_t *hand)
+{
+	unsigned x = 0;
+	int k;
+
+	for (k = 0; k < FP_COUNT; k++)
+		x |= hand[k];
+	return x == 0;
+}
+
+/* The decider's only move now, when there is exactly one and no privilege
+ * card; 0 when there is a choice. */
+static int forced_move(const struct fortuna_state *s, int seat, struct move *m)
+{
+	struct move_list ml;
+	unsigned r;
+
+	if (!((FORCED_STEPS >> s->step) & 1) || seat < 0 || !hand_empty(s->p[seat].hand))
+		return 0;
+	if (s->step == FS_DIE) {
+		r = rolled_values(s);
+		if (!r || (r & (r - 1)))
+			return 0;
+		*m = (struct move){ FM_DIE, (uint16_t)__builtin_ctz(r), 0, 0 };
+		return 1;
+	}
+	if (step_moves[s->step](s, seat, &ml) != 1)
+		return 0;
+	*m = ml.v[0];
+	return 1;
+}
+
+__attribute__((noinline, cold))
+static void log_forced(const struct fortuna_state *s, int seat, struct move m,
+		       struct game_log *log)
+{
+	struct game_view v = { log->loc, s->nplayers, log->names };
+	struct buf b = BUF_INIT;
+
+	fortuna_move_label_view(s, seat, m, &v, &b);
+	game_logf(log, LOG_PUBLIC, L(log->loc, "Automatic for %s (the only possible move): %s.",
+				     "Automático para %s (la única jugada posible): %s."),
+		  NAME(log, seat), buf_str(&b));
+	buf_release(&b);
+}
+
+__attribute__((noinline))
+static void auto_decide(struct fortuna_state *s, struct game_log *log)
+{
+	struct buf err = BUF_INIT;
+	struct move m;
+	int seat, guard = 0;
+
+	while (guard++ < 8 && s->step < FS_OVER) {
+		seat = decider_of(s);
+		if (!forced_move(s, seat, &m))
+			break;
+		if (log)
+			log_forced(s, seat, m, log);
+		if (step_apply[s->step](s, seat, m, log, &err))
+			break;	/* a listed move: never refused */
+	}
+	buf_release(&err);
+}
+
 int fortuna_apply(void *st, int seat, struct move m, struct game_log *log, struct buf *err)
 {
 	struct fortuna_state *s = st;
+	int r;
 
-	if ((unsigned)seat >= s->nplayers || s->step >= FS_OVER || decider_of(s) != seat || m.c)
+	if ((unsigned)seat >= s->nplayers || s->step >= FS_OVER || !awaits(s, seat) || m.c)
 		return refuse(s, seat, log, err);
 	if (m.kind == FM_PRIV)
-		return apply_priv(s, seat, m, log, err);
-	return step_apply[s->step](s, seat, m, log, err);
+		r = apply_priv(s, seat, m, log, err);
+	else
+		r = step_apply[s->step](s, seat, m, log, err);
+	if (r == 0 && ((FORCED_STEPS >> s->step) & 1))
+		auto_decide(s, log);
+	return r;
 }
 
 /* ---- the driver table ---- */
