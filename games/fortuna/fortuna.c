@@ -1724,7 +1724,7 @@ static void log_reserved(const struct fortuna_state *s, struct game_log *log)
 
 		for (u = 0; u < FORTUNA_SLOTS; u++)
 			if (s->side_down[seat][u])
-				buf_printf(&b, "%s%s %s", i ? "; " : "", NAME(log, seat),
+				buf_printf(&b, "%s%s: %s", i ? "; " : "", NAME(log, seat),
 					   fortuna_actions[s->side_card[seat][u]].name[loc]);
 	}
 	game_logf(log, LOG_PUBLIC, L(loc, "Everybody has chosen. Reserved face down: %s.",
@@ -1745,10 +1745,13 @@ static int apply_hide(struct fortuna_state *s, int seat, struct move m, struct g
 	/* Nothing about the choice is public until everybody has chosen. */
 	LOGF(log, LOG_PUBLIC, L(loc, "%s has chosen the card to reserve.",
 				"%s ya ha elegido la carta que reserva."), NAME(log, seat));
-	LOGF(log, seat, L(loc, "You reserve %s; it is turned face down when everybody has chosen.",
-			  "Reservas %s; se pone boca abajo cuando todos hayan elegido."),
-	     fortuna_actions[m.a].name[loc]);
-	if (++s->setup_k >= s->nplayers) {
+	if (++s->setup_k < s->nplayers)
+		LOGF(log, seat, L(loc, "You reserve %s; it is turned face down when everybody has chosen.",
+				  "Reservas %s; se pone boca abajo cuando todos hayan elegido."),
+		     fortuna_actions[m.a].name[loc]);
+	else
+		LOGF(log, seat, L(loc, "You reserve %s.", "Reservas %s."), fortuna_actions[m.a].name[loc]);
+	if (s->setup_k >= s->nplayers) {
 		s->setup_k = 0;
 		s->turn = 0;
 		if (log)
@@ -2117,6 +2120,7 @@ const struct game_ops fortuna_ops = {
 	.moves = fortuna_moves,
 	.move_id = fortuna_move_id,
 	.move_label = fortuna_move_label,
+	.move_label_view = fortuna_move_label_view,
 	.apply = fortuna_apply,
 	.prompt = fortuna_prompt,
 	.render_public = fortuna_render_public,

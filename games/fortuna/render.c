@@ -758,7 +758,8 @@ static void fortuna_holder(const struct fortuna_state *s, const struct game_view
 {
 	int t = fortuna_find_card(s, FA_FORTUNA, NULL);
 
-	if (t < 0 || s->step == FS_DRAFT || s->step == FS_OVER)
+	/* (in the setup its holder simply leads round 1) */
+	if (t < 0 || s->step <= FS_HIDE || s->step == FS_OVER)
 		return;
 	if (t < s->nplayers)
 		rich_line(out, L(loc, "The Fortuna card is on %s's side: %s leads the next round if it stays there.",

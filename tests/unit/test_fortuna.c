@@ -1796,7 +1796,7 @@ static void test_reservation_simultaneous(void **state)
 	/* all in: the one public update names them, in turn order */
 	assert_int_equal(s->step, FS_CHOOSE);
 	buf_reset(&want);
-	buf_printf(&want, "Everybody has chosen. Reserved face down: %s %s; %s %s; %s %s.\n",
+	buf_printf(&want, "Everybody has chosen. Reserved face down: %s: %s; %s: %s; %s: %s.\n",
 		   names[s->order[0]], fortuna_actions[s->side_card[second][1]].name[LOC_EN],
 		   names[s->order[1]], fortuna_actions[s->side_card[last][2]].name[LOC_EN],
 		   names[s->order[2]], fortuna_actions[c0].name[LOC_EN]);
