@@ -128,6 +128,9 @@ def main():
         else:
             f.write("< [room] Nobody wins.\n")
         f.write("! [room] You get:\n! [room] Your privilege cards\n")
+        # every input was a legal move when it was typed
+        f.write("! No move matches\n! It is not your turn to decide\n"
+                "! That could be several moves\n")
     print(f"{a.out}: {len(inputs)} commands, {turns} moves; "
           f"{'winner ' + winner.group(1) if winner else 'no winner'}")
 
