@@ -159,19 +159,28 @@ void fortuna_move_id(const void *st, int seat, struct move m, struct buf *out)
 /* ---- move labels ---- */
 
 /* " (ben's side)", " (ben's side, face down)", " (side 4, empty)": the
- * board names sides by player. */
+ * board names sides by player.  A caller without names gets the side's
+ * number (" (side 2)"), as the labels said before they had names. */
 static void side_label(const struct fortuna_state *s, int card, const struct game_view *v,
 		       enum locale loc, struct buf *out)
 {
 	int down, t = side_of(s, card, &down);
+	const char *fd = down ? L(loc, ", face down", ", boca abajo") : "";
 
 	if (t < 0)
 		return;
 	if (t >= s->nplayers)
 		buf_printf(out, L(loc, " (side %d, empty)", " (lado %d, vacío)"), t + 1);
+	else if (v && v->names)
+		buf_printf(out, L(loc, " (%s's side%s)", " (lado de %s%s)"), game_view_name(v, t), fd);
 	else
-		buf_printf(out, L(loc, " (%s's side%s)", " (lado de %s%s)"), game_view_name(v, t),
-			   down ? L(loc, ", face down", ", boca abajo") : "");
+		buf_printf(out, L(loc, " (side %d%s)", " (lado %d%s)"), t + 1, fd);
+}
+
+/* Who gets a Corrupción's coin: "ben", or "the owner" without names. */
+static const char *owner_name(const struct game_view *v, int t, enum locale loc)
+{
+	return v && v->names ? game_view_name(v, t) : L(loc, "its owner", "su dueño");
 }
 
 /* ": +2 steps, 3 privilege tokens" for advancing `want` steps with favour
@@ -320,11 +329,11 @@ void fortuna_move_label_view(const void *st, int seat, struct move m,
 		if (t < 0 || t >= s->nplayers)
 			buf_addstr(out, L(loc, ": 1 coin to the bank", ": 1 moneda a la banca"));
 		else if (s->p[t].money >= FORTUNA_MONEY_MAX)
-			buf_printf(out, L(loc, ": 1 coin to %s (lost: %s has 20)",
-					  ": 1 moneda a %s (se pierde: %s tiene 20)"),
-				   game_view_name(v, t), game_view_name(v, t));
+			buf_printf(out, L(loc, ": 1 coin to %s (lost: 20 already)",
+					  ": 1 moneda a %s (se pierde: ya tiene 20)"),
+				   owner_name(v, t, loc));
 		else
-			buf_printf(out, L(loc, ": 1 coin to %s", ": 1 moneda a %s"), game_view_name(v, t));
+			buf_printf(out, L(loc, ": 1 coin to %s", ": 1 moneda a %s"), owner_name(v, t, loc));
 		break;
 	}
 	case FM_COINS:

@@ -1884,13 +1884,13 @@ static void test_labels_name_sides(void **state)
 		     "Usar Representación del Clero (lado 4, vacío): 1 moneda a la banca");
 	s->p[PACO].money = 20;
 	assert_label(s, DAVID, "corrupt sell wine", LOC_EN,
-		     "Use Sell wine (Paco's side): 1 coin to Paco (lost: Paco has 20)");
-	/* without names (a caller that has none) the seat's number stands in */
+		     "Use Sell wine (Paco's side): 1 coin to Paco (lost: 20 already)");
+	/* without names (a caller that has none) the side's number stands in */
 	fortuna_moves(s, DAVID, &ml);
 	for (i = 0; i < ml.n && !(ml.v[i].kind == FM_CORRUPT && ml.v[i].a == FA_SELL_WINE); i++)
 		;
 	fortuna_move_label(s, DAVID, ml.v[i], LOC_EN, &b);
-	assert_string_equal(buf_str(&b), "Use Sell wine (Seat 3's side): 1 coin to Seat 3 (lost: Seat 3 has 20)");
+	assert_string_equal(buf_str(&b), "Use Sell wine (side 3): 1 coin to its owner (lost: 20 already)");
 	PLAY(s, DAVID, "corrupt sell wine");
 	assert_non_null(strstr(buf_str(&cap.pub), "David uses Sell wine (Paco's side) through Corruption "
 				"and pays 1 coin; Paco already has 20, so it is lost.\n"));
