@@ -2169,6 +2169,83 @@ static void test_save_load(void **state)
 	free(t);
 }
 
+/* Saves written by the engine before issue 12 (format 1, unchanged): a
+ * game in the middle of the reservation, which was asked seat by seat in
+ * turn order (cy, the first, has chosen), and one at a die with a single
+ * value, which the engine now takes at once but a stored game still asks. */
+static const char old_save_hide[] =
+	"{\"v\":1,\"game\":\"fortuna\",\"players\":3,\"draft\":0,\"step\":\"hide\",\"round\":1,\"order\":[2"
+	",1,0],\"turn\":0,\"setup_k\":1,\"ending\":0,\"side_cards\":[[0,3,9],[2,8,4],[11,10,6],[7"
+	",1,5]],\"side_down\":[[0,0,0],[0,0,0],[1,0,0],[0,0,0]],\"favour_up\":[1,1,1,1,1,1],\""
+	"favour_tokens\":[0,0,0,0,0,0],\"token_reserve\":12,\"token_palace\":3,\"token_turn\":0,"
+	"\"supply_water\":12,\"supply_grain\":12,\"supply_wine\":12,\"supply_priestesses\":9,\"sup"
+	"ply_centurions\":9,\"supply_dice\":6,\"buildings_left\":[2,2,2,2],\"deck\":[8,7,1,12,3,"
+	"10,0,7,6,7,8,4,5,10,9,9,2,12,6,11,11,9],\"discard\":[0,0,0,0,0,0,0,0,0,0,0,0,0],\"d"
+	"rawn\":[],\"keep_left\":0,\"keep_source\":0,\"palace_cards\":[],\"arrived\":0,\"chosen\":0,"
+	"\"action_card\":0,\"action_via\":0,\"corrupted\":0,\"b_played\":0,\"palace_due\":0,\"resour"
+	"ce_return\":\"draft\",\"rolled\":0,\"roll\":[],\"die\":0,\"last_seat\":255,\"last_roll\":[],\""
+	"last_die\":0,\"seats\":[{\"steps\":0,\"money\":5,\"water\":1,\"grain\":1,\"wine\":1,\"aqueduct"
+	"_water\":0,\"priestesses\":1,\"centurions\":1,\"dice\":1,\"married\":0,\"buildings\":0,\"aqu"
+	"educt_round\":0,\"arrival\":0,\"privileges\":[0,0,0,0,0,0,0,0,0,0,0,0,0]},{\"steps\":0,"
+	"\"money\":5,\"water\":1,\"grain\":1,\"wine\":1,\"aqueduct_water\":0,\"priestesses\":1,\"centu"
+	"rions\":1,\"dice\":1,\"married\":0,\"buildings\":0,\"aqueduct_round\":0,\"arrival\":0,\"priv"
+	"ileges\":[0,0,0,0,0,0,0,0,0,0,0,0,0]},{\"steps\":0,\"money\":5,\"water\":1,\"grain\":1,\"w"
+	"ine\":1,\"aqueduct_water\":0,\"priestesses\":1,\"centurions\":1,\"dice\":1,\"married\":0,\"b"
+	"uildings\":0,\"aqueduct_round\":0,\"arrival\":0,\"privileges\":[0,0,0,0,0,0,0,0,0,0,0,0"
+	",0]}],\"rng\":{\"state\":\"4a9797e13c4ca2c4\",\"inc\":\"008cdee4e8eadcc3\"}}";
+
+static const char old_save_die[] =
+	"{\"v\":1,\"game\":\"fortuna\",\"players\":2,\"draft\":0,\"step\":\"die\",\"round\":1,\"order\":[0,"
+	"1],\"turn\":0,\"setup_k\":0,\"ending\":0,\"side_cards\":[[0,3,4],[2,11,1],[5,9,8],[7,10,"
+	"6]],\"side_down\":[[1,0,0],[1,0,0],[0,0,0],[0,0,0]],\"favour_up\":[1,1,1,1,1,1],\"fav"
+	"our_tokens\":[0,0,0,0,0,0],\"token_reserve\":12,\"token_palace\":3,\"token_turn\":0,\"su"
+	"pply_water\":13,\"supply_grain\":13,\"supply_wine\":13,\"supply_priestesses\":10,\"suppl"
+	"y_centurions\":10,\"supply_dice\":7,\"buildings_left\":[2,2,2,2],\"deck\":[8,7,1,12,3,1"
+	"0,0,7,6,7,8,4,5,10,9,9,2,12,6,11,11,9],\"discard\":[0,0,0,0,0,0,0,0,0,0,0,0,0],\"dr"
+	"awn\":[],\"keep_left\":0,\"keep_source\":0,\"palace_cards\":[],\"arrived\":0,\"chosen\":11,"
+	"\"action_card\":11,\"action_via\":0,\"corrupted\":0,\"b_played\":0,\"palace_due\":0,\"resou"
+	"rce_return\":\"choose\",\"rolled\":1,\"roll\":[6],\"die\":0,\"last_seat\":0,\"last_roll\":[6]"
+	",\"last_die\":0,\"seats\":[{\"steps\":1,\"money\":5,\"water\":1,\"grain\":1,\"wine\":1,\"aquedu"
+	"ct_water\":0,\"priestesses\":1,\"centurions\":1,\"dice\":1,\"married\":0,\"buildings\":0,\"a"
+	"queduct_round\":0,\"arrival\":0,\"privileges\":[0,0,0,0,0,0,0,0,0,0,0,0,0]},{\"steps\":"
+	"0,\"money\":5,\"water\":1,\"grain\":1,\"wine\":1,\"aqueduct_water\":0,\"priestesses\":1,\"cen"
+	"turions\":1,\"dice\":1,\"married\":0,\"buildings\":0,\"aqueduct_round\":0,\"arrival\":0,\"pr"
+	"ivileges\":[0,0,0,0,0,0,0,0,0,0,0,0,0]}],\"rng\":{\"state\":\"4a9797e13c4ca2c4\",\"inc\":"
+	"\"008cdee4e8eadcc3\"}}";
+
+static void test_load_old_saves(void **state)
+{
+	struct fortuna_state *s = calloc(1, sizeof(*s));
+	struct buf err = BUF_INIT;
+	json_t *j = json_loads(old_save_hide, 0, NULL);
+
+	assert_non_null(j);
+	if (fortuna_load(s, j, &err))
+		fail_msg("old save: %s", buf_str(&err));
+	json_decref(j);
+	/* the seats still to choose are asked at once now */
+	assert_int_equal(s->step, FS_HIDE);
+	assert_int_equal(fortuna_awaiting(s), (1u << 0) | (1u << 1));
+	assert_true(refused(s, 2, "1"));
+	PLAY(s, 0, "1");
+	PLAY(s, 1, "1");
+	assert_int_equal(s->step, FS_CHOOSE);
+	assert_int_equal(fortuna_decider(s), 2);
+	assert_no_secret_on_board(s);
+
+	memset(s, 0, sizeof(*s));
+	j = json_loads(old_save_die, 0, NULL);
+	if (fortuna_load(s, j, &err))
+		fail_msg("old save: %s", buf_str(&err));
+	json_decref(j);
+	assert_int_equal(s->step, FS_DIE);
+	assert_moves(s, 0, "die 6\n");
+	PLAY(s, 0, "die 6");
+	assert_int_not_equal(s->step, FS_DIE);
+	buf_release(&err);
+	free(s);
+}
+
 static int load_text(const char *text, struct buf *err)
 {
 	struct fortuna_state *s = calloc(1, sizeof(*s));
@@ -2306,6 +2383,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_draft_last_pick, teardown),
 		cmocka_unit_test_teardown(test_save_load, teardown),
 		cmocka_unit_test_teardown(test_load_rejects, teardown),
+		cmocka_unit_test_teardown(test_load_old_saves, teardown),
 	};
 
 	cap_reset();
