@@ -233,12 +233,21 @@ int fortuna_decider(const struct fortuna_state *s)
 	return decider_of(s);
 }
 
-/* Whether seat is awaited now (several seats are while reserving). */
+__attribute__((noinline, cold))
+static int awaits_rare(const struct fortuna_state *s, int seat)
+{
+	if (s->step == FS_HIDE)
+		return (unsigned)seat < s->nplayers && ((hide_pending(s) >> seat) & 1);
+	return decider_rare(s) == seat;
+}
+
+/* Whether seat is awaited now (several seats are while reserving): the
+ * steps of a turn as in decider_of(), the setup out of line. */
 static inline int awaits(const struct fortuna_state *s, int seat)
 {
-	if (__builtin_expect(s->step == FS_HIDE, 0))
-		return (unsigned)seat < s->nplayers && ((hide_pending(s) >> seat) & 1);
-	return decider_of(s) == seat;
+	if (__builtin_expect((unsigned)(s->step - FS_CHOOSE) < FS_OVER - FS_CHOOSE, 1))
+		return me(s) == seat;
+	return awaits_rare(s, seat);
 }
 
 /* Returns the coins actually gained. */
@@ -371,6 +380,90 @@ static inline int can_build(const struct fortuna_state *s, int seat, int b)
 	       s->bld_left[b] > 0 && p->money >= fortuna_building_cost[b] &&
 	       (b != FB_PALACE || p->married);
 }
+
+/*
+ * Decisions with a single possible answer are taken at once (and logged)
+ * when the book leaves no choice and taking them reveals nothing: the
+ * seat holds no privilege card.  A holder of one is asked as before, since
+ * a type A/B card may be played first ("en cualquier momento de su
+ * turno"); asking only the holders of those types would tell the table
+ * which kinds a seat holds, while the number of cards held is public.
+ * Only these steps can have a single answer: FS_DRAFT (the last pick with
+ * 4 players), FS_ACTION (only `skip`), FS_DIE, FS_FAVOUR, and FS_END
+ * ("end turn" once the last card was played there); FS_CHOOSE,
+ * FS_EXCHANGE, FS_MILITARY, FS_FLIP, FS_RESOURCE and FS_HIDE always offer
+ * two or more, and FS_KEEP is resolved before it is asked.  The check is
+ * made where a turn enters one of them (settle(), guarded by cheap tests
+ * inline), not after every move: playouts pay for it only there.
+ * tests/unit/test_fortuna_play.c fails on a single answer left asked.
+ */
+
+static inline int hand_empty(const uint8_t *hand)
+{
+	uint64_t a;
+	uint32_t b;
+
+	_Static_assert(FP_COUNT == 13, "the hand is read as 8 + 4 + 1 bytes");
+	memcpy(&a, hand, sizeof(a));
+	memcpy(&b, hand + 8, sizeof(b));
+	return (a | b | hand[12]) == 0;
+}
+
+/*
+ * Whether the action being executed offers anything but `skip`: a quick
+ * mirror of action_moves (change them together).  It only filters: a
+ * card it calls unusable is checked against the full list before its
+ * `skip` is taken (forced_move), so a slip here can only miss a case, and
+ * tests/unit/test_fortuna_play.c fails on a single answer left asked.
+ */
+static int action_usable(const struct fortuna_state *s, int seat)
+{
+	const struct fortuna_player *p = &s->p[seat];
+	int b;
+
+	switch (s->act_card) {
+	case FA_SELL_GRAIN:
+		return p->grain > 0;
+	case FA_SELL_WINE:
+		return p->wine > 0;
+	case FA_CENTURIONS:
+		return p->cent < 3 && s->sup_cent > 0 && p->cent + 1 <= p->money;
+	case FA_PRIESTESSES:
+		return p->priest < 3 && s->sup_priest > 0 && 2 * p->priest + 1 <= p->money;
+	case FA_CLERGY:
+		return p->priest > 0 && p->dice < 3 && s->sup_dice > 0;
+	case FA_FAMILY:
+		return p->married || p->money >= 3;
+	case FA_BUILD:
+		for (b = 0; b < FB_COUNT; b++)
+			if (can_build(s, seat, b))
+				return 1;
+		return 0;
+	default:	/* collect, harvest, Corrupción's coins, advance: always */
+		return 1;
+	}
+}
+
+/* Whether favour_moves lists a single move (change them together): no
+ * delivery (each is possible with one unit, as a step is always left, at
+ * least nominally), and not both of the cards 5 and 6 -- with one of them
+ * the tax is not offered, with neither the tax is the move. */
+static int favour_single(const struct fortuna_state *s, int seat)
+{
+	const struct fortuna_player *p = &s->p[seat];
+	unsigned avail = fav_avail(s);
+
+	if (((avail >> FF_WATER) & 1) && fortuna_water(s, seat) >= 1)
+		return 0;
+	if ((((avail >> FF_WINE) & 1) && p->wine) || (((avail >> FF_GRAIN) & 1) && p->grain) ||
+	    (((avail >> FF_BATTLE) & 1) && p->cent))
+		return 0;
+	return !(((avail >> FF_FORTUNA) & 1) && p->married && ((avail >> FF_RELIGION) & 1) &&
+		 p->priest);
+}
+
+static void settle(struct fortuna_state *s, struct game_log *log);
+static inline unsigned rolled_values(const struct fortuna_state *s);
 
 /* ---- privilege deck ---- */
 
@@ -746,8 +839,15 @@ static void roll_dice(struct fortuna_state *s, struct game_log *log)
 
 static void start_phase4(struct fortuna_state *s, struct game_log *log)
 {
+	unsigned r;
+
 	roll_dice(s, log);
 	s->step = FS_DIE;
+	if (!hand_empty(s->p[me(s)].hand))
+		return;
+	r = rolled_values(s);
+	if (!(r & (r - 1)))
+		settle(s, log);		/* a single value: used at once */
 }
 
 static void after_exchange(struct fortuna_state *s, struct game_log *log)
@@ -1259,15 +1359,24 @@ int fortuna_moves(const void *st, int seat, struct move_list *out)
 	return step_moves[step](s, seat, out);
 }
 
+__attribute__((noinline, cold))
+static unsigned awaiting_rare(const struct fortuna_state *s)
+{
+	int seat;
+
+	if (s->step == FS_HIDE)
+		return hide_pending(s);
+	seat = decider_rare(s);
+	return seat < 0 ? 0u : 1u << seat;
+}
+
 unsigned fortuna_awaiting(const void *st)
 {
 	const struct fortuna_state *s = st;
-	int seat;
 
-	if (__builtin_expect(s->step == FS_HIDE, 0))
-		return hide_pending(s);
-	seat = decider_of(s);
-	return seat < 0 ? 0u : 1u << seat;
+	if (__builtin_expect((unsigned)(s->step - FS_CHOOSE) < FS_OVER - FS_CHOOSE, 1))
+		return 1u << me(s);	/* a turn's step, as in decider_of() */
+	return awaiting_rare(s);
 }
 
 /* ---- apply ---- */
@@ -1423,7 +1532,10 @@ static void exec_action(struct fortuna_state *s, struct move m, struct game_log 
 		s->corrupted = 1;
 		if (log)
 			log_corrupt(s, log, seat, t, m.a, n);
-		return;	/* FS_ACTION goes on with the card used */
+		/* FS_ACTION goes on with the card used */
+		if (hand_empty(p->hand) && !action_usable(s, seat))
+			settle(s, log);
+		return;
 	}
 	if (m.kind == FM_ROLL)
 		return;
@@ -1673,6 +1785,8 @@ static int refuse(const struct fortuna_state *s, int seat, struct game_log *log,
 {
 	enum locale loc = LOC(log);
 
+	if (!err)	/* auto_decide(): its moves are listed ones */
+		return -1;
 	if (!awaits(s, seat))
 		buf_setf(err, "%s", L(loc, "It is not your decision now.",
 				      "Ahora no te toca decidir."));
@@ -1706,6 +1820,8 @@ static int apply_draft(struct fortuna_state *s, int seat, struct move m, struct 
 	     fortuna_actions[m.a].name[loc]);
 	if (++s->setup_k >= 3 * s->nplayers - 1)
 		finish_draft(s);
+	else
+		settle(s, log);		/* the last pick of 4 players: one card */
 	return 0;
 }
 
@@ -1783,6 +1899,8 @@ static int apply_choose(struct fortuna_state *s, int seat, struct move m, struct
 	s->step = FS_ACTION;
 	if (log)
 		log_choose(log, seat, m.a);
+	if (hand_empty(s->p[seat].hand) && !action_usable(s, seat))
+		settle(s, log);		/* only `skip` */
 	return 0;
 }
 
@@ -1872,6 +1990,8 @@ static int apply_military(struct fortuna_state *s, int seat, struct move m, stru
 	LOGF(log, LOG_PUBLIC, L(loc, "%s gives a Centurion for Military Power: %s.",
 				"%s entrega un Centurión por el Poder Militar: %s."),
 	     NAME(log, seat), fortuna_actions[m.a].name[loc]);
+	if (hand_empty(s->p[seat].hand) && !action_usable(s, seat))
+		settle(s, log);		/* only `skip` */
 	return 0;
 }
 
@@ -1897,10 +2017,13 @@ static int apply_die(struct fortuna_state *s, int seat, struct move m, struct ga
 	s->last_die = (uint8_t)m.a;
 	if (log)
 		log_die(log, seat, m.a, favour_available(s));
-	if (favour_available(s))
-		s->step = FS_FAVOUR;
-	else
+	if (!favour_available(s)) {
 		after_phase4(s, log);
+		return 0;
+	}
+	s->step = FS_FAVOUR;
+	if (hand_empty(s->p[seat].hand) && favour_single(s, seat))
+		settle(s, log);		/* only the tax, or only a card 5/6 */
 	return 0;
 }
 
@@ -1977,6 +2100,7 @@ static int apply_resource(struct fortuna_state *s, int seat, struct move m, stru
 	LOGF(log, LOG_PUBLIC, L(loc, "%s takes 1 %s.", "%s toma 1 de %s."), NAME(log, seat),
 	     fortuna_resources[m.a].name[loc]);
 	s->step = s->res_ret;
+	settle(s, log);		/* the card played may have been the last */
 	return 0;
 }
 
@@ -2003,54 +2127,58 @@ static int apply_priv(struct fortuna_state *s, int seat, struct move m, struct g
 	if (!priv_legal(s, seat, m))
 		return refuse(s, seat, log, err);
 	play_priv(s, m.a, log);
+	if (s->step != FS_RESOURCE)
+		settle(s, log);		/* the card played may have been the last */
 	return 0;
 }
 
-/*
- * Decisions with a single possible answer are taken at once (and logged)
- * when the book leaves no choice and taking them reveals nothing: the
- * seat holds no privilege card.  A holder of one is asked as before, since
- * a type A/B card may be played first ("en cualquier momento de su
- * turno"); asking only the holders of those types would tell the table
- * which kinds a seat holds, while the number of cards held is public.
- * Only these steps can have a single answer (FS_END: "end turn" once the
- * last card was played there): FS_CHOOSE, FS_EXCHANGE, FS_MILITARY,
- * FS_FLIP, FS_RESOURCE and FS_HIDE always offer two or more, and FS_KEEP
- * is resolved before it is asked (tests check it).
- */
-#define FORCED_STEPS ((1u << FS_DRAFT) | (1u << FS_ACTION) | (1u << FS_DIE) | (1u << FS_FAVOUR) | \
-			(1u << FS_END))
-
-static int hand_empty(const uint8_t *hand)
+/* The step's list, when it has a single move: the rare end of
+ * forced_move(), whose list stays off the common path's stack. */
+__attribute__((noinline))
+static int only_move(const struct fortuna_state *s, int seat, struct move *m)
 {
-	unsigned x = 0;
-	int k;
+	struct move_list ml;
 
-	for (k = 0; k < FP_COUNT; k++)
-		x |= hand[k];
-	return x == 0;
+	if (step_moves[s->step](s, seat, &ml) != 1)
+		return 0;
+	*m = ml.v[0];
+	return 1;
 }
 
 /* The decider's only move now, when there is exactly one and no privilege
- * card; 0 when there is a choice. */
+ * card; 0 when there is a choice.  Cheap tests first: this runs after most
+ * moves of a playout. */
 static int forced_move(const struct fortuna_state *s, int seat, struct move *m)
 {
-	struct move_list ml;
 	unsigned r;
 
-	if (!((FORCED_STEPS >> s->step) & 1) || seat < 0 || !hand_empty(s->p[seat].hand))
+	if (seat < 0 || !hand_empty(s->p[seat].hand))
 		return 0;
-	if (s->step == FS_DIE) {
+	switch (s->step) {
+	case FS_DIE:
 		r = rolled_values(s);
 		if (!r || (r & (r - 1)))
 			return 0;
 		*m = (struct move){ FM_DIE, (uint16_t)__builtin_ctz(r), 0, 0 };
 		return 1;
-	}
-	if (step_moves[s->step](s, seat, &ml) != 1)
+	case FS_END:
+		/* its only move without a privilege card */
+		*m = (struct move){ FM_SKIP, 0, 0, 0 };
+		return 1;
+	case FS_ACTION:
+		if (action_usable(s, seat))
+			return 0;
+		break;
+	case FS_FAVOUR:
+		if (!favour_single(s, seat))
+			return 0;
+		break;
+	case FS_DRAFT:
+		break;
+	default:
 		return 0;
-	*m = ml.v[0];
-	return 1;
+	}
+	return only_move(s, seat, m);
 }
 
 __attribute__((noinline, cold))
@@ -2067,39 +2195,34 @@ static void log_forced(const struct fortuna_state *s, int seat, struct move m,
 	buf_release(&b);
 }
 
+/* Takes the decider's forced decision, if any.  The step it applies
+ * settles the step it leads to (a forced die can lead to a forced tax).
+ * A forced move is one of the listed moves: never refused. */
 __attribute__((noinline))
-static void auto_decide(struct fortuna_state *s, struct game_log *log)
+static void settle(struct fortuna_state *s, struct game_log *log)
 {
-	struct buf err = BUF_INIT;
 	struct move m;
-	int seat, guard = 0;
+	int seat;
 
-	while (guard++ < 8 && s->step < FS_OVER) {
-		seat = decider_of(s);
-		if (!forced_move(s, seat, &m))
-			break;
-		if (log)
-			log_forced(s, seat, m, log);
-		if (step_apply[s->step](s, seat, m, log, &err))
-			break;	/* a listed move: never refused */
-	}
-	buf_release(&err);
+	if (s->step >= FS_OVER)
+		return;
+	seat = decider_of(s);
+	if (!forced_move(s, seat, &m))
+		return;
+	if (__builtin_expect(log != NULL, 0))
+		log_forced(s, seat, m, log);
+	step_apply[s->step](s, seat, m, log, NULL);
 }
 
 int fortuna_apply(void *st, int seat, struct move m, struct game_log *log, struct buf *err)
 {
 	struct fortuna_state *s = st;
-	int r;
 
 	if ((unsigned)seat >= s->nplayers || s->step >= FS_OVER || !awaits(s, seat) || m.c)
 		return refuse(s, seat, log, err);
 	if (m.kind == FM_PRIV)
-		r = apply_priv(s, seat, m, log, err);
-	else
-		r = step_apply[s->step](s, seat, m, log, err);
-	if (r == 0 && ((FORCED_STEPS >> s->step) & 1))
-		auto_decide(s, log);
-	return r;
+		return apply_priv(s, seat, m, log, err);
+	return step_apply[s->step](s, seat, m, log, err);
 }
 
 /* ---- the driver table ---- */
