@@ -1785,7 +1785,7 @@ static int refuse(const struct fortuna_state *s, int seat, struct game_log *log,
 {
 	enum locale loc = LOC(log);
 
-	if (!err)	/* auto_decide(): its moves are listed ones */
+	if (!err)	/* settle(): its moves are listed ones */
 		return -1;
 	if (!awaits(s, seat))
 		buf_setf(err, "%s", L(loc, "It is not your decision now.",
@@ -1861,13 +1861,12 @@ static int apply_hide(struct fortuna_state *s, int seat, struct move m, struct g
 	/* Nothing about the choice is public until everybody has chosen. */
 	LOGF(log, LOG_PUBLIC, L(loc, "%s has chosen the card to reserve.",
 				"%s ya ha elegido la carta que reserva."), NAME(log, seat));
-	if (++s->setup_k < s->nplayers)
+	if (++s->setup_k < s->nplayers) {
 		LOGF(log, seat, L(loc, "You reserve %s; it is turned face down when everybody has chosen.",
 				  "Reservas %s; se pone boca abajo cuando todos hayan elegido."),
 		     fortuna_actions[m.a].name[loc]);
-	else
+	} else {
 		LOGF(log, seat, L(loc, "You reserve %s.", "Reservas %s."), fortuna_actions[m.a].name[loc]);
-	if (s->setup_k >= s->nplayers) {
 		s->setup_k = 0;
 		s->turn = 0;
 		if (log)
@@ -2146,8 +2145,7 @@ static int only_move(const struct fortuna_state *s, int seat, struct move *m)
 }
 
 /* The decider's only move now, when there is exactly one and no privilege
- * card; 0 when there is a choice.  Cheap tests first: this runs after most
- * moves of a playout. */
+ * card; 0 when there is a choice.  Cheap tests first, the list last. */
 static int forced_move(const struct fortuna_state *s, int seat, struct move *m)
 {
 	unsigned r;

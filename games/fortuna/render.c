@@ -483,9 +483,9 @@ void fortuna_prompt(const void *st, int seat, enum locale loc, struct buf *out)
 				   s->die);
 		else if (favour)
 			buf_printf(out, L(loc, "Phase 4: with the die %d, use a favour card (no tax: "
-					       "the card you can use asks for nothing).",
+					       "card 5 or 6 lets you advance without delivering).",
 					  "Fase 4: con el dado %d, usa una carta de favor (sin impuesto: "
-					  "la carta que puedes usar no pide nada)."),
+					  "la carta 5 o 6 te deja avanzar sin entregar nada)."),
 				   s->die);
 		else
 			buf_printf(out, L(loc, "Phase 4: with the die %d you can satisfy no favour card: "

@@ -2023,7 +2023,7 @@ static void test_slips(void **state)
 	/* no tax offered (card 6 asks nothing): the prompt does not offer it */
 	fortuna_prompt(s, RAFAEL, LOC_EN, &b);
 	assert_string_equal(buf_str(&b), "Phase 4: with the die 6, use a favour card (no tax: "
-			    "the card you can use asks for nothing).");
+			    "card 5 or 6 lets you advance without delivering).");
 	assert_false(has_move(s, RAFAEL, "pay tax"));
 	s->p[RAFAEL].steps = 15;
 	assert_label(s, RAFAEL, "deliver 1 water", LOC_EN,
