@@ -415,33 +415,30 @@ static inline int hand_empty(const uint8_t *hand)
  * card it calls unusable is checked against the full list before its
  * `skip` is taken (forced_move), so a slip here can only miss a case, and
  * tests/unit/test_fortuna_play.c fails on a single answer left asked.
+ * Every card's condition is computed and the card's bit read, without a
+ * branch on the card (random in playouts).
  */
 static int action_usable(const struct fortuna_state *s, int seat)
 {
 	const struct fortuna_player *p = &s->p[seat];
+	unsigned ok = 1u << FA_WATER | 1u << FA_GRAIN | 1u << FA_WINE | 1u << FA_CORRUPTION |
+		      1u << FA_FORTUNA;	/* collect, harvest 0, 2 coins, advance */
+	unsigned build = 0;
 	int b;
 
-	switch (s->act_card) {
-	case FA_SELL_GRAIN:
-		return p->grain > 0;
-	case FA_SELL_WINE:
-		return p->wine > 0;
-	case FA_CENTURIONS:
-		return p->cent < 3 && s->sup_cent > 0 && p->cent + 1 <= p->money;
-	case FA_PRIESTESSES:
-		return p->priest < 3 && s->sup_priest > 0 && 2 * p->priest + 1 <= p->money;
-	case FA_CLERGY:
-		return p->priest > 0 && p->dice < 3 && s->sup_dice > 0;
-	case FA_FAMILY:
-		return p->married || p->money >= 3;
-	case FA_BUILD:
-		for (b = 0; b < FB_COUNT; b++)
-			if (can_build(s, seat, b))
-				return 1;
-		return 0;
-	default:	/* collect, harvest, Corrupción's coins, advance: always */
-		return 1;
-	}
+	ok |= (unsigned)(p->grain > 0) << FA_SELL_GRAIN;
+	ok |= (unsigned)(p->wine > 0) << FA_SELL_WINE;
+	ok |= (unsigned)((p->cent < 3) & (s->sup_cent > 0) & (p->cent + 1 <= p->money))
+	      << FA_CENTURIONS;
+	ok |= (unsigned)((p->priest < 3) & (s->sup_priest > 0) & (2 * p->priest + 1 <= p->money))
+	      << FA_PRIESTESSES;
+	ok |= (unsigned)((p->priest > 0) & (p->dice < 3) & (s->sup_dice > 0)) << FA_CLERGY;
+	ok |= (unsigned)((p->married != 0) | (p->money >= 3)) << FA_FAMILY;
+	for (b = 0; b < FB_COUNT; b++)	/* can_build(), without its branches */
+		build |= !((p->buildings >> b) & 1) & (s->bld_left[b] > 0) &
+			 (p->money >= fortuna_building_cost[b]) & ((b != FB_PALACE) | (p->married != 0));
+	ok |= (build & (building_count(s, seat) < 3)) << FA_BUILD;
+	return (ok >> s->act_card) & 1;
 }
 
 /* Whether favour_moves lists a single move (change them together): no
@@ -452,14 +449,14 @@ static int favour_single(const struct fortuna_state *s, int seat)
 {
 	const struct fortuna_player *p = &s->p[seat];
 	unsigned avail = fav_avail(s);
+	unsigned deliver = ((avail >> FF_WATER) & (fortuna_water(s, seat) >= 1)) |
+			   ((avail >> FF_WINE) & (p->wine != 0)) |
+			   ((avail >> FF_GRAIN) & (p->grain != 0)) |
+			   ((avail >> FF_BATTLE) & (p->cent != 0));
+	unsigned both = (avail >> FF_FORTUNA) & (p->married != 0) & (avail >> FF_RELIGION) &
+			(p->priest != 0);
 
-	if (((avail >> FF_WATER) & 1) && fortuna_water(s, seat) >= 1)
-		return 0;
-	if ((((avail >> FF_WINE) & 1) && p->wine) || (((avail >> FF_GRAIN) & 1) && p->grain) ||
-	    (((avail >> FF_BATTLE) & 1) && p->cent))
-		return 0;
-	return !(((avail >> FF_FORTUNA) & 1) && p->married && ((avail >> FF_RELIGION) & 1) &&
-		 p->priest);
+	return !((deliver | both) & 1);
 }
 
 static void settle(struct fortuna_state *s, struct game_log *log);
