@@ -415,8 +415,8 @@ static inline int hand_empty(const uint8_t *hand)
  * card it calls unusable is checked against the full list before its
  * `skip` is taken (forced_move), so a slip here can only miss a case, and
  * tests/unit/test_fortuna_play.c fails on a single answer left asked.
- * Every card's condition is computed and the card's bit read, without a
- * branch on the card (random in playouts).
+ * The cheap conditions of every card are computed and the card's bit
+ * read, without a branch on the card (random in playouts).
  */
 static int action_usable(const struct fortuna_state *s, int seat)
 {
@@ -434,10 +434,13 @@ static int action_usable(const struct fortuna_state *s, int seat)
 	      << FA_PRIESTESSES;
 	ok |= (unsigned)((p->priest > 0) & (p->dice < 3) & (s->sup_dice > 0)) << FA_CLERGY;
 	ok |= (unsigned)((p->married != 0) | (p->money >= 3)) << FA_FAMILY;
-	for (b = 0; b < FB_COUNT; b++)	/* can_build(), without its branches */
-		build |= !((p->buildings >> b) & 1) & (s->bld_left[b] > 0) &
-			 (p->money >= fortuna_building_cost[b]) & ((b != FB_PALACE) | (p->married != 0));
-	ok |= (build & (building_count(s, seat) < 3)) << FA_BUILD;
+	if (s->act_card == FA_BUILD) {	/* the one dear condition: only for its card */
+		for (b = 0; b < FB_COUNT; b++)	/* can_build(), without its branches */
+			build |= !((p->buildings >> b) & 1) & (s->bld_left[b] > 0) &
+				 (p->money >= fortuna_building_cost[b]) &
+				 ((b != FB_PALACE) | (p->married != 0));
+		ok |= (build & (building_count(s, seat) < 3)) << FA_BUILD;
+	}
 	return (ok >> s->act_card) & 1;
 }
 
