@@ -321,7 +321,7 @@ void fortuna_move_label_view(const void *st, int seat, struct move m,
 				   coins(loc, fortuna_building_cost[a]));
 		break;
 	case FM_CORRUPT: {
-		int down, t = side_of(s, a, &down);
+		int t = fortuna_find_card(s, a, NULL);
 
 		buf_printf(out, L(loc, "Use %s", "Usar %s"), act_name(a, loc));
 		side_label(s, a, v, loc, out);
@@ -424,7 +424,7 @@ void fortuna_prompt(const void *st, int seat, enum locale loc, struct buf *out)
 		buf_addstr(out, L(loc, "The game is over.", "La partida ha terminado."));
 		return;
 	}
-	if (!((fortuna_awaiting(s) >> seat) & 1)) {
+	if ((unsigned)seat >= s->nplayers || !((fortuna_awaiting(s) >> seat) & 1)) {
 		if (s->step == FS_HIDE)
 			buf_addstr(out, L(loc, "You have chosen; waiting for the others to choose theirs.",
 					  "Ya has elegido; esperando a que los demás elijan."));
