@@ -66,6 +66,15 @@ const char *game_view_name(const struct game_view *v, int seat)
 	return seat_names[seat];
 }
 
+void game_move_label(const struct game_ops *ops, const void *st, int seat, struct move m,
+		     const struct game_view *v, struct buf *out)
+{
+	if (ops->move_label_view)
+		ops->move_label_view(st, seat, m, v, out);
+	else
+		ops->move_label(st, seat, m, v && v->loc < LOC_COUNT ? v->loc : LOC_EN, out);
+}
+
 void *game_state_new(const struct game_ops *ops)
 {
 	return xcalloc(1, ops->state_size);

@@ -135,6 +135,12 @@ struct game_ops {
 	/* Human label in the locale ("Recogida de agua: +2 agua"). */
 	void (*move_label)(const void *st, int seat, struct move m,
 			   enum locale loc, struct buf *out);
+	/* Optional.  The label with the seats' display names (v->names, in
+	 * v->loc), for moves that name a player ("Exchange for Family (ben's
+	 * side)"); with no names it must equal move_label.  Callers that
+	 * show moves to people use game_move_label(). */
+	void (*move_label_view)(const void *st, int seat, struct move m,
+				const struct game_view *v, struct buf *out);
 
 	/* Applies m, which must be one of moves(st, seat).  Returns 0, or -1
 	 * with err and the state unchanged when m is not legal. */
@@ -277,6 +283,11 @@ const struct game_ops *const *game_all(void);
  */
 int game_parse(const struct game_ops *ops, const void *st, int seat,
 	       const char *text, enum locale loc, struct move *out, struct buf *err);
+
+/* A move's label for people: move_label_view with v's names when the game
+ * has it, else move_label in v->loc. */
+void game_move_label(const struct game_ops *ops, const void *st, int seat, struct move m,
+		     const struct game_view *v, struct buf *out);
 
 /* game_parse + apply. */
 int game_play(const struct game_ops *ops, void *st, int seat, const char *text,

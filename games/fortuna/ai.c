@@ -123,11 +123,15 @@ static int try_move(const struct fortuna_state *s, int seat, struct move m,
 static double search(const struct fortuna_state *s, int seat, int depth);
 
 /* The score of the state after a move: deeper while seat decides more of
- * the same action or favour. */
-static double after(const struct fortuna_state *t, int seat, int depth)
+ * the same action or favour.  Not past a roll made by the move: the dice
+ * of the copy are made up, and a single die is used at once now, so the
+ * favour step that follows would be searched on a fiction (and the look
+ * would cost a search more per turn). */
+static double after(const struct fortuna_state *t, int seat, int depth, int rolled_before)
 {
 	if (depth < MAX_DEPTH && fortuna_decider(t) == seat &&
-	    (t->step == FS_ACTION || t->step == FS_FAVOUR || t->step == FS_RESOURCE))
+	    (t->step == FS_ACTION || t->step == FS_RESOURCE ||
+	     (t->step == FS_FAVOUR && (rolled_before || !t->rolled))))
 		return search(t, seat, depth + 1);
 	return value(t, seat);
 }
@@ -145,7 +149,7 @@ static double search(const struct fortuna_state *s, int seat, int depth)
 
 		if (try_move(s, seat, ml.v[i], &t))
 			continue;
-		v = after(&t, seat, depth);
+		v = after(&t, seat, depth, s->rolled);
 		if (v > best)
 			best = v;
 	}
@@ -209,7 +213,7 @@ static double score_move(const struct fortuna_state *s, int seat, struct move m)
 	}
 	if (try_move(s, seat, m, &t))
 		return -1e9;
-	return after(&t, seat, 1);
+	return after(&t, seat, 1, s->rolled);
 }
 
 int fortuna_bot_move(const void *st, int seat, struct rng *rng, struct move *out)

@@ -17,6 +17,8 @@
  * "Edificios" column would contain.  Privilege names are «quoted» because the
  * public board never prints « » while the game runs.
  */
+#include <string.h>
+
 #include "games/fortuna/fortuna.h"
 
 const struct fortuna_action_info fortuna_actions[FA_COUNT] = {
@@ -41,10 +43,12 @@ const struct fortuna_action_info fortuna_actions[FA_COUNT] = {
 		  "3 monedas por vino (+1 con Mercado)" } },
 	[FA_CENTURIONS] = { "recruit centurions",
 		{ "Recruit Centurions", "Reclutar Centuriones" },
-		{ "Centurions for 1/2/3 coins", "Centuriones por 1/2/3 monedas" } },
+		{ "Centurions; positions 1/2/3 of your track cost 1/2/3 coins",
+		  "Centuriones; las posiciones 1/2/3 de tu marcador cuestan 1/2/3 monedas" } },
 	[FA_PRIESTESSES] = { "obtain priestesses",
 		{ "Obtain Priestesses", "Obtener Sacerdotisas" },
-		{ "Priestesses for 1/3/5 coins", "Sacerdotisas por 1/3/5 monedas" } },
+		{ "Priestesses; positions 1/2/3 of your track cost 1/3/5 coins",
+		  "Sacerdotisas; las posiciones 1/2/3 de tu marcador cuestan 1/3/5 monedas" } },
 	[FA_CLERGY] = { "clergy",
 		{ "Clergy representation", "Representación del Clero" },
 		{ "a Priestess for a die", "una Sacerdotisa por un dado" } },
@@ -155,4 +159,19 @@ int fortuna_priv_copies(int k, int nplayers)
 int fortuna_building_copies(int nplayers)
 {
 	return nplayers < 4 ? 2 : 3;
+}
+
+void fortuna_priv_plain(int k, enum locale loc, struct buf *out)
+{
+	static const char open[] = "\xc2\xab", close[] = "\xc2\xbb";	/* « » */
+	const char *p;
+
+	if (k < 0 || k >= FP_COUNT)
+		return;
+	for (p = fortuna_privs[k].name[loc < LOC_COUNT ? loc : LOC_EN]; *p;) {
+		if (!strncmp(p, open, 2) || !strncmp(p, close, 2))
+			p += 2;
+		else
+			buf_addch(out, *p++);
+	}
 }

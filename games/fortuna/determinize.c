@@ -9,10 +9,12 @@
  * caller's rng and dealt back in the same numbers to the same places.
  *
  * Kept: everything public, the seat's own hand, and the cards the seat is
- * choosing from.  The face-down action cards are kept too: each was taken
- * face up in view of the table, and Corruption names them in the seat's
- * move list (docs/games/fortuna.md, ruling 1), so the seat knows them.
- * The dice are future draws of the game's rng, which is re-seeded.
+ * choosing from.  The face-down action cards are kept too: the board names
+ * them (each was dealt face up, or taken face up in view of the table).
+ * The one exception is the setup reservation while seats still choose: a
+ * seat that has chosen did so privately, so its face-down slot is drawn
+ * again among its three cards.  The dice are future draws of the game's
+ * rng, which is re-seeded.
  */
 #include <string.h>
 
@@ -31,6 +33,14 @@ void fortuna_determinize(void *st, int seat, struct rng *rng)
 
 	if (s->step == FS_OVER)
 		return;
+	/* The others' reservations so far: any of their three cards. */
+	if (s->step == FS_HIDE)
+		for (i = 0; i < s->nplayers; i++) {
+			if (i == seat || !(s->side_down[i][0] | s->side_down[i][1] | s->side_down[i][2]))
+				continue;
+			memset(s->side_down[i], 0, sizeof(s->side_down[i]));
+			s->side_down[i][rng_below(rng, FORTUNA_SLOTS)] = 1;
+		}
 	/* The seat choosing from drawn cards sees them; nobody else does. */
 	hide_drawn = fortuna_decider(s) != seat;
 

@@ -179,18 +179,41 @@ static int draft_pos(int k, int n)
 	return n - 1 - (k - 2 * n);
 }
 
+/* The seats still to reserve a card (FS_HIDE): every seat chooses at once
+ * ("cada uno de los jugadores reserva una de sus tres cartas"), and a
+ * choice made is the face-down flag on its side, seen by nobody else until
+ * all have chosen (docs/games/fortuna.md). */
+static unsigned hide_pending(const struct fortuna_state *s)
+{
+	unsigned m = 0;
+	int t;
+
+	for (t = 0; t < s->nplayers; t++)
+		if (!(s->side_down[t][0] | s->side_down[t][1] | s->side_down[t][2]))
+			m |= 1u << t;
+	return m;
+}
+
 /* The setup steps and the end, out of line: the division of draft_pos()
- * would make every caller of decider_of() save registers. */
+ * would make every caller of decider_of() save registers.  FS_HIDE awaits
+ * several seats; the first of them in turn order stands for them here. */
 __attribute__((noinline, cold))
 static int decider_rare(const struct fortuna_state *s)
 {
+	unsigned m;
+	int i;
+
 	switch (s->step) {
 	case FS_OVER:
 		return -1;
 	case FS_DRAFT:
 		return s->order[draft_pos(s->setup_k, s->nplayers)];
 	case FS_HIDE:
-		return s->order[s->setup_k];
+		m = hide_pending(s);
+		for (i = 0; i < s->nplayers; i++)
+			if ((m >> s->order[i]) & 1)
+				return s->order[i];
+		return -1;
 	default:
 		return me(s);
 	}
@@ -210,12 +233,41 @@ int fortuna_decider(const struct fortuna_state *s)
 	return decider_of(s);
 }
 
-static void add_money(struct fortuna_state *s, int seat, int n)
+__attribute__((noinline, cold))
+static int awaits_rare(const struct fortuna_state *s, int seat)
 {
-	int m = s->p[seat].money + n;
+	if (s->step == FS_HIDE)
+		return (unsigned)seat < s->nplayers && ((hide_pending(s) >> seat) & 1);
+	return decider_rare(s) == seat;
+}
+
+/* Whether seat is awaited now (several seats are while reserving): the
+ * steps of a turn as in decider_of(), the setup out of line. */
+static inline int awaits(const struct fortuna_state *s, int seat)
+{
+	if (__builtin_expect((unsigned)(s->step - FS_CHOOSE) < FS_OVER - FS_CHOOSE, 1))
+		return me(s) == seat;
+	return awaits_rare(s, seat);
+}
+
+/* Returns the coins actually gained. */
+static int add_money(struct fortuna_state *s, int seat, int n)
+{
+	int had = s->p[seat].money, m = had + n;
 
 	/* "Un jugador no puede tener más de 20 monedas": the excess is lost. */
 	s->p[seat].money = (uint8_t)(m > FORTUNA_MONEY_MAX ? FORTUNA_MONEY_MAX : m);
+	return s->p[seat].money - had;
+}
+
+/* Says so when a gain of `want` coins brought only `got` (the cap). */
+__attribute__((noinline, cold))
+static void log_capped(struct game_log *log, int seat, int want, int got)
+{
+	if (got < want)
+		game_logf(log, LOG_PUBLIC, L(log->loc, "%s reaches the 20-coin limit: %d of the %d coins are lost.",
+					     "%s llega al límite de 20 monedas: se pierden %d de las %d monedas."),
+			  NAME(log, seat), want - got, want);
 }
 
 /* Takes up to n units from a supply; returns how many were given. */
@@ -328,6 +380,90 @@ static inline int can_build(const struct fortuna_state *s, int seat, int b)
 	       s->bld_left[b] > 0 && p->money >= fortuna_building_cost[b] &&
 	       (b != FB_PALACE || p->married);
 }
+
+/*
+ * Decisions with a single possible answer are taken at once (and logged)
+ * when the book leaves no choice and taking them reveals nothing: the
+ * seat holds no privilege card.  A holder of one is asked as before, since
+ * a type A/B card may be played first ("en cualquier momento de su
+ * turno"); asking only the holders of those types would tell the table
+ * which kinds a seat holds, while the number of cards held is public.
+ * Only these steps can have a single answer: FS_DRAFT (the last pick with
+ * 4 players), FS_ACTION (only `skip`), FS_DIE, FS_FAVOUR, and FS_END
+ * ("end turn" once the last card was played there); FS_CHOOSE,
+ * FS_EXCHANGE, FS_MILITARY, FS_FLIP, FS_RESOURCE and FS_HIDE always offer
+ * two or more, and FS_KEEP is resolved before it is asked.  The check is
+ * made where a turn enters one of them (settle(), guarded by cheap tests
+ * inline), not after every move: playouts pay for it only there.
+ * tests/unit/test_fortuna_play.c fails on a single answer left asked.
+ */
+
+static inline int hand_empty(const uint8_t *hand)
+{
+	uint64_t a;
+	uint32_t b;
+
+	_Static_assert(FP_COUNT == 13, "the hand is read as 8 + 4 + 1 bytes");
+	memcpy(&a, hand, sizeof(a));
+	memcpy(&b, hand + 8, sizeof(b));
+	return (a | b | hand[12]) == 0;
+}
+
+/*
+ * Whether the action being executed offers anything but `skip`: a quick
+ * mirror of action_moves (change them together).  It only filters: a
+ * card it calls unusable is checked against the full list before its
+ * `skip` is taken (forced_move), so a slip here can only miss a case, and
+ * tests/unit/test_fortuna_play.c fails on a single answer left asked.
+ * The cheap conditions of every card are computed and the card's bit
+ * read, without a branch on the card (random in playouts).
+ */
+static int action_usable(const struct fortuna_state *s, int seat)
+{
+	const struct fortuna_player *p = &s->p[seat];
+	unsigned ok = 1u << FA_WATER | 1u << FA_GRAIN | 1u << FA_WINE | 1u << FA_CORRUPTION |
+		      1u << FA_FORTUNA;	/* collect, harvest 0, 2 coins, advance */
+	unsigned build = 0;
+	int b;
+
+	ok |= (unsigned)(p->grain > 0) << FA_SELL_GRAIN;
+	ok |= (unsigned)(p->wine > 0) << FA_SELL_WINE;
+	ok |= (unsigned)((p->cent < 3) & (s->sup_cent > 0) & (p->cent + 1 <= p->money))
+	      << FA_CENTURIONS;
+	ok |= (unsigned)((p->priest < 3) & (s->sup_priest > 0) & (2 * p->priest + 1 <= p->money))
+	      << FA_PRIESTESSES;
+	ok |= (unsigned)((p->priest > 0) & (p->dice < 3) & (s->sup_dice > 0)) << FA_CLERGY;
+	ok |= (unsigned)((p->married != 0) | (p->money >= 3)) << FA_FAMILY;
+	if (s->act_card == FA_BUILD) {	/* the one dear condition: only for its card */
+		for (b = 0; b < FB_COUNT; b++)	/* can_build(), without its branches */
+			build |= !((p->buildings >> b) & 1) & (s->bld_left[b] > 0) &
+				 (p->money >= fortuna_building_cost[b]) &
+				 ((b != FB_PALACE) | (p->married != 0));
+		ok |= (build & (building_count(s, seat) < 3)) << FA_BUILD;
+	}
+	return (ok >> s->act_card) & 1;
+}
+
+/* Whether favour_moves lists a single move (change them together): no
+ * delivery (each is possible with one unit, as a step is always left, at
+ * least nominally), and not both of the cards 5 and 6 -- with one of them
+ * the tax is not offered, with neither the tax is the move. */
+static int favour_single(const struct fortuna_state *s, int seat)
+{
+	const struct fortuna_player *p = &s->p[seat];
+	unsigned avail = fav_avail(s);
+	unsigned deliver = ((avail >> FF_WATER) & (fortuna_water(s, seat) >= 1)) |
+			   ((avail >> FF_WINE) & (p->wine != 0)) |
+			   ((avail >> FF_GRAIN) & (p->grain != 0)) |
+			   ((avail >> FF_BATTLE) & (p->cent != 0));
+	unsigned both = (avail >> FF_FORTUNA) & (p->married != 0) & (avail >> FF_RELIGION) &
+			(p->priest != 0);
+
+	return !((deliver | both) & 1);
+}
+
+static void settle(struct fortuna_state *s, struct game_log *log);
+static inline unsigned rolled_values(const struct fortuna_state *s);
 
 /* ---- privilege deck ---- */
 
@@ -496,6 +632,25 @@ static void start_turn(struct fortuna_state *s, struct game_log *log)
 	s->step = FS_CHOOSE;
 }
 
+/* The cards not kept go face up beside the deck: everybody reads them.
+ * Public texts name privilege cards without the «» of the private ones
+ * (cards.c), so a kind another seat holds stays a secret string. */
+__attribute__((noinline, cold))
+static void log_discards(const struct fortuna_state *s, int seat, struct game_log *log)
+{
+	struct buf b = BUF_INIT;
+	int i;
+
+	for (i = 0; i < s->ndrawn; i++) {
+		if (i)
+			buf_addstr(&b, ", ");
+		fortuna_priv_plain(s->drawn[i], log->loc, &b);
+	}
+	game_logf(log, LOG_PUBLIC, L(log->loc, "%s discards face up: %s.",
+				     "%s descarta boca arriba: %s."), NAME(log, seat), buf_str(&b));
+	buf_release(&b);
+}
+
 static void finish_keep(struct fortuna_state *s, struct game_log *log)
 {
 	int i, seat = me(s), src = s->keep_src;
@@ -506,10 +661,8 @@ static void finish_keep(struct fortuna_state *s, struct game_log *log)
 		else
 			s->palace_cards[s->npalace++] = s->drawn[i];
 	}
-	if (src == FK_FAVOUR && s->ndrawn)
-		LOGF(log, LOG_PUBLIC, L(LOC(log), "%s discards %d privilege card(s) face up.",
-					"%s descarta %d carta(s) de privilegio boca arriba."),
-		     NAME(log, seat), s->ndrawn);
+	if (src == FK_FAVOUR && s->ndrawn && log)
+		log_discards(s, seat, log);
 	s->ndrawn = 0;
 	memset(s->drawn, 0, sizeof(s->drawn));
 	s->keep_left = 0;
@@ -686,8 +839,15 @@ static void roll_dice(struct fortuna_state *s, struct game_log *log)
 
 static void start_phase4(struct fortuna_state *s, struct game_log *log)
 {
+	unsigned r;
+
 	roll_dice(s, log);
 	s->step = FS_DIE;
+	if (!hand_empty(s->p[me(s)].hand))
+		return;
+	r = rolled_values(s);
+	if (!(r & (r - 1)))
+		settle(s, log);		/* a single value: used at once */
 }
 
 static void after_exchange(struct fortuna_state *s, struct game_log *log)
@@ -1194,19 +1354,56 @@ int fortuna_moves(const void *st, int seat, struct move_list *out)
 	int step = s->step;
 
 	out->nmeta = 0;
-	if ((unsigned)seat >= s->nplayers || step >= FS_OVER || decider_of(s) != seat)
+	if ((unsigned)seat >= s->nplayers || step >= FS_OVER || !awaits(s, seat))
 		return end_list(out, 0);
 	return step_moves[step](s, seat, out);
 }
 
-unsigned fortuna_awaiting(const void *st)
+__attribute__((noinline, cold))
+static unsigned awaiting_rare(const struct fortuna_state *s)
 {
-	int seat = decider_of(st);
+	int seat;
 
+	if (s->step == FS_HIDE)
+		return hide_pending(s);
+	seat = decider_rare(s);
 	return seat < 0 ? 0u : 1u << seat;
 }
 
+unsigned fortuna_awaiting(const void *st)
+{
+	const struct fortuna_state *s = st;
+
+	if (__builtin_expect((unsigned)(s->step - FS_CHOOSE) < FS_OVER - FS_CHOOSE, 1))
+		return 1u << me(s);	/* a turn's step, as in decider_of() */
+	return awaiting_rare(s);
+}
+
 /* ---- apply ---- */
+
+__attribute__((noinline, cold))
+static void log_corrupt(const struct fortuna_state *s, struct game_log *log, int seat, int t,
+			int card, int paid)
+{
+	enum locale loc = log->loc;
+	const char *name = fortuna_actions[card].name[loc];
+
+	if (t < 0 || t >= s->nplayers)
+		game_logf(log, LOG_PUBLIC,
+			  L(loc, "%s uses %s (side %d, empty) through Corruption and pays 1 coin to the bank.",
+			    "%s usa %s (lado %d, vacío) mediante la Corrupción y paga 1 moneda a la banca."),
+			  NAME(log, seat), name, t + 1);
+	else if (paid)
+		game_logf(log, LOG_PUBLIC,
+			  L(loc, "%s uses %s (%s's side) through Corruption and pays %s 1 coin.",
+			    "%s usa %s (lado de %s) mediante la Corrupción y paga 1 moneda a %s."),
+			  NAME(log, seat), name, NAME(log, t), NAME(log, t));
+	else
+		game_logf(log, LOG_PUBLIC,
+			  L(loc, "%s uses %s (%s's side) through Corruption and pays 1 coin; %s already has 20, so it is lost.",
+			    "%s usa %s (lado de %s) mediante la Corrupción y paga 1 moneda; %s ya tiene 20 y se pierde."),
+			  NAME(log, seat), name, NAME(log, t), NAME(log, t));
+}
 
 static void exec_action(struct fortuna_state *s, struct move m, struct game_log *log)
 {
@@ -1242,11 +1439,14 @@ static void exec_action(struct fortuna_state *s, struct move m, struct game_log 
 			p->wine = (uint8_t)(p->wine - m.a);
 			s->sup_wine = (uint8_t)(s->sup_wine + m.a);
 		}
-		add_money(s, seat, m.a * price);
-		LOGF(log, LOG_PUBLIC, L(loc, "%s sells %d %s for %d coins.",
-					"%s vende %d de %s por %d monedas."),
-		     NAME(log, seat), m.a, fortuna_resources[grain ? FR_GRAIN : FR_WINE].name[loc],
-		     m.a * price);
+		n = add_money(s, seat, m.a * price);
+		if (log) {
+			game_logf(log, LOG_PUBLIC, L(loc, "%s sells %d %s for %d coins.",
+						     "%s vende %d de %s por %d monedas."),
+				  NAME(log, seat), m.a,
+				  fortuna_resources[grain ? FR_GRAIN : FR_WINE].name[loc], m.a * price);
+			log_capped(log, seat, m.a * price, n);
+		}
 		break;
 	}
 	case FM_RECRUIT:
@@ -1284,9 +1484,12 @@ static void exec_action(struct fortuna_state *s, struct move m, struct game_log 
 		break;
 	case FM_TAKE:
 		if (m.a == FM_TAKE_COINS) {
-			add_money(s, seat, 3);
-			LOGF(log, LOG_PUBLIC, L(loc, "%s takes 3 coins.", "%s toma 3 monedas."),
-			     NAME(log, seat));
+			n = add_money(s, seat, 3);
+			if (log) {
+				game_logf(log, LOG_PUBLIC, L(loc, "%s takes 3 coins.", "%s toma 3 monedas."),
+					  NAME(log, seat));
+				log_capped(log, seat, 3, n);
+			}
 		} else {
 			gain_resource(s, seat, m.a, 1);
 			LOGF(log, LOG_PUBLIC, L(loc, "%s takes 1 %s.", "%s toma 1 de %s."),
@@ -1303,9 +1506,12 @@ static void exec_action(struct fortuna_state *s, struct move m, struct game_log 
 		     NAME(log, seat), fortuna_buildings[m.a].name[loc]);
 		break;
 	case FM_COINS:
-		add_money(s, seat, 2);
-		LOGF(log, LOG_PUBLIC, L(loc, "%s takes 2 coins from Corruption.",
-					"%s toma 2 monedas de la Corrupción."), NAME(log, seat));
+		n = add_money(s, seat, 2);
+		if (log) {
+			game_logf(log, LOG_PUBLIC, L(loc, "%s takes 2 coins from Corruption.",
+						     "%s toma 2 monedas de la Corrupción."), NAME(log, seat));
+			log_capped(log, seat, 2, n);
+		}
 		break;
 	case FM_ADVANCE:
 		LOGF(log, LOG_PUBLIC, L(loc, "%s uses the Fortuna card.", "%s usa la Carta Fortuna."),
@@ -1319,23 +1525,17 @@ static void exec_action(struct fortuna_state *s, struct move m, struct game_log 
 	case FM_CORRUPT:
 		t = find_card(s, m.a, NULL);
 		p->money--;
-		if (t >= 0 && t < s->nplayers)
-			add_money(s, t, 1);
+		/* the coin goes to the side's owner; on an empty side "se paga
+		 * igualmente aunque nadie reciba la moneda" */
+		n = t >= 0 && t < s->nplayers ? add_money(s, t, 1) : 0;
 		s->act_card = (uint8_t)m.a;
 		s->corrupted = 1;
-		if (log) {
-			if (t >= 0 && t < s->nplayers)
-				game_logf(log, LOG_PUBLIC,
-					  L(loc, "%s uses a card of %s's side through Corruption and pays them 1 coin.",
-					    "%s usa una carta del lado de %s mediante la Corrupción y le paga 1 moneda."),
-					  NAME(log, seat), NAME(log, t));
-			else
-				game_logf(log, LOG_PUBLIC,
-					  L(loc, "%s uses a card of side %d through Corruption and pays 1 coin to the bank.",
-					    "%s usa una carta del lado %d mediante la Corrupción y paga 1 moneda a la banca."),
-					  NAME(log, seat), t + 1);
-		}
-		return;	/* FS_ACTION goes on with the card used */
+		if (log)
+			log_corrupt(s, log, seat, t, m.a, n);
+		/* FS_ACTION goes on with the card used */
+		if (hand_empty(p->hand) && !action_usable(s, seat))
+			settle(s, log);
+		return;
 	}
 	if (m.kind == FM_ROLL)
 		return;
@@ -1349,9 +1549,15 @@ static void play_priv(struct fortuna_state *s, int k, struct game_log *log)
 
 	p->hand[k]--;
 	s->discard[k]++;
-	LOGF(log, LOG_PUBLIC, L(LOC(log), "%s plays the privilege card %s.",
-				"%s juega la carta de privilegio %s."),
-	     NAME(log, seat), fortuna_privs[k].name[LOC(log)]);
+	if (log) {
+		struct buf b = BUF_INIT;
+
+		fortuna_priv_plain(k, log->loc, &b);
+		game_logf(log, LOG_PUBLIC, L(log->loc, "%s plays the privilege card %s.",
+					     "%s juega la carta de privilegio %s."),
+			  NAME(log, seat), buf_str(&b));
+		buf_release(&b);
+	}
 	switch (k) {
 	case FP_WATER_ANY:
 	case FP_GRAIN_ANY:
@@ -1442,6 +1648,10 @@ static void pay_tax(struct fortuna_state *s, struct game_log *log)
 		LOGF(log, LOG_PUBLIC, L(LOC(log), "%s cannot pay the taxes and steps back to %d.",
 					"%s no puede pagar impuestos y retrocede a la casilla %d."),
 		     NAME(log, me(s)), p->steps);
+	} else {
+		LOGF(log, LOG_PUBLIC, L(LOC(log), "%s owes the taxes but has no coin and no step to lose.",
+					"%s debe impuestos pero no tiene monedas ni pasos que perder."),
+		     NAME(log, me(s)));
 	}
 	after_phase4(s, log);
 }
@@ -1575,7 +1785,9 @@ static int refuse(const struct fortuna_state *s, int seat, struct game_log *log,
 {
 	enum locale loc = LOC(log);
 
-	if (decider_of(s) != seat)
+	if (!err)	/* settle(): its moves are listed ones */
+		return -1;
+	if (!awaits(s, seat))
 		buf_setf(err, "%s", L(loc, "It is not your decision now.",
 				      "Ahora no te toca decidir."));
 	else
@@ -1608,7 +1820,32 @@ static int apply_draft(struct fortuna_state *s, int seat, struct move m, struct 
 	     fortuna_actions[m.a].name[loc]);
 	if (++s->setup_k >= 3 * s->nplayers - 1)
 		finish_draft(s);
+	else
+		settle(s, log);		/* the last pick of 4 players: one card */
 	return 0;
+}
+
+/* The one public update of the reservation: every seat's card at once.
+ * The cards were dealt face up, so the table sees which one each player
+ * turns over (docs/games/fortuna.md). */
+__attribute__((noinline, cold))
+static void log_reserved(const struct fortuna_state *s, struct game_log *log)
+{
+	enum locale loc = log->loc;
+	struct buf b = BUF_INIT;
+	int i, u;
+
+	for (i = 0; i < s->nplayers; i++) {
+		int seat = s->order[i];
+
+		for (u = 0; u < FORTUNA_SLOTS; u++)
+			if (s->side_down[seat][u])
+				buf_printf(&b, "%s%s: %s", i ? "; " : "", NAME(log, seat),
+					   fortuna_actions[s->side_card[seat][u]].name[loc]);
+	}
+	game_logf(log, LOG_PUBLIC, L(loc, "Everybody has chosen. Reserved face down: %s.",
+				     "Todos han elegido. Reservadas boca abajo: %s."), buf_str(&b));
+	buf_release(&b);
 }
 
 static int apply_hide(struct fortuna_state *s, int seat, struct move m, struct game_log *log,
@@ -1621,12 +1858,19 @@ static int apply_hide(struct fortuna_state *s, int seat, struct move m, struct g
 		return refuse(s, seat, log, err);
 	find_card(s, m.a, &slot);
 	s->side_down[seat][slot] = 1;
-	LOGF(log, LOG_PUBLIC, L(loc, "%s turns a card face down.", "%s pone una carta boca abajo."),
-	     NAME(log, seat));
-	LOGF(log, seat, L(loc, "You reserve %s.", "Reservas %s."), fortuna_actions[m.a].name[loc]);
-	if (++s->setup_k >= s->nplayers) {
+	/* Nothing about the choice is public until everybody has chosen. */
+	LOGF(log, LOG_PUBLIC, L(loc, "%s has chosen the card to reserve.",
+				"%s ya ha elegido la carta que reserva."), NAME(log, seat));
+	if (++s->setup_k < s->nplayers) {
+		LOGF(log, seat, L(loc, "You reserve %s; it is turned face down when everybody has chosen.",
+				  "Reservas %s; se pone boca abajo cuando todos hayan elegido."),
+		     fortuna_actions[m.a].name[loc]);
+	} else {
+		LOGF(log, seat, L(loc, "You reserve %s.", "Reservas %s."), fortuna_actions[m.a].name[loc]);
 		s->setup_k = 0;
 		s->turn = 0;
+		if (log)
+			log_reserved(s, log);
 		LOGF(log, LOG_PUBLIC, L(loc, "Round 1 begins.", "Empieza la ronda 1."));
 		start_turn(s, log);
 	}
@@ -1654,6 +1898,8 @@ static int apply_choose(struct fortuna_state *s, int seat, struct move m, struct
 	s->step = FS_ACTION;
 	if (log)
 		log_choose(log, seat, m.a);
+	if (hand_empty(s->p[seat].hand) && !action_usable(s, seat))
+		settle(s, log);		/* only `skip` */
 	return 0;
 }
 
@@ -1675,17 +1921,22 @@ static void log_exchange(const struct fortuna_state *s, struct game_log *log, in
 {
 	enum locale loc = log->loc;
 
+	/* The card is taken face up, in view of all, and then laid face
+	 * down ("...y ésta última la coloca boca abajo"): its name is public. */
 	if (t < s->nplayers)
 		game_logf(log, LOG_PUBLIC,
-			  L(loc, "%s exchanges %s for a card of %s's side, kept face down.",
-			    "%s intercambia %s por una carta del lado de %s, que queda boca abajo."),
-			  NAME(log, seat), fortuna_actions[s->chosen].name[loc], NAME(log, t));
+			  L(loc, "%s exchanges %s for %s from %s's side; %s lies face down on %s's side.",
+			    "%s intercambia %s por %s del lado de %s; %s queda boca abajo en el lado de %s."),
+			  NAME(log, seat), fortuna_actions[s->chosen].name[loc],
+			  fortuna_actions[card].name[loc], NAME(log, t), fortuna_actions[card].name[loc],
+			  NAME(log, seat));
 	else
 		game_logf(log, LOG_PUBLIC,
-			  L(loc, "%s exchanges %s for a card of side %d, kept face down.",
-			    "%s intercambia %s por una carta del lado %d, que queda boca abajo."),
-			  NAME(log, seat), fortuna_actions[s->chosen].name[loc], t + 1);
-	game_logf(log, seat, L(loc, "You take %s.", "Te quedas %s."), fortuna_actions[card].name[loc]);
+			  L(loc, "%s exchanges %s for %s from side %d (empty); %s lies face down on %s's side.",
+			    "%s intercambia %s por %s del lado %d (vacío); %s queda boca abajo en el lado de %s."),
+			  NAME(log, seat), fortuna_actions[s->chosen].name[loc],
+			  fortuna_actions[card].name[loc], t + 1, fortuna_actions[card].name[loc],
+			  NAME(log, seat));
 }
 
 static int apply_exchange(struct fortuna_state *s, int seat, struct move m, struct game_log *log,
@@ -1738,6 +1989,8 @@ static int apply_military(struct fortuna_state *s, int seat, struct move m, stru
 	LOGF(log, LOG_PUBLIC, L(loc, "%s gives a Centurion for Military Power: %s.",
 				"%s entrega un Centurión por el Poder Militar: %s."),
 	     NAME(log, seat), fortuna_actions[m.a].name[loc]);
+	if (hand_empty(s->p[seat].hand) && !action_usable(s, seat))
+		settle(s, log);		/* only `skip` */
 	return 0;
 }
 
@@ -1763,10 +2016,13 @@ static int apply_die(struct fortuna_state *s, int seat, struct move m, struct ga
 	s->last_die = (uint8_t)m.a;
 	if (log)
 		log_die(log, seat, m.a, favour_available(s));
-	if (favour_available(s))
-		s->step = FS_FAVOUR;
-	else
+	if (!favour_available(s)) {
 		after_phase4(s, log);
+		return 0;
+	}
+	s->step = FS_FAVOUR;
+	if (hand_empty(s->p[seat].hand) && favour_single(s, seat))
+		settle(s, log);		/* only the tax, or only a card 5/6 */
 	return 0;
 }
 
@@ -1843,6 +2099,7 @@ static int apply_resource(struct fortuna_state *s, int seat, struct move m, stru
 	LOGF(log, LOG_PUBLIC, L(loc, "%s takes 1 %s.", "%s toma 1 de %s."), NAME(log, seat),
 	     fortuna_resources[m.a].name[loc]);
 	s->step = s->res_ret;
+	settle(s, log);		/* the card played may have been the last */
 	return 0;
 }
 
@@ -1869,14 +2126,97 @@ static int apply_priv(struct fortuna_state *s, int seat, struct move m, struct g
 	if (!priv_legal(s, seat, m))
 		return refuse(s, seat, log, err);
 	play_priv(s, m.a, log);
+	if (s->step != FS_RESOURCE)
+		settle(s, log);		/* the card played may have been the last */
 	return 0;
+}
+
+/* The step's list, when it has a single move: the rare end of
+ * forced_move(), whose list stays off the common path's stack. */
+__attribute__((noinline))
+static int only_move(const struct fortuna_state *s, int seat, struct move *m)
+{
+	struct move_list ml;
+
+	if (step_moves[s->step](s, seat, &ml) != 1)
+		return 0;
+	*m = ml.v[0];
+	return 1;
+}
+
+/* The decider's only move now, when there is exactly one and no privilege
+ * card; 0 when there is a choice.  Cheap tests first, the list last. */
+static int forced_move(const struct fortuna_state *s, int seat, struct move *m)
+{
+	unsigned r;
+
+	if (seat < 0 || !hand_empty(s->p[seat].hand))
+		return 0;
+	switch (s->step) {
+	case FS_DIE:
+		r = rolled_values(s);
+		if (!r || (r & (r - 1)))
+			return 0;
+		*m = (struct move){ FM_DIE, (uint16_t)__builtin_ctz(r), 0, 0 };
+		return 1;
+	case FS_END:
+		/* its only move without a privilege card */
+		*m = (struct move){ FM_SKIP, 0, 0, 0 };
+		return 1;
+	case FS_ACTION:
+		if (action_usable(s, seat))
+			return 0;
+		break;
+	case FS_FAVOUR:
+		if (!favour_single(s, seat))
+			return 0;
+		break;
+	case FS_DRAFT:
+		break;
+	default:
+		return 0;
+	}
+	return only_move(s, seat, m);
+}
+
+__attribute__((noinline, cold))
+static void log_forced(const struct fortuna_state *s, int seat, struct move m,
+		       struct game_log *log)
+{
+	struct game_view v = { log->loc, s->nplayers, log->names };
+	struct buf b = BUF_INIT;
+
+	fortuna_move_label_view(s, seat, m, &v, &b);
+	game_logf(log, LOG_PUBLIC, L(log->loc, "Automatic for %s (the only possible move): %s.",
+				     "Automático para %s (la única jugada posible): %s."),
+		  NAME(log, seat), buf_str(&b));
+	buf_release(&b);
+}
+
+/* Takes the decider's forced decision, if any.  The step it applies
+ * settles the step it leads to (a forced die can lead to a forced tax).
+ * A forced move is one of the listed moves: never refused. */
+__attribute__((noinline))
+static void settle(struct fortuna_state *s, struct game_log *log)
+{
+	struct move m;
+	int seat;
+
+	if (s->step >= FS_OVER)
+		return;
+	seat = decider_of(s);
+	if (!forced_move(s, seat, &m))
+		return;
+	if (__builtin_expect(log != NULL, 0))
+		log_forced(s, seat, m, log);
+	step_apply[s->step](s, seat, m, log, NULL);
 }
 
 int fortuna_apply(void *st, int seat, struct move m, struct game_log *log, struct buf *err)
 {
 	struct fortuna_state *s = st;
 
-	if ((unsigned)seat >= s->nplayers || s->step >= FS_OVER || decider_of(s) != seat || m.c)
+	if ((unsigned)seat >= s->nplayers || s->step >= FS_OVER || !awaits(s, seat) || m.c)
 		return refuse(s, seat, log, err);
 	if (m.kind == FM_PRIV)
 		return apply_priv(s, seat, m, log, err);
@@ -1904,6 +2244,7 @@ const struct game_ops fortuna_ops = {
 	.moves = fortuna_moves,
 	.move_id = fortuna_move_id,
 	.move_label = fortuna_move_label,
+	.move_label_view = fortuna_move_label_view,
 	.apply = fortuna_apply,
 	.prompt = fortuna_prompt,
 	.render_public = fortuna_render_public,

@@ -269,6 +269,10 @@ extern const struct fortuna_named fortuna_resources[FR_COUNT];
 extern const struct fortuna_priv_info fortuna_privs[FP_COUNT];
 extern const char *const fortuna_step_ids[FS_COUNT];
 
+/* Appends privilege kind k's name without its «» quotes: the form public
+ * texts use (a card discarded or played face up), so that the quoted form
+ * of a kind another seat holds never appears in public (secrets()). */
+void fortuna_priv_plain(int k, enum locale loc, struct buf *out);
 /* Copies of privilege kind k in a game of n players. */
 int fortuna_priv_copies(int k, int nplayers);
 /* Building copies in a game of n players. */
@@ -305,6 +309,9 @@ int fortuna_result(const void *st, struct game_result *out);
 void fortuna_move_id(const void *st, int seat, struct move m, struct buf *out);
 void fortuna_move_label(const void *st, int seat, struct move m, enum locale loc,
 			struct buf *out);
+/* The label with the seats' names (v->names) where a move names a side. */
+void fortuna_move_label_view(const void *st, int seat, struct move m,
+			     const struct game_view *v, struct buf *out);
 void fortuna_prompt(const void *st, int seat, enum locale loc, struct buf *out);
 void fortuna_render_public(const void *st, const struct game_view *v, struct rich *out);
 void fortuna_render_private(const void *st, int seat, const struct game_view *v,

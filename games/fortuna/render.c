@@ -2,9 +2,14 @@
  * render.c: every text Fortuna shows: move ids and labels, prompts, the
  * public board, the private view and the list of secrets.
  *
- * The public board shows face-down action cards only as "[face down]" and
- * privilege cards only as counts while the game runs; their names are what
- * secrets() lists, and tests check that none of them appears on the board.
+ * Action cards are public knowledge once the reservation is over: each was
+ * dealt face up, and each card taken later is picked up face up in view of
+ * the table, so the board names face-down cards too, in brackets.  What is
+ * hidden is a reservation while the others still choose, and the privilege
+ * cards held, drawn or left at the Palace; the board shows those as counts,
+ * and public texts name discarded privilege cards without the «» of the
+ * private form.  secrets() lists the hidden strings; tests check that none
+ * of them appears on the board.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +38,17 @@ static int side_of(const struct fortuna_state *s, int card, int *down)
 
 	*down = t >= 0 && s->side_down[t][u];
 	return t;
+}
+
+/* A face-down card as the board shows it: "[Family]". */
+static void down_name(int c, enum locale loc, struct buf *out)
+{
+	buf_printf(out, "[%s]", act_name(c, loc));
+}
+
+static const char *steps_word(enum locale loc, int n)
+{
+	return n == 1 ? L(loc, "step", "paso") : L(loc, "steps", "pasos");
 }
 
 /* ---- move ids ---- */
@@ -142,25 +158,85 @@ void fortuna_move_id(const void *st, int seat, struct move m, struct buf *out)
 
 /* ---- move labels ---- */
 
-static void side_label(const struct fortuna_state *s, int card, enum locale loc, struct buf *out)
+/* " (ben's side)", " (ben's side, face down)", " (side 4, empty)": the
+ * board names sides by player.  A caller without names gets the side's
+ * number (" (side 2)"), as the labels said before they had names. */
+static void side_label(const struct fortuna_state *s, int card, const struct game_view *v,
+		       enum locale loc, struct buf *out)
 {
 	int down, t = side_of(s, card, &down);
+	const char *fd = down ? L(loc, ", face down", ", boca abajo") : "";
 
 	if (t < 0)
 		return;
-	buf_printf(out, L(loc, " (side %d%s)", " (lado %d%s)"), t + 1,
-		   down ? L(loc, ", face down", ", boca abajo") : "");
+	if (t >= s->nplayers)
+		buf_printf(out, L(loc, " (side %d, empty)", " (lado %d, vacío)"), t + 1);
+	else if (v && v->names)
+		buf_printf(out, L(loc, " (%s's side%s)", " (lado de %s%s)"), game_view_name(v, t), fd);
+	else
+		buf_printf(out, L(loc, " (side %d%s)", " (lado %d%s)"), t + 1, fd);
+}
+
+/* Who gets a Corrupción's coin: "ben", or "the owner" without names. */
+static const char *owner_name(const struct game_view *v, int t, enum locale loc)
+{
+	return v && v->names ? game_view_name(v, t) : L(loc, "its owner", "su dueño");
+}
+
+/* ": +2 steps, 3 privilege tokens" for advancing `want` steps with favour
+ * card c: never past the Palace, and tokens only come with a step. */
+static void favour_gain(const struct fortuna_state *s, const struct fortuna_player *p, int c,
+			int want, enum locale loc, struct buf *out)
+{
+	int left = FORTUNA_PALACE - p->steps, n = want < left ? want : left;
+	int tok = c < FF_COUNT ? s->fav_tokens[c] : 0;
+
+	if (n <= 0) {
+		buf_addstr(out, L(loc, ": no step left (you are at the Palace), but no tax",
+				  ": ningún paso más (estás en el Palacio), pero sin impuesto"));
+		return;
+	}
+	buf_printf(out, ": +%d %s", n, steps_word(loc, n));
+	if (tok)
+		buf_printf(out, L(loc, ", %d privilege %s", ", %d %s de privilegio"), tok,
+			   tok == 1 ? L(loc, "token", "ficha") : L(loc, "tokens", "fichas"));
+}
+
+/* Coins a gain of n really gives (money stops at 20). */
+static int gain_of(const struct fortuna_player *p, int n)
+{
+	int room = FORTUNA_MONEY_MAX - p->money;
+
+	return n < room ? n : room;
+}
+
+/* " (+1: money stops at 20)" when a gain of n coins is cut by the cap. */
+static void cap_note(const struct fortuna_player *p, int n, enum locale loc, struct buf *out)
+{
+	int got = gain_of(p, n);
+
+	if (got < n)
+		buf_printf(out, L(loc, " (+%d: money stops at 20)", " (+%d: el dinero se detiene en 20)"),
+			   got);
 }
 
 void fortuna_move_label(const void *st, int seat, struct move m, enum locale loc,
 			struct buf *out)
 {
 	const struct fortuna_state *s = st;
+	struct game_view v = { loc < LOC_COUNT ? loc : LOC_EN, s->nplayers, NULL };
+
+	fortuna_move_label_view(st, seat, m, &v, out);
+}
+
+void fortuna_move_label_view(const void *st, int seat, struct move m,
+			     const struct game_view *v, struct buf *out)
+{
+	const struct fortuna_state *s = st;
 	const struct fortuna_player *p = &s->p[seat >= 0 && seat < FORTUNA_MAX_PLAYERS ? seat : 0];
+	enum locale loc = v && v->loc < LOC_COUNT ? v->loc : LOC_EN;
 	int a = m.a, b = m.b, n;
 
-	if (loc >= LOC_COUNT)
-		loc = LOC_EN;
 	switch (m.kind) {
 	case FM_DRAFT:
 		buf_printf(out, L(loc, "Draft %s: %s", "Elegir %s: %s"), act_name(a, loc),
@@ -205,6 +281,7 @@ void fortuna_move_label(const void *st, int seat, struct move m, enum locale loc
 
 		buf_printf(out, L(loc, "Sell %d %s for %d coins", "Vender %d de %s por %d monedas"),
 			   a, res_name(wine ? FR_WINE : FR_GRAIN, loc), a * price);
+		cap_note(p, a * price, loc, out);
 		break;
 	}
 	case FM_RECRUIT:
@@ -231,9 +308,10 @@ void fortuna_move_label(const void *st, int seat, struct move m, enum locale loc
 		buf_addstr(out, L(loc, "Roll the dice before deciding", "Lanzar los dados antes de decidir"));
 		break;
 	case FM_TAKE:
-		if (a == FM_TAKE_COINS)
+		if (a == FM_TAKE_COINS) {
 			buf_addstr(out, L(loc, "Take 3 coins", "Tomar 3 monedas"));
-		else
+			cap_note(p, 3, loc, out);
+		} else
 			buf_printf(out, L(loc, "Take 1 %s", "Tomar 1 de %s"), res_name(a, loc));
 		break;
 	case FM_BUILD:
@@ -242,19 +320,36 @@ void fortuna_move_label(const void *st, int seat, struct move m, enum locale loc
 				   fortuna_buildings[a].name[loc], fortuna_building_cost[a],
 				   coins(loc, fortuna_building_cost[a]));
 		break;
-	case FM_CORRUPT:
-		buf_printf(out, L(loc, "Use %s for 1 coin", "Usar %s por 1 moneda"), act_name(a, loc));
-		side_label(s, a, loc, out);
+	case FM_CORRUPT: {
+		int t = fortuna_find_card(s, a, NULL);
+
+		buf_printf(out, L(loc, "Use %s", "Usar %s"), act_name(a, loc));
+		side_label(s, a, v, loc, out);
+		/* the coin goes to the side's owner, the bank for an empty side */
+		if (t < 0 || t >= s->nplayers)
+			buf_addstr(out, L(loc, ": 1 coin to the bank", ": 1 moneda a la banca"));
+		else if (s->p[t].money >= FORTUNA_MONEY_MAX)
+			buf_printf(out, L(loc, ": 1 coin to %s (lost: 20 already)",
+					  ": 1 moneda a %s (se pierde: ya tiene 20)"),
+				   owner_name(v, t, loc));
+		else
+			buf_printf(out, L(loc, ": 1 coin to %s", ": 1 moneda a %s"), owner_name(v, t, loc));
 		break;
+	}
 	case FM_COINS:
 		buf_addstr(out, L(loc, "Use no card: take 2 coins", "No usar ninguna carta: 2 monedas"));
+		cap_note(p, 2, loc, out);
 		break;
 	case FM_ADVANCE:
-		buf_addstr(out, L(loc, "Advance 1 step", "Avanzar 1 paso"));
+		if (p->steps >= FORTUNA_PALACE)
+			buf_addstr(out, L(loc, "Advance: no step left (you are at the Palace)",
+					  "Avanzar: ningún paso más (estás en el Palacio)"));
+		else
+			buf_addstr(out, L(loc, "Advance 1 step", "Avanzar 1 paso"));
 		break;
 	case FM_EXCHANGE:
 		buf_printf(out, L(loc, "Exchange for %s", "Intercambiar por %s"), act_name(a, loc));
-		side_label(s, a, loc, out);
+		side_label(s, a, v, loc, out);
 		break;
 	case FM_MILITARY:
 		buf_printf(out, L(loc, "Give a Centurion to use %s", "Entregar un Centurión para usar %s"),
@@ -272,25 +367,28 @@ void fortuna_move_label(const void *st, int seat, struct move m, enum locale loc
 				{ { "Centurion", "Centurión" }, { "Centurions", "Centuriones" } },
 			};
 
-			buf_printf(out, L(loc, "Deliver %d %s to %s (%d): +%d %s",
-					  "Entregar %d %s a %s (%d): +%d %s"),
-				   b, what[a][b != 1][loc], fortuna_favours[a].name[loc], a + 1, b,
-				   b == 1 ? L(loc, "step", "paso") : L(loc, "steps", "pasos"));
+			buf_printf(out, L(loc, "Deliver %d %s to %s (%d)", "Entregar %d %s a %s (%d)"),
+				   b, what[a][b != 1][loc], fortuna_favours[a].name[loc], a + 1);
+			/* the water card moves 1 step whatever is delivered */
+			favour_gain(s, p, a, a == FF_WATER ? 1 : b, loc, out);
 		}
 		break;
 	case FM_FAVOUR:
 		if (a < FF_COUNT) {
 			n = a == FF_FORTUNA ? 1 + ((p->buildings >> FB_PALACE) & 1) : p->priest;
-			buf_printf(out, L(loc, "Use %s (%d): +%d %s", "Usar %s (%d): +%d %s"),
-				   fortuna_favours[a].name[loc], a + 1, n,
-				   n == 1 ? L(loc, "step", "paso") : L(loc, "steps", "pasos"));
+			buf_printf(out, L(loc, "Use %s (%d)", "Usar %s (%d)"), fortuna_favours[a].name[loc],
+				   a + 1);
+			favour_gain(s, p, a, n, loc, out);
 		}
 		break;
 	case FM_TAX:
 		if (p->money > 0)
 			buf_addstr(out, L(loc, "Pay the tax: 1 coin", "Pagar impuestos: 1 moneda"));
-		else
+		else if (p->steps > 0)
 			buf_addstr(out, L(loc, "Pay the tax: 1 step back", "Pagar impuestos: retroceder 1 paso"));
+		else
+			buf_addstr(out, L(loc, "Pay the tax: nothing to lose (no coins, no steps)",
+					  "Pagar impuestos: nada que perder (ni monedas ni pasos)"));
 		break;
 	case FM_FLIP:
 		if (a < FF_COUNT)
@@ -326,8 +424,12 @@ void fortuna_prompt(const void *st, int seat, enum locale loc, struct buf *out)
 		buf_addstr(out, L(loc, "The game is over.", "La partida ha terminado."));
 		return;
 	}
-	if (fortuna_decider(s) != seat) {
-		buf_addstr(out, L(loc, "Waiting for another player.", "Esperando a otro jugador."));
+	if ((unsigned)seat >= s->nplayers || !((fortuna_awaiting(s) >> seat) & 1)) {
+		if (s->step == FS_HIDE)
+			buf_addstr(out, L(loc, "You have chosen; waiting for the others to choose theirs.",
+					  "Ya has elegido; esperando a que los demás elijan."));
+		else
+			buf_addstr(out, L(loc, "Waiting for another player.", "Esperando a otro jugador."));
 		return;
 	}
 	switch (s->step) {
@@ -336,8 +438,10 @@ void fortuna_prompt(const void *st, int seat, enum locale loc, struct buf *out)
 				  "Elige una de las cartas de acción que quedan."));
 		break;
 	case FS_HIDE:
-		buf_addstr(out, L(loc, "Choose the action card you keep face down for your first turn.",
-				  "Elige la carta de acción que dejas boca abajo para tu primer turno."));
+		buf_addstr(out, L(loc, "Choose the action card you keep face down for your first turn "
+				       "(everybody chooses at once; the choices are shown together).",
+				  "Elige la carta de acción que dejas boca abajo para tu primer turno "
+				  "(todos eligen a la vez; las elecciones se muestran juntas)."));
 		break;
 	case FS_CHOOSE:
 		buf_addstr(out, L(loc, "Phase 2: choose the action card to play.",
@@ -362,11 +466,35 @@ void fortuna_prompt(const void *st, int seat, enum locale loc, struct buf *out)
 			buf_printf(out, " %d", s->roll[i]);
 		buf_addch(out, '.');
 		break;
-	case FS_FAVOUR:
-		buf_printf(out, L(loc, "Phase 4: with the die %d, use a favour card or pay the tax.",
-				  "Fase 4: con el dado %d, usa una carta de favor o paga impuestos."),
-			   s->die);
+	case FS_FAVOUR: {
+		struct move_list ml;
+		int k, tax = 0, favour = 0;
+
+		/* the tax is offered only when no card 5 or 6 lets the seat
+		 * advance (docs/games/fortuna.md) */
+		fortuna_moves(s, seat, &ml);
+		for (k = 0; k < ml.n; k++) {
+			tax |= ml.v[k].kind == FM_TAX;
+			favour |= ml.v[k].kind == FM_DELIVER || ml.v[k].kind == FM_FAVOUR;
+		}
+		if (tax && favour)
+			buf_printf(out, L(loc, "Phase 4: with the die %d, use a favour card or pay the tax.",
+					  "Fase 4: con el dado %d, usa una carta de favor o paga impuestos."),
+				   s->die);
+		else if (favour)
+			buf_printf(out, L(loc, "Phase 4: with the die %d, use a favour card (no tax: "
+					       "card 5 or 6 lets you advance without delivering).",
+					  "Fase 4: con el dado %d, usa una carta de favor (sin impuesto: "
+					  "la carta 5 o 6 te deja avanzar sin entregar nada)."),
+				   s->die);
+		else
+			buf_printf(out, L(loc, "Phase 4: with the die %d you can satisfy no favour card: "
+					       "pay the tax (you may play a privilege card first).",
+					  "Fase 4: con el dado %d no puedes atender ninguna carta de favor: "
+					  "paga impuestos (antes puedes jugar una carta de privilegio)."),
+				   s->die);
 		break;
+	}
 	case FS_FLIP:
 		buf_addstr(out, L(loc, "You may turn one more favour card without tokens face down.",
 				  "Puedes voltear otra carta de favor sin fichas."));
@@ -456,7 +584,8 @@ static const char *phase_name(const struct fortuna_state *s, enum locale loc)
 	case FS_DRAFT:
 		return L(loc, "setup: draft of action cards", "preparación: elección de cartas de acción");
 	case FS_HIDE:
-		return L(loc, "setup: reserving a card face down", "preparación: reservar una carta boca abajo");
+		return L(loc, "setup: everybody reserves a card face down, all at once",
+			 "preparación: todos reservan una carta boca abajo, a la vez");
 	case FS_CHOOSE:
 	case FS_ACTION:
 	case FS_EXCHANGE:
@@ -550,9 +679,9 @@ static void cards_table(const struct fortuna_state *s, const struct game_view *v
 
 			if (c == FORTUNA_NO_CARD)
 				buf_addstr(cell(&t, side, u + 1), "-");
-			else if (s->side_down[side][u])
-				buf_addstr(cell(&t, side, u + 1), L(loc, "[face down]", "[boca abajo]"));
-			else
+			else if (s->side_down[side][u] && s->step != FS_HIDE)
+				down_name(c, loc, cell(&t, side, u + 1));
+			else	/* a reservation shows when everybody has made theirs */
 				buf_addstr(cell(&t, side, u + 1), act_name(c, loc));
 		}
 	}
@@ -632,6 +761,25 @@ static void final_table(const struct fortuna_state *s, const struct game_view *v
 	buf_release(&b);
 }
 
+/* Who holds the Fortuna card, so who leads the next round. */
+static void fortuna_holder(const struct fortuna_state *s, const struct game_view *v,
+			   enum locale loc, struct rich *out)
+{
+	int t = fortuna_find_card(s, FA_FORTUNA, NULL);
+
+	/* (in the setup its holder simply leads round 1) */
+	if (t < 0 || s->step <= FS_HIDE || s->step == FS_OVER)
+		return;
+	if (t < s->nplayers)
+		rich_line(out, L(loc, "The Fortuna card is on %s's side: %s leads the next round if it stays there.",
+				 "La Carta Fortuna está en el lado de %s: %s empieza la ronda siguiente si sigue ahí."),
+			  game_view_name(v, t), game_view_name(v, t));
+	else
+		rich_line(out, L(loc, "The Fortuna card is on side %d (empty): if it stays there, the richest player leads the next round.",
+				 "La Carta Fortuna está en el lado %d (vacío): si sigue ahí, empieza la ronda siguiente el jugador más rico."),
+			  t + 1);
+}
+
 void fortuna_render_public(const void *st, const struct game_view *v, struct rich *out)
 {
 	const struct fortuna_state *s = st;
@@ -644,16 +792,27 @@ void fortuna_render_public(const void *st, const struct game_view *v, struct ric
 			     s->round);
 	else
 		rich_heading(out, L(loc, "Fortuna: round %d", "Fortuna: ronda %d"), s->round);
-	if (who >= 0)
+	if (s->step == FS_HIDE) {
+		unsigned aw = fortuna_awaiting(s);
+
+		for (i = 0; i < s->nplayers; i++)
+			if ((aw >> s->order[i]) & 1)
+				buf_printf(&b, "%s%s", b.len ? ", " : "", game_view_name(v, s->order[i]));
+		rich_line(out, L(loc, "Now: %s (still choosing; %s).", "Ahora: %s (aún eligen; %s)."),
+			  buf_str(&b), phase_name(s, loc));
+		buf_reset(&b);
+	} else if (who >= 0) {
 		rich_line(out, L(loc, "Now: %s (%s).", "Ahora: %s (%s)."), game_view_name(v, who),
 			  phase_name(s, loc));
+	}
 	if (s->ending && s->step != FS_OVER)
 		rich_line(out, "%s", L(loc, "Somebody reached Caesar's Palace: this is the last round.",
 				       "Alguien ha llegado al Palacio del César: es la última ronda."));
 
 	seat_table(s, v, loc, &b);
 	buf_addstr(&b, "\n");
-	buf_addstr(&b, L(loc, "Action cards\n", "Cartas de acción\n"));
+	buf_addstr(&b, L(loc, "Action cards ([x] = face down, reserved for its owner's next turn)\n",
+			 "Cartas de acción ([x] = boca abajo, reservada para el próximo turno de su dueño)\n"));
 	cards_table(s, v, loc, &b);
 	buf_addstr(&b, "\n");
 	buf_addstr(&b, L(loc, "Favour cards\n", "Cartas de favor\n"));
@@ -661,6 +820,7 @@ void fortuna_render_public(const void *st, const struct game_view *v, struct ric
 	rich_mono(out, buf_str(&b));
 
 	buf_reset(&b);
+	fortuna_holder(s, v, loc, out);
 	for (i = 0; i < FP_COUNT; i++)
 		nd += s->discard[i];
 	rich_line(out, L(loc, "Privilege tokens: %d in reserve, %d above the Palace. "
@@ -668,9 +828,32 @@ void fortuna_render_public(const void *st, const struct game_view *v, struct ric
 			 "Fichas de privilegio: %d en reserva, %d sobre el Palacio. "
 			 "Cartas de privilegio: %d en el mazo, %d descartadas."),
 		  s->token_reserve, s->token_palace, s->ndeck, nd);
-	if (s->npalace)
+	if (nd) {
+		/* discarded face up beside the deck: public, named plainly */
+		for (i = 0; i < FP_COUNT; i++) {
+			if (!s->discard[i])
+				continue;
+			if (b.len)
+				buf_addstr(&b, ", ");
+			fortuna_priv_plain(i, loc, &b);
+			if (s->discard[i] > 1)
+				buf_printf(&b, " ×%d", s->discard[i]);
+		}
+		rich_line(out, L(loc, "Discarded face up: %s.", "Descartadas boca arriba: %s."),
+			  buf_str(&b));
+		buf_reset(&b);
+	}
+	if (s->npalace && s->step == FS_OVER) {
+		/* the end reveals what lay face down */
+		for (i = 0; i < s->npalace; i++)
+			buf_printf(&b, "%s%s", i ? ", " : "", fortuna_privs[s->palace_cards[i]].name[loc]);
+		rich_line(out, L(loc, "Left face down at the Palace: %s.", "Boca abajo en el Palacio: %s."),
+			  buf_str(&b));
+		buf_reset(&b);
+	} else if (s->npalace) {
 		rich_line(out, L(loc, "Left face down at the Palace: %d privilege card(s).",
 				 "Boca abajo en el Palacio: %d carta(s) de privilegio."), s->npalace);
+	}
 	if (s->token_turn)
 		rich_line(out, L(loc, "Tokens won this turn: %d.", "Fichas ganadas este turno: %d."),
 			  s->token_turn);
@@ -711,8 +894,11 @@ void fortuna_render_private(const void *st, int seat, const struct game_view *v,
 	rich_heading(out, L(loc, "Fortuna: your province", "Fortuna: tu provincia"));
 	for (u = 0; u < FORTUNA_SLOTS; u++)
 		if (s->side_down[seat][u] && s->side_card[seat][u] < FA_COUNT)
-			rich_line(out, L(loc, "Your face-down action card: %s.",
-					 "Tu carta de acción boca abajo: %s."),
+			rich_line(out, s->step == FS_HIDE
+				  ? L(loc, "You reserve %s (it turns face down when everybody has chosen).",
+				      "Reservas %s (se pone boca abajo cuando todos hayan elegido).")
+				  : L(loc, "Your face-down action card: %s.",
+				      "Tu carta de acción boca abajo: %s."),
 				  act_name(s->side_card[seat][u], loc));
 	for (k = 0; k < FP_COUNT; k++)
 		for (c = 0; c < s->p[seat].hand[k]; c++)
@@ -741,14 +927,16 @@ void fortuna_secrets(const void *st, enum locale loc, struct buf *out)
 		return;
 	if (loc >= LOC_COUNT)
 		loc = LOC_EN;
-	/* A face-down card used through Corrupción is named while it acts:
-	 * at the table its action is performed in the open. */
-	for (t = 0; t < s->nplayers; t++)
-		for (u = 0; u < FORTUNA_SLOTS; u++)
-			if (s->side_down[t][u] && s->side_card[t][u] < FA_COUNT &&
-			    !(s->step == FS_ACTION && s->corrupted &&
-			      s->side_card[t][u] == s->act_card))
-				buf_printf(out, "%s\n", act_name(s->side_card[t][u], loc));
+	/* A reservation made while others still choose, in the form the
+	 * board would give it once revealed.  Afterwards every action card
+	 * is public (see the top of this file). */
+	if (s->step == FS_HIDE)
+		for (t = 0; t < s->nplayers; t++)
+			for (u = 0; u < FORTUNA_SLOTS; u++)
+				if (s->side_down[t][u] && s->side_card[t][u] < FA_COUNT) {
+					down_name(s->side_card[t][u], loc, out);
+					buf_addch(out, '\n');
+				}
 	for (t = 0; t < s->nplayers; t++)
 		for (k = 0; k < FP_COUNT; k++)
 			if (s->p[t].hand[k])

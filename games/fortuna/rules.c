@@ -46,14 +46,16 @@ static const struct game_topic topics[] = {
 	  "Turn order is random. The first player receives the Fortuna card; the other 11 action cards are dealt at random, "
 	  "3 to each side of the board (empty sides too).\n"
 	  "With the draft variant the players pick the cards instead (see the variants topic).\n"
-	  "Then each player, in turn order, turns one of its three cards face down.\n"
+	  "Then all players at once choose one of their three cards to reserve face down; nobody sees a choice "
+	  "until everybody has chosen, then the reserved cards are shown together and turned face down.\n"
 	  "The six favour cards lie face up around Rome; 3 privilege tokens wait above the Palace.\n"
 	  "Buildings: 3 of each kind with 4 players, 2 with 2–3. The privilege deck has 26 cards, 22 with 2–3 players.",
 	  "Cada jugador empieza con 5 monedas, 1 agua, 1 grano, 1 vino, 1 dado, 1 Sacerdotisa y 1 Centurión, con su peón en la aldea (paso 0).\n"
 	  "El orden de turno se sortea. El primer jugador recibe la Carta Fortuna; las otras 11 cartas de acción se reparten al azar, "
 	  "3 en cada lado del tablero (también en los lados vacíos).\n"
 	  "Con la variante de draft los jugadores eligen las cartas (ver el tema de variantes).\n"
-	  "Después cada jugador, por orden, pone boca abajo una de sus tres cartas.\n"
+	  "Después todos a la vez eligen una de sus tres cartas para reservarla boca abajo; nadie ve una elección "
+	  "hasta que todos han elegido, y entonces las cartas reservadas se muestran juntas y se ponen boca abajo.\n"
 	  "Las seis cartas de favor rodean Roma boca arriba; 3 fichas de privilegio esperan sobre el Palacio.\n"
 	  "Edificios: 3 de cada tipo con 4 jugadores, 2 con 2–3. El mazo de privilegios tiene 26 cartas, 22 con 2–3 jugadores." }, NULL },
 	{ "turn", { "Turn", "Turno" }, {
@@ -64,7 +66,9 @@ static const struct game_topic topics[] = {
 	  "3. Military power: spend a Centurion to use one of the other face-up cards of your side (see military).\n"
 	  "4. Roll all your dice, pick one value, and use a face-up favour card numbered up to that value, or pay the tax (see favours).\n"
 	  "5. Privilege tokens won this turn become privilege cards (see privileges).\n"
-	  "Type A and B privilege cards may be played at any decision of your turn.",
+	  "Type A and B privilege cards may be played at any decision of your turn.\n"
+	  "A face-down card is no secret: everybody saw it dealt or taken face up, so the board names it in brackets.\n"
+	  "When a decision has a single possible answer and you hold no privilege card, the bot takes it for you and says so in the log.",
 	  "Un turno tiene cinco fases:\n"
 	  "1. Tu carta boca abajo se pone boca arriba (y un Acueducto construido se rellena con 1 agua).\n"
 	  "2. Juega una de tus tres cartas y usa su acción (opcional). Después cámbiala por una carta boca arriba de otro lado: "
@@ -72,15 +76,19 @@ static const struct game_topic topics[] = {
 	  "3. Poder militar: gasta un Centurión para usar otra carta boca arriba de tu lado (ver poder militar).\n"
 	  "4. Tira todos tus dados, elige un valor y usa una carta de favor boca arriba con número igual o menor, o paga el impuesto (ver favores).\n"
 	  "5. Las fichas de privilegio ganadas en el turno se cambian por cartas de privilegio (ver privilegios).\n"
-	  "Las cartas de privilegio de tipo A y B se pueden jugar en cualquier decisión de tu turno." }, NULL },
+	  "Las cartas de privilegio de tipo A y B se pueden jugar en cualquier decisión de tu turno.\n"
+	  "Una carta boca abajo no es secreta: todos la vieron repartir o coger boca arriba, así que el tablero la nombra entre corchetes.\n"
+	  "Cuando una decisión tiene una sola respuesta posible y no tienes cartas de privilegio, el bot la toma por ti y lo anota en el registro." }, NULL },
 	{ "actions", { "Action cards", "Cartas de acción" }, {
 	  "Twelve action cards, one copy each. Every action is optional; the played card is exchanged anyway.\n"
-	  "Harvests pay water for extra goods; Centurions and Priestesses cost more for each one bought in the same action (at most 3).\n"
+	  "Harvests pay water for extra goods. A Centurion costs 1, 2 or 3 coins and a Priestess 1, 3 or 5, by the position it fills on your track; "
+	  "the one you start with fills position 1, so your next Centurion costs 2 and your next Priestess 3 (at most 3 of each).\n"
 	  "Corruption pays 1 coin to a card's owner (the bank for an empty side) to use that card, face up or down, but never the Fortuna card.\n"
 	  "Family when married may first roll your dice early; that roll counts as the phase 4 roll.\n"
 	  "The holder of the Fortuna card starts the next round. Each card's own text can be asked for by its name.",
 	  "Doce cartas de acción, una de cada. Toda acción es opcional; la carta jugada se cambia igualmente.\n"
-	  "Las cosechas gastan agua para obtener más; Centuriones y Sacerdotisas cuestan más por cada uno comprado en la misma acción (máximo 3).\n"
+	  "Las cosechas gastan agua para obtener más. Un Centurión cuesta 1, 2 o 3 monedas y una Sacerdotisa 1, 3 o 5, según la posición que ocupa en tu marcador; "
+	  "la inicial ocupa la posición 1, así que tu siguiente Centurión cuesta 2 y tu siguiente Sacerdotisa 3 (como máximo 3 de cada).\n"
 	  "Corrupción paga 1 moneda al dueño de una carta (a la banca si es un lado vacío) para usarla, boca arriba o abajo, pero nunca la Carta Fortuna.\n"
 	  "Familia, si estás casado, permite tirar antes los dados; esa tirada cuenta como la de la fase 4.\n"
 	  "Quien tiene la Carta Fortuna empieza la ronda siguiente. El texto de cada carta se puede pedir por su nombre." },
@@ -143,22 +151,24 @@ static const struct game_topic topics[] = {
 	  "When everybody has played, each face-up favour card receives one token from the reserve (at most 3 per card, cards 1 to 6 while tokens last).\n"
 	  "Then all favour cards turn face up again.\n"
 	  "New turn order: the holder of the Fortuna card goes first, the others by money, richest first; "
-	  "ties go to the player closer clockwise after the first.\n"
+	  "ties go to the player closer clockwise after the first (clockwise is the order of the seats in the game's list).\n"
 	  "If the Fortuna card lies on an empty side, the richest player starts.",
 	  "Cuando todos han jugado, cada carta de favor boca arriba recibe una ficha de la reserva (máximo 3 por carta, de la 1 a la 6 mientras queden).\n"
 	  "Después todas las cartas de favor vuelven a ponerse boca arriba.\n"
 	  "Nuevo orden: primero quien tiene la Carta Fortuna, los demás por dinero, de más a menos; "
-	  "los empates, para el más cercano en sentido horario tras el primero.\n"
+	  "los empates, para el más cercano en sentido horario tras el primero (el sentido horario es el orden de los asientos de la partida).\n"
 	  "Si la Carta Fortuna está en un lado vacío, empieza el jugador más rico." }, NULL },
 	{ "scoring", { "Scoring", "Puntuación" }, {
 	  "The game ends after the round in which someone reached the Palace (or, as a safety net, after round 100).\n"
 	  "Score: 1 point per step, plus the type C privilege cards for players with 10 or more steps. "
 	  "Unplayed A/B cards score nothing.\n"
-	  "Only players inside Rome can win. Ties: more steps, then money, Centurions and Priestesses; then the win is shared.",
+	  "Only players inside Rome can win. Ties: more steps, then money, Centurions and Priestesses, counted as held at the end "
+	  "(before anything is delivered to a type C card); then the win is shared.",
 	  "La partida termina tras la ronda en que alguien llegó al Palacio (o, como red de seguridad, tras la ronda 100).\n"
 	  "Puntos: 1 por paso, más las cartas de privilegio de tipo C de quien tenga 10 pasos o más. "
 	  "Las cartas A/B sin jugar no puntúan.\n"
-	  "Solo puede ganar quien está dentro de Roma. Empates: más pasos, luego dinero, Centuriones y Sacerdotisas; si persiste, victoria compartida." }, NULL },
+	  "Solo puede ganar quien está dentro de Roma. Empates: más pasos, luego dinero, Centuriones y Sacerdotisas, contados como se tienen al final "
+	  "(antes de entregar nada a una carta de tipo C); si persiste, victoria compartida." }, NULL },
 	{ "variants", { "Variants", "Variantes" }, {
 	  "Options when creating a game:\n"
 	  "• (none): random deal of the action cards.\n"
@@ -222,10 +232,18 @@ static const char *const action_text[FA_COUNT][LOC_COUNT] = {
 			    "Vende el grano que quieras a 2 monedas (3 con Mercado). El dinero tiene un máximo de 20." },
 	[FA_SELL_WINE] = { "Sell any wine for 3 coins each (4 with a Market). Money is capped at 20.",
 			   "Vende el vino que quieras a 3 monedas (4 con Mercado). El dinero tiene un máximo de 20." },
-	[FA_CENTURIONS] = { "Buy up to 3 Centurions: the first costs 1 coin, the second 2, the third 3. You hold at most 3.",
-			    "Compra hasta 3 Centuriones: el primero cuesta 1 moneda, el segundo 2 y el tercero 3. Tienes como máximo 3." },
-	[FA_PRIESTESSES] = { "Buy up to 3 Priestesses: 1, 3 and 5 coins. You hold at most 3.",
-			     "Compra hasta 3 Sacerdotisas: 1, 3 y 5 monedas. Tienes como máximo 3." },
+	[FA_CENTURIONS] = { "Buy Centurions, up to 3 in all. Each costs what the position it fills on your Military Power track says: "
+			    "position 1 costs 1 coin, 2 costs 2, 3 costs 3.\nThe Centurion you start with fills position 1, so your next one costs 2. "
+			    "A Centurion you give away leaves from the top (the dearest position).",
+			    "Compra Centuriones, hasta 3 en total. Cada uno cuesta lo que indica la posición que ocupa en tu marcador de Poder Militar: "
+			    "la posición 1 cuesta 1 moneda, la 2 cuesta 2 y la 3 cuesta 3.\nEl Centurión inicial ocupa la posición 1, así que el siguiente cuesta 2. "
+			    "El Centurión que entregas sale de arriba (la posición más cara)." },
+	[FA_PRIESTESSES] = { "Buy Priestesses, up to 3 in all. Each costs what the position it fills on your Religious Influence track says: "
+			     "position 1 costs 1 coin, 2 costs 3, 3 costs 5.\nThe Priestess you start with fills position 1, so your next one costs 3. "
+			     "A Priestess you give away leaves from the top.",
+			     "Compra Sacerdotisas, hasta 3 en total. Cada una cuesta lo que indica la posición que ocupa en tu marcador de Influencia Religiosa: "
+			     "la posición 1 cuesta 1 moneda, la 2 cuesta 3 y la 3 cuesta 5.\nLa Sacerdotisa inicial ocupa la posición 1, así que la siguiente cuesta 3. "
+			     "La Sacerdotisa que entregas sale de arriba." },
 	[FA_CLERGY] = { "Return a Priestess to the supply for an extra die (3 dice at most).",
 			"Devuelve una Sacerdotisa a la reserva a cambio de un dado más (como máximo 3 dados)." },
 	[FA_FAMILY] = { "Unmarried: marry for 3 coins. Married: take 1 grain, 1 wine or 3 coins; you may roll your dice first.",
@@ -242,6 +260,19 @@ static int ncards(void)
 {
 	return FA_COUNT + FF_COUNT + FP_COUNT + FB_COUNT;
 }
+
+/* Other names the rulebook gives a card: card() accepts them too (they are
+ * not listed by card_names: each card once). */
+static const struct {
+	const char *name;	/* folded */
+	int card;		/* index among ncards() */
+} aliases[] = {
+	/* the summary sheet's "Cartas de edificio"; "Construir" in the
+	 * Military Power example */
+	{ "edificio", FA_BUILD },
+};
+
+#define NALIASES ((int)(sizeof aliases / sizeof aliases[0]))
 
 static struct cref cref_of(int n)
 {
@@ -303,8 +334,13 @@ static void topic_key(int i, int k, struct buf *out)
 static void card_key(int i, int k, struct buf *out)
 {
 	struct buf t = BUF_INIT;
-	struct cref c = cref_of(i);
+	struct cref c;
 
+	if (i >= ncards()) {
+		buf_addstr(out, aliases[i - ncards()].name);
+		return;
+	}
+	c = cref_of(i);
 	if (k) {
 		card_name(i, (enum locale)(k - 1), &t);
 	} else {
@@ -428,7 +464,10 @@ static void card_text(int n, enum locale loc, struct rich *out)
 	case K_ACTION:
 		rich_line(out, L(loc, "Action card (one copy): %s.", "Carta de acción (una copia): %s."),
 			  fortuna_actions[c.i].effect[loc]);
-		rich_line(out, "%s", action_text[c.i][loc]);
+		game_rich_lines(action_text[c.i][loc], out);
+		if (c.i == FA_BUILD)
+			rich_line(out, "%s", L(loc, "The rulebook also calls it Edificio (\"Cartas de edificio\").",
+					       "El reglamento también la llama Edificio («Cartas de edificio»)."));
 		break;
 	case K_FAVOUR:
 		rich_line(out, L(loc, "Favour card %d: usable with a die of %d or more.",
@@ -456,9 +495,23 @@ static void card_text(int n, enum locale loc, struct rich *out)
 
 int fortuna_card(const char *name, const char *options, enum locale loc, struct rich *out)
 {
-	int cand[GAME_LOOKUP_MAX], nc, n, i;
+	int cand[GAME_LOOKUP_MAX], nc, n, i, j, k;
 
-	n = find(name ? name : "", ncards(), card_key, cand, &nc);
+	n = find(name ? name : "", ncards() + NALIASES, card_key, cand, &nc);
+	if (n >= ncards())
+		n = aliases[n - ncards()].card;
+	/* an alias and its card both matching a prefix are one card */
+	for (i = k = 0; i < nc; i++) {
+		int c = cand[i] >= ncards() ? aliases[cand[i] - ncards()].card : cand[i];
+
+		for (j = 0; j < k && cand[j] != c; j++)
+			;
+		if (j == k)
+			cand[k++] = c;
+	}
+	nc = k;
+	if (n < 0 && nc == 1)
+		n = cand[0];
 	if (n >= 0) {
 		card_text(n, loc, out);
 		return 0;

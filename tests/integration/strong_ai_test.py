@@ -41,6 +41,34 @@ def new_game(bot, room, game="fortuna"):
     lines = ask(bot, "#%s ana: game settings ai strong" % room)
     assert any("AI players now search" in l for l in lines), lines
     ask(bot, "#%s ana: game start" % room)
+    if game == "fortuna":
+        # Fortuna's setup asks ana and the AI at once: ana answers now,
+        # while this room is the only one with a game in play
+        ids = wait_for_ana(bot, room)
+        ask(bot, "#%s ana: play %s" % (room, ids[0]))
+
+
+def ana_moves(bot, room):
+    """ana's move ids in room now.  The console's DMs do not say their room,
+    so an update another room's game pushes to ana meanwhile (its own view,
+    under a "== ... ==" heading, and her moves there) is left out; so is
+    everything when the answer is that she has nothing to decide here."""
+    lines = [l for l in ask(bot, "#%s ana: moves" % room) if l.startswith("[dm ana] ")]
+    if any("You have nothing to decide now." in l for l in lines):
+        return []
+    ids, pushed, listing = [], False, False
+    for l in lines:
+        m = crash_test.MOVE_RE.match(l)
+        if m:
+            listing = True
+            if not pushed:
+                ids.append(m.group(2).strip())
+            continue
+        if listing:     # a list ended: what follows is another message
+            pushed = listing = False
+        if l.startswith("[dm ana] == "):
+            pushed = True
+    return ids
 
 
 def wait_for_ana(bot, room, timeout=20):
@@ -48,7 +76,7 @@ def wait_for_ana(bot, room, timeout=20):
     over.  While only the AI is asked, its answer is on its way."""
     end = time.monotonic() + timeout * SLOW
     while True:
-        ids = moves_of(bot, room, "ana")
+        ids = ana_moves(bot, room)
         if ids:
             return ids
         n, over = status(bot, room)

@@ -123,6 +123,35 @@ static void assert_moves(const struct fortuna_state *s, int seat, const char *ex
 	buf_release(&b);
 }
 
+/* The label (with the players' names) of seat's listed move `id` is
+ * `expect`. */
+#define assert_label(s, seat, id, loc, expect) label_at(s, seat, id, loc, expect, __LINE__)
+
+static void label_at(const struct fortuna_state *s, int seat, const char *id, enum locale loc,
+		     const char *expect, int line)
+{
+	struct game_view v = { loc, s->nplayers, names };
+	struct buf b = BUF_INIT;
+	struct move_list ml;
+	int i;
+
+	fortuna_moves(s, seat, &ml);
+	for (i = 0; i < ml.n; i++) {
+		buf_reset(&b);
+		fortuna_move_id(s, seat, ml.v[i], &b);
+		if (strcmp(buf_str(&b), id))
+			continue;
+		buf_reset(&b);
+		fortuna_move_label_view(s, seat, ml.v[i], &v, &b);
+		if (strcmp(buf_str(&b), expect))
+			fail_msg("line %d: label of '%s': '%s', expected '%s'", line, id, buf_str(&b),
+				 expect);
+		buf_release(&b);
+		return;
+	}
+	fail_msg("line %d: no move '%s'", line, id);
+}
+
 /* Moves n units between a supply counter and a seat's counter. */
 static void shift(uint8_t *to, uint8_t *from, int n)
 {
@@ -238,6 +267,20 @@ static void deck_top(struct fortuna_state *s, int n, const int *kinds)
 	}
 }
 
+/* Moves a privilege card of kind k from the deck into seat's hand. */
+static void give(struct fortuna_state *s, int seat, int k)
+{
+	int i;
+
+	for (i = 0; i < s->ndeck && s->deck[i] != k; i++)
+		;
+	assert_true(i < s->ndeck);
+	s->deck[i] = s->deck[--s->ndeck];
+	s->deck[s->ndeck] = 0;
+	s->p[seat].hand[k]++;
+	check_ok(s);
+}
+
 static int find_kind(const struct move_list *ml, int kind)
 {
 	int i;
@@ -295,6 +338,19 @@ static int discards(const struct fortuna_state *s)
 	return n;
 }
 
+/* The public log says the only possible move was made for `who`. */
+#define ASSERT_AUTO(who, label) assert_auto_at(who, label, __LINE__)
+
+static void assert_auto_at(const char *who, const char *label, int line)
+{
+	struct buf want = BUF_INIT;
+
+	buf_printf(&want, "Automatic for %s (the only possible move): %s.\n", who, label);
+	if (!strstr(buf_str(&cap.pub), buf_str(&want)))
+		fail_msg("line %d: no '%s' in the log:\n%s", line, buf_str(&want), buf_str(&cap.pub));
+	buf_release(&want);
+}
+
 static int teardown(void **state)
 {
 	cap_reset();
@@ -333,7 +389,16 @@ static void test_example_military_power(void **state)
 	/* Construir stays in its place, face up */
 	assert_int_equal(s->side_card[RAFAEL][1], FA_BUILD);
 	assert_int_equal(s->side_down[RAFAEL][1], 0);
-	assert_int_equal(s->step, FS_DIE);
+	/* one die and no privilege card: the die is used at once, logged */
+	assert_int_not_equal(s->step, FS_DIE);
+	assert_int_equal(s->last_seat, RAFAEL);
+	assert_int_equal(s->last_die, s->last_roll[0]);
+	{
+		char label[64];
+
+		snprintf(label, sizeof(label), "Use the die showing %d", s->last_die);
+		ASSERT_AUTO("Rafael", label);
+	}
 	free(s);
 }
 
@@ -368,8 +433,11 @@ static void test_example_david_tax(void **state)
 	s->fav_up[FF_WATER] = s->fav_up[FF_WINE] = 0;
 	set_res(s, DAVID, 'g', 0);
 	PLAY(s, DAVID, "die 3");
-	assert_moves(s, DAVID, "pay tax\n");
-	PLAY(s, DAVID, "pay tax");
+	/* "deberá pagar impuestos": no choice left, so it is paid at once */
+	assert_non_null(strstr(buf_str(&cap.pub), "Automatic for David (the only possible move): "
+				"Pay the tax: 1 coin."));
+	assert_non_null(strstr(buf_str(&cap.pub), "David pays 1 coin of taxes."));
+	assert_int_equal(fortuna_decider(s), PACO);
 	assert_int_equal(s->p[DAVID].money, 4);
 	assert_int_equal(s->p[DAVID].steps, 0);
 	assert_int_equal(s->fav_up[FF_GRAIN], 1);	/* not used: stays up */
@@ -412,8 +480,9 @@ static void test_example_flip_rules(void **state)
 	s->fav_up[FF_WATER] = s->fav_up[FF_GRAIN] = 0;
 	set_res(s, RAFAEL, 'v', 0);
 	PLAY(s, RAFAEL, "die 3");
-	assert_moves(s, RAFAEL, "pay tax\n");
-	PLAY(s, RAFAEL, "pay tax");
+	/* "tendrá que pagar 1 moneda": the only move, made at once */
+	assert_non_null(strstr(buf_str(&cap.pub), "Automatic for Rafael (the only possible move): "
+				"Pay the tax: 1 coin."));
 	assert_int_equal(s->p[RAFAEL].money, 4);
 	assert_int_equal(s->p[RAFAEL].steps, 0);
 	assert_int_equal(s->fav_up[FF_WINE], 1);
@@ -565,6 +634,22 @@ static void test_example_palace(void **state)
 	assert_true(res.eligible[PACO]);
 	assert_false(res.eligible[DAVID]);
 	assert_true((res.winners >> RAFAEL) & 1 || (res.winners >> ADAM) & 1);
+	/* the end reveals what stayed face down at the Palace; nothing is
+	 * secret any more */
+	{
+		struct game_view v = { LOC_EN, 4, names };
+		struct rich r = RICH_INIT;
+		struct buf pub = BUF_INIT, sec = BUF_INIT;
+
+		fortuna_render_public(s, &v, &r);
+		rich_to_plain(&r, &pub);
+		assert_non_null(strstr(buf_str(&pub), "Left face down at the Palace: «2 VP per wine»."));
+		fortuna_secrets(s, LOC_EN, &sec);
+		assert_int_equal(sec.len, 0);
+		rich_release(&r);
+		buf_release(&pub);
+		buf_release(&sec);
+	}
 	free(s);
 }
 
@@ -708,7 +793,9 @@ static void test_recruit_and_priestesses(void **state)
 	set_turn(s, (const int[]){ PACO, RAFAEL, DAVID, ADAM }, 0);
 	set_res(s, PACO, 'p', 3);
 	PLAY(s, PACO, "card obtain priestesses");
-	assert_moves(s, PACO, "skip\n");	/* already 3 */
+	/* already 3: nothing to buy, so the action is skipped at once */
+	ASSERT_AUTO("Paco", "Do not use Obtain Priestesses");
+	assert_int_equal(s->step, FS_EXCHANGE);
 	free(s);
 }
 
@@ -728,7 +815,8 @@ static void test_clergy(void **state)
 	set_turn(s, (const int[]){ ADAM, RAFAEL, DAVID, PACO }, 0);
 	set_res(s, ADAM, 'p', 0);
 	PLAY(s, ADAM, "card clergy");
-	assert_moves(s, ADAM, "skip\n");
+	ASSERT_AUTO("Adam", "Do not use Clergy representation");
+	assert_int_equal(s->step, FS_EXCHANGE);
 	free(s);
 
 	s = game(4);
@@ -738,7 +826,19 @@ static void test_clergy(void **state)
 	set_res(s, PACO, 'd', 1 + s->sup_dice);
 	assert_int_equal(s->sup_dice, 0);
 	PLAY(s, ADAM, "card clergy");
+	ASSERT_AUTO("Adam", "Do not use Clergy representation");
+	free(s);
+
+	/* a privilege card held: asked (one may be played first), and the
+	 * number of cards is all the table learns */
+	s = game(4);
+	set_turn(s, (const int[]){ ADAM, RAFAEL, DAVID, PACO }, 0);
+	set_res(s, ADAM, 'p', 0);
+	give(s, ADAM, FP_VP_WINE);
+	PLAY(s, ADAM, "card clergy");
+	assert_int_equal(s->step, FS_ACTION);
 	assert_moves(s, ADAM, "skip\n");
+	assert_null(strstr(buf_str(&cap.pub), "Automatic"));
 	free(s);
 }
 
@@ -759,7 +859,7 @@ static void test_family(void **state)
 	s = game(4);
 	s->p[RAFAEL].money = 2;
 	PLAY(s, RAFAEL, "card family");
-	assert_moves(s, RAFAEL, "skip\n");
+	ASSERT_AUTO("Rafael", "Do not use Family");
 	free(s);
 
 	/* married: roll first, then choose; the roll is the phase-4 roll */
@@ -777,9 +877,16 @@ static void test_family(void **state)
 	assert_int_equal(r->money, 8);
 	PLAY(s, RAFAEL, "exchange sell grain");
 	PLAY(s, RAFAEL, "skip");		/* no Military Power */
-	assert_int_equal(s->step, FS_DIE);
-	assert_int_equal(s->nroll, 1);
-	assert_int_equal(s->roll[0], v);	/* not rolled again */
+	/* one die: used at once; it is the Familia roll, not rolled again */
+	assert_int_equal(s->last_nroll, 1);
+	assert_int_equal(s->last_roll[0], v);
+	assert_int_equal(s->last_die, v);
+	{
+		char label[64];
+
+		snprintf(label, sizeof(label), "Use the die showing %d", v);
+		ASSERT_AUTO("Rafael", label);
+	}
 	free(s);
 }
 
@@ -807,11 +914,12 @@ static void test_family_roll_kept(void **state)
 	PLAY(s, RAFAEL, "exchange sell grain");
 	PLAY(s, RAFAEL, "military clergy");
 	PLAY(s, RAFAEL, "priestess for die");
-	assert_int_equal(s->step, FS_DIE);
 	assert_int_equal(s->p[RAFAEL].dice, 2);
-	assert_int_equal(s->nroll, 2);
-	assert_int_equal(s->roll[0], v);
-	assert_true(s->roll[1] >= 1 && s->roll[1] <= 6);
+	assert_int_equal(s->last_nroll, 2);
+	assert_int_equal(s->last_roll[0], v);
+	assert_true(s->last_roll[1] >= 1 && s->last_roll[1] <= 6);
+	/* two values to choose from, unless both dice show the same */
+	assert_true(s->step == FS_DIE || s->last_roll[0] == s->last_roll[1]);
 	free(s);
 }
 
@@ -860,7 +968,7 @@ static void test_build(void **state)
 	s->bld_left[FB_BASILICA]--;
 	check_ok(s);
 	PLAY(s, RAFAEL, "card construction");
-	assert_moves(s, RAFAEL, "skip\n");
+	ASSERT_AUTO("Rafael", "Do not use Construction");
 	free(s);
 
 	/* the copies run out: 3 with 4 players, 2 with 2-3 */
@@ -977,9 +1085,23 @@ static void test_tax_penniless(void **state)
 	s->p[RAFAEL].money = 0;
 	s->p[RAFAEL].steps = 4;
 	PLAY(s, RAFAEL, "die 1");
-	PLAY(s, RAFAEL, "pay tax");
+	ASSERT_AUTO("Rafael", "Pay the tax: 1 step back");
 	assert_int_equal(s->p[RAFAEL].steps, 3);
 	assert_int_equal(s->p[RAFAEL].money, 0);
+	free(s);
+
+	/* nothing to lose: the label and the log say so */
+	s = game(4);
+	at_die(s, order0123, 0, "1");
+	set_res(s, RAFAEL, 'w', 0);
+	s->p[RAFAEL].money = 0;
+	give(s, RAFAEL, FP_VP_WINE);		/* so that it is asked */
+	PLAY(s, RAFAEL, "die 1");
+	assert_moves(s, RAFAEL, "pay tax\n");
+	assert_label(s, RAFAEL, "pay tax", LOC_EN, "Pay the tax: nothing to lose (no coins, no steps)");
+	PLAY(s, RAFAEL, "pay tax");
+	assert_int_equal(s->p[RAFAEL].steps, 0);
+	assert_non_null(strstr(buf_str(&cap.pub), "Rafael owes the taxes but has no coin and no step to lose."));
 	free(s);
 }
 
@@ -1005,7 +1127,8 @@ static void test_fortuna_favour(void **state)
 	for (int c = 0; c < 4; c++)
 		s->fav_up[c] = 0;
 	PLAY(s, RAFAEL, "die 5");
-	assert_moves(s, RAFAEL, "pay tax\n");
+	ASSERT_AUTO("Rafael", "Pay the tax: 1 coin");
+	assert_int_equal(s->p[RAFAEL].money, 4);
 	free(s);
 }
 
@@ -1064,7 +1187,7 @@ static void test_no_flip_without_advance_at_palace(void **state)
 	s->p[ADAM].steps = 14;
 	s->fav_tokens[FF_WINE] = 2;
 	s->token_reserve -= 2;
-	check_ok(s);
+	give(s, ADAM, FP_VP_GRAIN);	/* asked for the die: it is set below */
 	PLAY(s, ADAM, "card fortuna");
 	PLAY(s, ADAM, "advance");
 	assert_int_equal(s->p[ADAM].steps, 15);
@@ -1138,8 +1261,7 @@ static void test_round_end_tokens_exact(void **state)
 	s->fav_up[FF_WATER] = 1;
 	set_res(s, ADAM, 'w', 0);
 	memcpy(&t, s, sizeof(t));
-	PLAY(s, ADAM, "die 1");
-	PLAY(s, ADAM, "pay tax");
+	PLAY(s, ADAM, "die 1");		/* the tax, the only move, is paid at once */
 	assert_int_equal(s->round, 3);
 	assert_int_equal(s->fav_tokens[FF_WATER], 1);
 	assert_int_equal(s->fav_tokens[FF_WINE], 3);		/* capped */
@@ -1171,8 +1293,7 @@ static void test_turn_order(void **state)
 	s->p[RAFAEL].money = 7;
 	s->p[DAVID].money = 9;
 	s->p[PACO].money = 7;
-	PLAY(s, ADAM, "die 1");
-	PLAY(s, ADAM, "pay tax");
+	PLAY(s, ADAM, "die 1");		/* and the tax at once */
 	/* Adam first; David richest; Rafael and Paco tie: Rafael is closer
 	 * clockwise to Adam (seat 3 -> 0 -> 1 -> 2) */
 	assert_int_equal(s->order[0], ADAM);
@@ -1192,9 +1313,9 @@ static void test_turn_order(void **state)
 	s->p[RAFAEL].money = 9;
 	s->p[DAVID].money = 3;
 	s->p[PACO].money = 8;
-	PLAY(s, RAFAEL, "die 1");
-	PLAY(s, RAFAEL, "pay tax");	/* Rafael 8 now, as Paco: David led,
-					 * and Paco (seat 2) is closer to him */
+	PLAY(s, RAFAEL, "die 1");	/* the tax at once: Rafael 8 now, as
+					 * Paco: David led, and Paco (seat 2)
+					 * is closer to him */
 	assert_int_equal(s->order[0], PACO);
 	assert_int_equal(s->order[1], RAFAEL);
 	assert_int_equal(s->order[2], DAVID);
@@ -1273,8 +1394,8 @@ static void test_privilege_after_phase5(void **state)
 	assert_moves(s, RAFAEL, "end turn\nprivilege step\n");
 	PLAY(s, RAFAEL, "privilege step");
 	assert_int_equal(s->p[RAFAEL].steps, 2);
-	assert_moves(s, RAFAEL, "end turn\n");	/* one type B a turn */
-	PLAY(s, RAFAEL, "end turn");
+	/* nothing left to play: the turn ends by itself */
+	ASSERT_AUTO("Rafael", "End your turn");
 	assert_int_equal(fortuna_decider(s), DAVID);
 	free(s);
 
@@ -1305,7 +1426,7 @@ static void test_privilege_after_phase5(void **state)
 	PLAY(s, RAFAEL, "deliver 1 wine");
 	PLAY(s, RAFAEL, "privilege step");
 	assert_int_equal(s->p[RAFAEL].arrival, 1);
-	PLAY(s, RAFAEL, "end turn");
+	ASSERT_AUTO("Rafael", "End your turn");
 	assert_int_equal(s->token_palace, 0);
 	assert_int_equal(fortuna_decider(s), RAFAEL);
 	assert_int_equal(s->step, FS_KEEP);
@@ -1541,31 +1662,30 @@ static void test_labels_and_prompt(void **state)
 	free(s);
 }
 
-static void test_render_hides_secrets(void **state)
+/* The board as plain text in loc (caller releases). */
+static void board(const struct fortuna_state *s, enum locale loc, struct buf *out)
 {
-	struct fortuna_state *s = game(4);
-	struct game_view v = { LOC_EN, 4, names };
+	struct game_view v = { loc, s->nplayers, names };
 	struct rich r = RICH_INIT;
-	struct buf pub = BUF_INIT, sec = BUF_INIT, priv = BUF_INIT;
+
+	buf_reset(out);
+	fortuna_render_public(s, &v, &r);
+	rich_to_plain(&r, out);
+	rich_release(&r);
+}
+
+/* No line of secrets() appears in the board. */
+static void assert_no_secret_on_board(const struct fortuna_state *s)
+{
+	struct buf pub = BUF_INIT, sec = BUF_INIT;
 	int l;
 
-	s->p[DAVID].hand[FP_VP_WINE] = 1;
-	for (l = 0; l < s->ndeck && s->deck[l] != FP_VP_WINE; l++)
-		;
-	s->deck[l] = s->deck[--s->ndeck];
-	s->deck[s->ndeck] = 0;
-	check_ok(s);
 	for (l = 0; l < LOC_COUNT; l++) {
 		const char *p;
 
-		v.loc = (enum locale)l;
-		buf_reset(&pub);
+		board(s, (enum locale)l, &pub);
 		buf_reset(&sec);
-		rich_release(&r);
-		fortuna_render_public(s, &v, &r);
-		rich_to_plain(&r, &pub);
 		fortuna_secrets(s, (enum locale)l, &sec);
-		assert_true(sec.len > 0);
 		for (p = buf_str(&sec); *p;) {
 			const char *nl = strchr(p, '\n');
 			char line[128];
@@ -1575,12 +1695,38 @@ static void test_render_hides_secrets(void **state)
 				fail_msg("secret '%s' on the public board:\n%s", line, buf_str(&pub));
 			p = nl + 1;
 		}
-		assert_non_null(strstr(buf_str(&pub), l ? "[boca abajo]" : "[face down]"));
-		assert_non_null(strstr(buf_str(&pub), "Rafael"));
 	}
-	rich_release(&r);
+	buf_release(&pub);
+	buf_release(&sec);
+}
+
+/* Privilege cards held stay secret; face-down action cards are named: the
+ * table saw each of them face up. */
+static void test_render_hides_secrets(void **state)
+{
+	struct fortuna_state *s = game(4);
+	struct game_view v = { LOC_EN, 4, names };
+	struct rich r = RICH_INIT;
+	struct buf pub = BUF_INIT, sec = BUF_INIT, priv = BUF_INIT;
+
+	give(s, DAVID, FP_VP_WINE);
+	fortuna_secrets(s, LOC_EN, &sec);
+	assert_string_equal(buf_str(&sec), "«2 VP per wine»\n");
+	assert_no_secret_on_board(s);
+	board(s, LOC_EN, &pub);
+	assert_non_null(strstr(buf_str(&pub), "[Corruption]"));
+	assert_non_null(strstr(buf_str(&pub), "[Obtain Priestesses]"));
+	assert_non_null(strstr(buf_str(&pub), "[Wine harvest]"));
+	assert_null(strstr(buf_str(&pub), "face down]"));
+	assert_non_null(strstr(buf_str(&pub), "Rafael"));
+	board(s, LOC_ES, &pub);
+	assert_non_null(strstr(buf_str(&pub), "[Corrupción]"));
+	assert_non_null(strstr(buf_str(&pub), "[Cosecha de vino]"));
+	/* who leads the next round, for everybody to see */
+	assert_non_null(strstr(buf_str(&pub), "La Carta Fortuna está en el lado de Adam"));
+	board(s, LOC_EN, &pub);
+	assert_non_null(strstr(buf_str(&pub), "The Fortuna card is on Adam's side: Adam leads the next round"));
 	/* David sees his card and his face-down Corrupción */
-	v.loc = LOC_EN;
 	fortuna_render_private(s, DAVID, &v, &r);
 	rich_to_plain(&r, &priv);
 	assert_non_null(strstr(buf_str(&priv), "«2 VP per wine»"));
@@ -1589,6 +1735,384 @@ static void test_render_hides_secrets(void **state)
 	buf_release(&pub);
 	buf_release(&sec);
 	buf_release(&priv);
+	free(s);
+}
+
+/* "Ahora cada uno de los jugadores reserva una de sus tres cartas": every
+ * seat is awaited at once and chooses privately; nothing of a choice shows
+ * until all have chosen; then one public line names the reserved cards. */
+static void test_reservation_simultaneous(void **state)
+{
+	struct fortuna_state *s = calloc(1, sizeof(*s)), *a, *b;
+	struct buf err = BUF_INIT, pub = BUF_INIT, sec = BUF_INIT, want = BUF_INIT;
+	int first, second, last, c0, k, slots = 0;
+	struct rng r;
+
+	assert_int_equal(fortuna_setup(s, 3, 7, "", &err), 0);
+	cap_reset();
+	assert_int_equal(fortuna_awaiting(s), 7u);
+	first = s->order[2];
+	second = s->order[0];
+	last = s->order[1];
+	/* the last in turn order answers first */
+	c0 = s->side_card[first][0];
+	PLAY(s, first, "1");
+	assert_int_equal(fortuna_awaiting(s), 7u & ~(1u << first));
+	assert_true(refused(s, first, "2"));		/* chosen: no second answer */
+	buf_printf(&want, "%s has chosen the card to reserve.\n", names[first]);
+	assert_string_equal(buf_str(&cap.pub), buf_str(&want));
+	assert_non_null(strstr(buf_str(&cap.priv[first]), fortuna_actions[c0].name[LOC_EN]));
+	/* the board still shows the three cards as dealt; the choice is a
+	 * secret in the form the board would give it */
+	fortuna_secrets(s, LOC_EN, &sec);
+	buf_reset(&want);
+	buf_printf(&want, "[%s]\n", fortuna_actions[c0].name[LOC_EN]);
+	assert_string_equal(buf_str(&sec), buf_str(&want));
+	assert_no_secret_on_board(s);
+	board(s, LOC_EN, &pub);
+	assert_non_null(strstr(buf_str(&pub), fortuna_actions[c0].name[LOC_EN]));
+	assert_non_null(strstr(buf_str(&pub), "still choosing"));
+	/* a seat still choosing samples the others' choices, whatever they
+	 * were: the same rng gives the same sample for another true choice */
+	a = malloc(sizeof(*a));
+	b = malloc(sizeof(*b));
+	for (k = 0; k < 40; k++) {
+		memcpy(a, s, sizeof(*a));
+		memcpy(b, s, sizeof(*b));
+		memset(b->side_down[first], 0, 3);
+		b->side_down[first][2] = 1;
+		rng_seed(&r, (uint64_t)k, 1);
+		fortuna_determinize(a, second, &r);
+		rng_seed(&r, (uint64_t)k, 1);
+		fortuna_determinize(b, second, &r);
+		assert_memory_equal(a->side_down, b->side_down, sizeof(a->side_down));
+		check_ok(a);
+		for (int u = 0; u < 3; u++)
+			slots |= a->side_down[first][u] << u;
+	}
+	assert_int_equal(slots, 7);		/* any of the three */
+	PLAY(s, second, "2");
+	PLAY(s, last, "3");
+	/* all in: the one public update names them, in turn order */
+	assert_int_equal(s->step, FS_CHOOSE);
+	buf_reset(&want);
+	buf_printf(&want, "Everybody has chosen. Reserved face down: %s: %s; %s: %s; %s: %s.\n",
+		   names[s->order[0]], fortuna_actions[s->side_card[second][1]].name[LOC_EN],
+		   names[s->order[1]], fortuna_actions[s->side_card[last][2]].name[LOC_EN],
+		   names[s->order[2]], fortuna_actions[c0].name[LOC_EN]);
+	assert_non_null(strstr(buf_str(&cap.pub), buf_str(&want)));
+	/* the first seat's card is up (its turn); the others are named */
+	board(s, LOC_EN, &pub);
+	buf_reset(&want);
+	buf_printf(&want, "[%s]", fortuna_actions[c0].name[LOC_EN]);
+	assert_non_null(strstr(buf_str(&pub), buf_str(&want)));
+	buf_reset(&sec);
+	fortuna_secrets(s, LOC_EN, &sec);
+	assert_int_equal(sec.len, 0);
+	/* from now on a sample keeps every action card where it is */
+	memcpy(a, s, sizeof(*a));
+	rng_seed(&r, 3, 1);
+	fortuna_determinize(a, second, &r);
+	assert_memory_equal(a->side_card, s->side_card, sizeof(a->side_card));
+	assert_memory_equal(a->side_down, s->side_down, sizeof(a->side_down));
+	free(a);
+	free(b);
+	buf_release(&err);
+	buf_release(&pub);
+	buf_release(&sec);
+	buf_release(&want);
+	free(s);
+}
+
+/* "...y ésta última la coloca boca abajo": the card taken in an exchange
+ * was picked up face up, so the log and the board name it. */
+static void test_face_down_named(void **state)
+{
+	struct fortuna_state *s = game(4), *t = malloc(sizeof(*t));
+	struct buf pub = BUF_INIT;
+	struct rng r;
+
+	PLAY(s, RAFAEL, "card grain harvest");
+	PLAY(s, RAFAEL, "harvest using 0 water");
+	PLAY(s, RAFAEL, "exchange fortuna");
+	assert_non_null(strstr(buf_str(&cap.pub),
+			       "Rafael exchanges Grain harvest for Fortuna card from Adam's side; "
+			       "Fortuna card lies face down on Rafael's side.\n"));
+	assert_null(strstr(buf_str(&cap.priv[RAFAEL]), "You take"));
+	board(s, LOC_EN, &pub);
+	assert_non_null(strstr(buf_str(&pub), "[Fortuna card]"));
+	assert_non_null(strstr(buf_str(&pub), "The Fortuna card is on Rafael's side: Rafael leads"));
+	assert_no_secret_on_board(s);
+	/* an empty side in the log */
+	free(s);
+	s = game(3);
+	PLAY(s, RAFAEL, "card grain harvest");
+	PLAY(s, RAFAEL, "harvest using 0 water");
+	PLAY(s, RAFAEL, "exchange clergy");
+	assert_non_null(strstr(buf_str(&cap.pub),
+			       "Rafael exchanges Grain harvest for Clergy representation from side 4 (empty); "
+			       "Clergy representation lies face down on Rafael's side.\n"));
+	/* the AI's samples keep the cards the table saw */
+	memcpy(t, s, sizeof(*t));
+	rng_seed(&r, 9, 9);
+	fortuna_determinize(t, DAVID, &r);
+	assert_memory_equal(t->side_card, s->side_card, sizeof(t->side_card));
+	assert_memory_equal(t->side_down, s->side_down, sizeof(t->side_down));
+	buf_release(&pub);
+	free(t);
+	free(s);
+}
+
+/* Sides are named by their player, as on the board; the coin of a
+ * Corrupción goes to that player (the bank for an empty side). */
+static void test_labels_name_sides(void **state)
+{
+	struct fortuna_state *s = game(3);
+	struct buf b = BUF_INIT;
+	struct move_list ml;
+	int i;
+
+	set_turn(s, (const int[]){ DAVID, RAFAEL, PACO }, 0);
+	PLAY(s, DAVID, "card corruption");
+	assert_label(s, DAVID, "corrupt sell wine", LOC_EN, "Use Sell wine (Paco's side): 1 coin to Paco");
+	assert_label(s, DAVID, "corrupt obtain priestesses", LOC_EN,
+		     "Use Obtain Priestesses (Paco's side, face down): 1 coin to Paco");
+	assert_label(s, DAVID, "corrupt clergy", LOC_EN,
+		     "Use Clergy representation (side 4, empty): 1 coin to the bank");
+	assert_label(s, DAVID, "corrupt sell wine", LOC_ES, "Usar Vender vino (lado de Paco): 1 moneda a Paco");
+	assert_label(s, DAVID, "corrupt clergy", LOC_ES,
+		     "Usar Representación del Clero (lado 4, vacío): 1 moneda a la banca");
+	s->p[PACO].money = 20;
+	assert_label(s, DAVID, "corrupt sell wine", LOC_EN,
+		     "Use Sell wine (Paco's side): 1 coin to Paco (lost: 20 already)");
+	/* without names (a caller that has none) the side's number stands in */
+	fortuna_moves(s, DAVID, &ml);
+	for (i = 0; i < ml.n && !(ml.v[i].kind == FM_CORRUPT && ml.v[i].a == FA_SELL_WINE); i++)
+		;
+	fortuna_move_label(s, DAVID, ml.v[i], LOC_EN, &b);
+	assert_string_equal(buf_str(&b), "Use Sell wine (side 3): 1 coin to its owner (lost: 20 already)");
+	PLAY(s, DAVID, "corrupt sell wine");
+	assert_non_null(strstr(buf_str(&cap.pub), "David uses Sell wine (Paco's side) through Corruption "
+				"and pays 1 coin; Paco already has 20, so it is lost.\n"));
+	assert_int_equal(s->p[PACO].money, 20);
+	PLAY(s, DAVID, "skip");
+	assert_label(s, DAVID, "exchange grain harvest", LOC_EN, "Exchange for Grain harvest (Rafael's side)");
+	assert_label(s, DAVID, "exchange clergy", LOC_EN, "Exchange for Clergy representation (side 4, empty)");
+	assert_label(s, DAVID, "exchange grain harvest", LOC_ES, "Intercambiar por Cosecha de grano (lado de Rafael)");
+	free(s);
+
+	s = game(3);
+	set_turn(s, (const int[]){ DAVID, RAFAEL, PACO }, 0);
+	PLAY(s, DAVID, "card corruption");
+	PLAY(s, DAVID, "corrupt sell wine");
+	assert_non_null(strstr(buf_str(&cap.pub), "David uses Sell wine (Paco's side) through Corruption "
+				"and pays Paco 1 coin.\n"));
+	assert_int_equal(s->p[PACO].money, 6);
+	buf_release(&b);
+	free(s);
+}
+
+/* "las cartas no elegidas se descartan boca arriba": named publicly, in
+ * the plain form, so the «quoted» form of a kind held stays secret. */
+static void test_discards_named(void **state)
+{
+	static const int order[4] = { RAFAEL, DAVID, PACO, ADAM };
+	static const int top[3] = { FP_VP_WINE, FP_VP_GRAIN, FP_STEP };
+	struct fortuna_state *s = game(4);
+	struct buf pub = BUF_INIT;
+
+	at_die(s, order, 1, "6");
+	set_res(s, DAVID, 'p', 2);
+	s->fav_tokens[FF_RELIGION] = 3;
+	s->token_reserve -= 3;
+	deck_top(s, 3, top);
+	give(s, PACO, FP_VP_GRAIN);	/* a copy of a discarded kind, held */
+	PLAY(s, DAVID, "die 6");
+	PLAY(s, DAVID, "favour religion");
+	PLAY(s, DAVID, "keep vp per wine");
+	assert_true(strstr(buf_str(&cap.pub), "David discards face up: 1 step to Rome, 1 VP per grain.\n") ||
+		    strstr(buf_str(&cap.pub), "David discards face up: 1 VP per grain, 1 step to Rome.\n"));
+	assert_null(strstr(buf_str(&cap.pub), "«"));
+	board(s, LOC_EN, &pub);
+	assert_non_null(strstr(buf_str(&pub), "Discarded face up: 1 step to Rome, 1 VP per grain."));
+	board(s, LOC_ES, &pub);
+	assert_non_null(strstr(buf_str(&pub), "Descartadas boca arriba: 1 paso hacia Roma, 1 PV por grano."));
+	assert_no_secret_on_board(s);
+	buf_release(&pub);
+	free(s);
+}
+
+/* Prices by the position filled on the player's track: Centuriones
+ * 1/2/3, Sacerdotisas 1/3/5, the starting one in position 1. */
+static void test_prices(void **state)
+{
+	struct fortuna_state *s = game(4);
+	struct rich r = RICH_INIT;
+	struct buf b = BUF_INIT;
+
+	set_turn(s, (const int[]){ PACO, RAFAEL, DAVID, ADAM }, 0);
+	s->p[PACO].money = 20;
+	PLAY(s, PACO, "card recruit centurions");
+	assert_moves(s, PACO, "recruit 1 centurion\nrecruit 2 centurions\nskip\n");
+	assert_label(s, PACO, "recruit 1 centurion", LOC_EN, "Recruit 1 Centurion for 2 coins");
+	assert_label(s, PACO, "recruit 2 centurions", LOC_EN, "Recruit 2 Centurions for 5 coins");
+	free(s);
+	s = game(4);
+	set_turn(s, (const int[]){ PACO, RAFAEL, DAVID, ADAM }, 0);
+	s->p[PACO].money = 20;
+	PLAY(s, PACO, "card obtain priestesses");
+	assert_label(s, PACO, "obtain 1 priestess", LOC_EN, "Obtain 1 Priestess for 3 coins");
+	assert_label(s, PACO, "obtain 2 priestesses", LOC_ES, "Obtener 2 Sacerdotisas por 8 monedas");
+	PLAY(s, PACO, "obtain 2 priestesses");
+	assert_int_equal(s->p[PACO].money, 12);
+	free(s);
+	/* the texts say so */
+	assert_non_null(strstr(fortuna_actions[FA_CENTURIONS].effect[LOC_EN], "positions 1/2/3 of your track cost 1/2/3"));
+	assert_non_null(strstr(fortuna_actions[FA_PRIESTESSES].effect[LOC_EN], "positions 1/2/3 of your track cost 1/3/5"));
+	assert_int_equal(fortuna_rules("actions", LOC_EN, &r), 0);
+	rich_to_plain(&r, &b);
+	assert_non_null(strstr(buf_str(&b), "so your next Centurion costs 2 and your next Priestess 3"));
+	assert_null(strstr(buf_str(&b), "bought in the same action"));
+	rich_release(&r);
+	buf_reset(&b);
+	assert_int_equal(fortuna_card("reclutar", NULL, LOC_EN, &r), 0);
+	rich_to_plain(&r, &b);
+	assert_non_null(strstr(buf_str(&b), "The Centurion you start with fills position 1, so your next one costs 2."));
+	rich_release(&r);
+	buf_reset(&b);
+	assert_int_equal(fortuna_card("obtener", NULL, LOC_ES, &r), 0);
+	rich_to_plain(&r, &b);
+	assert_non_null(strstr(buf_str(&b), "la posición 1 cuesta 1 moneda, la 2 cuesta 3 y la 3 cuesta 5"));
+	rich_release(&r);
+	buf_release(&b);
+}
+
+/* The slips of the audit: labels that promised what the rules do not
+ * give, prompts that offered what is not there, a card name not found. */
+static void test_slips(void **state)
+{
+	struct fortuna_state *s = game(4);
+	struct rich r = RICH_INIT;
+	struct buf b = BUF_INIT;
+
+	/* sales stop at 20 coins */
+	set_turn(s, (const int[]){ PACO, RAFAEL, DAVID, ADAM }, 0);
+	set_res(s, PACO, 'v', 3);
+	s->p[PACO].money = 18;
+	PLAY(s, PACO, "card sell wine");
+	assert_label(s, PACO, "sell 1 wine", LOC_EN, "Sell 1 wine for 3 coins (+2: money stops at 20)");
+	assert_label(s, PACO, "sell 3 wine", LOC_ES, "Vender 3 de vino por 9 monedas (+2: el dinero se detiene en 20)");
+	PLAY(s, PACO, "sell 3 wine");
+	assert_non_null(strstr(buf_str(&cap.pub), "Paco reaches the 20-coin limit: 7 of the 9 coins are lost."));
+	free(s);
+
+	/* favour labels: never past the Palace, and the tokens they give */
+	s = game(4);
+	at_die(s, order0123, 0, "6");
+	s->p[RAFAEL].steps = 14;
+	set_res(s, RAFAEL, 'p', 3);
+	set_res(s, RAFAEL, 'v', 2);
+	s->fav_tokens[FF_RELIGION] = 2;
+	s->fav_tokens[FF_WINE] = 1;
+	s->token_reserve -= 3;
+	check_ok(s);
+	PLAY(s, RAFAEL, "die 6");
+	assert_label(s, RAFAEL, "favour religion", LOC_EN, "Use Religion (6): +1 step, 2 privilege tokens");
+	assert_label(s, RAFAEL, "deliver 1 wine", LOC_EN, "Deliver 1 wine to Bacchanal (2): +1 step, 1 privilege token");
+	assert_label(s, RAFAEL, "deliver 1 water", LOC_ES, "Entregar 1 agua a Reserva de agua (1): +1 paso");
+	/* no tax offered (card 6 asks nothing): the prompt does not offer it */
+	fortuna_prompt(s, RAFAEL, LOC_EN, &b);
+	assert_string_equal(buf_str(&b), "Phase 4: with the die 6, use a favour card (no tax: "
+			    "card 5 or 6 lets you advance without delivering).");
+	assert_false(has_move(s, RAFAEL, "pay tax"));
+	s->p[RAFAEL].steps = 15;
+	assert_label(s, RAFAEL, "deliver 1 water", LOC_EN,
+		     "Deliver 1 water to Water reserve (1): no step left (you are at the Palace), but no tax");
+	free(s);
+
+	/* a tax offered: the prompt says so */
+	s = game(4);
+	at_die(s, order0123, 0, "2");
+	check_ok(s);
+	PLAY(s, RAFAEL, "die 2");
+	buf_reset(&b);
+	fortuna_prompt(s, RAFAEL, LOC_EN, &b);
+	assert_string_equal(buf_str(&b), "Phase 4: with the die 2, use a favour card or pay the tax.");
+	free(s);
+
+	/* only the tax, asked because a privilege card may be played first */
+	s = game(4);
+	at_die(s, order0123, 0, "1");
+	set_res(s, RAFAEL, 'w', 0);
+	give(s, RAFAEL, FP_GRAIN_ANY);
+	PLAY(s, RAFAEL, "die 1");
+	assert_moves(s, RAFAEL, "pay tax\nprivilege grain plus any\n");
+	buf_reset(&b);
+	fortuna_prompt(s, RAFAEL, LOC_ES, &b);
+	assert_string_equal(buf_str(&b), "Fase 4: con el dado 1 no puedes atender ninguna carta de favor: "
+			    "paga impuestos (antes puedes jugar una carta de privilegio).");
+	/* the card of choice gives water: the delivery becomes possible */
+	PLAY(s, RAFAEL, "privilege grain plus any");
+	PLAY(s, RAFAEL, "choose water");
+	assert_moves(s, RAFAEL, "deliver 1 water\npay tax\n");
+	PLAY(s, RAFAEL, "deliver 1 water");
+	assert_int_equal(s->p[RAFAEL].steps, 1);
+	assert_non_null(strstr(buf_str(&cap.pub), "Rafael plays the privilege card 1 grain + 1 of choice.\n"));
+	free(s);
+
+	/* a single favour card that asks nothing is used at once */
+	s = game(4);
+	at_die(s, order0123, 0, "6");
+	for (int c = 0; c < 5; c++)
+		s->fav_up[c] = 0;
+	set_res(s, RAFAEL, 'p', 2);
+	check_ok(s);
+	PLAY(s, RAFAEL, "die 6");
+	ASSERT_AUTO("Rafael", "Use Religion (6): +2 steps");
+	assert_int_equal(s->p[RAFAEL].steps, 2);
+	free(s);
+
+	/* the Fortuna action at the Palace promises nothing */
+	s = game(4);
+	set_turn(s, (const int[]){ ADAM, RAFAEL, DAVID, PACO }, 0);
+	s->p[ADAM].steps = 15;
+	s->p[ADAM].arrival = 1;
+	s->narrived = 1;
+	s->ending = 1;
+	check_ok(s);
+	PLAY(s, ADAM, "card fortuna");
+	assert_label(s, ADAM, "advance", LOC_EN, "Advance: no step left (you are at the Palace)");
+	free(s);
+
+	/* the book's name of the building card */
+	assert_int_equal(fortuna_card("edificio", NULL, LOC_ES, &r), 0);
+	buf_reset(&b);
+	rich_to_plain(&r, &b);
+	assert_non_null(strstr(buf_str(&b), "== Construir =="));
+	assert_non_null(strstr(buf_str(&b), "El reglamento también la llama Edificio"));
+	rich_release(&r);
+	assert_int_equal(fortuna_card("Edif", NULL, LOC_EN, &r), 0);
+	rich_release(&r);
+	/* "Edificios" is not a card: the buildings topic has that name */
+	buf_release(&b);
+}
+
+/* With 4 players the draft's last pick has one card left: taken at once. */
+static void test_draft_last_pick(void **state)
+{
+	struct fortuna_state *s = calloc(1, sizeof(*s));
+	struct buf err = BUF_INIT;
+	int i;
+
+	assert_int_equal(fortuna_setup(s, 4, 5, "draft", &err), 0);
+	cap_reset();
+	for (i = 0; i < 10; i++)
+		PLAY(s, fortuna_decider(s), "1");
+	assert_int_equal(s->step, FS_HIDE);
+	assert_non_null(strstr(buf_str(&cap.pub), "Automatic for"));
+	assert_non_null(strstr(buf_str(&cap.pub), "(the only possible move): Draft "));
+	assert_int_equal(fortuna_awaiting(s), 15u);
+	buf_release(&err);
 	free(s);
 }
 
@@ -1643,6 +2167,83 @@ static void test_save_load(void **state)
 	buf_release(&err);
 	free(s);
 	free(t);
+}
+
+/* Saves written by the engine before issue 12 (format 1, unchanged): a
+ * game in the middle of the reservation, which was asked seat by seat in
+ * turn order (cy, the first, has chosen), and one at a die with a single
+ * value, which the engine now takes at once but a stored game still asks. */
+static const char old_save_hide[] =
+	"{\"v\":1,\"game\":\"fortuna\",\"players\":3,\"draft\":0,\"step\":\"hide\",\"round\":1,\"order\":[2"
+	",1,0],\"turn\":0,\"setup_k\":1,\"ending\":0,\"side_cards\":[[0,3,9],[2,8,4],[11,10,6],[7"
+	",1,5]],\"side_down\":[[0,0,0],[0,0,0],[1,0,0],[0,0,0]],\"favour_up\":[1,1,1,1,1,1],\""
+	"favour_tokens\":[0,0,0,0,0,0],\"token_reserve\":12,\"token_palace\":3,\"token_turn\":0,"
+	"\"supply_water\":12,\"supply_grain\":12,\"supply_wine\":12,\"supply_priestesses\":9,\"sup"
+	"ply_centurions\":9,\"supply_dice\":6,\"buildings_left\":[2,2,2,2],\"deck\":[8,7,1,12,3,"
+	"10,0,7,6,7,8,4,5,10,9,9,2,12,6,11,11,9],\"discard\":[0,0,0,0,0,0,0,0,0,0,0,0,0],\"d"
+	"rawn\":[],\"keep_left\":0,\"keep_source\":0,\"palace_cards\":[],\"arrived\":0,\"chosen\":0,"
+	"\"action_card\":0,\"action_via\":0,\"corrupted\":0,\"b_played\":0,\"palace_due\":0,\"resour"
+	"ce_return\":\"draft\",\"rolled\":0,\"roll\":[],\"die\":0,\"last_seat\":255,\"last_roll\":[],\""
+	"last_die\":0,\"seats\":[{\"steps\":0,\"money\":5,\"water\":1,\"grain\":1,\"wine\":1,\"aqueduct"
+	"_water\":0,\"priestesses\":1,\"centurions\":1,\"dice\":1,\"married\":0,\"buildings\":0,\"aqu"
+	"educt_round\":0,\"arrival\":0,\"privileges\":[0,0,0,0,0,0,0,0,0,0,0,0,0]},{\"steps\":0,"
+	"\"money\":5,\"water\":1,\"grain\":1,\"wine\":1,\"aqueduct_water\":0,\"priestesses\":1,\"centu"
+	"rions\":1,\"dice\":1,\"married\":0,\"buildings\":0,\"aqueduct_round\":0,\"arrival\":0,\"priv"
+	"ileges\":[0,0,0,0,0,0,0,0,0,0,0,0,0]},{\"steps\":0,\"money\":5,\"water\":1,\"grain\":1,\"w"
+	"ine\":1,\"aqueduct_water\":0,\"priestesses\":1,\"centurions\":1,\"dice\":1,\"married\":0,\"b"
+	"uildings\":0,\"aqueduct_round\":0,\"arrival\":0,\"privileges\":[0,0,0,0,0,0,0,0,0,0,0,0"
+	",0]}],\"rng\":{\"state\":\"4a9797e13c4ca2c4\",\"inc\":\"008cdee4e8eadcc3\"}}";
+
+static const char old_save_die[] =
+	"{\"v\":1,\"game\":\"fortuna\",\"players\":2,\"draft\":0,\"step\":\"die\",\"round\":1,\"order\":[0,"
+	"1],\"turn\":0,\"setup_k\":0,\"ending\":0,\"side_cards\":[[0,3,4],[2,11,1],[5,9,8],[7,10,"
+	"6]],\"side_down\":[[1,0,0],[1,0,0],[0,0,0],[0,0,0]],\"favour_up\":[1,1,1,1,1,1],\"fav"
+	"our_tokens\":[0,0,0,0,0,0],\"token_reserve\":12,\"token_palace\":3,\"token_turn\":0,\"su"
+	"pply_water\":13,\"supply_grain\":13,\"supply_wine\":13,\"supply_priestesses\":10,\"suppl"
+	"y_centurions\":10,\"supply_dice\":7,\"buildings_left\":[2,2,2,2],\"deck\":[8,7,1,12,3,1"
+	"0,0,7,6,7,8,4,5,10,9,9,2,12,6,11,11,9],\"discard\":[0,0,0,0,0,0,0,0,0,0,0,0,0],\"dr"
+	"awn\":[],\"keep_left\":0,\"keep_source\":0,\"palace_cards\":[],\"arrived\":0,\"chosen\":11,"
+	"\"action_card\":11,\"action_via\":0,\"corrupted\":0,\"b_played\":0,\"palace_due\":0,\"resou"
+	"rce_return\":\"choose\",\"rolled\":1,\"roll\":[6],\"die\":0,\"last_seat\":0,\"last_roll\":[6]"
+	",\"last_die\":0,\"seats\":[{\"steps\":1,\"money\":5,\"water\":1,\"grain\":1,\"wine\":1,\"aquedu"
+	"ct_water\":0,\"priestesses\":1,\"centurions\":1,\"dice\":1,\"married\":0,\"buildings\":0,\"a"
+	"queduct_round\":0,\"arrival\":0,\"privileges\":[0,0,0,0,0,0,0,0,0,0,0,0,0]},{\"steps\":"
+	"0,\"money\":5,\"water\":1,\"grain\":1,\"wine\":1,\"aqueduct_water\":0,\"priestesses\":1,\"cen"
+	"turions\":1,\"dice\":1,\"married\":0,\"buildings\":0,\"aqueduct_round\":0,\"arrival\":0,\"pr"
+	"ivileges\":[0,0,0,0,0,0,0,0,0,0,0,0,0]}],\"rng\":{\"state\":\"4a9797e13c4ca2c4\",\"inc\":"
+	"\"008cdee4e8eadcc3\"}}";
+
+static void test_load_old_saves(void **state)
+{
+	struct fortuna_state *s = calloc(1, sizeof(*s));
+	struct buf err = BUF_INIT;
+	json_t *j = json_loads(old_save_hide, 0, NULL);
+
+	assert_non_null(j);
+	if (fortuna_load(s, j, &err))
+		fail_msg("old save: %s", buf_str(&err));
+	json_decref(j);
+	/* the seats still to choose are asked at once now */
+	assert_int_equal(s->step, FS_HIDE);
+	assert_int_equal(fortuna_awaiting(s), (1u << 0) | (1u << 1));
+	assert_true(refused(s, 2, "1"));
+	PLAY(s, 0, "1");
+	PLAY(s, 1, "1");
+	assert_int_equal(s->step, FS_CHOOSE);
+	assert_int_equal(fortuna_decider(s), 2);
+	assert_no_secret_on_board(s);
+
+	memset(s, 0, sizeof(*s));
+	j = json_loads(old_save_die, 0, NULL);
+	if (fortuna_load(s, j, &err))
+		fail_msg("old save: %s", buf_str(&err));
+	json_decref(j);
+	assert_int_equal(s->step, FS_DIE);
+	assert_moves(s, 0, "die 6\n");
+	PLAY(s, 0, "die 6");
+	assert_int_not_equal(s->step, FS_DIE);
+	buf_release(&err);
+	free(s);
 }
 
 static int load_text(const char *text, struct buf *err)
@@ -1773,8 +2374,16 @@ int main(void)
 		cmocka_unit_test_teardown(test_apply_rejects, teardown),
 		cmocka_unit_test_teardown(test_labels_and_prompt, teardown),
 		cmocka_unit_test_teardown(test_render_hides_secrets, teardown),
+		cmocka_unit_test_teardown(test_reservation_simultaneous, teardown),
+		cmocka_unit_test_teardown(test_face_down_named, teardown),
+		cmocka_unit_test_teardown(test_labels_name_sides, teardown),
+		cmocka_unit_test_teardown(test_discards_named, teardown),
+		cmocka_unit_test_teardown(test_prices, teardown),
+		cmocka_unit_test_teardown(test_slips, teardown),
+		cmocka_unit_test_teardown(test_draft_last_pick, teardown),
 		cmocka_unit_test_teardown(test_save_load, teardown),
 		cmocka_unit_test_teardown(test_load_rejects, teardown),
+		cmocka_unit_test_teardown(test_load_old_saves, teardown),
 	};
 
 	cap_reset();

@@ -3,7 +3,9 @@
  * every seat and 300 with uniformly random legal moves, some with the draft
  * option; the invariants (fortuna_check) are checked after every move and
  * every game must end within a bound.  AI games must end by reaching the
- * Palace, never by the round cap.
+ * Palace, never by the round cap.  The setup reservation is answered in a
+ * random order of the seats (they are all awaited at once), and no seat
+ * without privilege cards is ever asked a decision with a single answer.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -37,11 +39,31 @@ static void play_game(int n, uint64_t seed, int random_moves, struct tally *t)
 	if (fortuna_setup(s, n, seed, seed % 3 == 0 ? "draft" : "", &err))
 		fail_msg("setup: %s", buf_str(&err));
 	while (fortuna_awaiting(s)) {
+		unsigned aw = fortuna_awaiting(s);
 		int seat = fortuna_decider(s);
 		struct move m;
 
-		assert_int_equal(fortuna_awaiting(s), 1u << seat);
+		if (s->step == FS_HIDE) {
+			/* all reserve at once: any of them may answer first */
+			int k = (int)rng_below(&r, (uint32_t)__builtin_popcount(aw));
+
+			for (seat = 0; !((aw >> seat) & 1) || k-- > 0; seat++)
+				;
+		} else {
+			assert_int_equal(aw, 1u << seat);
+		}
 		assert_true(fortuna_moves(s, seat, ml) > 0);
+		/* a single answer is never asked of a seat without privilege
+		 * cards: it was taken automatically */
+		if (ml->n == 1) {
+			int k, held = 0;
+
+			for (k = 0; k < FP_COUNT; k++)
+				held += s->p[seat].hand[k];
+			if (!held)
+				fail_msg("seed %llu: step %d asked with a single move",
+					 (unsigned long long)seed, s->step);
+		}
 		if (random_moves)
 			m = ml->v[rng_below(&r, (uint32_t)ml->n)];
 		else

@@ -267,6 +267,38 @@ static void check_ids(const struct game_ops *g, const void *st, int seat)
 	buf_release(&err);
 }
 
+/* The labels people see: without names, game_move_label is move_label;
+ * with names, a label names a seat only by its name, never as "Seat n". */
+static void check_labels(const struct game_ops *g, const void *st, int seat, int nseats)
+{
+	static const char *const names[] = { "Ana", "Ben", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal" };
+	struct move_list *ml = malloc(sizeof(*ml));
+	struct buf a = BUF_INIT, b = BUF_INIT;
+	int i, l;
+
+	g->moves(st, seat, ml);
+	for (l = 0; l < LOC_COUNT; l++) {
+		struct game_view bare = { (enum locale)l, nseats, NULL };
+		struct game_view named = { (enum locale)l, nseats, names };
+
+		for (i = 0; i < ml->n; i++) {
+			buf_reset(&a);
+			buf_reset(&b);
+			g->move_label(st, seat, ml->v[i], (enum locale)l, &a);
+			game_move_label(g, st, seat, ml->v[i], &bare, &b);
+			assert_string_equal(buf_str(&a), buf_str(&b));
+			buf_reset(&b);
+			game_move_label(g, st, seat, ml->v[i], &named, &b);
+			assert_true(b.len > 0);
+			if (g->move_label_view && strstr(buf_str(&b), "Seat "))
+				fail_msg("%s: a label with names still says \"Seat\": %s", g->id, buf_str(&b));
+		}
+	}
+	free(ml);
+	buf_release(&a);
+	buf_release(&b);
+}
+
 static void play_one(const struct game_ops *g, int n, uint64_t seed, int deep, int random_moves)
 {
 	void *st = game_state_new(g);
@@ -297,6 +329,7 @@ static void play_one(const struct game_ops *g, int n, uint64_t seed, int deep, i
 		}
 		if (deep) {
 			check_ids(g, st, seat);
+			check_labels(g, st, seat, n);
 			buf_reset(&id);
 			g->move_id(st, seat, m, &id);
 			rec[moves].seat = seat;
