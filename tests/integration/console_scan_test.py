@@ -2,7 +2,7 @@
 """Nothing the room can read names a hidden card: every registered game,
 played to its end through the console binary, with every public line
 (`[room ...]`) printed for each command checked against the secrets() of
-every game in play in the bot's store at that moment (secrets.py).
+every game in play in the bot's store at that moment (hidden.py).
 
 The console answers one line at a time, in order, so the test writes one
 command, then a line the console rejects by itself ("#x": no room command
