@@ -35,10 +35,6 @@
 #define BACKFILL_MAX 500
 /* Pseudo-status of a request whose answer was over the size cap. */
 #define STATUS_TOO_BIG (-2)
-/* The send queue: requests waiting for the homeserver plus private
- * messages waiting for their direct chat.  At SENDQ_MAX, commands wait
- * (the sync batch pauses) until it is down to SENDQ_MAX / 2. */
-#define SENDQ_MAX 512
 
 /* Request contexts in flight, freed at stop (the HTTP client drops them
  * without calling back). */
@@ -139,6 +135,7 @@ struct unit {
 	struct mx_sync s;
 	unsigned char *before_join;	/* per item, or NULL: none is */
 	int reverse;
+	int gap;			/* read back: older than the batch */
 	size_t done;			/* items handled */
 };
 
@@ -204,6 +201,7 @@ struct matrix {
 	size_t ntouched, captouched;
 	size_t nqueued;		/* requests alive, the sync excluded */
 	size_t nwaiting;	/* private parts waiting for a checked room */
+	size_t sendq_max;	/* MATRIX_SENDQ_MAX */
 	int sendq_full_told;	/* logged once per episode */
 	uv_timer_t sync_timer;
 	uv_timer_t resume_timer;
@@ -422,6 +420,7 @@ static void on_resume(uv_timer_t *t)
 
 	if (m->batch.on && m->batch.paused) {
 		m->batch.paused = 0;
+		m->sendq_full_told = 0;
 		log_info("matrix: the send queue is down to %zu; reading commands again",
 			 sendq_len(m));
 		batch_step(m);
@@ -431,7 +430,7 @@ static void on_resume(uv_timer_t *t)
 /* A request or a waiting part is gone: commands may flow again. */
 static void sendq_shrunk(struct matrix *m)
 {
-	if (m->batch.paused && !m->stopping && sendq_len(m) <= SENDQ_MAX / 2 &&
+	if (m->batch.paused && !m->stopping && sendq_len(m) <= m->sendq_max / 2 &&
 	    !uv_is_active((uv_handle_t *)&m->resume_timer))
 		uv_timer_start(&m->resume_timer, on_resume, 0, 0);
 }
@@ -1843,8 +1842,48 @@ static unsigned char *before_join_of(struct matrix *m, const struct mx_sync *s)
 	return bj;
 }
 
+/*
+ * Memberships are taken from the whole response before any of its messages
+ * is handled (apply_members), so a private message sent because of a
+ * command early in the batch already knows that its chat gained a member
+ * later in the same batch (rooms come one after another in a response,
+ * not in the order things happened).  A limited timeline's gap may have
+ * hidden changes (lazy-loaded members): the counts are forgotten too,
+ * unless this response's summary gives them again.
+ */
+static void apply_members(struct matrix *m, const struct mx_sync *s)
+{
+	size_t i;
+	struct mroom *r;
+
+	for (i = 0; i < s->nitems; i++) {
+		const struct mx_item *it = &s->items[i];
+
+		switch (it->kind) {
+		case MX_MEMBER:
+			handle_member(m, it);
+			break;
+		case MX_LIMITED:
+			if ((r = room_get(m, it->room, 0))) {
+				r->mem.complete = 0;
+				r->mem.sum_joined = r->mem.sum_invited = -1;
+			}
+			break;
+		case MX_SUMMARY:
+			r = room_get(m, it->room, 1);
+			mx_members_summary(&r->mem, it->joined, it->invited);
+			touch(m, r);
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+/* gap: an item read back from a room's history, older than what the
+ * batch's memberships say (only a name of someone unknown is taken). */
 static void handle_item(struct matrix *m, const struct mx_item *it, int initial,
-			int before_join)
+			int before_join, int gap)
 {
 	struct mroom *r;
 	struct dm *d;
@@ -1864,18 +1903,13 @@ static void handle_item(struct matrix *m, const struct mx_item *it, int initial,
 		say_encrypted_and_leave(m, room_get(m, it->room, 1));
 		break;
 	case MX_MEMBER:
-		handle_member(m, it);
+		r = room_get(m, it->room, 1);
+		if (gap && !mx_members_get(&r->mem, it->state_key))
+			mx_members_set(&r->mem, it->state_key, MXM_NONE, it->displayname);
 		break;
 	case MX_LIMITED:
-		/* the gap may have hidden member changes (lazy loading) */
-		if ((r = room_get(m, it->room, 0)))
-			r->mem.complete = 0;
-		break;
 	case MX_SUMMARY:
-		r = room_get(m, it->room, 1);
-		mx_members_summary(&r->mem, it->joined, it->invited);
-		touch(m, r);
-		break;
+		break;		/* apply_members */
 	case MX_MESSAGE:
 		if (strcmp(it->sender, m->me) && (r = room_get(m, it->room, 0)))
 			r->since_last++;
@@ -1920,7 +1954,7 @@ static int run_units(struct matrix *m)
 		while (u->done < u->s.nitems) {
 			size_t i = u->reverse ? u->s.nitems - 1 - u->done : u->done;
 
-			if (sendq_len(m) >= SENDQ_MAX) {
+			if (sendq_len(m) >= m->sendq_max) {
 				b->paused = 1;
 				if (!m->sendq_full_told)
 					log_warn("matrix: %zu messages are waiting for the homeserver; "
@@ -1931,7 +1965,7 @@ static int run_units(struct matrix *m)
 			}
 			u->done++;
 			handle_item(m, &u->s.items[i], b->initial,
-				    u->before_join && u->before_join[i]);
+				    u->before_join && u->before_join[i], u->gap);
 			if (m->stopping)
 				return 0;
 		}
@@ -1982,6 +2016,7 @@ static void on_gap_page(struct matrix *m, long status, const char *errcode, cons
 		if (!u->s.next_batch[0] || !u->s.nitems)
 			b->gap_ended = 1;
 		u->reverse = 1;
+		u->gap = 1;
 		b->page_events += u->s.nitems;
 		u->next = b->pages;	/* the head is the oldest page */
 		b->pages = u;
@@ -2129,6 +2164,7 @@ static void batch_begin(struct matrix *m, struct mx_sync *s, int initial)
 	if (b->main.direct)
 		merge_direct(m, b->main.direct);
 	b->main_before_join = before_join_of(m, &b->main);
+	apply_members(m, &b->main);
 	if (!initial && m->since && m->mode != SYNC_SKIP) {
 		/* limited timelines: the gap back to m->since is read first,
 		 * unless the bot joined in it (nothing before is for it) */
@@ -2512,6 +2548,7 @@ struct adapter *matrix_adapter_new(const struct matrix_config *cfg, struct buf *
 	m->prefix = xstrdup(cfg->prefix && *cfg->prefix ? cfg->prefix : "!");
 	m->allow = cfg->allow && *cfg->allow ? xstrdup(cfg->allow) : NULL;
 	m->store = cfg->store;
+	m->sendq_max = cfg->sendq_max ? cfg->sendq_max : MATRIX_SENDQ_MAX;
 	rng_seed(&m->rng, cfg->seed, 0x6d78);
 	/* the hash tables' key: ids come from anyone on any homeserver */
 	m->k0 = rng_next(&m->rng);

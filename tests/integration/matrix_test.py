@@ -12,6 +12,7 @@ import os
 import random
 import re
 import signal
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -550,6 +551,193 @@ def test_burst_limited_timeline():
         finally:
             bot2.stop()
     finally:
+        fake.stop()
+
+
+# ---- issue 11: private views only in private chats ----
+
+def cursor(db, key):
+    """A cursor of the bot's store (read beside the running bot)."""
+    con = sqlite3.connect("file:%s?mode=ro" % db, uri=True, timeout=10)
+    try:
+        row = con.execute("SELECT value FROM cursors WHERE key = ?", (key,)).fetchone()
+        return row[0] if row else None
+    finally:
+        con.close()
+
+
+def private_texts(fake, room):
+    """Bodies of the bot's messages in room that are someone's private view
+    (anything but the notices a room may get)."""
+    return [t for t in texts(fake, room) if "not private any more" not in t]
+
+
+def wait_private_reply(fake, user, room, needle="Fortuna", after=None):
+    """Asks for a private answer (`!rules fortuna`) in room; returns the
+    DM room it landed in."""
+    before = {r: len(fake.bot_messages(r)) for r in fake.bot_rooms()} if after is None else after
+    fake.say(user, room, "!rules fortuna")
+
+    def landed():
+        for r in fake.bot_rooms():
+            new = fake.bot_messages(r)[before.get(r, 0):]
+            if any(needle in m.get("body", "") for m in new):
+                return r
+        return None
+    box = []
+    fake._wait(lambda: box.append(landed()) or box[-1], 10,
+               lambda: "no private answer for %s" % user)
+    return box[-1]
+
+
+def test_dm_room_that_gains_a_member_gets_no_more_private_messages():
+    """A DM room whose members stop being exactly {bot, player}: someone
+    invited (not joined) counts; then someone joining a new one.  Each time
+    the bot stops using it (store, m.direct), says so there once, and opens
+    a new one it creates itself."""
+    fake = new_fake()
+    bot = Bot(fake)
+    try:
+        ana, ben = players(fake, 2)
+        eve = fake.register_user("eve", "Eve")
+        room = game_room(fake, [ana, ben])
+        dm1 = wait_private_reply(fake, ana, room)
+        assert dm1 == fake.dm_room(ana), (dm1, fake.dm_room(ana))
+        fake.accept_invite(ana, dm1)
+        dm1 = wait_private_reply(fake, ana, room)        # the same room, now joined
+        assert dm1 == fake.dm_room(ana)
+        # Ana invites Eve to her private chat; Eve does not join
+        pos = fake.stream_pos
+        fake.invite(ana, dm1, eve)
+        fake.wait_caught_up()
+        dm2 = wait_private_reply(fake, ana, room)
+        assert dm2 != dm1 and dm2 == fake.dm_room(ana), (dm1, dm2)
+        later = [e for e in fake.bot_sends(dm1) if e.pos > pos]
+        assert len(later) == 1 and "not private any more" in later[0].content["body"], later
+        direct = fake.account_data(fake.bot_user, "m.direct") or {}
+        fake._wait(lambda: dm1 not in (fake.account_data(fake.bot_user) or {}).get(ana, []) and
+                   dm2 in (fake.account_data(fake.bot_user) or {}).get(ana, []), 10,
+                   lambda: "m.direct: %r" % fake.account_data(fake.bot_user))
+        assert cursor(bot.db, "matrix.dm." + ana).split("\n")[0] == dm2
+        # in the new one, Eve is invited and joins at once
+        fake.accept_invite(ana, dm2)
+        pos = fake.stream_pos
+        with fake._lock:
+            fake.invite(ana, dm2, eve)
+            fake.accept_invite(eve, dm2)
+        dm3 = wait_private_reply(fake, ana, room)
+        assert dm3 not in (dm1, dm2), (dm1, dm2, dm3)
+        later = [e for e in fake.bot_sends(dm2) if e.pos > pos]
+        assert len(later) == 1 and "not private any more" in later[0].content["body"], later
+        # every private message went to a room of exactly {bot, Ana}
+        for r in (dm1, dm2, dm3):
+            for e in fake.bot_sends(r):
+                if "not private any more" not in e.content.get("body", ""):
+                    assert sorted(e.readers) == sorted([fake.bot_user, ana]), (r, e)
+        # a command typed in the old room by Eve is not Ana's
+        fake.say(eve, dm2, "rules fortuna")
+        time.sleep(0.5 * SLOW)
+        assert len(fake.bot_sends(dm2)) == len([e for e in fake.bot_sends(dm2)])
+        check_clean(fake)
+    finally:
+        bot.stop()
+        fake.stop()
+
+
+def test_is_direct_invite_to_a_shared_room_is_not_a_dm_room():
+    """An is_direct invite into a room with a third member is joined but
+    never used for private messages; one into a room of exactly the inviter
+    is (after the bot checked its members)."""
+    fake = new_fake()
+    bot = Bot(fake)
+    try:
+        ana, ben = players(fake, 2)
+        shared = fake.create_room(ana, name="not private", members=[ben])
+        fake.invite_bot(shared, ana, is_direct=True)
+        fake.wait_membership(fake.bot_user, shared, "join")
+        fake.wait_idle()
+        dm = wait_private_reply(fake, ana, shared)
+        assert dm != shared and dm == fake.dm_room(ana), (dm, shared)
+        assert private_texts(fake, shared) == [], texts(fake, shared)
+        assert shared not in (fake.account_data(fake.bot_user) or {}).get(ana, [])
+        # Ben's own 1:1 room with the bot: adopted, no room created for him
+        solo = fake.create_room(ben, name="just us")
+        fake.invite_bot(solo, ben, is_direct=True)
+        fake.wait_membership(fake.bot_user, solo, "join")
+        fake.wait_requests(lambda r: r.path == "/rooms/%s/members" % solo, timeout=10)
+        fake.wait_idle()
+        got = wait_private_reply(fake, ben, shared)
+        assert got == solo and fake.dm_room(ben) is None, (got, solo, fake.dm_room(ben))
+        assert solo in (fake.account_data(fake.bot_user) or {}).get(ben, [])
+        check_clean(fake)
+    finally:
+        bot.stop()
+        fake.stop()
+
+
+# ---- issue 11: forged invite state ----
+
+def forged_state(victim, bot_user):
+    """Stripped state a hostile server adds: an invite of someone else
+    "sent" by the victim with is_direct, and the victim's member event."""
+    return [{"type": "m.room.member", "state_key": "@someone:evil.test", "sender": victim,
+             "content": {"membership": "invite", "is_direct": True}},
+            {"type": "m.room.member", "state_key": victim, "sender": victim,
+             "content": {"membership": "join", "displayname": "Ana"}}]
+
+
+def test_forged_invite_state_bypasses_nothing():
+    """Only the invite event about the bot itself counts: a forged
+    invite_state naming an allowed user neither passes MATRIX_ALLOW nor
+    makes the stranger's room the victim's DM room; contradicting invite
+    events are declined outright."""
+    fake = new_fake()
+    bot = Bot(fake, extra_env={"MATRIX_ALLOW": "fake.test"})
+    try:
+        ana, = players(fake, 1)
+        mal = fake.register_user("mal", "Mal", server="evil.test")
+        trap = fake.create_room(mal, name="trap")
+        fake.forge_invite_state(trap, forged_state(ana, fake.bot_user))
+        fake.invite_bot(trap, mal, is_direct=True)
+        fake.wait_membership(fake.bot_user, trap, "leave")      # declined
+        # a second invite event about the bot, "sent" by Ana: contradicts
+        trap2 = fake.create_room(mal, name="trap 2")
+        fake.forge_invite_state(trap2, [{
+            "type": "m.room.member", "state_key": fake.bot_user, "sender": ana,
+            "content": {"membership": "invite", "is_direct": True}}])
+        fake.invite_bot(trap2, mal, is_direct=True)
+        fake.wait_membership(fake.bot_user, trap2, "leave")
+        room = game_room(fake, [ana])
+        dm = wait_private_reply(fake, ana, room)
+        assert dm == fake.dm_room(ana) and dm not in (trap, trap2)
+        assert texts(fake, trap) == [] and texts(fake, trap2) == []
+        assert all(r.path != "/rooms/%s/join" % t for r in fake.requests for t in (trap, trap2))
+        log = bot.log()
+        assert "contradicts itself" in log and "outside MATRIX_ALLOW" in log, log[-2000:]
+        check_clean(fake)
+    finally:
+        bot.stop()
+        fake.stop()
+    # without an allowlist: the stranger's room is joined as the stranger's,
+    # and never becomes Ana's DM room
+    fake = new_fake()
+    bot = Bot(fake)
+    try:
+        ana, = players(fake, 1)
+        mal = fake.register_user("mal", "Mal", server="evil.test")
+        trap = fake.create_room(mal, name="trap", members=[ana])
+        fake.forge_invite_state(trap, forged_state(ana, fake.bot_user))
+        fake.invite_bot(trap, mal, is_direct=True)
+        fake.wait_membership(fake.bot_user, trap, "join")
+        fake.wait_idle()
+        dm = wait_private_reply(fake, ana, trap)
+        assert dm != trap and dm == fake.dm_room(ana), (dm, trap)
+        assert trap not in (fake.account_data(fake.bot_user) or {}).get(ana, [])
+        assert private_texts(fake, trap) == [] or all(
+            "Fortuna" not in t for t in private_texts(fake, trap)), texts(fake, trap)
+        check_clean(fake)
+    finally:
+        bot.stop()
         fake.stop()
 
 
