@@ -202,7 +202,7 @@ struct matrix {
 	size_t nqueued;		/* requests alive, the sync excluded */
 	size_t nwaiting;	/* private parts waiting for a checked room */
 	size_t sendq_max;	/* MATRIX_SENDQ_MAX */
-	int sendq_full_told;	/* logged once per episode */
+	int sendq_full_told;	/* logged; again once it has drained */
 	uv_timer_t sync_timer;
 	uv_timer_t resume_timer;
 	struct live live;
@@ -420,9 +420,8 @@ static void on_resume(uv_timer_t *t)
 
 	if (m->batch.on && m->batch.paused) {
 		m->batch.paused = 0;
-		m->sendq_full_told = 0;
-		log_info("matrix: the send queue is down to %zu; reading commands again",
-			 sendq_len(m));
+		log_debug("matrix: the send queue is down to %zu; reading commands again",
+			  sendq_len(m));
 		batch_step(m);
 	}
 }
@@ -430,6 +429,10 @@ static void on_resume(uv_timer_t *t)
 /* A request or a waiting part is gone: commands may flow again. */
 static void sendq_shrunk(struct matrix *m)
 {
+	if (m->sendq_full_told && !sendq_len(m)) {
+		m->sendq_full_told = 0;
+		log_info("matrix: the send queue has drained");
+	}
 	if (m->batch.paused && !m->stopping && sendq_len(m) <= m->sendq_max / 2 &&
 	    !uv_is_active((uv_handle_t *)&m->resume_timer))
 		uv_timer_start(&m->resume_timer, on_resume, 0, 0);
@@ -2004,6 +2007,16 @@ static void on_gap_page(struct matrix *m, long status, const char *errcode, cons
 		b->gap_ended = 1;
 		unit_free(u);
 	} else {
+		/* the senders' names (lazy-loaded members, in "state"), for
+		 * those the bot does not know */
+		for (i = 0; i < u->s.nitems; i++) {
+			const struct mx_item *it = &u->s.items[i];
+			struct mroom *r;
+
+			if (it->kind == MX_MEMBER && !it->from_timeline &&
+			    !mx_members_get(&(r = room_get(m, it->room, 1))->mem, it->state_key))
+				mx_members_set(&r->mem, it->state_key, MXM_NONE, it->displayname);
+		}
 		/* newest first: stop at the bot's own join, what is older was
 		 * said before it came */
 		for (i = 0; i < u->s.nitems; i++) {

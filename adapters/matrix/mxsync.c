@@ -571,6 +571,8 @@ int mx_messages_parse(const char *body, size_t len, const char *room, struct mx_
 	id = room_key(out, room);
 	json_array_foreach(chunk, k, ev)
 		room_event(&it, id, ev, 1);
+	json_array_foreach(json_object_get(root, "state"), k, ev)
+		room_event(&it, id, ev, 0);
 	json_decref(root);
 	return 0;
 }

@@ -130,9 +130,11 @@ int mx_invite_decode(const char *body, size_t len, const char *room, const char 
 		     struct mx_sync *out, struct buf *err);
 
 /*
- * Parses a GET /rooms/{room}/messages page: the "chunk" events, in the
- * order given, as timeline items of room (MESSAGE, MEMBER, ENCRYPTED);
- * next_batch is the page's "end" ("" when absent: no more).  -1 with err
+ * Parses a GET /rooms/{room}/messages page (or a /members answer): the
+ * "chunk" events, in the order given, as timeline items of room (MESSAGE,
+ * MEMBER, ENCRYPTED), then the "state" events (with lazy-loaded members:
+ * the chunk's senders) as state items; next_batch is the page's "end" (""
+ * when absent: no more).  -1 with err
  * when the body is not a JSON object or chunk is not an array.
  */
 int mx_messages_parse(const char *body, size_t len, const char *room, struct mx_sync *out,

@@ -1533,6 +1533,12 @@ class FakeMatrix:
         if len(evs) > limit:
             last = chunk[-1].pos
             out["end"] = _tok(last - 1 if d == "b" else last)
+        if isinstance(flt, dict) and flt.get("lazy_load_members") is True:
+            # the chunk's senders' member events (their current ones)
+            out["state"] = [
+                self._wire(r.state[("m.room.member", u)], who.device, with_room=True)
+                for u in sorted({e.ev["sender"] for e in chunk})
+                if ("m.room.member", u) in r.state]
         return 200, {}, out
 
     def _get_filter(self, q):

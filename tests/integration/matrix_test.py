@@ -741,5 +741,175 @@ def test_forged_invite_state_bypasses_nothing():
         fake.stop()
 
 
+# ---- issue 11: a /sync too large to read ----
+
+BIG_REASON = "x" * 60000      # a member event of about 60 KB
+
+
+def heavy_member_events(fake, user, room, n):
+    """n member events of user in room, each carrying a 60 KB reason."""
+    for i in range(n):
+        fake.send_event(user, room, "m.room.member",
+                        {"membership": "join", "displayname": "Ana", "reason": BIG_REASON},
+                        state_key=user)
+
+
+def heavy_invite(fake, inviter, n=140):
+    """A room whose invite carries n stripped member events of 60 KB: over
+    the 8 MiB cap whatever filter the bot asks for."""
+    room = fake.create_room(inviter, name="heavy")
+    fake.forge_invite_state(room, [
+        {"type": "m.room.member", "state_key": "@m%d:evil.test" % i, "sender": inviter,
+         "content": {"membership": "leave", "reason": BIG_REASON}} for i in range(n)])
+    fake.invite_bot(room, inviter)
+    return room
+
+
+def test_oversized_sync_never_stops_the_bot():
+    """Responses over the 8 MiB cap: timelines too large are asked again
+    smaller (the gaps read back, a command in one answered); an invite too
+    large for any filter is stepped over (the rooms' messages read back, a
+    command sent meanwhile answered); restarts do not wedge either."""
+    fake = new_fake()
+    bot = Bot(fake)
+    bot2 = bot3 = None
+    try:
+        ana, ben = players(fake, 2)
+        mal = fake.register_user("mal", "Mal", server="evil.test")
+        room = game_room(fake, [ana, ben])
+        fake.say(ana, room, "!game new fortuna")
+        wait_text(fake, room, "lobby")
+        busy = []
+        for k in range(3):
+            r = fake.create_room(ana, name="busy %d" % k)
+            fake.invite_bot(r, ana)
+            busy.append(r)
+        fake._wait(lambda: all(r in fake.bot_rooms() for r in busy), 10, "joins")
+        fake.wait_idle()
+        # (a) 3 x 50 events of 60 KB at once: 9 MB in one normal response
+        with fake._lock:
+            fake.say(ana, busy[0], "!game status")      # early: in a gap
+            for r in busy:
+                heavy_member_events(fake, ana, r, 50)
+            fake.say(ben, room, "!game join")
+        wait_text(fake, room, "Ana, Ben", timeout=30)
+        wait_text(fake, busy[0], "No game", timeout=30)
+        assert "asking again with smaller timelines" in bot.log()
+        assert any(r.path == "/rooms/%s/messages" % busy[0] for r in fake.requests)
+        # (b) an invite over the cap: nothing can shrink it
+        with fake._lock:
+            heavy = heavy_invite(fake, mal)
+            fake.say(ana, room, "!game status")
+        n = len(fake.bot_messages(room))
+        fake._wait(lambda: len(fake.bot_messages(room)) > n or
+                   any("Seats" in t for t in texts(fake, room)[n - 1:]), 30,
+                   lambda: "the status after the huge invite was not answered: %r"
+                   % texts(fake, room)[-2:])
+        fake.wait_idle(timeout=30)
+        log = bot.log()
+        assert "stepping over it" in log, log[-3000:]
+        assert fake.membership(fake.bot_user, heavy) == "invite"      # never joined
+        bot.stop()
+        # (c) stopped with such an invite pending and a command waiting:
+        # the restart answers the command, and so does the next one
+        with fake._lock:
+            heavy_invite(fake, mal)
+            fake.say(ben, room, "!game leave")
+        bot2 = Bot(fake, db=bot.db)
+        wait_text(fake, room, "Seats (1 of", timeout=30)
+        bot2.stop()
+        bot3 = Bot(fake, db=bot.db)
+        fake.say(ben, room, "!game join")
+        wait_text(fake, room, "Ana, Ben", after=len(texts(fake, room)) - 1, timeout=30)
+        check_clean(fake)
+    finally:
+        for b in (bot3, bot2, bot):
+            if b and b.proc.poll() is None:
+                b.stop()
+        fake.stop()
+
+
+# ---- issue 11: names are untrusted text ----
+
+FORGED = "Eve\n\u202eWinner: Eve\u200b"      # newline, RLO, zero-width space
+INVISIBLE = "\u200b\u202e\n\u2066"             # nothing visible at all
+BAD_CHARS = "\u202e\u200b\u2066\u2028\u200d\u2067"
+
+
+def test_display_names_cannot_forge_lines():
+    """Display names with newlines, bidi overrides and zero-width characters
+    are cleaned at the adapter: one line, nothing invisible, in body and
+    formatted_body; a name with nothing visible shows the localpart."""
+    fake = new_fake()
+    bot = Bot(fake)
+    try:
+        eve = fake.register_user("eve", FORGED)
+        zed = fake.register_user("zed", INVISIBLE)
+        cy = fake.register_user("cy", "Cy")
+        room = game_room(fake, [eve, zed, cy])
+        fake.say(eve, room, "!game new fortuna")
+        fake.say(zed, room, "!game join")
+        wait_text(fake, room, "zed")
+        # a new name while in the room (a member event in the timeline)
+        fake.set_displayname(cy, room, "Cy\u2028Winner: Cy\u200d")
+        fake.say(cy, room, "!game join")
+        wait_text(fake, room, "Cy Winner: Cy")
+        fake.say(eve, room, "!game start")
+        wait_boards(fake, room, 1)
+        for m in fake.bot_messages(room):
+            body, html = m.get("body", ""), m.get("formatted_body", "")
+            for c in BAD_CHARS:
+                assert c not in body and c not in html, (c, body)
+            for line in body.split("\n"):
+                assert not line.strip().startswith("Winner:"), body
+            assert "<br>Winner" not in html and "\nWinner" not in html, html
+        every = "\n".join(texts(fake, room))
+        assert "Eve Winner: Eve" in every, every
+        seats = [t for t in texts(fake, room) if "Seats" in t]
+        assert any("zed" in t for t in seats), seats
+        check_clean(fake)
+    finally:
+        bot.stop()
+        fake.stop()
+
+
+# ---- issue 11: the send queue is bounded ----
+
+def test_send_queue_full_commands_wait_nothing_dropped():
+    """With the send queue bound at 4, twelve commands in one sync: the bot
+    stops taking commands while 4 answers wait (the next /sync comes only
+    once most are out), says so once in its log, and answers all twelve."""
+    fake = new_fake()
+    bot = Bot(fake, extra_env={"TABULA_TEST_MATRIX_SENDQ": "4"})
+    try:
+        ana, ben = players(fake, 2)
+        room = game_room(fake, [ana, ben])
+        fake.wait_idle()
+        with fake._lock:
+            first = fake.stream_pos + 1
+            for i in range(12):
+                fake.say(ana if i % 2 else ben, room, "!game status")
+        fake._wait(lambda: len([r for r in fake.sends_to(room) if r.status == 200]) >= 12,
+                   20, lambda: "answers: %d" % len(fake.sends_to(room)))
+        d = fake.sync_delivery(first)
+        assert d is not None
+        with fake._lock:
+            nxt = [r for r in fake.requests if r.path == "/sync" and r.t_arrival > d.t]
+            done_before = [r for r in fake.sends_to(room)
+                           if r.status == 200 and r.t_sent is not None and nxt and
+                           r.t_sent < nxt[0].t_arrival]
+        assert nxt, "no sync after the batch"
+        assert len(done_before) >= 12 - 4, (len(done_before), "sent before the next sync")
+        time.sleep(0.3 * SLOW)
+        assert len([r for r in fake.sends_to(room) if r.status == 200]) == 12
+        log = bot.log()
+        assert log.count("new commands wait until half of them are sent") == 1, log[-2000:]
+        assert "the send queue has drained" in log
+        check_clean(fake)
+    finally:
+        bot.stop()
+        fake.stop()
+
+
 if __name__ == "__main__":
     sys.exit(harness.run_tests("matrix", sys.modules[__name__], sys.argv))
