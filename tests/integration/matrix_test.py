@@ -22,6 +22,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "fakes"))
 sys.path.insert(0, HERE)
 import harness  # noqa: E402
+import secrets  # noqa: E402  (tests/integration/secrets.py)
 from fake_matrix import FakeMatrix  # noqa: E402
 
 SLOW = harness.SLOW     # TABULA_TEST_SLOW: timeouts x this (make valgrind)
@@ -909,6 +910,125 @@ def test_send_queue_full_commands_wait_nothing_dropped():
     finally:
         bot.stop()
         fake.stop()
+
+
+# ---- issue 11: nothing hidden in any public payload ----
+
+def all_strings(v):
+    """Every string value in a JSON value (m.new_content and the rest)."""
+    if isinstance(v, str):
+        return [v]
+    if isinstance(v, dict):
+        return [t for x in v.values() for t in all_strings(x)]
+    if isinstance(v, list):
+        return [t for x in v for t in all_strings(x)]
+    return []
+
+
+class Scan:
+    """Checks each event the bot sent, once, at the moment it is seen: in a
+    DM room (one the bot created for a player) its readers must be exactly
+    the bot and that player; anywhere else none of its strings may hold a
+    secret of the games in play then (tests/integration/secrets.py)."""
+
+    def __init__(self, fake, db):
+        self.fake, self.db = fake, db
+        self.seen = set()
+        self.public = self.private = 0
+        self.secret_steps = 0       # steps where something was hidden
+        self.dm_with_secret = 0     # private messages naming a secret
+
+    def __call__(self):
+        fake = self.fake
+        fake.wait_idle()
+        now = secrets.secrets_now(self.db)
+        self.secret_steps += bool(now)
+        with fake._lock:
+            dms = {c.room_id: c.body["invite"][0] for c in fake.created_rooms
+                   if c.user == fake.bot_user and (c.body or {}).get("is_direct")}
+        for e in fake.bot_sends():
+            if e.event_id in self.seen:
+                continue
+            self.seen.add(e.event_id)
+            if e.room in dms:
+                assert sorted(e.readers) == sorted([fake.bot_user, dms[e.room]]), \
+                    ("a private message readable by", e.readers, e.content.get("body", "")[:200])
+                self.private += 1
+                self.dm_with_secret += bool(secrets.leaks(all_strings(e.content), now))
+            else:
+                secrets.assert_no_leak(all_strings(e.content), now, " in %s" % e.room)
+                self.public += 1
+
+
+def play_scanned(fake, room, humans, game, rng, scan, limit=400):
+    """Plays to the end, every human decision through the room or the DM
+    room, scanning after every step; returns the number of steps."""
+    step = 0
+    while True:
+        bs = wait_boards(fake, room, step + 1, timeout=20)
+        scan()
+        board = bs[-1]
+        if "Game over" in board["body"]:
+            return step
+        who = [u for u in awaited(board) if u in humans]
+        assert who, "a board waiting for no human: %r" % board["body"][-300:]
+        uid = who[0]
+        dm = fake.dm_room(uid)
+        if dm and uid not in fake.joined_members(dm):
+            fake.accept_invite(uid, dm)
+        move = make_transcript.pick(rng, fresh_moves(fake, uid), game)
+        if step % 3 == 1 and dm:
+            fake.say(uid, dm, "play " + move)
+        else:
+            fake.say(uid, room, "!play " + move)
+        try:
+            wait_boards(fake, room, step + 2, timeout=20)
+        except AssertionError:
+            raise AssertionError("move %d (%s by %s) got no new board" % (step, move, uid))
+        step += 1
+        assert step < limit, "the game did not end"
+
+
+def scanned_game(game, nhumans, bots):
+    fake = new_fake()
+    bot = Bot(fake)
+    try:
+        names = ("Ana", "Ben", "Cy")[:nhumans]
+        ps = players(fake, nhumans, names)
+        room = game_room(fake, ps)
+        scan = Scan(fake, bot.db)
+        fake.say(ps[0], room, "!game new " + game)
+        wait_text(fake, room, "lobby")
+        for p in ps[1:]:
+            fake.say(p, room, "!game join")
+        if bots:
+            fake.say(ps[0], room, "!game addbot %d" % bots)
+        fake._wait(lambda: any("Seats (%d of" % (nhumans + bots) in t for t in texts(fake, room)),
+                   10, lambda: "the lobby did not fill: %r" % texts(fake, room))
+        scan()
+        fake.say(ps[0], room, "!game start")
+        steps = play_scanned(fake, room, ps, game, random.Random(11), scan)
+        # the scan saw the game, and saw it hide things
+        assert steps > 10 and scan.secret_steps > 5, (steps, scan.secret_steps)
+        assert scan.public > steps and scan.private >= steps // 2, (steps, scan.public, scan.private)
+        assert scan.dm_with_secret > 0, "no private message named a secret: a vacuous scan"
+        check_clean(fake)
+    finally:
+        bot.stop()
+        fake.stop()
+
+
+def test_public_payloads_hold_no_secret_fortuna():
+    """Three players play Fortuna to the end: after every step, every
+    public payload (body, formatted_body, edits' m.new_content, every other
+    string) against what is hidden then; private messages only in rooms of
+    exactly the bot and the player."""
+    scanned_game("fortuna", 3, 0)
+
+
+def test_public_payloads_hold_no_secret_gtr():
+    """The same for Glory to Rome, one human against two AI seats."""
+    scanned_game("gtr", 1, 2)
 
 
 if __name__ == "__main__":
