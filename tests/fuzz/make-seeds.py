@@ -205,6 +205,37 @@ def matrix():
         + span(0, "#alias:example.org"))
 
 
+def matrix_invite():
+    """Invites as stripped state (first line: the bot's id)."""
+    me = "@tabula:example.org"
+
+    def member(key, sender, content):
+        return {"type": "m.room.member", "state_key": key, "sender": sender, "content": content}
+
+    def seed(name, events, bot=me):
+        put("matrix_invite", name, bot + "\n" + json.dumps({"invite_state": {"events": events}}))
+    ana = "@ana:example.org"
+    real = [{"type": "m.room.create", "state_key": "", "sender": ana,
+             "content": {"creator": ana, "room_version": "10"}},
+            {"type": "m.room.name", "state_key": "", "sender": ana, "content": {"name": "Fortuna"}},
+            member(ana, ana, {"membership": "join", "displayname": "Ana"}),
+            dict(member(me, ana, {"membership": "invite", "is_direct": True}),
+                 event_id="$inv", origin_server_ts=1700000000000)]
+    seed("direct", real)
+    # issue 11: a forged invite of someone else naming an allowed user first
+    seed("forged-other", [member("@x:evil.org", ana, {"membership": "invite", "is_direct": True}),
+                          member(ana, ana, {"membership": "join", "displayname": "Ana"}),
+                          member(me, "@mal:evil.org", {"membership": "invite"})])
+    seed("forged-twice", [member(me, ana, {"membership": "invite", "is_direct": True}),
+                          member(me, "@mal:evil.org", {"membership": "invite", "is_direct": True})])
+    seed("no-sender", [member(me, 7, {"membership": "invite"})])
+    seed("not-ours", [member(me + "x", ana, {"membership": "invite"})])
+    seed("no-newline", b'{"invite_state":{"events":[]}}'.decode())
+    put("matrix_invite", "bad-utf8", me.encode() + b'\n{"invite_state":{"events":[{"type":'
+        b'"m.room.member","state_key":"' + me.encode() + b'","sender":"@\xff:x",'
+        b'"content":{"membership":"invite","displayname":"\xc3("}}]}}')
+
+
 def main():
     tabula = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "..", "..", "tabula")
     game_load(tabula)
@@ -212,6 +243,7 @@ def main():
     gateway()
     interaction()
     matrix()
+    matrix_invite()
 
 
 if __name__ == "__main__":
