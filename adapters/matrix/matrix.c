@@ -1145,7 +1145,7 @@ static int load_members(struct matrix *m, const char *room, const char *body, si
 	return 0;
 }
 
-static void dm_abandon(struct matrix *m, struct dm *d);
+static void dm_abandon(struct matrix *m, struct dm *d, int tell);
 
 static void on_members(struct matrix *m, long status, const char *errcode, const char *body,
 		       size_t len, void *ctx)
@@ -1177,11 +1177,12 @@ static void on_members(struct matrix *m, long status, const char *errcode, const
 		/* moved on meanwhile */
 	} else if (ok) {
 		if (dm_verdict(m, c->room, c->user) != MX_YES)
-			dm_abandon(m, d);
-	} else if (status == STATUS_TOO_BIG || (status >= 400 && status < 500 && status != 429)) {
-		/* a member list over 8 MiB, or the bot may not read it (not in
-		 * the room any more): not a private chat */
-		dm_abandon(m, d);
+			dm_abandon(m, d, 1);
+	} else if (status == STATUS_TOO_BIG) {
+		dm_abandon(m, d, 1);	/* a member list over 8 MiB */
+	} else if (status >= 400 && status < 500 && status != 429) {
+		/* the bot may not read it (not in the room any more) */
+		dm_abandon(m, d, 0);
 	} else {
 		log_warn("matrix: could not check a direct chat's members (HTTP %ld %s); "
 			 "its private messages wait for the next start", status,
@@ -1226,8 +1227,9 @@ static void dm_forget(struct matrix *m, struct dm *d)
 }
 
 /* d's room has (or may have) someone else in it: never used privately
- * again; the player's next private message opens a new direct chat. */
-static void dm_abandon(struct matrix *m, struct dm *d)
+ * again; the player's next private message opens a new direct chat.
+ * tell: say so in that room (the bot is still in it). */
+static void dm_abandon(struct matrix *m, struct dm *d, int tell)
 {
 	char old[MX_ID_SIZE];
 	struct rich body = RICH_INIT;
@@ -1238,6 +1240,8 @@ static void dm_abandon(struct matrix *m, struct dm *d)
 	log_info("matrix: a player's direct chat is not private any more; their private "
 		 "messages go to a new one");
 	dm_forget(m, d);
+	if (!tell)
+		return;
 	rich_text(&body, "This chat is not private any more (someone else is in it), so I no "
 		  "longer send private messages here: they go to a new direct chat. / Este chat "
 		  "ya no es privado (hay alguien más), así que no envío aquí mensajes privados: "
@@ -1263,7 +1267,7 @@ static void dm_pump(struct matrix *m, struct dm *d)
 		dm_check(m, d);
 		return;
 	case MX_NO:
-		dm_abandon(m, d);
+		dm_abandon(m, d, 1);
 		dm_create(m, d);
 		return;
 	case MX_YES:
@@ -1802,7 +1806,7 @@ static void after_batch(struct matrix *m)
 			continue;
 		}
 		if (d && dm_verdict(m, r->id, d->user) == MX_NO) {
-			dm_abandon(m, d);
+			dm_abandon(m, d, 1);
 			dm_pump(m, d);
 		}
 	}
