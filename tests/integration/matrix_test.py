@@ -637,6 +637,7 @@ def test_dm_room_that_gains_a_member_gets_no_more_private_messages():
                     assert sorted(e.readers) == sorted([fake.bot_user, ana]), (r, e)
         # the old rooms are not direct chats any more: text without the
         # prefix there is conversation, whoever types it
+        fake.wait_idle()
         n = len(fake.bot_sends())
         fake.say(ana, dm2, "rules fortuna")
         fake.say(eve, dm2, "rules fortuna")
