@@ -1110,8 +1110,11 @@ static void on_room_created(struct matrix *m, long status, const char *errcode,
 
 static void dm_create(struct matrix *m, struct dm *d)
 {
-	json_t *req = json_pack("{s:s, s:b, s:[s], s:s}", "preset", "trusted_private_chat",
-				"is_direct", 1, "invite", d->user, "name", "tabula");
+	json_t *req = json_pack("{s:s, s:b, s:[s], s:s, s:[{s:s, s:s, s:{s:s}}]}",
+				"preset", "trusted_private_chat", "is_direct", 1,
+				"invite", d->user, "name", "tabula", "initial_state",
+				"type", "m.room.history_visibility", "state_key", "",
+				"content", "history_visibility", "invited");
 
 	d->busy = DM_CREATING;
 	mx_call(m, "POST", API "/createRoom", req, NULL, 0, on_room_created,
@@ -1146,6 +1149,7 @@ static int load_members(struct matrix *m, const char *room, const char *body, si
 }
 
 static void dm_abandon(struct matrix *m, struct dm *d, int tell);
+static void restrict_history(struct matrix *m, struct dmctx *c);
 
 static void on_members(struct matrix *m, long status, const char *errcode, const char *body,
 		       size_t len, void *ctx)
@@ -1157,14 +1161,12 @@ static void on_members(struct matrix *m, long status, const char *errcode, const
 	live_del(&c->live);
 	if (c->adopt) {
 		/* a room the player made and invited the bot to, as a direct
-		 * chat: theirs only if nobody else is in it */
+		 * chat: theirs only if nobody else is in it, and once what is
+		 * said there is hidden from whoever comes later */
 		if (ok && !d->room[0] && d->busy == DM_IDLE &&
 		    dm_verdict(m, c->room, c->user) == MX_YES) {
-			dm_set_room(m, d, c->room);
-			d->told = 0;
-			dm_remember(m, c->user, c->room, 0);
-			record_direct(m, c->user, c->room);
-			log_info("matrix: a player's direct chat invitation accepted as their DM room");
+			restrict_history(m, c);
+			return;
 		} else if (ok) {
 			log_info("matrix: a direct chat invitation to a room with other members; "
 				 "not used for private messages");
@@ -1191,6 +1193,47 @@ static void on_members(struct matrix *m, long status, const char *errcode, const
 	}
 	dm_pump(m, d);
 	free(c);
+}
+
+static void on_history_set(struct matrix *m, long status, const char *errcode,
+			   const char *body, size_t len, void *ctx)
+{
+	struct dmctx *c = ctx;
+	struct dm *d = dm_get(m, c->user, 1);
+
+	live_del(&c->live);
+	if (status < 200 || status >= 300) {
+		log_info("matrix: a direct chat invitation not used for private messages: the "
+			 "bot may not hide its history from later members (HTTP %ld)", status);
+	} else if (!d->room[0] && d->busy == DM_IDLE &&
+		   dm_verdict(m, c->room, c->user) == MX_YES) {
+		dm_set_room(m, d, c->room);
+		d->told = 0;
+		dm_remember(m, c->user, c->room, 0);
+		record_direct(m, c->user, c->room);
+		log_info("matrix: a player's direct chat invitation accepted as their DM room");
+		dm_pump(m, d);
+	}
+	free(c);
+}
+
+/*
+ * History visibility "invited": someone who joins later cannot read what
+ * was said before their invitation (hands sent while the chat was
+ * private).  Set in the rooms the bot creates, and before adopting one.
+ */
+static void restrict_history(struct matrix *m, struct dmctx *c)
+{
+	struct buf path = BUF_INIT;
+	json_t *body = json_pack("{s:s}", "history_visibility", "invited");
+
+	live_add(m, &c->live, dmctx_release);
+	buf_addstr(&path, API "/rooms/");
+	enc(&path, c->room);
+	buf_addstr(&path, "/state/m.room.history_visibility/");
+	mx_call(m, "PUT", buf_str(&path), body, c->room, 0, on_history_set, c);
+	json_decref(body);
+	buf_release(&path);
 }
 
 static void fetch_members(struct matrix *m, struct dmctx *c)

@@ -630,6 +630,10 @@ def test_dm_room_that_gains_a_member_gets_no_more_private_messages():
         assert dm3 not in (dm1, dm2), (dm1, dm2, dm3)
         later = [e for e in fake.bot_sends(dm2) if e.pos > pos]
         assert len(later) == 1 and "not private any more" in later[0].content["body"], later
+        # what was said before someone's invitation stays hidden from them
+        for r in (dm1, dm2, dm3):
+            hv = [e for e in fake.room_state(r) if e["type"] == "m.room.history_visibility"]
+            assert hv and hv[0]["content"]["history_visibility"] == "invited", (r, hv)
         # every private message went to a room of exactly {bot, Ana}
         for r in (dm1, dm2, dm3):
             for e in fake.bot_sends(r):
@@ -675,6 +679,8 @@ def test_is_direct_invite_to_a_shared_room_is_not_a_dm_room():
         fake.wait_idle()
         got = wait_private_reply(fake, ben, shared)
         assert got == solo and fake.dm_room(ben) is None, (got, solo, fake.dm_room(ben))
+        hv = [e for e in fake.room_state(solo) if e["type"] == "m.room.history_visibility"]
+        assert hv[0]["content"]["history_visibility"] == "invited", hv
         assert solo in (fake.account_data(fake.bot_user) or {}).get(ben, [])
         check_clean(fake)
     finally:
