@@ -655,6 +655,39 @@ def test_dm_room_that_gains_a_member_gets_no_more_private_messages():
         fake.stop()
 
 
+def test_private_message_waiting_in_a_room_that_stops_being_private_goes_elsewhere():
+    """A private message held up (429) in its DM room's queue while someone
+    is invited there is checked again just before it goes: it goes to a new
+    direct chat instead, once."""
+    fake = new_fake()
+    bot = Bot(fake)
+    try:
+        ana, ben = players(fake, 2)
+        eve = fake.register_user("eve", "Eve")
+        room = game_room(fake, [ana, ben])
+        dm1 = wait_private_reply(fake, ana, room)
+        fake.accept_invite(ana, dm1)
+        fake.wait_idle()
+        before = len(fake.bot_messages(dm1))
+        fake.fail_next("PUT", r"^/rooms/%s/send/" % re.escape(dm1), 429, retry_after_ms=1500)
+        fake.say(ana, room, "!rules fortuna")
+        fake._wait(lambda: fake.faults_fired, 10, "the send was not tried")
+        fake.invite(ana, dm1, eve)
+        fake._wait(lambda: fake.dm_room(ana) != dm1 and fake.dm_room(ana) and
+                   any("Fortuna" in m.get("body", "")
+                       for m in fake.bot_messages(fake.dm_room(ana))), 10,
+                   lambda: "the held message did not go to a new room")
+        fake.wait_idle()
+        new = [m.get("body", "") for m in fake.bot_messages(dm1)[before:]]
+        assert len(new) == 1 and "not private any more" in new[0], new
+        assert len([m for m in fake.bot_messages(fake.dm_room(ana))
+                    if "Fortuna" in m.get("body", "")]) == 1
+        check_clean(fake)
+    finally:
+        bot.stop()
+        fake.stop()
+
+
 def test_is_direct_invite_to_a_shared_room_is_not_a_dm_room():
     """An is_direct invite into a room with a third member is joined but
     never used for private messages; one into a room of exactly the inviter
