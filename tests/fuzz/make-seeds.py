@@ -181,6 +181,20 @@ def matrix():
     }
     put("matrix_sync", "sync-full", json.dumps(sync))
     put("matrix_sync", "sync-empty", json.dumps({"next_batch": "s1"}))
+    put("matrix_sync", "messages-page", json.dumps({
+        "start": "t9", "end": "t3", "chunk": [
+            {"type": "m.room.message", "sender": "@ana:example.org", "event_id": "$e9",
+             "content": {"msgtype": "m.text", "body": "!game status"}},
+            {"type": "m.room.member", "sender": "@tabula:example.org",
+             "state_key": "@tabula:example.org", "event_id": "$j1",
+             "content": {"membership": "join"}, "unsigned": {"prev_content": {"membership": "invite"}}}],
+        "state": [{"type": "m.room.member", "sender": "@ana:example.org",
+                   "state_key": "@ana:example.org", "content": {"membership": "join",
+                                                                "displayname": "Ana"}}]}))
+    put("matrix_sync", "sync-summary", json.dumps({
+        "next_batch": "s2", "rooms": {"join": {"!r:example.org": {
+            "summary": {"m.joined_member_count": 2, "m.invited_member_count": 1},
+            "timeline": {"limited": True, "prev_batch": "p1", "events": []}}}}}))
     put("matrix_sync", "sync-bad-utf8", b'{"next_batch":"s2","rooms":{"join":{"!r:x":'
         b'{"timeline":{"events":[{"type":"m.room.message","sender":"@a:x",'
         b'"content":{"msgtype":"m.text","body":"\xc3\x28 \\ud800"}}]}}}}}')

@@ -610,20 +610,26 @@ static void test_messages_page(void **state)
 		"  \"content\": {\"name\": \"x\"}},"
 		" {\"type\": \"m.room.member\", \"sender\": \"@v:s\", \"state_key\": \"@v:s\","
 		"  \"event_id\": \"$2\", \"content\": {\"membership\": \"leave\"}},"
-		" 5]}";
+		" 5], \"state\": ["
+		" {\"type\": \"m.room.member\", \"sender\": \"@u:s\", \"state_key\": \"@u:s\","
+		"  \"content\": {\"membership\": \"join\", \"displayname\": \"U\"}}]}";
 	struct buf err = BUF_INIT;
 	struct mx_sync s;
 
 	assert_int_equal(mx_messages_parse(page, strlen(page), "!r:s", &s, &err), 0);
 	check_sync(&s);
 	assert_string_equal(s.next_batch, "t9");
-	assert_int_equal(s.nitems, 2);
+	assert_int_equal(s.nitems, 3);
 	assert_int_equal(s.items[0].kind, MX_MESSAGE);
 	assert_int_equal(s.items[0].from_timeline, 1);
 	assert_string_equal(s.items[0].room, "!r:s");
 	assert_string_equal(s.items[0].text, "!game status");
 	assert_int_equal(s.items[1].kind, MX_MEMBER);
 	assert_string_equal(s.items[1].membership, "leave");
+	/* the lazy-loaded members of the chunk's senders, after it */
+	assert_int_equal(s.items[2].kind, MX_MEMBER);
+	assert_int_equal(s.items[2].from_timeline, 0);
+	assert_string_equal(s.items[2].displayname, "U");
 	mx_sync_release(&s);
 
 	assert_int_equal(mx_messages_parse("{\"chunk\": []}", 13, "!r:s", &s, &err), 0);
