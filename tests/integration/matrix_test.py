@@ -943,12 +943,15 @@ def test_send_queue_full_commands_wait_nothing_dropped():
                    20, lambda: "answers: %d" % len(fake.sends_to(room)))
         d = fake.sync_delivery(first)
         assert d is not None
+
+        def later_syncs():
+            return [r for r in fake.requests if r.path == "/sync" and r.t_arrival > d.t]
+        fake._wait(lambda: later_syncs(), 20, "no sync after the batch")
         with fake._lock:
-            nxt = [r for r in fake.requests if r.path == "/sync" and r.t_arrival > d.t]
+            nxt = later_syncs()
             done_before = [r for r in fake.sends_to(room)
-                           if r.status == 200 and r.t_sent is not None and nxt and
+                           if r.status == 200 and r.t_sent is not None and
                            r.t_sent < nxt[0].t_arrival]
-        assert nxt, "no sync after the batch"
         assert len(done_before) >= 12 - 4, (len(done_before), "sent before the next sync")
         time.sleep(0.3 * SLOW)
         assert len([r for r in fake.sends_to(room) if r.status == 200]) == 12
