@@ -162,6 +162,7 @@ static void xfer_done(struct http_xfer *x, CURLcode rc)
 	} else {
 		describe_error(x, rc, &msg);
 		resp.error = buf_str(&msg);
+		resp.too_big = x->too_big || rc == CURLE_FILESIZE_EXCEEDED;
 	}
 	x->cb(&resp, x->ctx);
 	buf_release(&resp.body);

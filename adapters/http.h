@@ -58,6 +58,9 @@ struct http_resp {
 	 * message for an operator: refused connection, timeout, response
 	 * over the cap, ...  The body and headers are then empty. */
 	const char *error;
+	/* 1 when the request failed because the response body was over the
+	 * cap (error says so too): retrying the same request gets the same. */
+	int too_big;
 	/* The response body, NUL-terminated.  The callback may take it with
 	 * buf_detach(); otherwise it is freed when the callback returns. */
 	struct buf body;

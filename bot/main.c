@@ -58,6 +58,7 @@ static void usage(FILE *f)
 	      "                     or off (default 10/2 on Discord and Matrix, off on\n"
 	      "                     the console)\n"
 	      "  TABULA_TEST_CLOCK  tests only: a fake clock (unix seconds, or a file)\n"
+	      "  TABULA_TEST_MATRIX_SENDQ  tests only: the Matrix send queue's bound\n"
 	      "  DISCORD_TOKEN      Discord bot token: runs the Discord adapter (never logged)\n"
 	      "  DISCORD_APPLICATION_ID  the application id (default: learnt at connect)\n"
 	      "  DISCORD_GUILD_ID   register the slash commands in this server only\n"
@@ -235,6 +236,9 @@ static struct adapter *matrix_from_env(struct store *store, uint64_t seed, struc
 	cfg.allow = getenv("MATRIX_ALLOW");
 	cfg.store = store;
 	cfg.seed = seed;
+	/* tests only: a small send queue, to see commands wait */
+	if (getenv("TABULA_TEST_MATRIX_SENDQ"))
+		cfg.sendq_max = (size_t)strtoul(getenv("TABULA_TEST_MATRIX_SENDQ"), NULL, 10);
 	return matrix_adapter_new(&cfg, err);
 }
 

@@ -13,9 +13,11 @@
 
 #include "adapters/http.h"
 #include "adapters/matrix/mxhtml.h"
+#include "adapters/matrix/mxroom.h"
 #include "adapters/matrix/mxsync.h"
 #include "bot/logging.h"
 #include "util/rng.h"
+#include "util/strmap.h"
 #include "util/text.h"
 
 #define API "/_matrix/client/v3"
@@ -27,6 +29,12 @@
 #define BACKOFF_CAP_MS 30000
 #define SYNC_RETRY_MS 5000
 #define DONE_MAX 512		/* events handled within one sync batch */
+/* A gap before a limited timeline is read back with /messages, this many
+ * events a page and at most BACKFILL_MAX events a room. */
+#define BACKFILL_PAGE 50
+#define BACKFILL_MAX 500
+/* Pseudo-status of a request whose answer was over the size cap. */
+#define STATUS_TOO_BIG (-2)
 
 /* Request contexts in flight, freed at stop (the HTTP client drops them
  * without calling back). */
@@ -36,16 +44,10 @@ struct live {
 	int is_req;		/* a struct mxreq (unpark looks for those) */
 };
 
-struct member {
-	char user[MX_ID_SIZE];
-	char name[MX_NAME_SIZE];
-	char membership[16];
-};
-
 struct mroom {
-	char id[MX_ID_SIZE];
-	struct member *mem;
-	size_t n, cap;
+	char id[MX_ID_SIZE];	/* the rooms map's key */
+	size_t index;		/* in matrix.roomv */
+	struct mx_members mem;
 	int encrypted;		/* told and left */
 	int touched;		/* membership changed in this batch */
 	/* the bot's last public answer here, which a newer answer with the
@@ -59,11 +61,29 @@ struct mroom {
 
 #define EDIT_WINDOW 4
 
+struct post;
+
+/* One private message (a part of one) on its way to a player's DM room. */
+struct part {
+	struct part *next;
+	json_t *content;	/* one m.room.message content */
+	char txn[112];		/* the part's txn id, before the room's tag */
+	struct post *post;	/* borrowed: counts the parts delivered */
+	char origin_room[MX_ID_SIZE];	/* where to say "look in your DMs" */
+};
+
+enum dm_busy {
+	DM_IDLE,
+	DM_CREATING,	/* createRoom in flight */
+	DM_CHECKING,	/* the member list of room is being fetched */
+};
+
 struct dm {
-	char user[MX_ID_SIZE];
-	char room[MX_ID_SIZE];	/* "" while being created */
+	char user[MX_ID_SIZE];	/* the dms map's key */
+	char room[MX_ID_SIZE];	/* "" while none */
 	int told;		/* the game room was told where to look */
-	struct pending_msg *waiting;	/* messages until the room exists */
+	enum dm_busy busy;
+	struct part *waiting, **tail;	/* until the room is known to be private */
 };
 
 struct matrix;
@@ -82,6 +102,7 @@ struct mxreq {
 	struct mxreq *next;	/* in its lane */
 	int attempts;
 	int auth;
+	int counted;		/* in matrix.nqueued */
 	long timeout_ms;
 	mx_fn cb;
 	void *ctx;
@@ -91,12 +112,57 @@ struct mxreq {
 	/* an m.replace of the room's last answer, whose event id was not
 	 * known yet when queued (see send_public_answer) */
 	char edit_room[MX_ID_SIZE];
+	/* a private message part for this user: checked again just before it
+	 * goes (the room may have gained a member meanwhile) */
+	char priv_user[MX_ID_SIZE];
+	char priv_txn[112];
 };
 
 struct lane {
-	char room[MX_ID_SIZE];
+	char room[MX_ID_SIZE];	/* the lanes map's key */
 	struct mxreq *head, *tail;
-	struct lane *next;
+};
+
+enum sync_mode {
+	SYNC_NORMAL,
+	SYNC_TIGHT,	/* the last response was too large: smaller timelines */
+	SYNC_SKIP,	/* that too: step over it, read the gaps with /messages */
+};
+
+/* A run of items to handle in order (reverse: from the last). */
+struct unit {
+	struct unit *next;
+	struct mx_sync s;
+	unsigned char *before_join;	/* per item, or NULL: none is */
+	int reverse;
+	int gap;			/* read back: older than the batch */
+	size_t done;			/* items handled */
+};
+
+/*
+ * The sync batch being handled: the response, the gaps of its limited
+ * timelines read back first (one room at a time), then its items.  The
+ * position stays m->since (plus the events done) until the whole batch
+ * is handled.
+ */
+struct batch {
+	int on;
+	int initial;		/* the first sync of a fresh store */
+	int main_queued;	/* the response's items are in the run list */
+	struct mx_sync main;
+	unsigned char *main_before_join;
+	/* rooms whose gap back to m->since is read before main's items */
+	char (*gap_room)[MX_ID_SIZE];
+	char (*gap_from)[MX_ID_SIZE];
+	size_t ngap, gap_next;
+	int fetching;		/* a /messages or /joined_rooms request in flight */
+	int waiting_rooms;	/* skip mode: /joined_rooms not answered yet */
+	/* the room being read back: its pages, newest first */
+	struct unit *pages;
+	size_t page_events;
+	int gap_ended;		/* its start (or the bot's join) was reached */
+	struct unit *run;	/* what is handled now, in order */
+	int paused;		/* the send queue is full */
 };
 
 struct matrix {
@@ -111,32 +177,35 @@ struct matrix {
 	int logging_in;
 	int synced;		/* a sync succeeded in this process */
 	struct rng rng;
+	uint64_t k0, k1;	/* the hash tables' key */
 	uint64_t txn_base;
 	unsigned txn_counter;
 
 	char *since;		/* NULL before the first sync */
 	char done[DONE_MAX][MX_ID_SIZE];
 	size_t ndone;
+	enum sync_mode mode;
+	struct batch batch;
 	json_t *direct;		/* our m.direct content */
+	json_t *undirect;	/* rooms we took out of it (user -> [rooms]) */
 	int direct_busy;	/* a PUT of it is in flight */
 	int direct_dirty;	/* it changed since that PUT was made */
 
-	struct mroom *rooms;
+	struct strmap rooms;	/* id -> struct mroom */
+	struct mroom **roomv;	/* the same, for walking */
 	size_t nrooms, caprooms;
-	struct dm *dms;
-	size_t ndms, capdms;
-	struct lane *lanes;
+	struct strmap dms;	/* user -> struct dm */
+	struct strmap dm_rooms;	/* room -> struct dm, for the DMs in memory */
+	struct strmap lanes;	/* room -> struct lane */
+	char (*touched)[MX_ID_SIZE];	/* rooms whose members changed in the batch */
+	size_t ntouched, captouched;
+	size_t nqueued;		/* requests alive, the sync excluded */
+	size_t nwaiting;	/* private parts waiting for a checked room */
+	size_t sendq_max;	/* MATRIX_SENDQ_MAX */
+	int sendq_full_told;	/* logged; again once it has drained */
 	uv_timer_t sync_timer;
+	uv_timer_t resume_timer;
 	struct live live;
-};
-
-/* A message waiting for its DM room. */
-struct pending_msg {
-	struct pending_msg *next;
-	json_t *contents;	/* array */
-	char txn[96];
-	int64_t outbox_id;
-	char origin_room[MX_ID_SIZE];	/* where to say "look in your DMs" */
 };
 
 static struct matrix *downcast(struct adapter *a)
@@ -207,72 +276,69 @@ int matrix_allowed(const char *allow, const char *inviter, const char *room)
 
 static struct mroom *room_get(struct matrix *m, const char *id, int create)
 {
-	size_t i;
+	struct mroom *r = strmap_get(&m->rooms, id);
 
-	for (i = 0; i < m->nrooms; i++)
-		if (!strcmp(m->rooms[i].id, id))
-			return &m->rooms[i];
-	if (!create)
-		return NULL;
+	if (r || !create)
+		return r;
 	if (m->nrooms == m->caprooms) {
 		m->caprooms = m->caprooms ? m->caprooms * 2 : 16;
-		m->rooms = xrealloc(m->rooms, m->caprooms * sizeof(*m->rooms));
+		m->roomv = xrealloc(m->roomv, m->caprooms * sizeof(*m->roomv));
 	}
-	memset(&m->rooms[m->nrooms], 0, sizeof(m->rooms[0]));
-	copy_id(m->rooms[m->nrooms].id, MX_ID_SIZE, id);
-	return &m->rooms[m->nrooms++];
+	r = xcalloc(1, sizeof(*r));
+	copy_id(r->id, MX_ID_SIZE, id);
+	mx_members_init(&r->mem, m->k0, m->k1);
+	r->index = m->nrooms;
+	m->roomv[m->nrooms++] = r;
+	strmap_put(&m->rooms, r->id, r);
+	return r;
+}
+
+static void room_free(struct mroom *r)
+{
+	mx_members_release(&r->mem);
+	free(r);
 }
 
 static void room_drop(struct matrix *m, const char *id)
 {
-	size_t i;
+	struct mroom *r = strmap_del(&m->rooms, id);
 
-	for (i = 0; i < m->nrooms; i++) {
-		if (strcmp(m->rooms[i].id, id))
-			continue;
-		free(m->rooms[i].mem);
-		m->rooms[i] = m->rooms[--m->nrooms];
+	if (!r)
 		return;
-	}
+	m->roomv[r->index] = m->roomv[--m->nrooms];
+	m->roomv[r->index]->index = r->index;
+	room_free(r);
 }
 
-static struct member *member_get(struct mroom *r, const char *user, int create)
-{
-	size_t i;
-
-	for (i = 0; i < r->n; i++)
-		if (!strcmp(r->mem[i].user, user))
-			return &r->mem[i];
-	if (!create)
-		return NULL;
-	if (r->n == r->cap) {
-		r->cap = r->cap ? r->cap * 2 : 8;
-		r->mem = xrealloc(r->mem, r->cap * sizeof(*r->mem));
-	}
-	memset(&r->mem[r->n], 0, sizeof(r->mem[0]));
-	copy_id(r->mem[r->n].user, MX_ID_SIZE, user);
-	return &r->mem[r->n++];
-}
-
-static const char *display_name(struct matrix *m, const char *room, const char *user)
+/* The name to show for user (cleaned; see mx_clean_name), into out. */
+static const char *display_name(struct matrix *m, const char *room, const char *user,
+				char *out, size_t n)
 {
 	struct mroom *r = room_get(m, room, 0);
-	struct member *mm = r ? member_get(r, user, 0) : NULL;
+	const struct mx_member *mm = r ? mx_members_get(&r->mem, user) : NULL;
 
-	return mm && mm->name[0] ? mm->name : user;
+	return mx_clean_name(mm ? mm->name : NULL, user, out, n);
 }
 
 /* ---- DM rooms ---- */
 
+static void dm_set_room(struct matrix *m, struct dm *d, const char *room)
+{
+	if (d->room[0] && strmap_get(&m->dm_rooms, d->room) == d)
+		strmap_del(&m->dm_rooms, d->room);
+	copy_id(d->room, MX_ID_SIZE, room);
+	if (d->room[0])
+		strmap_put(&m->dm_rooms, d->room, d);
+}
+
 static struct dm *dm_get(struct matrix *m, const char *user, int create)
 {
 	struct buf key = BUF_INIT, val = BUF_INIT, err = BUF_INIT;
-	size_t i;
-	struct dm *d;
+	struct dm *d = strmap_get(&m->dms, user);
+	char room[MX_ID_SIZE];
 
-	for (i = 0; i < m->ndms; i++)
-		if (!strcmp(m->dms[i].user, user))
-			return &m->dms[i];
+	if (d)
+		return d;
 	buf_printf(&key, CURSOR_DM_PREFIX "%s", user);
 	if (store_cursor_get(m->store, buf_str(&key), &val, &err) < 0)
 		log_warn("matrix: reading the DM room of a player: %s", buf_str(&err));
@@ -282,21 +348,19 @@ static struct dm *dm_get(struct matrix *m, const char *user, int create)
 		buf_release(&err);
 		return NULL;
 	}
-	if (m->ndms == m->capdms) {
-		m->capdms = m->capdms ? m->capdms * 2 : 16;
-		m->dms = xrealloc(m->dms, m->capdms * sizeof(*m->dms));
-	}
-	d = &m->dms[m->ndms++];
-	memset(d, 0, sizeof(*d));
+	d = xcalloc(1, sizeof(*d));
 	copy_id(d->user, MX_ID_SIZE, user);
+	d->tail = &d->waiting;
+	strmap_put(&m->dms, d->user, d);
 	{
 		/* "room" or "room\ntold" */
 		const char *nl = strchr(buf_str(&val), '\n');
 
-		snprintf(d->room, MX_ID_SIZE, "%.*s",
+		snprintf(room, MX_ID_SIZE, "%.*s",
 			 (int)(nl ? (size_t)(nl - buf_str(&val)) : val.len), buf_str(&val));
 		d->told = nl && !strcmp(nl + 1, "told");
 	}
+	dm_set_room(m, d, room);
 	buf_release(&key);
 	buf_release(&val);
 	buf_release(&err);
@@ -316,19 +380,62 @@ static void dm_remember(struct matrix *m, const char *user, const char *room, in
 	buf_release(&err);
 }
 
+/* Whether room is exactly {the bot, user} as far as the bot knows. */
+static enum mx_verdict dm_verdict(struct matrix *m, const char *room, const char *user)
+{
+	struct mroom *r = room_get(m, room, 0);
+
+	return r ? mx_members_exactly(&r->mem, m->me, user) : MX_UNKNOWN;
+}
+
+/* A message in room from user is in their private chat with the bot (the
+ * prefix is optional there): the room is theirs in the store or m.direct,
+ * and not known to hold anyone else. */
 static int is_dm_room(struct matrix *m, const char *room, const char *user)
 {
 	struct dm *d = dm_get(m, user, 0);
 	json_t *rooms, *v;
 	size_t i;
+	int listed = d && !strcmp(d->room, room);
 
-	if (d && !strcmp(d->room, room))
-		return 1;
 	rooms = m->direct ? json_object_get(m->direct, user) : NULL;
 	json_array_foreach(rooms, i, v)
 		if (json_is_string(v) && !strcmp(json_string_value(v), room))
-			return 1;
-	return 0;
+			listed = 1;
+	return listed && dm_verdict(m, room, user) != MX_NO;
+}
+
+/* ---- the send queue ---- */
+
+static size_t sendq_len(const struct matrix *m)
+{
+	return m->nqueued + m->nwaiting;
+}
+
+static void batch_step(struct matrix *m);
+
+static void on_resume(uv_timer_t *t)
+{
+	struct matrix *m = t->data;
+
+	if (m->batch.on && m->batch.paused) {
+		m->batch.paused = 0;
+		log_debug("matrix: the send queue is down to %zu; reading commands again",
+			  sendq_len(m));
+		batch_step(m);
+	}
+}
+
+/* A request or a waiting part is gone: commands may flow again. */
+static void sendq_shrunk(struct matrix *m)
+{
+	if (m->sendq_full_told && !sendq_len(m)) {
+		m->sendq_full_told = 0;
+		log_info("matrix: the send queue has drained");
+	}
+	if (m->batch.paused && !m->stopping && sendq_len(m) <= m->sendq_max / 2 &&
+	    !uv_is_active((uv_handle_t *)&m->resume_timer))
+		uv_timer_start(&m->resume_timer, on_resume, 0, 0);
 }
 
 /* ---- requests ---- */
@@ -338,11 +445,17 @@ static void on_timer_closed(uv_handle_t *h);
 
 static void req_free(struct mxreq *q)
 {
+	struct matrix *m = q->m;
+
 	live_del(&q->live);
 	free(q->path);
 	if (q->body)
 		memset(q->body, 0, strlen(q->body));	/* a login holds the password */
 	free(q->body);
+	if (q->counted) {
+		m->nqueued--;
+		sendq_shrunk(m);
+	}
 	if (q->timer_on) {
 		uv_close((uv_handle_t *)&q->timer, on_timer_closed);
 		return;
@@ -362,36 +475,49 @@ static void req_release(struct live *l)
 
 static struct lane *lane_get(struct matrix *m, const char *room)
 {
-	struct lane *l;
+	struct lane *l = strmap_get(&m->lanes, room);
 
-	for (l = m->lanes; l; l = l->next)
-		if (!strcmp(l->room, room))
-			return l;
+	if (l)
+		return l;
 	l = xcalloc(1, sizeof(*l));
 	copy_id(l->room, sizeof(l->room), room);
-	l->next = m->lanes;
-	m->lanes = l;
+	strmap_put(&m->lanes, l->room, l);
 	return l;
 }
 
+enum req_flags {
+	REQ_NOAUTH = 1 << 0,	/* no access token (login) */
+	REQ_UNCOUNTED = 1 << 1,	/* not in the send queue (the sync) */
+};
+
 /* Queues a request.  lane_room: requests of one room go one at a time, in
- * order; NULL: independent.  body: JSON (borrowed) or NULL. */
+ * order; NULL: independent.  body: JSON (borrowed) or NULL.  priv_user: a
+ * private message part for that user (its txn id before the room's tag),
+ * checked again when it starts (req_start).  flags: REQ_*.  Returns the
+ * request when it waits behind others in its lane, else NULL (it may be
+ * finished already). */
 static struct mxreq *mx_call_ex(struct matrix *m, const char *method, const char *path,
-				json_t *body, const char *lane_room, long timeout_ms, int auth,
-				mx_fn cb, void *ctx)
+				json_t *body, const char *lane_room, long timeout_ms, unsigned flags,
+				mx_fn cb, void *ctx, const char *priv_user, const char *priv_txn)
 {
 	struct mxreq *q = xcalloc(1, sizeof(*q));
 
 	q->m = m;
+	if (priv_user) {
+		copy_id(q->priv_user, sizeof(q->priv_user), priv_user);
+		copy_id(q->priv_txn, sizeof(q->priv_txn), priv_txn);
+	}
 	snprintf(q->method, sizeof(q->method), "%s", method);
 	q->path = xstrdup(path);
 	q->body = body ? json_dumps(body, JSON_COMPACT) : NULL;
-	q->auth = auth;
+	q->auth = !(flags & REQ_NOAUTH);
 	q->timeout_ms = timeout_ms;
 	q->cb = cb;
 	q->ctx = ctx;
 	live_add(m, &q->live, req_release);
 	q->live.is_req = 1;
+	q->counted = !(flags & REQ_UNCOUNTED);
+	m->nqueued += q->counted;
 	if (lane_room) {
 		q->lane = lane_get(m, lane_room);
 		if (q->lane->tail)
@@ -403,19 +529,19 @@ static struct mxreq *mx_call_ex(struct matrix *m, const char *method, const char
 			return q;	/* starts when the ones before it are done */
 	}
 	req_start(q);
-	return NULL;	/* may be finished already */
+	return NULL;
 }
 
 static struct mxreq *mx_call(struct matrix *m, const char *method, const char *path,
 			     json_t *body, const char *lane_room, long timeout_ms, mx_fn cb,
 			     void *ctx)
 {
-	return mx_call_ex(m, method, path, body, lane_room, timeout_ms, 1, cb, ctx);
+	return mx_call_ex(m, method, path, body, lane_room, timeout_ms, 0, cb, ctx, NULL, NULL);
 }
 
 static void lane_advance(struct mxreq *q)
 {
-	struct lane *l = q->lane, **pp;
+	struct lane *l = q->lane;
 
 	if (!l)
 		return;
@@ -425,17 +551,12 @@ static void lane_advance(struct mxreq *q)
 		req_start(l->head);
 		return;
 	}
-	/* An empty lane goes: lane_get scans the list for every request, and
-	 * with a lane kept for every room ever written to (a thousand game
-	 * rooms and as many direct chats) that scan was 8 % of the bot's time
-	 * per command.  The next request to the room makes a new one. */
-	for (pp = &q->m->lanes; *pp; pp = &(*pp)->next) {
-		if (*pp == l) {
-			*pp = l->next;
-			free(l);
-			break;
-		}
-	}
+	/* An empty lane goes: one kept for every room ever written to (a
+	 * thousand game rooms and as many direct chats) would only grow.  The
+	 * next request to the room makes a new one. */
+	l->tail = NULL;
+	strmap_del(&q->m->lanes, l->room);
+	free(l);
 }
 
 static void finish(struct mxreq *q, long status, const char *errcode, const char *body,
@@ -492,6 +613,11 @@ static void on_http(struct http_resp *resp, void *ctx)
 
 	if (m->stopping)
 		return;
+	if (resp->too_big) {
+		/* the same again if retried: the caller decides */
+		finish(q, STATUS_TOO_BIG, NULL, "", 0);
+		return;
+	}
 	if (status >= 400)
 		j = json_loadb(resp->body.s ? resp->body.s : "", resp->body.len, 0, NULL);
 	errcode = json_string_value(json_object_get(j, "errcode"));
@@ -538,8 +664,6 @@ static void on_http(struct http_resp *resp, void *ctx)
 	json_decref(j);
 }
 
-static struct mroom *room_get(struct matrix *m, const char *id, int create);
-
 /* Fills in the event an edit replaces, now that the answer before it in the
  * lane has landed; without one (it failed) the edit becomes a new message. */
 static void patch_edit(struct mxreq *q)
@@ -564,6 +688,9 @@ static void patch_edit(struct mxreq *q)
 	json_decref(j);
 }
 
+static int dm_still_private(struct matrix *m, const char *room, const char *user);
+static void dm_requeue(struct matrix *m, struct mxreq *q);
+
 static void req_start(struct mxreq *q)
 {
 	struct matrix *m = q->m;
@@ -579,6 +706,11 @@ static void req_start(struct mxreq *q)
 		return;
 	}
 	q->parked = 0;
+	/* the last moment to find that a private chat is private no more */
+	if (q->priv_user[0] && q->lane && !dm_still_private(m, q->lane->room, q->priv_user)) {
+		dm_requeue(m, q);
+		return;
+	}
 	if (q->edit_room[0])
 		patch_edit(q);
 	buf_printf(&url, "%s%s", m->homeserver, q->path);
@@ -606,17 +738,27 @@ static void req_start(struct mxreq *q)
 	buf_release(&err);
 }
 
-/* Restarts every request that waited for a login. */
+/* Restarts every request that waited for a login.  Starting one may free
+ * others (a private part going back to its player's queue starts the next
+ * of its lane), so each pass starts one and begins again. */
 static void unpark(struct matrix *m)
 {
-	struct live *l, *next;
+	struct live *l;
+	int again = 1;
 
-	for (l = m->live.next; l != &m->live; l = next) {
-		struct mxreq *q = (struct mxreq *)l;
+	while (again && !m->stopping) {
+		again = 0;
+		for (l = m->live.next; l != &m->live; l = l->next) {
+			struct mxreq *q = (struct mxreq *)l;
 
-		next = l->next;
-		if (l->is_req && q->parked)
-			req_start(q);
+			if (l->is_req && q->parked) {
+				req_start(q);
+				again = 1;	/* q may be gone now */
+				break;
+			}
+		}
+		if (m->logging_in || !m->token)
+			break;	/* they park again until the next login */
 	}
 }
 
@@ -639,14 +781,40 @@ static void post_release(struct live *l)
 	free(l);
 }
 
+static struct post *post_new(struct matrix *m, int64_t outbox_id, size_t parts)
+{
+	struct post *p = xcalloc(1, sizeof(*p));
+
+	p->m = m;
+	p->outbox_id = outbox_id;
+	p->pending = parts;
+	live_add(m, &p->live, post_release);
+	return p;
+}
+
+/* One part of p is settled: delivered (ok), or not (the outbox keeps the
+ * message for the next start).  The last one reports the message sent. */
+static void post_part_done(struct matrix *m, struct post *p, int ok)
+{
+	if (!ok)
+		p->failed = 1;
+	if (--p->pending)
+		return;
+	if (!p->failed && p->outbox_id > 0 && m->base.on_sent)
+		m->base.on_sent(m->base.ctx, &m->base, p->outbox_id);
+	live_del(&p->live);
+	free(p);
+}
+
 static void on_sent(struct matrix *m, long status, const char *errcode, const char *body,
 		    size_t len, void *ctx)
 {
 	struct post *p = ctx;
+	int ok = 1;
 
-	if (status == 0 || status >= 500 || status == 429) {
+	if (status == 0 || status >= 500 || status == 429 || status == STATUS_TOO_BIG) {
 		log_warn("matrix: message not delivered (HTTP %ld); kept for the next start", status);
-		p->failed = 1;
+		ok = 0;
 	} else if (status >= 400) {
 		log_warn("matrix: message refused (HTTP %ld %s); dropped", status,
 			 errcode ? errcode : "");
@@ -666,12 +834,15 @@ static void on_sent(struct matrix *m, long status, const char *errcode, const ch
 			copy_id(r->last_event, MX_ID_SIZE, ev);
 		json_decref(j);
 	}
-	if (--p->pending)
-		return;
-	if (!p->failed && p->outbox_id > 0 && m->base.on_sent)
-		m->base.on_sent(m->base.ctx, &m->base, p->outbox_id);
-	live_del(&p->live);
-	free(p);
+	post_part_done(m, p, ok);
+}
+
+static void send_path(struct buf *path, const char *room, const char *txn)
+{
+	buf_addstr(path, API "/rooms/");
+	enc(path, room);
+	buf_addstr(path, "/send/m.room.message/");
+	enc(path, txn);
 }
 
 /* Sends the messages of contents (an array, borrowed) to room, with txn ids
@@ -679,33 +850,26 @@ static void on_sent(struct matrix *m, long status, const char *errcode, const ch
 static void send_contents_t(struct matrix *m, const char *room, json_t *contents,
 			    const char *txn, int64_t outbox_id, const char *title)
 {
-	struct post *p = xcalloc(1, sizeof(*p));
 	size_t i, n = json_array_size(contents);
+	struct post *p;
 
-	p->m = m;
-	p->outbox_id = outbox_id;
+	if (!n) {
+		if (outbox_id > 0 && m->base.on_sent)
+			m->base.on_sent(m->base.ctx, &m->base, outbox_id);
+		return;
+	}
+	p = post_new(m, outbox_id, n);
 	copy_id(p->room, MX_ID_SIZE, room);
 	if (title && n == 1)
 		snprintf(p->title, sizeof(p->title), "%s", title);
-	p->pending = n;
-	live_add(m, &p->live, post_release);
 	for (i = 0; i < n; i++) {
 		struct buf path = BUF_INIT, t = BUF_INIT;
 
 		buf_printf(&t, "%s.%zu", txn, i);
-		buf_addstr(&path, API "/rooms/");
-		enc(&path, room);
-		buf_addstr(&path, "/send/m.room.message/");
-		enc(&path, buf_str(&t));
+		send_path(&path, room, buf_str(&t));
 		mx_call(m, "PUT", buf_str(&path), json_array_get(contents, i), room, 0, on_sent, p);
 		buf_release(&path);
 		buf_release(&t);
-	}
-	if (!n) {
-		live_del(&p->live);
-		free(p);
-		if (outbox_id > 0 && m->base.on_sent)
-			m->base.on_sent(m->base.ctx, &m->base, outbox_id);
 	}
 }
 
@@ -720,51 +884,177 @@ static void send_contents(struct matrix *m, const char *room, json_t *contents, 
 	send_contents_t(m, room, contents, txn, outbox_id, NULL);
 }
 
+/* A bilingual notice to room, outside any outbox. */
+static void send_notice(struct matrix *m, const char *room, const struct rich *body)
+{
+	json_t *c = mx_notice_contents(body);
+	char txn[96];
+
+	new_txn(m, txn, sizeof(txn));
+	send_contents(m, room, c, txn, 0);
+	json_decref(c);
+}
+
 /* "@user: your private messages are in a direct chat with me" in the game
  * room, once per DM room, while the player has not joined it. */
 static void tell_where(struct matrix *m, struct dm *d, const char *origin_room)
 {
 	struct mroom *r = room_get(m, d->room, 0);
-	struct member *mm = r ? member_get(r, d->user, 0) : NULL;
+	const struct mx_member *mm = r ? mx_members_get(&r->mem, d->user) : NULL;
 	struct rich body = RICH_INIT;
-	char txn[96];
-	json_t *c;
+	char name[MX_NAME_SIZE];
 
 	if (d->told || !origin_room || !*origin_room || !strcmp(origin_room, d->room) ||
-	    (mm && !strcmp(mm->membership, "join")))
+	    (mm && mm->membership == MXM_JOIN))
 		return;
 	d->told = 1;
 	dm_remember(m, d->user, d->room, 1);
-	rich_mention(&body, d->user, display_name(m, origin_room, d->user));
+	rich_mention(&body, d->user, display_name(m, origin_room, d->user, name, sizeof(name)));
 	rich_text(&body, ": I sent you a private message (your hand and your moves). Accept my "
 		  "invitation to a direct chat to read it. / Te he enviado un mensaje privado: "
 		  "acepta mi invitación a un chat directo para leerlo.");
-	c = mx_notice_contents(&body);
-	new_txn(m, txn, sizeof(txn));
-	send_contents(m, origin_room, c, txn, 0);
-	json_decref(c);
+	send_notice(m, origin_room, &body);
 	rich_release(&body);
 }
 
-static void flush_waiting(struct matrix *m, struct dm *d)
-{
-	struct pending_msg *p = d->waiting, *next;
+/* ---- private messages ---- */
 
-	d->waiting = NULL;
-	for (; p; p = next) {
-		next = p->next;
-		if (d->room[0]) {
-			send_contents(m, d->room, p->contents, p->txn, p->outbox_id);
-			tell_where(m, d, p->origin_room);
-		}
-		json_decref(p->contents);
-		free(p);
+/*
+ * A private part's txn id ends with a tag of the room it goes to: sent again
+ * to the same room (a retry, a restart) it is deduplicated by the server;
+ * sent to a new direct chat after the old one stopped being private, it is
+ * a new event there, not a duplicate of one that never went.
+ */
+static uint32_t room_tag(const char *room)
+{
+	return (uint32_t)strmap_siphash(0, 0, room, strlen(room));
+}
+
+static void part_free(struct part *pt)
+{
+	json_decref(pt->content);
+	free(pt);
+}
+
+static void send_part(struct matrix *m, struct dm *d, struct part *pt)
+{
+	struct buf path = BUF_INIT, t = BUF_INIT;
+
+	buf_printf(&t, "%s.%08x", pt->txn, room_tag(d->room));
+	send_path(&path, d->room, buf_str(&t));
+	mx_call_ex(m, "PUT", buf_str(&path), pt->content, d->room, 0, 0, on_sent, pt->post,
+		   d->user, pt->txn);
+	tell_where(m, d, pt->origin_room);
+	buf_release(&path);
+	buf_release(&t);
+	part_free(pt);
+}
+
+/* Puts list (a chain of parts, oldest first) before d's waiting parts. */
+static void dm_unshift(struct matrix *m, struct dm *d, struct part *list)
+{
+	struct part *last = list;
+	size_t n = 1;
+
+	if (!list)
+		return;
+	while (last->next) {
+		last = last->next;
+		n++;
 	}
+	last->next = d->waiting;
+	if (!d->waiting)
+		d->tail = &last->next;
+	d->waiting = list;
+	m->nwaiting += n;
+}
+
+static struct part *part_of_req(struct mxreq *q)
+{
+	struct part *pt = xcalloc(1, sizeof(*pt));
+
+	pt->content = json_loads(q->body ? q->body : "", 0, NULL);
+	copy_id(pt->txn, sizeof(pt->txn), q->priv_txn);
+	pt->post = q->ctx;
+	return pt;
+}
+
+/*
+ * Takes the private parts for user out of room's lane (all but the head,
+ * which may be on the wire) and returns them as a chain, in order.
+ */
+static struct part *lane_pull_private(struct matrix *m, const char *room, const char *user)
+{
+	struct lane *l = strmap_get(&m->lanes, room);
+	struct part *list = NULL, **tail = &list;
+	struct mxreq *prev, *q, *next;
+
+	if (!l || !l->head)
+		return NULL;
+	prev = l->head;
+	for (q = prev->next; q; q = next) {
+		next = q->next;
+		if (strcmp(q->priv_user, user)) {
+			prev = q;
+			continue;
+		}
+		prev->next = next;
+		if (l->tail == q)
+			l->tail = prev;
+		q->lane = NULL;
+		*tail = part_of_req(q);
+		tail = &(*tail)->next;
+		req_free(q);
+	}
+	return list;
+}
+
+static void dm_pump(struct matrix *m, struct dm *d);
+
+/* req_start found q, a private part, bound for a room that is not (or not
+ * known to be) the player's private chat: it goes back to the player's
+ * queue with the ones behind it, and the room is looked at again. */
+static void dm_requeue(struct matrix *m, struct mxreq *q)
+{
+	struct dm *d = dm_get(m, q->priv_user, 1);
+	struct part *pt = part_of_req(q);
+
+	log_info("matrix: a private message held back: its chat is not known to be private now");
+	pt->next = lane_pull_private(m, q->lane->room, q->priv_user);
+	dm_unshift(m, d, pt);
+	q->cb = NULL;
+	lane_advance(q);
+	req_free(q);
+	dm_pump(m, d);
+}
+
+static int dm_still_private(struct matrix *m, const char *room, const char *user)
+{
+	struct dm *d = dm_get(m, user, 0);
+
+	return d && !strcmp(d->room, room) && dm_verdict(m, room, user) == MX_YES;
+}
+
+/* Drops d's waiting parts as undelivered (the outbox keeps them). */
+static void dm_fail_waiting(struct matrix *m, struct dm *d)
+{
+	struct part *pt;
+
+	while ((pt = d->waiting)) {
+		d->waiting = pt->next;
+		m->nwaiting--;
+		post_part_done(m, pt->post, 0);
+		part_free(pt);
+	}
+	d->tail = &d->waiting;
+	sendq_shrunk(m);
 }
 
 struct dmctx {
 	struct live live;	/* first */
 	char user[MX_ID_SIZE];
+	char room[MX_ID_SIZE];
+	int adopt;		/* a room the player invited the bot to */
 };
 
 static void dmctx_release(struct live *l)
@@ -772,6 +1062,297 @@ static void dmctx_release(struct live *l)
 	live_del(l);
 	free(l);
 }
+
+static struct dmctx *dmctx_new(struct matrix *m, const char *user, const char *room)
+{
+	struct dmctx *c = xcalloc(1, sizeof(*c));
+
+	copy_id(c->user, MX_ID_SIZE, user);
+	copy_id(c->room, MX_ID_SIZE, room);
+	live_add(m, &c->live, dmctx_release);
+	return c;
+}
+
+static void record_direct(struct matrix *m, const char *user, const char *room);
+static void unrecord_direct(struct matrix *m, const char *user, const char *room);
+
+static void on_room_created(struct matrix *m, long status, const char *errcode,
+			    const char *body, size_t len, void *ctx)
+{
+	struct dmctx *c = ctx;
+	struct dm *d = dm_get(m, c->user, 1);
+	json_t *j = json_loadb(body, len, 0, NULL);
+	const char *room = json_string_value(json_object_get(j, "room_id"));
+
+	live_del(&c->live);
+	d->busy = DM_IDLE;
+	if (status == 200 && room && strlen(room) < MX_ID_SIZE) {
+		struct mroom *r = room_get(m, room, 1);
+
+		/* the bot made it: exactly the two of them, for a fact */
+		mx_members_set(&r->mem, m->me, MXM_JOIN, NULL);
+		mx_members_set(&r->mem, c->user, MXM_INVITE, NULL);
+		r->mem.complete = 1;
+		dm_set_room(m, d, room);
+		d->told = 0;
+		dm_remember(m, c->user, room, 0);
+		record_direct(m, c->user, room);
+		log_info("matrix: created a direct chat for a player");
+	} else {
+		log_warn("matrix: could not create a direct chat (HTTP %ld %s)", status,
+			 errcode ? errcode : "");
+		dm_fail_waiting(m, d);	/* they stay in the outbox */
+	}
+	dm_pump(m, d);
+	json_decref(j);
+	free(c);
+}
+
+static void dm_create(struct matrix *m, struct dm *d)
+{
+	json_t *req = json_pack("{s:s, s:b, s:[s], s:s, s:[{s:s, s:s, s:{s:s}}]}",
+				"preset", "trusted_private_chat", "is_direct", 1,
+				"invite", d->user, "name", "tabula", "initial_state",
+				"type", "m.room.history_visibility", "state_key", "",
+				"content", "history_visibility", "invited");
+
+	d->busy = DM_CREATING;
+	mx_call(m, "POST", API "/createRoom", req, NULL, 0, on_room_created,
+		dmctx_new(m, d->user, ""));
+	json_decref(req);
+}
+
+/* Loads a GET /members answer into room's members: the whole list. */
+static int load_members(struct matrix *m, const char *room, const char *body, size_t len)
+{
+	struct mroom *r = room_get(m, room, 1);
+	struct buf err = BUF_INIT;
+	struct mx_sync s;
+	size_t i;
+
+	if (mx_messages_parse(body, len, room, &s, &err)) {
+		log_warn("matrix: a member list: %s", buf_str(&err));
+		buf_release(&err);
+		mx_sync_release(&s);
+		return -1;
+	}
+	mx_members_clear(&r->mem);
+	for (i = 0; i < s.nitems; i++)
+		if (s.items[i].kind == MX_MEMBER)
+			mx_members_set(&r->mem, s.items[i].state_key,
+				       mx_membership_of(s.items[i].membership),
+				       s.items[i].displayname);
+	r->mem.complete = 1;
+	mx_sync_release(&s);
+	buf_release(&err);
+	return 0;
+}
+
+static void dm_abandon(struct matrix *m, struct dm *d, int tell);
+static void restrict_history(struct matrix *m, struct dmctx *c);
+
+static void on_members(struct matrix *m, long status, const char *errcode, const char *body,
+		       size_t len, void *ctx)
+{
+	struct dmctx *c = ctx;
+	struct dm *d = dm_get(m, c->user, 1);
+	int ok = status == 200 && !load_members(m, c->room, body, len);
+
+	live_del(&c->live);
+	if (c->adopt) {
+		/* a room the player made and invited the bot to, as a direct
+		 * chat: theirs only if nobody else is in it, and once what is
+		 * said there is hidden from whoever comes later */
+		if (ok && !d->room[0] && d->busy == DM_IDLE &&
+		    dm_verdict(m, c->room, c->user) == MX_YES) {
+			restrict_history(m, c);
+			return;
+		} else if (ok) {
+			log_info("matrix: a direct chat invitation to a room with other members; "
+				 "not used for private messages");
+		}
+		free(c);
+		return;
+	}
+	d->busy = DM_IDLE;
+	if (strcmp(d->room, c->room)) {
+		/* moved on meanwhile */
+	} else if (ok) {
+		if (dm_verdict(m, c->room, c->user) != MX_YES)
+			dm_abandon(m, d, 1);
+	} else if (status == STATUS_TOO_BIG) {
+		dm_abandon(m, d, 1);	/* a member list over 8 MiB */
+	} else if (status >= 400 && status < 500 && status != 429) {
+		/* the bot may not read it (not in the room any more) */
+		dm_abandon(m, d, 0);
+	} else {
+		log_warn("matrix: could not check a direct chat's members (HTTP %ld %s); "
+			 "its private messages wait for the next start", status,
+			 errcode ? errcode : "");
+		dm_fail_waiting(m, d);
+	}
+	dm_pump(m, d);
+	free(c);
+}
+
+static void on_history_set(struct matrix *m, long status, const char *errcode,
+			   const char *body, size_t len, void *ctx)
+{
+	struct dmctx *c = ctx;
+	struct dm *d = dm_get(m, c->user, 1);
+
+	live_del(&c->live);
+	if (status < 200 || status >= 300) {
+		log_info("matrix: a direct chat invitation not used for private messages: the "
+			 "bot may not hide its history from later members (HTTP %ld)", status);
+	} else if (!d->room[0] && d->busy == DM_IDLE &&
+		   dm_verdict(m, c->room, c->user) == MX_YES) {
+		dm_set_room(m, d, c->room);
+		d->told = 0;
+		dm_remember(m, c->user, c->room, 0);
+		record_direct(m, c->user, c->room);
+		log_info("matrix: a player's direct chat invitation accepted as their DM room");
+		dm_pump(m, d);
+	}
+	free(c);
+}
+
+/*
+ * History visibility "invited": someone who joins later cannot read what
+ * was said before their invitation (hands sent while the chat was
+ * private).  Set in the rooms the bot creates, and before adopting one.
+ */
+static void restrict_history(struct matrix *m, struct dmctx *c)
+{
+	struct buf path = BUF_INIT;
+	json_t *body = json_pack("{s:s}", "history_visibility", "invited");
+
+	live_add(m, &c->live, dmctx_release);
+	buf_addstr(&path, API "/rooms/");
+	enc(&path, c->room);
+	buf_addstr(&path, "/state/m.room.history_visibility/");
+	mx_call(m, "PUT", buf_str(&path), body, c->room, 0, on_history_set, c);
+	json_decref(body);
+	buf_release(&path);
+}
+
+static void fetch_members(struct matrix *m, struct dmctx *c)
+{
+	struct buf path = BUF_INIT;
+
+	buf_addstr(&path, API "/rooms/");
+	enc(&path, c->room);
+	buf_addstr(&path, "/members?not_membership=leave");
+	mx_call(m, "GET", buf_str(&path), NULL, NULL, 0, on_members, c);
+	buf_release(&path);
+}
+
+static void dm_check(struct matrix *m, struct dm *d)
+{
+	d->busy = DM_CHECKING;
+	fetch_members(m, dmctx_new(m, d->user, d->room));
+}
+
+/* The bot stops using d's room as d's private chat: store, memory and
+ * m.direct.  Private parts still queued for it come back to d. */
+static void dm_forget(struct matrix *m, struct dm *d)
+{
+	char old[MX_ID_SIZE];
+
+	copy_id(old, sizeof(old), d->room);
+	if (!old[0])
+		return;
+	dm_unshift(m, d, lane_pull_private(m, old, d->user));
+	unrecord_direct(m, d->user, old);
+	dm_set_room(m, d, "");
+	d->told = 0;
+	dm_remember(m, d->user, "", 0);
+}
+
+/* d's room has (or may have) someone else in it: never used privately
+ * again; the player's next private message opens a new direct chat.
+ * tell: say so in that room (the bot is still in it). */
+static void dm_abandon(struct matrix *m, struct dm *d, int tell)
+{
+	char old[MX_ID_SIZE];
+	struct rich body = RICH_INIT;
+
+	copy_id(old, sizeof(old), d->room);
+	if (!old[0])
+		return;
+	log_info("matrix: a player's direct chat is not private any more; their private "
+		 "messages go to a new one");
+	dm_forget(m, d);
+	if (!tell)
+		return;
+	rich_text(&body, "This chat is not private any more (someone else is in it), so I no "
+		  "longer send private messages here: they go to a new direct chat. / Este chat "
+		  "ya no es privado (hay alguien más), así que no envío aquí mensajes privados: "
+		  "irán a un chat directo nuevo.");
+	send_notice(m, old, &body);
+	rich_release(&body);
+}
+
+/* Sends what waits for d once its room is known to be private: creates
+ * the room, checks its members, or leaves it for a new one first. */
+static void dm_pump(struct matrix *m, struct dm *d)
+{
+	struct part *pt;
+
+	if (d->busy != DM_IDLE || !d->waiting || m->stopping)
+		return;
+	if (!d->room[0]) {
+		dm_create(m, d);
+		return;
+	}
+	switch (dm_verdict(m, d->room, d->user)) {
+	case MX_UNKNOWN:
+		dm_check(m, d);
+		return;
+	case MX_NO:
+		dm_abandon(m, d, 1);
+		dm_create(m, d);
+		return;
+	case MX_YES:
+		break;
+	}
+	while ((pt = d->waiting)) {
+		d->waiting = pt->next;
+		m->nwaiting--;
+		send_part(m, d, pt);
+	}
+	d->tail = &d->waiting;
+}
+
+/* Sends contents (an array, borrowed) privately to user. */
+static void send_private(struct matrix *m, const char *user, json_t *contents, const char *txn,
+			 int64_t outbox_id, const char *origin_room)
+{
+	struct dm *d = dm_get(m, user, 1);
+	size_t i, n = json_array_size(contents);
+	struct post *p;
+
+	if (!n) {
+		if (outbox_id > 0 && m->base.on_sent)
+			m->base.on_sent(m->base.ctx, &m->base, outbox_id);
+		return;
+	}
+	p = post_new(m, outbox_id, n);
+	for (i = 0; i < n; i++) {
+		struct part *pt = xcalloc(1, sizeof(*pt));
+
+		pt->content = json_incref(json_array_get(contents, i));
+		snprintf(pt->txn, sizeof(pt->txn), "%s.%zu", txn, i);
+		pt->post = p;
+		copy_id(pt->origin_room, MX_ID_SIZE, origin_room);
+		*d->tail = pt;
+		d->tail = &pt->next;
+		m->nwaiting++;
+	}
+	dm_pump(m, d);
+}
+
+/* ---- m.direct ---- */
 
 static void put_direct(struct matrix *m);
 
@@ -819,21 +1400,47 @@ static int has_string(json_t *arr, const char *s)
 	return 0;
 }
 
+/* Removes every s from arr; returns how many went. */
+static int remove_string(json_t *arr, const char *s)
+{
+	size_t i = 0;
+	int n = 0;
+
+	while (i < json_array_size(arr)) {
+		json_t *v = json_array_get(arr, i);
+
+		if (json_is_string(v) && !strcmp(json_string_value(v), s)) {
+			json_array_remove(arr, i);
+			n++;
+		} else {
+			i++;
+		}
+	}
+	return n;
+}
+
 /*
  * Takes the server's m.direct from a sync, keeping the DM rooms we recorded
- * that it lacks: the sync can carry a copy older than our last PUT (they
- * race on different connections), and taking it as it is would drop those
- * rooms from the next PUT.  If it lacked any, they are written back.  (A
- * room another client removed from the bot's m.direct comes back: the bot
- * never removes any.)
+ * that it lacks and leaving out those we took out: the sync can carry a copy
+ * older than our last PUT (they race on different connections), and taking
+ * it as it is would undo that PUT.  If it differed, ours is written back.
+ * (A room another client removed from the bot's m.direct comes back: the
+ * bot removes only rooms it stopped using itself.)
  */
 static void merge_direct(struct matrix *m, json_t *server)
 {
 	json_t *merged = json_deep_copy(server), *list, *v;
 	const char *user;
 	size_t i;
-	int missing = 0;
+	int differs = 0;
 
+	json_object_foreach(m->undirect, user, list) {
+		json_t *theirs = json_object_get(merged, user);
+
+		json_array_foreach(list, i, v)
+			if (json_is_string(v) && json_is_array(theirs))
+				differs |= remove_string(theirs, json_string_value(v));
+	}
 	json_object_foreach(m->direct, user, list) {
 		json_t *theirs = json_object_get(merged, user);
 
@@ -845,12 +1452,12 @@ static void merge_direct(struct matrix *m, json_t *server)
 				json_object_set_new(merged, user, theirs);
 			}
 			json_array_append(theirs, v);
-			missing = 1;
+			differs = 1;
 		}
 	}
 	json_decref(m->direct);
 	m->direct = merged;
-	if (missing)
+	if (differs)
 		put_direct(m);
 }
 
@@ -865,71 +1472,25 @@ static void record_direct(struct matrix *m, const char *user, const char *room)
 		list = json_array();
 		json_object_set_new(m->direct, user, list);
 	}
+	if (has_string(list, room))
+		return;
 	json_array_append_new(list, json_string(room));
+	remove_string(json_object_get(m->undirect, user), room);
 	put_direct(m);
 }
 
-static void on_room_created(struct matrix *m, long status, const char *errcode,
-			    const char *body, size_t len, void *ctx)
+static void unrecord_direct(struct matrix *m, const char *user, const char *room)
 {
-	struct dmctx *c = ctx;
-	struct dm *d = dm_get(m, c->user, 1);
-	json_t *j = json_loadb(body, len, 0, NULL);
-	const char *room = json_string_value(json_object_get(j, "room_id"));
+	json_t *gone = json_object_get(m->undirect, user);
 
-	live_del(&c->live);
-	if (status == 200 && room && strlen(room) < MX_ID_SIZE) {
-		struct mroom *r = room_get(m, room, 1);
-		struct member *mm = member_get(r, c->user, 1);
-
-		copy_id(d->room, MX_ID_SIZE, room);
-		snprintf(mm->membership, sizeof(mm->membership), "invite");
-		dm_remember(m, c->user, room, 0);
-		record_direct(m, c->user, room);
-		log_info("matrix: created a direct chat for a player");
-	} else {
-		log_warn("matrix: could not create a direct chat (HTTP %ld %s)", status,
-			 errcode ? errcode : "");
+	if (!json_is_array(gone)) {
+		gone = json_array();
+		json_object_set_new(m->undirect, user, gone);
 	}
-	flush_waiting(m, d);	/* without a room the messages stay in the outbox */
-	json_decref(j);
-	free(c);
-}
-
-/* Sends contents privately to user, creating their DM room if needed. */
-static void send_private(struct matrix *m, const char *user, json_t *contents, const char *txn,
-			 int64_t outbox_id, const char *origin_room)
-{
-	struct dm *d = dm_get(m, user, 1);
-	struct pending_msg *p;
-
-	if (d->room[0]) {
-		send_contents(m, d->room, contents, txn, outbox_id);
-		tell_where(m, d, origin_room);
-		return;
-	}
-	p = xcalloc(1, sizeof(*p));
-	p->contents = json_incref(contents);
-	snprintf(p->txn, sizeof(p->txn), "%s", txn);
-	p->outbox_id = outbox_id;
-	copy_id(p->origin_room, MX_ID_SIZE, origin_room);
-	if (!d->waiting) {
-		struct dmctx *c = xcalloc(1, sizeof(*c));
-		json_t *req = json_pack("{s:s, s:b, s:[s], s:s}", "preset", "trusted_private_chat",
-					"is_direct", 1, "invite", user, "name", "tabula");
-
-		copy_id(c->user, MX_ID_SIZE, user);
-		live_add(m, &c->live, dmctx_release);
-		mx_call(m, "POST", API "/createRoom", req, NULL, 0, on_room_created, c);
-		json_decref(req);
-	}
-	{
-		struct pending_msg **tail = &d->waiting;
-
-		while (*tail)
-			tail = &(*tail)->next;
-		*tail = p;
-	}
+	if (!has_string(gone, room))
+		json_array_append_new(gone, json_string(room));
+	if (m->direct && remove_string(json_object_get(m->direct, user), room))
+		put_direct(m);
 }
 
 static int matrix_send(struct adapter *a, const struct outmsg *msg, struct buf *err)
@@ -1002,18 +1563,12 @@ static void send_public_answer(struct matrix *m, const char *room, json_t *conte
 			send_contents(m, room, arr, txn, 0);
 		} else {
 			/* the answer it replaces is still in this room's lane */
-			struct post *p = xcalloc(1, sizeof(*p));
+			struct post *p = post_new(m, 0, 1);
 			struct buf path = BUF_INIT, t = BUF_INIT;
 			struct mxreq *q;
 
-			p->m = m;
-			p->pending = 1;
-			live_add(m, &p->live, post_release);
 			buf_printf(&t, "%s.0", txn);
-			buf_addstr(&path, API "/rooms/");
-			enc(&path, room);
-			buf_addstr(&path, "/send/m.room.message/");
-			enc(&path, buf_str(&t));
+			send_path(&path, room, buf_str(&t));
 			q = mx_call(m, "PUT", buf_str(&path), edit, room, 0, on_sent, p);
 			if (q)
 				copy_id(q->edit_room, MX_ID_SIZE, room);
@@ -1094,13 +1649,16 @@ static void on_joined(struct matrix *m, long status, const char *errcode, const 
 	live_del(&c->live);
 	if (status == 200) {
 		log_info("matrix: joined a room");
-		if (c->is_direct && c->inviter[0]) {
+		if (c->is_direct && mx_user_id_valid(c->inviter)) {
 			struct dm *d = dm_get(m, c->inviter, 1);
 
-			if (!d->room[0]) {
-				copy_id(d->room, MX_ID_SIZE, c->room);
-				dm_remember(m, c->inviter, c->room, 0);
-				record_direct(m, c->inviter, c->room);
+			/* the inviter's DM room only if nobody else is in it:
+			 * ask for its members first */
+			if (!d->room[0] && d->busy == DM_IDLE) {
+				struct dmctx *dc = dmctx_new(m, c->inviter, c->room);
+
+				dc->adopt = 1;
+				fetch_members(m, dc);
 			}
 		}
 	} else {
@@ -1128,11 +1686,26 @@ static void join_room(struct matrix *m, const struct mx_item *it)
 	buf_release(&path);
 }
 
+/* An invite: accepted when its (checked) sender passes MATRIX_ALLOW. */
+static void handle_invite(struct matrix *m, const struct mx_item *it)
+{
+	if (it->forged) {
+		log_warn("matrix: an invite whose stripped state contradicts itself; declined");
+		leave_room(m, it->room);
+	} else if (!it->sender[0]) {
+		log_warn("matrix: an invite without its invite event; declined");
+		leave_room(m, it->room);
+	} else if (!matrix_allowed(m->allow, it->sender, it->room)) {
+		log_info("matrix: an invite from outside MATRIX_ALLOW; declined");
+		leave_room(m, it->room);	/* declines the invite */
+	} else {
+		join_room(m, it);
+	}
+}
+
 static void say_encrypted_and_leave(struct matrix *m, struct mroom *r)
 {
 	struct rich body = RICH_INIT;
-	char txn[96];
-	json_t *c;
 
 	if (r->encrypted)
 		return;
@@ -1141,11 +1714,8 @@ static void say_encrypted_and_leave(struct matrix *m, struct mroom *r)
 		  "messages, so it is leaving. Invite it to a room without encryption to play. / "
 		  "Esta sala está cifrada de extremo a extremo y tabula no puede leer mensajes "
 		  "cifrados, así que se va. Invítalo a una sala sin cifrado para jugar.");
-	c = mx_notice_contents(&body);
-	new_txn(m, txn, sizeof(txn));
-	send_contents(m, r->id, c, txn, 0);
+	send_notice(m, r->id, &body);
 	leave_room(m, r->id);
-	json_decref(c);
 	rich_release(&body);
 	log_info("matrix: left an encrypted room");
 }
@@ -1190,6 +1760,7 @@ static void run_message(struct matrix *m, const struct mx_item *it)
 	const char *text = it->text;
 	size_t len = it->text_len, plen = strlen(m->prefix);
 	int dm = is_dm_room(m, it->room, it->sender);
+	char name[MX_NAME_SIZE];
 
 	if (it->bad_utf8) {
 		text = "\xff";	/* the manager answers "not valid text" */
@@ -1213,7 +1784,8 @@ static void run_message(struct matrix *m, const struct mx_item *it)
 	cmd.platform = "matrix";
 	cmd.room = it->room;
 	cmd.user = it->sender;
-	cmd.name = display_name(m, it->room, it->sender);
+	/* names are untrusted text: cleaned here, at the boundary */
+	cmd.name = display_name(m, it->room, it->sender, name, sizeof(name));
 	cmd.locale = NULL;
 	cmd.text = text;
 	cmd.text_len = len;
@@ -1229,122 +1801,450 @@ static void run_message(struct matrix *m, const struct mx_item *it)
 	buf_release(&err);
 }
 
+static void touch(struct matrix *m, struct mroom *r)
+{
+	if (r->touched)
+		return;
+	r->touched = 1;
+	if (m->ntouched == m->captouched) {
+		m->captouched = m->captouched ? m->captouched * 2 : 16;
+		m->touched = xrealloc(m->touched, m->captouched * sizeof(*m->touched));
+	}
+	copy_id(m->touched[m->ntouched++], MX_ID_SIZE, r->id);
+}
+
 static void handle_member(struct matrix *m, const struct mx_item *it)
 {
 	struct mroom *r = room_get(m, it->room, 1);
-	struct member *mm = member_get(r, it->state_key, 1);
 
-	snprintf(mm->membership, sizeof(mm->membership), "%s", it->membership);
-	if (it->displayname[0])
-		snprintf(mm->name, sizeof(mm->name), "%s", it->displayname);
-	r->touched = 1;
+	mx_members_set(&r->mem, it->state_key, mx_membership_of(it->membership),
+		       it->displayname);
+	touch(m, r);
 }
 
-/* Leaves touched rooms where nobody else is joined or invited. */
-static void leave_lonely(struct matrix *m)
+/*
+ * After a batch, in the rooms whose members changed: a private chat that
+ * gained someone is private no more; a room where the bot is alone is left.
+ */
+static void after_batch(struct matrix *m)
 {
-	size_t i, k;
+	size_t i;
 
-	for (i = 0; i < m->nrooms; i++) {
-		struct mroom *r = &m->rooms[i];
-		int others = 0, me = 0;
+	for (i = 0; i < m->ntouched; i++) {
+		struct mroom *r = room_get(m, m->touched[i], 0);
+		struct dm *d;
 
-		if (!r->touched)
+		if (!r || !r->touched)
 			continue;
 		r->touched = 0;
-		for (k = 0; k < r->n; k++) {
-			int active = !strcmp(r->mem[k].membership, "join") ||
-				     !strcmp(r->mem[k].membership, "invite");
-
-			if (!strcmp(r->mem[k].user, m->me))
-				me = !strcmp(r->mem[k].membership, "join");
-			else
-				others += active;
-		}
-		if (me && !others && !r->encrypted) {
-			size_t d;
-
+		d = strmap_get(&m->dm_rooms, r->id);
+		if (mx_members_alone(&r->mem, m->me) == MX_YES && !r->encrypted) {
 			log_info("matrix: alone in a room; leaving it");
-			for (d = 0; d < m->ndms; d++) {
-				if (!strcmp(m->dms[d].room, r->id)) {
-					m->dms[d].room[0] = '\0';
-					m->dms[d].told = 0;
-					dm_remember(m, m->dms[d].user, "", 0);
-				}
-			}
+			if (d)
+				dm_forget(m, d);	/* the next private message makes a new one */
 			leave_room(m, r->id);
 			room_drop(m, r->id);
-			i--;
+			if (d)
+				dm_pump(m, d);
+			continue;
+		}
+		if (d && dm_verdict(m, r->id, d->user) == MX_NO) {
+			dm_abandon(m, d, 1);
+			dm_pump(m, d);
 		}
 	}
+	m->ntouched = 0;
 }
 
-static void process(struct matrix *m, struct mx_sync *s, int initial)
+/* The bot's own join to it->room (not a profile change while joined). */
+static int is_my_join(struct matrix *m, const struct mx_item *it, int use_memory)
 {
-	size_t i, *join_at = xcalloc(s->nitems ? s->nitems : 1, sizeof(*join_at));
+	struct mroom *r;
+	const struct mx_member *mm;
 
-	if (s->direct)
-		merge_direct(m, s->direct);
-	/* pass 1: where the bot joined a room in this batch; what came before
-	 * its join is not for it */
-	for (i = 0; i < s->nitems; i++) {
+	if (it->kind != MX_MEMBER || !it->from_timeline || strcmp(it->state_key, m->me) ||
+	    strcmp(it->membership, "join"))
+		return 0;
+	if (it->prev_membership[0] || !use_memory)
+		return strcmp(it->prev_membership, "join") != 0;
+	r = room_get(m, it->room, 0);
+	mm = r ? mx_members_get(&r->mem, m->me) : NULL;
+	return !mm || mm->membership != MXM_JOIN;
+}
+
+/* Per item of s: 1 when the bot joins its room later in s (what came
+ * before its join is not for it). */
+static unsigned char *before_join_of(struct matrix *m, const struct mx_sync *s)
+{
+	unsigned char *bj = xcalloc(s->nitems ? s->nitems : 1, 1);
+	struct strmap later;
+	size_t i;
+
+	strmap_init(&later, m->k0, m->k1);
+	for (i = s->nitems; i-- > 0;) {
 		const struct mx_item *it = &s->items[i];
-		struct mroom *r;
-		struct member *mm;
 
-		join_at[i] = 0;
-		if (it->kind != MX_MEMBER || !it->from_timeline || strcmp(it->state_key, m->me) ||
-		    strcmp(it->membership, "join"))
-			continue;
-		r = room_get(m, it->room, 0);
-		mm = r ? member_get(r, m->me, 0) : NULL;
-		if (!mm || strcmp(mm->membership, "join"))
-			join_at[i] = 1;
+		bj[i] = strmap_get(&later, it->room) != NULL;
+		if (is_my_join(m, it, 1))
+			strmap_put(&later, it->room, (void *)it);
 	}
+	strmap_release(&later);
+	return bj;
+}
+
+/*
+ * Memberships are taken from the whole response before any of its messages
+ * is handled (apply_members), so a private message sent because of a
+ * command early in the batch already knows that its chat gained a member
+ * later in the same batch (rooms come one after another in a response,
+ * not in the order things happened).  A limited timeline's gap may have
+ * hidden changes (lazy-loaded members): the counts are forgotten too,
+ * unless this response's summary gives them again.
+ */
+static void apply_members(struct matrix *m, const struct mx_sync *s)
+{
+	size_t i;
+	struct mroom *r;
+
 	for (i = 0; i < s->nitems; i++) {
 		const struct mx_item *it = &s->items[i];
-		struct mroom *r;
-		size_t k;
-		int before_join = 0;
 
 		switch (it->kind) {
-		case MX_INVITE:
-			if (matrix_allowed(m->allow, it->sender, it->room))
-				join_room(m, it);
-			else
-				leave_room(m, it->room);	/* declines the invite */
-			break;
-		case MX_LEFT:
-			room_drop(m, it->room);
-			break;
-		case MX_ENCRYPTED:
-			say_encrypted_and_leave(m, room_get(m, it->room, 1));
-			break;
 		case MX_MEMBER:
 			handle_member(m, it);
 			break;
 		case MX_LIMITED:
-			log_info("matrix: a room's timeline was limited; older messages skipped");
+			if ((r = room_get(m, it->room, 0))) {
+				r->mem.complete = 0;
+				r->mem.sum_joined = r->mem.sum_invited = -1;
+			}
 			break;
-		case MX_MESSAGE:
-			if (strcmp(it->sender, m->me) && (r = room_get(m, it->room, 0)))
-				r->since_last++;
-			if (initial || !it->from_timeline || it->is_edit || !strcmp(it->sender, m->me) ||
-			    strcmp(it->msgtype, "m.text") || is_done(m, it->event_id))
-				break;
-			r = room_get(m, it->room, 0);
-			if (r && r->encrypted)
-				break;
-			for (k = i + 1; k < s->nitems; k++)
-				if (join_at[k] && !strcmp(s->items[k].room, it->room))
-					before_join = 1;
-			if (!before_join)
-				run_message(m, it);
+		case MX_SUMMARY:
+			r = room_get(m, it->room, 1);
+			mx_members_summary(&r->mem, it->joined, it->invited);
+			touch(m, r);
+			break;
+		default:
 			break;
 		}
 	}
-	leave_lonely(m);
-	free(join_at);
+}
+
+/* gap: an item read back from a room's history, older than what the
+ * batch's memberships say (only a name of someone unknown is taken). */
+static void handle_item(struct matrix *m, const struct mx_item *it, int initial,
+			int before_join, int gap)
+{
+	struct mroom *r;
+	struct dm *d;
+
+	switch (it->kind) {
+	case MX_INVITE:
+		handle_invite(m, it);
+		break;
+	case MX_LEFT:
+		if ((d = strmap_get(&m->dm_rooms, it->room))) {
+			dm_forget(m, d);
+			dm_pump(m, d);
+		}
+		room_drop(m, it->room);
+		break;
+	case MX_ENCRYPTED:
+		say_encrypted_and_leave(m, room_get(m, it->room, 1));
+		break;
+	case MX_MEMBER:
+		r = room_get(m, it->room, 1);
+		if (gap && !mx_members_get(&r->mem, it->state_key))
+			mx_members_set(&r->mem, it->state_key, MXM_NONE, it->displayname);
+		break;
+	case MX_LIMITED:
+	case MX_SUMMARY:
+		break;		/* apply_members */
+	case MX_MESSAGE:
+		if (strcmp(it->sender, m->me) && (r = room_get(m, it->room, 0)))
+			r->since_last++;
+		if (initial || !it->from_timeline || it->is_edit || !strcmp(it->sender, m->me) ||
+		    strcmp(it->msgtype, "m.text") || is_done(m, it->event_id) || before_join)
+			break;
+		r = room_get(m, it->room, 0);
+		if (r && r->encrypted)
+			break;
+		run_message(m, it);
+		break;
+	}
+}
+
+/* ---- sync batches ---- */
+
+static void unit_free(struct unit *u)
+{
+	mx_sync_release(&u->s);
+	free(u->before_join);
+	free(u);
+}
+
+static void units_free(struct unit *u)
+{
+	struct unit *next;
+
+	for (; u; u = next) {
+		next = u->next;
+		unit_free(u);
+	}
+}
+
+/* Handles the run list until it is empty (1), or the send queue is full
+ * or the adapter stops (0). */
+static int run_units(struct matrix *m)
+{
+	struct batch *b = &m->batch;
+	struct unit *u;
+
+	while ((u = b->run)) {
+		while (u->done < u->s.nitems) {
+			size_t i = u->reverse ? u->s.nitems - 1 - u->done : u->done;
+
+			if (sendq_len(m) >= m->sendq_max) {
+				b->paused = 1;
+				if (!m->sendq_full_told)
+					log_warn("matrix: %zu messages are waiting for the homeserver; "
+						 "new commands wait until half of them are sent",
+						 sendq_len(m));
+				m->sendq_full_told = 1;
+				return 0;
+			}
+			u->done++;
+			handle_item(m, &u->s.items[i], b->initial,
+				    u->before_join && u->before_join[i], u->gap);
+			if (m->stopping)
+				return 0;
+		}
+		b->run = u->next;
+		unit_free(u);
+	}
+	return 1;
+}
+
+struct gapctx {
+	struct live live;	/* first */
+	char room[MX_ID_SIZE];
+};
+
+static void gapctx_release(struct live *l)
+{
+	live_del(l);
+	free(l);
+}
+
+static void on_gap_page(struct matrix *m, long status, const char *errcode, const char *body,
+			size_t len, void *ctx)
+{
+	struct gapctx *c = ctx;
+	struct batch *b = &m->batch;
+	struct buf err = BUF_INIT;
+	struct unit *u = xcalloc(1, sizeof(*u));
+	size_t i;
+
+	live_del(&c->live);
+	b->fetching = 0;
+	if (status != 200 || mx_messages_parse(body, len, c->room, &u->s, &err)) {
+		log_warn("matrix: could not read back a room's history (HTTP %ld%s%s); "
+			 "the messages in that gap are skipped", status, err.len ? ": " : "",
+			 buf_str(&err));
+		b->gap_ended = 1;
+		unit_free(u);
+	} else {
+		/* the senders' names (lazy-loaded members, in "state"), for
+		 * those the bot does not know */
+		for (i = 0; i < u->s.nitems; i++) {
+			const struct mx_item *it = &u->s.items[i];
+			struct mroom *r;
+
+			if (it->kind == MX_MEMBER && !it->from_timeline &&
+			    !mx_members_get(&(r = room_get(m, it->room, 1))->mem, it->state_key))
+				mx_members_set(&r->mem, it->state_key, MXM_NONE, it->displayname);
+		}
+		/* newest first: stop at the bot's own join, what is older was
+		 * said before it came */
+		for (i = 0; i < u->s.nitems; i++) {
+			if (is_my_join(m, &u->s.items[i], 0)) {
+				u->s.nitems = i + 1;
+				b->gap_ended = 1;
+				break;
+			}
+		}
+		if (!u->s.next_batch[0] || !u->s.nitems)
+			b->gap_ended = 1;
+		u->reverse = 1;
+		u->gap = 1;
+		b->page_events += u->s.nitems;
+		u->next = b->pages;	/* the head is the oldest page */
+		b->pages = u;
+	}
+	buf_release(&err);
+	free(c);
+	batch_step(m);
+}
+
+/* Reads the next page of the gap being read back.  1: a request is out,
+ * its answer goes on; 0: nothing to fetch now (pages queued to run). */
+static int gap_fetch_next(struct matrix *m)
+{
+	struct batch *b = &m->batch;
+	struct buf path = BUF_INIT;
+	struct gapctx *c;
+	json_t *f;
+	char *ftext;
+
+	if (b->gap_ended || b->page_events >= BACKFILL_MAX) {
+		if (!b->gap_ended)
+			log_warn("matrix: more than %d events in a room while the bot was away; "
+				 "the older ones are skipped", BACKFILL_MAX);
+		b->run = b->pages;
+		b->pages = NULL;
+		b->page_events = 0;
+		b->gap_ended = 0;
+		b->gap_next++;
+		return 0;
+	}
+	if (b->gap_next >= b->ngap)
+		return 0;
+	c = xcalloc(1, sizeof(*c));
+	copy_id(c->room, MX_ID_SIZE, b->gap_room[b->gap_next]);
+	live_add(m, &c->live, gapctx_release);
+	f = mx_messages_filter();
+	ftext = json_dumps(f, JSON_COMPACT);
+	buf_addstr(&path, API "/rooms/");
+	enc(&path, c->room);
+	buf_addstr(&path, "/messages?dir=b&limit=");
+	buf_printf(&path, "%d&from=", BACKFILL_PAGE);
+	enc(&path, b->pages ? b->pages->s.next_batch : b->gap_from[b->gap_next]);
+	buf_addstr(&path, "&to=");
+	enc(&path, m->since);
+	buf_addstr(&path, "&filter=");
+	enc(&path, ftext);
+	b->fetching = 1;
+	mx_call(m, "GET", buf_str(&path), NULL, NULL, 0, on_gap_page, c);
+	free(ftext);
+	json_decref(f);
+	buf_release(&path);
+	return 1;
+}
+
+static void add_gap(struct batch *b, const char *room, const char *from)
+{
+	b->gap_room = xrealloc(b->gap_room, (b->ngap + 1) * sizeof(*b->gap_room));
+	b->gap_from = xrealloc(b->gap_from, (b->ngap + 1) * sizeof(*b->gap_from));
+	copy_id(b->gap_room[b->ngap], MX_ID_SIZE, room);
+	copy_id(b->gap_from[b->ngap], MX_ID_SIZE, from);
+	b->ngap++;
+}
+
+static void batch_end(struct matrix *m)
+{
+	struct batch *b = &m->batch;
+
+	after_batch(m);
+	m->synced = 1;
+	free(m->since);
+	m->since = xstrdup(b->main.next_batch);
+	m->ndone = 0;
+	save_since(m, m->since);
+	mx_sync_release(&b->main);
+	free(b->main_before_join);
+	free(b->gap_room);
+	free(b->gap_from);
+	memset(b, 0, sizeof(*b));
+	m->mode = SYNC_NORMAL;
+	if (!m->stopping)
+		sync_now(m);
+}
+
+/* Takes the batch one step further: reads gaps back, handles items, ends
+ * it; returns when it waits for an answer or the send queue. */
+static void batch_step(struct matrix *m)
+{
+	struct batch *b = &m->batch;
+
+	while (b->on && !b->fetching && !b->paused && !m->stopping) {
+		if (b->run) {
+			if (!run_units(m))
+				return;
+		} else if (b->pages || b->gap_next < b->ngap) {
+			if (gap_fetch_next(m))
+				return;
+		} else if (!b->main_queued) {
+			struct unit *u = xcalloc(1, sizeof(*u));
+
+			u->s = b->main;		/* moved: main keeps next_batch only */
+			u->before_join = b->main_before_join;
+			memset(&b->main, 0, sizeof(b->main));
+			memcpy(b->main.next_batch, u->s.next_batch, sizeof(b->main.next_batch));
+			b->main_before_join = NULL;
+			b->main_queued = 1;
+			b->run = u;
+		} else {
+			batch_end(m);
+			return;
+		}
+	}
+}
+
+static void on_joined_rooms(struct matrix *m, long status, const char *errcode,
+			    const char *body, size_t len, void *ctx)
+{
+	struct batch *b = &m->batch;
+	json_t *j = status == 200 ? json_loadb(body, len, 0, NULL) : NULL;
+	json_t *rooms = json_object_get(j, "joined_rooms"), *v;
+	size_t i;
+
+	b->fetching = 0;
+	if (!json_is_array(rooms))
+		log_warn("matrix: could not list the bot's rooms (HTTP %ld); what was said in "
+			 "them meanwhile is skipped", status);
+	json_array_foreach(rooms, i, v)
+		if (json_is_string(v) && json_string_length(v) < MX_ID_SIZE)
+			add_gap(b, json_string_value(v), b->main.next_batch);
+	log_info("matrix: reading back %zu rooms' history over the skipped response", b->ngap);
+	json_decref(j);
+	batch_step(m);
+}
+
+/* A sync response to handle: s moves into the batch. */
+static void batch_begin(struct matrix *m, struct mx_sync *s, int initial)
+{
+	struct batch *b = &m->batch;
+	size_t i;
+
+	memset(b, 0, sizeof(*b));
+	b->on = 1;
+	b->initial = initial;
+	b->main = *s;
+	memset(s, 0, sizeof(*s));
+	if (b->main.direct)
+		merge_direct(m, b->main.direct);
+	b->main_before_join = before_join_of(m, &b->main);
+	apply_members(m, &b->main);
+	if (!initial && m->since && m->mode != SYNC_SKIP) {
+		/* limited timelines: the gap back to m->since is read first,
+		 * unless the bot joined in it (nothing before is for it) */
+		for (i = 0; i < b->main.nitems; i++) {
+			const struct mx_item *it = &b->main.items[i];
+
+			if (it->kind == MX_LIMITED && it->prev_batch[0] && !b->main_before_join[i])
+				add_gap(b, it->room, it->prev_batch);
+		}
+		if (b->ngap)
+			log_info("matrix: %zu room timelines were limited; reading their gaps back",
+				 b->ngap);
+	}
+	if (m->mode == SYNC_SKIP && !initial && m->since) {
+		/* every joined room's history over the skipped response */
+		b->fetching = 1;
+		mx_call(m, "GET", API "/joined_rooms", NULL, NULL, 0, on_joined_rooms, NULL);
+		return;
+	}
+	batch_step(m);
 }
 
 static void on_sync_timer(uv_timer_t *t)
@@ -1358,10 +2258,41 @@ static void on_sync(struct matrix *m, long status, const char *errcode, const ch
 	struct buf err = BUF_INIT;
 	struct mx_sync s;
 	int initial = m->since == NULL;
+	int bad = status == STATUS_TOO_BIG;
 
-	if (status != 200 || mx_sync_parse(body, len, &s, &err)) {
-		log_warn("matrix: sync failed (HTTP %ld%s%s); again in %d ms", status,
-			 err.len ? ": " : "", buf_str(&err), SYNC_RETRY_MS);
+	if (status == 200 && mx_sync_parse(body, len, m->me, &s, &err)) {
+		mx_sync_release(&s);
+		bad = 1;
+	}
+	if (bad) {
+		/* the same request would get the same answer: never again */
+		const char *what = status == STATUS_TOO_BIG ? "over the 8 MiB cap" : "unreadable";
+
+		switch (m->mode) {
+		case SYNC_NORMAL:
+			log_warn("matrix: a sync response was %s%s%s; asking again with smaller "
+				 "timelines", what, err.len ? ": " : "", buf_str(&err));
+			m->mode = SYNC_TIGHT;
+			sync_now(m);
+			break;
+		case SYNC_TIGHT:
+			log_warn("matrix: the sync response was %s again; stepping over it: "
+				 "invitations in it are lost, messages in the bot's rooms are read "
+				 "back from their history", what);
+			m->mode = SYNC_SKIP;
+			sync_now(m);
+			break;
+		case SYNC_SKIP:
+			log_err("matrix: even a sync without rooms was %s; again in %d ms", what,
+				SYNC_RETRY_MS);
+			uv_timer_start(&m->sync_timer, on_sync_timer, SYNC_RETRY_MS, 0);
+			break;
+		}
+		buf_release(&err);
+		return;
+	}
+	if (status != 200) {
+		log_warn("matrix: sync failed (HTTP %ld); again in %d ms", status, SYNC_RETRY_MS);
 		uv_timer_start(&m->sync_timer, on_sync_timer, SYNC_RETRY_MS, 0);
 		buf_release(&err);
 		return;
@@ -1369,39 +2300,35 @@ static void on_sync(struct matrix *m, long status, const char *errcode, const ch
 	if (initial)
 		log_info("matrix: first sync; earlier messages are not commands");
 	log_debug("matrix: sync: %zu items", s.nitems);
-	process(m, &s, initial);
-	m->synced = 1;
-	free(m->since);
-	m->since = xstrdup(s.next_batch);
-	m->ndone = 0;
-	save_since(m, m->since);
-	mx_sync_release(&s);
 	buf_release(&err);
-	if (!m->stopping)
-		sync_now(m);
+	batch_begin(m, &s, initial);
 }
 
 static void sync_now(struct matrix *m)
 {
 	struct buf path = BUF_INIT;
-	json_t *f = mx_sync_filter(MATRIX_TIMELINE_LIMIT);
+	enum mx_filter kind = m->mode == SYNC_SKIP ? MX_FILTER_SKIP :
+			      m->mode == SYNC_TIGHT ? MX_FILTER_TIGHT : MX_FILTER_NORMAL;
+	json_t *f = mx_sync_filter(kind);
 	char *ftext = json_dumps(f, JSON_COMPACT);
 
-	buf_printf(&path, API "/sync?timeout=%d&filter=", m->since ? MATRIX_SYNC_TIMEOUT_MS : 0);
+	/* a retry after a response too large goes at once */
+	buf_printf(&path, API "/sync?timeout=%d&filter=",
+		   m->since && m->mode == SYNC_NORMAL ? MATRIX_SYNC_TIMEOUT_MS : 0);
 	enc(&path, ftext);
 	if (m->since) {
 		buf_addstr(&path, "&since=");
 		enc(&path, m->since);
-		/* a new process knows no members, names or encryption yet */
-		if (!m->synced)
+		/* a new process knows no encryption or members yet */
+		if (!m->synced && m->mode != SYNC_SKIP)
 			buf_addstr(&path, "&full_state=true");
 	}
-	mx_call(m, "GET", buf_str(&path), NULL, NULL, MATRIX_SYNC_TIMEOUT_MS + 30000, on_sync, NULL);
+	mx_call_ex(m, "GET", buf_str(&path), NULL, NULL, MATRIX_SYNC_TIMEOUT_MS + 30000,
+		   REQ_UNCOUNTED, on_sync, NULL, NULL, NULL);
 	free(ftext);
 	json_decref(f);
 	buf_release(&path);
 }
-
 /* Reads back the sync position: the token, then the events of its batch
  * already handled (a crash in the middle of a batch). */
 static void load_since(struct matrix *m)
@@ -1493,7 +2420,7 @@ static void login(struct matrix *m)
 				"password", m->password, "device_id", m->device,
 				"initial_device_display_name", "tabula");
 	m->logging_in = 1;
-	mx_call_ex(m, "POST", API "/login", req, NULL, 0, 0, on_login, NULL);
+	mx_call_ex(m, "POST", API "/login", req, NULL, 0, REQ_NOAUTH, on_login, NULL, NULL, NULL);
 	json_decref(req);
 }
 
@@ -1540,6 +2467,8 @@ static int matrix_start(struct adapter *a, uv_loop_t *loop, struct buf *err)
 		return -1;
 	uv_timer_init(loop, &m->sync_timer);
 	m->sync_timer.data = m;
+	uv_timer_init(loop, &m->resume_timer);
+	m->resume_timer.data = m;
 	m->started = 1;
 	clock_gettime(CLOCK_REALTIME, &ts);
 	m->txn_base = (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
@@ -1556,41 +2485,55 @@ static int matrix_start(struct adapter *a, uv_loop_t *loop, struct buf *err)
 static void matrix_stop(struct adapter *a)
 {
 	struct matrix *m = downcast(a);
-	struct lane *l, *next;
+	size_t i;
+	void *v;
 
 	if (!m->started || m->stopping)
 		return;
 	m->stopping = 1;
 	uv_close((uv_handle_t *)&m->sync_timer, NULL);
+	uv_close((uv_handle_t *)&m->resume_timer, NULL);
 	http_client_free(m->http);
 	m->http = NULL;
 	while (m->live.next != &m->live)
 		m->live.next->release(m->live.next);
-	for (l = m->lanes; l; l = next) {
-		next = l->next;
-		free(l);
-	}
-	m->lanes = NULL;
+	/* the requests are gone: so are their lanes */
+	for (i = 0; (i = strmap_next(&m->lanes, i, &v));)
+		free(v);
+	strmap_release(&m->lanes);
 }
 
 static void matrix_free(struct adapter *a)
 {
 	struct matrix *m = downcast(a);
 	size_t i;
+	void *v;
 
 	for (i = 0; i < m->nrooms; i++)
-		free(m->rooms[i].mem);
-	free(m->rooms);
-	for (i = 0; i < m->ndms; i++) {
-		struct pending_msg *p = m->dms[i].waiting, *next;
+		room_free(m->roomv[i]);
+	free(m->roomv);
+	strmap_release(&m->rooms);
+	for (i = 0; (i = strmap_next(&m->dms, i, &v));) {
+		struct dm *d = v;
+		struct part *pt, *next;
 
-		for (; p; p = next) {
-			next = p->next;
-			json_decref(p->contents);
-			free(p);
+		for (pt = d->waiting; pt; pt = next) {
+			next = pt->next;
+			part_free(pt);
 		}
+		free(d);
 	}
-	free(m->dms);
+	strmap_release(&m->dms);
+	strmap_release(&m->dm_rooms);
+	strmap_release(&m->lanes);
+	units_free(m->batch.run);
+	units_free(m->batch.pages);
+	mx_sync_release(&m->batch.main);
+	free(m->batch.main_before_join);
+	free(m->batch.gap_room);
+	free(m->batch.gap_from);
+	free(m->touched);
+	json_decref(m->undirect);
 	json_decref(m->direct);
 	free(m->since);
 	if (m->token) {
@@ -1665,7 +2608,18 @@ struct adapter *matrix_adapter_new(const struct matrix_config *cfg, struct buf *
 	m->prefix = xstrdup(cfg->prefix && *cfg->prefix ? cfg->prefix : "!");
 	m->allow = cfg->allow && *cfg->allow ? xstrdup(cfg->allow) : NULL;
 	m->store = cfg->store;
+	m->sendq_max = cfg->sendq_max ? cfg->sendq_max : MATRIX_SENDQ_MAX;
 	rng_seed(&m->rng, cfg->seed, 0x6d78);
+	/* the hash tables' key: ids come from anyone on any homeserver */
+	m->k0 = rng_next(&m->rng);
+	m->k0 = m->k0 << 32 | rng_next(&m->rng);
+	m->k1 = rng_next(&m->rng);
+	m->k1 = m->k1 << 32 | rng_next(&m->rng);
+	strmap_init(&m->rooms, m->k0, m->k1);
+	strmap_init(&m->dms, m->k0, m->k1);
+	strmap_init(&m->dm_rooms, m->k0, m->k1);
+	strmap_init(&m->lanes, m->k0, m->k1);
+	m->undirect = json_object();
 	return &m->base;
 }
 

@@ -18,7 +18,13 @@
  *     order, honouring 429 (M_LIMIT_EXCEEDED) and retrying 5xx and network
  *     errors with backoff;
  *   - private messages go to one DM room per player, created by the bot
- *     (is_direct, trusted_private_chat), recorded in m.direct and the store.
+ *     (is_direct, trusted_private_chat), recorded in m.direct and the store,
+ *     and only while its joined and invited members are exactly the bot
+ *     and the player; otherwise a new one is made;
+ *   - a /sync response over the size cap or unreadable is asked again with
+ *     smaller timelines, then stepped over (the rooms' messages read back
+ *     with /messages), never retried as it is;
+ *   - the send queue is bounded: while it is full, commands wait.
  *
  * Secrets: the password and access tokens go only into request bodies and
  * Authorization lines; no log line contains them.
@@ -33,7 +39,10 @@
 #include "util/buf.h"
 
 #define MATRIX_SYNC_TIMEOUT_MS 30000
-#define MATRIX_TIMELINE_LIMIT 50
+/* The send queue's bound: requests waiting for the homeserver plus private
+ * messages waiting for their direct chat.  When it is reached, commands
+ * wait (the sync batch pauses) until it is down to half. */
+#define MATRIX_SENDQ_MAX 512
 /* Exit status when the homeserver refuses the credentials. */
 #define MATRIX_EXIT_AUTH 15
 
@@ -48,6 +57,7 @@ struct matrix_config {
 	const char *allow;
 	struct store *store;		/* borrowed: device id, sync token, DM rooms */
 	uint64_t seed;
+	size_t sendq_max;		/* 0: MATRIX_SENDQ_MAX (tests set less) */
 };
 
 /* A new, unstarted adapter (strings copied), or NULL with err filled. */

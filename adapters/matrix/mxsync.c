@@ -119,17 +119,57 @@ static void sanitize(const char *s, size_t n, struct buf *out)
 	}
 }
 
+/* ---- the arena: the items' strings ------------------------------------ */
+
+#define BLOCK_SIZE 16384
+
+struct mx_block {
+	struct mx_block *next;
+	size_t used, cap;
+	char data[];
+};
+
+/* A copy of n bytes of p (NUL added) that lives as long as s. */
+static const char *arena_dup(struct mx_sync *s, const char *p, size_t n)
+{
+	struct mx_block *b = s->arena;
+	char *d;
+
+	if (!b || b->cap - b->used < n + 1) {
+		size_t cap = n + 1 > BLOCK_SIZE ? n + 1 : BLOCK_SIZE;
+
+		b = xmalloc(sizeof(*b) + cap);
+		b->cap = cap;
+		b->used = 0;
+		/* a string of its own size goes behind the current block, so
+		 * the room left in that one is still used */
+		if (s->arena && cap > BLOCK_SIZE) {
+			b->next = s->arena->next;
+			s->arena->next = b;
+		} else {
+			b->next = s->arena;
+			s->arena = b;
+		}
+	}
+	d = b->data + b->used;
+	memcpy(d, p, n);
+	d[n] = '\0';
+	b->used += n + 1;
+	return d;
+}
+
 /* ---- field readers ---------------------------------------------------- */
 
 /*
- * Copies the string v into dst[size]: 0, or 1 when v is absent or null (dst
- * ""), or -1 when v is not a string, too long or not valid UTF-8 (dst "").
+ * Copies the string v, if shorter than size bytes and valid UTF-8, into the
+ * arena: *dst is the copy and 0 is returned; 1 when v is absent or null
+ * (*dst ""); -1 when v is not a string, too long or not valid UTF-8 (*dst "").
  */
-static int copy_str(const json_t *v, char *dst, size_t size)
+static int copy_str(struct mx_sync *s, const json_t *v, size_t size, const char **dst)
 {
 	size_t n;
 
-	dst[0] = '\0';
+	*dst = "";
 	if (!v || json_is_null(v))
 		return 1;
 	if (!json_is_string(v))
@@ -137,27 +177,24 @@ static int copy_str(const json_t *v, char *dst, size_t size)
 	n = json_string_length(v);
 	if (n >= size || !utf8_valid(json_string_value(v), n))
 		return -1;
-	memcpy(dst, json_string_value(v), n);
-	dst[n] = '\0';
+	*dst = arena_dup(s, json_string_value(v), n);
 	return 0;
 }
 
 /* A display name: valid UTF-8 or "", cut at a code point boundary. */
-static void copy_name(const json_t *v, char *dst, size_t size)
+static const char *copy_name(struct mx_sync *s, const json_t *v)
 {
-	const char *s = json_string_value(v);
+	const char *p = json_string_value(v);
 	size_t n = json_string_length(v);
 
-	dst[0] = '\0';
-	if (!s || !utf8_valid(s, n))
-		return;
-	if (n >= size) {
-		n = size - 1;
-		while (n && ((unsigned char)s[n] & 0xc0) == 0x80)
+	if (!p || !utf8_valid(p, n))
+		return "";
+	if (n >= MX_NAME_SIZE) {
+		n = MX_NAME_SIZE - 1;
+		while (n && ((unsigned char)p[n] & 0xc0) == 0x80)
 			n--;
 	}
-	memcpy(dst, s, n);
-	dst[n] = '\0';
+	return arena_dup(s, p, n);
 }
 
 static const json_t *get_obj(const json_t *o, const char *key)
@@ -180,6 +217,17 @@ static int str_is(const json_t *v, const char *s)
 	       json_string_length(v) == strlen(s);
 }
 
+/* A member count: a non-negative integer, else -1. */
+static long count_of(const json_t *v)
+{
+	json_int_t n;
+
+	if (!json_is_integer(v))
+		return -1;
+	n = json_integer_value(v);
+	return n >= 0 && n <= 100000000 ? (long)n : -1;
+}
+
 /* ---- items ------------------------------------------------------------ */
 
 struct items {
@@ -199,7 +247,10 @@ static struct mx_item *item_new(struct items *it, enum mx_item_kind kind, const 
 	i = &s->items[s->nitems++];
 	memset(i, 0, sizeof(*i));
 	i->kind = kind;
-	memcpy(i->room, room, strlen(room) + 1);
+	i->room = room;
+	i->sender = i->event_id = i->msgtype = i->text = i->state_key = "";
+	i->membership = i->prev_membership = i->displayname = i->prev_batch = "";
+	i->joined = i->invited = -1;
 	return i;
 }
 
@@ -209,12 +260,12 @@ static void item_drop(struct items *it)
 	it->s->nitems--;
 }
 
-static void read_message(struct mx_item *i, const json_t *content)
+static void read_message(struct mx_sync *s, struct mx_item *i, const json_t *content)
 {
 	const json_t *body = json_object_get(content, "body");
 	const json_t *rel = get_obj(content, "m.relates_to");
 
-	copy_str(json_object_get(content, "msgtype"), i->msgtype, sizeof(i->msgtype));
+	copy_str(s, json_object_get(content, "msgtype"), MX_TYPE_SIZE, &i->msgtype);
 	if (json_is_string(body)) {
 		size_t n = json_string_length(body);
 
@@ -223,8 +274,7 @@ static void read_message(struct mx_item *i, const json_t *content)
 		} else if (!utf8_valid(json_string_value(body), n)) {
 			i->bad_utf8 = 1;
 		} else {
-			memcpy(i->text, json_string_value(body), n);
-			i->text[n] = '\0';
+			i->text = arena_dup(s, json_string_value(body), n);
 			i->text_len = n;
 		}
 	}
@@ -232,16 +282,20 @@ static void read_message(struct mx_item *i, const json_t *content)
 }
 
 /* 0 when the member content is usable. */
-static int read_member(struct mx_item *i, const json_t *ev, const json_t *content)
+static int read_member(struct mx_sync *s, struct mx_item *i, const json_t *ev,
+		       const json_t *content)
 {
-	if (copy_str(json_object_get(ev, "state_key"), i->state_key, sizeof(i->state_key)) ||
+	const json_t *prev = get_obj(get_obj(ev, "unsigned"), "prev_content");
+
+	if (copy_str(s, json_object_get(ev, "state_key"), MX_ID_SIZE, &i->state_key) ||
 	    !i->state_key[0])
 		return -1;
-	if (copy_str(json_object_get(content, "membership"), i->membership,
-		     sizeof(i->membership)) || !i->membership[0])
+	if (copy_str(s, json_object_get(content, "membership"), MX_MEMBERSHIP_SIZE,
+		     &i->membership) ||
+	    !i->membership[0])
 		return -1;
-	copy_name(json_object_get(content, "displayname"), i->displayname,
-		  sizeof(i->displayname));
+	copy_str(s, json_object_get(prev, "membership"), MX_MEMBERSHIP_SIZE, &i->prev_membership);
+	i->displayname = copy_name(s, json_object_get(content, "displayname"));
 	i->is_direct = json_is_true(json_object_get(content, "is_direct"));
 	return 0;
 }
@@ -249,6 +303,7 @@ static int read_member(struct mx_item *i, const json_t *ev, const json_t *conten
 /* One event of a joined room's state or timeline. */
 static void room_event(struct items *it, const char *room, const json_t *ev, int timeline)
 {
+	struct mx_sync *s = it->s;
 	const json_t *type = json_object_get(ev, "type");
 	const json_t *content = get_obj(ev, "content");
 	const json_t *ts = json_object_get(ev, "origin_server_ts");
@@ -267,8 +322,8 @@ static void room_event(struct items *it, const char *room, const json_t *ev, int
 		return;
 	i = item_new(it, kind, room);
 	i->from_timeline = timeline;
-	if (copy_str(json_object_get(ev, "sender"), i->sender, sizeof(i->sender)) < 0 ||
-	    copy_str(json_object_get(ev, "event_id"), i->event_id, sizeof(i->event_id)) < 0)
+	if (copy_str(s, json_object_get(ev, "sender"), MX_ID_SIZE, &i->sender) < 0 ||
+	    copy_str(s, json_object_get(ev, "event_id"), MX_ID_SIZE, &i->event_id) < 0)
 		goto drop;
 	if (json_is_integer(ts))
 		i->ts = (int64_t)json_integer_value(ts);
@@ -276,10 +331,10 @@ static void room_event(struct items *it, const char *room, const json_t *ev, int
 	case MX_MESSAGE:
 		if (!i->sender[0])
 			goto drop;	/* nobody to answer */
-		read_message(i, content);
+		read_message(s, i, content);
 		break;
 	case MX_MEMBER:
-		if (read_member(i, ev, content))
+		if (read_member(s, i, ev, content))
 			goto drop;
 		break;
 	default:
@@ -300,6 +355,7 @@ static int room_id_ok(const char *id)
 static void joined_room(struct items *it, const char *room, const json_t *r)
 {
 	const json_t *tl = get_obj(r, "timeline");
+	const json_t *sum = get_obj(r, "summary");
 	const json_t *evs, *ev;
 	size_t k;
 
@@ -310,67 +366,89 @@ static void joined_room(struct items *it, const char *room, const json_t *r)
 		struct mx_item *i = item_new(it, MX_LIMITED, room);
 
 		i->from_timeline = 1;
-		copy_str(json_object_get(tl, "prev_batch"), i->prev_batch, sizeof(i->prev_batch));
-		memcpy(i->text, i->prev_batch, strlen(i->prev_batch) + 1);
+		copy_str(it->s, json_object_get(tl, "prev_batch"), MX_ID_SIZE, &i->prev_batch);
+		i->text = i->prev_batch;
 		i->text_len = strlen(i->text);
 	}
 	evs = get_events(r, "timeline");
 	json_array_foreach(evs, k, ev)
 		room_event(it, room, ev, 1);
+	if (sum) {
+		long j = count_of(json_object_get(sum, "m.joined_member_count"));
+		long v = count_of(json_object_get(sum, "m.invited_member_count"));
+
+		if (j >= 0 || v >= 0) {
+			struct mx_item *i = item_new(it, MX_SUMMARY, room);
+
+			i->joined = j;
+			i->invited = v;
+		}
+	}
 }
 
-static void invited_room(struct items *it, const char *room, const json_t *r)
+/*
+ * The invite of room: only the member event whose state_key is me is the
+ * invite (the homeserver checked it); the rest of the stripped state is
+ * whatever the inviting server said, display data at best.
+ */
+static void invited_room(struct items *it, const char *room, const json_t *r, const char *me)
 {
+	struct mx_sync *s = it->s;
 	const json_t *evs = get_events(r, "invite_state"), *ev;
 	struct mx_item *i = item_new(it, MX_INVITE, room);
+	int found = 0;
 	size_t k;
 
-	/* the invite itself: the first member event with membership "invite" */
 	json_array_foreach(evs, k, ev) {
 		const json_t *content = get_obj(ev, "content");
-		struct mx_item tmp;
+		const json_t *ts = json_object_get(ev, "origin_server_ts");
+		const char *sender;
 
-		if (!str_is(json_object_get(ev, "type"), "m.room.member") || !content ||
+		if (!me || !*me || !content ||
+		    !str_is(json_object_get(ev, "type"), "m.room.member") ||
+		    !str_is(json_object_get(ev, "state_key"), me) ||
 		    !str_is(json_object_get(content, "membership"), "invite"))
 			continue;
-		memset(&tmp, 0, sizeof(tmp));
-		if (read_member(&tmp, ev, content) ||
-		    copy_str(json_object_get(ev, "sender"), i->sender, sizeof(i->sender)) < 0)
+		if (copy_str(s, json_object_get(ev, "sender"), MX_ID_SIZE, &sender) || !*sender) {
+			i->forged = 1;	/* an invite of us by nobody readable */
 			continue;
-		memcpy(i->state_key, tmp.state_key, sizeof(i->state_key));
-		memcpy(i->membership, tmp.membership, sizeof(i->membership));
-		i->is_direct = tmp.is_direct;
-		copy_str(json_object_get(ev, "event_id"), i->event_id, sizeof(i->event_id));
-		if (json_is_integer(json_object_get(ev, "origin_server_ts")))
-			i->ts = (int64_t)json_integer_value(json_object_get(ev, "origin_server_ts"));
-		break;
+		}
+		if (found) {
+			if (strcmp(sender, i->sender))
+				i->forged = 1;
+			i->is_direct &= json_is_true(json_object_get(content, "is_direct"));
+			continue;
+		}
+		found = 1;
+		i->sender = sender;
+		i->state_key = arena_dup(s, me, strlen(me));
+		i->membership = "invite";
+		i->is_direct = json_is_true(json_object_get(content, "is_direct"));
+		copy_str(s, json_object_get(ev, "event_id"), MX_ID_SIZE, &i->event_id);
+		if (json_is_integer(ts))
+			i->ts = (int64_t)json_integer_value(ts);
 	}
-	/* the inviter's display name, from their own member event */
-	if (!i->sender[0])
+	if (!found)
 		return;
+	/* the inviter's display name, from their own member event */
 	json_array_foreach(evs, k, ev) {
 		const json_t *content = get_obj(ev, "content");
 
 		if (str_is(json_object_get(ev, "type"), "m.room.member") && content &&
 		    str_is(json_object_get(ev, "state_key"), i->sender)) {
-			copy_name(json_object_get(content, "displayname"), i->displayname,
-				  sizeof(i->displayname));
+			i->displayname = copy_name(s, json_object_get(content, "displayname"));
 			break;
 		}
 	}
 }
 
-int mx_sync_parse(const char *body, size_t len, struct mx_sync *out, struct buf *err)
+/* Loads body; a document jansson refuses for one bad string is cleaned
+ * first (see sanitize()).  NULL with err filled when it is not JSON. */
+static json_t *load(const char *body, size_t len, const char *what, struct buf *err)
 {
-	struct items it = { out, 0 };
 	json_error_t je;
-	json_t *root;
-	const json_t *rooms, *section, *r, *evs, *ev;
-	const char *room;
-	size_t k;
+	json_t *root = json_loadb(body, len, JSON_ALLOW_NUL, &je);
 
-	memset(out, 0, sizeof(*out));
-	root = json_loadb(body, len, JSON_ALLOW_NUL, &je);
 	if (!root) {
 		struct buf clean = BUF_INIT;
 
@@ -379,31 +457,59 @@ int mx_sync_parse(const char *body, size_t len, struct mx_sync *out, struct buf 
 			root = json_loadb(buf_str(&clean), clean.len, JSON_ALLOW_NUL, NULL);
 		buf_release(&clean);
 	}
-	if (!root)
-		return fail(err, "sync: malformed JSON: %s (line %d)", je.text, je.line);
+	if (!root) {
+		fail(err, "%s: malformed JSON: %s (line %d)", what, je.text, je.line);
+		return NULL;
+	}
 	if (!json_is_object(root)) {
 		json_decref(root);
-		return fail(err, "sync: response is not a JSON object");
+		fail(err, "%s: response is not a JSON object", what);
+		return NULL;
 	}
-	if (copy_str(json_object_get(root, "next_batch"), out->next_batch,
-		     sizeof(out->next_batch)) || !out->next_batch[0]) {
+	return root;
+}
+
+/* A copy of the room id key in the arena, or NULL when it is not one. */
+static const char *room_key(struct mx_sync *s, const char *room)
+{
+	return room_id_ok(room) ? arena_dup(s, room, strlen(room)) : NULL;
+}
+
+int mx_sync_parse(const char *body, size_t len, const char *me, struct mx_sync *out,
+		  struct buf *err)
+{
+	struct items it = { out, 0 };
+	json_t *root;
+	const json_t *rooms, *section, *r, *evs, *ev, *nb;
+	const char *room, *id;
+	size_t k, n;
+
+	memset(out, 0, sizeof(*out));
+	root = load(body, len, "sync", err);
+	if (!root)
+		return -1;
+	nb = json_object_get(root, "next_batch");
+	n = json_string_length(nb);
+	if (!json_is_string(nb) || !n || n >= sizeof(out->next_batch) ||
+	    !utf8_valid(json_string_value(nb), n)) {
 		json_decref(root);
 		return fail(err, "sync: missing or malformed next_batch");
 	}
+	memcpy(out->next_batch, json_string_value(nb), n + 1);
 
 	rooms = get_obj(root, "rooms");
 	section = get_obj(rooms, "join");
 	json_object_foreach((json_t *)section, room, r)
-		if (room_id_ok(room) && json_is_object(r))
-			joined_room(&it, room, r);
+		if (json_is_object(r) && (id = room_key(out, room)))
+			joined_room(&it, id, r);
 	section = get_obj(rooms, "invite");
 	json_object_foreach((json_t *)section, room, r)
-		if (room_id_ok(room) && json_is_object(r))
-			invited_room(&it, room, r);
+		if (json_is_object(r) && (id = room_key(out, room)))
+			invited_room(&it, id, r, me);
 	section = get_obj(rooms, "leave");
 	json_object_foreach((json_t *)section, room, r)
-		if (room_id_ok(room) && json_is_object(r))
-			item_new(&it, MX_LEFT, room);
+		if (json_is_object(r) && (id = room_key(out, room)))
+			item_new(&it, MX_LEFT, id);
 
 	evs = get_events(root, "account_data");
 	json_array_foreach(evs, k, ev) {
@@ -418,32 +524,107 @@ int mx_sync_parse(const char *body, size_t len, struct mx_sync *out, struct buf 
 	return 0;
 }
 
+int mx_invite_decode(const char *body, size_t len, const char *room, const char *me,
+		     struct mx_sync *out, struct buf *err)
+{
+	struct items it = { out, 0 };
+	json_t *root;
+	const char *id;
+
+	memset(out, 0, sizeof(*out));
+	if (!room || !room_id_ok(room))
+		return fail(err, "invite: not a room id");
+	root = load(body, len, "invite", err);
+	if (!root)
+		return -1;
+	id = room_key(out, room);
+	invited_room(&it, id, root, me);
+	json_decref(root);
+	return 0;
+}
+
+int mx_messages_parse(const char *body, size_t len, const char *room, struct mx_sync *out,
+		      struct buf *err)
+{
+	struct items it = { out, 0 };
+	json_t *root;
+	const json_t *chunk, *ev, *end;
+	const char *id;
+	size_t k, n;
+
+	memset(out, 0, sizeof(*out));
+	if (!room || !room_id_ok(room))
+		return fail(err, "messages: not a room id");
+	root = load(body, len, "messages", err);
+	if (!root)
+		return -1;
+	chunk = json_object_get(root, "chunk");
+	if (!json_is_array(chunk)) {
+		json_decref(root);
+		return fail(err, "messages: no chunk");
+	}
+	end = json_object_get(root, "end");
+	n = json_string_length(end);
+	if (json_is_string(end) && n < sizeof(out->next_batch) &&
+	    utf8_valid(json_string_value(end), n))
+		memcpy(out->next_batch, json_string_value(end), n + 1);
+	id = room_key(out, room);
+	json_array_foreach(chunk, k, ev)
+		room_event(&it, id, ev, 1);
+	json_array_foreach(json_object_get(root, "state"), k, ev)
+		room_event(&it, id, ev, 0);
+	json_decref(root);
+	return 0;
+}
+
 void mx_sync_release(struct mx_sync *s)
 {
+	struct mx_block *b, *next;
+
+	for (b = s->arena; b; b = next) {
+		next = b->next;
+		free(b);
+	}
 	free(s->items);
 	json_decref(s->direct);
 	memset(s, 0, sizeof(*s));
 }
 
-/* ---- filter ----------------------------------------------------------- */
+/* ---- filters ---------------------------------------------------------- */
 
 static json_t *none(void)
 {
 	return json_pack("{s:[s]}", "not_types", "*");
 }
 
-json_t *mx_sync_filter(int limit)
+static json_t *timeline_types(void)
 {
-	if (limit < 1)
-		limit = 1;
-	return json_pack("{s:o, s:o, s:{s:o, s:o, s:{s:[s,s], s:b}, s:{s:[s,s,s], s:i}}}",
+	return json_pack("[s,s,s]", "m.room.message", "m.room.member", "m.room.encryption");
+}
+
+json_t *mx_sync_filter(enum mx_filter kind)
+{
+	if (kind == MX_FILTER_SKIP)
+		return json_pack("{s:o, s:o, s:{s:[], s:b}}",
+				 "presence", none(),
+				 "account_data", none(),
+				 "room", "rooms", "include_leave", 0);
+	return json_pack("{s:o, s:o, s:{s:o, s:o, s:b,"
+			 " s:{s:[s,s], s:b, s:b}, s:{s:o, s:i}}}",
 			 "presence", none(),
 			 "account_data", json_pack("{s:[s]}", "types", "m.direct"),
 			 "room",
 			 "ephemeral", none(),
 			 "account_data", none(),
+			 "include_leave", 0,
 			 "state", "types", "m.room.member", "m.room.encryption",
-			 "lazy_load_members", 0,
-			 "timeline", "types", "m.room.message", "m.room.member",
-			 "m.room.encryption", "limit", limit);
+			 "lazy_load_members", 1, "include_redundant_members", 1,
+			 "timeline", "types", timeline_types(),
+			 "limit", kind == MX_FILTER_TIGHT ? MX_TIGHT_LIMIT : MX_TIMELINE_LIMIT);
+}
+
+json_t *mx_messages_filter(void)
+{
+	return json_pack("{s:o, s:b, s:b}", "types", timeline_types(),
+			 "lazy_load_members", 1, "include_redundant_members", 1);
 }

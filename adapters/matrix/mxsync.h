@@ -1,26 +1,31 @@
 /*
- * mxsync: reads a Matrix /sync response into a flat list of what the bot
- * acts on, and builds the sync filter.  Pure: no I/O, no globals.
+ * mxsync: reads a Matrix /sync response (or a /messages page) into a flat
+ * list of what the bot acts on, and builds the filters.  Pure: no I/O, no
+ * globals.
  *
  * The adapter calls mx_sync_parse() on each response body and walks the
  * items in order.  Per joined room the order is: state items (members,
- * encryption) from "state", then the "timeline" events in order, each turned
- * into an item (members and encryption from the timeline too).  Rooms are
- * walked in the order they appear in the JSON (parse with
- * JSON_PRESERVE_ORDER or equivalent).
+ * encryption) from "state", then MX_LIMITED when the timeline was limited,
+ * then the "timeline" events in order, each turned into an item (members
+ * and encryption from the timeline too), then MX_SUMMARY when the room's
+ * "summary" holds member counts.  Rooms are walked in the order they appear
+ * in the JSON; sections come in the order rooms.join, rooms.invite,
+ * rooms.leave.  MX_LEFT carries the room only.  An m.room.message without a
+ * sender, or an m.room.member without a state_key or membership, is
+ * skipped.  Inside JSON strings, malformed UTF-8, lone surrogate escapes
+ * (\ud800) and raw control characters do not fail the whole body (jansson
+ * alone would refuse it): the string is read as containing a NUL, i.e. not
+ * valid text (bad_utf8 for a body, the event skipped for an id).
  *
- * (Additions, describing what the code does.)  Sections come in the order
- * rooms.join, rooms.invite, rooms.leave.  A limited timeline's MX_LIMITED
- * item comes after the room's state items and before its timeline items.
- * MX_INVITE: sender, state_key, membership, is_direct, event_id and ts are
- * those of the first m.room.member "invite" event of invite_state (usually
- * ours); displayname is the inviter's, from their own member event.
- * MX_LEFT carries the room only.  An m.room.message without a sender, or an
- * m.room.member without a state_key or membership, is skipped.  Inside JSON
- * strings, malformed UTF-8, lone surrogate escapes (\ud800) and raw control
- * characters do not fail the whole body (jansson alone would refuse it): the
- * string is read as containing a NUL, i.e. not valid text (bad_utf8 for a
- * body, the event skipped for an id).
+ * Invites.  Everything in an invite's stripped state (invite_state) comes
+ * from the inviting server and is unchecked, except the invite event itself:
+ * the m.room.member event whose state_key is the bot's own user id (`me`),
+ * membership "invite".  MX_INVITE takes sender (the inviter), is_direct,
+ * event_id and ts from that event only; when several such events disagree on
+ * the sender, or one has no readable sender, `forged` is set and the
+ * adapter must decline.  Without one, sender is "" (nobody known to have
+ * invited: decline).  displayname is the inviter's own member event's, as
+ * display data only.
  */
 #ifndef ADAPTERS_MATRIX_MXSYNC_H
 #define ADAPTERS_MATRIX_MXSYNC_H
@@ -35,6 +40,12 @@
 #define MX_ID_SIZE 256		/* room ids, user ids, event ids (bytes, NUL incl.) */
 #define MX_NAME_SIZE 256	/* display names, truncated at a UTF-8 boundary */
 #define MX_TEXT_SIZE 4096	/* message bodies: longer ones are flagged too_long */
+#define MX_TYPE_SIZE 32		/* msgtype */
+#define MX_MEMBERSHIP_SIZE 16	/* membership */
+
+/* Timeline limits of the filters (mx_sync_filter). */
+#define MX_TIMELINE_LIMIT 50
+#define MX_TIGHT_LIMIT 5
 
 enum mx_item_kind {
 	MX_MESSAGE,	/* an m.room.message in a joined room's timeline */
@@ -42,58 +53,118 @@ enum mx_item_kind {
 	MX_ENCRYPTED,	/* the room has m.room.encryption (state or timeline) */
 	MX_INVITE,	/* we are invited to room (rooms.invite) */
 	MX_LEFT,	/* we left or were kicked/banned (rooms.leave) */
-	MX_LIMITED,	/* this joined room's timeline was limited: prev_batch in text */
+	MX_LIMITED,	/* this joined room's timeline was limited: prev_batch */
+	MX_SUMMARY,	/* this joined room's member counts (joined, invited) */
 };
 
+/*
+ * Every string field is NUL-terminated valid UTF-8, never NULL ("" when
+ * absent), and owned by the struct mx_sync the item is in (valid until
+ * mx_sync_release).  Ids are shorter than MX_ID_SIZE bytes, names than
+ * MX_NAME_SIZE, msgtype than MX_TYPE_SIZE, memberships than
+ * MX_MEMBERSHIP_SIZE, text than MX_TEXT_SIZE.
+ */
 struct mx_item {
 	enum mx_item_kind kind;
-	char room[MX_ID_SIZE];
-	char sender[MX_ID_SIZE];	/* MESSAGE, MEMBER (the sender), INVITE (inviter if known) */
-	char event_id[MX_ID_SIZE];	/* MESSAGE, MEMBER ("" if absent) */
-	int64_t ts;			/* origin_server_ts, ms; 0 if absent */
-	int from_timeline;		/* 1 timeline event, 0 state */
+	const char *room;
+	const char *sender;	/* MESSAGE, MEMBER (the sender), INVITE (the inviter) */
+	const char *event_id;	/* MESSAGE, MEMBER, INVITE ("" if absent) */
+	int64_t ts;		/* origin_server_ts, ms; 0 if absent */
+	int from_timeline;	/* 1 timeline event, 0 state */
 	/* MESSAGE */
-	char msgtype[32];		/* "m.text", "m.notice", "m.emote"...; "" if absent/not a string */
-	char text[MX_TEXT_SIZE];	/* body, valid UTF-8 (invalid → flagged, text "") */
+	const char *msgtype;	/* "m.text", "m.notice"...; "" if absent or not a string */
+	const char *text;	/* body (invalid → flagged, text "") */
 	size_t text_len;
-	int too_long;			/* body over MX_TEXT_SIZE - 1 bytes: text "" */
+	int too_long;		/* body over MX_TEXT_SIZE - 1 bytes: text "" */
 	int bad_utf8;
-	int is_edit;			/* m.relates_to.rel_type == "m.replace": not a new command */
-	/* MEMBER */
-	char state_key[MX_ID_SIZE];	/* whose membership */
-	char membership[16];		/* "join", "leave", "invite", "ban", "knock" */
-	char displayname[MX_NAME_SIZE];	/* "" when absent; valid UTF-8 */
-	int is_direct;			/* content.is_direct == true (invites) */
-	/* LIMITED: prev_batch */
-	char prev_batch[MX_ID_SIZE];
+	int is_edit;		/* m.relates_to.rel_type == "m.replace": not a new command */
+	/* MEMBER (INVITE: state_key, membership, is_direct of the invite) */
+	const char *state_key;	/* whose membership */
+	const char *membership;	/* "join", "leave", "invite", "ban", "knock" */
+	/* unsigned.prev_content.membership ("" if absent): a "join" after a
+	 * "join" is a profile change, not a join */
+	const char *prev_membership;
+	const char *displayname;	/* "" when absent; untrusted: clean before showing */
+	int is_direct;		/* content.is_direct == true */
+	/* INVITE: the stripped state holds contradicting invite events */
+	int forged;
+	/* LIMITED: prev_batch (also in text, for older callers) */
+	const char *prev_batch;
+	/* SUMMARY: m.joined_member_count, m.invited_member_count; -1 absent */
+	long joined, invited;
 };
 
+struct mx_block;
+
 struct mx_sync {
+	/* next_batch (a /messages page: its "end", "" when there is none) */
 	char next_batch[MX_ID_SIZE];
 	struct mx_item *items;		/* owned */
 	size_t nitems;
 	/* account_data m.direct, if present in this response: a new reference
 	 * to its content object (user id → array of room ids), else NULL. */
 	json_t *direct;
+	struct mx_block *arena;		/* owned: the items' strings */
 };
 
 /*
  * Parses a /sync response body (len bytes, need not be NUL-terminated) into
- * *out (fully overwritten).  Malformed parts are skipped (an event that is
- * not an object, a field of the wrong type), never fatal, except: the body
- * is not a JSON object, or next_batch is missing or not a string → -1 with
- * a message in err.  Event ids, room ids, user ids longer than MX_ID_SIZE-1
- * or not valid UTF-8 make their event skipped.
+ * *out (fully overwritten).  me: the bot's user id (recognises its invite
+ * events).  Malformed parts are skipped (an event that is not an object, a
+ * field of the wrong type), never fatal, except: the body is not a JSON
+ * object, or next_batch is missing or not a string → -1 with a message in
+ * err (out is then empty; releasing it is harmless).  Event ids, room ids,
+ * user ids longer than MX_ID_SIZE-1 or not valid UTF-8 make their event
+ * skipped.
  */
-int mx_sync_parse(const char *body, size_t len, struct mx_sync *out, struct buf *err);
-void mx_sync_release(struct mx_sync *s);
+int mx_sync_parse(const char *body, size_t len, const char *me, struct mx_sync *out,
+		  struct buf *err);
 
 /*
- * The inline filter for /sync (new reference): only m.room.message,
- * m.room.member and m.room.encryption in timelines, state: members and
- * encryption, lazy_load_members false, timeline limit `limit`; account_data:
- * m.direct only; presence and ephemeral: none.
+ * Decodes one rooms.invite entry ({"invite_state": {"events": [...]}}, len
+ * bytes of JSON) for room, as mx_sync_parse does (see above): one MX_INVITE
+ * item in *out.  -1 with err when the body is not a JSON object.  (The
+ * invite decoder on its own, for the fuzzer.)
  */
-json_t *mx_sync_filter(int limit);	/* limit < 1 is read as 1 */
+int mx_invite_decode(const char *body, size_t len, const char *room, const char *me,
+		     struct mx_sync *out, struct buf *err);
+
+/*
+ * Parses a GET /rooms/{room}/messages page (or a /members answer): the
+ * "chunk" events, in the order given, as timeline items of room (MESSAGE,
+ * MEMBER, ENCRYPTED), then the "state" events (with lazy-loaded members:
+ * the chunk's senders) as state items; next_batch is the page's "end" (""
+ * when absent: no more).  -1 with err
+ * when the body is not a JSON object or chunk is not an array.
+ */
+int mx_messages_parse(const char *body, size_t len, const char *room, struct mx_sync *out,
+		      struct buf *err);
+
+void mx_sync_release(struct mx_sync *s);
+
+enum mx_filter {
+	/*
+	 * Timelines: m.room.message, m.room.member, m.room.encryption, at most
+	 * MX_TIMELINE_LIMIT events; state: members and encryption, members
+	 * lazy-loaded (only the senders of timeline events, redundant ones
+	 * included: a restarted bot has forgotten the names it was sent);
+	 * account data: m.direct only; presence, ephemeral events and room
+	 * account data: none; left rooms: not included.
+	 */
+	MX_FILTER_NORMAL,
+	/* The same with timelines of MX_TIGHT_LIMIT events: the retry after
+	 * a response too large to read. */
+	MX_FILTER_TIGHT,
+	/* No room at all (rooms: []), no account data: a response with little
+	 * more than next_batch, to step over what cannot be read. */
+	MX_FILTER_SKIP,
+};
+
+/* The inline filter for /sync (new reference). */
+json_t *mx_sync_filter(enum mx_filter kind);
+
+/* The RoomEventFilter for /messages pages (new reference): the timeline
+ * types of MX_FILTER_NORMAL, members lazy-loaded. */
+json_t *mx_messages_filter(void);
 
 #endif

@@ -1019,7 +1019,9 @@ void gtr_secrets(const void *st, enum locale loc, struct buf *out)
 		for (k = 0; k < p->nstruct; k++)
 			pub |= 1ULL << p->st[k].card;
 		for (c = 0; c < GC_COUNT; c++) {
-			if (p->camp[c])
+			/* the stockpile is face up: the log names what enters it
+			 * (Laborer, Dock, Sewer) */
+			if (p->camp[c] || p->stock[c])
 				pub |= 1ULL << c;
 			if (p->hand[c] || p->vault[c])
 				hidden |= 1ULL << c;

@@ -19,7 +19,6 @@ import json
 import math
 import os
 import re
-import secrets
 import socket
 import sys
 import threading
@@ -62,6 +61,12 @@ class MxError(Exception):
 
 class _LoseResponse(Exception):
     """Handled request whose response must be dropped (fault knob)."""
+
+
+def _token_hex(n):
+    # not the secrets module: the integration tests put their own
+    # secrets.py (the public-payload scan) first on sys.path
+    return os.urandom(n).hex()
 
 
 def _copy(o):
@@ -256,6 +261,7 @@ class FakeMatrix:
         self.auto_accept_invites = False   # invitees of createRoom join
         self.hide_pre_join_events = False  # fresh-join timeline starts at
         #                                    the bot's join event
+        self.lazy_loading = True        # honour state.lazy_load_members
         # state
         self._lock = threading.RLock()
         self._cond = threading.Condition(self._lock)
@@ -282,6 +288,10 @@ class FakeMatrix:
         self._expired = set()
         self._account = {}          # (uid, type) -> (content, pos)
         self._filters = {}          # id -> filter dict
+        self._ll_sent = {}          # (uid, device) -> {(room, member, ev)}
+        self._invite_extra = {}     # room -> stripped events (forged)
+        self.sync_filters = []      # the filter of every /sync, in order
+        self.members_requests = []  # Rec(t, room, query) per GET /members
         self._txns = {}             # (uid, device, txnId) -> Rec
         self._events = {}           # event_id -> Rec
         self._faults = []
@@ -324,7 +334,7 @@ class FakeMatrix:
         if token:
             with self._lock:
                 if not self.access_token:
-                    self.access_token = "preset_" + secrets.token_hex(12)
+                    self.access_token = "preset_" + _token_hex(12)
                     self._tokens[self.access_token] = Rec(user=self.bot_user,
                                                           device="FAKEDEVICE")
                     self._issued.append(self.access_token)
@@ -416,13 +426,17 @@ class FakeMatrix:
             self._pos += 1
             n = self._next()
             ev = {"type": etype, "sender": sender, "content": _copy(content),
-                  "event_id": "$ev%d_%s" % (n, secrets.token_hex(4)),
+                  "event_id": "$ev%d_%s" % (n, _token_hex(4)),
                   "origin_server_ts": int(time.time() * 1000),
                   "room_id": room.id}
             if state_key is not None:
                 ev["state_key"] = state_key
             r = Rec(pos=self._pos, ev=ev, txn=txn, room=room.id,
-                    edits=[], redacted=False)
+                    edits=[], redacted=False, prev_content=None)
+            if state_key is not None:
+                old = room.state.get((etype, state_key))
+                if old is not None:
+                    r.prev_content = _copy(old.ev["content"])
             room.timeline.append(r)
             room.tpos.append(self._pos)
             self._log_pos.append(self._pos)
@@ -493,6 +507,8 @@ class FakeMatrix:
         if r.redacted:
             ev["content"] = {}
             uns["redacted_because"] = {"type": "m.room.redaction"}
+        if r.get("prev_content") is not None:
+            uns["prev_content"] = _copy(r.prev_content)
         ev["unsigned"] = uns
         return ev
 
@@ -571,6 +587,32 @@ class FakeMatrix:
                                               displayname=name)
                            .ev["event_id"])
             return ids[0] if len(ids) == 1 else ids
+
+    def forge_invite_state(self, room, events):
+        """Stripped state events a hostile inviting server adds before the
+        real ones in every invite_state of room (they are not checked by
+        anyone, as the stripped state a server relays is not)."""
+        with self._lock:
+            self._invite_extra[room] = _copy(events)
+
+    def bot_sends(self, room=None):
+        """Every m.room.message event the bot sent (edits included), in
+        order: Rec(room, pos, event_id, content, readers) where readers are
+        the room's joined and invited members when it was sent."""
+        with self._lock:
+            rooms = [room] if room else list(self._room_order)
+            out = []
+            for rid in rooms:
+                for e in self._rooms[rid].timeline:
+                    if e.ev["sender"] != self.bot_user or \
+                            e.ev["type"] != "m.room.message":
+                        continue
+                    out.append(Rec(room=rid, pos=e.pos,
+                                   event_id=e.ev["event_id"],
+                                   content=_copy(e.ev["content"]),
+                                   readers=list(e.get("readers") or [])))
+            out.sort(key=lambda x: x.pos)
+            return out
 
     def set_encrypted(self, room, by):
         with self._lock:
@@ -1117,8 +1159,8 @@ class FakeMatrix:
                 raise MxError(403, "M_FORBIDDEN", "Invalid username or "
                               "password")
             dev = given if isinstance(given, str) and given else \
-                "DEV" + secrets.token_hex(4).upper()
-            token = "syt_" + secrets.token_hex(16)
+                "DEV" + _token_hex(4).upper()
+            token = "syt_" + _token_hex(16)
             self._tokens[token] = Rec(user=uid, device=dev)
             self._issued.append(token)
             self.logins.append(dev)
@@ -1193,6 +1235,10 @@ class FakeMatrix:
                     return 200, {}, prof
                 if n == 3 and segs[2] == "displayname" and method == "GET":
                     return 200, {}, {"displayname": u.displayname}
+            if segs == ["joined_rooms"] and method == "GET":
+                return 200, {}, {"joined_rooms": [
+                    rid for rid in self._room_order
+                    if self._rooms[rid].membership(who.user) == "join"]}
             if s0 == "createRoom" and n == 1 and method == "POST":
                 return self._create_room(req, who, body, now)
             if s0 == "join" and n == 2 and method == "POST":
@@ -1325,9 +1371,15 @@ class FakeMatrix:
             return 200, {}, {"joined": out}
         if op == "members" and n == 3 and method == "GET":
             r = self._room_for(rid, who)
+            want = query.get("membership")
+            skip = query.get("not_membership")
+            self.members_requests.append(Rec(t=now, room=rid, query=query))
             return 200, {}, {"chunk": [
                 self._wire(x, with_room=True) for k, x in r.state.items()
-                if k[0] == "m.room.member"]}
+                if k[0] == "m.room.member" and
+                (want is None or x.ev["content"].get("membership") == want)
+                and (skip is None or
+                     x.ev["content"].get("membership") != skip)]}
         if op == "event" and n == 4 and method == "GET":
             self._room_for(rid, who)
             e = self._events.get(segs[3])
@@ -1436,6 +1488,8 @@ class FakeMatrix:
                 self._violate(p, req)
         e = self._add_event(r, etype, who.user, body,
                             txn=(who.user, who.device, txn))
+        # who could read it: the room's joined and invited members then
+        e.readers = sorted(r.members("join") + r.members("invite"))
         rel = body.get("m.relates_to")
         if isinstance(rel, dict) and rel.get("rel_type") == "m.replace":
             tgt = self._events.get(rel.get("event_id"))
@@ -1479,6 +1533,12 @@ class FakeMatrix:
         if len(evs) > limit:
             last = chunk[-1].pos
             out["end"] = _tok(last - 1 if d == "b" else last)
+        if isinstance(flt, dict) and flt.get("lazy_load_members") is True:
+            # the chunk's senders' member events (their current ones)
+            out["state"] = [
+                self._wire(r.state[("m.room.member", u)], who.device, with_room=True)
+                for u in sorted({e.ev["sender"] for e in chunk})
+                if ("m.room.member", u) in r.state]
         return 200, {}, out
 
     def _get_filter(self, q):
@@ -1524,7 +1584,9 @@ class FakeMatrix:
                 self._cond.wait(min(left, 0.5))
             self.syncs.append(Rec(t=time.monotonic(), since=since,
                                   next_batch=resp["next_batch"],
-                                  nonempty=nonempty, user=who.user))
+                                  nonempty=nonempty, user=who.user,
+                                  bytes=len(json.dumps(resp)),
+                                  filter=flt))
         return 200, {}, resp
 
     def _build_sync(self, spos, flt, who, full):
@@ -1541,6 +1603,14 @@ class FakeMatrix:
         join, invite, leave = {}, {}, {}
         nonempty = False
         mine = self._user_rooms.get(uid, {})
+        # the room filter's rooms / not_rooms apply to every section
+        only = rflt.get("rooms") if isinstance(rflt.get("rooms"), list) \
+            else None
+        never = set(rflt.get("not_rooms") or []) \
+            if isinstance(rflt.get("not_rooms"), list) else set()
+        ll = self.lazy_loading and sflt.get("lazy_load_members") is True
+        redundant = sflt.get("include_redundant_members") is True
+        self.sync_filters.append(_copy(flt))
         if spos is None or full:
             rids = [rid for rid in mine]
         else:
@@ -1549,6 +1619,8 @@ class FakeMatrix:
             i = bisect.bisect_right(self._log_pos, base)
             rids = {rid for rid in self._log_room[i:] if rid in mine}
         for rid in sorted(rids, key=self._room_index.__getitem__):
+            if (only is not None and rid not in only) or rid in never:
+                continue
             room = self._rooms[rid]
             mrec = room.member_rec(uid)
             if mrec is None:
@@ -1575,6 +1647,31 @@ class FakeMatrix:
                       if e.ev["event_id"] not in in_tl and e.pos < first and
                       (fresh or e.pos > base) and
                       _filter_ok(sflt, e.ev["type"])]
+                if ll:
+                    # lazy-loaded members: only those of the timeline's
+                    # senders (and the syncing user's own on a fresh or
+                    # full sync), changed or not since `since`; without
+                    # include_redundant_members, only those this device
+                    # was not sent before (as Synapse and Conduit do)
+                    senders = {e.ev["sender"] for e in tl}
+                    if fresh:
+                        senders.add(uid)
+                    seen = self._ll_sent.setdefault((uid, who.device),
+                                                    set())
+                    st = [e for e in st if e.ev["type"] != "m.room.member"]
+                    if _filter_ok(sflt, "m.room.member"):
+                        for k in sorted(senders):
+                            e = room.state.get(("m.room.member", k))
+                            if e is None or e.ev["event_id"] in in_tl:
+                                continue
+                            if not redundant and \
+                                    (rid, k, e.ev["event_id"]) in seen:
+                                continue
+                            st.append(e)
+                    for e in st + tl:
+                        if e.ev["type"] == "m.room.member":
+                            seen.add((rid, e.ev["state_key"],
+                                      e.ev["event_id"]))
                 st.sort(key=lambda e: e.pos)
                 prev = _tok(tl[0].pos - 1) if tl else _tok(self._pos)
                 join[rid] = {
@@ -1587,10 +1684,16 @@ class FakeMatrix:
                     "ephemeral": {"events": []},
                     "unread_notifications": {"highlight_count": 0,
                                              "notification_count": 0},
-                    "summary": {"m.joined_member_count":
-                                len(room.members("join")),
-                                "m.invited_member_count":
-                                len(room.members("invite"))}}
+                    "summary": {}}
+                # the counts, when lazy loading, as Synapse gives them:
+                # on an initial or fresh sync and when member events are
+                # in the timeline or the gap's state (else "unchanged")
+                if not ll or fresh or any(
+                        e.ev["type"] == "m.room.member" for e in st + tl):
+                    join[rid]["summary"] = {
+                        "m.joined_member_count": len(room.members("join")),
+                        "m.invited_member_count":
+                        len(room.members("invite"))}
                 nonempty = True
             elif mem == "invite":
                 if spos is not None and mrec.pos <= base and not full:
@@ -1605,6 +1708,12 @@ class FakeMatrix:
                 inv["event_id"] = mrec.ev["event_id"]
                 inv["origin_server_ts"] = mrec.ev["origin_server_ts"]
                 evs.append(inv)
+                # what a hostile inviting server can put in the stripped
+                # state (Synapse takes it from the invite's unsigned
+                # invite_room_state, unchecked)
+                extra = self._invite_extra.get(rid)
+                if extra:
+                    evs = _copy(extra) + evs
                 invite[rid] = {"invite_state": {"events": evs}}
                 nonempty = True
             elif mem in ("leave", "ban"):

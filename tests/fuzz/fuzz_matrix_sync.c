@@ -2,8 +2,9 @@
  * fuzz_matrix_sync: the Matrix /sync parser, and the rich-text renderers.
  *
  * Each input is one of two things, by its first byte:
- * 1. '{', ' ' or '\n': a /sync body for mx_sync_parse(); every string of
- *    every item must be NUL-terminated inside its buffer.
+ * 1. '{', ' ' or '\n': a /sync body for mx_sync_parse(), then the same
+ *    bytes as a /messages page for mx_messages_parse(); every string of
+ *    every item must be valid UTF-8 within its documented limit.
  * 2. anything else: a list of rich-text spans:
  *      [kind byte][len lo][len hi][len bytes of text]
  *    and, for MENTION and ROOM, a second such chunk with the id (the kind
@@ -29,8 +30,18 @@
 #include "adapters/matrix/mxsync.h"
 #include "util/buf.h"
 #include "util/rich.h"
+#include "util/text.h"
 
-#define TERMINATED(f) (strnlen((f), sizeof(f)) < sizeof(f))
+/* A string field: within its limit, valid UTF-8 (the parser promises). */
+static int field_ok(const char *f, size_t limit)
+{
+	size_t n;
+
+	if (!f)
+		return 0;
+	n = strnlen(f, limit);
+	return n < limit && utf8_valid(f, n);
+}
 
 static void bug(const char *what)
 {
@@ -38,29 +49,40 @@ static void bug(const char *what)
 	abort();
 }
 
+/* Every item of a parsed body keeps the parser's promises. */
+static void check_items(const struct mx_sync *s)
+{
+	size_t i;
+
+	if (strnlen(s->next_batch, sizeof(s->next_batch)) >= sizeof(s->next_batch))
+		bug("next_batch not NUL-terminated");
+	for (i = 0; i < s->nitems; i++) {
+		const struct mx_item *it = &s->items[i];
+
+		if (!field_ok(it->room, MX_ID_SIZE) || !field_ok(it->sender, MX_ID_SIZE) ||
+		    !field_ok(it->event_id, MX_ID_SIZE) || !field_ok(it->msgtype, MX_TYPE_SIZE) ||
+		    !field_ok(it->text, MX_TEXT_SIZE) || !field_ok(it->state_key, MX_ID_SIZE) ||
+		    !field_ok(it->membership, MX_MEMBERSHIP_SIZE) ||
+		    !field_ok(it->prev_membership, MX_MEMBERSHIP_SIZE) ||
+		    !field_ok(it->displayname, MX_NAME_SIZE) || !field_ok(it->prev_batch, MX_ID_SIZE))
+			bug("an item field is over its limit or not UTF-8");
+		if (it->text_len != strlen(it->text))
+			bug("text_len is not the text's length");
+	}
+}
+
 static void fuzz_sync(const uint8_t *data, size_t size)
 {
 	struct mx_sync s;
 	struct buf err = BUF_INIT;
-	size_t i;
 
-	if (mx_sync_parse((const char *)data, size, &s, &err) == 0) {
-		if (!TERMINATED(s.next_batch))
-			bug("next_batch not NUL-terminated");
-		for (i = 0; i < s.nitems; i++) {
-			const struct mx_item *it = &s.items[i];
-
-			if (!TERMINATED(it->room) || !TERMINATED(it->sender) ||
-			    !TERMINATED(it->event_id) || !TERMINATED(it->msgtype) ||
-			    !TERMINATED(it->text) || !TERMINATED(it->state_key) ||
-			    !TERMINATED(it->membership) || !TERMINATED(it->displayname) ||
-			    !TERMINATED(it->prev_batch))
-				bug("an item field is not NUL-terminated");
-			if (it->text_len >= sizeof(it->text))
-				bug("text_len out of range");
-		}
-		mx_sync_release(&s);
-	}
+	if (mx_sync_parse((const char *)data, size, "@bot:example.org", &s, &err) == 0)
+		check_items(&s);
+	mx_sync_release(&s);
+	/* the same bytes as a /messages page or a member list */
+	if (mx_messages_parse((const char *)data, size, "!r:example.org", &s, &err) == 0)
+		check_items(&s);
+	mx_sync_release(&s);
 	buf_release(&err);
 }
 

@@ -181,6 +181,20 @@ def matrix():
     }
     put("matrix_sync", "sync-full", json.dumps(sync))
     put("matrix_sync", "sync-empty", json.dumps({"next_batch": "s1"}))
+    put("matrix_sync", "messages-page", json.dumps({
+        "start": "t9", "end": "t3", "chunk": [
+            {"type": "m.room.message", "sender": "@ana:example.org", "event_id": "$e9",
+             "content": {"msgtype": "m.text", "body": "!game status"}},
+            {"type": "m.room.member", "sender": "@tabula:example.org",
+             "state_key": "@tabula:example.org", "event_id": "$j1",
+             "content": {"membership": "join"}, "unsigned": {"prev_content": {"membership": "invite"}}}],
+        "state": [{"type": "m.room.member", "sender": "@ana:example.org",
+                   "state_key": "@ana:example.org", "content": {"membership": "join",
+                                                                "displayname": "Ana"}}]}))
+    put("matrix_sync", "sync-summary", json.dumps({
+        "next_batch": "s2", "rooms": {"join": {"!r:example.org": {
+            "summary": {"m.joined_member_count": 2, "m.invited_member_count": 1},
+            "timeline": {"limited": True, "prev_batch": "p1", "events": []}}}}}))
     put("matrix_sync", "sync-bad-utf8", b'{"next_batch":"s2","rooms":{"join":{"!r:x":'
         b'{"timeline":{"events":[{"type":"m.room.message","sender":"@a:x",'
         b'"content":{"msgtype":"m.text","body":"\xc3\x28 \\ud800"}}]}}}}}')
@@ -205,6 +219,37 @@ def matrix():
         + span(0, "#alias:example.org"))
 
 
+def matrix_invite():
+    """Invites as stripped state (first line: the bot's id)."""
+    me = "@tabula:example.org"
+
+    def member(key, sender, content):
+        return {"type": "m.room.member", "state_key": key, "sender": sender, "content": content}
+
+    def seed(name, events, bot=me):
+        put("matrix_invite", name, bot + "\n" + json.dumps({"invite_state": {"events": events}}))
+    ana = "@ana:example.org"
+    real = [{"type": "m.room.create", "state_key": "", "sender": ana,
+             "content": {"creator": ana, "room_version": "10"}},
+            {"type": "m.room.name", "state_key": "", "sender": ana, "content": {"name": "Fortuna"}},
+            member(ana, ana, {"membership": "join", "displayname": "Ana"}),
+            dict(member(me, ana, {"membership": "invite", "is_direct": True}),
+                 event_id="$inv", origin_server_ts=1700000000000)]
+    seed("direct", real)
+    # issue 11: a forged invite of someone else naming an allowed user first
+    seed("forged-other", [member("@x:evil.org", ana, {"membership": "invite", "is_direct": True}),
+                          member(ana, ana, {"membership": "join", "displayname": "Ana"}),
+                          member(me, "@mal:evil.org", {"membership": "invite"})])
+    seed("forged-twice", [member(me, ana, {"membership": "invite", "is_direct": True}),
+                          member(me, "@mal:evil.org", {"membership": "invite", "is_direct": True})])
+    seed("no-sender", [member(me, 7, {"membership": "invite"})])
+    seed("not-ours", [member(me + "x", ana, {"membership": "invite"})])
+    seed("no-newline", b'{"invite_state":{"events":[]}}'.decode())
+    put("matrix_invite", "bad-utf8", me.encode() + b'\n{"invite_state":{"events":[{"type":'
+        b'"m.room.member","state_key":"' + me.encode() + b'","sender":"@\xff:x",'
+        b'"content":{"membership":"invite","displayname":"\xc3("}}]}}')
+
+
 def main():
     tabula = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "..", "..", "tabula")
     game_load(tabula)
@@ -212,6 +257,7 @@ def main():
     gateway()
     interaction()
     matrix()
+    matrix_invite()
 
 
 if __name__ == "__main__":

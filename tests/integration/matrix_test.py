@@ -12,6 +12,7 @@ import os
 import random
 import re
 import signal
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -21,6 +22,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "fakes"))
 sys.path.insert(0, HERE)
 import harness  # noqa: E402
+import hidden  # noqa: E402  (tests/integration/hidden.py)
 from fake_matrix import FakeMatrix  # noqa: E402
 
 SLOW = harness.SLOW     # TABULA_TEST_SLOW: timeouts x this (make valgrind)
@@ -562,6 +564,537 @@ def test_burst_limited_timeline():
             bot2.stop()
     finally:
         fake.stop()
+
+
+# ---- issue 11: private views only in private chats ----
+
+def cursor(db, key):
+    """A cursor of the bot's store (read beside the running bot)."""
+    con = sqlite3.connect("file:%s?mode=ro" % db, uri=True, timeout=10)
+    try:
+        row = con.execute("SELECT value FROM cursors WHERE key = ?", (key,)).fetchone()
+        return row[0] if row else None
+    finally:
+        con.close()
+
+
+def private_texts(fake, room):
+    """Bodies of the bot's messages in room holding the private answer that
+    wait_private_reply asks for (the rules of Fortuna)."""
+    return [t for t in texts(fake, room) if "Fortuna" in t]
+
+
+def wait_private_reply(fake, user, room, needle="Fortuna", after=None):
+    """Asks for a private answer (`!rules fortuna`) in room; returns the
+    DM room it landed in."""
+    before = {r: len(fake.bot_messages(r)) for r in fake.bot_rooms()} if after is None else after
+    fake.say(user, room, "!rules fortuna")
+
+    def landed():
+        for r in fake.bot_rooms():
+            new = fake.bot_messages(r)[before.get(r, 0):]
+            if any(needle in m.get("body", "") for m in new):
+                return r
+        return None
+    box = []
+    fake._wait(lambda: box.append(landed()) or box[-1], 10,
+               lambda: "no private answer for %s" % user)
+    return box[-1]
+
+
+def test_dm_room_that_gains_a_member_gets_no_more_private_messages():
+    """A DM room whose members stop being exactly {bot, player}: someone
+    invited (not joined) counts; then someone joining a new one.  Each time
+    the bot stops using it (store, m.direct), says so there once, and opens
+    a new one it creates itself."""
+    fake = new_fake()
+    bot = Bot(fake)
+    try:
+        ana, ben = players(fake, 2)
+        eve = fake.register_user("eve", "Eve")
+        room = game_room(fake, [ana, ben])
+        dm1 = wait_private_reply(fake, ana, room)
+        assert dm1 == fake.dm_room(ana), (dm1, fake.dm_room(ana))
+        fake.accept_invite(ana, dm1)
+        dm1 = wait_private_reply(fake, ana, room)        # the same room, now joined
+        assert dm1 == fake.dm_room(ana)
+        # Ana invites Eve to her private chat; Eve does not join
+        pos = fake.stream_pos
+        fake.invite(ana, dm1, eve)
+        fake.wait_caught_up()
+        dm2 = wait_private_reply(fake, ana, room)
+        assert dm2 != dm1 and dm2 == fake.dm_room(ana), (dm1, dm2)
+        fake.wait_idle()
+        later = [e for e in fake.bot_sends(dm1) if e.pos > pos]
+        assert len(later) == 1 and "not private any more" in later[0].content["body"], later
+        direct = fake.account_data(fake.bot_user, "m.direct") or {}
+        fake._wait(lambda: dm1 not in (fake.account_data(fake.bot_user) or {}).get(ana, []) and
+                   dm2 in (fake.account_data(fake.bot_user) or {}).get(ana, []), 10,
+                   lambda: "m.direct: %r" % fake.account_data(fake.bot_user))
+        assert cursor(bot.db, "matrix.dm." + ana).split("\n")[0] == dm2
+        # in the new one, Eve is invited and joins at once
+        fake.accept_invite(ana, dm2)
+        pos = fake.stream_pos
+        with fake._lock:
+            fake.invite(ana, dm2, eve)
+            fake.accept_invite(eve, dm2)
+        dm3 = wait_private_reply(fake, ana, room)
+        assert dm3 not in (dm1, dm2), (dm1, dm2, dm3)
+        fake.wait_idle()
+        later = [e for e in fake.bot_sends(dm2) if e.pos > pos]
+        assert len(later) == 1 and "not private any more" in later[0].content["body"], later
+        # what was said before someone's invitation stays hidden from them
+        for r in (dm1, dm2, dm3):
+            hv = [e for e in fake.room_state(r) if e["type"] == "m.room.history_visibility"]
+            assert hv and hv[0]["content"]["history_visibility"] == "invited", (r, hv)
+        # every private message went to a room of exactly {bot, Ana}
+        for r in (dm1, dm2, dm3):
+            for e in fake.bot_sends(r):
+                if "not private any more" not in e.content.get("body", ""):
+                    assert sorted(e.readers) == sorted([fake.bot_user, ana]), (r, e)
+        # the old rooms are not direct chats any more: text without the
+        # prefix there is conversation, whoever types it
+        fake.wait_idle()
+        n = len(fake.bot_sends())
+        fake.say(ana, dm2, "rules fortuna")
+        fake.say(eve, dm2, "rules fortuna")
+        fake.wait_idle()
+        time.sleep(0.3 * SLOW)
+        assert len(fake.bot_sends()) == n, [e.content.get("body", "")[:80]
+                                            for e in fake.bot_sends()[n:]]
+        check_clean(fake)
+    finally:
+        bot.stop()
+        fake.stop()
+
+
+def test_private_message_waiting_in_a_room_that_stops_being_private_goes_elsewhere():
+    """A private message held up (429) in its DM room's queue while someone
+    is invited there is checked again just before it goes: it goes to a new
+    direct chat instead, once."""
+    fake = new_fake()
+    bot = Bot(fake)
+    try:
+        ana, ben = players(fake, 2)
+        eve = fake.register_user("eve", "Eve")
+        room = game_room(fake, [ana, ben])
+        dm1 = wait_private_reply(fake, ana, room)
+        fake.accept_invite(ana, dm1)
+        fake.wait_idle()
+        before = len(fake.bot_messages(dm1))
+        fake.fail_next("PUT", r"^/rooms/%s/send/" % re.escape(dm1), 429, retry_after_ms=1500)
+        fake.say(ana, room, "!rules fortuna")
+        fake._wait(lambda: fake.faults_fired, 10, "the send was not tried")
+        fake.invite(ana, dm1, eve)
+        fake._wait(lambda: fake.dm_room(ana) != dm1 and fake.dm_room(ana) and
+                   any("Fortuna" in m.get("body", "")
+                       for m in fake.bot_messages(fake.dm_room(ana))), 10,
+                   lambda: "the held message did not go to a new room")
+        fake.wait_idle()
+        new = [m.get("body", "") for m in fake.bot_messages(dm1)[before:]]
+        assert len(new) == 1 and "not private any more" in new[0], new
+        assert len([m for m in fake.bot_messages(fake.dm_room(ana))
+                    if "Fortuna" in m.get("body", "")]) == 1
+        check_clean(fake)
+    finally:
+        bot.stop()
+        fake.stop()
+
+
+def test_is_direct_invite_to_a_shared_room_is_not_a_dm_room():
+    """An is_direct invite into a room with a third member is joined but
+    never used for private messages; one into a room of exactly the inviter
+    is (after the bot checked its members)."""
+    fake = new_fake()
+    bot = Bot(fake)
+    try:
+        ana, ben = players(fake, 2)
+        shared = fake.create_room(ana, name="not private", members=[ben])
+        fake.invite_bot(shared, ana, is_direct=True)
+        fake.wait_membership(fake.bot_user, shared, "join")
+        fake.wait_idle()
+        dm = wait_private_reply(fake, ana, shared)
+        assert dm != shared and dm == fake.dm_room(ana), (dm, shared)
+        assert private_texts(fake, shared) == [], texts(fake, shared)
+        assert shared not in (fake.account_data(fake.bot_user) or {}).get(ana, [])
+        # Ben's own 1:1 room with the bot: adopted, no room created for him
+        solo = fake.create_room(ben, name="just us")
+        fake.invite_bot(solo, ben, is_direct=True)
+        fake.wait_membership(fake.bot_user, solo, "join")
+        fake._wait(lambda: solo in (fake.account_data(fake.bot_user) or {}).get(ben, []), 10,
+                   lambda: "the 1:1 room was not adopted: %r" % fake.account_data(fake.bot_user))
+        got = wait_private_reply(fake, ben, shared)
+        assert got == solo and fake.dm_room(ben) is None, (got, solo, fake.dm_room(ben))
+        hv = [e for e in fake.room_state(solo) if e["type"] == "m.room.history_visibility"]
+        assert hv[0]["content"]["history_visibility"] == "invited", hv
+        assert solo in (fake.account_data(fake.bot_user) or {}).get(ben, [])
+        check_clean(fake)
+    finally:
+        bot.stop()
+        fake.stop()
+
+
+# ---- issue 11: forged invite state ----
+
+def forged_state(victim, bot_user):
+    """Stripped state a hostile server adds: an invite of someone else
+    "sent" by the victim with is_direct, and the victim's member event."""
+    return [{"type": "m.room.member", "state_key": "@someone:evil.test", "sender": victim,
+             "content": {"membership": "invite", "is_direct": True}},
+            {"type": "m.room.member", "state_key": victim, "sender": victim,
+             "content": {"membership": "join", "displayname": "Ana"}}]
+
+
+def test_forged_invite_state_bypasses_nothing():
+    """Only the invite event about the bot itself counts: a forged
+    invite_state naming an allowed user neither passes MATRIX_ALLOW nor
+    makes the stranger's room the victim's DM room; contradicting invite
+    events are declined outright."""
+    fake = new_fake()
+    bot = Bot(fake, extra_env={"MATRIX_ALLOW": "fake.test"})
+    try:
+        ana, = players(fake, 1)
+        mal = fake.register_user("mal", "Mal", server="evil.test")
+        trap = fake.create_room(mal, name="trap")
+        fake.forge_invite_state(trap, forged_state(ana, fake.bot_user))
+        fake.invite_bot(trap, mal, is_direct=True)
+        fake.wait_membership(fake.bot_user, trap, "leave")      # declined
+        # a second invite event about the bot, "sent" by Ana: contradicts
+        trap2 = fake.create_room(mal, name="trap 2")
+        fake.forge_invite_state(trap2, [{
+            "type": "m.room.member", "state_key": fake.bot_user, "sender": ana,
+            "content": {"membership": "invite", "is_direct": True}}])
+        fake.invite_bot(trap2, mal, is_direct=True)
+        fake.wait_membership(fake.bot_user, trap2, "leave")
+        room = game_room(fake, [ana])
+        dm = wait_private_reply(fake, ana, room)
+        assert dm == fake.dm_room(ana) and dm not in (trap, trap2)
+        assert texts(fake, trap) == [] and texts(fake, trap2) == []
+        assert all(r.path != "/rooms/%s/join" % t for r in fake.requests for t in (trap, trap2))
+        log = bot.log()
+        assert "contradicts itself" in log and "outside MATRIX_ALLOW" in log, log[-2000:]
+        check_clean(fake)
+    finally:
+        bot.stop()
+        fake.stop()
+    # without an allowlist: the stranger's room is joined as the stranger's,
+    # and never becomes Ana's DM room
+    fake = new_fake()
+    bot = Bot(fake)
+    try:
+        ana, = players(fake, 1)
+        mal = fake.register_user("mal", "Mal", server="evil.test")
+        trap = fake.create_room(mal, name="trap", members=[ana])
+        fake.forge_invite_state(trap, forged_state(ana, fake.bot_user))
+        fake.invite_bot(trap, mal, is_direct=True)
+        fake.wait_membership(fake.bot_user, trap, "join")
+        fake.wait_idle()
+        dm = wait_private_reply(fake, ana, trap)
+        assert dm != trap and dm == fake.dm_room(ana), (dm, trap)
+        assert trap not in (fake.account_data(fake.bot_user) or {}).get(ana, [])
+        assert private_texts(fake, trap) == [], texts(fake, trap)
+        check_clean(fake)
+    finally:
+        bot.stop()
+        fake.stop()
+
+
+# ---- issue 11: a /sync too large to read ----
+
+BIG_REASON = "x" * 60000      # a member event of about 60 KB
+
+
+def heavy_member_events(fake, user, room, n):
+    """n member events of user in room, each carrying a 60 KB reason."""
+    for i in range(n):
+        fake.send_event(user, room, "m.room.member",
+                        {"membership": "join", "displayname": "Ana", "reason": BIG_REASON},
+                        state_key=user)
+
+
+def heavy_invite(fake, inviter, n=140):
+    """A room whose invite carries n stripped member events of 60 KB: over
+    the 8 MiB cap whatever filter the bot asks for."""
+    room = fake.create_room(inviter, name="heavy")
+    fake.forge_invite_state(room, [
+        {"type": "m.room.member", "state_key": "@m%d:evil.test" % i, "sender": inviter,
+         "content": {"membership": "leave", "reason": BIG_REASON}} for i in range(n)])
+    fake.invite_bot(room, inviter)
+    return room
+
+
+def test_oversized_sync_never_stops_the_bot():
+    """Responses over the 8 MiB cap: timelines too large are asked again
+    smaller (the gaps read back, a command in one answered); an invite too
+    large for any filter is stepped over (the rooms' messages read back, a
+    command sent meanwhile answered); restarts do not wedge either."""
+    fake = new_fake()
+    bot = Bot(fake)
+    bot2 = bot3 = None
+    try:
+        ana, ben = players(fake, 2)
+        mal = fake.register_user("mal", "Mal", server="evil.test")
+        room = game_room(fake, [ana, ben])
+        fake.say(ana, room, "!game new fortuna")
+        wait_text(fake, room, "lobby")
+        busy = []
+        for k in range(3):
+            r = fake.create_room(ana, name="busy %d" % k)
+            fake.invite_bot(r, ana)
+            busy.append(r)
+        fake._wait(lambda: all(r in fake.bot_rooms() for r in busy), 10, "joins")
+        fake.wait_idle()
+        # (a) 3 x 50 events of 60 KB at once: 9 MB in one normal response
+        with fake._lock:
+            fake.say(ana, busy[0], "!game status")      # early: in a gap
+            for r in busy:
+                heavy_member_events(fake, ana, r, 50)
+            fake.say(ben, room, "!game join")
+        wait_text(fake, room, "Ana, Ben", timeout=30)
+        wait_text(fake, busy[0], "No game", timeout=30)
+        assert "asking again with smaller timelines" in bot.log()
+        assert any(r.path == "/rooms/%s/messages" % busy[0] for r in fake.requests)
+        # (b) an invite over the cap: nothing can shrink it
+        fake.wait_idle()
+
+        def answers():
+            return len([r for r in fake.sends_to(room) if r.status == 200])
+        n = answers()
+        with fake._lock:
+            heavy = heavy_invite(fake, mal)
+            fake.say(ana, room, "!game status")
+        fake._wait(lambda: answers() > n, 30,
+                   lambda: "the status after the huge invite was not answered: %r"
+                   % texts(fake, room)[-2:])
+        fake.wait_idle(timeout=30)
+        log = bot.log()
+        assert "stepping over it" in log, log[-3000:]
+        assert fake.membership(fake.bot_user, heavy) == "invite"      # never joined
+        bot.stop()
+        # (c) stopped with such an invite pending and a command waiting:
+        # the restart answers the command, and so does the next one
+        with fake._lock:
+            heavy_invite(fake, mal)
+            fake.say(ben, room, "!game leave")
+        bot2 = Bot(fake, db=bot.db)
+        wait_text(fake, room, "Seats (1 of", timeout=30)
+        bot2.stop()
+        bot3 = Bot(fake, db=bot.db)
+        fake.say(ben, room, "!game join")
+        wait_text(fake, room, "Ana, Ben", after=len(texts(fake, room)) - 1, timeout=30)
+        check_clean(fake)
+    finally:
+        for b in (bot3, bot2, bot):
+            if b and b.proc.poll() is None:
+                b.stop()
+        fake.stop()
+
+
+# ---- issue 11: names are untrusted text ----
+
+FORGED = "Eve\n\u202eWinner: Eve\u200b"      # newline, RLO, zero-width space
+INVISIBLE = "\u200b\u202e\n\u2066"             # nothing visible at all
+BAD_CHARS = "\u202e\u200b\u2066\u2028\u200d\u2067"
+
+
+def test_display_names_cannot_forge_lines():
+    """Display names with newlines, bidi overrides and zero-width characters
+    are cleaned at the adapter: one line, nothing invisible, in body and
+    formatted_body; a name with nothing visible shows the localpart."""
+    fake = new_fake()
+    bot = Bot(fake)
+    try:
+        eve = fake.register_user("eve", FORGED)
+        zed = fake.register_user("zed", INVISIBLE)
+        cy = fake.register_user("cy", "Cy")
+        room = game_room(fake, [eve, zed, cy])
+        fake.say(eve, room, "!game new fortuna")
+        fake.say(zed, room, "!game join")
+        wait_text(fake, room, "zed")
+        # a new name while in the room (a member event in the timeline)
+        fake.set_displayname(cy, room, "Cy\u2028Winner: Cy\u200d")
+        fake.say(cy, room, "!game join")
+        wait_text(fake, room, "Cy Winner: Cy")
+        fake.say(eve, room, "!game start")
+        wait_boards(fake, room, 1)
+        for m in fake.bot_messages(room):
+            body, html = m.get("body", ""), m.get("formatted_body", "")
+            for c in BAD_CHARS:
+                assert c not in body and c not in html, (c, body)
+            for line in body.split("\n"):
+                assert not line.strip().startswith("Winner:"), body
+            assert "<br>Winner" not in html and "\nWinner" not in html, html
+        every = "\n".join(texts(fake, room))
+        assert "Eve Winner: Eve" in every, every
+        seats = [t for t in texts(fake, room) if "Seats" in t]
+        assert any("zed" in t for t in seats), seats
+        check_clean(fake)
+    finally:
+        bot.stop()
+        fake.stop()
+
+
+# ---- issue 11: the send queue is bounded ----
+
+def test_send_queue_full_commands_wait_nothing_dropped():
+    """With the send queue bound at 4, twelve commands in one sync: the bot
+    stops taking commands while 4 answers wait (the next /sync comes only
+    once most are out), says so once in its log, and answers all twelve."""
+    fake = new_fake()
+    bot = Bot(fake, extra_env={"TABULA_TEST_MATRIX_SENDQ": "4"})
+    try:
+        ana, ben = players(fake, 2)
+        room = game_room(fake, [ana, ben])
+        fake.wait_idle()
+        with fake._lock:
+            first = fake.stream_pos + 1
+            for i in range(12):
+                fake.say(ana if i % 2 else ben, room, "!game status")
+        fake._wait(lambda: len([r for r in fake.sends_to(room) if r.status == 200]) >= 12,
+                   20, lambda: "answers: %d" % len(fake.sends_to(room)))
+        d = fake.sync_delivery(first)
+        assert d is not None
+
+        def later_syncs():
+            return [r for r in fake.requests if r.path == "/sync" and r.t_arrival > d.t]
+        fake._wait(lambda: later_syncs(), 20, "no sync after the batch")
+        with fake._lock:
+            nxt = later_syncs()
+            done_before = [r for r in fake.sends_to(room)
+                           if r.status == 200 and r.t_sent is not None and
+                           r.t_sent < nxt[0].t_arrival]
+        assert len(done_before) >= 12 - 4, (len(done_before), "sent before the next sync")
+        time.sleep(0.3 * SLOW)
+        assert len([r for r in fake.sends_to(room) if r.status == 200]) == 12
+        log = bot.log()
+        assert log.count("new commands wait until half of them are sent") == 1, log[-2000:]
+        assert "the send queue has drained" in log
+        check_clean(fake)
+    finally:
+        bot.stop()
+        fake.stop()
+
+
+# ---- issue 11: nothing hidden in any public payload ----
+
+def all_strings(v):
+    """Every string value in a JSON value (m.new_content and the rest)."""
+    if isinstance(v, str):
+        return [v]
+    if isinstance(v, dict):
+        return [t for x in v.values() for t in all_strings(x)]
+    if isinstance(v, list):
+        return [t for x in v for t in all_strings(x)]
+    return []
+
+
+class Scan:
+    """Checks each event the bot sent, once, at the moment it is seen: in a
+    DM room (one the bot created for a player) its readers must be exactly
+    the bot and that player; anywhere else none of its strings may hold a
+    secret of the games in play then (tests/integration/hidden.py)."""
+
+    def __init__(self, fake, db):
+        self.fake, self.db = fake, db
+        self.seen = set()
+        self.public = self.private = 0
+        self.secret_steps = 0       # steps where something was hidden
+        self.dm_with_secret = 0     # private messages naming a secret
+
+    def __call__(self):
+        fake = self.fake
+        # a lane's next message goes when the one before is answered: a
+        # longer quiet than wait_idle's default, so that this step's
+        # messages are all in before the secrets are read
+        fake.wait_idle(quiet_s=0.05)
+        now = hidden.secrets_now(self.db)
+        self.secret_steps += bool(now)
+        with fake._lock:
+            dms = {c.room_id: c.body["invite"][0] for c in fake.created_rooms
+                   if c.user == fake.bot_user and (c.body or {}).get("is_direct")}
+        for e in fake.bot_sends():
+            if e.event_id in self.seen:
+                continue
+            self.seen.add(e.event_id)
+            if e.room in dms:
+                assert sorted(e.readers) == sorted([fake.bot_user, dms[e.room]]), \
+                    ("a private message readable by", e.readers, e.content.get("body", "")[:200])
+                self.private += 1
+                self.dm_with_secret += bool(hidden.leaks(all_strings(e.content), now))
+            else:
+                hidden.assert_no_leak(all_strings(e.content), now, " in %s" % e.room)
+                self.public += 1
+
+
+def play_scanned(fake, room, humans, game, rng, scan, limit=400):
+    """Plays to the end, every human decision through the room or the DM
+    room, scanning after every step; returns the number of steps."""
+    step = 0
+    while True:
+        bs = wait_boards(fake, room, step + 1, timeout=20)
+        scan()
+        board = bs[-1]
+        if "Game over" in board["body"]:
+            return step
+        who = [u for u in awaited(board) if u in humans]
+        assert who, "a board waiting for no human: %r" % board["body"][-300:]
+        uid = who[0]
+        dm = fake.dm_room(uid)
+        if dm and uid not in fake.joined_members(dm):
+            fake.accept_invite(uid, dm)
+        move = make_transcript.pick(rng, fresh_moves(fake, uid), game)
+        if step % 3 == 1 and dm:
+            fake.say(uid, dm, "play " + move)
+        else:
+            fake.say(uid, room, "!play " + move)
+        try:
+            wait_boards(fake, room, step + 2, timeout=20)
+        except AssertionError:
+            raise AssertionError("move %d (%s by %s) got no new board" % (step, move, uid))
+        step += 1
+        assert step < limit, "the game did not end"
+
+
+def scanned_game(game, nhumans, bots):
+    fake = new_fake()
+    bot = Bot(fake)
+    try:
+        names = ("Ana", "Ben", "Cy")[:nhumans]
+        ps = players(fake, nhumans, names)
+        room = game_room(fake, ps)
+        scan = Scan(fake, bot.db)
+        fake.say(ps[0], room, "!game new " + game)
+        wait_text(fake, room, "lobby")
+        for p in ps[1:]:
+            fake.say(p, room, "!game join")
+        if bots:
+            fake.say(ps[0], room, "!game addbot %d" % bots)
+        fake._wait(lambda: any("Seats (%d of" % (nhumans + bots) in t for t in texts(fake, room)),
+                   10, lambda: "the lobby did not fill: %r" % texts(fake, room))
+        scan()
+        fake.say(ps[0], room, "!game start")
+        steps = play_scanned(fake, room, ps, game, random.Random(11), scan)
+        # the scan saw the game, and saw it hide things
+        assert steps > 10 and scan.secret_steps > 5, (steps, scan.secret_steps)
+        assert scan.public > steps and scan.private >= steps // 2, (steps, scan.public, scan.private)
+        assert scan.dm_with_secret > 0, "no private message named a secret: a vacuous scan"
+        check_clean(fake)
+    finally:
+        bot.stop()
+        fake.stop()
+
+
+def test_public_payloads_hold_no_secret_fortuna():
+    """Three players play Fortuna to the end: after every step, every
+    public payload (body, formatted_body, edits' m.new_content, every other
+    string) against what is hidden then; private messages only in rooms of
+    exactly the bot and the player."""
+    scanned_game("fortuna", 3, 0)
+
+
+def test_public_payloads_hold_no_secret_gtr():
+    """The same for Glory to Rome, one human against two AI seats."""
+    scanned_game("gtr", 1, 2)
 
 
 if __name__ == "__main__":

@@ -75,6 +75,7 @@ struct result {
 	int called;
 	long status;
 	char *error;
+	int too_big;
 	char *body;
 	size_t body_len;
 	char *retry_after;
@@ -154,6 +155,7 @@ static void on_done(struct http_resp *resp, void *ctx)
 	r->t->done++;
 	r->status = resp->status;
 	r->error = resp->error ? strdup(resp->error) : NULL;
+	r->too_big = resp->too_big;
 	r->body_len = resp->body.len;
 	r->body = buf_detach(&resp->body);
 	r->nheaders = (int)resp->nheaders;
@@ -365,12 +367,15 @@ static void test_response_cap(void **state)
 	assert_int_equal(a.status, 0);
 	assert_non_null(a.error);
 	assert_non_null(strstr(a.error, "larger than 1048576 bytes"));
+	assert_true(a.too_big);
 	assert_int_equal(a.body_len, 0);
 	assert_int_equal(b.status, 0);
 	assert_non_null(b.error);
 	assert_non_null(strstr(b.error, "larger than 1048576 bytes"));
+	assert_true(b.too_big);
 	assert_int_equal(b.body_len, 0);
 	assert_null(c.error);
+	assert_false(c.too_big);
 	assert_string_equal(c.body, "hello");
 	result_release(&a);
 	result_release(&b);

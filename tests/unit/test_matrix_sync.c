@@ -14,6 +14,8 @@
 #include "util/buf.h"
 #include "util/text.h"
 
+#define ME "@bot:srv.org"
+
 /* A /sync body as Synapse sends it, with the awkward cases mixed in.  The
  * first joined room sorts after the second, so a sorted walk would show. */
 static void realistic_body(struct buf *b)
@@ -98,9 +100,8 @@ static void check_item_strings(const struct mx_item *it)
 		it->membership, it->displayname, it->prev_batch,
 	};
 	const size_t sizes[] = {
-		sizeof(it->room), sizeof(it->sender), sizeof(it->event_id), sizeof(it->msgtype),
-		sizeof(it->text), sizeof(it->state_key), sizeof(it->membership),
-		sizeof(it->displayname), sizeof(it->prev_batch),
+		MX_ID_SIZE, MX_ID_SIZE, MX_ID_SIZE, MX_TYPE_SIZE, MX_TEXT_SIZE, MX_ID_SIZE,
+		MX_MEMBERSHIP_SIZE, MX_NAME_SIZE, MX_ID_SIZE,
 	};
 	size_t i;
 
@@ -133,7 +134,7 @@ static void test_parse_realistic(void **state)
 	size_t n = 0;
 
 	realistic_body(&body);
-	assert_int_equal(mx_sync_parse(body.s, body.len, &s, &err), 0);
+	assert_int_equal(mx_sync_parse(body.s, body.len, ME, &s, &err), 0);
 	check_sync(&s);
 	assert_string_equal(s.next_batch, "s72595_4483_1934");
 
@@ -253,7 +254,7 @@ static void test_room_order_kept(void **state)
 			   " {\"body\": \"%zu\"}}]}}", i ? "," : "", want[i], i);
 	}
 	buf_addstr(&body, "}}}");
-	assert_int_equal(mx_sync_parse(body.s, body.len, &s, NULL), 0);
+	assert_int_equal(mx_sync_parse(body.s, body.len, ME, &s, NULL), 0);
 	assert_int_equal(s.nitems, 64);
 	for (i = 0; i < 64; i++) {
 		char n[8];
@@ -271,7 +272,7 @@ static void expect_fail(const char *body, size_t len)
 	struct buf err = BUF_INIT;
 	struct mx_sync s;
 
-	assert_int_equal(mx_sync_parse(body, len, &s, &err), -1);
+	assert_int_equal(mx_sync_parse(body, len, ME, &s, &err), -1);
 	assert_true(err.len > 0);
 	assert_null(s.items);
 	assert_int_equal(s.nitems, 0);
@@ -301,7 +302,7 @@ static void test_parse_errors(void **state)
 
 	/* not NUL-terminated: len is what counts */
 	expect_fail(ok, sizeof(ok) - 1);
-	assert_int_equal(mx_sync_parse(ok, sizeof(ok) - 5, &s, NULL), 0);
+	assert_int_equal(mx_sync_parse(ok, sizeof(ok) - 5, ME, &s, NULL), 0);
 	assert_string_equal(s.next_batch, "a");
 	assert_int_equal(s.nitems, 0);
 	assert_null(s.direct);
@@ -331,7 +332,7 @@ static void test_names_and_ids(void **state)
 	/* a state m.room.message is not a message */
 	buf_addstr(&body, "{\"type\": \"m.room.message\", \"sender\": \"@e:s\", \"content\": {\"body\": \"x\"}}");
 	buf_addstr(&body, "]}}}, \"invite\": {\"!i:s\": {}}, \"leave\": {\"!l:s\": 5}}}");
-	assert_int_equal(mx_sync_parse(body.s, body.len, &s, NULL), 0);
+	assert_int_equal(mx_sync_parse(body.s, body.len, ME, &s, NULL), 0);
 	check_sync(&s);
 	assert_int_equal(s.nitems, 3);
 	assert_int_equal(strlen(s.items[0].displayname), 254);
@@ -403,7 +404,7 @@ static void test_wrong_types_never_crash(void **state)
 			mutate(copy, &pos, p, json_array_get(reps, r));
 			dump = json_dumps(copy, JSON_COMPACT);
 			assert_non_null(dump);
-			if (mx_sync_parse(dump, strlen(dump), &s, &err) == 0) {
+			if (mx_sync_parse(dump, strlen(dump), ME, &s, &err) == 0) {
 				check_sync(&s);
 				ok++;
 			} else {
@@ -436,7 +437,7 @@ static void test_truncated_and_flipped_bytes(void **state)
 	assert_non_null(copy);
 	for (n = 0; n < body.len; n += n < 3000 ? 1 : 7) {
 		memcpy(copy, body.s, n);
-		if (mx_sync_parse(copy, n, &s, NULL) == 0)
+		if (mx_sync_parse(copy, n, ME, &s, NULL) == 0)
 			check_sync(&s);
 		mx_sync_release(&s);
 	}
@@ -449,7 +450,7 @@ static void test_truncated_and_flipped_bytes(void **state)
 			x = x * 1103515245u + 12345u;
 			copy[(x >> 8) % body.len] = (char)(x >> 3);
 		}
-		if (mx_sync_parse(copy, body.len, &s, NULL) == 0)
+		if (mx_sync_parse(copy, body.len, ME, &s, NULL) == 0)
 			check_sync(&s);
 		mx_sync_release(&s);
 	}
@@ -457,31 +458,224 @@ static void test_truncated_and_flipped_bytes(void **state)
 	buf_release(&body);
 }
 
-/* ---- filter ---- */
+/* ---- invites: only our own invite event counts ---- */
+
+static void decode_invite(const char *json, struct mx_sync *s)
+{
+	struct buf err = BUF_INIT;
+
+	assert_int_equal(mx_invite_decode(json, strlen(json), "!r:evil.org", ME, s, &err), 0);
+	assert_int_equal(s->nitems, 1);
+	assert_int_equal(s->items[0].kind, MX_INVITE);
+	check_item_strings(&s->items[0]);
+	buf_release(&err);
+}
+
+#define MEMBER(key, sender, content) \
+	"{\"type\": \"m.room.member\", \"state_key\": \"" key "\", \"sender\": " sender \
+	", \"content\": " content "}"
+
+static void test_invite_only_our_event(void **state)
+{
+	struct mx_sync s;
+	struct buf err = BUF_INIT;
+
+	/* the attack of issue 11: a forged invite of someone else naming an
+	 * allowed user comes first, and that user's member event too */
+	decode_invite("{\"invite_state\": {\"events\": ["
+		      MEMBER("@x:evil.org", "\"@ana:good.org\"",
+			     "{\"membership\": \"invite\", \"is_direct\": true}") ","
+		      MEMBER("@ana:good.org", "\"@ana:good.org\"",
+			     "{\"membership\": \"join\", \"displayname\": \"Ana\"}") ","
+		      MEMBER(ME, "\"@mal:evil.org\"", "{\"membership\": \"invite\"}")
+		      "]}}", &s);
+	assert_string_equal(s.items[0].sender, "@mal:evil.org");
+	assert_string_equal(s.items[0].state_key, ME);
+	assert_false(s.items[0].is_direct);
+	assert_false(s.items[0].forged);
+	assert_string_equal(s.items[0].displayname, "");	/* mal has no member event */
+	mx_sync_release(&s);
+
+	/* two invites of us that disagree on who sent them: forged */
+	decode_invite("{\"invite_state\": {\"events\": ["
+		      MEMBER(ME, "\"@ana:good.org\"",
+			     "{\"membership\": \"invite\", \"is_direct\": true}") ","
+		      MEMBER(ME, "\"@mal:evil.org\"",
+			     "{\"membership\": \"invite\", \"is_direct\": true}")
+		      "]}}", &s);
+	assert_true(s.items[0].forged);
+	mx_sync_release(&s);
+
+	/* the same twice: fine; is_direct only when both say so; the
+	 * inviter's name from their own member event */
+	decode_invite("{\"invite_state\": {\"events\": ["
+		      MEMBER(ME, "\"@ana:good.org\"",
+			     "{\"membership\": \"invite\", \"is_direct\": true}") ","
+		      MEMBER("@ana:good.org", "\"@ana:good.org\"",
+			     "{\"membership\": \"join\", \"displayname\": \"Ana\"}") ","
+		      MEMBER(ME, "\"@ana:good.org\"", "{\"membership\": \"invite\"}")
+		      "]}}", &s);
+	assert_false(s.items[0].forged);
+	assert_string_equal(s.items[0].sender, "@ana:good.org");
+	assert_false(s.items[0].is_direct);
+	assert_string_equal(s.items[0].displayname, "Ana");
+	mx_sync_release(&s);
+
+	/* an invite of us with no readable sender: forged */
+	decode_invite("{\"invite_state\": {\"events\": ["
+		      MEMBER(ME, "7", "{\"membership\": \"invite\"}") ","
+		      MEMBER(ME, "\"@ana:good.org\"", "{\"membership\": \"invite\"}")
+		      "]}}", &s);
+	assert_true(s.items[0].forged);
+	mx_sync_release(&s);
+
+	/* only others' invites, or our membership not "invite": nobody */
+	decode_invite("{\"invite_state\": {\"events\": ["
+		      MEMBER("@x:evil.org", "\"@ana:good.org\"", "{\"membership\": \"invite\"}") ","
+		      MEMBER(ME, "\"@ana:good.org\"", "{\"membership\": \"join\"}")
+		      "]}}", &s);
+	assert_string_equal(s.items[0].sender, "");
+	assert_false(s.items[0].forged);
+	mx_sync_release(&s);
+
+	/* a state_key that only starts like ours is not ours */
+	decode_invite("{\"invite_state\": {\"events\": ["
+		      MEMBER(ME "x", "\"@ana:good.org\"", "{\"membership\": \"invite\"}")
+		      "]}}", &s);
+	assert_string_equal(s.items[0].sender, "");
+	mx_sync_release(&s);
+
+	/* no me, no invite */
+	{
+		const char *j = "{\"invite_state\": {\"events\": ["
+			MEMBER(ME, "\"@a:b\"", "{\"membership\": \"invite\"}") "]}}";
+
+		assert_int_equal(mx_invite_decode(j, strlen(j), "!r:s", NULL, &s, NULL), 0);
+	}
+	assert_string_equal(s.items[0].sender, "");
+	mx_sync_release(&s);
+
+	/* errors */
+	assert_int_equal(mx_invite_decode("[]", 2, "!r:s", ME, &s, &err), -1);
+	assert_true(err.len > 0);
+	mx_sync_release(&s);
+	assert_int_equal(mx_invite_decode("{}", 2, "", ME, &s, &err), -1);
+	mx_sync_release(&s);
+	assert_int_equal(mx_invite_decode("{}", 2, "!r:s", ME, &s, &err), 0);
+	assert_string_equal(s.items[0].sender, "");
+	mx_sync_release(&s);
+	buf_release(&err);
+}
+
+/* ---- summaries, prev_content, /messages pages ---- */
+
+static void test_summary_and_prev_membership(void **state)
+{
+	const char *body =
+		"{\"next_batch\": \"b\", \"rooms\": {\"join\": {"
+		" \"!a:s\": {\"timeline\": {\"events\": ["
+		"  {\"type\": \"m.room.member\", \"state_key\": \"@u:s\", \"sender\": \"@u:s\","
+		"   \"content\": {\"membership\": \"join\", \"displayname\": \"U2\"},"
+		"   \"unsigned\": {\"prev_content\": {\"membership\": \"join\"}}}]},"
+		"  \"summary\": {\"m.joined_member_count\": 2, \"m.invited_member_count\": 1}},"
+		" \"!b:s\": {\"summary\": {\"m.heroes\": []}},"
+		" \"!c:s\": {\"summary\": {\"m.joined_member_count\": \"3\","
+		"  \"m.invited_member_count\": -4}},"
+		" \"!d:s\": {\"summary\": {\"m.invited_member_count\": 0}}}}}";
+	struct mx_sync s;
+
+	assert_int_equal(mx_sync_parse(body, strlen(body), ME, &s, NULL), 0);
+	check_sync(&s);
+	assert_int_equal(s.nitems, 3);
+	assert_int_equal(s.items[0].kind, MX_MEMBER);
+	assert_string_equal(s.items[0].prev_membership, "join");
+	assert_int_equal(s.items[1].kind, MX_SUMMARY);	/* after the timeline */
+	assert_string_equal(s.items[1].room, "!a:s");
+	assert_int_equal(s.items[1].joined, 2);
+	assert_int_equal(s.items[1].invited, 1);
+	assert_int_equal(s.items[2].kind, MX_SUMMARY);	/* one count is enough */
+	assert_string_equal(s.items[2].room, "!d:s");
+	assert_int_equal(s.items[2].joined, -1);
+	assert_int_equal(s.items[2].invited, 0);
+	mx_sync_release(&s);
+}
+
+static void test_messages_page(void **state)
+{
+	const char *page =
+		"{\"start\": \"t1\", \"end\": \"t9\", \"chunk\": ["
+		" {\"type\": \"m.room.message\", \"sender\": \"@u:s\", \"event_id\": \"$1\","
+		"  \"content\": {\"msgtype\": \"m.text\", \"body\": \"!game status\"}},"
+		" {\"type\": \"m.room.name\", \"sender\": \"@u:s\", \"state_key\": \"\","
+		"  \"content\": {\"name\": \"x\"}},"
+		" {\"type\": \"m.room.member\", \"sender\": \"@v:s\", \"state_key\": \"@v:s\","
+		"  \"event_id\": \"$2\", \"content\": {\"membership\": \"leave\"}},"
+		" 5], \"state\": ["
+		" {\"type\": \"m.room.member\", \"sender\": \"@u:s\", \"state_key\": \"@u:s\","
+		"  \"content\": {\"membership\": \"join\", \"displayname\": \"U\"}}]}";
+	struct buf err = BUF_INIT;
+	struct mx_sync s;
+
+	assert_int_equal(mx_messages_parse(page, strlen(page), "!r:s", &s, &err), 0);
+	check_sync(&s);
+	assert_string_equal(s.next_batch, "t9");
+	assert_int_equal(s.nitems, 3);
+	assert_int_equal(s.items[0].kind, MX_MESSAGE);
+	assert_int_equal(s.items[0].from_timeline, 1);
+	assert_string_equal(s.items[0].room, "!r:s");
+	assert_string_equal(s.items[0].text, "!game status");
+	assert_int_equal(s.items[1].kind, MX_MEMBER);
+	assert_string_equal(s.items[1].membership, "leave");
+	/* the lazy-loaded members of the chunk's senders, after it */
+	assert_int_equal(s.items[2].kind, MX_MEMBER);
+	assert_int_equal(s.items[2].from_timeline, 0);
+	assert_string_equal(s.items[2].displayname, "U");
+	mx_sync_release(&s);
+
+	assert_int_equal(mx_messages_parse("{\"chunk\": []}", 13, "!r:s", &s, &err), 0);
+	assert_string_equal(s.next_batch, "");	/* the last page */
+	mx_sync_release(&s);
+	assert_int_equal(mx_messages_parse("{\"end\": \"x\"}", 12, "!r:s", &s, &err), -1);
+	mx_sync_release(&s);
+	assert_int_equal(mx_messages_parse("[1]", 3, "!r:s", &s, &err), -1);
+	mx_sync_release(&s);
+	assert_int_equal(mx_messages_parse("{\"chunk\": []}", 13, "", &s, &err), -1);
+	mx_sync_release(&s);
+	buf_release(&err);
+}
+
+/* ---- filters ---- */
+
+static const char *type_at(json_t *arr, size_t i)
+{
+	return json_string_value(json_array_get(arr, i));
+}
 
 static void test_filter(void **state)
 {
-	json_t *f = mx_sync_filter(20), *room, *tl, *st, *types;
+	json_t *f = mx_sync_filter(MX_FILTER_NORMAL), *room, *tl, *st, *types;
 	size_t i;
 
 	assert_true(json_is_object(f));
 	room = json_object_get(f, "room");
 	tl = json_object_get(room, "timeline");
 	st = json_object_get(room, "state");
-	assert_int_equal(json_integer_value(json_object_get(tl, "limit")), 20);
+	assert_int_equal(json_integer_value(json_object_get(tl, "limit")), MX_TIMELINE_LIMIT);
 	types = json_object_get(tl, "types");
 	assert_int_equal(json_array_size(types), 3);
-	assert_string_equal(json_string_value(json_array_get(types, 0)), "m.room.message");
-	assert_string_equal(json_string_value(json_array_get(types, 1)), "m.room.member");
-	assert_string_equal(json_string_value(json_array_get(types, 2)), "m.room.encryption");
+	assert_string_equal(type_at(types, 0), "m.room.message");
+	assert_string_equal(type_at(types, 1), "m.room.member");
+	assert_string_equal(type_at(types, 2), "m.room.encryption");
 	types = json_object_get(st, "types");
 	assert_int_equal(json_array_size(types), 2);
-	assert_string_equal(json_string_value(json_array_get(types, 0)), "m.room.member");
-	assert_string_equal(json_string_value(json_array_get(types, 1)), "m.room.encryption");
-	assert_true(json_is_false(json_object_get(st, "lazy_load_members")));
+	assert_string_equal(type_at(types, 0), "m.room.member");
+	assert_string_equal(type_at(types, 1), "m.room.encryption");
+	assert_true(json_is_true(json_object_get(st, "lazy_load_members")));
+	assert_true(json_is_true(json_object_get(st, "include_redundant_members")));
+	assert_null(json_object_get(room, "rooms"));
 	types = json_object_get(json_object_get(f, "account_data"), "types");
 	assert_int_equal(json_array_size(types), 1);
-	assert_string_equal(json_string_value(json_array_get(types, 0)), "m.direct");
+	assert_string_equal(type_at(types, 0), "m.direct");
 	{
 		json_t *nones[] = {
 			json_object_get(f, "presence"), json_object_get(room, "ephemeral"),
@@ -491,14 +685,29 @@ static void test_filter(void **state)
 		for (i = 0; i < 3; i++) {
 			types = json_object_get(nones[i], "not_types");
 			assert_int_equal(json_array_size(types), 1);
-			assert_string_equal(json_string_value(json_array_get(types, 0)), "*");
+			assert_string_equal(type_at(types, 0), "*");
 		}
 	}
 	json_decref(f);
 
-	f = mx_sync_filter(0);
+	f = mx_sync_filter(MX_FILTER_TIGHT);
 	assert_int_equal(json_integer_value(json_object_get(json_object_get(
-		json_object_get(f, "room"), "timeline"), "limit")), 1);
+		json_object_get(f, "room"), "timeline"), "limit")), MX_TIGHT_LIMIT);
+	assert_true(MX_TIGHT_LIMIT < MX_TIMELINE_LIMIT);
+	json_decref(f);
+
+	/* no room at all, no account data */
+	f = mx_sync_filter(MX_FILTER_SKIP);
+	room = json_object_get(f, "room");
+	assert_true(json_is_array(json_object_get(room, "rooms")));
+	assert_int_equal(json_array_size(json_object_get(room, "rooms")), 0);
+	assert_string_equal(type_at(json_object_get(json_object_get(f, "account_data"),
+						    "not_types"), 0), "*");
+	json_decref(f);
+
+	f = mx_messages_filter();
+	assert_int_equal(json_array_size(json_object_get(f, "types")), 3);
+	assert_true(json_is_true(json_object_get(f, "lazy_load_members")));
 	json_decref(f);
 }
 
@@ -511,6 +720,9 @@ int main(void)
 		cmocka_unit_test(test_names_and_ids),
 		cmocka_unit_test(test_wrong_types_never_crash),
 		cmocka_unit_test(test_truncated_and_flipped_bytes),
+		cmocka_unit_test(test_invite_only_our_event),
+		cmocka_unit_test(test_summary_and_prev_membership),
+		cmocka_unit_test(test_messages_page),
 		cmocka_unit_test(test_filter),
 	};
 
