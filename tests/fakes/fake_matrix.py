@@ -646,8 +646,11 @@ class FakeMatrix:
             if r.membership(user) != "join":
                 raise AssertionError("fake_matrix: say(): %s is not joined "
                                      "to %s" % (user, room))
-            return self._add_event(r, "m.room.message", user,
-                                   c).ev["event_id"]
+            rec = self._add_event(r, "m.room.message", user, c)
+            # what the bot sends after this was sent in answer to it (or
+            # later): tests wait for replies newer than their last command
+            self.last_say_pos = rec.pos
+            return rec.ev["event_id"]
 
     def set_account_data(self, user, etype, content):
         with self._lock:

@@ -138,21 +138,31 @@ def wait_text(fake, room, needle, after=0, timeout=10):
 
 
 def fresh_moves(fake, user):
-    """The move ids of a "Your moves" message newer than the last one used
-    for this user (the DM goes out beside the board, not before it).
-    The count lives on the fake: a dict keyed by id(fake) would hand a new
-    fake the count of an old one that Python freed at the same address."""
+    """The move ids of the newest "Your moves" message sent to user after
+    the test's last command (the DM goes out beside the board, not before
+    it): an older one may be a list the game has moved past, e.g. the one
+    a seat still choosing at the same time as others was sent again.
+    Positions live on the fake: a dict keyed by id(fake) would hand a new
+    fake the state of an old one that Python freed at the same address."""
     seen = fake.__dict__.setdefault("_moves_seen", {})
+    mark = max(seen.get(user, 0), getattr(fake, "last_say_pos", 0))
 
-    def newer():
+    def newest():
         dm = fake.dm_room(user)
-        n = sum("Your moves" in m.get("body", "") for m in fake.bot_messages(dm)) if dm else 0
-        return n > seen.get(user, 0)
-    fake._wait(newer, 10, lambda: "no new moves for %s" % user)
-    dm = fake.dm_room(user)
-    seen[user] = sum("Your moves" in m.get("body", "")
-                     for m in fake.bot_messages(dm))
-    return moves_of(fake, user)
+        if not dm:
+            return None
+        got = [r for r in fake.bot_sends(dm) if r.pos > mark and
+               "Your moves" in r.content.get("body", "")]
+        return got[-1] if got else None
+    fake._wait(lambda: newest() is not None, 10, lambda: "no new moves for %s" % user)
+    rec = newest()
+    seen[user] = rec.pos
+    ids = []
+    for line in rec.content.get("body", "").split("\n"):
+        mt = MOVE_RE.match(line)
+        if mt:
+            ids.append(mt.group(1).strip())
+    return ids
 
 
 def moves_of(fake, user):
