@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bot/logging.h"
+#include "util/logging.h"
 #include "bot/think.h"
 #include "util/text.h"
 

@@ -20,8 +20,8 @@
 #include "adapters/discord/rest.h"
 #include "adapters/http.h"
 #include "adapters/ws.h"
-#include "bot/logging.h"
 #include "games/game.h"
+#include "util/logging.h"
 #include "util/text.h"
 
 /* Discord counts snowflake time from 2015-01-01. */

@@ -14,7 +14,7 @@
 #include "adapters/http.h"
 #include "adapters/matrix/mxhtml.h"
 #include "adapters/matrix/mxsync.h"
-#include "bot/logging.h"
+#include "util/logging.h"
 #include "util/rng.h"
 #include "util/text.h"
 
