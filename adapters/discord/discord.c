@@ -221,6 +221,11 @@ static void register_commands(struct discord *d)
 
 	if (d->registered || !d->app_id)
 		return;
+	if (!d->base.commands) {
+		/* an empty bulk overwrite would delete every command */
+		log_warn("discord: no command table: slash commands not registered");
+		return;
+	}
 	for (; all[n] && n < DISCORD_CHOICES_MAX; n++) {
 		games[n].id = all[n]->id;
 		games[n].name = all[n]->name[LOC_EN];
@@ -232,7 +237,7 @@ static void register_commands(struct discord *d)
 			 d->guild_id);
 	else
 		snprintf(path, sizeof(path), "/applications/%s/commands", d->app_id);
-	cmds = discord_commands_json(games);
+	cmds = discord_commands_json(d->base.commands, games);
 	submit_noted(d, "PUT", path, cmds, "registering the slash commands");
 	json_decref(cmds);
 	d->registered = 1;
@@ -932,7 +937,7 @@ static void handle_interaction(struct discord *d, const json_t *payload)
 
 	x->d = d;
 	live_add(d, &x->live, ix_release);
-	if (discord_interaction_decode(payload, &x->in, &err)) {
+	if (discord_interaction_decode(payload, d->base.commands, &x->in, &err)) {
 		/* err never quotes the token; the id is harmless */
 		log_warn("discord: interaction ignored: %s", buf_str(&err));
 		buf_release(&err);
