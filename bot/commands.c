@@ -269,6 +269,16 @@ const struct adapter_command *const *commands_for_adapters(void)
 	return list;
 }
 
+const struct adapter_arg *commands_arg(const struct cmd_def *d, const char *name)
+{
+	const struct adapter_arg *arg;
+
+	for (arg = d->pub.args; arg && arg->name; arg++)
+		if (!strcmp(arg->name, name))
+			return arg;
+	return NULL;
+}
+
 static const char *text_of(const struct adapter_text *t, enum locale loc)
 {
 	return loc == LOC_ES && t->es ? t->es : t->en;

@@ -84,6 +84,9 @@ const struct cmd_def *commands_all(void);
  * NULL-terminated, static. */
 const struct adapter_command *const *commands_for_adapters(void);
 
+/* The argument of d named name (its Discord option's name), or NULL. */
+const struct adapter_arg *commands_arg(const struct cmd_def *d, const char *name);
+
 /* Appends the help block to out: one line per command ("usage   what it
  * does"; a shared line for CMD_HELP_SHARED), in loc, lines joined by '\n'. */
 void commands_help(enum locale loc, struct buf *out);

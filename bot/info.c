@@ -25,7 +25,7 @@ void cmd_log(const struct cmd_ctx *x)
 	const struct command *cmd = x->cmd;
 	struct session *s = x->s;
 	const char *args = x->args;
-	const struct adapter_arg *count = &x->def->pub.args[0];
+	const struct adapter_arg *count = commands_arg(x->def, "count");
 	enum locale loc = x->loc;
 	const char *names[GAME_MAX_SEATS];
 	struct capture cap;

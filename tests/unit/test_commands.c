@@ -111,6 +111,7 @@ static void test_table_invariants(void **state)
 			assert_null(strchr(strchr(d->pub.words, ' ') + 1, ' '));
 		}
 		for (arg = d->pub.args; arg && arg->name; arg++) {
+			assert_ptr_equal(commands_arg(d, arg->name), arg);
 			assert_non_null(arg->name_es);
 			assert_true(differ(&arg->desc));
 			if (arg->type == ADAPTER_ARG_INT)
