@@ -316,7 +316,7 @@ static void test_every_command_in_a_transcript(void **state)
 	const struct cmd_def *all = commands_all();
 	DIR *top = opendir(DATA_DIR), *sub;
 	struct dirent *e, *t;
-	char path[512];
+	char path[1024];	/* two names of up to 255 bytes fit */
 	int used[64] = { 0 }, files = 0;
 	size_t n = 0, i;
 
