@@ -42,6 +42,65 @@ struct adapter_choice {
 	char label[ADAPTER_CHOICE_SIZE];	/* shown (localised) */
 };
 
+/*
+ * The command surface: every command the bot answers, defined once in
+ * bot/commands.c and handed to each adapter as struct adapter.commands.
+ * A text platform (console, Matrix) needs none of it: it passes the typed
+ * text on.  A platform with a command registry (Discord's slash commands)
+ * builds its registration from it and turns what the user filled in back
+ * into the same text ("game new fortuna nofunctions"), its arguments in
+ * the order listed here.
+ */
+
+/* A text in each of the bot's languages (games/game.h's locales). */
+struct adapter_text {
+	const char *en, *es;
+};
+
+enum adapter_arg_type {
+	ADAPTER_ARG_WORD,	/* one word: "locale" */
+	ADAPTER_ARG_TEXT,	/* the rest of the line: "take water" */
+	ADAPTER_ARG_INT,	/* a whole number from min to max */
+	ADAPTER_ARG_USER,	/* a player; the text carries "<@user id>" */
+	ADAPTER_ARG_GAME,	/* a game id; the choices: the game registry */
+	ADAPTER_ARG_OPTIONS,	/* a game's option words: "nofunctions draft" */
+	ADAPTER_ARG_FLAG,	/* yes or no; when yes, the text carries its name */
+};
+
+enum adapter_arg_flags {
+	ADAPTER_ARG_REQUIRED = 1 << 0,
+	/* completed from the caller's legal moves (struct adapter.on_complete) */
+	ADAPTER_ARG_MOVES = 1 << 1,
+};
+
+struct adapter_arg {
+	const char *name, *name_es;	/* "game", "juego" (platforms that name them) */
+	struct adapter_text desc;	/* one line, for a platform's form */
+	enum adapter_arg_type type;
+	unsigned flags;			/* enum adapter_arg_flags */
+	int min, max;			/* ADAPTER_ARG_INT: the values accepted */
+	/* ADAPTER_ARG_INT: the top of a platform's number picker when it
+	 * differs from max (0: max).  Discord's, as first registered. */
+	int pick_max;
+};
+
+enum adapter_command_flags {
+	/* words name a group ("game"): its commands ("game new", ...) follow
+	 * it in the list; typed alone or with an unknown word, the group
+	 * answers with its commands */
+	ADAPTER_COMMAND_GROUP = 1 << 0,
+};
+
+struct adapter_command {
+	const char *words;		/* "game new", "play": what the text starts with */
+	const char *name_es;		/* the last word in Spanish, where platforms
+					 * show names ("nueva") */
+	struct adapter_text desc;	/* one line, for a platform's command list */
+	const struct adapter_arg *args;	/* in text order, ends with name == NULL;
+					 * NULL: none */
+	unsigned flags;			/* enum adapter_command_flags */
+};
+
 /* One normalised command.  Strings are borrowed for the call's duration. */
 struct command {
 	const char *platform;	/* "console", "discord", "matrix" */
@@ -134,6 +193,12 @@ struct adapter {
 	 * not available. */
 	void (*on_clock)(void *ctx, struct adapter *a, int64_t now);
 	void *ctx;
+	/*
+	 * The commands the bot answers, NULL-terminated, static (borrowed):
+	 * set by the session manager (session_mgr_add_adapter), so before
+	 * start.  NULL: not known (an adapter driven without a manager).
+	 */
+	const struct adapter_command *const *commands;
 };
 
 static inline int adapter_start(struct adapter *a, uv_loop_t *loop, struct buf *err)

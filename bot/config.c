@@ -1,3 +1,8 @@
+/*
+ * config: reads the optional configuration file into the environment's
+ * defaults (bot/config.h), refusing a file others could write or read.
+ * It must not override what the environment already sets.
+ */
 #include "bot/config.h"
 
 #include <ctype.h>

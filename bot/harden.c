@@ -1,3 +1,8 @@
+/*
+ * harden: no core dumps, no debugger attaching (bot/harden.h), before the
+ * process reads a secret.  A precaution: it must not stop the bot when the
+ * system refuses.
+ */
 #include "bot/harden.h"
 
 #include <errno.h>

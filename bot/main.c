@@ -18,10 +18,10 @@
 #include "adapters/matrix/matrix.h"
 #include "bot/config.h"
 #include "bot/harden.h"
-#include "bot/logging.h"
 #include "bot/session.h"
 #include "bot/think.h"
 #include "state/store.h"
+#include "util/logging.h"
 
 #define EXIT_RUNTIME 1
 #define EXIT_USAGE 2

@@ -9,6 +9,9 @@
  * and the messages handed to the adapters.  A failed commit changes nothing
  * and the player is told so.  A restart reloads sessions from the store on
  * demand and re-sends the outbox.
+ *
+ * The commands it answers are one table (bot/commands.h); its files, one
+ * per responsibility, are listed in bot/session_int.h.
  */
 #ifndef BOT_SESSION_H
 #define BOT_SESSION_H

@@ -1,3 +1,8 @@
+/*
+ * think: a batch of AI decisions as a self-contained job (bot/think.h), so
+ * that a worker thread can run it.  It must touch nothing but its job: no
+ * session, no store, no log.
+ */
 #include "bot/think.h"
 
 #include <stdlib.h>

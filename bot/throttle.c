@@ -1,3 +1,7 @@
+/*
+ * throttle: the per-user token buckets (bot/throttle.h).  It counts and
+ * forgets; what a refused user is told is the manager's (bot/commands.c).
+ */
 #include "bot/throttle.h"
 
 #include <stdlib.h>

@@ -55,14 +55,14 @@ struct session_rec {
 	struct seat_rec seats[STORE_MAX_SEATS];
 	char *state;		/* game save() as JSON text; NULL in the lobby; owned */
 	/* room settings as a JSON object text (reminders, timeouts, pause:
-	 * bot/session.c reads it); "" = all defaults.  Schema migration 2. */
+	 * bot/settings.c reads it); "" = all defaults.  Schema migration 2. */
 	char settings[512];
 	/* when the session next needs the bot's attention (a reminder, a
 	 * timeout), unix seconds; 0 = never.  Set by the caller on every
 	 * commit; indexed (schema migration 3) so start-up reads one row. */
 	int64_t due;
 	/* the open votes of the session (abort, kick, settings) as a JSON
-	 * object text keyed by the voters' user ids: bot/session.c reads it,
+	 * object text keyed by the voters' user ids: bot/votes.c reads it,
 	 * the store does not.  NULL or "" = none (read back as NULL); at most
 	 * STORE_VOTES_MAX bytes; owned, like state.  Schema migration 4. */
 	char *votes;

@@ -20,8 +20,8 @@
 #include "adapters/discord/rest.h"
 #include "adapters/http.h"
 #include "adapters/ws.h"
-#include "bot/logging.h"
 #include "games/game.h"
+#include "util/logging.h"
 #include "util/text.h"
 
 /* Discord counts snowflake time from 2015-01-01. */
@@ -266,6 +266,11 @@ static void register_commands(struct discord *d)
 
 	if (d->registered || !d->app_id)
 		return;
+	if (!d->base.commands) {
+		/* an empty bulk overwrite would delete every command */
+		log_warn("discord: no command table: slash commands not registered");
+		return;
+	}
 	for (; all[n] && n < DISCORD_CHOICES_MAX; n++) {
 		games[n].id = all[n]->id;
 		games[n].name = all[n]->name[LOC_EN];
@@ -277,7 +282,7 @@ static void register_commands(struct discord *d)
 			 d->guild_id);
 	else
 		snprintf(path, sizeof(path), "/applications/%s/commands", d->app_id);
-	cmds = discord_commands_json(games);
+	cmds = discord_commands_json(d->base.commands, games);
 	submit_noted(d, "PUT", path, cmds, "registering the slash commands");
 	json_decref(cmds);
 	d->registered = 1;
@@ -1114,7 +1119,7 @@ static void handle_interaction(struct discord *d, const json_t *payload)
 
 	x->d = d;
 	live_add(d, &x->live, ix_release);
-	if (discord_interaction_decode(payload, &x->in, &err)) {
+	if (discord_interaction_decode(payload, d->base.commands, &x->in, &err)) {
 		/* err never quotes the token; the id is harmless */
 		log_warn("discord: interaction ignored: %s", buf_str(&err));
 		buf_release(&err);

@@ -200,9 +200,9 @@ static int add_value(const json_t *opt, const char *name, struct buf *t, struct 
  * the focused option instead and leaves the others unchecked (they may be
  * half-typed).
  */
-static int sort_options(const json_t *options, const char *cmd, const char *sub,
-			const json_t *slot[MAX_OPTIONS], const json_t **focused,
-			struct buf *err)
+static int sort_options(const struct adapter_command *const *cmds, const json_t *options,
+			const char *cmd, const char *sub, const json_t *slot[MAX_OPTIONS],
+			const json_t **focused, struct buf *err)
 {
 	size_t i;
 	const json_t *o;
@@ -220,7 +220,7 @@ static int sort_options(const json_t *options, const char *cmd, const char *sub,
 
 		if (!json_is_object(o) || !json_is_string(name))
 			return fail(err, "interaction: malformed option");
-		at = discord_command_option_index(cmd, sub, json_string_value(name));
+		at = discord_command_option_index(cmds, cmd, sub, json_string_value(name));
 		if (at < 0 || at >= MAX_OPTIONS)
 			return fail(err, "interaction: unknown option %.32s",
 				    json_string_value(name));
@@ -249,7 +249,8 @@ static int decode_focused(const json_t *o, struct discord_interaction *out, stru
 		       "autocomplete value", err);
 }
 
-static int decode_command(const json_t *data, struct discord_interaction *out, struct buf *err)
+static int decode_command(const json_t *data, const struct adapter_command *const *cmds,
+			  struct discord_interaction *out, struct buf *err)
 {
 	char cmd[DISCORD_OPTION_SIZE], sub[DISCORD_OPTION_SIZE] = "";
 	const json_t *options = json_object_get(data, "options");
@@ -261,7 +262,7 @@ static int decode_command(const json_t *data, struct discord_interaction *out, s
 
 	if (get_str(data, "name", cmd, sizeof(cmd), 1, "command name", err))
 		return -1;
-	has_subs = discord_command_option_index(cmd, NULL, NULL);
+	has_subs = discord_command_option_index(cmds, cmd, NULL, NULL);
 	if (has_subs < 0)
 		return fail(err, "interaction: unknown command /%s", cmd);
 	if (has_subs) {
@@ -274,11 +275,11 @@ static int decode_command(const json_t *data, struct discord_interaction *out, s
 			return fail(err, "interaction: /%s needs one subcommand", cmd);
 		if (get_str(s, "name", sub, sizeof(sub), 1, "subcommand name", err))
 			return -1;
-		if (discord_command_option_index(cmd, sub, NULL) < 0)
+		if (discord_command_option_index(cmds, cmd, sub, NULL) < 0)
 			return fail(err, "interaction: unknown subcommand /%s %s", cmd, sub);
 		options = json_object_get(s, "options");
 	}
-	if (sort_options(options, cmd, has_subs ? sub : NULL, slot,
+	if (sort_options(cmds, options, cmd, has_subs ? sub : NULL, slot,
 			 autocomplete ? &focused : NULL, err))
 		return -1;
 
@@ -357,8 +358,8 @@ static int decode_component(const json_t *d, const json_t *data,
 
 /* ---- decode ---- */
 
-int discord_interaction_decode(const json_t *d, struct discord_interaction *out,
-			       struct buf *err)
+int discord_interaction_decode(const json_t *d, const struct adapter_command *const *cmds,
+			       struct discord_interaction *out, struct buf *err)
 {
 	const json_t *type = json_object_get(d, "type");
 	const json_t *data;
@@ -392,7 +393,7 @@ int discord_interaction_decode(const json_t *d, struct discord_interaction *out,
 		goto fail;
 	}
 	if (out->type == DISCORD_INTERACTION_COMPONENT ? decode_component(d, data, out, err)
-						       : decode_command(data, out, err))
+						       : decode_command(data, cmds, out, err))
 		goto fail;
 	return 0;
 fail:
@@ -402,6 +403,7 @@ fail:
 }
 
 int discord_interaction_decode_text(const char *json, size_t len,
+				    const struct adapter_command *const *cmds,
 				    struct discord_interaction *out, struct buf *err)
 {
 	json_error_t je;
@@ -414,7 +416,7 @@ int discord_interaction_decode_text(const char *json, size_t len,
 	d = json_loadb(json, len, JSON_REJECT_DUPLICATES, &je);
 	if (!d)
 		return fail(err, "interaction: bad JSON: %s", je.text);
-	ret = discord_interaction_decode(d, out, err);
+	ret = discord_interaction_decode(d, cmds, out, err);
 	json_decref(d);
 	return ret;
 }

@@ -4,12 +4,13 @@
  * send and receive what these functions build and read.
  *
  *   - discord_commands_json(): the array for a bulk overwrite of the bot's
- *     global commands (PUT /applications/{id}/commands), docs in
- *     /work/shared/guide/commands.md.  Lives in commands.c.
+ *     global commands (PUT /applications/{id}/commands), built from the
+ *     bot's command table (struct adapter_command, adapters/adapter.h).
+ *     Lives in commands.c.
  *   - discord_interaction_decode(): an INTERACTION_CREATE `d` into a flat
  *     struct with fixed buffers; a slash command becomes the text the bot's
  *     grammar expects ("/game new game:fortuna options:draft" → "game new
- *     fortuna draft").
+ *     fortuna draft"), its options in the order of the same table.
  *   - discord_custom_id() / discord_custom_id_parse(): the component ids on
  *     the board message, "t1:<kind>:<session>:<version>[:<arg>]", so that a
  *     stale or foreign click can be refused.
@@ -29,6 +30,8 @@
 #include <jansson.h>
 
 #include "util/buf.h"
+
+struct adapter_command;
 
 /* Interaction types (Discord "Interaction Type"). */
 enum discord_interaction_type {
@@ -107,15 +110,17 @@ struct discord_interaction {
 
 /*
  * Decodes an INTERACTION_CREATE payload `d` (borrowed) into *out (fully
- * overwritten).  Display names are cleaned, never refused (user_name).
- * Returns 0, or -1 with a message in err when a field is
- * missing, of the wrong JSON type, not UTF-8, too long, names a command or
- * option the bot never registered, or the type is not one of the four above.
+ * overwritten); cmds: the bot's commands (struct adapter.commands).
+ * Display names are cleaned, never refused (user_name).  Returns 0, or -1
+ * with a message in err when a field is missing, of the wrong JSON type,
+ * not UTF-8, too long, names a command or option not in cmds, or the type
+ * is not one of the four above.
  */
-int discord_interaction_decode(const json_t *d, struct discord_interaction *out,
-			       struct buf *err);
+int discord_interaction_decode(const json_t *d, const struct adapter_command *const *cmds,
+			       struct discord_interaction *out, struct buf *err);
 /* The same from JSON text (`len` bytes, need not be NUL-terminated). */
 int discord_interaction_decode_text(const char *json, size_t len,
+				    const struct adapter_command *const *cmds,
 				    struct discord_interaction *out, struct buf *err);
 
 /* ---- commands (commands.c) ---- */
@@ -128,21 +133,24 @@ struct discord_game_choice {
 };
 
 /*
- * The bulk-overwrite array of every command (new reference).  `games` lists
- * the choices of the `game` options (at most 25, in order); NULL or empty
+ * The bulk-overwrite array of every command of cmds (NULL-terminated,
+ * borrowed; NULL: none), as a new reference: a group becomes a command with
+ * one subcommand per command of the group.  `games` lists the choices of
+ * the game options (ADAPTER_ARG_GAME; at most 25, in order); NULL or empty
  * leaves them free text.  Every name and description carries an es-ES
  * localisation.
  */
-json_t *discord_commands_json(const struct discord_game_choice *games);
+json_t *discord_commands_json(const struct adapter_command *const *cmds,
+			      const struct discord_game_choice *games);
 
 /*
- * Where `option` sits in the definition of `command` [`sub`]: 0, 1, ...; -1
- * when the command, subcommand or option does not exist.  With option NULL:
- * 0 when the command (and sub, if not NULL) exists; 1 when the command has
- * subcommands (then sub is required).  Used by the decoder.
+ * Where `option` sits in the definition of `command` [`sub`] in cmds: 0,
+ * 1, ...; -1 when the command, subcommand or option does not exist.  With
+ * option NULL: 0 when the command (and sub, if not NULL) exists; 1 when the
+ * command is a group (then sub is required).  Used by the decoder.
  */
-int discord_command_option_index(const char *command, const char *sub,
-				 const char *option);
+int discord_command_option_index(const struct adapter_command *const *cmds,
+				 const char *command, const char *sub, const char *option);
 
 /* ---- custom_id codec ---- */
 

@@ -15,7 +15,7 @@
 #include "adapters/matrix/mxhtml.h"
 #include "adapters/matrix/mxroom.h"
 #include "adapters/matrix/mxsync.h"
-#include "bot/logging.h"
+#include "util/logging.h"
 #include "util/rng.h"
 #include "util/strmap.h"
 #include "util/text.h"

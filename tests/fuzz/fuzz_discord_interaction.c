@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "adapters/discord/interaction.h"
+#include "bot/commands.h"
 #include "util/buf.h"
 
 #define TERMINATED(f) (strnlen((f), sizeof(f)) < sizeof(f))
@@ -58,7 +59,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *s = malloc(size + 1);
 	char again[DISCORD_CUSTOM_ID_SIZE];
 
-	if (discord_interaction_decode_text((const char *)data, size, in, &err) == 0)
+	if (discord_interaction_decode_text((const char *)data, size, commands_for_adapters(), in,
+					    &err) == 0)
 		check_decoded(in);
 	buf_release(&err);
 

@@ -1,11 +1,14 @@
 #!/bin/sh
-# Integration tests through the real binary: console transcripts, then the
-# Discord and Matrix adapters against loopback fakes (tests/fakes/).
+# The lints (translations, layers), then integration tests through the real
+# binary: console transcripts, then the Discord and Matrix adapters against
+# loopback fakes (tests/fakes/).
 # usage: tests/integration/run.sh ./tabula
 bin=${1:-./tabula}
 cd "$(dirname "$0")/../.."
 rc=0
 python3 tests/lint/translations.py || rc=1
+python3 tests/lint/layers.py --self-test || rc=1
+python3 tests/lint/layers.py || rc=1
 python3 tests/integration/transcript.py "$bin" tests/data/*/*.txt || rc=1
 python3 tests/integration/console_scan_test.py "$bin" || rc=1
 python3 tests/integration/at_rest_test.py "$bin" || rc=1

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Every L(loc, "en", "es") in the sources has both texts, and they differ
-unless the text has no words to translate (formats, names, symbols).
+unless the text has no words to translate (formats, names, symbols).  The
+same for TR("en", "es"), the texts of a table (bot/commands.c).
 
 usage: translations.py [dir ...]   (default: bot games adapters util)
 Prints "translations: N pairs checked, M problems"; exit 1 on problems.
@@ -45,11 +46,13 @@ def literals(src, i):
 def check_file(path, problems):
     src = open(path, encoding="utf-8").read()
     n = 0
-    for m in re.finditer(r"\bL\(", src):
+    for m in re.finditer(r"\b(L|TR)\(", src):
         i = m.end()
         depth = 0
-        # skip the locale argument
-        while i < len(src):
+        if m.group(1) == "TR" and re.match(r"\s*en\s*,", src[i:]):
+            continue        # the macro's own definition
+        # skip the locale argument (TR has none)
+        while m.group(1) == "L" and i < len(src):
             c = src[i]
             if c in "([":
                 depth += 1
@@ -58,6 +61,8 @@ def check_file(path, problems):
             elif c == "," and depth == 0:
                 break
             i += 1
+        if m.group(1) == "TR":
+            i -= 1          # literals() starts after the comma or the paren
         en, i = literals(src, i + 1)
         if en is None:
             continue        # not literal texts (a variable): not checkable here

@@ -10,7 +10,11 @@
 #include <string.h>
 
 #include "adapters/discord/interaction.h"
+#include "bot/commands.h"
 #include "util/text.h"
+
+/* the bot's command table, as the manager hands it to the adapter */
+#define CMDS commands_for_adapters()
 
 static const struct discord_game_choice games[] = {
 	{ "fortuna", "Fortuna", NULL },
@@ -145,7 +149,7 @@ static void check_options(const json_t *opts)
 
 static void test_commands_shape(void **state)
 {
-	json_t *a = discord_commands_json(games);
+	json_t *a = discord_commands_json(CMDS, games);
 	static const char *const top[] = {
 		"game", "play", "moves", "hand", "board", "log", "undo", "help", "rules",
 		"card", "mygames", NULL
@@ -218,13 +222,13 @@ static void test_commands_shape(void **state)
 	json_decref(a);
 
 	/* only the games given: one game, or none (then free text) */
-	a = discord_commands_json((const struct discord_game_choice[]){
+	a = discord_commands_json(CMDS, (const struct discord_game_choice[]){
 		{ "gtr", "Glory to Rome", NULL }, { NULL, NULL, NULL } });
 	opt = find_named(json_object_get(find_named(json_object_get(find_named(a, "game"),
 							"options"), "new"), "options"), "game");
 	assert_int_equal(json_array_size(json_object_get(opt, "choices")), 1);
 	json_decref(a);
-	a = discord_commands_json(NULL);
+	a = discord_commands_json(CMDS, NULL);
 	opt = find_named(json_object_get(find_named(a, "rules"), "options"), "game");
 	assert_null(json_object_get(opt, "choices"));
 	json_decref(a);
@@ -232,15 +236,15 @@ static void test_commands_shape(void **state)
 
 static void test_option_index(void **state)
 {
-	assert_int_equal(discord_command_option_index("game", NULL, NULL), 1);
-	assert_int_equal(discord_command_option_index("play", NULL, NULL), 0);
-	assert_int_equal(discord_command_option_index("game", "new", "game"), 0);
-	assert_int_equal(discord_command_option_index("game", "new", "options"), 1);
-	assert_int_equal(discord_command_option_index("game", "nope", NULL), -1);
-	assert_int_equal(discord_command_option_index("game", NULL, "game"), -1);
-	assert_int_equal(discord_command_option_index("play", NULL, "nope"), -1);
-	assert_int_equal(discord_command_option_index("nope", NULL, NULL), -1);
-	assert_int_equal(discord_command_option_index(NULL, NULL, NULL), -1);
+	assert_int_equal(discord_command_option_index(CMDS, "game", NULL, NULL), 1);
+	assert_int_equal(discord_command_option_index(CMDS, "play", NULL, NULL), 0);
+	assert_int_equal(discord_command_option_index(CMDS, "game", "new", "game"), 0);
+	assert_int_equal(discord_command_option_index(CMDS, "game", "new", "options"), 1);
+	assert_int_equal(discord_command_option_index(CMDS, "game", "nope", NULL), -1);
+	assert_int_equal(discord_command_option_index(CMDS, "game", NULL, "game"), -1);
+	assert_int_equal(discord_command_option_index(CMDS, "play", NULL, "nope"), -1);
+	assert_int_equal(discord_command_option_index(CMDS, "nope", NULL, NULL), -1);
+	assert_int_equal(discord_command_option_index(CMDS, NULL, NULL, NULL), -1);
 }
 
 /* ---- decoding ---- */
@@ -261,7 +265,7 @@ static void test_option_index(void **state)
 
 static int decode(const char *json, struct discord_interaction *it, struct buf *err)
 {
-	return discord_interaction_decode_text(json, strlen(json), it, err);
+	return discord_interaction_decode_text(json, strlen(json), CMDS, it, err);
 }
 
 static void expect_text(const char *json, const char *text)
@@ -599,7 +603,7 @@ static void test_decode_malformed(void **state)
 				       "\"value\":\"a\\u0000b\"}]}}", JSON_ALLOW_NUL, NULL);
 
 		assert_non_null(d);
-		assert_int_equal(discord_interaction_decode(d, &it, &err), -1);
+		assert_int_equal(discord_interaction_decode(d, CMDS, &it, &err), -1);
 		assert_non_null(strstr(buf_str(&err), "UTF-8"));
 		json_decref(d);
 		d = json_loads("{\"type\":2,\"id\":\"1\",\"application_id\":\"2\","
@@ -607,7 +611,7 @@ static void test_decode_malformed(void **state)
 			       "\"username\":\"a\\u0000\"},\"data\":{\"name\":\"board\"}}",
 			       JSON_ALLOW_NUL, NULL);
 		/* a name is cleaned, not refused: the NUL goes */
-		assert_int_equal(discord_interaction_decode(d, &it, &err), 0);
+		assert_int_equal(discord_interaction_decode(d, CMDS, &it, &err), 0);
 		assert_string_equal(it.user_name, "a");
 		json_decref(d);
 	}
@@ -637,8 +641,8 @@ static void test_decode_malformed(void **state)
 	expect_fail(DM_HEAD "\"type\":3,\"data\":{\"custom_id\":\"x\",\"component_type\":3,"
 		    "\"values\":\"a\"}}", "not an array");
 	/* a bare NULL or a JSON null does not crash */
-	assert_int_equal(discord_interaction_decode(NULL, &it, &err), -1);
-	assert_int_equal(discord_interaction_decode_text(NULL, 0, &it, NULL), -1);
+	assert_int_equal(discord_interaction_decode(NULL, CMDS, &it, &err), -1);
+	assert_int_equal(discord_interaction_decode_text(NULL, 0, CMDS, &it, NULL), -1);
 	buf_release(&err);
 }
 

@@ -1806,7 +1806,7 @@ static void test_pause_resume(void **state)
 }
 
 /*
- * KNOWN BUG (bot/session.c, cmd_game_pause and session_from_rec):
+ * KNOWN BUG (bot/due.c, cmd_game_pause; bot/session.c, session_from_rec):
  * `game resume` restarts the clock only in memory (s->last_at = now); a
  * restart takes last_at from the last stored move again, so the reminder
  * (or the timeout: the AI playing for a player who has just resumed) falls
@@ -1933,7 +1933,7 @@ static void test_kick_threshold_timeout(void **state)
 }
 
 /*
- * KNOWN BUG (bot/session.c, cmd_game_kick): a paused game ("no moves until
+ * KNOWN BUG (bot/due.c, cmd_game_kick): a paused game ("no moves until
  * `game resume`") can still be changed by `game kick`: the idle time counts
  * the pause (last_at is from before it) and the AI then plays in the paused
  * game.  Pause at t0+1h, kick at t0+49h: expected a refusal ("paused") and

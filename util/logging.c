@@ -1,4 +1,4 @@
-#include "bot/logging.h"
+#include "util/logging.h"
 
 #include <stdarg.h>
 #include <stdio.h>

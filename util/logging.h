@@ -3,8 +3,8 @@
  * Never pass a secret (token, password) to these: nothing here masks them.
  * TABULA_LOG=debug|info|warn|error sets the threshold (default info).
  */
-#ifndef BOT_LOGGING_H
-#define BOT_LOGGING_H
+#ifndef UTIL_LOGGING_H
+#define UTIL_LOGGING_H
 
 enum log_level { LOG_DEBUG, LOG_INFO, LOG_WARN, LOG_ERR };
 

@@ -1,0 +1,392 @@
+/*
+ * due: idle players.  When a session next needs the bot (compute_due,
+ * stored with every commit so that start-up reads one row), what happens
+ * then (a reminder, or at the timeout the AI decides or the game pauses:
+ * session_attend), the timer's side (session_mgr_tick, next_due), and the
+ * commands about idleness: `game pause`, `game resume` and `game kick`
+ * (docs/async.md).
+ *
+ * It must not run a timer of its own: the program arms one from
+ * session_mgr_next_due() and calls session_mgr_tick() (bot/main.c).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "bot/session_int.h"
+#include "util/logging.h"
+#include "util/text.h"
+
+#define KICK_IDLE_DEFAULT_H 48	/* `game kick` when no timeout is set */
+
+/* ---- reminders and timeouts ---- */
+
+/* When a session in this state next needs attention (unix seconds), or 0. */
+int64_t compute_due(const struct session_rec *rec, const struct game_ops *ops,
+		    const void *st, int64_t last_at)
+{
+	struct room_settings rs;
+	unsigned aw;
+	int64_t due = 0, t;
+	int i, human = 0;
+
+	if (rec->status != SESSION_ACTIVE || !st)
+		return 0;
+	settings_read(rec, &rs);
+	if (rs.paused)
+		return 0;
+	aw = ops->awaiting(st);
+	if ((aw & bot_seats(rec)) && ai_searches(rec, ops))
+		return last_at > 0 ? last_at : 1;	/* AI seats to think (run_bots): now */
+	for (i = 0; i < rec->nseats; i++)
+		human |= (aw & (1u << i)) && !rec->seats[i].is_bot;
+	if (!human)
+		return 0;
+	if (rs.since)
+		last_at = rs.since;
+	if (rs.remind_h)
+		due = last_at + (int64_t)rs.remind_h * 3600 * (rs.reminded + 1);
+	if (rs.timeout_h) {
+		t = last_at + (int64_t)rs.timeout_h * 3600;
+		if (!due || t < due)
+			due = t;
+	}
+	return due;
+}
+
+static int64_t session_due(const struct session *s)
+{
+	return compute_due(&s->rec, s->ops, s->st, s->last_at);
+}
+
+static void session_attend(struct session_mgr *m, struct session *s)
+{
+	enum locale loc = session_loc(s, m);
+	const char *names[GAME_MAX_SEATS];
+	struct room_settings rs;
+	struct buf err = BUF_INIT;
+	struct capture cap;
+	struct change c;
+	unsigned aw = s->ops->awaiting(s->st), idle = 0;
+	int64_t now = mgr_now(m);
+	int i;
+
+	if ((aw & bot_seats(&s->rec)) && ai_searches(&s->rec, s->ops)) {
+		ai_think(m, s);
+		return;
+	}
+	settings_read(&s->rec, &rs);
+	for (i = 0; i < s->rec.nseats; i++)
+		if ((aw & (1u << i)) && !s->rec.seats[i].is_bot)
+			idle |= 1u << i;
+	change_init(&c, s);
+	seat_names(s, names);
+	capture_init(&cap, loc, names);
+	if (rs.timeout_h && now >= s->last_at + (int64_t)rs.timeout_h * 3600) {
+		for (i = 0; i < s->rec.nseats; i++)
+			if (idle & (1u << i))
+				game_logf(&cap.log, LOG_PUBLIC, rs.timeout_ai
+					  ? L(loc, "%s did not decide within %d hours: the AI decides for them.",
+					      "%s no decidió en %d horas: la IA decide por él.")
+					  : L(loc, "%s did not decide within %d hours: the game is paused "
+					      "(`game resume` to go on).",
+					      "%s no decidió en %d horas: la partida queda en pausa "
+					      "(`game resume` para seguir)."),
+					  s->rec.seats[i].name, rs.timeout_h);
+		if (rs.timeout_ai) {
+			c.st = xmalloc(s->ops->state_size);
+			memcpy(c.st, s->st, s->ops->state_size);
+			if (play_for_idle(m, &c, &cap, idle, &err)) {
+				log_err("timeout AI in %s/%s: %s", s->rec.platform, s->rec.room,
+					buf_str(&err));
+				goto out;
+			}
+			if (!s->ops->awaiting(c.st))
+				c.rec.status = SESSION_FINISHED;
+			queue_updates(m, &c, &cap);
+		} else {
+			struct rich r = RICH_INIT;
+
+			rs.paused = 1;
+			settings_write(&c.rec, &rs);
+			for (i = 0; i < (int)cap.n; i++)
+				rich_line(&r, "%s", cap.v[i].text);
+			pending_add(m, &c.out, s, NULL, &r);
+			rich_release(&r);
+		}
+	} else {
+		struct rich r = RICH_INIT;
+
+		/* a reminder: the awaited humans, pinged, with what is asked;
+		 * after a long downtime one reminder stands for the missed ones */
+		rs.reminded = (int)((now - s->last_at) / ((int64_t)rs.remind_h * 3600));
+		if (rs.reminded < 1)
+			rs.reminded = 1;
+		settings_write(&c.rec, &rs);
+		rich_line(&r, L(loc, "Reminder: no decision for %lld hours.",
+				"Recordatorio: %lld horas sin decidir."),
+			  (long long)((now - s->last_at) / 3600));
+		add_waiting(s, s->st, loc, &r, idle);
+		pending_add(m, &c.out, s, NULL, &r);
+		rich_release(&r);
+	}
+	if (change_commit(m, &c, &err))
+		log_warn("reminder for %s/%s not stored: %s", s->rec.platform, s->rec.room,
+			 buf_str(&err));
+out:
+	capture_release(&cap);
+	change_release(&c);
+	buf_release(&err);
+}
+
+int session_mgr_load_open(struct session_mgr *m, struct buf *err)
+{
+	/* nothing to load: due times live in the store, games load lazily */
+	return 0;
+}
+
+int64_t session_mgr_next_due(struct session_mgr *m)
+{
+	struct buf err = BUF_INIT;
+	int64_t next = 0, now;
+
+	if (store_next_due(m->store, &next, &err)) {
+		log_warn("reading due times: %s", buf_str(&err));
+		next = 0;
+	}
+	buf_release(&err);
+	/* a game whose AI is thinking stays due until the answer is stored:
+	 * look again in a second rather than spin on it (the answer re-arms
+	 * the timer itself) */
+	if (m->thinking && next && next <= (now = mgr_now(m)))
+		next = now + 1;
+	return next;
+}
+
+struct due_list {
+	struct session_mgr *m;
+	struct {
+		char platform[16];
+		char room[256];
+		int64_t id;
+	} v[64];
+	size_t n;
+};
+
+static int collect_due(void *ctx, const struct session_rec *rec)
+{
+	struct due_list *l = ctx;
+	struct session *s = cache_get(l->m, rec->platform, rec->room);
+
+	if (s && s->thinking && s->rec.id == rec->id)
+		return 0;	/* due until its answer is stored; not a slot */
+	copy_field(l->v[l->n].platform, sizeof(l->v[l->n].platform), rec->platform);
+	copy_field(l->v[l->n].room, sizeof(l->v[l->n].room), rec->room);
+	l->v[l->n].id = rec->id;
+	return ++l->n == sizeof(l->v) / sizeof(l->v[0]);	/* the rest: next tick */
+}
+
+int64_t session_mgr_tick(struct session_mgr *m)
+{
+	int64_t now = mgr_now(m);
+	struct due_list *l = xcalloc(1, sizeof(*l));
+	struct buf err = BUF_INIT;
+	size_t i;
+
+	l->m = m;
+	/* collected first: attending commits, which rewrites the rows read */
+	if (store_sessions_due(m->store, now, collect_due, l, &err))
+		log_warn("reading due sessions: %s", buf_str(&err));
+	for (i = 0; i < l->n; i++) {
+		struct session *s;
+		int64_t d;
+
+		buf_reset(&err);
+		s = session_mgr_find(m, l->v[i].platform, l->v[i].room, &err);
+		if (!s || s->rec.id != l->v[i].id) {
+			/* an old game of the room: it needs nothing any more */
+			if (s)
+				continue;
+			log_warn("due session %lld: %s", (long long)l->v[i].id, buf_str(&err));
+			continue;
+		}
+		d = session_due(s);
+		if (d && d <= now) {
+			session_attend(m, s);
+		} else {
+			/* the stored due time is stale: store the right one, so
+			 * the timer does not spin on it */
+			struct change c;
+
+			change_init(&c, s);
+			if (change_commit(m, &c, &err))
+				log_warn("refreshing the due time: %s", buf_str(&err));
+			change_release(&c);
+		}
+	}
+	free(l);
+	buf_release(&err);
+	return session_mgr_next_due(m);
+}
+
+/* ---- pause, resume, kick ---- */
+
+/* `game pause` (pause 1) and `game resume` (0): the idle clock stops, and
+ * nothing moves until the game resumes. */
+static void game_pause(const struct cmd_ctx *x, int pause)
+{
+	struct session_mgr *m = x->m;
+	struct adapter *a = x->a;
+	const struct command *cmd = x->cmd;
+	struct session *s = x->s;
+	enum locale loc = x->loc;
+	struct room_settings rs;
+	struct buf err = BUF_INIT;
+	struct change c;
+
+	settings_read(&s->rec, &rs);
+	if (rs.paused == pause) {
+		reply_text(a, cmd, 1, pause ? L(loc, "The game is already paused.",
+						"La partida ya está en pausa.")
+			   : L(loc, "The game is not paused.", "La partida no está en pausa."));
+		return;
+	}
+	change_init(&c, s);
+	rs.paused = pause;
+	rs.reminded = 0;
+	if (!pause)
+		rs.since = mgr_now(m);	/* the clock starts again, stored */
+	settings_write(&c.rec, &rs);
+	if (change_commit(m, &c, &err)) {
+		reply_commit_failed(a, cmd, loc);
+	} else {
+		if (!pause)
+			s->last_at = mgr_now(m);	/* the clock starts again */
+		reply_text(a, cmd, 0, pause
+			   ? L(loc, "Game paused: no reminders, no timeouts, no moves until `game resume`.",
+			       "Partida en pausa: sin recordatorios, sin límites y sin jugadas hasta "
+			       "`game resume`.")
+			   : L(loc, "Game resumed.", "Partida reanudada."));
+	}
+	change_release(&c);
+	buf_release(&err);
+}
+
+void cmd_game_pause(const struct cmd_ctx *x)
+{
+	game_pause(x, 1);
+}
+
+void cmd_game_resume(const struct cmd_ctx *x)
+{
+	game_pause(x, 0);
+}
+
+/* The seat a `game kick` argument names: a user id, a <@id> mention, or a
+ * display name (folded); -1 if none. */
+static int seat_named(const struct session *s, const char *arg)
+{
+	char id[128];
+	size_t n = strlen(arg);
+	int i;
+
+	if (n > 3 && arg[0] == '<' && arg[1] == '@' && arg[n - 1] == '>') {
+		snprintf(id, sizeof(id), "%.*s", (int)(n - 3), arg + 2);
+		arg = id;
+	}
+	for (i = 0; i < s->rec.nseats; i++)
+		if (!s->rec.seats[i].is_bot && (!strcmp(s->rec.seats[i].user, arg) ||
+						 text_eq(s->rec.seats[i].name, arg) ||
+						 (arg[0] == '@' && text_eq(s->rec.seats[i].name,
+									   arg + 1))))
+			return i;
+	return -1;
+}
+
+static int hours_idle_for_kick(const struct session *s)
+{
+	struct room_settings rs;
+
+	settings_read(&s->rec, &rs);
+	return rs.timeout_h ? rs.timeout_h : KICK_IDLE_DEFAULT_H;
+}
+
+void cmd_game_kick(const struct cmd_ctx *x)
+{
+	struct session_mgr *m = x->m;
+	struct adapter *a = x->a;
+	const struct command *cmd = x->cmd;
+	struct session *s = x->s;
+	enum locale loc = x->loc;
+	const char *names[GAME_MAX_SEATS];
+	struct buf err = BUF_INIT, msg = BUF_INIT;
+	struct capture cap;
+	struct change c;
+	json_t *v;
+	int seat = x->seat, target, others, votes, idle_h = 0;
+
+	target = seat_named(s, x->args);
+	if (target < 0 || target == seat) {
+		reply_text(a, cmd, 1, L(loc, "Usage: `game kick <player>`: another seated player.",
+					"Uso: `game kick <jugador>`: otro jugador sentado."));
+		return;
+	}
+	idle_h = hours_idle_for_kick(s);
+	if (!(s->ops->awaiting(s->st) & (1u << target)) ||
+	    mgr_now(m) - s->last_at < (int64_t)idle_h * 3600) {
+		buf_setf(&msg, L(loc, "%s can be replaced by the AI only after %d hours without "
+				 "deciding while it is their turn.",
+				 "%s solo puede pasar a la IA tras %d horas sin decidir cuando le toca."),
+			 s->rec.seats[target].name, idle_h);
+		reply_text(a, cmd, 1, buf_str(&msg));
+		buf_release(&msg);
+		return;
+	}
+	/* the caller's one kick vote: for this target now */
+	change_init(&c, s);
+	v = votes_load(&c.rec);
+	json_object_set_new(votes_obj(v, "kick"), cmd->user,
+			    json_string(s->rec.seats[target].user));
+	others = humans_of(&c.rec) - 1;
+	votes = count_for(&c.rec, votes_obj(v, "kick"), s->rec.seats[target].user,
+			  s->rec.seats[target].user);
+	votes_save(&c.rec, v);
+	if (votes * 2 <= others) {
+		if (change_commit(m, &c, &err)) {
+			reply_commit_failed(a, cmd, loc);
+		} else {
+			buf_setf(&msg, L(loc, "Vote to replace %s by the AI: %d of %d (more than half "
+					 "needed).",
+					 "Voto para que la IA sustituya a %s: %d de %d (hace falta más "
+					 "de la mitad)."),
+				 s->rec.seats[target].name, votes, others);
+			reply_text(a, cmd, 0, buf_str(&msg));
+		}
+		change_release(&c);
+		buf_release(&msg);
+		buf_release(&err);
+		return;
+	}
+	c.rec.seats[target].is_bot = 1;
+	c.rec.seats[target].notify_dm = 0;
+	seat_names(s, names);
+	capture_init(&cap, session_loc(s, m), names);
+	c.st = xmalloc(s->ops->state_size);
+	memcpy(c.st, s->st, s->ops->state_size);
+	game_logf(&cap.log, LOG_PUBLIC, L(session_loc(s, m), "The AI now plays for %s.",
+					  "La IA juega ahora por %s."), s->rec.seats[target].name);
+	if (run_bots(m, &c, &cap, &err)) {
+		log_err("AI in %s/%s failed: %s", s->rec.platform, s->rec.room, buf_str(&err));
+		reply_text(a, cmd, 1, L(loc, "An AI player failed (an internal error); nothing changed.",
+					"Un jugador IA falló (un error interno); nada ha cambiado."));
+	} else {
+		if (!s->ops->awaiting(c.st))
+			c.rec.status = SESSION_FINISHED;
+		queue_updates(m, &c, &cap);
+		/* the votes against them go with the seat (change_commit) */
+		if (change_commit(m, &c, &err))
+			reply_commit_failed(a, cmd, loc);
+	}
+	capture_release(&cap);
+	change_release(&c);
+	buf_release(&err);
+}

@@ -1,0 +1,358 @@
+/*
+ * outbox: what a committed change tells the room and each player, and the
+ * delivery of those messages.
+ *
+ * queue_updates() writes a change's messages (the public board update,
+ * each player's private update) into the change, so that change_commit()
+ * stores them in the same transaction as the moves; deliver() hands them
+ * to their adapter after the commit; the adapter confirms (on_sent:
+ * session_mgr_sent) and a restart re-sends what was never confirmed, with
+ * its original idempotency key (session_mgr_flush_outbox).
+ *
+ * It must not send anything that is not committed: every message here
+ * either belongs to a change or comes back from the store.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bot/session_int.h"
+#include "util/logging.h"
+
+#define SELECT_MAX 25		/* moves listed with a turn notice (chat menus) */
+
+/* ---- the outbox ---- */
+
+void pending_add(struct session_mgr *m, struct pending *p, const struct session *s,
+		 const char *user, const struct rich *body)
+{
+	struct outbox_rec *o;
+	json_t *j;
+
+	if (p->n == p->cap) {
+		p->cap = p->cap ? p->cap * 2 : 8;
+		p->v = xrealloc(p->v, p->cap * sizeof(*p->v));
+		p->bodies = xrealloc(p->bodies, p->cap * sizeof(*p->bodies));
+	}
+	rich_init(&p->bodies[p->n]);
+	rich_append(&p->bodies[p->n], body);
+	o = &p->v[p->n++];
+	memset(o, 0, sizeof(*o));
+	copy_field(o->platform, sizeof(o->platform), s->rec.platform);
+	copy_field(o->room, sizeof(o->room), s->rec.room);
+	copy_field(o->user, sizeof(o->user), user ? user : "");
+	/* unique by construction: a session's versions only grow, and a
+	 * failed commit stores nothing, so its retry may reuse the key */
+	snprintf(o->key, sizeof(o->key), "tabula.%lld.%lld.%lld.%zu", (long long)s->rec.id,
+		 (long long)s->rec.version + 1, (long long)s->last_seq, p->n);
+	j = rich_to_json(body);
+	o->payload = json_dumps(j, JSON_COMPACT);
+	json_decref(j);
+	o->created = mgr_now(m);
+}
+
+void pending_release(struct pending *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->n; i++) {
+		outbox_rec_release(&p->v[i]);
+		rich_release(&p->bodies[i]);
+	}
+	free(p->v);
+	free(p->bodies);
+	memset(p, 0, sizeof(*p));
+}
+
+/* Reads back the session and the position (moves stored) that
+ * pending_add() wrote into a key. */
+static int key_parse(const char *key, int64_t *session, int64_t *position)
+{
+	long long sid, ver, pos;
+	size_t n;
+
+	if (sscanf(key, "tabula.%lld.%lld.%lld.%zu", &sid, &ver, &pos, &n) != 4 || sid <= 0 ||
+	    pos < 0)
+		return -1;
+	*session = sid;
+	*position = pos;
+	return 0;
+}
+
+/* Fills msg's controls (see struct outmsg) while its game is in play. */
+static void outmsg_controls(struct session_mgr *m, const struct outbox_rec *o,
+			    struct outmsg *msg)
+{
+	struct buf err = BUF_INIT;
+	struct session *s;
+	int64_t sid, ver;
+
+	if (key_parse(o->key, &sid, &ver))
+		return;
+	s = session_mgr_find(m, o->platform, o->room, &err);
+	buf_release(&err);
+	if (!s)
+		return;
+	msg->locale = s->rec.locale[0] ? s->rec.locale : locale_code(m->default_loc);
+	if (s->rec.id != sid || !s->st || s->rec.status != SESSION_ACTIVE)
+		return;
+	msg->session = sid;
+	msg->version = ver;
+}
+
+/* Hands o to its adapter; known: its message when the caller still has
+ * it (a fresh commit), else NULL (re-sent from the store: parsed back). */
+void deliver(struct session_mgr *m, const struct outbox_rec *o,
+	     const struct rich *known)
+{
+	struct adapter *a = mgr_adapter(m, o->platform);
+	struct buf err = BUF_INIT;
+	struct rich body = RICH_INIT;
+	struct outmsg msg;
+
+	if (!a)
+		return;		/* that platform is not running now: stays pending */
+	if (!known) {
+		json_t *j = json_loads(o->payload, 0, NULL);
+
+		if (!j || rich_from_json(&body, j)) {
+			log_warn("outbox %lld: unreadable payload; dropped", (long long)o->id);
+			json_decref(j);
+			session_mgr_sent(m, o->id);
+			return;
+		}
+		json_decref(j);
+		known = &body;
+	}
+	memset(&msg, 0, sizeof(msg));
+	msg.outbox_id = o->id;
+	msg.room = o->room;
+	msg.user = o->user[0] ? o->user : NULL;
+	msg.key = o->key;
+	msg.body = known;
+	outmsg_controls(m, o, &msg);
+	if (adapter_send(a, &msg, &err))
+		log_warn("outbox %lld: send failed: %s", (long long)o->id, buf_str(&err));
+	rich_release(&body);
+	buf_release(&err);
+}
+
+static int flush_one(void *ctx, const struct outbox_rec *o)
+{
+	deliver(ctx, o, NULL);
+	return 0;
+}
+
+int session_mgr_flush_outbox(struct session_mgr *m, struct buf *err)
+{
+	return store_outbox_pending(m->store, flush_one, m, err);
+}
+
+void session_mgr_sent(struct session_mgr *m, int64_t outbox_id)
+{
+	struct buf err = BUF_INIT;
+
+	if (outbox_id > 0 && store_outbox_done(m->store, outbox_id, &err))
+		log_warn("outbox %lld: could not mark delivered: %s", (long long)outbox_id,
+			 buf_str(&err));
+	buf_release(&err);
+}
+
+/* ---- turn messages ---- */
+
+/* Appends "Waiting for @x: prompt" lines; mention=0 writes plain names. */
+void add_waiting(const struct session *s, const void *st, enum locale loc,
+		 struct rich *r, unsigned mention)
+{
+	unsigned aw = s->ops->awaiting(st);
+	struct buf p = BUF_INIT;
+	int i;
+
+	for (i = 0; i < s->rec.nseats; i++) {
+		const struct seat_rec *seat = &s->rec.seats[i];
+
+		if (!(aw & (1u << i)))
+			continue;
+		buf_reset(&p);
+		s->ops->prompt(st, i, loc, &p);
+		rich_text(r, "%s ", L(loc, "Waiting for", "Esperando a"));
+		if ((mention & (1u << i)) && !seat->is_bot)
+			rich_mention(r, seat->user, seat->name);
+		else
+			rich_emph(r, "%s", seat->name);
+		rich_text(r, ": %s", buf_str(&p));
+		rich_newline(r);
+	}
+	buf_release(&p);
+}
+
+void add_result(const struct session *s, const void *st, enum locale loc,
+		struct rich *r)
+{
+	struct game_result res;
+	int i, first = 1;
+
+	if (!s->ops->result(st, &res))
+		return;
+	rich_heading(r, "%s", L(loc, "Game over", "Fin de la partida"));
+	if (!res.winners) {
+		rich_line(r, "%s", L(loc, "Nobody wins.", "Nadie gana."));
+		return;
+	}
+	rich_text(r, "%s ", L(loc, "Winner:", "Gana:"));
+	for (i = 0; i < res.nseats && i < s->rec.nseats; i++) {
+		if (!(res.winners & (1u << i)))
+			continue;
+		if (!first)
+			rich_text(r, ", ");
+		first = 0;
+		if (s->rec.seats[i].is_bot)
+			rich_emph(r, "%s", s->rec.seats[i].name);
+		else
+			rich_mention(r, s->rec.seats[i].user, s->rec.seats[i].name);
+		rich_text(r, " (%d)", res.score[i]);
+	}
+	rich_newline(r);
+}
+
+void add_moves(const struct session *s, const void *st, int seat, enum locale loc,
+	       struct rich *r, int limit)
+{
+	struct move_list *ml = xmalloc(sizeof(*ml));
+	struct buf id = BUF_INIT, label = BUF_INIT, block = BUF_INIT;
+	int i;
+
+	s->ops->moves(st, seat, ml);
+	if (limit && ml->n > limit) {
+		rich_line(r, L(loc, "%d possible moves: type `moves` to list them.",
+			       "%d jugadas posibles: escribe `moves` para verlas."), ml->n);
+		goto out;
+	}
+	for (i = 0; i < ml->n; i++) {
+		buf_reset(&id);
+		buf_reset(&label);
+		s->ops->move_id(st, seat, ml->v[i], &id);
+		s->ops->move_label(st, seat, ml->v[i], loc, &label);
+		buf_printf(&block, "%2d. %s", i + 1, buf_str(&id));
+		if (strcmp(buf_str(&id), buf_str(&label)))
+			buf_printf(&block, "  — %s", buf_str(&label));
+		buf_addch(&block, '\n');
+	}
+	if (ml->n) {
+		rich_text(r, "%s", L(loc, "Your moves (`play <move>`, a prefix or the number):",
+				     "Tus jugadas (`play <jugada>`, un prefijo o el número):"));
+		rich_newline(r);
+		rich_mono(r, buf_str(&block));
+	} else {
+		rich_line(r, "%s", L(loc, "You have nothing to decide now.",
+				     "No tienes nada que decidir ahora."));
+	}
+out:
+	buf_release(&id);
+	buf_release(&label);
+	buf_release(&block);
+	free(ml);
+}
+
+/* newly: the seats that have just become awaited, the only ones pinged */
+static void public_update(struct session_mgr *m, const struct session *s, const void *st,
+			  const struct capture *cap, unsigned newly, struct rich *r)
+{
+	enum locale loc = session_loc(s, m);
+	const char *names[GAME_MAX_SEATS];
+	struct game_view v;
+	size_t i, nai = 0, skip = 0, skipped = 0;
+
+	view_init(s, loc, names, &v);
+	for (i = 0; cap && i < cap->n; i++)
+		nai += cap->v[i].seat == LOG_PUBLIC && cap->v[i].by_ai;
+	if (nai > m->max_log_lines)
+		skip = nai - m->max_log_lines;
+	for (i = 0; cap && i < cap->n; i++) {
+		if (cap->v[i].seat != LOG_PUBLIC)
+			continue;
+		if (cap->v[i].by_ai && skipped < skip) {
+			if (!skipped++)
+				rich_line(r, L(loc, "(%zu lines of AI turns: see `log`)",
+					       "(%zu líneas de turnos de la IA: ver `log`)"), skip);
+			continue;
+		}
+		rich_line(r, "%s", cap->v[i].text);
+	}
+	s->ops->render_public(st, &v, r);
+	add_result(s, st, loc, r);
+	add_waiting(s, st, loc, r, newly);
+}
+
+/* The private message of one seat after a change: its private log lines,
+ * and its view and moves when it is awaited. */
+static int private_update(struct session_mgr *m, const struct session *s, const void *st,
+			  int seat, const struct capture *cap, int awaited, struct rich *r)
+{
+	enum locale loc = session_loc(s, m);
+	const char *names[GAME_MAX_SEATS];
+	struct game_view v;
+	size_t i;
+	int any = 0;
+
+	for (i = 0; cap && i < cap->n; i++) {
+		if (cap->v[i].seat != seat)
+			continue;
+		rich_line(r, "%s", cap->v[i].text);
+		any = 1;
+	}
+	if (!awaited)
+		return any;
+	view_init(s, loc, names, &v);
+	s->ops->render_private(st, seat, &v, r);
+	add_moves(s, st, seat, loc, r, SELECT_MAX);
+	return 1;
+}
+
+/* Adds the update messages of a game change to c->out. */
+void queue_updates(struct session_mgr *m, struct change *c, const struct capture *cap)
+{
+	struct adapter *a;
+	int on_demand;
+	unsigned before, aw = c->s->ops->awaiting(c->st);
+	struct session tmp = *c->s;
+	struct rich r = RICH_INIT;
+	int seat;
+
+	/* the position these messages show: after this change's moves */
+	tmp.last_seq = c->s->last_seq + (int64_t)c->nactions;
+	tmp.rec = c->rec;	/* shallow: names and locale of the new record */
+	/* a player still deciding (several steps of one turn) is not pinged
+	 * again; whoever has just become awaited is */
+	before = c->s->st && c->s->rec.status == SESSION_ACTIVE ? c->s->ops->awaiting(c->s->st) : 0;
+	public_update(m, &tmp, c->st, cap, aw & ~before, &r);
+	pending_add(m, &c->out, &tmp, NULL, &r);
+	rich_release(&r);
+	a = mgr_adapter(m, c->rec.platform);
+	on_demand = a && (a->ops->caps & ADAPTER_CAP_PRIVATE_ON_DEMAND);
+	for (seat = 0; seat < c->rec.nseats; seat++) {
+		const struct seat_rec *sr = &c->rec.seats[seat];
+
+		if (sr->is_bot)
+			continue;
+		if (on_demand && c->actor && !strcmp(sr->user, c->actor) && !c->has_actor_view) {
+			c->has_actor_view = private_update(m, &tmp, c->st, seat, cap,
+							   !!(aw & (1u << seat)), &c->actor_view);
+			continue;
+		}
+		if (on_demand && !sr->notify_dm)
+			continue;	/* they look when they want (buttons, `hand`) */
+		rich_init(&r);
+		if (private_update(m, &tmp, c->st, seat, cap, !!(aw & (1u << seat)), &r))
+			pending_add(m, &c->out, &tmp, sr->user, &r);
+		rich_release(&r);
+	}
+}
+
+/* After a successful commit: the acting player's private update, if the
+ * platform shows it as an answer rather than a message. */
+void reply_actor_view(struct adapter *a, const struct command *cmd, struct change *c)
+{
+	if (c->has_actor_view)
+		reply_rich(a, cmd, 1, &c->actor_view);
+}

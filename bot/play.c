@@ -1,0 +1,389 @@
+/*
+ * play: the game in play, seat by seat: `play`, `moves`, `hand`, `board`
+ * and `undo`, and the completion of a typed move (session_mgr_complete:
+ * Discord's autocomplete).
+ *
+ * A move is applied to a copy of the state, with the AI seats' answers,
+ * and committed as one change before anyone is told (bot/session.c).
+ * What may run when is the table's (bot/commands.c): these handlers start
+ * after its state, seat and pause checks; the game itself refuses a seat
+ * it does not await.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bot/session_int.h"
+#include "util/logging.h"
+#include "util/text.h"
+
+/* `play <move>`: a game in play, not paused, a seated caller (the table). */
+void cmd_play(const struct cmd_ctx *x)
+{
+	struct session_mgr *m = x->m;
+	struct adapter *a = x->a;
+	const struct command *cmd = x->cmd;
+	struct session *s = x->s;
+	const char *args = x->args;
+	enum locale loc = x->loc;
+	struct buf err = BUF_INIT, id = BUF_INIT;
+	const char *names[GAME_MAX_SEATS];
+	struct capture cap;
+	struct change c;
+	struct move mv;
+	int seat = x->seat;
+
+	if (!*args) {
+		reply_text(a, cmd, 1, L(loc, "Usage: `play <move>`. Type `moves` to see yours.",
+					"Uso: `play <jugada>`. Escribe `moves` para ver las tuyas."));
+		return;
+	}
+	if (game_parse(s->ops, s->st, seat, args, loc, &mv, &err)) {
+		reply_text(a, cmd, 1, buf_str(&err));
+		buf_release(&err);
+		return;
+	}
+	change_init(&c, s);
+	seat_names(s, names);
+	capture_init(&cap, session_loc(s, m), names);
+	c.st = xmalloc(s->ops->state_size);
+	memcpy(c.st, s->st, s->ops->state_size);
+	s->ops->move_id(c.st, seat, mv, &id);
+	if (s->ops->apply(c.st, seat, mv, &cap.log, &err)) {
+		reply_text(a, cmd, 1, buf_str(&err));
+		goto out;
+	}
+	change_action(&c, seat, buf_str(&id), cmd->user, mgr_now(m));
+	votes_drop_kicks_of(&c.rec, cmd->user);
+	if (run_bots(m, &c, &cap, &err)) {
+		log_err("AI in %s/%s failed: %s", s->rec.platform, s->rec.room, buf_str(&err));
+		reply_text(a, cmd, 1, L(loc, "An AI player failed (an internal error); nothing changed.",
+					"Un jugador IA falló (un error interno); nada ha cambiado."));
+		goto out;
+	}
+	if (!s->ops->awaiting(c.st))
+		c.rec.status = SESSION_FINISHED;
+	c.actor = cmd->user;
+	queue_updates(m, &c, &cap);
+	if (change_commit(m, &c, &err))
+		reply_commit_failed(a, cmd, loc);
+	else
+		reply_actor_view(a, cmd, &c);
+out:
+	capture_release(&cap);
+	change_release(&c);
+	buf_release(&err);
+	buf_release(&id);
+}
+
+/* `moves`: a game in play, a seated caller (the table). */
+void cmd_moves(const struct cmd_ctx *x)
+{
+	struct session *s = x->s;
+	enum locale loc = x->loc;
+	struct rich r = RICH_INIT;
+	struct buf p = BUF_INIT;
+	int seat = x->seat;
+
+	if (s->ops->awaiting(s->st) & (1u << seat)) {
+		s->ops->prompt(s->st, seat, loc, &p);
+		rich_line(&r, "%s", buf_str(&p));
+	}
+	add_moves(s, s->st, seat, loc, &r, 0);
+	reply_rich(x->a, x->cmd, cmd_private(x), &r);
+	rich_release(&r);
+	buf_release(&p);
+}
+
+/* `hand`: a game with a board, a seated caller (the table). */
+void cmd_hand(const struct cmd_ctx *x)
+{
+	struct session *s = x->s;
+	enum locale loc = x->loc;
+	const char *names[GAME_MAX_SEATS];
+	struct game_view v;
+	struct rich r = RICH_INIT;
+
+	view_init(s, loc, names, &v);
+	s->ops->render_private(s->st, x->seat, &v, &r);
+	reply_rich(x->a, x->cmd, cmd_private(x), &r);
+	rich_release(&r);
+}
+
+/* `board`: a game with a board, anyone (the table). */
+void cmd_board(const struct cmd_ctx *x)
+{
+	struct session *s = x->s;
+	enum locale loc = x->loc;
+	const char *names[GAME_MAX_SEATS];
+	struct game_view v;
+	struct rich r = RICH_INIT;
+
+	view_init(s, loc, names, &v);
+	s->ops->render_public(s->st, &v, &r);
+	add_result(s, s->st, loc, &r);
+	add_waiting(s, s->st, loc, &r, 0);
+	reply_rich(x->a, x->cmd, cmd_private(x), &r);
+	rich_release(&r);
+}
+
+/* ---- undo ---- */
+
+struct action_list {
+	struct action_rec *v;
+	size_t n, cap;
+};
+
+static int collect_action(void *ctx, const struct action_rec *a)
+{
+	struct action_list *l = ctx;
+
+	if (l->n == l->cap) {
+		l->cap = l->cap ? l->cap * 2 : 64;
+		l->v = xrealloc(l->v, l->cap * sizeof(*l->v));
+	}
+	l->v[l->n++] = *a;
+	return 0;
+}
+
+/* The state after the first n of the session's actions, in st (zeroed). */
+static int replay_first(const struct session *s, const struct action_list *l, size_t n,
+			void *st, struct buf *err)
+{
+	size_t i;
+
+	if (s->ops->setup(st, s->rec.nseats, s->rec.seed, s->rec.options, err))
+		return -1;
+	for (i = 0; i < n; i++) {
+		struct move mv;
+
+		if (game_parse(s->ops, st, l->v[i].seat, l->v[i].move, LOC_EN, &mv, err) ||
+		    s->ops->apply(st, l->v[i].seat, mv, NULL, err))
+			return -1;
+	}
+	return 0;
+}
+
+static char *secrets_of(const struct session *s, const void *st)
+{
+	struct buf b = BUF_INIT;
+
+	if (s->ops->secrets) {
+		s->ops->secrets(st, LOC_EN, &b);
+		s->ops->secrets(st, LOC_ES, &b);
+	}
+	return buf_detach(&b);
+}
+
+/* `undo`: a game in play, not paused, a seated caller (the table); the
+ * last decision, its own, and only when it showed nobody anything new. */
+void cmd_undo(const struct cmd_ctx *x)
+{
+	struct session_mgr *m = x->m;
+	struct adapter *a = x->a;
+	const struct command *cmd = x->cmd;
+	struct session *s = x->s;
+	enum locale loc = x->loc;
+	const char *names[GAME_MAX_SEATS];
+	struct action_list l = { 0 };
+	struct buf err = BUF_INIT;
+	struct capture cap;
+	struct change c;
+	void *prev = NULL, *again = NULL;
+	char *sec_prev = NULL, *sec_now = NULL;
+	json_t *ja = NULL, *jb = NULL;
+	const struct action_rec *last;
+	size_t i;
+	int seat = x->seat, why = 0;
+
+	if (store_actions(m->store, s->rec.id, 0, collect_action, &l, &err)) {
+		log_err("undo in %s/%s: %s", s->rec.platform, s->rec.room, buf_str(&err));
+		reply_text(a, cmd, 1, L(loc, "The log could not be read (an internal error).",
+					"No se pudo leer el registro (un error interno)."));
+		goto out;
+	}
+	last = l.n ? &l.v[l.n - 1] : NULL;
+	if (!last || last->seat != seat || strcmp(last->user, cmd->user)) {
+		reply_text(a, cmd, 1, L(loc,
+			"Only the last decision can be taken back, by the player who made it, "
+			"before anyone else acts.",
+			"Solo se puede deshacer la última decisión, quien la tomó y antes de que "
+			"nadie más actúe."));
+		goto out;
+	}
+	prev = game_state_new(s->ops);
+	again = game_state_new(s->ops);
+	seat_names(s, names);
+	capture_init(&cap, LOC_EN, names);
+	if (replay_first(s, &l, l.n - 1, prev, &err) || replay_first(s, &l, l.n - 1, again, &err)) {
+		why = 1;
+	} else {
+		struct move mv;
+
+		/* apply the last move again, watching what it did */
+		if (game_parse(s->ops, again, seat, last->move, LOC_EN, &mv, &err) ||
+		    s->ops->apply(again, seat, mv, &cap.log, &err))
+			why = 1;
+	}
+	if (!why) {
+		ja = s->ops->save(again);
+		jb = s->ops->save(s->st);
+		if (!json_equal(ja, jb))
+			why = 1;	/* the log does not rebuild this game */
+	}
+	if (!why) {
+		json_t *ra = json_object_get(ja, "rng");
+		json_t *rb = s->ops->save(prev);
+
+		/* dice, draws from a shuffle: the move used chance */
+		if (!ra || !json_equal(ra, json_object_get(rb, "rng")))
+			why = 2;
+		json_decref(rb);
+	}
+	for (i = 0; !why && i < cap.n; i++)
+		if (cap.v[i].seat != LOG_PUBLIC)
+			why = 3;	/* someone learned something privately */
+	if (!why) {
+		sec_prev = secrets_of(s, prev);
+		sec_now = secrets_of(s, s->st);
+		if (strcmp(sec_prev, sec_now))
+			why = 3;	/* hidden information changed hands */
+	}
+	capture_release(&cap);
+	if (why) {
+		reply_text(a, cmd, 1, why == 2
+			   ? L(loc, "That decision used chance (dice, a draw), so it cannot be taken back.",
+			       "Esa decisión usó el azar (dados, un robo), así que no se puede deshacer.")
+			   : why == 3
+			   ? L(loc, "That decision revealed or moved hidden information, so it cannot be "
+			       "taken back.",
+			       "Esa decisión reveló o movió información oculta, así que no se puede "
+			       "deshacer.")
+			   : L(loc, "That decision cannot be taken back.",
+			       "Esa decisión no se puede deshacer."));
+		if (why == 1)
+			log_warn("undo in %s/%s: %s", s->rec.platform, s->rec.room, buf_str(&err));
+		goto out;
+	}
+	change_init(&c, s);
+	c.st = prev;
+	prev = NULL;
+	c.truncate = 1;
+	c.truncate_after = last->seq - 1;
+	capture_init(&cap, session_loc(s, m), names);
+	game_logf(&cap.log, LOG_PUBLIC, L(session_loc(s, m), "%s takes back their last decision.",
+					  "%s deshace su última decisión."), s->rec.seats[seat].name);
+	c.actor = cmd->user;
+	{
+		/* the messages show the position before the undone move */
+		int64_t keep = s->last_seq;
+
+		s->last_seq = last->seq - 1;
+		queue_updates(m, &c, &cap);
+		s->last_seq = keep;
+	}
+	if (change_commit(m, &c, &err))
+		reply_commit_failed(a, cmd, loc);
+	else
+		reply_actor_view(a, cmd, &c);
+	capture_release(&cap);
+	change_release(&c);
+out:
+	json_decref(ja);
+	json_decref(jb);
+	free(sec_prev);
+	free(sec_now);
+	free(prev);
+	free(again);
+	free(l.v);
+	buf_release(&err);
+}
+
+/* ---- completion ---- */
+
+/* Copies src into dst (n bytes), cut at a character boundary if needed. */
+static void copy_utf8(char *dst, size_t n, const char *src)
+{
+	size_t len = strlen(src);
+
+	if (len >= n) {
+		len = n - 1;
+		while (len && ((unsigned char)src[len] & 0xC0) == 0x80)
+			len--;
+	}
+	memcpy(dst, src, len);
+	dst[len] = '\0';
+}
+
+/* Up to max moves of seat whose folded id or label contains the folded
+ * filter (NULL or "": all), those starting with it first.  Values are the
+ * canonical ids; an id too long for a choice is offered by its number.
+ * Meta moves (conceding) only when with_meta: never in a one-click menu. */
+static size_t move_choices(const struct session *s, int seat, enum locale loc,
+			   const char *filter, int with_meta, struct adapter_choice *out,
+			   size_t max)
+{
+	struct move_list *ml = xmalloc(sizeof(*ml));
+	struct buf id = BUF_INIT, label = BUF_INIT, fid = BUF_INIT, flabel = BUF_INIT;
+	struct buf ff = BUF_INIT;
+	size_t n = 0;
+	int pass, i;
+
+	text_fold(filter ? filter : "", &ff);
+	s->ops->moves(s->st, seat, ml);
+	/* pass 0: prefix matches; pass 1: matches elsewhere */
+	for (pass = 0; pass < 2 && n < max; pass++) {
+		for (i = 0; i < ml->n - (with_meta ? 0 : ml->nmeta) && n < max; i++) {
+			const char *hi, *hl;
+			int at;
+
+			buf_reset(&id);
+			buf_reset(&label);
+			buf_reset(&fid);
+			buf_reset(&flabel);
+			s->ops->move_id(s->st, seat, ml->v[i], &id);
+			s->ops->move_label(s->st, seat, ml->v[i], loc, &label);
+			text_fold(buf_str(&id), &fid);
+			text_fold(buf_str(&label), &flabel);
+			hi = strstr(buf_str(&fid), buf_str(&ff));
+			hl = strstr(buf_str(&flabel), buf_str(&ff));
+			if (!hi && !hl)
+				continue;
+			at = (hi == buf_str(&fid)) || (hl == buf_str(&flabel));
+			if (at != (pass == 0))
+				continue;
+			if (id.len < ADAPTER_CHOICE_SIZE && id.len <= 100)
+				snprintf(out[n].value, sizeof(out[n].value), "%s", buf_str(&id));
+			else
+				snprintf(out[n].value, sizeof(out[n].value), "%d", i + 1);
+			copy_utf8(out[n].label, sizeof(out[n].label), buf_str(&label));
+			n++;
+		}
+	}
+	buf_release(&id);
+	buf_release(&label);
+	buf_release(&fid);
+	buf_release(&flabel);
+	buf_release(&ff);
+	free(ml);
+	return n;
+}
+
+size_t session_mgr_complete(struct session_mgr *m, const struct command *cmd,
+			    struct adapter_choice *out, size_t max)
+{
+	struct buf err = BUF_INIT;
+	struct session *s;
+	int seat;
+
+	if (!utf8_valid(cmd->text, cmd->text_len))
+		return 0;
+	s = session_mgr_find(m, cmd->platform, cmd->room, &err);
+	buf_release(&err);
+	if (!s || !s->st || s->rec.status != SESSION_ACTIVE)
+		return 0;
+	seat = seat_of(s, cmd->user);
+	if (seat < 0)
+		return 0;
+	return move_choices(s, seat, cmd_loc(m, cmd, s), cmd->text, 1, out, max);
+}

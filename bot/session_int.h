@@ -1,0 +1,263 @@
+/*
+ * session_int.h: what the files of the session manager share, and nobody
+ * else includes.  The public API is bot/session.h (main, the tests); the
+ * command table is bot/commands.h.
+ *
+ * One file per responsibility (docs/architecture.md, "The session
+ * manager"); each says in its opening comment what it owns:
+ *
+ *   session.c   finding, loading and committing sessions: the hash table,
+ *               replay, struct change and change_commit (commit before send)
+ *   commands.c  the command table, the dispatcher and its checks, the entry
+ *               point session_mgr_handle (throttle, names, DM routing)
+ *   lobby.c     game new/join/leave/addbot/start/status/abort, lobby caps
+ *   play.c      play, moves, hand, board, undo; move completion
+ *   info.c      log, help, mygames, rules, card
+ *   settings.c  room settings (stored JSON) and `game settings`
+ *   votes.c     votes by user (abort, kick, settings), stored with the session
+ *   due.c       reminders, timeouts, pause/resume, kick: idle players
+ *   ai.c        AI seats: their moves inline and the searching AI's jobs
+ *   outbox.c    what a change tells the room and each player; delivery,
+ *               confirmation and re-send of outbox messages
+ *
+ * These functions are the manager's internals: no checks of their own
+ * beyond what their comments say, and they may assume the caller's
+ * session is loaded.
+ */
+#ifndef BOT_SESSION_INT_H
+#define BOT_SESSION_INT_H
+
+#include <jansson.h>
+
+#include "bot/commands.h"
+#include "bot/session.h"
+
+/* ---- the command being handled (commands.c builds it) ---- */
+
+struct cmd_ctx {
+	struct session_mgr *m;
+	struct adapter *a;
+	const struct command *cmd;
+	const struct cmd_def *def;	/* its table entry */
+	struct session *s;		/* the room's session (any status), or NULL */
+	const char *args;		/* the text after the command's words */
+	enum locale loc;		/* the room's language, else the caller's */
+	int seat;			/* the caller's human seat in s, or -1 */
+};
+
+/* Whether the command's answer is private (CMD_PRIVATE in its entry). */
+static inline int cmd_private(const struct cmd_ctx *x)
+{
+	return (x->def->flags & CMD_PRIVATE) != 0;
+}
+
+/* ---- session.c ---- */
+
+int64_t mgr_now(struct session_mgr *m);
+int copy_field(char *dst, size_t n, const char *src);
+/* The room's language (s may be NULL: the bot's default). */
+enum locale session_loc(const struct session *s, struct session_mgr *m);
+/* The room's language, else the caller's client's, else the default. */
+enum locale cmd_loc(struct session_mgr *m, const struct command *cmd,
+		    const struct session *s);
+struct adapter *mgr_adapter(struct session_mgr *m, const char *platform);
+/* user's human seat in s, or -1. */
+int seat_of(const struct session *s, const char *user);
+void seat_names(const struct session *s, const char *names[GAME_MAX_SEATS]);
+void view_init(const struct session *s, enum locale loc, const char **names,
+	       struct game_view *v);
+/* Answers cmd (priv: privately) with text, one rich line per text line. */
+void reply_text(struct adapter *a, const struct command *cmd, int priv, const char *text);
+void reply_rich(struct adapter *a, const struct command *cmd, int priv, const struct rich *r);
+void reply_commit_failed(struct adapter *a, const struct command *cmd, enum locale loc);
+
+/* The cache of sessions by room.  cache_put takes s (and frees the
+ * session it replaces); cache_get reads no store. */
+void session_free(struct session *s);
+void cache_put(struct session_mgr *m, struct session *s);
+struct session *cache_get(struct session_mgr *m, const char *platform, const char *room);
+
+/* session_replay, also marking each line with its action (marks) and
+ * finding the seq of user's last action (*user_last, 0 when none). */
+struct capture;
+int replay_marked(const struct game_ops *ops, const struct session_rec *rec,
+		  struct store *store, void *st, struct game_log *log,
+		  struct capture *marks, const char *user, int64_t *user_last,
+		  struct buf *err);
+
+/* One log line, with where it came from: the action (seq; 0 when not
+ * known) and whether an AI seat's decision wrote it (a room update may
+ * shorten those; a human's outcome is never cut). */
+struct line {
+	int seat;
+	int by_ai;
+	int64_t seq;
+	char *text;
+};
+
+/* A game_log sink that keeps every line (capture.log). */
+struct capture {
+	struct game_log log;
+	struct line *v;
+	size_t n, cap;
+	int by_ai;		/* lines written now are an AI seat's */
+	int64_t seq;
+};
+
+void capture_init(struct capture *c, enum locale loc, const char *const *names);
+void capture_mark(struct capture *c, int64_t seq, int by_ai);
+void capture_release(struct capture *c);
+
+/* ---- outbox.c: messages waiting for their commit ---- */
+
+struct pending {
+	struct outbox_rec *v;
+	struct rich *bodies;	/* v[i]'s message, kept to deliver it without
+				 * parsing its JSON back */
+	size_t n, cap;
+};
+
+/* Adds a message for the room (user NULL) or one user; body is copied. */
+void pending_add(struct session_mgr *m, struct pending *p, const struct session *s,
+		 const char *user, const struct rich *body);
+void pending_release(struct pending *p);
+/* Hands o to its adapter; known: its message when the caller still has
+ * it (a fresh commit), else NULL (re-sent from the store: parsed back). */
+void deliver(struct session_mgr *m, const struct outbox_rec *o, const struct rich *known);
+
+/* ---- session.c: one change of a session, committed before it is sent ---- */
+
+struct change {
+	struct session *s;		/* the live session (or a new one) */
+	struct session_rec rec;		/* its new record */
+	void *st;			/* new game state, owned until applied */
+	struct action_rec *actions;
+	size_t nactions, cap;
+	struct pending out;
+	/* On platforms with ADAPTER_CAP_PRIVATE_ON_DEMAND the acting user's
+	 * private update is answered to their command after the commit. */
+	const char *actor;		/* borrowed user id, or NULL */
+	struct rich actor_view;
+	int has_actor_view;
+	int truncate;			/* undo: drop actions after truncate_after */
+	int64_t truncate_after;
+};
+
+void change_init(struct change *c, struct session *s);
+void change_release(struct change *c);
+void change_action(struct change *c, int seat, const char *move_id, const char *user,
+		   int64_t at);
+/* Stores the change; on success the live session takes the new record and
+ * state, and the messages are delivered.  On failure nothing changes. */
+int change_commit(struct session_mgr *m, struct change *c, struct buf *err);
+
+/* ---- outbox.c: what a change tells whom ---- */
+
+/* Appends "Waiting for @x: prompt" lines; mention: the seats to ping
+ * (the others are written plain). */
+void add_waiting(const struct session *s, const void *st, enum locale loc, struct rich *r,
+		 unsigned mention);
+void add_result(const struct session *s, const void *st, enum locale loc, struct rich *r);
+/* seat's legal moves; limit > 0: past that many, only their number. */
+void add_moves(const struct session *s, const void *st, int seat, enum locale loc,
+	       struct rich *r, int limit);
+/* Adds the update messages of a game change to c->out. */
+void queue_updates(struct session_mgr *m, struct change *c, const struct capture *cap);
+/* After a successful commit: the acting player's private update, if the
+ * platform shows it as an answer rather than a message. */
+void reply_actor_view(struct adapter *a, const struct command *cmd, struct change *c);
+
+/* ---- settings.c ---- */
+
+struct room_settings {
+	int64_t since;		/* when the idle clock started (0: unknown) */
+	int remind_h;		/* 0: no reminders */
+	int timeout_h;		/* 0: no timeout */
+	int timeout_ai;		/* at the timeout: 1 the AI decides, 0 pause */
+	int paused;
+	int reminded;		/* reminders sent since the last move */
+	int ai_strong;		/* AI seats search (games/search.h) */
+};
+
+void settings_read(const struct session_rec *rec, struct room_settings *o);
+void settings_write(struct session_rec *rec, const struct room_settings *in);
+
+/* ---- votes.c ---- */
+
+int human_seated(const struct session_rec *rec, const char *user);
+int humans_of(const struct session_rec *rec);
+/* The votes of rec, a new object ({} when there are none or they do not
+ * parse: a damaged record loses its votes, never its game). */
+json_t *votes_load(const struct session_rec *rec);
+/* The object at v[key], created when missing (borrowed). */
+json_t *votes_obj(json_t *v, const char *key);
+/* Writes v into rec->votes, without the votes that no longer count (and
+ * none at all once the game is over).  Takes v's reference. */
+void votes_save(struct session_rec *rec, json_t *v);
+/* Drops the kick votes against user (their own move ended the idle spell). */
+void votes_drop_kicks_of(struct session_rec *rec, const char *user);
+/* Adds user's vote to abort (a second one changes nothing). */
+void vote_abort(json_t *v, const char *user);
+/* The seated humans who voted to abort. */
+int count_abort(const struct session_rec *rec, json_t *v);
+/* The seated humans, other than `except` (NULL: none), whose vote in the
+ * object o is value. */
+int count_for(const struct session_rec *rec, json_t *o, const char *value,
+	      const char *except);
+
+/* ---- ai.c ---- */
+
+unsigned bot_seats(const struct session_rec *rec);
+/* Whether the AI seats of this record search (`game settings ai strong`). */
+int ai_searches(const struct session_rec *rec, const struct game_ops *ops);
+/* One AI decision for seat, recorded in c; search: the searching AI, else
+ * the game's own bot_move. */
+int ai_step_as(struct session_mgr *m, struct change *c, struct capture *cap, int seat,
+	       int search, struct buf *err);
+/* Plays AI seats while only AI seats are awaited, recording their moves. */
+int run_bots(struct session_mgr *m, struct change *c, struct capture *cap, struct buf *err);
+/* The AI decides for the idle humans (their pending decisions only). */
+int play_for_idle(struct session_mgr *m, struct change *c, struct capture *cap,
+		  unsigned idle, struct buf *err);
+/* The searching AI seats of s are awaited: a job for m->think, or inline. */
+void ai_think(struct session_mgr *m, struct session *s);
+
+/* ---- due.c ---- */
+
+/* When a session in this state next needs attention (unix seconds), or 0. */
+int64_t compute_due(const struct session_rec *rec, const struct game_ops *ops,
+		    const void *st, int64_t last_at);
+
+/* ---- lobby.c ---- */
+
+const char *status_word(enum session_status st, enum locale loc);
+/* "fortuna, gtr": the registered game ids, for help and errors. */
+const char *game_ids(void);
+void lobby_summary(struct session_mgr *m, const struct session *s, enum locale loc,
+		   struct rich *r);
+
+/* ---- the commands' handlers (the table: commands.c) ---- */
+
+void cmd_game_new(const struct cmd_ctx *x);		/* lobby.c */
+void cmd_game_join(const struct cmd_ctx *x);
+void cmd_game_leave(const struct cmd_ctx *x);
+void cmd_game_addbot(const struct cmd_ctx *x);
+void cmd_game_start(const struct cmd_ctx *x);
+void cmd_game_status(const struct cmd_ctx *x);
+void cmd_game_abort(const struct cmd_ctx *x);
+void cmd_game_settings(const struct cmd_ctx *x);	/* settings.c */
+void cmd_game_pause(const struct cmd_ctx *x);		/* due.c */
+void cmd_game_resume(const struct cmd_ctx *x);
+void cmd_game_kick(const struct cmd_ctx *x);
+void cmd_play(const struct cmd_ctx *x);			/* play.c */
+void cmd_moves(const struct cmd_ctx *x);
+void cmd_hand(const struct cmd_ctx *x);
+void cmd_board(const struct cmd_ctx *x);
+void cmd_undo(const struct cmd_ctx *x);
+void cmd_log(const struct cmd_ctx *x);			/* info.c */
+void cmd_help(const struct cmd_ctx *x);
+void cmd_mygames(const struct cmd_ctx *x);
+void cmd_rules(const struct cmd_ctx *x);
+void cmd_card(const struct cmd_ctx *x);
+
+#endif

@@ -1,0 +1,329 @@
+/*
+ * settings: a room's settings (session_rec.settings, a JSON object: the
+ * reminder and timeout hours, what a timeout does, the pause, the idle
+ * clock, the AI's strength) and the `game settings` command, with the
+ * votes its voted keys need once a game has started (docs/async.md, "Who
+ * may change what").
+ *
+ * It reads and writes settings; it must not act on them (reminders and
+ * timeouts are due.c's, the AI's strength ai.c's).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bot/session_int.h"
+#include "util/text.h"
+
+#define DEFAULT_REMIND_H 24
+
+/* ---- room settings (session_rec.settings, a JSON object) ---- */
+
+void settings_read(const struct session_rec *rec, struct room_settings *o)
+{
+	json_t *j = rec->settings[0] ? json_loads(rec->settings, 0, NULL) : NULL;
+	json_t *v;
+
+	o->since = 0;
+	o->remind_h = DEFAULT_REMIND_H;
+	o->timeout_h = 0;
+	o->timeout_ai = 1;
+	o->paused = 0;
+	o->reminded = 0;
+	o->ai_strong = 0;
+	if (!json_is_object(j)) {
+		json_decref(j);
+		return;
+	}
+	if (json_is_integer(v = json_object_get(j, "remind")) && json_integer_value(v) >= 0 &&
+	    json_integer_value(v) <= 24 * 30)
+		o->remind_h = (int)json_integer_value(v);
+	if (json_is_integer(v = json_object_get(j, "timeout")) && json_integer_value(v) >= 0 &&
+	    json_integer_value(v) <= 24 * 60)
+		o->timeout_h = (int)json_integer_value(v);
+	if (json_is_string(v = json_object_get(j, "on_timeout")))
+		o->timeout_ai = strcmp(json_string_value(v), "pause") != 0;
+	o->paused = json_is_true(json_object_get(j, "paused"));
+	if (json_is_integer(v = json_object_get(j, "since")) && json_integer_value(v) > 0)
+		o->since = (int64_t)json_integer_value(v);
+	if (json_is_integer(v = json_object_get(j, "reminded")) && json_integer_value(v) >= 0)
+		o->reminded = (int)json_integer_value(v);
+	if (json_is_string(v = json_object_get(j, "ai")))
+		o->ai_strong = !strcmp(json_string_value(v), "strong");
+	json_decref(j);
+}
+
+void settings_write(struct session_rec *rec, const struct room_settings *in)
+{
+	json_t *j = json_pack("{s:i, s:i, s:s, s:b, s:i, s:I}", "remind", in->remind_h,
+			      "timeout", in->timeout_h, "on_timeout",
+			      in->timeout_ai ? "ai" : "pause", "paused", in->paused,
+			      "reminded", in->reminded, "since", (json_int_t)in->since);
+
+	/* only when set, so that the settings of older rooms read the same */
+	if (in->ai_strong)
+		json_object_set_new(j, "ai", json_string("strong"));
+	char *t = json_dumps(j, JSON_COMPACT);
+
+	copy_field(rec->settings, sizeof(rec->settings), t);
+	free(t);
+	json_decref(j);
+}
+
+/* ---- `game settings` ---- */
+
+/*
+ * Room settings that decide what happens to other players' seats and
+ * notifications: once the game has started they change only when more than
+ * half of the seated humans ask for the same value (docs/async.md, "Who
+ * may change what").  `dm` (the caller's own notifications) and `locale`
+ * (the room's language: it changes no seat and no outcome, and anyone
+ * seated changes it back) take effect at once.
+ */
+static int setting_voted(const char *key)
+{
+	return text_eq(key, "timeout") || text_eq(key, "ontimeout") || text_eq(key, "remind") ||
+	       text_eq(key, "ai");
+}
+
+/*
+ * Checks `key value` of a room setting; writes its canonical key and value
+ * (the words votes compare) to ckey and cval.  0, or -1 when it is not one.
+ */
+static int setting_parse(const char *key, const char *val, char *ckey, char *cval, size_t n)
+{
+	if ((text_eq(key, "remind") || text_eq(key, "timeout")) && val[0] &&
+	    strspn(val, "0123456789") == strlen(val) && strlen(val) <= 4 &&
+	    atoi(val) <= (text_eq(key, "remind") ? 24 * 30 : 24 * 60)) {
+		snprintf(ckey, n, "%s", text_eq(key, "remind") ? "remind" : "timeout");
+		snprintf(cval, n, "%d", atoi(val));
+		return 0;
+	}
+	if (text_eq(key, "ontimeout") && (text_eq(val, "ai") || text_eq(val, "pause"))) {
+		snprintf(ckey, n, "ontimeout");
+		snprintf(cval, n, "%s", text_eq(val, "ai") ? "ai" : "pause");
+		return 0;
+	}
+	if (text_eq(key, "ai") && (text_eq(val, "basic") || text_eq(val, "strong"))) {
+		snprintf(ckey, n, "ai");
+		snprintf(cval, n, "%s", text_eq(val, "basic") ? "basic" : "strong");
+		return 0;
+	}
+	return -1;
+}
+
+/* The canonical value of a room setting now (as setting_parse writes it). */
+static void setting_now(const struct session_rec *rec, const char *key, char *out, size_t n)
+{
+	struct room_settings rs;
+
+	settings_read(rec, &rs);
+	if (!strcmp(key, "remind"))
+		snprintf(out, n, "%d", rs.remind_h);
+	else if (!strcmp(key, "timeout"))
+		snprintf(out, n, "%d", rs.timeout_h);
+	else if (!strcmp(key, "ontimeout"))
+		snprintf(out, n, "%s", rs.timeout_ai ? "ai" : "pause");
+	else
+		snprintf(out, n, "%s", rs.ai_strong ? "strong" : "basic");
+}
+
+/* Writes a checked room setting into rec and what to say about it to msg. */
+static void setting_apply(const struct session *s, struct session_rec *rec, const char *key,
+			  const char *val, enum locale loc, struct buf *msg)
+{
+	struct room_settings rs;
+	int h = atoi(val);
+
+	settings_read(rec, &rs);
+	if (!strcmp(key, "remind") || !strcmp(key, "timeout")) {
+		if (!strcmp(key, "remind"))
+			rs.remind_h = h;
+		else
+			rs.timeout_h = h;
+		if (!h)
+			buf_setf(msg, "%s", !strcmp(key, "remind")
+				 ? L(loc, "Reminders off.", "Recordatorios desactivados.")
+				 : L(loc, "No timeout.", "Sin límite de tiempo."));
+		else
+			buf_setf(msg, !strcmp(key, "remind")
+				 ? L(loc, "Reminders every %d hours.", "Recordatorios cada %d horas.")
+				 : L(loc, "Timeout: %d hours without a move.",
+				     "Límite: %d horas sin jugar."), h);
+	} else if (!strcmp(key, "ontimeout")) {
+		rs.timeout_ai = !strcmp(val, "ai");
+		buf_setf(msg, "%s", rs.timeout_ai
+			 ? L(loc, "At the timeout the AI decides for the idle player.",
+			     "Al agotarse el tiempo, la IA decide por el jugador ausente.")
+			 : L(loc, "At the timeout the game pauses.",
+			     "Al agotarse el tiempo, la partida se pausa."));
+	} else {
+		rs.ai_strong = !strcmp(val, "strong");
+		if (rs.ai_strong && !s->ops->determinize)
+			buf_setf(msg, "%s", L(loc,
+				 "This game has no searching AI yet: its AI players stay basic.",
+				 "Este juego aún no tiene IA que busque: sus jugadores IA siguen básicos."));
+		else
+			buf_setf(msg, "%s", rs.ai_strong
+				 ? L(loc, "AI players now search before each decision "
+				     "(stronger; they take up to a second per decision).",
+				     "Los jugadores IA ahora buscan antes de cada decisión "
+				     "(más fuertes; tardan hasta un segundo por decisión).")
+				 : L(loc, "AI players now play the quick basic way.",
+				     "Los jugadores IA juegan ahora de la forma básica y rápida."));
+	}
+	settings_write(rec, &rs);
+}
+
+/* `game settings` alone: the settings, privately. */
+static void settings_show(struct session_mgr *m, struct adapter *a, const struct command *cmd,
+			  const struct session *s, int seat, enum locale loc)
+{
+	struct room_settings rs;
+	struct buf msg = BUF_INIT;
+
+	settings_read(&s->rec, &rs);
+	buf_printf(&msg, L(loc, "Settings: locale %s; your DM notifications: %s.\n",
+			   "Ajustes: idioma %s; tus avisos por mensaje directo: %s.\n"),
+		   locale_code(session_loc(s, m)),
+		   s->rec.seats[seat].notify_dm ? L(loc, "on", "sí") : L(loc, "off", "no"));
+	if (rs.remind_h)
+		buf_printf(&msg, L(loc, "Reminders every %d h. ", "Recordatorios cada %d h. "),
+			   rs.remind_h);
+	else
+		buf_printf(&msg, "%s", L(loc, "No reminders. ", "Sin recordatorios. "));
+	if (rs.timeout_h)
+		buf_printf(&msg, L(loc, "After %d h idle: %s.", "Tras %d h sin jugar: %s."),
+			   rs.timeout_h, rs.timeout_ai ? L(loc, "the AI decides", "decide la IA")
+			   : L(loc, "the game pauses", "la partida se pausa"));
+	else
+		buf_printf(&msg, "%s", L(loc, "No timeout.", "Sin límite de tiempo."));
+	buf_printf(&msg, "%s", rs.ai_strong
+		   ? L(loc, " AI players: strong (they search).",
+		       " Jugadores IA: fuertes (buscan).")
+		   : L(loc, " AI players: basic (quick).", " Jugadores IA: básicos (rápidos)."));
+	buf_printf(&msg, "%s", L(loc,
+		"\nChange them with `game settings locale en|es`, `dm on|off`, `remind <hours>` "
+		"(0: off), `timeout <hours>` (0: off), `ontimeout ai|pause`, `ai basic|strong`.",
+		"\nCámbialos con `game settings locale en|es`, `dm on|off`, `remind <horas>` "
+		"(0: no), `timeout <horas>` (0: no), `ontimeout ai|pause`, `ai basic|strong`."));
+	if (s->rec.status == SESSION_ACTIVE && humans_of(&s->rec) > 1)
+		buf_printf(&msg, "%s", L(loc,
+			" Once the game has started, remind, timeout, ontimeout and ai change when "
+			"more than half of the seated players ask for the same value.",
+			" Con la partida empezada, remind, timeout, ontimeout y ai cambian cuando "
+			"más de la mitad de los jugadores sentados piden el mismo valor."));
+	reply_text(a, cmd, 1, buf_str(&msg));
+	buf_release(&msg);
+}
+
+/*
+ * A vote for a room setting in a game that has started.  Returns 1 when it
+ * does not (yet) decide the setting: the vote is committed and answered;
+ * 0 when the caller's vote makes the majority: the setting's votes are
+ * cleared in c->rec and the caller applies it (with `agreed` appended to
+ * its message).
+ */
+static int setting_vote(struct session_mgr *m, struct adapter *a, const struct command *cmd,
+			struct change *c, const char *who, const char *key, const char *val,
+			enum locale loc, struct buf *agreed)
+{
+	struct buf err = BUF_INIT, msg = BUF_INIT;
+	json_t *v = votes_load(&c->rec), *set = votes_obj(v, "set");
+	int humans = humans_of(&c->rec), votes;
+
+	json_object_set_new(votes_obj(set, key), cmd->user, json_string(val));
+	votes = count_for(&c->rec, votes_obj(set, key), val, NULL);
+	if (votes * 2 > humans) {
+		json_object_del(set, key);	/* decided: every vote on it is done */
+		votes_save(&c->rec, v);
+		if (humans > 1)
+			buf_setf(agreed, L(loc, " (Agreed by %d of %d players.)",
+					   " (Acordado por %d de %d jugadores.)"), votes, humans);
+		return 0;
+	}
+	votes_save(&c->rec, v);
+	if (change_commit(m, c, &err)) {
+		reply_commit_failed(a, cmd, loc);
+	} else {
+		buf_setf(&msg, L(loc, "%s asks for `game settings %s %s`: %d of %d players "
+				 "(more than half needed). The others agree by typing the same.",
+				 "%s pide `game settings %s %s`: %d de %d jugadores (hace falta más "
+				 "de la mitad). Los demás lo aprueban escribiendo lo mismo."),
+			 who, key, val, votes, humans);
+		reply_text(a, cmd, 0, buf_str(&msg));
+	}
+	buf_release(&err);
+	buf_release(&msg);
+	return 1;
+}
+
+/* `game settings [key value]`: per-player DM notifications (seat flag),
+ * the room's language and its rules for reminders, timeouts and AI seats.
+ * Seated players only (the table). */
+void cmd_game_settings(const struct cmd_ctx *x)
+{
+	struct session_mgr *m = x->m;
+	struct adapter *a = x->a;
+	const struct command *cmd = x->cmd;
+	struct session *s = x->s;
+	const char *args = x->args;
+	enum locale loc = x->loc, nl;
+	char key[32], val[32], ckey[16], cval[16], now[16];
+	struct buf err = BUF_INIT, msg = BUF_INIT, agreed = BUF_INIT;
+	struct change c;
+	int seat = x->seat;
+
+	text_word(&args, key, sizeof(key));
+	text_word(&args, val, sizeof(val));
+	if (*args)
+		key[0] = '?';	/* trailing words: show the usage */
+	if (!key[0]) {
+		settings_show(m, a, cmd, s, seat, loc);
+		return;
+	}
+	change_init(&c, s);
+	if (text_eq(key, "dm") && (text_eq(val, "on") || text_eq(val, "off"))) {
+		c.rec.seats[seat].notify_dm = text_eq(val, "on");
+		buf_setf(&msg, c.rec.seats[seat].notify_dm
+			 ? L(loc, "DM notifications on: I will message you privately when it is your turn.",
+			     "Avisos por mensaje directo activados: te escribiré en privado cuando te toque.")
+			 : L(loc, "DM notifications off.", "Avisos por mensaje directo desactivados."));
+	} else if (text_eq(key, "locale") && !locale_parse(val, &nl) && strlen(val) == 2) {
+		snprintf(c.rec.locale, sizeof(c.rec.locale), "%s", locale_code(nl));
+		loc = nl;
+		buf_setf(&msg, "%s", L(loc, "This room now plays in English.",
+				       "Esta sala juega ahora en español."));
+	} else if (setting_voted(key) && !setting_parse(key, val, ckey, cval, sizeof(ckey))) {
+		if (s->rec.status == SESSION_ACTIVE) {
+			setting_now(&s->rec, ckey, now, sizeof(now));
+			if (!strcmp(now, cval)) {
+				reply_text(a, cmd, 1, L(loc, "That is the setting already.",
+							"Ese ya es el ajuste."));
+				goto out;
+			}
+			if (setting_vote(m, a, cmd, &c, s->rec.seats[seat].name, ckey, cval, loc,
+					 &agreed))
+				goto out;
+		}
+		setting_apply(s, &c.rec, ckey, cval, loc, &msg);
+		buf_addstr(&msg, buf_str(&agreed));
+	} else {
+		reply_text(a, cmd, 1, L(loc, "Usage: `game settings`, `game settings dm on|off`, "
+					"`game settings locale en|es`, `remind <hours>`, `timeout <hours>`, "
+					"`ontimeout ai|pause` or `ai basic|strong`.",
+					"Uso: `game settings`, `game settings dm on|off`, "
+					"`game settings locale en|es`, `remind <horas>`, `timeout <horas>`, "
+					"`ontimeout ai|pause` o `ai basic|strong`."));
+		goto out;
+	}
+	if (change_commit(m, &c, &err))
+		reply_commit_failed(a, cmd, loc);
+	else
+		reply_text(a, cmd, text_eq(key, "dm"), buf_str(&msg));
+out:
+	change_release(&c);
+	buf_release(&err);
+	buf_release(&msg);
+	buf_release(&agreed);
+}
