@@ -15,11 +15,11 @@
  *                action phase's frame stack and action counts, the end of
  *                the turn (Senado, Alcantarillado, Academia)
  *   roles.c      the actions of Laborer, Craftsman, Architect, Merchant and
- *                Patron, with foundations and materials
+ *                Patron, with foundations, materials and structure lookups
  *   legion.c     the Legionary: the demand, the pool, the victims' gifts,
  *                Coliseo
  *   buildings.c  the buildings' powers: the function and limit caches,
- *                completion bonuses, Prisión; structure lookups
+ *                completion bonuses, Prisión
  *   score.c      the end of the game (end conditions, Foro, concession) and
  *                scoring
  *   position.c   the position helpers tests build states with
@@ -28,8 +28,9 @@
  * a move gtr_moves() listed, so the step functions below assume legality
  * unless they say they check it.
  *
- * Include it only from games/gtr/ rules files: render.c, save.c, ai.c and
- * the tests use gtr.h, whose names are stable; nothing here is.
+ * Include it only from the rules files above and cards.c (the public
+ * counts): render.c, save.c, ai.c and the tests use gtr.h, whose names are
+ * stable; nothing here is.
  */
 #ifndef GAMES_GTR_GTR_INT_H
 #define GAMES_GTR_GTR_INT_H
@@ -48,7 +49,6 @@
 #define A_ROLE(log, r) ((r) < GR_COUNT ? gtr_a_role[(r)][LOC(log)] : "?")
 
 #define BIT(c) (1ULL << (c))
-#define FRAME_ALL 255
 
 /* ---- counting ---- */
 
@@ -284,7 +284,7 @@ static inline int draw(struct gtr_state *s)
 
 /* ---- the action phase's frames (flow.c runs them) ---- */
 
-#define FRAME_ALL 255	/* action_done: the whole top frame is spent */
+#define FRAME_ALL 255	/* gtr_action_done: the whole top frame is spent */
 
 static inline int frame_left(const struct gtr_state *s, int seat, const struct gtr_frame *f)
 {
