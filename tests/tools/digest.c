@@ -169,11 +169,22 @@ static void refusals(const struct game_ops *g, void *st, int seat, unsigned aw,
 	for (k = 0; k < 4; k++) {
 		m = ml->n ? ml->v[rng_below(r, (uint32_t)ml->n)] : (struct move){ 0 };
 		switch (rng_below(r, 5)) {
-		case 0: m.kind = (uint16_t)(m.kind + 1); break;
-		case 1: m.a = (uint16_t)(m.a + 1 + rng_below(r, 3)); break;
-		case 2: m.b = (uint16_t)(m.b ^ 1); break;
-		case 3: m.c = (uint16_t)(m.c + 1); break;
-		default: m.a = (uint16_t)rng_below(r, 64); m.kind = (uint16_t)rng_below(r, 40); break;
+		case 0:
+			m.kind = (uint16_t)(m.kind + 1);
+			break;
+		case 1:
+			m.a = (uint16_t)(m.a + 1 + rng_below(r, 3));
+			break;
+		case 2:
+			m.b = (uint16_t)(m.b ^ 1);
+			break;
+		case 3:
+			m.c = (uint16_t)(m.c + 1);
+			break;
+		default:
+			m.a = (uint16_t)rng_below(r, 64);
+			m.kind = (uint16_t)rng_below(r, 40);
+			break;
 		}
 		if (listed(ml, m))
 			continue;
@@ -218,11 +229,12 @@ static uint64_t play(const struct game_ops *g, long index, uint64_t seed, int *n
 				buf_printf(opts, "%s%s", opts->len ? " " : "", g->option_words[k]);
 	}
 	/* seats: all random, all AI, or mixed */
-	switch (index % 3) {
-	case 0: ai = 0; break;
-	case 1: ai = (1u << n) - 1; break;
-	default: ai = rng_next(&r) & ((1u << n) - 1); break;
-	}
+	if (index % 3 == 0)
+		ai = 0;
+	else if (index % 3 == 1)
+		ai = (1u << n) - 1;
+	else
+		ai = rng_next(&r) & ((1u << n) - 1);
 	every = index % 5 == 0 ? 1 : 7;
 	quiet = index % 4 == 3;		/* a NULL log, as playouts apply */
 	log.loc = index & 1 ? LOC_ES : LOC_EN;
