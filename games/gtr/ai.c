@@ -10,10 +10,16 @@
  * worth more the emptier the hand.  A Legionary's pool match is always
  * taken; a victim gives the card it least wants to keep; a protected
  * victim never gives.  The bot never concedes and never reads other seats'
- * hands, the deck or any vault.
+ * hands or the deck; it reads the vaults only through gtr_scores (in
+ * make_view: whether the seat is behind), which counts their materials.
  *
  * One decision costs one moves() call plus a few loops over the seat's
  * cards: far below a millisecond.
+ *
+ * Owns gtr_bot_move (the bot_move op: the baseline bot, and the playout
+ * policy of the searching AI in games/search.c, which hands it
+ * determinized states).  Must not: change the state, or read other seats'
+ * hands or the deck.
  */
 #include <string.h>
 

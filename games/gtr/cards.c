@@ -9,14 +9,17 @@
  * and copies; guide/games.md (GtR table) for the English names and short
  * texts (after mhmurray/cloaca's GTR_cards.csv) and the material -> role
  * and value pairs.  The function texts here are short reminders; the rules
- * are in gtr.c.
+ * are in the rules files (gtr_int.h lists them).  Also the counts of card
+ * collections (gtr_count, gtr_counts, gtr_total) and of a seat's hand,
+ * clientele and vault, over the inline counting of gtr_int.h.
+ *
+ * Owns data and counting only.  Must not: hold a rule or a text that
+ * depends on the state (render.c writes those).
  *
  * `sort` is the Spanish name folded to ASCII: the leader draw compares it
  * ("el jugador con la carta cuyo nombre vaya antes alfabéticamente").
  */
-#include <string.h>
-
-#include "games/gtr/gtr.h"
+#include "games/gtr/gtr_int.h"
 #include "util/text.h"
 
 #define R GM_RUBBLE
@@ -227,4 +230,50 @@ int gtr_card_by_name(const char *name)
 	if (text_eq(name, "senator") || text_eq(name, "senador") || text_eq(name, "jack"))
 		return GTR_JACK;
 	return -1;
+}
+
+/* ---- counting card collections ---- */
+
+int gtr_count(const uint8_t *cards, int m)
+{
+	return count_of(cards, m);
+}
+
+void gtr_counts(const uint8_t *cards, int out[GM_COUNT])
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t w0 = load8(cards);
+
+	out[GM_RUBBLE] = sum_bytes(w0 & 0xffffffffULL);
+	out[GM_WOOD] = sum_bytes(w0 >> 32);
+	out[GM_BRICK] = sum_bytes(load8(cards + 8));
+	out[GM_CONCRETE] = sum_bytes(load8(cards + 16));
+	out[GM_STONE] = sum_bytes(load8(cards + 24));
+	out[GM_MARBLE] = sum_bytes(load8(cards + 32));
+#else
+	int m;
+
+	for (m = 0; m < GM_COUNT; m++)
+		out[m] = count_of(cards, m);
+#endif
+}
+
+int gtr_total(const uint8_t *cards, int n)
+{
+	return total_of(cards, n);
+}
+
+int gtr_hand_size(const struct gtr_state *s, int seat)
+{
+	return hand_size(&s->p[seat]);
+}
+
+int gtr_clients(const struct gtr_state *s, int seat)
+{
+	return cards40(s->p[seat].clients);
+}
+
+int gtr_vault_size(const struct gtr_state *s, int seat)
+{
+	return cards40(s->p[seat].vault);
 }

@@ -5,6 +5,10 @@
  * cards, 6 Senadores and 36 sites accounted for, the caches right, and the
  * context of the current decision coherent, so that moves() and apply() are
  * safe on it and the awaited seat always has a move.
+ *
+ * Owns gtr_check (the check op).  Must not: change the state, or trust it:
+ * any byte may be out of range (load() hands it what JSON held), so every
+ * index is checked before it is used.
  */
 #include <string.h>
 

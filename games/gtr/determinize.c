@@ -28,6 +28,10 @@
  * when several draws fail, the cards the seats must hold are drawn first
  * from the hidden cards of that material, then the rest is dealt as
  * usual.  Both use only public facts and the rng.
+ *
+ * Owns gtr_determinize (the determinize op).  Must not: keep anything the
+ * seat cannot know, or let the deal depend on the true hidden cards
+ * (games/game.h: pooled by name, in a canonical order, before shuffling).
  */
 #include <string.h>
 

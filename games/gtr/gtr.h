@@ -30,7 +30,9 @@
  * on your right seat - 1 (mod n); the leader token passes left.
  *
  * Everything here is rules data; text (ids, labels, boards) lives in
- * render.c and cards.c.
+ * render.c and cards.c.  The rules are split by the rulebook's chapters
+ * (gtr.c, setup.c, flow.c, roles.c, legion.c, buildings.c, score.c), which
+ * share the private games/gtr/gtr_int.h; nothing outside them includes it.
  */
 #ifndef GAMES_GTR_GTR_H
 #define GAMES_GTR_GTR_H
@@ -395,7 +397,7 @@ static inline int gtr_material_of(int card)
  * GTR_JACK for "senator"/"senador"/"jack", or -1. */
 int gtr_card_by_name(const char *name);
 
-/* ---- rules (gtr.c) ---- */
+/* ---- rules (gtr.c: the decisions; setup.c; check.c) ---- */
 
 extern const struct game_ops gtr_ops;
 
@@ -410,19 +412,57 @@ int gtr_moves(const void *st, int seat, struct move_list *out);
 int gtr_apply(void *st, int seat, struct move m, struct game_log *log, struct buf *err);
 int gtr_check(const void *st, struct buf *err);
 
+/* ---- queries (inline, or in the file named) ---- */
+
 /* The seat whose action frames run now (phase GP_ACTIONS), or the seat the
  * current phase's cursor points at. */
-int gtr_current(const struct gtr_state *s);
+static inline int gtr_current(const struct gtr_state *s)
+{
+	int n = s->nplayers ? s->nplayers : 1, v = s->leader + s->cursor;
+
+	/* (leader + cursor) % n without a division, nor a branch that the
+	 * seat order would make unpredictable */
+	v -= n & -(v >= n);
+	return v < n ? v : v % n;
+}
+
+/*
+ * Functions, influence and the limits change only with structures and
+ * influence piles, which every change refreshes (gtr_refresh), while the
+ * playout loop asks them at nearly every decision: they are cached in
+ * struct gtr_player and read inline here.
+ */
+
 /* Influence: 2 + the values of the site cards in the influence pile. */
-int gtr_influence(const struct gtr_state *s, int seat);
+static inline int gtr_influence(const struct gtr_state *s, int seat)
+{
+	return s->p[seat].influence;
+}
+
 /* Seat has building card's function now (own completed building, a Marble
  * foundation with Portón, or a public building; never with nofunctions). */
-int gtr_has(const struct gtr_state *s, int seat, int card);
+static inline int gtr_has(const struct gtr_state *s, int seat, int card)
+{
+	return (int)((s->p[seat].fn >> card) & 1);
+}
+
 /* Limits: clientele, vault, Think target. */
-int gtr_client_limit(const struct gtr_state *s, int seat);
-int gtr_vault_limit(const struct gtr_state *s, int seat);
-int gtr_hand_limit(const struct gtr_state *s, int seat);
-/* Counts. */
+static inline int gtr_client_limit(const struct gtr_state *s, int seat)
+{
+	return s->p[seat].client_limit;
+}
+
+static inline int gtr_vault_limit(const struct gtr_state *s, int seat)
+{
+	return s->p[seat].vault_limit;
+}
+
+static inline int gtr_hand_limit(const struct gtr_state *s, int seat)
+{
+	return s->p[seat].hand_limit;
+}
+
+/* Counts (cards.c). */
 int gtr_hand_size(const struct gtr_state *s, int seat);
 int gtr_count(const uint8_t *cards, int material);	/* of one material */
 int gtr_total(const uint8_t *cards, int n);		/* all n entries */
@@ -431,19 +471,19 @@ void gtr_counts(const uint8_t *cards, int out[GM_COUNT]);
 int gtr_clients(const struct gtr_state *s, int seat);
 int gtr_vault_size(const struct gtr_state *s, int seat);
 /* Actions seat performs this turn with the led role (units + clients,
- * Circo Máximo, Ludus Magna, Despensa), counted now. */
+ * Circo Máximo, Ludus Magna, Despensa), counted now (flow.c). */
 int gtr_turn_actions(const struct gtr_state *s, int seat);
 /* Cards of one role that make a Petition for seat: 2, or with
- * original-circus 3 (2 with Circo). */
+ * original-circus 3 (2 with Circo) (gtr.c). */
 int gtr_petition_need(const struct gtr_state *s, int seat);
-/* A Foro's condition met by seat now. */
+/* A Foro's condition met by seat now (score.c). */
 int gtr_forum_met(const struct gtr_state *s, int seat);
-/* The index of seat's structure named card, or -1. */
+/* The index of seat's structure named card, or -1 (roles.c). */
 int gtr_find_struct(const struct gtr_state *s, int seat, int card);
 /* Materials a structure needs to be completed. */
 int gtr_struct_need(const struct gtr_struct *t);
 
-/* ---- test and position helpers (gtr.c) ---- */
+/* ---- test and position helpers (position.c; gtr_refresh: buildings.c) ---- */
 
 /* Zones for gtr_put. */
 enum gtr_zone {

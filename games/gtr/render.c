@@ -11,6 +11,12 @@
  * the board may not show, leaving out names that are legitimately public
  * (a copy in the pool...) or part of another public name ("Circo" in
  * "Circo Máximo"); tests check that none of them appears on the board.
+ *
+ * Owns every text of a state: gtr_move_id, gtr_move_label, gtr_prompt,
+ * gtr_render_public, gtr_render_private, gtr_secrets, gtr_card_tag (log
+ * lines are the rules files' own).  Must not: change the state, decide a
+ * rule (what a move does belongs to the rules files), or name a hidden
+ * card where the table can read it.
  */
 #include <string.h>
 

@@ -5,6 +5,10 @@
  * The summaries are the project's own words for players with the game in
  * front of them; where docs/games/gtr.md records a ruling they follow it.
  * Card names, materials, copies and functions come from cards.c.
+ *
+ * Owns the rules, card and card_names ops.  Must not: read a game state
+ * (there is none: `card` gets the room's options only), or copy the
+ * rulebook's text (the project's own words; quotes are short).
  */
 #include <string.h>
 

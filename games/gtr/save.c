@@ -14,6 +14,10 @@
  * "leg_take"; per seat "give", "give_stock") and the leader draw
  * ("leader_draw").  A version 1 save cannot be inside those decisions, so
  * it loads with them empty and no draw recorded.
+ *
+ * Owns gtr_save and gtr_load (the save and load ops) and the format.  Must
+ * not: accept what gtr_check rejects, or change the meaning of a stored
+ * field without a new version that still loads the old ones.
  */
 #include <inttypes.h>
 #include <stddef.h>
