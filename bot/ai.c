@@ -145,7 +145,11 @@ int play_for_idle(struct session_mgr *m, struct change *c, struct capture *cap,
 			buf_setf(err, "the AI did not finish for an idle player");
 			return -1;
 		}
-		/* the AI finishes the idle player's turn; then the others */
+		/* the AI finishes the idle player's pending decisions, no more:
+		 * once a seat is no longer awaited its turn is done, and when
+		 * its next turn comes the player decides again (with AI seats
+		 * only, the AI would otherwise play the idle human to the end) */
+		idle &= c->s->ops->awaiting(c->st);
 		if (run_bots(m, c, cap, err))
 			return -1;
 	}

@@ -1711,6 +1711,36 @@ static void test_timeout_ai(void **state)
 	assert_int_equal(room(f, "r1")->last_seq, seq + 1);
 }
 
+/*
+ * One human with AI seats times out: the AI makes the human's pending
+ * decisions, the AI seats play, and when the human's next turn comes the
+ * human is asked again (the AI does not play the idle human to the end).
+ */
+static void test_timeout_ai_only_pending_decisions(void **state)
+{
+	struct fixture *f = *state;
+	struct session *s;
+	int64_t t0, seq;
+
+	capture_cmd(f->cap, "r1", "ana", "game new gtr");
+	capture_cmd(f->cap, "r1", "ana", "game addbot 2");
+	capture_cmd(f->cap, "r1", "ana", "game settings timeout 30");
+	capture_cmd(f->cap, "r1", "ana", "game start");
+	s = room(f, "r1");
+	assert_int_equal(s->rec.status, SESSION_ACTIVE);
+	assert_string_equal(awaited_user(s), "ana");
+	t0 = f->clock;
+	seq = s->last_seq;
+	capture_clear(f->cap);
+	tick_at(f, t0, 31);
+	assert_int_equal(capture_count(f->cap, NULL, "did not decide within 30 hours"), 1);
+	s = room(f, "r1");
+	assert_true(s->last_seq > seq);
+	assert_int_equal(s->rec.status, SESSION_ACTIVE);
+	assert_string_equal(awaited_user(s), "ana");	/* her next turn: hers again */
+	assert_int_equal(s->rec.seats[0].is_bot, 0);
+}
+
 /* At the timeout the game pauses; `game resume` starts the clock again. */
 static void test_timeout_pause(void **state)
 {
@@ -2958,6 +2988,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_reminder_restart_before_first_move, setup_file, teardown),
 		cmocka_unit_test_setup_teardown(test_reminder_after_downtime, setup_file, teardown),
 		cmocka_unit_test_setup_teardown(test_timeout_ai, setup_file, teardown),
+		cmocka_unit_test_setup_teardown(test_timeout_ai_only_pending_decisions, setup_file,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_timeout_pause, setup_file, teardown),
 		cmocka_unit_test_setup_teardown(test_pause_resume, setup_file, teardown),
 		cmocka_unit_test_setup_teardown(test_resume_survives_restart, setup_file, teardown),
