@@ -220,8 +220,11 @@ void add_moves(const struct session *s, const void *st, int seat, enum locale lo
 {
 	struct move_list *ml = xmalloc(sizeof(*ml));
 	struct buf id = BUF_INIT, label = BUF_INIT, block = BUF_INIT;
+	const char *names[GAME_MAX_SEATS];
+	struct game_view v;
 	int i;
 
+	view_init(s, loc, names, &v);	/* labels name the players */
 	s->ops->moves(st, seat, ml);
 	if (limit && ml->n > limit) {
 		rich_line(r, L(loc, "%d possible moves: type `moves` to list them.",
@@ -232,7 +235,7 @@ void add_moves(const struct session *s, const void *st, int seat, enum locale lo
 		buf_reset(&id);
 		buf_reset(&label);
 		s->ops->move_id(st, seat, ml->v[i], &id);
-		s->ops->move_label(st, seat, ml->v[i], loc, &label);
+		game_move_label(s->ops, st, seat, ml->v[i], &v, &label);
 		buf_printf(&block, "%2d. %s", i + 1, buf_str(&id));
 		if (strcmp(buf_str(&id), buf_str(&label)))
 			buf_printf(&block, "  — %s", buf_str(&label));

@@ -326,9 +326,12 @@ static size_t move_choices(const struct session *s, int seat, enum locale loc,
 	struct move_list *ml = xmalloc(sizeof(*ml));
 	struct buf id = BUF_INIT, label = BUF_INIT, fid = BUF_INIT, flabel = BUF_INIT;
 	struct buf ff = BUF_INIT;
+	const char *names[GAME_MAX_SEATS];
+	struct game_view v;
 	size_t n = 0;
 	int pass, i;
 
+	view_init(s, loc, names, &v);	/* labels name the players */
 	text_fold(filter ? filter : "", &ff);
 	s->ops->moves(s->st, seat, ml);
 	/* pass 0: prefix matches; pass 1: matches elsewhere */
@@ -342,7 +345,7 @@ static size_t move_choices(const struct session *s, int seat, enum locale loc,
 			buf_reset(&fid);
 			buf_reset(&flabel);
 			s->ops->move_id(s->st, seat, ml->v[i], &id);
-			s->ops->move_label(s->st, seat, ml->v[i], loc, &label);
+			game_move_label(s->ops, s->st, seat, ml->v[i], &v, &label);
 			text_fold(buf_str(&id), &fid);
 			text_fold(buf_str(&label), &flabel);
 			hi = strstr(buf_str(&fid), buf_str(&ff));
