@@ -51,6 +51,14 @@ void cmd_log(const struct cmd_ctx *x)
 			return;
 		}
 	}
+	if (!session_log_replays(s)) {
+		reply_text(a, cmd, 1, L(loc,
+			"This game began under an earlier version of the bot's rules, so its log "
+			"cannot be replayed. The game itself goes on: `board` shows where it stands.",
+			"Esta partida empezó con una versión anterior de las reglas del bot, así que "
+			"su registro no se puede reproducir. La partida sigue: `board` muestra cómo va."));
+		return;
+	}
 	seat = seat_of(s, cmd->user);
 	seat_names(s, names);
 	capture_init(&cap, loc, names);

@@ -410,6 +410,14 @@ void cmd_game_start(const struct cmd_ctx *x)
 	capture_init(&cap, loc, names);
 	c.rec.seed = ((uint64_t)rng_next(&m->rng) << 32) | rng_next(&m->rng);
 	c.rec.status = SESSION_ACTIVE;
+	{
+		/* the rules this game's move log replays under (`log`, undo) */
+		struct room_settings rs;
+
+		settings_read(&c.rec, &rs);
+		rs.rules = s->ops->rules_version ? (int)s->ops->rules_version : 1;
+		settings_write(&c.rec, &rs);
+	}
 	c.st = game_state_new(s->ops);
 	if (s->ops->setup(c.st, c.rec.nseats, c.rec.seed, c.rec.options, &err) ||
 	    (s->ops->intro && (s->ops->intro(c.st, &cap.log), 0)) ||

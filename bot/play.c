@@ -211,6 +211,14 @@ void cmd_undo(const struct cmd_ctx *x)
 			"nadie más actúe."));
 		goto out;
 	}
+	if (!session_log_replays(s)) {
+		reply_text(a, cmd, 1, L(loc,
+			"This game began under an earlier version of the bot's rules: its moves "
+			"cannot be replayed, so none can be taken back.",
+			"Esta partida empezó con una versión anterior de las reglas del bot: sus "
+			"jugadas no se pueden reproducir, así que ninguna se puede deshacer."));
+		goto out;
+	}
 	prev = game_state_new(s->ops);
 	again = game_state_new(s->ops);
 	seat_names(s, names);

@@ -177,7 +177,12 @@ struct room_settings {
 	int paused;
 	int reminded;		/* reminders sent since the last move */
 	int ai_strong;		/* AI seats search (games/search.h) */
+	int rules;		/* game_ops.rules_version at the start (1: unknown) */
 };
+
+/* 1 when s's stored move log replays under the game's rules now (the game
+ * started under the same rules_version). */
+int session_log_replays(const struct session *s);
 
 void settings_read(const struct session_rec *rec, struct room_settings *o);
 void settings_write(struct session_rec *rec, const struct room_settings *in);

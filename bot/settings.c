@@ -31,6 +31,7 @@ void settings_read(const struct session_rec *rec, struct room_settings *o)
 	o->paused = 0;
 	o->reminded = 0;
 	o->ai_strong = 0;
+	o->rules = 1;
 	if (!json_is_object(j)) {
 		json_decref(j);
 		return;
@@ -50,7 +51,19 @@ void settings_read(const struct session_rec *rec, struct room_settings *o)
 		o->reminded = (int)json_integer_value(v);
 	if (json_is_string(v = json_object_get(j, "ai")))
 		o->ai_strong = !strcmp(json_string_value(v), "strong");
+	if (json_is_integer(v = json_object_get(j, "rules")) && json_integer_value(v) >= 1 &&
+	    json_integer_value(v) <= 1000000)
+		o->rules = (int)json_integer_value(v);
 	json_decref(j);
+}
+
+int session_log_replays(const struct session *s)
+{
+	struct room_settings rs;
+	unsigned now = s->ops->rules_version ? s->ops->rules_version : 1;
+
+	settings_read(&s->rec, &rs);
+	return (unsigned)rs.rules == now;
 }
 
 void settings_write(struct session_rec *rec, const struct room_settings *in)
@@ -63,6 +76,8 @@ void settings_write(struct session_rec *rec, const struct room_settings *in)
 	/* only when set, so that the settings of older rooms read the same */
 	if (in->ai_strong)
 		json_object_set_new(j, "ai", json_string("strong"));
+	if (in->rules > 1)
+		json_object_set_new(j, "rules", json_integer(in->rules));
 	char *t = json_dumps(j, JSON_COMPACT);
 
 	copy_field(rec->settings, sizeof(rec->settings), t);

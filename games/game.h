@@ -111,6 +111,12 @@ struct game_ops {
 	int min_players, max_players;
 	size_t state_size;
 	const char *options_help;	/* one line listing the options, English */
+	/* The rules' version (0 reads as 1): raised when a move log stored
+	 * by an earlier version may no longer replay (a decision added, made
+	 * automatic or renamed).  The manager records it when a game starts
+	 * and replays a game's log only under the version it started with;
+	 * the saved state must keep loading across versions regardless. */
+	unsigned rules_version;
 	/* Every option word setup() accepts, NULL-terminated (NULL: none).
 	 * Words are lower-case ASCII and may hold hyphens ("original-circus");
 	 * the manager hands setup() each word folded with its hyphens kept.

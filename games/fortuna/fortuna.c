@@ -2239,6 +2239,7 @@ const struct game_ops fortuna_ops = {
 	.state_size = sizeof(struct fortuna_state),
 	.options_help = "draft: experienced players draft their starting action cards",
 	.option_words = fortuna_option_words,
+	.rules_version = 2,	/* issue 12: simultaneous reservation, automatic moves */
 	.setup = fortuna_setup,
 	.awaiting = fortuna_awaiting,
 	.moves = fortuna_moves,

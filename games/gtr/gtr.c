@@ -699,6 +699,7 @@ const struct game_ops gtr_ops = {
 			"old Circus/Forum; nofunctions: buildings give influence only; quick: "
 			"the example game's site limits",
 	.option_words = gtr_option_words,
+	.rules_version = 2,	/* issue 12: victims choose, the pool is a choice */
 	.setup = gtr_setup,
 	.awaiting = gtr_awaiting,
 	.moves = gtr_moves,

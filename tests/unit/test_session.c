@@ -1756,6 +1756,44 @@ static void test_timeout_ai_only_pending_decisions(void **state)
 	assert_int_equal(s->rec.seats[0].is_bot, 0);
 }
 
+/*
+ * A game that began under an earlier version of its rules (no "rules" in
+ * its settings: before versions were recorded) keeps playing from its
+ * saved state, but its log is not replayed and nothing is taken back: the
+ * answers say why.  A game started now records the rules' version.
+ */
+static void test_log_of_older_rules(void **state)
+{
+	struct fixture *f = *state;
+	struct session *s;
+	char *p;
+	int64_t seq;
+
+	start_two(f->cap, "r1");
+	s = room(f, "r1");
+	assert_non_null(strstr(s->rec.settings, "\"rules\":2"));
+	capture_clear(f->cap);
+	capture_cmd(f->cap, "r1", "ana", "log");
+	assert_int_equal(capture_count(f->cap, NULL, "Log"), 1);
+	/* as if stored by the bot before rules versions */
+	p = strstr(s->rec.settings, ",\"rules\":2");
+	assert_non_null(p);
+	memmove(p, p + strlen(",\"rules\":2"), strlen(p + strlen(",\"rules\":2")) + 1);
+	capture_clear(f->cap);
+	capture_cmd(f->cap, "r1", "ana", "log");
+	assert_int_equal(capture_count(f->cap, "ana", "earlier version of the bot's rules"), 1);
+	assert_int_equal(capture_count(f->cap, NULL, "Log"), 0);
+	seq = s->last_seq;
+	capture_cmd(f->cap, "r1", awaited_user(s), "play 1");
+	s = room(f, "r1");
+	assert_int_equal(s->last_seq, seq + 1);	/* the game goes on */
+	capture_clear(f->cap);
+	capture_cmd(f->cap, "r1", s->rec.seats[0].user, "undo");
+	capture_cmd(f->cap, "r1", s->rec.seats[1].user, "undo");
+	assert_int_equal(capture_count(f->cap, "*", "none can be taken back"), 1);
+	assert_int_equal(room(f, "r1")->last_seq, seq + 1);
+}
+
 /* At the timeout the game pauses; `game resume` starts the clock again. */
 static void test_timeout_pause(void **state)
 {
@@ -3005,6 +3043,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_timeout_ai, setup_file, teardown),
 		cmocka_unit_test_setup_teardown(test_timeout_ai_only_pending_decisions, setup_file,
 						teardown),
+		cmocka_unit_test_setup_teardown(test_log_of_older_rules, setup_file, teardown),
 		cmocka_unit_test_setup_teardown(test_timeout_pause, setup_file, teardown),
 		cmocka_unit_test_setup_teardown(test_pause_resume, setup_file, teardown),
 		cmocka_unit_test_setup_teardown(test_resume_survives_restart, setup_file, teardown),
