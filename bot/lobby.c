@@ -131,6 +131,40 @@ static void options_normalise(const char *args, struct buf *out)
 	buf_release(&f);
 }
 
+/*
+ * The first word of opts (normalised) that is not one of the game's
+ * option_words: 1 with the error, in the caller's language, that names
+ * the game's options.  The game's own setup() still judges the words
+ * together; this answers the common slip in the player's language.
+ */
+static int options_unknown(const struct game_ops *ops, const char *opts, enum locale loc,
+			   struct buf *err)
+{
+	char word[64];
+	size_t k;
+
+	while (text_word(&opts, word, sizeof(word))) {
+		for (k = 0; ops->option_words && ops->option_words[k]; k++)
+			if (!strcmp(word, ops->option_words[k]))
+				break;
+		if (ops->option_words && ops->option_words[k])
+			continue;
+		buf_setf(err, L(loc, "Unknown option \"%s\". ", "Opción desconocida \"%s\". "),
+			 word);
+		if (!ops->option_words || !ops->option_words[0]) {
+			buf_printf(err, L(loc, "%s has no options.", "%s no tiene opciones."),
+				   ops->name[loc]);
+			return 1;
+		}
+		buf_printf(err, L(loc, "Options of %s:", "Opciones de %s:"), ops->name[loc]);
+		for (k = 0; ops->option_words[k]; k++)
+			buf_printf(err, "%s %s", k ? "," : "", ops->option_words[k]);
+		buf_addch(err, '.');
+		return 1;
+	}
+	return 0;
+}
+
 static int count_lobby(void *ctx, const struct session_rec *rec)
 {
 	*(unsigned *)ctx += rec->status == SESSION_LOBBY;
@@ -216,6 +250,10 @@ void cmd_game_new(const struct cmd_ctx *x)
 	}
 	/* normalise the options and let the game judge them now, not at start */
 	options_normalise(args, &opts);
+	if (options_unknown(ops, buf_str(&opts), loc, &err)) {
+		reply_text(a, cmd, 1, buf_str(&err));
+		goto out;
+	}
 	probe = game_state_new(ops);
 	if (opts.len >= sizeof(cur->rec.options) ||
 	    ops->setup(probe, ops->max_players, 1, buf_str(&opts), &err)) {

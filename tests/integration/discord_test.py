@@ -645,6 +645,45 @@ def test_public_payloads_hide_every_secret():
         fake.stop()
 
 
+OPTIONS_RE = re.compile(r"Options of [^:]+: (.*)\.$")
+
+
+def test_every_option_through_slash_commands():
+    """Every documented option of every registered game, typed in /game
+    new's options field as documented, in capitals and with '_' for '-',
+    opens a lobby with that option; an unknown one is refused privately
+    with the game's list (which this test reads, so a game added later is
+    covered)."""
+    fake, bot = start()
+    try:
+        fake.wait_ready(10)
+        p = user(fake, 1)
+        seen = 0
+        for g in registered_games(fake):
+            h = cmd(fake, p, "game", {"game": g, "options": "zzz"}, sub="new")
+            t = one_text(h)
+            assert all(e for _, e in texts(h)) and 'Unknown option "zzz"' in t, t
+            m = OPTIONS_RE.search(t)
+            words = [w.strip() for w in m.group(1).split(",")] if m else []
+            assert m or "has no options" in t, t
+            for w in words:
+                for form in (w, w.upper(), w.replace("-", "_")):
+                    h = cmd(fake, p, "game", {"game": g, "options": form}, sub="new")
+                    t = one_text(h)
+                    assert "Options: %s" % w in t, (form, t)
+                    cmd(fake, p, "game", sub="abort")
+                    seen += 1
+        assert seen >= 3 * 5, seen     # gtr's four, fortuna's draft, and more later
+        # two options at once, as one string
+        h = cmd(fake, p, "game", {"game": "gtr", "options": "Original-Circus  nofunctions"},
+                sub="new")
+        assert "Options: original-circus nofunctions" in one_text(h), one_text(h)
+        assert fake.violations == [], fake.violations
+    finally:
+        bot.stop()
+        fake.stop()
+
+
 def test_names_never_ping():
     """Display names with @everyone or <@id> are shown, never pinging."""
     fake, bot = start()

@@ -343,6 +343,51 @@ def test_first_sync_ignores_old_messages():
         fake.stop()
 
 
+OPTIONS_RE = re.compile(r"Options of [^:]+: (.*)\.$", re.M)
+
+
+def test_every_option_through_messages():
+    """Every documented option of every game, typed as `!game new <game>
+    <option>` (as documented, and in capitals), opens a lobby with that
+    option; an unknown one is refused privately with the game's list,
+    which this test reads (the games come from `help`), so a game added
+    later is covered."""
+    fake = new_fake()
+    bot = Bot(fake)
+    try:
+        p = fake.register_user("opt", "Opt")
+        room = game_room(fake, [p])
+        fake.say(p, room, "!help")
+        fake._wait(lambda: fake.dm_room(p), 10, lambda: "no DM room")
+        dm = fake.dm_room(p)
+        fake.accept_invite(p, dm)
+        fake._wait(lambda: any("Games:" in t for t in texts(fake, dm)), 10,
+                   lambda: "no help: %r" % texts(fake, dm)[-2:])
+        line = [t for t in texts(fake, dm) if "Games:" in t][-1]
+        games = re.search(r"Games: ([^.]*)\.", line).group(1).split(", ")
+        assert "fortuna" in games and "gtr" in games, games
+        seen = 0
+        for g in games:
+            n = len(texts(fake, dm))
+            fake.say(p, room, "!game new %s zzz" % g)
+            fake._wait(lambda: any('Unknown option "zzz"' in t for t in texts(fake, dm)[n:]),
+                       10, lambda: "no refusal: %r" % texts(fake, dm)[-2:])
+            t = [t for t in texts(fake, dm)[n:] if 'Unknown option "zzz"' in t][-1]
+            m = OPTIONS_RE.search(t)
+            assert m or "has no options" in t, t
+            for w in ([x.strip() for x in m.group(1).split(",")] if m else []):
+                for form in (w, w.upper()):
+                    r = game_room(fake, [p])
+                    fake.say(p, r, "!game new %s %s" % (g, form))
+                    wait_text(fake, r, "Options: %s" % w)
+                    seen += 1
+        assert seen >= 2 * 5, seen
+        check_clean(fake)
+    finally:
+        bot.stop()
+        fake.stop()
+
+
 def test_html_escaped_and_mentions_exact():
     """A display name with HTML is escaped; m.mentions names exactly the
     players pinged."""
