@@ -46,6 +46,11 @@ def number(move):
 
 def pick(rnd, ids, game):
     ids = [i for i in ids if i != "concede"] or ids	# resigning ends a transcript early
+    if game == "sylla":
+        # a secret choice is made once and confirmed; windows of amounts stay put
+        if "confirm" in ids:
+            return "confirm"
+        ids = [i for i in ids if i not in ("change", "more")] or ids
     if game != "fortuna":
         active = [i for i in ids if not i.startswith(PASSIVE)]
         return rnd.choice(active or ids)

@@ -223,3 +223,21 @@ const char *const sylla_step_ids[SS_COUNT] = {
 	[SS_CUBE] = "cube", [SS_AVOID] = "avoid", [SS_HIDE] = "hide", [SS_REMOVE] = "remove",
 	[SS_VOTE] = "vote", [SS_FREE] = "free", [SS_OVER] = "over",
 };
+
+static const char *const words[SW_COUNT][2][LOC_COUNT] = {
+	[SW_VOTE] = { { "vote", "voto" }, { "votes", "votos" } },
+	[SW_DENARIUS] = { { "denarius", "denario" }, { "denarii", "denarios" } },
+	[SW_SENATOR] = { { "Senator", "Senador" }, { "Senators", "Senadores" } },
+	[SW_TOKEN] = { { "token", "ficha" }, { "tokens", "fichas" } },
+	[SW_SLAVE] = { { "slave", "esclavo" }, { "slaves", "esclavos" } },
+	[SW_CHRISTIAN] = { { "Christian", "cristiano" }, { "Christians", "cristianos" } },
+	[SW_CHARACTER] = { { "character", "personaje" }, { "characters", "personajes" } },
+	[SW_SPACE] = { { "space", "casilla" }, { "spaces", "casillas" } },
+};
+
+const char *sylla_word(int w, int n, enum locale loc)
+{
+	if (w < 0 || w >= SW_COUNT)
+		return "?";
+	return words[w][n != 1][loc < LOC_COUNT ? loc : LOC_EN];
+}

@@ -183,12 +183,13 @@ void sylla_move_label(const void *st, int seat, struct move m, enum locale loc, 
 		break;
 	case SM_OFFER:
 		if (s->step == SS_SEALED)
-			buf_printf(out, L(loc, "Offer %d denarii (%d votes with your Senators)",
-					  "Ofrecer %d denarios (%d votos con tus Senadores)"), a, a + sen);
+			buf_printf(out, L(loc, "Offer %d %s (%d %s with your Senators)",
+					  "Ofrecer %d %s (%d %s con tus Senadores)"), a, sylla_word(SW_DENARIUS, a, loc),
+				   a + sen, sylla_word(SW_VOTE, a + sen, loc));
 		else
-			buf_printf(out, L(loc, "Offer %d votes (you pay %d denarii if elected)",
-					  "Ofrecer %d votos (pagas %d denarios si ganas)"),
-				   a, a > sen ? a - sen : 0);
+			buf_printf(out, L(loc, "Offer %d %s (you pay %d if elected)",
+					  "Ofrecer %d %s (pagas %d si ganas)"),
+				   a, sylla_word(SW_VOTE, a, loc), a > sen ? a - sen : 0);
 		break;
 	case SM_TOKEN:
 		buf_printf(out, L(loc, "Take a %s token", "Tomar una ficha de %s"), track_name(a, loc));
@@ -205,8 +206,8 @@ void sylla_move_label(const void *st, int seat, struct move m, enum locale loc, 
 	case SM_BID: {
 		int c = s->sale_slot < SY_ROW ? sylla_slot_colour[s->sale_slot] : 0;
 
-		buf_printf(out, L(loc, "Bid %d (turn %d characters with %s)", "Pujar %d (girar %d personajes con %s)"),
-			   a, a, sylla_colours[c].name[loc]);
+		buf_printf(out, L(loc, "Bid %d (turn %d %s with %s)", "Pujar %d (girar %d %s con %s)"),
+			   a, a, sylla_word(SW_CHARACTER, a, loc), sylla_colours[c].name[loc]);
 		break;
 	}
 	case SM_TAP:
@@ -277,11 +278,13 @@ void sylla_move_label(const void *st, int seat, struct move m, enum locale loc, 
 			buf_addstr(out, L(loc, "Thumb down: give to the plebeians", "Pulgar abajo: dar a los plebeyos"));
 		break;
 	case SM_GIVE:
-		buf_printf(out, L(loc, "Add %d denarii (%d votes)", "Añadir %d denarios (%d votos)"), a, a + sen);
+		buf_printf(out, L(loc, "Add %d %s (%d %s)", "Añadir %d %s (%d %s)"), a,
+			   sylla_word(SW_DENARIUS, a, loc), a + sen, sylla_word(SW_VOTE, a + sen, loc));
 		break;
 	case SM_FREE:
-		buf_printf(out, L(loc, "Free %d slaves (%d denarii, +%d prestige)",
-				  "Liberar %d esclavos (%d denarios, +%d de prestigio)"), a, 2 * a, 3 * a);
+		buf_printf(out, L(loc, "Free %d %s (%d denarii, +%d prestige)",
+				  "Liberar %d %s (%d denarios, +%d de prestigio)"), a, sylla_word(SW_SLAVE, a, loc),
+			   2 * a, 3 * a);
 		break;
 	default:
 		buf_addstr(out, "?");
@@ -333,8 +336,8 @@ void sylla_prompt(const void *st, int seat, enum locale loc, struct buf *out)
 		break;
 	}
 	case SS_TAP:
-		buf_printf(out, L(loc, "turn %d more characters with %s to pay.", "gira %d personajes más con %s para pagar."),
-			   s->tap_left,
+		buf_printf(out, L(loc, "turn %d more %s with %s to pay.", "gira %d %s más con %s para pagar."),
+			   s->tap_left, sylla_word(SW_CHARACTER, s->tap_left, loc),
 			   sylla_colours[sylla_slot_colour[s->sale_slot < SY_ROW ? s->sale_slot : 0]].name[loc]);
 		break;
 	case SS_INSULA:
@@ -390,8 +393,8 @@ void sylla_screen_text(const struct sylla_state *s, int seat, enum locale loc, s
 	const struct sylla_player *p = &s->p[seat];
 
 	loc = fix(loc);
-	buf_printf(out, L(loc, "\xc2\xab%d denarii \xc2\xb7 civic spirit %d \xc2\xb7 health %d \xc2\xb7 leisure %d\xc2\xbb",
-			  "\xc2\xab%d denarios \xc2\xb7 espíritu cívico %d \xc2\xb7 salud %d \xc2\xb7 ocio %d\xc2\xbb"),
+	buf_printf(out, L(loc, "\xc2\xab" "denarii %d \xc2\xb7 civic spirit %d \xc2\xb7 health %d \xc2\xb7 leisure %d\xc2\xbb",
+			  "\xc2\xab" "denarios %d \xc2\xb7 espíritu cívico %d \xc2\xb7 salud %d \xc2\xb7 ocio %d\xc2\xbb"),
 		   p->money, p->tok[ST_CIVIC], p->tok[ST_HEALTH], p->tok[ST_LEISURE]);
 }
 
@@ -422,7 +425,8 @@ void sylla_choice_text(const struct sylla_state *s, int seat, enum locale loc, s
 			return;
 		buf_addstr(out, "\xc2\xab");
 		if (p->thumb)
-			buf_printf(out, L(loc, "offer %d denarii", "ofrecer %d denarios"), p->amount);
+			buf_printf(out, L(loc, "offer %d %s", "ofrecer %d %s"), p->amount,
+				   sylla_word(SW_DENARIUS, p->amount, loc));
 		else
 			buf_addstr(out, L(loc, "pass", "pasar"));
 		break;
@@ -432,7 +436,7 @@ void sylla_choice_text(const struct sylla_state *s, int seat, enum locale loc, s
 		buf_addstr(out, "\xc2\xab");
 		buf_addstr(out, p->thumb ? L(loc, "thumb up", "pulgar arriba") : L(loc, "thumb down", "pulgar abajo"));
 		if (p->stage != SST_AMOUNT)
-			buf_printf(out, L(loc, " \xc2\xb7 %d denarii", " \xc2\xb7 %d denarios"), p->amount);
+			buf_printf(out, " \xc2\xb7 %d %s", p->amount, sylla_word(SW_DENARIUS, p->amount, loc));
 		break;
 	case SS_HIDE:
 		if (p->stage == SST_CHOOSE || p->amount == SY_NONE)
@@ -447,7 +451,8 @@ void sylla_choice_text(const struct sylla_state *s, int seat, enum locale loc, s
 		if (p->stage == SST_CHOOSE)
 			return;
 		buf_addstr(out, "\xc2\xab");
-		buf_printf(out, L(loc, "free %d slaves", "liberar %d esclavos"), p->amount);
+		buf_printf(out, L(loc, "free %d %s", "liberar %d %s"), p->amount,
+			   sylla_word(SW_SLAVE, p->amount, loc));
 		break;
 	}
 	if (out->len > start)
@@ -503,7 +508,7 @@ static void events_line(const struct sylla_state *s, const struct game_view *v, 
 
 		if (e >= SE_COUNT)
 			continue;
-		buf_printf(&b, "%s%d. %s [", i ? "  " : "", i + 1, sylla_events[e].name[loc]);
+		buf_printf(&b, "%d. %s [", i + 1, sylla_events[e].name[loc]);
 		if (sylla_fights(e, SK_VESTAL))
 			buf_addstr(&b, "V");
 		if (sylla_fights(e, SK_LEGIONARY))
@@ -585,16 +590,18 @@ static void market_lines(const struct sylla_state *s, const struct game_view *v,
 		rich_line(out, L(loc, "Buildings (%d/%d sold this turn): %s.", "Edificios (%d/%d vendidos este turno): %s."),
 			  s->phase == SP_BUILD ? s->sales - (s->sale_slot < SY_ROW) : 0,
 			  s->nplayers == 3 ? 4 : 5, buf_str(&b));
-	if (s->phase == SP_BUILD && s->sale_slot < SY_ROW && s->step == SS_BID)
-		rich_line(out, L(loc, "Best bid: %s.", "Mejor puja: %s."),
-			  s->bid_seat < s->nplayers ? game_view_name(v, s->bid_seat) : L(loc, "none", "ninguna"));
-	if (s->phase == SP_BUILD && s->step == SS_BID && s->bid_seat < s->nplayers)
-		rich_line(out, L(loc, "%s offers %d.", "%s ofrece %d."), game_view_name(v, s->bid_seat), s->bid_hi);
+	if (s->phase == SP_BUILD && s->step == SS_BID) {
+		if (s->bid_seat < s->nplayers)
+			rich_line(out, L(loc, "Best bid: %s, %d.", "Mejor puja: %s, %d."),
+				  game_view_name(v, s->bid_seat), s->bid_hi);
+		else
+			rich_line(out, "%s", L(loc, "No bid yet.", "Aún no hay pujas."));
+	}
 	if (s->phase == SP_CONSUL && s->step == SS_ELECT && s->hi_seat < s->nplayers)
-		rich_line(out, L(loc, "Best offer: %s, %d votes.", "Mejor oferta: %s, %d votos."),
-			  game_view_name(v, s->hi_seat), s->hi_votes);
-	rich_line(out, L(loc, "Piles: %d characters, %d building tiles, %d events face down.",
-			 "Montones: %d personajes, %d losetas de edificio, %d eventos boca abajo."),
+		rich_line(out, L(loc, "Best offer: %s, %d %s.", "Mejor oferta: %s, %d %s."),
+			  game_view_name(v, s->hi_seat), s->hi_votes, sylla_word(SW_VOTE, s->hi_votes, loc));
+	rich_line(out, L(loc, "Face down: characters %d, building tiles %d, events %d.",
+			 "Boca abajo: personajes %d, losetas de edificio %d, eventos %d."),
 		  s->ndeck, s->nstack, s->nev_deck);
 	buf_release(&b);
 }

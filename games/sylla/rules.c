@@ -65,7 +65,7 @@ static const struct game_topic topics[] = {
 	  "Edificios: letras C, B y A apiladas para que salga primero la A; 6 a la venta. Eventos: la Decadencia siempre debajo de tres "
 	  "eventos boca arriba. Grandes Obras: barajadas boca arriba; la primera se retira y todos saben cuál no se construirá." },
 	  characters_table },
-	{ "consul", { "I. First Consul", "I. Primer Cónsul" }, {
+	{ "consul", { "First Consul (I)", "Primer Cónsul (I)" }, {
 	  "Election: starting with the last First Consul and going round once, each player passes or offers more votes than the best "
 	  "offer so far. Votes are face-up Senators plus denarii. The best offer wins; only the winner pays, in denarii, what its "
 	  "Senators did not cover. If nobody offers, the First Consul stays.\n"
@@ -82,11 +82,11 @@ static const struct game_topic topics[] = {
 	  "Después el Primer Cónsul toma una ficha Res Publica a su elección (enseñando el color) y avanza la hambruna una casilla por "
 	  "símbolo de hambre de los cuatro eventos en juego (como mucho hasta 6).\n"
 	  "El Primer Cónsul también pone a la venta el primer edificio, coloca el primer cubo y deshace los empates de los eventos." }, NULL },
-	{ "recruit", { "II. Recruitment", "II. Reclutamiento" }, {
+	{ "recruit", { "Recruitment (II)", "Reclutamiento (II)" }, {
 	  "From the First Consul, clockwise, each player takes one of the characters for hire. The ones left go under the deck.",
 	  "Desde el Primer Cónsul, en el sentido del reloj, cada jugador toma uno de los personajes disponibles. Los que quedan van "
 	  "debajo del mazo." }, NULL },
-	{ "buildings", { "III. Buildings", "III. Edificios" }, {
+	{ "buildings", { "Buildings (III)", "Edificios (III)" }, {
 	  "Five buildings are put up for sale (four with 3 players). The First Consul offers the first, then whoever bought last "
 	  "(the same player again when nobody bought).\n"
 	  "The slot sets the sale colour: the first two red, the next two yellow, the last two grey. Starting after the offerer and "
@@ -102,7 +102,7 @@ static const struct game_topic topics[] = {
 	  "y debe superar la mejor.\n"
 	  "La mejor puja se lleva el edificio y gira esos personajes: pierden su poder el resto del turno. Si nadie puja, el edificio "
 	  "se descarta. El que sobra al final se retira." }, NULL },
-	{ "income", { "IV. Income", "IV. Ingresos" }, {
+	{ "income", { "Income (IV)", "Ingresos (IV)" }, {
 	  "From the First Consul, each player takes 3 denarii (the income tile), 2 per face-up Stall and 1 per face-up untapped Merchant, "
 	  "then may use each Private Temple (2 denarii for a secret token of any colour) and each Tavern (move a Res Publica marker one "
 	  "space either way, one that no Tavern moved this phase; at an end it only blocks it).",
@@ -110,7 +110,7 @@ static const struct game_topic topics[] = {
 	  "girar; después puede usar cada Templo privado (2 denarios por una ficha secreta del color que quiera) y cada Taberna (mover un "
 	  "marcador Res Publica una casilla en cualquier sentido, uno que ninguna Taberna haya movido en la fase; en un extremo solo lo "
 	  "bloquea)." }, NULL },
-	{ "events", { "V. Events", "V. Eventos" }, {
+	{ "events", { "Events (V)", "Eventos (V)" }, {
 	  "Each player gets a cube per face-up untapped Vestal and Legionary. From the First Consul, round by round, each places one: "
 	  "a Vestal cube on an event marked V, a Legionary cube on one marked L.\n"
 	  "On each of the three upper events, the player(s) with most cubes take a token of its colour (shown); on the Decadence they "
@@ -129,7 +129,7 @@ static const struct game_topic topics[] = {
 	  "retira y se va el otro) y un evento nuevo ocupa su lugar.\n"
 	  "Lo que ponen boca abajo los eventos lo elige cada jugador a la vez, en secreto, y se revela todo junto. Una carta sigue boca "
 	  "abajo mientras un evento visible la afecte." }, NULL },
-	{ "works", { "VI. Great Works", "VI. Grandes Obras" }, {
+	{ "works", { "Great Works (VI)", "Grandes Obras (VI)" }, {
 	  "The Great Work of the turn is put up and the next one becomes known. Everybody decides at once, in secret: thumb up to fund "
 	  "it or thumb down to give to the plebeians, and how many denarii to add. Votes are untapped face-up Senators plus denarii; "
 	  "all the denarii go to the bank.\n"
@@ -140,7 +140,7 @@ static const struct game_topic topics[] = {
 	  "todos los denarios van a la banca.\n"
 	  "Pulgar abajo: 1 de prestigio por cada 2 votos. Pulgar arriba: la Gran Obra puntúa a quienes la financiaron con al menos un "
 	  "voto (ver `card` de cada una) y puede mover un marcador según el total de votos de quienes la financiaron." }, NULL },
-	{ "famine", { "VII. Famine and crises", "VII. Hambruna y crisis" }, {
+	{ "famine", { "Famine and crises (VII)", "Hambruna y crisis (VII)" }, {
 	  "Each player loses as much prestige as the famine level, 2 less per face-up Field (never below 0 prestige, never a gain).\n"
 	  "Then each Res Publica marker in the crisis zone (positions 0-1) makes a crisis: everybody shows their tokens of that colour; "
 	  "the most gain 3 prestige, the fewest lose 3 (when all show as many, nothing happens).\n"

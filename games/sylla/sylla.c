@@ -31,6 +31,7 @@
  * the move up, so the two cannot disagree.
  */
 #include <string.h>
+#include <strings.h>
 
 #include "games/sylla/sylla.h"
 #include "util/text.h"
@@ -61,21 +62,18 @@ static int max_int(int a, int b)
 int sylla_parse_options(const char *options, uint8_t *opts, struct buf *err)
 {
 	const char *p = options ? options : "";
-	char word[64];
+	char w[32];
+	size_t len;
 
 	*opts = 0;
-	while (text_word(&p, word, sizeof(word))) {
-		struct buf f = BUF_INIT;
-
-		text_fold(word, &f);
-		if (!strcmp(buf_str(&f), "sealed-election") || !strcmp(buf_str(&f), "sealed")) {
+	while ((len = text_word(&p, w, sizeof(w))) > 0) {
+		if (len < sizeof(w) && (!strcasecmp(w, "sealed-election") || !strcasecmp(w, "sealed"))) {
 			*opts |= SO_SEALED;
-		} else {
-			buf_setf(err, "unknown Sylla option \"%s\" (options: sealed-election)", word);
-			buf_release(&f);
-			return -1;
+			continue;
 		}
-		buf_release(&f);
+		buf_setf(err, "Unknown option \"%s%s\" (options: sealed-election).", w,
+			 len >= sizeof(w) ? "..." : "");
+		return -1;
 	}
 	return 0;
 }
@@ -314,7 +312,6 @@ static void log_names(struct buf *b, uint64_t cards, enum locale loc)
 static void deal_chars(struct sylla_state *s, struct game_log *log)
 {
 	int i, n = shown_chars(s);
-	uint64_t shown = 0;
 
 	for (i = 0; i < SY_ROW; i++) {
 		s->row[i] = SY_NONE;
@@ -323,13 +320,17 @@ static void deal_chars(struct sylla_state *s, struct game_log *log)
 			s->deck[s->ndeck] = 0;
 			if (s->unseen)
 				s->unseen--;
-			shown |= 1ULL << s->row[i];
 		}
 	}
 	if (log) {
 		struct buf b = BUF_INIT;
 
-		log_names(&b, shown, log->loc);
+		for (i = 0; i < SY_ROW; i++)
+			if (s->row[i] < SY_CHARS) {
+				if (b.len)
+					buf_addstr(&b, ", ");
+				sylla_char_name(s->row[i], log->loc, &b);
+			}
 		game_logf(log, LOG_PUBLIC, L(log->loc, "Characters for hire: %s.",
 					     "Personajes para reclutar: %s."), buf_str(&b));
 		buf_release(&b);
@@ -452,9 +453,10 @@ static void reveal_picks(struct sylla_state *s, struct game_log *log)
 			struct buf b = BUF_INIT;
 
 			log_names(&b, mine, log->loc);
-			game_logf(log, LOG_PUBLIC, L(log->loc, "%s reveals %s and takes %d denarii.",
-						     "%s revela %s y toma %d denarios."),
-				  NAME(log, i), buf_str(&b), 3 + merchants);
+			game_logf(log, LOG_PUBLIC, L(log->loc, "%s reveals %s and takes %d %s.",
+						     "%s revela %s y toma %d %s."),
+				  NAME(log, i), buf_str(&b), 3 + merchants,
+				  sylla_word(SW_DENARIUS, 3 + merchants, log->loc));
 			buf_release(&b);
 		}
 	}
@@ -503,9 +505,10 @@ static void finish_election(struct sylla_state *s, struct game_log *log)
 
 		spend(s, w, pay);
 		s->fc = (uint8_t)w;
-		LOGF(log, LOG_PUBLIC, L(LOC(log), "%s is First Consul with %d votes and pays %d denarii.",
-					"%s es Primer Cónsul con %d votos y paga %d denarios."),
-		     NAME(log, w), s->hi_votes, pay);
+		LOGF(log, LOG_PUBLIC, L(LOC(log), "%s is First Consul with %d %s and pays %d %s.",
+					"%s es Primer Cónsul con %d %s y paga %d %s."),
+		     NAME(log, w), s->hi_votes, sylla_word(SW_VOTE, s->hi_votes, LOC(log)), pay,
+		     sylla_word(SW_DENARIUS, pay, LOC(log)));
 	} else {
 		LOGF(log, LOG_PUBLIC, L(LOC(log), "Nobody offered votes: %s stays First Consul.",
 					"Nadie ofrece votos: %s sigue de Primer Cónsul."), NAME(log, s->fc));
@@ -545,9 +548,9 @@ static void elect_next(struct sylla_state *s, struct game_log *log)
 			ask(s, SS_ELECT, seat);
 			return;
 		}
-		LOGF(log, LOG_PUBLIC, L(LOC(log), "%s cannot offer more than %d votes and passes.",
-					"%s no puede ofrecer más de %d votos y pasa."),
-		     NAME(log, seat), s->hi_votes);
+		LOGF(log, LOG_PUBLIC, L(LOC(log), "%s cannot offer more than %d %s and passes.",
+					"%s no puede ofrecer más de %d %s y pasa."),
+		     NAME(log, seat), s->hi_votes, sylla_word(SW_VOTE, s->hi_votes, LOC(log)));
 		s->cursor++;
 	}
 	finish_election(s, log);
@@ -572,10 +575,11 @@ static void reveal_sealed(struct sylla_state *s, struct game_log *log)
 		if (!log)
 			continue;
 		if (p->thumb)
-			game_logf(log, LOG_PUBLIC, L(log->loc,
-				  "%s offered %d votes (%d Senators + %d denarii).",
-				  "%s ofreció %d votos (%d Senadores + %d denarios)."),
-				  NAME(log, i), sen + p->amount, sen, p->amount);
+			game_logf(log, LOG_PUBLIC, L(log->loc, "%s offered %d %s (%d %s + %d %s).",
+						     "%s ofreció %d %s (%d %s + %d %s)."),
+				  NAME(log, i), sen + p->amount, sylla_word(SW_VOTE, sen + p->amount, log->loc),
+				  sen, sylla_word(SW_SENATOR, sen, log->loc), p->amount,
+				  sylla_word(SW_DENARIUS, p->amount, log->loc));
 		else
 			game_logf(log, LOG_PUBLIC, L(log->loc, "%s passed.", "%s pasó."), NAME(log, i));
 	}
@@ -595,8 +599,8 @@ static void after_token(struct sylla_state *s, struct game_log *log)
 			h += sylla_events[s->ev_row[i]].hunger;
 	s->famine = (uint8_t)min_int(SY_FAMINE_MAX, s->famine + h);
 	if (h)
-		LOGF(log, LOG_PUBLIC, L(LOC(log), "%s moves the famine marker %d: %d -> %d.",
-					"%s mueve el marcador de la Hambruna %d: %d -> %d."),
+		LOGF(log, LOG_PUBLIC, L(LOC(log), "%s moves the famine marker for %d hunger symbols: %d -> %d.",
+					"%s mueve el marcador de la Hambruna por %d símbolos de hambre: %d -> %d."),
 		     NAME(log, s->fc), h, before, s->famine);
 	start_recruit(s, log);
 }
@@ -648,6 +652,37 @@ static void recruit(struct sylla_state *s, int seat, int slot, struct game_log *
 
 static void start_build(struct sylla_state *s, struct game_log *log);
 
+/* "las que queden se colocan debajo del montón", in row order. */
+static void put_under(struct sylla_state *s, struct game_log *log)
+{
+	uint8_t under[SY_ROW];
+	int i, n = 0;
+
+	for (i = 0; i < SY_ROW; i++)
+		if (s->row[i] < SY_CHARS) {
+			under[n++] = s->row[i];
+			s->row[i] = SY_NONE;
+		}
+	if (!n)
+		return;
+	memmove(s->deck + n, s->deck, s->ndeck);
+	for (i = 0; i < n; i++)
+		s->deck[i] = under[n - 1 - i];
+	s->ndeck = (uint8_t)(s->ndeck + n);
+	if (log) {
+		struct buf b = BUF_INIT;
+
+		for (i = 0; i < n; i++) {
+			if (i)
+				buf_addstr(&b, ", ");
+			sylla_char_name(under[i], log->loc, &b);
+		}
+		game_logf(log, LOG_PUBLIC, L(log->loc, "Under the deck: %s.", "Debajo del montón: %s."),
+			  buf_str(&b));
+		buf_release(&b);
+	}
+}
+
 static void recruit_next(struct sylla_state *s, struct game_log *log)
 {
 	while (s->cursor < s->nplayers) {
@@ -665,33 +700,7 @@ static void recruit_next(struct sylla_state *s, struct game_log *log)
 		ask(s, SS_RECRUIT, seat);
 		return;
 	}
-	/* "las que queden se colocan debajo del montón", in row order */
-	{
-		uint64_t left = 0;
-		int i, n = 0;
-		uint8_t under[SY_ROW];
-
-		for (i = 0; i < SY_ROW; i++)
-			if (s->row[i] < SY_CHARS) {
-				under[n++] = s->row[i];
-				left |= 1ULL << s->row[i];
-				s->row[i] = SY_NONE;
-			}
-		if (n) {
-			memmove(s->deck + n, s->deck, s->ndeck);
-			for (i = 0; i < n; i++)
-				s->deck[i] = under[n - 1 - i];
-			s->ndeck = (uint8_t)(s->ndeck + n);
-			if (log) {
-				struct buf b = BUF_INIT;
-
-				log_names(&b, left, log->loc);
-				game_logf(log, LOG_PUBLIC, L(log->loc, "Under the deck: %s.",
-							     "Debajo del montón: %s."), buf_str(&b));
-				buf_release(&b);
-			}
-		}
-	}
+	put_under(s, log);
 	start_build(s, log);
 }
 
@@ -790,7 +799,7 @@ static void bid_next(struct sylla_state *s, struct game_log *log)
 		return;
 	}
 	s->tap_left = s->bid_hi;
-	LOGF(log, LOG_PUBLIC, L(LOC(log), "%s buys %s for %d %s.", "%s compra %s por %d de %s."),
+	LOGF(log, LOG_PUBLIC, L(LOC(log), "%s buys %s for %d (%s).", "%s compra %s por %d (%s)."),
 	     NAME(log, s->bid_seat), sylla_tile_name(s->tiles[s->sale_slot], LOC(log)), s->bid_hi,
 	     sylla_colours[colour].name[LOC(log)]);
 	tap_next(s, log);
@@ -838,24 +847,41 @@ static void gain_tile(struct sylla_state *s, struct game_log *log);
 
 static void tap_next(struct sylla_state *s, struct game_log *log)
 {
-	int seat = s->bid_seat;
+	int seat = s->bid_seat, cranes = 0;
+	uint64_t forced = 0;
 
 	while (s->tap_left) {
 		uint64_t cards, pay = payers(s, seat, sylla_slot_colour[s->sale_slot]);
 		unsigned kinds = tap_kinds(s, seat, &cards);
 
-		if (popc(pay) + cranes_free(s, seat) == s->tap_left || !(kinds & (kinds - 1))) {
-			/* no choice: all of them, or all alike */
-			if (pay)
-				tap_one(s, seat, __builtin_ctzll(pay), log);
-			else
-				tap_one(s, seat, SY_CHARS, log);
-			continue;
+		if (popc(pay) + cranes_free(s, seat) != s->tap_left && (kinds & (kinds - 1))) {
+			ask(s, SS_TAP, seat);
+			break;
 		}
-		ask(s, SS_TAP, seat);
-		return;
+		/* no choice: all of them, or all alike */
+		if (pay) {
+			forced |= pay & -pay;
+			s->tapped |= pay & -pay;
+		} else {
+			s->p[seat].crane_used++;
+			cranes++;
+		}
+		s->tap_left--;
 	}
-	gain_tile(s, log);
+	if (log && (forced || cranes)) {
+		struct buf b = BUF_INIT;
+
+		if (forced)
+			log_names(&b, forced, log->loc);
+		if (cranes)
+			buf_printf(&b, "%s%d %s", forced ? " + " : "", cranes,
+				   cranes == 1 ? L(log->loc, "Crane", "Grúa") : L(log->loc, "Cranes", "Grúas"));
+		game_logf(log, LOG_PUBLIC, L(log->loc, "%s turns %s.", "%s gira %s."), NAME(log, seat),
+			  buf_str(&b));
+		buf_release(&b);
+	}
+	if (!s->tap_left)
+		gain_tile(s, log);
 }
 
 /* Insula pairs (a <= b) the supply allows, as bits a * 3 + b. */
@@ -876,9 +902,9 @@ static void insula_take(struct sylla_state *s, int seat, int a, int b, struct ga
 	int got = take_token(s, seat, a, 0);
 
 	got += take_token(s, seat, b, 0);
-	LOGF(log, LOG_PUBLIC, L(LOC(log), "%s discards the Insula and takes %d Res Publica tokens in secret.",
-				"%s descarta la Ínsula y toma %d fichas Res Publica en secreto."),
-	     NAME(log, seat), got);
+	LOGF(log, LOG_PUBLIC, L(LOC(log), "%s discards the Insula and takes %d Res Publica %s in secret.",
+				"%s descarta la Ínsula y toma %d %s Res Publica en secreto."),
+	     NAME(log, seat), got, sylla_word(SW_TOKEN, got, LOC(log)));
 	LOGF(log, seat, L(LOC(log), "Your Insula tokens: %s and %s.", "Tus fichas de la Ínsula: %s y %s."),
 	     sylla_tracks[a].name[LOC(log)], sylla_tracks[b].name[LOC(log)]);
 }
@@ -927,8 +953,9 @@ static void gain_tile(struct sylla_state *s, struct game_log *log)
 	case SB_BANK: {
 		int got = earn(s, seat, 5);
 
-		LOGF(log, LOG_PUBLIC, L(loc, "%s takes %d denarii from the bank.",
-					"%s toma %d denarios de la banca."), NAME(log, seat), got);
+		LOGF(log, LOG_PUBLIC, L(loc, "%s takes %d %s from the bank.",
+					"%s toma %d %s de la banca."), NAME(log, seat), got,
+		     sylla_word(SW_DENARIUS, got, loc));
 		break;
 	}
 	case SB_INSULA: {
@@ -953,9 +980,9 @@ static void gain_tile(struct sylla_state *s, struct game_log *log)
 			}
 		if (n)
 			take_token(s, seat, only, 0);
-		LOGF(log, LOG_PUBLIC, L(loc, "%s discards the Insula and takes %d Res Publica tokens in secret.",
-					"%s descarta la Ínsula y toma %d fichas Res Publica en secreto."),
-		     NAME(log, seat), n);
+		LOGF(log, LOG_PUBLIC, L(loc, "%s discards the Insula and takes %d Res Publica %s in secret.",
+					"%s descarta la Ínsula y toma %d %s Res Publica en secreto."),
+		     NAME(log, seat), n, sylla_word(SW_TOKEN, n, loc));
 		break;
 	}
 	}
@@ -1012,9 +1039,10 @@ static void income_next(struct sylla_state *s, struct game_log *log)
 		if (s->temples_left == SY_NONE) {
 			int want = sylla_income(s, seat), got = earn(s, seat, want);
 
-			LOGF(log, LOG_PUBLIC, L(LOC(log), "%s takes %d denarii (income 3, Stalls %d, Merchants %d).",
-						"%s toma %d denarios (ingresos 3, Puestos %d, Comerciantes %d)."),
-			     NAME(log, seat), got, 2 * s->p[seat].zone[SZ_STALL], ready(s, seat, SK_MERCHANT));
+			LOGF(log, LOG_PUBLIC, L(LOC(log), "%s takes %d %s (income 3, Stalls %d, Merchants %d).",
+						"%s toma %d %s (ingresos 3, Puestos %d, Comerciantes %d)."),
+			     NAME(log, seat), got, sylla_word(SW_DENARIUS, got, LOC(log)),
+			     2 * s->p[seat].zone[SZ_STALL], ready(s, seat, SK_MERCHANT));
 			s->temples_left = s->p[seat].zone[SZ_TEMPLE];
 			s->taverns_left = s->p[seat].zone[SZ_TAVERN];
 		}
@@ -1536,10 +1564,11 @@ static void reveal_vote(struct sylla_state *s, struct game_log *log)
 				game_logf(log, LOG_PUBLIC, L(loc, "%s: no votes.", "%s: sin votos."),
 					  NAME(log, i));
 			else
-				game_logf(log, LOG_PUBLIC, L(loc, "%s: thumb %s, %d denarii + %d Senators = %d votes.",
-							     "%s: pulgar hacia %s, %d denarios + %d Senadores = %d votos."),
+				game_logf(log, LOG_PUBLIC, L(loc, "%s: thumb %s, %d %s + %d %s = %d %s.",
+							     "%s: pulgar hacia %s, %d %s + %d %s = %d %s."),
 					  NAME(log, i), p->thumb ? L(loc, "up", "arriba") : L(loc, "down", "abajo"),
-					  p->amount, sen, votes[i]);
+					  p->amount, sylla_word(SW_DENARIUS, p->amount, loc), sen,
+					  sylla_word(SW_SENATOR, sen, loc), votes[i], sylla_word(SW_VOTE, votes[i], loc));
 		}
 	}
 	for (i = 0; i < s->nplayers; i++) {
@@ -1585,16 +1614,17 @@ static void reveal_vote(struct sylla_state *s, struct game_log *log)
 			int before = s->famine;
 
 			s->famine = (uint8_t)max_int(0, s->famine - steps);
-			LOGF(log, LOG_PUBLIC, L(loc, "%d votes for %s: famine %d -> %d.",
-						"%d votos para %s: hambruna %d -> %d."),
-			     total, sylla_works[w].name[loc], before, s->famine);
+			LOGF(log, LOG_PUBLIC, L(loc, "%d %s for %s: famine %d -> %d.",
+						"%d %s para %s: hambruna %d -> %d."),
+			     total, sylla_word(SW_VOTE, total, loc), sylla_works[w].name[loc], before, s->famine);
 		} else if (sylla_works[w].track < ST_COUNT) {
 			int t = sylla_works[w].track, before = s->track[t];
 
 			move_track(s, t, steps);
-			LOGF(log, LOG_PUBLIC, L(loc, "%d votes for %s: %s %d -> %d.",
-						"%d votos para %s: %s %d -> %d."),
-			     total, sylla_works[w].name[loc], sylla_tracks[t].name[loc], before, s->track[t]);
+			LOGF(log, LOG_PUBLIC, L(loc, "%d %s for %s: %s %d -> %d.",
+						"%d %s para %s: %s %d -> %d."),
+			     total, sylla_word(SW_VOTE, total, loc), sylla_works[w].name[loc],
+			     sylla_tracks[t].name[loc], before, s->track[t]);
 		}
 	}
 	for (i = 0; i < s->nplayers; i++) {
@@ -1681,6 +1711,7 @@ static void end_turn(struct sylla_state *s, struct game_log *log)
 	for (i = 0; i < s->nplayers; i++)
 		s->p[i].crane_used = 0;
 	s->turn++;
+	put_under(s, NULL);	/* nothing left there in a played turn */
 	deal_chars(s, log);
 	deal_tiles(s, log);
 	start_turn(s, log);
@@ -1710,8 +1741,9 @@ static void start_end(struct sylla_state *s, struct game_log *log)
 		s->p[i].end_christians = (uint8_t)n;
 		if (n) {
 			add_prestige(s, i, 2 * n);
-			LOGF(log, LOG_PUBLIC, L(loc, "%s: %d Christians, +%d prestige.",
-						"%s: %d cristianos, +%d de prestigio."), NAME(log, i), n, 2 * n);
+			LOGF(log, LOG_PUBLIC, L(loc, "%s: %d %s face up, +%d prestige.",
+						"%s: %d %s boca arriba, +%d de prestigio."), NAME(log, i), n,
+			     sylla_word(SW_CHRISTIAN, n, loc), 2 * n);
 		}
 		if (free_max(s, i) > 0)
 			mask |= 1u << i;
@@ -1732,9 +1764,10 @@ static void reveal_free(struct sylla_state *s, struct game_log *log)
 			spend(s, i, 2 * p->amount);
 			add_prestige(s, i, 3 * p->amount);
 			p->end_freed = p->amount;
-			LOGF(log, LOG_PUBLIC, L(LOC(log), "%s frees %d slaves for %d denarii: +%d prestige.",
-						"%s libera %d esclavos por %d denarios: +%d de prestigio."),
-			     NAME(log, i), p->amount, 2 * p->amount, 3 * p->amount);
+			LOGF(log, LOG_PUBLIC, L(LOC(log), "%s frees %d %s for %d denarii: +%d prestige.",
+						"%s libera %d %s por %d denarios: +%d de prestigio."),
+			     NAME(log, i), p->amount, sylla_word(SW_SLAVE, p->amount, LOC(log)), 2 * p->amount,
+			     3 * p->amount);
 		} else if ((s->waiting >> i) & 1 || free_max(s, i)) {
 			LOGF(log, LOG_PUBLIC, L(LOC(log), "%s frees no slaves.", "%s no libera esclavos."),
 			     NAME(log, i));
@@ -2069,8 +2102,8 @@ int sylla_apply(void *st, int seat, struct move m, struct game_log *log, struct 
 		if (m.kind == SM_OFFER) {
 			s->hi_votes = (uint8_t)m.a;
 			s->hi_seat = (uint8_t)seat;
-			LOGF(log, LOG_PUBLIC, L(loc, "%s offers %d votes.", "%s ofrece %d votos."),
-			     NAME(log, seat), m.a);
+			LOGF(log, LOG_PUBLIC, L(loc, "%s offers %d %s.", "%s ofrece %d %s."),
+			     NAME(log, seat), m.a, sylla_word(SW_VOTE, m.a, loc));
 		} else {
 			LOGF(log, LOG_PUBLIC, L(loc, "%s passes.", "%s pasa."), NAME(log, seat));
 		}
@@ -2223,11 +2256,20 @@ void sylla_give_char(struct sylla_state *s, int seat, int card)
 
 void sylla_give_zone(struct sylla_state *s, int seat, int z)
 {
+	int type = sylla_zone_type[z], i;
+
 	if (z == SZ_CRANE) {
 		if (!s->cranes)
 			return;
 		s->cranes--;
 	}
+	/* the tile leaves the stack (from the bottom of its kind) */
+	for (i = 0; i < s->nstack; i++)
+		if (sylla_tiles[s->stack[i]].type == type) {
+			memmove(s->stack + i, s->stack + i + 1, (size_t)(s->nstack - i - 1));
+			s->stack[--s->nstack] = 0;
+			break;
+		}
 	s->p[seat].zone[z]++;
 }
 
@@ -2269,6 +2311,59 @@ void sylla_set_event(struct sylla_state *s, int slot, int e)
 	if (old < SE_COUNT)
 		s->ev_deck[s->nev_deck++] = (uint8_t)old;
 	s->ev_row[slot] = (uint8_t)e;
+}
+
+void sylla_put_tile(struct sylla_state *s, int slot, int type)
+{
+	int t, j, i;
+
+	if (s->tiles[slot] >= SY_TILES || sylla_tiles[s->tiles[slot]].type == type)
+		return;
+	for (t = 0; t < SY_TILES; t++) {
+		if (sylla_tiles[t].type != type)
+			continue;
+		for (j = 0; j < SY_ROW; j++)
+			if (s->tiles[j] == t) {
+				s->tiles[j] = s->tiles[slot];
+				s->tiles[slot] = (uint8_t)t;
+				return;
+			}
+		for (j = 0; j < s->nstack; j++)
+			if (s->stack[j] == t)
+				break;
+		if (j == s->nstack)
+			continue;
+		s->stack[j] = s->tiles[slot];
+		s->tiles[slot] = (uint8_t)t;
+		/* keep the stack in letter order (C at the bottom), each letter's
+		 * own order kept */
+		for (i = 1; i < s->nstack; i++) {
+			uint8_t x = s->stack[i];
+
+			for (j = i; j > 0 && sylla_tiles[s->stack[j - 1]].letter < sylla_tiles[x].letter; j--)
+				s->stack[j] = s->stack[j - 1];
+			s->stack[j] = x;
+		}
+		return;
+	}
+}
+
+void sylla_set_turn(struct sylla_state *s, int turn)
+{
+	while (s->turn < turn) {
+		int i;
+
+		s->turn++;
+		for (i = 0; i < SY_ROW && s->nstack; i++)
+			s->stack[--s->nstack] = 0;
+		if (s->known < s->turn)
+			s->known = s->turn;
+		/* one event removed per turn gone by */
+		if (__builtin_popcount(s->ev_gone) + 1 < s->turn && s->nev_deck) {
+			s->ev_gone |= (uint16_t)(1u << s->ev_deck[s->nev_deck - 1]);
+			s->ev_deck[--s->nev_deck] = 0;
+		}
+	}
 }
 
 void sylla_start_phase(struct sylla_state *s, int phase, int fc, struct game_log *log)

@@ -237,6 +237,11 @@ extern const char *const sylla_numerals[SY_SETS];
 /* zone kind -> building type */
 extern const uint8_t sylla_zone_type[SZ_COUNT];
 
+/* Counted words: sylla_word(SW_VOTE, n, loc) is "vote" or "votes". */
+enum sy_word { SW_VOTE, SW_DENARIUS, SW_SENATOR, SW_TOKEN, SW_SLAVE, SW_CHRISTIAN, SW_CHARACTER,
+	       SW_SPACE, SW_COUNT };
+const char *sylla_word(int w, int n, enum locale loc);
+
 /* Masks over the 40 cards, built from the table (cards.c). */
 struct sylla_masks {
 	uint64_t kind[SK_COUNT];
@@ -393,6 +398,14 @@ void sylla_set_money(struct sylla_state *s, int seat, int money);
 /* Puts event e in slot i of the row (from the deck; the old one to the
  * deck's top). */
 void sylla_set_event(struct sylla_state *s, int slot, int e);
+/* Puts a building tile of `type` in the row's slot, which holds a tile
+ * (one still in the game: from the row or the stack, which gets the old
+ * one in its place). */
+void sylla_put_tile(struct sylla_state *s, int slot, int type);
+/* Moves the game on to turn `turn` (>= the current one) as if the turns
+ * between had been played without buildings or events changing hands:
+ * tiles leave the stack, events leave the deck, Great Works become known. */
+void sylla_set_turn(struct sylla_state *s, int turn);
 /* Starts phase `phase` of the current turn with the First Consul fc (for
  * scenario tests: the position must be otherwise ready). */
 void sylla_start_phase(struct sylla_state *s, int phase, int fc, struct game_log *log);
