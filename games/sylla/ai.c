@@ -20,6 +20,12 @@
 
 #include "games/sylla/sylla.h"
 
+/* Tuning knobs (bench by self-play; -D to try others). */
+#ifndef W_BIDK
+#define W_BIDK 0.5		/* prestige a character turned costs beyond its power: the sales left */
+#define W_TILE 1.0		/* buildings: weight of their yield */
+#endif
+
 static int popc(uint64_t x)
 {
 	return __builtin_popcountll(x);
@@ -79,14 +85,14 @@ static double char_worth(const struct sylla_state *s, int card)
 		colours += (int)((sylla_mask.colour[h] >> card) & 1);
 	switch (c->kind) {
 	case SK_SENATOR:
-		v = 1.1 * left;
+		v = 1.0 * left;
 		break;
 	case SK_MERCHANT:
 		v = 0.6 * left;
 		break;
 	case SK_LEGIONARY:
 	case SK_VESTAL:
-		v = 0.9 * left;
+		v = 1.4 * left;	/* a cube a turn: tokens and events avoided */
 		break;
 	case SK_SLAVE:
 		v = 2.0;	/* freed at the end */
@@ -193,10 +199,10 @@ static double pay_cost(const struct sylla_state *s, int seat, int c, int k)
 static int max_bid(const struct sylla_state *s, int seat, int slot, struct rng *rng)
 {
 	int c = sylla_slot_colour[slot], power = sylla_buy_power(s, seat, c), k, best = 0;
-	double worth = tile_worth(s, seat, sylla_tiles[s->tiles[slot]].type) + noise(rng, 0.6);
+	double worth = W_TILE * tile_worth(s, seat, sylla_tiles[s->tiles[slot]].type) + noise(rng, 0.6);
 
 	for (k = 1; k <= power; k++)
-		if (worth - pay_cost(s, seat, c, k) - 0.35 * k > 0.0)
+		if (worth - pay_cost(s, seat, c, k) - W_BIDK * k > 0.0)
 			best = k;
 	return best;
 }
@@ -523,13 +529,24 @@ int sylla_bot_move(const void *st, int seat, struct rng *rng, struct move *out)
 	}
 	switch (s->step) {
 	case SS_ELECT: {
-		int sen = sylla_senators(s, seat), money = s->p[seat].money;
-		int pay = s->hi_votes + 1 - sen, limit = 2 + (int)rng_below(rng, 3);
+		int sen = sylla_senators(s, seat), money = s->p[seat].money, n = s->nplayers, j;
+		int limit = 2 + (int)rng_below(rng, 3), later = 0, want, pay;
 
+		/* what the seats still to speak would likely go to */
+		for (j = s->cursor + 1; j < n; j++) {
+			int o = (s->fc + j) % n, w = sylla_senators(s, o) + (s->p[o].money < 3 ? s->p[o].money : 3);
+
+			if (w > later)
+				later = w;
+		}
+		want = later > s->hi_votes + 1 ? later : s->hi_votes + 1;
+		if (want - sen > limit || want - sen > money)
+			want = s->hi_votes + 1;
+		pay = want - sen;
 		if (pay < 0)
 			pay = 0;
 		if (pay <= limit && pay <= money)
-			i = amount_move(&ml, SM_OFFER, s->hi_votes + 1);
+			i = amount_move(&ml, SM_OFFER, want);
 		else
 			i = find_move(&ml, SM_PASS, -1, -1);
 		break;
@@ -574,10 +591,25 @@ int sylla_bot_move(const void *st, int seat, struct rng *rng, struct move *out)
 		}
 		break;
 	case SS_BID: {
-		int top = max_bid(s, seat, s->sale_slot, rng);
+		int top = max_bid(s, seat, s->sale_slot, rng), later = 0, j, bid;
+		int c = sylla_slot_colour[s->sale_slot], n = s->nplayers;
+		int offerer = s->last_buyer < n ? s->last_buyer : s->fc;
 
+		/* the seats still to speak: offerer + 1 + k for k after cursor */
+		for (j = s->cursor + 1; j < n; j++) {
+			int o = (offerer + 1 + j) % n;
+
+			if (sylla_buy_power(s, o, c) > later)
+				later = sylla_buy_power(s, o, c);
+		}
+		/* enough that nobody after can beat it (a bid must be higher),
+		 * if that is worth it; else the least bid (being outbid costs
+		 * nothing) */
+		bid = later <= top ? later : s->bid_hi + 1;
+		if (bid <= s->bid_hi)
+			bid = s->bid_hi + 1;
 		if (top > s->bid_hi)
-			i = amount_move(&ml, SM_BID, s->bid_hi + 1);
+			i = amount_move(&ml, SM_BID, bid);
 		else
 			i = find_move(&ml, SM_PASS, -1, -1);
 		break;
