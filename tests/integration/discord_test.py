@@ -22,6 +22,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "fakes"))
 sys.path.insert(0, HERE)
 import harness  # noqa: E402
 from fake_discord import FakeDiscord  # noqa: E402
+from hidden import secrets_now, assert_no_leak  # noqa: E402
 
 SLOW = harness.SLOW     # TABULA_TEST_SLOW: timeouts x this (make valgrind)
 
@@ -194,18 +195,18 @@ def complete(fake, who, partial=""):
     return body["data"]["choices"]
 
 
-def choose(rng, values):
-    return make_transcript.pick(rng, list(values), "fortuna")
+def choose(rng, values, game="fortuna"):
+    return make_transcript.pick(rng, list(values), game)
 
 
-def play_one(fake, users, step, rng, board):
+def play_one(fake, users, step, rng, board, game="fortuna"):
     """Makes one move for the first awaited player, by one of three routes."""
     uid = awaited(board)[0]
     who = users[uid]
     route = step % 3
     sel = select_of(board)
     if route == 1 and sel is not None:
-        value = choose(rng, [o["value"] for o in sel["options"]])
+        value = choose(rng, [o["value"] for o in sel["options"]], game)
         h = fake.click(who, CHAN, board, sel["custom_id"], values=[value])
         h.wait_response(timeout=5)
         return h
@@ -214,7 +215,7 @@ def play_one(fake, users, step, rng, board):
     if len(choices) == 25:
         for pref in ("deliver", "advance", "favour"):
             choices += [c for c in complete(fake, who, pref) if c not in choices]
-    value = choose(rng, [c["value"] for c in choices])
+    value = choose(rng, [c["value"] for c in choices], game)
     pick = [c for c in choices if c["value"] == value][0]
     if route == 2:
         # "My moves" first, then a filtered autocompletion
@@ -229,7 +230,7 @@ def play_one(fake, users, step, rng, board):
     return cmd(fake, who, "play", {"move": pick["value"]})
 
 
-def play_to_end(fake, users, rng, limit=3000, hook=None):
+def play_to_end(fake, users, rng, limit=3000, hook=None, game="fortuna"):
     step = 0
     before = set()
     while True:
@@ -245,7 +246,7 @@ def play_to_end(fake, users, rng, limit=3000, hook=None):
         assert awaited(board), "nobody awaited on a live board: %r" % board["content"][-300:]
         if hook:
             hook(step, board)
-        h = play_one(fake, users, step, rng, board)
+        h = play_one(fake, users, step, rng, board, game)
         for content, eph in texts(h):
             assert eph, "the answer to a move should be private: %r" % content
         try:
@@ -309,6 +310,45 @@ def test_full_game():
             am = m.get("allowed_mentions")
             assert am is not None and am.get("parse") == [], am
             assert set(am.get("users", [])) <= set(users), am
+        assert fake.violations == [], fake.violations
+    finally:
+        bot.stop()
+        fake.stop()
+
+
+def test_sylla_one_human_three_ai():
+    """Sylla from `/game new` to the final scores: one human, three AI
+    seats.  The secret choices (the first characters, the votes, what the
+    events turn over) are made from `/play` and the ephemeral "My moves";
+    every public message, all along, is checked against what the game
+    hides at that moment (its money, tokens and unrevealed choices)."""
+    fake, bot = start(drop=("DISCORD_GATEWAY_URL",))
+    fake.channel_rate = (50, 1.0)
+    checked = [0]
+    try:
+        fake.wait_ready(10)
+        fake.wait_commands()
+        p = user(fake, 1)
+        h = cmd(fake, p, "game", {"game": "sylla"}, sub="new")
+        assert not texts(h)[0][1], "the lobby announcement should be public"
+        cmd(fake, p, "game", {"count": 3}, sub="addbot")
+        cmd(fake, p, "game", sub="start")
+        wait_boards(fake, 1)
+
+        def no_leak(step, board):
+            secrets = secrets_now(bot.db)
+            assert_no_leak(fake.all_public_texts(), secrets, " (step %d)" % step)
+            checked[0] += bool(secrets)
+
+        steps, bs = play_to_end(fake, {p["id"]: p}, random.Random(3), hook=no_leak, game="sylla")
+        assert steps > 40, steps
+        assert checked[0] > 20, checked
+        final = bs[-1]["content"]
+        assert "Final scoring" in final and "Winner" in final, final[-400:]
+        # the screens were shown to their owner only
+        assert any("Behind your screen" in t for t in fake.all_private_texts())
+        assert not any("Behind your screen" in t for t in fake.all_public_texts())
+        check_private(fake)
         assert fake.violations == [], fake.violations
     finally:
         bot.stop()
