@@ -1770,6 +1770,70 @@ static void test_rules_and_cards(void **state)
 	buf_release(&b);
 }
 
+/* Every label and id fits a chat menu's 100 characters, in both
+ * languages, over random games of 3 and 4. */
+static void test_labels_fit(void **state)
+{
+	struct sylla_state s;
+	struct buf b = BUF_INIT, err = BUF_INIT;
+	struct move_list ml;
+	struct rng r;
+	int g, moves;
+
+	(void)state;
+	for (g = 0; g < 20; g++) {
+		fresh(&s, 3 + g % 2, 900 + (uint64_t)g);
+		rng_seed(&r, (uint64_t)g, 1);
+		for (moves = 0; sylla_awaiting(&s) && moves < 5000; moves++) {
+			int seat = __builtin_ctz(sylla_awaiting(&s)), i, l;
+
+			sylla_moves(&s, seat, &ml);
+			assert_true(ml.n <= 25);	/* a chat menu */
+			for (i = 0; i < ml.n; i++) {
+				buf_reset(&b);
+				sylla_move_id(&s, seat, ml.v[i], &b);
+				assert_true(b.len <= 100);
+				for (l = 0; l < LOC_COUNT; l++) {
+					buf_reset(&b);
+					sylla_move_label(&s, seat, ml.v[i], (enum locale)l, &b);
+					if (utf8_width(buf_str(&b)) > 100)
+						fail_msg("label too long: %s", buf_str(&b));
+				}
+			}
+			assert_int_equal(sylla_apply(&s, seat, ml.v[rng_below(&r, (uint32_t)(ml.n - ml.nmeta))],
+						     NULL, &err), 0);
+		}
+		assert_int_equal(s.phase, SP_OVER);
+	}
+	buf_release(&b);
+	buf_release(&err);
+}
+
+/* Every option word starts a game through the driver table; an unknown
+ * one is refused with the list. */
+static void test_option_words(void **state)
+{
+	struct sylla_state s;
+	struct buf err = BUF_INIT;
+	int k;
+
+	(void)state;
+	for (k = 0; sylla_ops.option_words[k]; k++) {
+		memset(&s, 0, sizeof(s));
+		assert_int_equal(sylla_ops.setup(&s, 4, 1, sylla_ops.option_words[k], &err), 0);
+		check_ok(&s);
+	}
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(sylla_ops.setup(&s, 4, 1, "SEALED-ELECTION", &err), 0);
+	assert_int_equal(s.opts, SO_SEALED);
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(sylla_ops.setup(&s, 4, 1, "draft", &err), -1);
+	assert_non_null(strstr(buf_str(&err), "sealed-election"));
+	assert_int_equal(sylla_ops.setup(&s, 2, 1, "", &err), -1);
+	assert_int_equal(sylla_ops.setup(&s, 5, 1, "", &err), -1);
+	buf_release(&err);
+}
+
 static int setup_group(void **state)
 {
 	(void)state;
@@ -1829,6 +1893,8 @@ int main(void)
 		cmocka_unit_test(test_save_load),
 		cmocka_unit_test(test_load_rejects),
 		cmocka_unit_test(test_rules_and_cards),
+		cmocka_unit_test(test_labels_fit),
+		cmocka_unit_test(test_option_words),
 	};
 
 	return cmocka_run_group_tests_name("sylla", tests, setup_group, teardown_group);
