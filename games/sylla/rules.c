@@ -67,7 +67,8 @@ static const struct game_topic topics[] = {
 	  characters_table },
 	{ "consul", { "First Consul (I)", "Primer Cónsul (I)" }, {
 	  "Election: starting with the last First Consul and going round once, each player passes or offers more votes than the best "
-	  "offer so far. Votes are face-up Senators plus denarii. The best offer wins; only the winner pays, in denarii, what its "
+	  "offer so far. Votes are face-up Senators plus denarii.\n"
+	  "The best offer wins; only the winner pays, in denarii, what its "
 	  "Senators did not cover. If nobody offers, the First Consul stays.\n"
 	  "With the sealed-election option everybody offers at once in secret (pass, or denarii added to their Senators); the offers "
 	  "are revealed together and a tie goes to the player seated first from the last First Consul.\n"
@@ -75,7 +76,8 @@ static const struct game_topic topics[] = {
 	  "space per hunger symbol on the four events in play (at most 6).\n"
 	  "The First Consul also puts the first building up for sale, places the first cube and breaks the ties of the events.",
 	  "Elección: empezando por el último Primer Cónsul y dando una vuelta, cada jugador pasa u ofrece más votos que la mejor oferta "
-	  "hasta el momento. Los votos son los Senadores boca arriba más los denarios. Gana la mejor oferta; solo paga el ganador, en "
+	  "hasta el momento. Los votos son los Senadores boca arriba más los denarios.\n"
+	  "Gana la mejor oferta; solo paga el ganador, en "
 	  "denarios, lo que no cubran sus Senadores. Si nadie ofrece nada, sigue el mismo Primer Cónsul.\n"
 	  "Con la opción sealed-election todos ofrecen a la vez en secreto (pasar, o denarios sumados a sus Senadores); las ofertas se "
 	  "revelan juntas y un empate es para quien se sienta antes contando desde el último Primer Cónsul.\n"
@@ -89,25 +91,28 @@ static const struct game_topic topics[] = {
 	{ "buildings", { "Buildings (III)", "Edificios (III)" }, {
 	  "Five buildings are put up for sale (four with 3 players). The First Consul offers the first, then whoever bought last "
 	  "(the same player again when nobody bought).\n"
-	  "The slot sets the sale colour: the first two red, the next two yellow, the last two grey. Starting after the offerer and "
+	  "The slot sets the sale colour: the first two red, the next two yellow, the last two grey.\n"
+	  "Starting after the offerer and "
 	  "ending with the offerer, each player bids once or passes; a bid is a number of your untapped face-up characters with that "
 	  "colour (a card counts once, whatever its hexagons; a Crane counts for any colour) and must beat the best bid.\n"
 	  "The best bid takes the building and turns that many characters: they lose their power for the rest of the turn. "
 	  "Nobody bids: the building is discarded. The building left at the end is removed.",
 	  "Se ponen a la venta cinco edificios (cuatro con 3 jugadores). El Primer Cónsul ofrece el primero y luego quien haya comprado "
 	  "el último (el mismo jugador otra vez si nadie compró).\n"
-	  "La posición fija el color de venta: las dos primeras rojo, las dos siguientes amarillo, las dos últimas gris. Empezando "
+	  "La posición fija el color de venta: las dos primeras rojo, las dos siguientes amarillo, las dos últimas gris.\n"
+	  "Empezando "
 	  "después de quien ofrece y acabando por él, cada jugador puja una vez o pasa; una puja es un número de tus personajes boca "
 	  "arriba sin girar con ese color (una carta cuenta una vez, tenga los hexágonos que tenga; una Grúa vale por cualquier color) "
 	  "y debe superar la mejor.\n"
 	  "La mejor puja se lleva el edificio y gira esos personajes: pierden su poder el resto del turno. Si nadie puja, el edificio "
 	  "se descarta. El que sobra al final se retira." }, NULL },
 	{ "income", { "Income (IV)", "Ingresos (IV)" }, {
-	  "From the First Consul, each player takes 3 denarii (the income tile), 2 per face-up Stall and 1 per face-up untapped Merchant, "
-	  "then may use each Private Temple (2 denarii for a secret token of any colour) and each Tavern (move a Res Publica marker one "
+	  "From the First Consul, each player takes 3 denarii (the income tile), 2 per face-up Stall and 1 per face-up untapped Merchant.\n"
+	  "Then each may use each Private Temple (2 denarii for a secret token of any colour) and each Tavern (move a Res Publica marker one "
 	  "space either way, one that no Tavern moved this phase; at an end it only blocks it).",
 	  "Desde el Primer Cónsul, cada jugador toma 3 denarios (la loseta), 2 por Puesto boca arriba y 1 por Comerciante boca arriba sin "
-	  "girar; después puede usar cada Templo privado (2 denarios por una ficha secreta del color que quiera) y cada Taberna (mover un "
+	  "girar.\n"
+	  "Después puede usar cada Templo privado (2 denarios por una ficha secreta del color que quiera) y cada Taberna (mover un "
 	  "marcador Res Publica una casilla en cualquier sentido, uno que ninguna Taberna haya movido en la fase; en un extremo solo lo "
 	  "bloquea)." }, NULL },
 	{ "events", { "Events (V)", "Eventos (V)" }, {
@@ -136,7 +141,8 @@ static const struct game_topic topics[] = {
 	  "Thumb down: 1 prestige per 2 votes. Thumb up: the Great Work scores the players who funded it with at least one vote "
 	  "(see `card` for each) and may move a marker by the total votes of its funders.",
 	  "Se saca la Gran Obra del turno y se conoce la siguiente. Todos deciden a la vez, en secreto: pulgar arriba para financiarla o "
-	  "abajo para dar a los plebeyos, y cuántos denarios añaden. Los votos son los Senadores boca arriba sin girar más los denarios; "
+	  "abajo para dar a los plebeyos, y cuántos denarios añaden.\n"
+	  "Los votos son los Senadores boca arriba sin girar más los denarios; "
 	  "todos los denarios van a la banca.\n"
 	  "Pulgar abajo: 1 de prestigio por cada 2 votos. Pulgar arriba: la Gran Obra puntúa a quienes la financiaron con al menos un "
 	  "voto (ver `card` de cada una) y puede mover un marcador según el total de votos de quienes la financiaron." }, NULL },
@@ -151,19 +157,23 @@ static const struct game_topic topics[] = {
 	  "Fin del turno: se muestran personajes y edificios nuevos y los personajes girados se enderezan." }, tracks_table },
 	{ "end", { "The end: Ecclesia", "Final: Ecclesia" }, {
 	  "After the fifth turn, Ecclesia is built: each face-up Christian (turned or not) gives 2 prestige; then everybody decides "
-	  "at once, in secret, how many face-up Slaves to free for 2 denarii each (+3 prestige each); then the tokens are shown and "
+	  "at once, in secret, how many face-up Slaves to free for 2 denarii each (+3 prestige each).\n"
+	  "Then the tokens are shown and "
 	  "each is worth what its marker's position says. Leftover money is worth nothing. Most prestige wins; ties share the win.",
 	  "Tras el quinto turno se construye Ecclesia: cada cristiano boca arriba (girado o no) da 2 de prestigio; después todos deciden "
-	  "a la vez, en secreto, cuántos Esclavos boca arriba liberan a 2 denarios cada uno (+3 de prestigio cada uno); por último se "
+	  "a la vez, en secreto, cuántos Esclavos boca arriba liberan a 2 denarios cada uno (+3 de prestigio cada uno).\n"
+	  "Por último se "
 	  "enseñan las fichas y cada una vale lo que diga la posición de su marcador. El dinero sobrante no vale nada. Gana quien tenga "
 	  "más prestigio; los empates comparten la victoria." }, NULL },
 	{ "secret", { "Secret choices in the chat", "Elecciones secretas en el chat" }, {
 	  "The first characters, the Great Work vote, what an event turns face down, the slaves freed (and the election with "
-	  "sealed-election) are decided by everybody at once. Make yours from your private moves (`moves`, the My moves button, or "
+	  "sealed-election) are decided by everybody at once.\n"
+	  "Make yours from your private moves (`moves`, the My moves button, or "
 	  "your direct messages) in small steps, then `confirm`; `change` starts again until you confirm.\n"
 	  "Nobody sees anything of your choice until everybody has confirmed; then one public message says who chose what.",
 	  "Los primeros personajes, el voto de la Gran Obra, lo que un evento pone boca abajo, los esclavos liberados (y la elección con "
-	  "sealed-election) se deciden a la vez. Haz la tuya desde tus jugadas privadas (`moves`, el botón Mis jugadas o tus mensajes "
+	  "sealed-election) se deciden a la vez.\n"
+	  "Haz la tuya desde tus jugadas privadas (`moves`, el botón Mis jugadas o tus mensajes "
 	  "directos) en pasos cortos y después `confirm`; `change` vuelve a empezar mientras no confirmes.\n"
 	  "Nadie ve nada de tu elección hasta que todos han confirmado; entonces un mensaje público dice quién eligió qué." }, NULL },
 	{ "three", { "Three players", "Tres jugadores" }, {
