@@ -587,9 +587,9 @@ static void market_lines(const struct sylla_state *s, const struct game_view *v,
 				   s->phase == SP_BUILD && s->sale_slot == i ? L(loc, " ON SALE", " EN VENTA") : "");
 		}
 	if (any)
-		rich_line(out, L(loc, "Buildings (%d/%d sold this turn): %s.", "Edificios (%d/%d vendidos este turno): %s."),
-			  s->phase == SP_BUILD ? s->sales - (s->sale_slot < SY_ROW) : 0,
-			  s->nplayers == 3 ? 4 : 5, buf_str(&b));
+		rich_line(out, L(loc, "Buildings for sale (%d of %d offered this turn): %s.",
+				 "Edificios a la venta (%d de %d ofrecidos este turno): %s."),
+			  s->phase == SP_BUILD ? s->sales : 0, s->nplayers == 3 ? 4 : 5, buf_str(&b));
 	if (s->phase == SP_BUILD && s->step == SS_BID) {
 		if (s->bid_seat < s->nplayers)
 			rich_line(out, L(loc, "Best bid: %s, %d.", "Mejor puja: %s, %d."),
