@@ -1035,7 +1035,11 @@ static void test_example_end(void **state)
 	assert_int_equal(s.step, SS_FREE);
 	assert_int_equal(sylla_awaiting(&s), 1u << RED);
 	assert_false(CAN(&s, RED, SM_FREE, 3, ANY));
+	clear_log();
 	MV(&s, RED, SM_FREE, 2, ANY);
+	/* chosen, not confirmed: nothing public yet */
+	no_secret_public(&s, __LINE__);
+	assert_int_equal(public_lines, 0);
 	MV(&s, RED, SM_CONFIRM, ANY, ANY);
 	assert_int_equal(s.phase, SP_OVER);
 	assert_int_equal(prestige(&s, RED) - before, 6 + 6 + 24 + 15 + 3);
