@@ -1035,6 +1035,7 @@ static void test_example_end(void **state)
 	assert_int_equal(s.step, SS_FREE);
 	assert_int_equal(sylla_awaiting(&s), 1u << RED);
 	assert_false(CAN(&s, RED, SM_FREE, 3, ANY));
+	LOGGED("Red: 3 Christians face up, +6 prestige.");
 	clear_log();
 	MV(&s, RED, SM_FREE, 2, ANY);
 	/* chosen, not confirmed: nothing public yet */
@@ -1048,7 +1049,6 @@ static void test_example_end(void **state)
 	assert_int_equal(sylla_result(&s, &res), 1);
 	assert_int_equal(res.winners, 1u << RED);
 	LOGGED("Red frees 2 slaves for 4 denarii: +6 prestige.");
-	LOGGED("Red: 3 Christians face up, +6 prestige.");
 }
 
 /* "En caso de empate en el primer puesto, todos los jugadores empatados
