@@ -1,13 +1,14 @@
 /*
  * Strength and answer time of the searching AI (games/search.h) against
  * the baseline AI (ops->bot_move), every registered game with a determinize
- * op, 2 players.  Game g is set up with seed g + 1; the search sits at seat
- * g % 2 (alternating), the baseline at the other seat, each with its own
- * rng.  Figures, one per line on stdout:
+ * op, with 2 players (3 for a game of 3 or more, e.g. Sylla: the search
+ * against two baselines).  Game g is set up with seed g + 1; the search
+ * sits at seat g % n (in turn), the baseline at the others, the search and
+ * the baselines each with their own rng.  Figures, one per line on stdout:
  *
- *   ai.<game>.2p.search.winrate <pct> %      (a shared win counts as half)
- *   ai.<game>.2p.search.answer.p50|p99|max <ms> ms
- *   ai.<game>.2p.search.iterations <n> playouts   (the budget per decision)
+ *   ai.<game>.<n>p.search.winrate <pct> %   (a win shared by k seats counts 1/k)
+ *   ai.<game>.<n>p.search.answer.p50|p99|max <ms> ms
+ *   ai.<game>.<n>p.search.iterations <n> playouts   (the budget per decision)
  *
  * Answer times are the CPU time of search_move (one core; other load on the
  * machine does not inflate them) on decisions with more than one non-meta
@@ -40,7 +41,8 @@ struct record {
 	int game;
 	int outcome;		/* enum outcome */
 	int decisions;		/* search decisions timed */
-	int cpu_ms;		/* the game's CPU time (both seats) */
+	int cpu_ms;		/* the game's CPU time (all seats) */
+	int share;		/* seats sharing the win (OUT_TIE), or all seats (OUT_NONE) */
 };
 
 static double now(void)
@@ -92,6 +94,12 @@ static int read_all(int fd, void *p, size_t n)
 }
 
 /* Plays game g; fills rec and times[0..rec->decisions) (room for cap). */
+/* Seats of the benchmark's games: 2, or the game's minimum above that. */
+static int bench_seats(const struct game_ops *ops)
+{
+	return ops->min_players > 2 ? ops->min_players : 2;
+}
+
 static void play(const struct game_ops *ops, const struct search_params *sp, int g,
 		 struct record *rec, float **times, int *cap)
 {
@@ -100,7 +108,7 @@ static void play(const struct game_ops *ops, const struct search_params *sp, int
 	struct buf err = BUF_INIT;
 	struct game_result res;
 	struct rng rs, rb;
-	int me = g % 2;
+	int n = bench_seats(ops), me = g % n;
 	double t0 = cpu();
 
 	if (!st || !ml) {
@@ -109,7 +117,7 @@ static void play(const struct game_ops *ops, const struct search_params *sp, int
 	}
 	memset(rec, 0, sizeof(*rec));
 	rec->game = g;
-	if (ops->setup(st, 2, (uint64_t)g + 1, "", &err)) {
+	if (ops->setup(st, n, (uint64_t)g + 1, "", &err)) {
 		fprintf(stderr, "%s: setup: %s\n", ops->id, buf_str(&err));
 		exit(1);
 	}
@@ -161,6 +169,7 @@ static void play(const struct game_ops *ops, const struct search_params *sp, int
 		rec->outcome = OUT_LOSS;
 	else
 		rec->outcome = res.winners == (1u << me) ? OUT_WIN : OUT_TIE;
+	rec->share = rec->outcome == OUT_NONE ? n : __builtin_popcount(res.winners);
 	rec->cpu_ms = (int)((cpu() - t0) * 1000.0);
 	free(st);
 	free(ml);
@@ -230,7 +239,7 @@ static void bench(const struct game_ops *ops, int games)
 	pid_t pid[WORKERS];
 	float *all = NULL;
 	long n = 0, cap = 0;
-	double t0 = now(), tsum = 0.0, game_ms = 0.0, rate;
+	double t0 = now(), tsum = 0.0, game_ms = 0.0, rate, points = 0.0;
 
 	search_defaults(ops, &sp);
 	override(&sp);
@@ -275,6 +284,10 @@ static void bench(const struct game_ops *ops, int games)
 			n += rec.decisions;
 			if (rec.outcome >= 0 && rec.outcome < OUT_COUNT)
 				count[rec.outcome]++;
+			if (rec.outcome == OUT_WIN)
+				points += 1.0;
+			else if ((rec.outcome == OUT_TIE || rec.outcome == OUT_NONE) && rec.share > 0)
+				points += 1.0 / rec.share;
 			game_ms += rec.cpu_ms;
 			got++;
 		}
@@ -296,23 +309,24 @@ static void bench(const struct game_ops *ops, int games)
 	qsort(all, (size_t)n, sizeof(*all), cmp_float);
 	for (long i = 0; i < n; i++)
 		tsum += all[i];
-	rate = games ? 100.0 * (count[OUT_WIN] + 0.5 * (count[OUT_TIE] + count[OUT_NONE])) / games
-		     : 0.0;
+	rate = games ? 100.0 * points / games : 0.0;
 	fprintf(stderr,
-		"bench_ai: %s 2p, %d games, search (%d playouts/decision, policy %s) vs bot_move: "
+		"bench_ai: %s %dp, %d games, search (%d playouts/decision, policy %s) vs bot_move: "
 		"%d wins, %d shared wins, %d losses, %d without a winner; "
-		"a shared win and a game without a winner count as half\n",
-		ops->id, games, sp.iterations, sp.policy == SEARCH_POLICY_BOT ? "bot" : "random",
+		"a win shared by k seats counts 1/k, a game without a winner 1/seats\n",
+		ops->id, bench_seats(ops), games, sp.iterations,
+		sp.policy == SEARCH_POLICY_BOT ? "bot" : "random",
 		count[OUT_WIN], count[OUT_TIE], count[OUT_LOSS], count[OUT_NONE]);
 	fprintf(stderr, "bench_ai: %s: %ld searched answers (mean %.1f ms, %.0f per game), "
 		"%.1f s CPU a game, %.1f s wall\n",
 		ops->id, n, n ? tsum / (double)n : 0.0, games ? (double)n / games : 0.0,
 		games ? game_ms / 1000.0 / games : 0.0, now() - t0);
-	printf("ai.%s.2p.search.winrate %.1f %%\n", ops->id, rate);
-	printf("ai.%s.2p.search.answer.p50 %.1f ms\n", ops->id, pct(all, n, 0.50));
-	printf("ai.%s.2p.search.answer.p99 %.1f ms\n", ops->id, pct(all, n, 0.99));
-	printf("ai.%s.2p.search.answer.max %.1f ms\n", ops->id, n ? all[n - 1] : 0.0);
-	printf("ai.%s.2p.search.iterations %d playouts\n", ops->id, sp.iterations);
+	printf("ai.%s.%dp.search.winrate %.1f %%\n", ops->id, bench_seats(ops), rate);
+	printf("ai.%s.%dp.search.answer.p50 %.1f ms\n", ops->id, bench_seats(ops), pct(all, n, 0.50));
+	printf("ai.%s.%dp.search.answer.p99 %.1f ms\n", ops->id, bench_seats(ops), pct(all, n, 0.99));
+	printf("ai.%s.%dp.search.answer.max %.1f ms\n", ops->id, bench_seats(ops),
+	       n ? all[n - 1] : 0.0);
+	printf("ai.%s.%dp.search.iterations %d playouts\n", ops->id, bench_seats(ops), sp.iterations);
 	fflush(stdout);
 	free(all);
 }
@@ -325,7 +339,7 @@ int main(int argc, char **argv)
 	size_t i;
 
 	for (i = 0; all[i]; i++) {
-		if (!all[i]->determinize || all[i]->min_players > 2)
+		if (!all[i]->determinize || all[i]->min_players > 3)
 			continue;
 		/* bench_ai [game...]: only those games */
 		if (argc > 1) {

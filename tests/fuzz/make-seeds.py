@@ -4,8 +4,8 @@
 Usage: python3 tests/fuzz/make-seeds.py [./tabula]
 
 Saved games come from real play: the console bot (a built ./tabula) plays
-Fortuna and Glory to Rome against its own AI for a few moves, and the
-snapshot it stored is copied out of the SQLite file.  Everything else is
+every game (Fortuna, Glory to Rome, Sylla) against its own AI for a few
+moves, and the snapshot it stored is copied out of the SQLite file.  Everything else is
 written here by hand from the protocol documents.
 """
 import json
@@ -42,10 +42,15 @@ def saved_game(tabula, game, plays, bots=2):
         return row[0] if row and row[0] else None
 
 
-def game_load(tabula):
-    for game in ("fortuna", "gtr"):
-        for plays in (0, 4, 12, 40):
-            for bots in (1, 2):
+# AI seats beside ana per game: every player count the game allows
+BOTS = {"fortuna": (1, 2), "gtr": (1, 2), "sylla": (2, 3)}
+
+
+def game_load(tabula, games=("fortuna", "gtr", "sylla")):
+    for game in games:
+        # Sylla: 3 plays leave a secret choice half made
+        for plays in (0, 3, 4, 12, 40) if game == "sylla" else (0, 4, 12, 40):
+            for bots in BOTS[game]:
                 st = saved_game(tabula, game, plays, bots)
                 if st:
                     put("game_load", "%s-%dp-%d" % (game, bots + 1, plays), st)
@@ -74,6 +79,14 @@ def command():
         "g-es": (0x46, "jugar 1\nrules gtr\ncard templo"),
         "new-game": (0x03, "game new fortuna draft\ngame new gtr\ngame new chess"),
         "new-help": (0x0f, "help\nmygames\nrules fortuna\nrules"),
+        "new-sylla": (0x03, "game new sylla\ngame addbot 2\ngame start\nplay pick senator red\n"
+                            "play 1\nplay 1\nmoves\nplay change\nplay 1\nplay 1\nplay 1\nplay 1\n"
+                            "play 1\nplay 1\nplay confirm\nplay confirm\nhand\nboard\nplay offer 99\n"
+                            "play pass\nplay 1\nplay 1\nlog"),
+        "new-sylla-sealed": (0x13, "game new sylla sealed-election\ngame addbot 3\ngame start\n"
+                                   "1\n1\n1\n1\nconfirm\n1\nmore\nconfirm\ntoken civic\n1\n1"),
+        "new-sylla-texts": (0x43, "rules sylla\nrules sylla eventos\ncard grua\ncard templo privado\n"
+                                  "card decadence\ncard panteon\ncard ecclesia\ncard senador"),
         "direct": (0x31, "1\nmoves"),
         "nul": (0x11, "1\0 2"),
         "utf8": (0x11, "\u00e1gua\n\xff\xfe"),

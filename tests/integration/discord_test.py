@@ -125,12 +125,21 @@ def one_text(h):
 
 def boards(fake):
     """The bot's boards in the channel, in order: posts with the board
-    buttons, and the final one (a finished game has nothing to click)."""
-    out = []
+    buttons, and the final one (a finished game has nothing to click).
+    A board longer than a message comes in several; the buttons ride on
+    the last, whose "content" here is the whole board (the channel's
+    messages since the previous board), so that every "Waiting for" line
+    is read."""
+    out, before = [], []
     for m in fake.channel_messages(CHAN):
         ids = custom_ids(m)
         if any(i.startswith("t1:hand:") for i in ids) or is_over(m):
-            out.append(m)
+            whole = dict(m)
+            whole["content"] = "\n".join(before + [m["content"]])
+            out.append(whole)
+            before = []
+        else:
+            before.append(m.get("content") or "")
     return out
 
 
@@ -366,6 +375,45 @@ def test_full_game():
             am = m.get("allowed_mentions")
             assert am is not None and am.get("parse") == [], am
             assert set(am.get("users", [])) <= set(users), am
+        assert fake.violations == [], fake.violations
+    finally:
+        bot.stop()
+        fake.stop()
+
+
+def test_sylla_one_human_three_ai():
+    """Sylla from `/game new` to the final scores: one human, three AI
+    seats.  The secret choices (the first characters, the votes, what the
+    events turn over) are made from `/play` and the ephemeral "My moves";
+    every public message, all along, is checked against what the game
+    hides at that moment (its money, tokens and unrevealed choices)."""
+    fake, bot = start(drop=("DISCORD_GATEWAY_URL",))
+    fake.channel_rate = (50, 1.0)
+    checked = [0]
+    try:
+        fake.wait_ready(10)
+        fake.wait_commands()
+        p = user(fake, 1)
+        h = cmd(fake, p, "game", {"game": "sylla"}, sub="new")
+        assert not texts(h)[0][1], "the lobby announcement should be public"
+        cmd(fake, p, "game", {"count": 3}, sub="addbot")
+        cmd(fake, p, "game", sub="start")
+        wait_boards(fake, 1)
+
+        def no_leak(step, board):
+            secrets = hidden.secrets_now(bot.db)
+            hidden.assert_no_leak(fake.all_public_texts(), secrets, " (step %d)" % step)
+            checked[0] += bool(secrets)
+
+        steps, bs = play_to_end(fake, {p["id"]: p}, random.Random(3), hook=no_leak, game="sylla")
+        assert steps > 40, steps
+        assert checked[0] > 20, checked
+        final = bs[-1]["content"]
+        assert "Final scoring" in final and "Winner" in final, final[-400:]
+        # the screens were shown to their owner only
+        assert any("Behind your screen" in t for t in fake.all_private_texts())
+        assert not any("Behind your screen" in t for t in fake.all_public_texts())
+        check_private(fake)
         assert fake.violations == [], fake.violations
     finally:
         bot.stop()

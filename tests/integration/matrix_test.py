@@ -24,6 +24,7 @@ sys.path.insert(0, HERE)
 import harness  # noqa: E402
 import hidden  # noqa: E402  (tests/integration/hidden.py)
 from fake_matrix import FakeMatrix  # noqa: E402
+from hidden import secrets_now, assert_no_leak  # noqa: E402
 
 SLOW = harness.SLOW     # TABULA_TEST_SLOW: timeouts x this (make valgrind)
 
@@ -181,7 +182,7 @@ def moves_of(fake, user):
     return []
 
 
-def play_to_end(fake, room, ps, rng, limit=600, hook=None):
+def play_to_end(fake, room, ps, rng, limit=600, hook=None, game="fortuna"):
     step = 0
     before = set()
     while True:
@@ -203,7 +204,7 @@ def play_to_end(fake, room, ps, rng, limit=600, hook=None):
         if dm and uid not in fake.joined_members(dm):
             fake.accept_invite(uid, dm)
         ids = fresh_moves(fake, uid)
-        move = make_transcript.pick(rng, ids, "fortuna")
+        move = make_transcript.pick(rng, ids, game)
         if step % 2 and dm:
             fake.say(uid, dm, "play " + move)          # no prefix in the DM room
         else:
@@ -253,6 +254,45 @@ def test_full_game():
         direct = fake.account_data(fake.bot_user, "m.direct") or {}
         for p in ps:
             assert fake.dm_room(p) in direct.get(p, []), (p, direct)
+        check_clean(fake)
+    finally:
+        bot.stop()
+        fake.stop()
+
+
+def test_sylla_one_human_three_ai():
+    """Sylla from `!game new` to the final scores: one human, three AI
+    seats; the human's secret choices go through the DM room or the game
+    room, and every message in the game room is checked, all along,
+    against what the game hides at that moment."""
+    fake = new_fake()
+    bot = Bot(fake)
+    checked = [0]
+    try:
+        ps = players(fake, 1)
+        room = game_room(fake, ps)
+        fake.say(ps[0], room, "!game new sylla")
+        wait_text(fake, room, "lobby")
+        fake.say(ps[0], room, "!game addbot 3")
+        fake._wait(lambda: any("4 of 3" in t for t in texts(fake, room)), 10,
+                   lambda: "the AI seats did not join: %r" % texts(fake, room)[-2:])
+        fake.say(ps[0], room, "!game start")
+
+        def no_leak(step):
+            secrets = secrets_now(bot.db)
+            public = []
+            for m in fake.bot_messages(room):
+                public += [m.get("body", ""), m.get("formatted_body", "")]
+            assert_no_leak(public, secrets, " (step %d)" % step)
+            checked[0] += bool(secrets)
+
+        steps, bs = play_to_end(fake, room, ps, random.Random(4), hook=no_leak, game="sylla")
+        assert steps > 40, steps
+        assert checked[0] > 20, checked
+        assert "Final scoring" in bs[-1]["body"] and "Winner" in bs[-1]["body"], bs[-1]["body"][-400:]
+        dm = fake.dm_room(ps[0])
+        assert any("Behind your screen" in m.get("body", "") for m in fake.bot_messages(dm))
+        assert not any("Behind your screen" in t for t in texts(fake, room))
         check_clean(fake)
     finally:
         bot.stop()
@@ -380,6 +420,8 @@ def test_every_option_through_messages():
                     r = game_room(fake, [p])
                     fake.say(p, r, "!game new %s %s" % (g, form))
                     wait_text(fake, r, "Options: %s" % w)
+                    fake.say(p, r, "!game abort")     # at most 10 open lobbies a player
+                    wait_text(fake, r, "aborted")
                     seen += 1
         assert seen >= 2 * 5, seen
         check_clean(fake)

@@ -10,6 +10,7 @@ A transcript (tests/data/<game>/NNN-name.txt) is a list of directives:
                               text, after the previous '<' match
   ~ regex                     likewise, a regular expression
   ! text                      no output line of this segment contains text
+  !~ regex                    no output line of this segment matches regex
   = restart                   close the bot's input (it exits), start it again
                               on the same store: the next segment
   % KEY=VALUE                 environment for the following segments
@@ -48,7 +49,7 @@ def parse(path):
                 data = rest.encode()
                 data += b"x" * max(0, int(size) - len(data))
                 seg["input"].append(data)
-            elif op in ("<", "~", "!"):
+            elif op in ("<", "~", "!", "!~"):
                 seg["checks"].append((op, arg, lineno))
             elif op == "=" and arg == "restart":
                 segments.append({"input": [], "checks": [], "env": dict(env)})
@@ -83,6 +84,12 @@ def run(binary, path):
                     bad = [l for l in out if arg in l]
                     if bad:
                         failures.append(f"line {lineno}: forbidden {arg!r} in {bad[0]!r}")
+                    continue
+                if op == "!~":
+                    r = re.compile(arg)
+                    bad = [l for l in out if r.search(l)]
+                    if bad:
+                        failures.append(f"line {lineno}: forbidden /{arg}/ in {bad[0]!r}")
                     continue
                 match = (lambda l: arg in l) if op == "<" else \
                         (lambda l, r=re.compile(arg): r.search(l))

@@ -1,5 +1,5 @@
 /*
- * The determinize ops of Fortuna and Glory to Rome and the searcher
+ * The determinize ops of Fortuna, Glory to Rome and Sylla and the searcher
  * (games/search.h), on positions of seeded games played by the baseline AI:
  *
  * - determinize keeps what the seat sees (render_public, render_private of
@@ -29,6 +29,7 @@
 #include "games/game.h"
 #include "games/gtr/gtr.h"
 #include "games/search.h"
+#include "games/sylla/sylla.h"
 
 #define MAX_MOVES 20000
 
@@ -95,7 +96,17 @@ static int hands_differ(const struct game_ops *g, const void *a, const void *b, 
 {
 	int i;
 
-	if (!strcmp(g->id, "fortuna")) {
+	if (!strcmp(g->id, "sylla")) {
+		/* Sylla's "hands": the tokens behind the others' screens and
+		 * their secret choices not yet revealed */
+		const struct sylla_state *x = a, *y = b;
+
+		for (i = 0; i < x->nplayers; i++)
+			if (i != seat && (memcmp(x->p[i].tok, y->p[i].tok, sizeof(x->p[i].tok)) ||
+					  x->p[i].picks != y->p[i].picks || x->p[i].amount != y->p[i].amount ||
+					  x->p[i].thumb != y->p[i].thumb))
+				return 1;
+	} else if (!strcmp(g->id, "fortuna")) {
 		const struct fortuna_state *x = a, *y = b;
 
 		for (i = 0; i < x->nplayers; i++)
@@ -116,6 +127,13 @@ static int hidden_differ(const struct game_ops *g, const void *a, const void *b,
 {
 	if (hands_differ(g, a, b, seat))
 		return 1;
+	if (!strcmp(g->id, "sylla")) {
+		const struct sylla_state *x = a, *y = b;
+
+		return memcmp(x->deck, y->deck, sizeof(x->deck)) || memcmp(x->stack, y->stack, sizeof(x->stack)) ||
+		       memcmp(x->ev_deck, y->ev_deck, sizeof(x->ev_deck)) ||
+		       memcmp(x->works, y->works, sizeof(x->works));
+	}
 	if (!strcmp(g->id, "fortuna")) {
 		const struct fortuna_state *x = a, *y = b;
 
@@ -196,6 +214,14 @@ static void test_determinize_fortuna(void **state)
 	determinize_game("fortuna", 4, 3);
 }
 
+static void test_determinize_sylla(void **state)
+{
+	(void)state;
+	determinize_game("sylla", 3, 1);
+	determinize_game("sylla", 4, 2);
+	determinize_game("sylla", 3, 3);
+}
+
 static void test_determinize_gtr(void **state)
 {
 	(void)state;
@@ -208,18 +234,18 @@ static void test_determinize_gtr(void **state)
  * left alone. */
 static void test_determinize_over(void **state)
 {
-	const char *ids[] = { "fortuna", "gtr" };
+	const char *ids[] = { "fortuna", "gtr", "sylla" };
 	size_t i;
 
 	(void)state;
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < 3; i++) {
 		const struct game_ops *g = game_find(ids[i]);
 		void *st = game_state_new(g), *d = game_state_new(g);
 		struct buf err = BUF_INIT;
 		struct rng r;
 
 		rng_seed(&r, 9, 9);
-		assert_int_equal(g->setup(st, 2, 9, "", &err), 0);
+		assert_int_equal(g->setup(st, g->min_players, 9, "", &err), 0);
 		play_out(g, st, &r);
 		memcpy(d, st, g->state_size);
 		g->determinize(d, 0, &r);
@@ -318,6 +344,13 @@ static void test_no_cheat_fortuna(void **state)
 	no_cheat_game("fortuna", 3, 12, SEARCH_POLICY_BOT, 23);
 }
 
+static void test_no_cheat_sylla(void **state)
+{
+	(void)state;
+	no_cheat_game("sylla", 3, 11, SEARCH_POLICY_RANDOM, 13);
+	no_cheat_game("sylla", 4, 12, SEARCH_POLICY_BOT, 17);
+}
+
 static void test_no_cheat_gtr(void **state)
 {
 	(void)state;
@@ -379,9 +412,11 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_determinize_fortuna),
 		cmocka_unit_test(test_determinize_gtr),
+		cmocka_unit_test(test_determinize_sylla),
 		cmocka_unit_test(test_determinize_over),
 		cmocka_unit_test(test_no_cheat_fortuna),
 		cmocka_unit_test(test_no_cheat_gtr),
+		cmocka_unit_test(test_no_cheat_sylla),
 		cmocka_unit_test(test_trivial),
 	};
 
