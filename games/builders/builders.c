@@ -56,14 +56,15 @@ static int last_seat(const struct builders_state *s)
 
 int builders_free_left(const struct builders_state *s)
 {
-	return s->used >= BUILDERS_FREE_ACTIONS ? 0 : BUILDERS_FREE_ACTIONS - s->used;
+	/* without a branch: how many actions were used is random in playouts */
+	return (BUILDERS_FREE_ACTIONS - s->used) & -(s->used < BUILDERS_FREE_ACTIONS);
 }
 
 int builders_action_money(const struct builders_state *s, int k)
 {
 	int paid = k - builders_free_left(s);
 
-	return paid > 0 ? paid * BUILDERS_ACTION_PRICE : 0;
+	return (paid * BUILDERS_ACTION_PRICE) & -(paid > 0);
 }
 
 int builders_wage(const struct builders_state *s, int u)
@@ -114,6 +115,17 @@ static unsigned lack_of(const struct builders_state *s, int b)
 
 	return (unsigned)(have[0] < need[0]) | (unsigned)(have[1] < need[1]) << 1 |
 	       (unsigned)(have[2] < need[2]) << 2 | (unsigned)(have[3] < need[3]) << 3;
+}
+
+/* plack[seat]: what the seat's buildings in progress lack, together. */
+static void refresh_lack(struct builders_state *s, int seat)
+{
+	uint64_t m;
+	unsigned l = 0;
+
+	for (m = s->prog[seat]; m; m &= m - 1)
+		l |= s->lack[__builtin_ctzll(m)];
+	s->plack[seat] = (uint8_t)l;
 }
 
 void builders_recount(struct builders_state *s)
@@ -179,6 +191,30 @@ void builders_recount(struct builders_state *s)
 		if (s->uown[u] < s->nplayers && s->uown[u] < BUILDERS_MAX_PLAYERS &&
 		    s->uat[u] == BUILDERS_NONE)
 			s->idle[s->uown[u]] |= 1u << u;
+	s->sentmask = 0;
+	for (b = 0; b < BUILDERS_BUILDINGS; b++)
+		if (s->sent[b])
+			s->sentmask |= 1ULL << b;
+	memset(s->wle, 0, sizeof(s->wle));
+	memset(s->rmask, 0, sizeof(s->rmask));
+	for (u = 0; u < BUILDERS_UNITS; u++) {
+		for (k = s->uwage[u] <= BUILDERS_FREED_WAGE ? s->uwage[u] : BUILDERS_FREED_WAGE + 1;
+		     k <= BUILDERS_FREED_WAGE; k++)
+			s->wle[k] |= 1u << u;
+		for (r = 0; r < BR_COUNT; r++)
+			if (s->ures[u][r])
+				s->rmask[r] |= 1u << u;
+	}
+	for (k = 0; k < BUILDERS_MAX_PLAYERS; k++) {
+		s->plack[k] = 0;
+		s->tidle[k] = 0;
+		if (k < s->nplayers)
+			refresh_lack(s, k);
+	}
+	for (t = 0; t < BUILDERS_TOOLS; t++)
+		if (s->town[t] < s->nplayers && s->town[t] < BUILDERS_MAX_PLAYERS &&
+		    s->tat[t] == BUILDERS_NONE)
+			s->tidle[s->town[t]] |= (uint8_t)(1u << t);
 }
 
 void builders_missing(const struct builders_state *s, int b, uint8_t out[BR_COUNT])
@@ -220,12 +256,7 @@ static int spend_actions(struct builders_state *s, int k)
 /* Bit t: tool t is the seat's and not in use. */
 static unsigned tools_free(const struct builders_state *s, int seat)
 {
-	unsigned m = 0;
-	int t;
-
-	for (t = 0; t < BUILDERS_TOOLS; t++)
-		m |= (unsigned)(s->town[t] == seat && s->tat[t] == BUILDERS_NONE) << t;
-	return m;
+	return s->tidle[seat];
 }
 
 /*
@@ -237,19 +268,18 @@ static unsigned tools_free(const struct builders_state *s, int seat)
  */
 static unsigned send_options(const struct builders_state *s, int u, int b, unsigned tfree)
 {
-	const uint8_t *need = builders_buildings[b].need, *have = s->have[b], *res = s->ures[u];
-	unsigned opt = 0;
-	int r;
+	unsigned lack = s->lack[b], opt, tm;
 
-	if (builders_wage(s, u) + builders_action_money(s, s->sent[b] + 1) > s->p[s->cur].money)
+	if (s->uwage[u] + builders_action_money(s, s->sent[b] + 1) > s->p[s->cur].money)
 		return 0;
-	if (!builders_can_equip(s, u))
-		tfree = 0;
-	for (r = 0; r < BR_COUNT; r++) {
-		int miss = need[r] - have[r];
+	opt = (s->umask[u] & lack) != 0;
+	if ((s->bound >> u) & 1)
+		return opt;	/* a slave carries no tool */
+	for (tm = lack & tfree; tm; tm &= tm - 1) {
+		int r = __builtin_ctz(tm);
 
-		opt |= (unsigned)(miss > 0 && res[r]);
-		opt |= (unsigned)(miss > res[r] && ((tfree >> r) & 1)) << (r + 1);
+		if (builders_buildings[b].need[r] - s->have[b][r] > s->ures[u][r])
+			opt |= 2u << r;
 	}
 	return opt;
 }
@@ -365,80 +395,92 @@ static inline int add(struct move *v, int n, int kind, int a, int b)
 }
 
 /*
- * The units of the active seat that can be sent somewhere, as unit_can_go()
- * says for each, with the common case worked out once: a unit that adds a
- * resource lacking in a building not yet sent to this turn (one action).
- * Only units that do not (tools may help them, or buildings whose next
- * send costs more) take the exact path.
+ * The units of the active seat that can be sent somewhere: the same answer
+ * as unit_can_go() for each, worked out for all at once.  The buildings
+ * not yet sent to this turn all cost c1 sesterces of actions; for them a
+ * unit is useful when it makes a resource one of them lacks (lack1), or,
+ * if it may carry a tool, when one of them lacks the resource of a free
+ * tool (a unit that makes none of what a building lacks gains 1 of it
+ * with the tool).  Only the buildings already sent to this turn, whose
+ * next send costs more, are checked one by one.
  */
 static uint32_t senders(const struct builders_state *s, int c1)
 {
+	const uint64_t prog = s->prog[s->cur], again = prog & s->sentmask;
+	unsigned lack1 = s->plack[s->cur], tfree = s->tidle[s->cur];
+	int budget = s->p[s->cur].money - c1;
+	uint32_t cheap, out, useful = 0, rest;
 	uint64_t m;
-	uint32_t u, out = 0;
-	unsigned lack1 = 0, slow = 0;
-	int money = s->p[s->cur].money;
 
-	for (m = s->prog[s->cur]; m; m &= m - 1) {
-		int b = __builtin_ctzll(m);
-
-		if (s->sent[b])
-			slow = 1;
-		else
-			lack1 |= s->lack[b];
+	if (budget < 0)
+		return 0;
+	cheap = s->idle[s->cur] & s->wle[budget < BUILDERS_FREED_WAGE ? budget : BUILDERS_FREED_WAGE];
+	if (again) {	/* a building already sent to: lack1 without it */
+		lack1 = 0;
+		for (m = prog & ~again; m; m &= m - 1)
+			lack1 |= s->lack[__builtin_ctzll(m)];
 	}
-	if (tools_free(s, s->cur))
-		slow = 1;
-	for (u = s->idle[s->cur]; u; u &= u - 1) {
-		int x = __builtin_ctz(u);
+	useful |= s->rmask[0] & -(uint32_t)(lack1 & 1);
+	useful |= s->rmask[1] & -(uint32_t)((lack1 >> 1) & 1);
+	useful |= s->rmask[2] & -(uint32_t)((lack1 >> 2) & 1);
+	useful |= s->rmask[3] & -(uint32_t)((lack1 >> 3) & 1);
+	useful |= ~s->bound & -(uint32_t)((lack1 & tfree) != 0);
+	out = cheap & useful;
+	/* the others may still go where the next send costs more */
+	for (rest = again ? cheap & ~out : 0; rest; rest &= rest - 1) {
+		int x = __builtin_ctz(rest);
 
-		if (s->uwage[x] + c1 > money)
-			continue;
-		if (s->umask[x] & lack1)
-			out |= 1u << x;
-		else if (slow && unit_can_go(s, x, tools_free(s, s->cur)))
-			out |= 1u << x;
+		for (m = again; m; m &= m - 1)
+			if (send_options(s, x, __builtin_ctzll(m), tfree)) {
+				out |= 1u << x;
+				break;
+			}
 	}
 	return out;
+}
+
+/* Writes the move whatever cond says and counts it only when cond holds:
+ * no branch on the random state of playouts.  Only for fixed runs of a
+ * few moves (the lists stay far below MOVE_LIST_MAX). */
+static inline int put(struct move *v, int n, int cond, int kind, int a)
+{
+	v[n] = (struct move){ (uint16_t)kind, (uint16_t)a, 0, 0 };
+	return n + (cond != 0);
 }
 
 static int moves_turn(const struct builders_state *s, struct move *v)
 {
 	const struct builders_player *p = &s->p[s->cur];
 	int f = builders_free_left(s), c1 = f ? 0 : BUILDERS_ACTION_PRICE;
-	int n = 0, i, k;
+	int n = 0, i;
 	uint32_t m;
 
-	if (p->money >= c1) {
-		for (i = 0; i < BUILDERS_ROW; i++)
-			if (s->brow[i] != BUILDERS_NONE)
-				n = add(v, n, BM_START, s->brow[i], 0);
-		for (i = 0; i < BUILDERS_ROW; i++)
-			if (s->wrow[i] != BUILDERS_NONE)
-				n = add(v, n, BM_HIRE, s->wrow[i], 0);
-		if (s->prog[s->cur] && s->idle[s->cur])
-			for (m = senders(s, c1); m; m &= m - 1)
-				n = add(v, n, BM_SEND, __builtin_ctz(m), 0);
-		if (!s->invested) {
-			int left = p->money - c1;
+	/* no free action and no money for one: only the end of the turn (a
+	 * loan needs 15 to repay) */
+	if (p->money < c1)
+		return add(v, 0, BM_END, 0, 0);
+	for (i = 0; i < BUILDERS_ROW; i++)
+		n = put(v, n, s->brow[i] != BUILDERS_NONE, BM_START, s->brow[i]);
+	for (i = 0; i < BUILDERS_ROW; i++)
+		n = put(v, n, s->wrow[i] != BUILDERS_NONE, BM_HIRE, s->wrow[i]);
+	for (m = senders(s, c1); m; m &= m - 1)
+			n = add(v, n, BM_SEND, __builtin_ctz(m), 0);
+	if (!s->invested) {
+		int left = p->money - c1;
 
-			if (s->spile && left >= BUILDERS_SLAVE_PRICE)
-				n = add(v, n, BM_ENSLAVE, 0, 0);
-			if (s->tpile && left >= BUILDERS_TOOL_PRICE)
-				n = add(v, n, BM_TOOL, 0, 0);
-			if (s->loan_pile)
-				n = add(v, n, BM_LOAN, 0, 0);
-			if (left >= BUILDERS_UNI_PRICE && any_education(s))
-				n = add(v, n, BM_EDUCATE, 0, 0);
-		}
+		n = put(v, n, s->spile && left >= BUILDERS_SLAVE_PRICE, BM_ENSLAVE, 0);
+		n = put(v, n, s->tpile && left >= BUILDERS_TOOL_PRICE, BM_TOOL, 0);
+		n = put(v, n, s->loan_pile, BM_LOAN, 0);
+		if (left >= BUILDERS_UNI_PRICE && any_education(s))
+			n = add(v, n, BM_EDUCATE, 0, 0);
 	}
-	for (k = 1; k <= 3; k++)
-		if (take_ok(s, k))
-			n = add(v, n, BM_TAKE, k, 0);
-	if (p->money >= c1)
-		for (m = s->idle[s->cur] & s->bound; m; m &= m - 1)
-			n = add(v, n, BM_FREE, __builtin_ctz(m), 0);
-	if (p->loans && p->money >= BUILDERS_LOAN_REPAY)
-		n = add(v, n, BM_REPAY, 0, 0);
+	/* take_ok(): free actions, or 6 for 2 free + 1 paid (5) */
+	n = put(v, n, f >= 1, BM_TAKE, 1);
+	n = put(v, n, f >= 2, BM_TAKE, 2);
+	n = put(v, n, (f == 3) | ((f == 2) & (p->money >= BUILDERS_ACTION_PRICE)), BM_TAKE, 3);
+	for (m = s->idle[s->cur] & s->bound; m; m &= m - 1)
+		n = add(v, n, BM_FREE, __builtin_ctz(m), 0);
+	n = put(v, n, (p->loans != 0) & (p->money >= BUILDERS_LOAN_REPAY), BM_REPAY, 0);
 	return add(v, n, BM_END, 0, 0);
 }
 
@@ -592,11 +634,11 @@ static int legal(const struct builders_state *s, struct move m)
 
 	if (m.c)
 		return 0;
+	if (__builtin_expect(s->step == BS_TURN, 1))	/* nearly every decision */
+		return legal_turn(s, m);
 	if (m.kind == BM_BACK)
 		return !m.a && !m.b && s->step >= BS_SEND && s->step <= BS_EDUCATE;
 	switch (s->step) {
-	case BS_TURN:
-		return legal_turn(s, m);
 	case BS_SEND:
 		if (m.kind != BM_TO || m.a >= BUILDERS_BUILDINGS || m.b > BUILDERS_TOOLS ||
 		    !((s->prog[s->cur] >> m.a) & 1))
@@ -644,6 +686,7 @@ static void clear_turn(struct builders_state *s)
 	s->invested = 0;
 	s->pend = BUILDERS_NONE;
 	memset(s->sent, 0, sizeof(s->sent));
+	s->sentmask = 0;
 }
 
 static void end_turn(struct builders_state *s, struct game_log *log)
@@ -907,6 +950,7 @@ static void do_start(struct builders_state *s, int b, struct game_log *log)
 	s->bplace[b] = BP_BUILDING;
 	s->prog[s->cur] |= 1ULL << b;
 	s->lack[b] = (uint8_t)lack_of(s, b);
+	s->plack[s->cur] |= s->lack[b];
 	if (s->brow[i] != BUILDERS_NONE)
 		s->bplace[s->brow[i]] = BP_ROW;
 	if (log) {
@@ -967,8 +1011,10 @@ static void maybe_complete(struct builders_state *s, int b, struct game_log *log
 	gain(s, seat, bi->coins);
 	s->p[seat].vp = (uint8_t)(s->p[seat].vp + bi->vp);
 	for (t = 0; t < BUILDERS_TOOLS; t++)
-		if (s->tat[t] != BUILDERS_NONE && s->uat[s->tat[t]] == b)
+		if (s->tat[t] != BUILDERS_NONE && s->uat[s->tat[t]] == b) {
 			s->tat[t] = BUILDERS_NONE;
+			s->tidle[seat] |= (uint8_t)(1u << t);
+		}
 	for (u = 0; u < BUILDERS_UNITS; u++)
 		if (s->uat[u] == b) {
 			s->uat[u] = BUILDERS_NONE;
@@ -976,6 +1022,8 @@ static void maybe_complete(struct builders_state *s, int b, struct game_log *log
 		}
 	memset(s->have[b], 0, sizeof(s->have[b]));
 	s->sent[b] = 0;
+	s->sentmask &= ~(1ULL << b);
+	s->lack[b] = 0;
 	s->prog[seat] &= ~(1ULL << b);
 	if (bi->makes) {
 		u = BU_MACHINE + b - BB_FIRST_MACHINE;
@@ -1019,9 +1067,11 @@ static void do_send(struct builders_state *s, int b, int tool, struct game_log *
 		s->have[b][r] = (uint8_t)(s->have[b][r] + s->ures[u][r]);
 	if (tool) {
 		s->tat[tool - 1] = (uint8_t)u;
+		s->tidle[s->cur] &= (uint8_t)~(1u << (tool - 1));
 		s->have[b][tool - 1]++;
 	}
 	s->sent[b] = (uint8_t)k;
+	s->sentmask |= 1ULL << b;
 	s->lack[b] = (uint8_t)lack_of(s, b);
 	s->pend = BUILDERS_NONE;
 	s->step = BS_TURN;
@@ -1030,6 +1080,7 @@ static void do_send(struct builders_state *s, int b, int tool, struct game_log *
 		log_paid(log, s->cur, k, cost);
 	}
 	maybe_complete(s, b, log);
+	refresh_lack(s, s->cur);
 }
 
 __attribute__((noinline, cold))
@@ -1084,6 +1135,7 @@ static void do_invest(struct builders_state *s, struct move m, struct game_log *
 		pay(s, seat, BUILDERS_TOOL_PRICE);
 		s->town[m.a - 1] = (uint8_t)seat;
 		s->tpile &= (uint8_t)~(1u << (m.a - 1));
+		s->tidle[seat] |= (uint8_t)(1u << (m.a - 1));
 		break;
 	case BM_LOAN:
 		gain(s, seat, BUILDERS_LOAN_GAIN);
@@ -1095,6 +1147,7 @@ static void do_invest(struct builders_state *s, struct move m, struct game_log *
 		s->uni[m.b] = (uint8_t)(m.a - 1);
 		s->ures[m.a - 1][m.b] = BUILDERS_UNI_LEVEL;
 		s->umask[m.a - 1] |= (uint8_t)(1u << m.b);
+		s->rmask[m.b] |= 1u << (m.a - 1);
 		s->upile &= (uint8_t)~(1u << m.b);
 		s->edu |= 1u << (m.a - 1);
 		break;
@@ -1109,7 +1162,7 @@ static void do_invest(struct builders_state *s, struct move m, struct game_log *
 
 static void do_free(struct builders_state *s, int u, struct game_log *log)
 {
-	int seat = s->cur, cost = 0;
+	int seat = s->cur, cost = 0, k;
 	struct buf b = BUF_INIT;
 
 	if (s->step == BS_FINAL)
@@ -1119,6 +1172,8 @@ static void do_free(struct builders_state *s, int u, struct game_log *log)
 	s->freed[u - BU_SLAVE] = 1;
 	s->bound &= ~(1u << u);
 	s->uwage[u] = BUILDERS_FREED_WAGE;
+	for (k = 0; k < BUILDERS_FREED_WAGE; k++)
+		s->wle[k] &= ~(1u << u);
 	if (log) {
 		builders_unit_tag(s, u, log->loc, &b);
 		if (s->step == BS_FINAL)

@@ -169,9 +169,14 @@ struct builders_state {
 	 * walking the cards (playouts make millions of lists).
 	 */
 	uint64_t prog[BUILDERS_MAX_PLAYERS];
+	uint64_t sentmask;		/* buildings with sent[b] > 0 */
 	uint32_t idle[BUILDERS_MAX_PLAYERS];
 	uint32_t bound;
 	uint32_t edu;
+	uint32_t wle[BUILDERS_FREED_WAGE + 1];	/* units whose wage is at most w */
+	uint32_t rmask[BR_COUNT];	/* units that make resource r */
+	uint8_t plack[BUILDERS_MAX_PLAYERS];	/* resources some building of the seat lacks */
+	uint8_t tidle[BUILDERS_MAX_PLAYERS];	/* the seat's tools not in use */
 	uint8_t spile, tpile, upile;
 	uint8_t uwage[BUILDERS_UNITS];
 	uint8_t umask[BUILDERS_UNITS];

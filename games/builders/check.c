@@ -182,8 +182,12 @@ static int check_derived(const struct builders_state *s, struct buf *err)
 	    t.bound != s->bound || t.edu != s->edu || t.spile != s->spile ||
 	    t.tpile != s->tpile || t.upile != s->upile)
 		FAIL("masks of buildings, units or piles out of date");
-	if (memcmp(t.uwage, s->uwage, sizeof(t.uwage)) || memcmp(t.umask, s->umask, sizeof(t.umask)))
-		FAIL("unit wages out of date");
+	if (memcmp(t.uwage, s->uwage, sizeof(t.uwage)) || memcmp(t.umask, s->umask, sizeof(t.umask)) ||
+	    memcmp(t.wle, s->wle, sizeof(t.wle)) || memcmp(t.rmask, s->rmask, sizeof(t.rmask)))
+		FAIL("unit wages or resources out of date");
+	if (t.sentmask != s->sentmask || memcmp(t.plack, s->plack, sizeof(t.plack)) ||
+	    memcmp(t.tidle, s->tidle, sizeof(t.tidle)))
+		FAIL("turn masks out of date");
 	if (memcmp(t.ures, s->ures, sizeof(t.ures)))
 		FAIL("unit resources out of date");
 	if (memcmp(t.have, s->have, sizeof(t.have)) || memcmp(t.lack, s->lack, sizeof(t.lack)))
