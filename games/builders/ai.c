@@ -14,7 +14,7 @@
  * - sesterces are taken with the free actions left when nothing better is
  *   there, and always when the seat cannot pay its workers;
  * - a tool, then a slave, are bought when there is money to spare; a loan
- *   only to pay a completion it could not pay otherwise; slaves are freed
+ *   early when short of money (10 now, 15 or 2 VP later); slaves are freed
  *   (and loans repaid) at the end, when that gains points.
  *
  * Everything it reads is public (the decks' order is never looked at), and
@@ -25,6 +25,18 @@
 #include "games/builders/builders.h"
 
 #define NO_MOVE (-1e9)
+
+/* Tuned by self-play against the search (bench_ai) and by how fast the
+ * bot reaches 17 VP against itself. */
+#ifndef SLAVES_WANTED
+#define SLAVES_WANTED 3
+#define SLAVE_BONUS 3.0
+#define LOAN_BELOW 10
+#define LOANS_WANTED 2
+#define LOAN_ROUNDS 8
+#define LOAN_SCORE 3.0
+#define MACHINE_BONUS 10.0
+#endif
 
 struct view {
 	const struct builders_state *s;
@@ -192,7 +204,7 @@ static double score_start(const struct view *v, int b)
 	for (r = 0; r < BR_COUNT; r++)
 		fit += v->avail[r] < bi->need[r] ? v->avail[r] : bi->need[r];
 	return 1.0 + building_worth(b) / (need + 1) * 2.0 + fit * 0.8 - (need - fit) * 0.3 -
-	       v->inprog * 2.0 + (bi->makes ? 2.0 : 0.0);
+	       v->inprog * 2.0 + (bi->makes ? MACHINE_BONUS : 0.0);
 }
 
 static double score_worker(const struct view *v, const uint8_t res[BR_COUNT], int wage)
@@ -265,7 +277,10 @@ static double score_move(const struct view *v, struct move m)
 		if (!m.a) {
 			int k, best = -100;
 
-			if (v->free < 1 || v->money < 14 || builders_enslaved(s, v->seat) >= 2 || s->ending)
+			/* a worker for good: 7 s once, no wage ever (freed at the
+			 * end for 5 s, or -1 VP) */
+			if (v->free < 1 || v->money < BUILDERS_SLAVE_PRICE + 2 ||
+			    builders_enslaved(s, v->seat) >= SLAVES_WANTED || s->ending)
 				return NO_MOVE;
 			for (k = 0; k < BUILDERS_SLAVES; k++)
 				if (s->uown[BU_SLAVE + k] == BUILDERS_NONE) {
@@ -274,7 +289,7 @@ static double score_move(const struct view *v, struct move m)
 					if (w > best)
 						best = (int)w;
 				}
-			return best - 1.0;
+			return best + SLAVE_BONUS;
 		}
 		return score_worker(v, builders_slaves[m.a - 1], 0);
 	case BM_EDUCATE:
@@ -282,7 +297,9 @@ static double score_move(const struct view *v, struct move m)
 			return v->free >= 1 && v->money >= 25 && !s->ending ? 1.0 : NO_MOVE;
 		return 1.0 + v->uncovered[m.b] + 0.2 * v->need_sum[m.b] - s->ures[m.a - 1][m.b];
 	case BM_LOAN:
-		return NO_MOVE;
+		/* early money to hire and pay wages: 10 now for 15 later */
+		return v->free >= 1 && v->money < LOAN_BELOW && s->p[v->seat].loans < LOANS_WANTED &&
+		       s->round <= LOAN_ROUNDS && !s->ending ? LOAN_SCORE : NO_MOVE;
 	case BM_FREE:
 		/* an action that would go unused at the end of the game */
 		return s->ending && v->free >= 1 ? 2.0 : NO_MOVE;

@@ -1291,6 +1291,7 @@ const struct game_ops builders_ops = {
 	.state_size = sizeof(struct builders_state),
 	.options_help = "no options: the rulebook describes no variant",
 	.option_words = NULL,
+	.score_decimals = 1,	/* tenths: 0.1 VP per sesterce */
 	.setup = builders_setup,
 	.awaiting = builders_awaiting,
 	.moves = builders_moves,

@@ -145,25 +145,28 @@ void builders_unit_tag(const struct builders_state *s, int u, enum locale loc, s
 	buf_addch(out, ')');
 }
 
-/* "1 free action", "1 free + 1 paid action (5 s)", "2 paid actions (10 s)". */
+/* What k actions cost now: "uses 1 of your 3 free actions", "1 extra
+ * action: 5 s", "your 2 free actions + 1 extra: 5 s". */
 static void actions_text(const struct builders_state *s, int k, enum locale loc, struct buf *out)
 {
 	int f = builders_free_left(s), paid = k > f ? k - f : 0, free_ = k - paid;
+	int price = paid * BUILDERS_ACTION_PRICE;
 
-	if (!paid && free_ == 1)
-		buf_addstr(out, L(loc, "1 free action", "1 acción gratis"));
+	if (!paid && f == 1)
+		buf_addstr(out, L(loc, "uses your last free action", "usa tu última acción gratis"));
 	else if (!paid)
-		buf_printf(out, L(loc, "%d free actions", "%d acciones gratis"), free_);
+		buf_printf(out, L(loc, "uses %d of your %d free actions", "usa %d de tus %d acciones gratis"),
+			   free_, f);
 	else if (!free_ && paid == 1)
-		buf_printf(out, L(loc, "1 paid action (%d s)", "1 acción pagada (%d s)"),
-			   BUILDERS_ACTION_PRICE);
+		buf_printf(out, L(loc, "1 extra action: %d s", "1 acción extra: %d s"), price);
 	else if (!free_)
-		buf_printf(out, L(loc, "%d paid actions (%d s)", "%d acciones pagadas (%d s)"),
-			   paid, paid * BUILDERS_ACTION_PRICE);
+		buf_printf(out, L(loc, "%d extra actions: %d s", "%d acciones extra: %d s"), paid, price);
+	else if (free_ == 1)
+		buf_printf(out, L(loc, "your last free action + %d extra: %d s",
+				  "tu última acción gratis + %d extra: %d s"), paid, price);
 	else
-		buf_printf(out, L(loc, "%d free + %d paid action(s) (%d s)",
-				  "%d gratis + %d pagada(s) (%d s)"),
-			   free_, paid, paid * BUILDERS_ACTION_PRICE);
+		buf_printf(out, L(loc, "your %d free actions + %d extra: %d s",
+				  "tus %d acciones gratis + %d extra: %d s"), free_, paid, price);
 }
 
 /* ---- move ids ---- */

@@ -65,14 +65,16 @@ static const struct game_topic topics[] = {
 	  "Choose one of your available workers (not already at work), then the building and, if you like, one of your tools.\n"
 	  "You pay the worker's wage to the bank: Apprentice 2, Laborer 3, Journeyman 4, Master 5; slaves and machines 0, freedmen 5.\n"
 	  "The first worker you send to a building in a turn costs 1 action, the second one to that same building in the same turn 2 actions, "
-	  "the third 3, and so on: three workers to one building in one turn cost 6 actions, while one worker to each of two buildings costs 2. "
+	  "the third 3, and so on.\n"
+	  "So three workers to one building in one turn cost 6 actions, while one worker to each of two buildings costs 2. "
 	  "Workers sent in earlier turns do not count.\n"
 	  "A worker stays on its building until the building is complete. "
 	  "tabula only offers sends that add something the building still misses.",
 	  "Elige uno de tus trabajadores disponibles (que no esté trabajando), luego el edificio y, si quieres, una de tus herramientas.\n"
 	  "Pagas al banco el sueldo del trabajador: Aprendiz 2, Peón 3, Compañero 4, Maestro 5; esclavos y máquinas 0, libertos 5.\n"
 	  "El primer trabajador que envías a un edificio en un turno cuesta 1 acción, el segundo a ese mismo edificio en el mismo turno 2 acciones, "
-	  "el tercero 3, y así: tres trabajadores a un edificio en un turno cuestan 6 acciones, mientras que uno a cada uno de dos edificios cuesta 2. "
+	  "el tercero 3, y así sucesivamente.\n"
+	  "Así, tres trabajadores a un edificio en un turno cuestan 6 acciones, mientras que uno a cada uno de dos edificios cuesta 2. "
 	  "Los trabajadores enviados en turnos anteriores no cuentan.\n"
 	  "Un trabajador se queda en su edificio hasta que el edificio se termina. "
 	  "tabula solo ofrece envíos que aportan algo que al edificio aún le falta." }, NULL },
@@ -87,22 +89,22 @@ static const struct game_topic topics[] = {
 	  "Una máquina da sus PV y luego se une a tus trabajadores: produce 3 de un recurso y no cobra sueldo." }, NULL },
 	{ "investments", { "Investments", "Inversiones" }, {
 	  "One investment per turn, each 1 action plus its price:\n"
-	  "• Slave (7 sesterces): a worker with no wage. Each slave not freed costs 1 VP at the end. A slave cannot get a tool or a university. "
-	  "Freeing an available slave costs 1 action in your turn (or 5 sesterces at the final scoring); a freedman earns a wage of 5 and may then have tools and a university.\n"
+	  "• Slave (7 sesterces): a worker with no wage. Each slave not freed costs 1 VP at the end. A slave cannot get a tool or a university.\n"
+	  "  Freeing an available slave costs 1 action in your turn (or 5 sesterces at the final scoring); a freedman earns a wage of 5 and may then have tools and a university.\n"
 	  "• Tool (2 sesterces): when you send a worker (not a slave), it may carry one tool for free, adding 1 of the tool's resource. "
 	  "The tool comes back when the building is complete.\n"
 	  "• Loan: take 10 sesterces now. Repay 15 (not an action) in your turn or at the end, or lose 2 VP.\n"
 	  "• University (7 sesterces): one of your available workers becomes 3 in the university's resource, with the same wage. "
 	  "A worker is educated once; slaves cannot be.",
 	  "Una inversión por turno, cada una 1 acción más su precio:\n"
-	  "• Esclavo (7 sestercios): un trabajador sin sueldo. Cada esclavo no liberado resta 1 PV al final. Un esclavo no puede llevar herramienta ni ir a la universidad. "
-	  "Liberar a un esclavo disponible cuesta 1 acción en tu turno (o 5 sestercios en la puntuación final); un liberto cobra 5 de sueldo y ya puede llevar herramientas y educarse.\n"
+	  "• Esclavo (7 sestercios): un trabajador sin sueldo. Cada esclavo no liberado resta 1 PV al final. Un esclavo no puede llevar herramienta ni ir a la universidad.\n"
+	  "  Liberar a un esclavo disponible cuesta 1 acción en tu turno (o 5 sestercios en la puntuación final); un liberto cobra 5 de sueldo y ya puede llevar herramientas y educarse.\n"
 	  "• Herramienta (2 sestercios): al enviar a un trabajador (no a un esclavo) puede llevar gratis una herramienta, que suma 1 de su recurso. "
 	  "La herramienta vuelve cuando se termina el edificio.\n"
 	  "• Préstamo: coges 10 sestercios ya. Devuelves 15 (no es una acción) en tu turno o al final, o pierdes 2 PV.\n"
 	  "• Universidad (7 sestercios): uno de tus trabajadores disponibles pasa a 3 en el recurso de la universidad, con el mismo sueldo. "
 	  "Un trabajador se educa una sola vez; los esclavos no pueden." }, NULL },
-	{ "end", { "End of the game", "Fin de la partida" }, {
+	{ "ending", { "End of the game", "Fin de la partida" }, {
 	  "At the end of your turn, if your buildings and machines give you 17 VP or more, the game will end: "
 	  "the round is played to its end so that everybody has had as many turns (the last turn is that of the player before the first player). "
 	  "If that player is the one who reached 17, the game ends at once.\n"
