@@ -43,7 +43,7 @@ def saved_game(tabula, game, plays, bots=2):
 
 
 def game_load(tabula):
-    for game in ("fortuna", "gtr"):
+    for game in ("fortuna", "gtr", "builders"):
         for plays in (0, 4, 12, 40):
             for bots in (1, 2):
                 st = saved_game(tabula, game, plays, bots)
@@ -53,8 +53,9 @@ def game_load(tabula):
 
 
 def command():
-    # mode byte: room (bits 0-1: lobby f g new), user (2-3: ana ben cy zed),
-    # 0x10 "play " prefix, 0x20 direct, 0x40 es, 0x80 tick
+    # mode byte: room (bits 0-1: lobby f g new; with 0x80, f is b), user
+    # (2-3: ana ben cy zed), 0x10 "play " prefix, 0x20 direct, 0x40 es,
+    # 0x80 tick
     lines = {
         "lobby-start": (0x00, "game start"),
         "lobby-addbot": (0x00, "game addbot\ngame settings\ngame start"),
@@ -74,6 +75,11 @@ def command():
         "g-es": (0x46, "jugar 1\nrules gtr\ncard templo"),
         "new-game": (0x03, "game new fortuna draft\ngame new gtr\ngame new chess"),
         "new-help": (0x0f, "help\nmygames\nrules fortuna\nrules"),
+        "b-moves": (0x81, "moves\nhand\nboard\nrules builders send"),
+        "b-play": (0x91, "take 6 sesterces\nend turn\nstart pyramid"),
+        "b-play-ben": (0x95, "take 1\nsend apprentice 2\nback\nend turn"),
+        "b-play-es": (0xd1, "tomar 3\nterminar\n1"),
+        "b-cards": (0x83, "card piramide\ncard liberto\ngame new builders\nrules builders final"),
         "direct": (0x31, "1\nmoves"),
         "nul": (0x11, "1\0 2"),
         "utf8": (0x11, "\u00e1gua\n\xff\xfe"),
