@@ -908,9 +908,13 @@ int builders_give_worker(struct builders_state *s, int seat, int w)
 __attribute__((noinline, cold))
 static void log_paid(struct game_log *log, int seat, int k, int cost)
 {
-	if (cost)
-		game_logf(log, LOG_PUBLIC, L(log->loc, "%s pays %d s for %d extra action(s).",
-					     "%s paga %d s por %d acción(es) extra."),
+	if (cost == BUILDERS_ACTION_PRICE)
+		game_logf(log, LOG_PUBLIC, L(log->loc, "%s pays %d s for an extra action.",
+					     "%s paga %d s por una acción extra."),
+			  NAME(log, seat), cost);
+	else if (cost)
+		game_logf(log, LOG_PUBLIC, L(log->loc, "%s pays %d s for %d extra actions.",
+					     "%s paga %d s por %d acciones extra."),
 			  NAME(log, seat), cost, cost / BUILDERS_ACTION_PRICE);
 	(void)k;
 }
@@ -1043,15 +1047,18 @@ static void log_send(const struct builders_state *s, struct game_log *log, int u
 	const char *bn = builders_buildings[b].name[loc];
 
 	builders_unit_name(s, u, loc, &unit);
-	if (tool)
-		game_logf(log, LOG_PUBLIC,
-			  L(loc, "%s sends %s with the %s to %s: %d action(s), wage %d s.",
-			    "%s envía a %s con %s a %s: %d acción(es), sueldo %d s."),
-			  NAME(log, s->cur), buf_str(&unit), builders_tools[tool - 1].name[loc], bn, k, wage);
+	if (tool) {
+		buf_addch(&unit, ' ');
+		buf_printf(&unit, L(loc, "with the %s", "con %s"), builders_tools[tool - 1].name[loc]);
+	}
+	if (k == 1)
+		game_logf(log, LOG_PUBLIC, L(loc, "%s sends %s to %s: 1 action, wage %d s.",
+					     "%s envía a %s a %s: 1 acción, sueldo %d s."),
+			  NAME(log, s->cur), buf_str(&unit), bn, wage);
 	else
-		game_logf(log, LOG_PUBLIC, L(loc, "%s sends %s to %s: %d action(s), wage %d s.",
-					     "%s envía a %s a %s: %d acción(es), sueldo %d s."),
-			  NAME(log, s->cur), buf_str(&unit), bn, k, wage);
+		game_logf(log, LOG_PUBLIC, L(loc, "%s sends %s to %s: %d actions (worker %d there this turn), wage %d s.",
+					     "%s envía a %s a %s: %d acciones (trabajador %d allí este turno), sueldo %d s."),
+			  NAME(log, s->cur), buf_str(&unit), bn, k, k, wage);
 	buf_release(&unit);
 }
 
@@ -1246,9 +1253,14 @@ int builders_apply(void *st, int seat, struct move m, struct game_log *log, stru
 		cost = spend_actions(s, m.a);
 		gain(s, seat, take_gain[m.a]);
 		if (log) {
-			game_logf(log, LOG_PUBLIC, L(log->loc, "%s takes %d sesterces (%d action(s)).",
-						     "%s toma %d sestercios (%d acción(es))."),
-				  NAME(log, seat), take_gain[m.a], m.a);
+			if (m.a == 1)
+				game_logf(log, LOG_PUBLIC, L(log->loc, "%s takes 1 sesterce (1 action).",
+							     "%s toma 1 sestercio (1 acción)."),
+					  NAME(log, seat));
+			else
+				game_logf(log, LOG_PUBLIC, L(log->loc, "%s takes %d sesterces (%d actions).",
+							     "%s toma %d sestercios (%d acciones)."),
+					  NAME(log, seat), take_gain[m.a], m.a);
 			log_paid(log, seat, m.a, cost);
 		}
 		break;

@@ -108,10 +108,12 @@ static const struct game_topic topics[] = {
 	  "At the end of your turn, if your buildings and machines give you 17 VP or more, the game will end: "
 	  "the round is played to its end so that everybody has had as many turns (the last turn is that of the player before the first player). "
 	  "If that player is the one who reached 17, the game ends at once.\n"
+	  "As a safety net a game in which nobody gets there ends after round 30.\n"
 	  "Then comes the final scoring (topic `scoring`).",
 	  "Al final de tu turno, si tus edificios y máquinas te dan 17 PV o más, la partida va a terminar: "
 	  "se juega la ronda hasta el final para que todos tengan los mismos turnos (el último turno es el del jugador anterior al inicial). "
 	  "Si quien llega a 17 es ese jugador, la partida termina enseguida.\n"
+	  "Como red de seguridad, una partida en la que nadie llega termina tras la ronda 30.\n"
 	  "Después viene la puntuación final (tema `scoring`)." }, NULL },
 	{ "scoring", { "Final scoring", "Puntuación final" }, {
 	  "First each player, in turn order, may still free available slaves (5 sesterces each) and repay loans (15 sesterces each).\n"

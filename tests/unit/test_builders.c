@@ -285,7 +285,7 @@ static void test_free_and_extra_actions(void **state)
 		PLAY(&s, ANA, id);
 	}
 	assert_int_equal(s.p[ANA].money, 9);
-	assert_true(logged("Ana pays 5 s for 1 extra action(s)."));
+	assert_true(logged("Ana pays 5 s for an extra action."));
 	PLAY(&s, ANA, "end turn");
 	assert_int_equal(s.cur, BEN);
 	/* a new turn: 3 free actions again */
@@ -443,6 +443,7 @@ static void test_second_and_third_worker(void **state)
 	PLAY(&s, ANA, "to pyramid");
 	assert_int_equal(s.used, 3);		/* 1 + 2 */
 	assert_int_equal(s.p[ANA].money, 40 - 3 - 3);
+	assert_true(logged("Ana sends Laborer 2 to Pyramid: 2 actions (worker 2 there this turn), wage 3 s."));
 	PLAY(&s, ANA, "send laborer 3");
 	PLAY(&s, ANA, "to pyramid");
 	assert_int_equal(s.used, 6);		/* 1 + 2 + 3 */
@@ -967,6 +968,42 @@ static void test_final_scoring(void **state)
 	assert_int_equal(res.rank[BEN], 2);
 }
 
+/* A seat that could still pay may stop with `done`; the next seat that
+ * can pay is asked, in turn order from the first player. */
+static void test_final_done(void **state)
+{
+	struct builders_state s;
+
+	(void)state;
+	fresh(&s, 3, CY);		/* Cy, Ana, Ben */
+	give_b(&s, CY, PYRAMID);
+	give_b(&s, CY, LIGHTHOUSE);
+	give_b(&s, CY, TEMPLE);
+	give_b(&s, CY, ARMORY);
+	s.bplace[PYRAMID] = s.bplace[LIGHTHOUSE] = s.bplace[TEMPLE] = s.bplace[ARMORY] = BP_DONE;
+	builders_recount(&s);		/* 18 VP */
+	s.p[CY].loans = 1;
+	s.p[BEN].loans = 1;
+	s.loan_pile = 2;
+	set_money(&s, CY, 40);
+	set_money(&s, ANA, 3);
+	set_money(&s, BEN, 15);
+	check_ok(&s);
+	PLAY(&s, CY, "end turn");
+	PLAY(&s, ANA, "end turn");
+	PLAY(&s, BEN, "end turn");
+	/* Cy first: she keeps her 40 sesterces and her loan */
+	assert_int_equal(s.step, BS_FINAL);
+	assert_int_equal(s.cur, CY);
+	PLAY(&s, CY, "done");
+	/* Ana (3 s, nothing to pay) is skipped; Ben repays with his 15 */
+	assert_int_equal(s.cur, BEN);
+	PLAY(&s, BEN, "repay loan");
+	assert_int_equal(s.step, BS_OVER);
+	assert_int_equal(builders_score(&s, CY), 180 + 40 - 20);
+	assert_int_equal(builders_score(&s, BEN), 0);
+}
+
 static void test_tie_shares_the_win(void **state)
 {
 	struct builders_state s;
@@ -1237,6 +1274,7 @@ int main(void)
 		cmocka_unit_test(test_end_last_player),
 		cmocka_unit_test(test_round_cap),
 		cmocka_unit_test(test_final_scoring),
+		cmocka_unit_test(test_final_done),
 		cmocka_unit_test(test_tie_shares_the_win),
 		cmocka_unit_test(test_secrets_are_the_next_cards),
 		cmocka_unit_test(test_determinize_only_decks),
