@@ -24,6 +24,7 @@
  * Every function below that changes the state is reached from apply()
  * with a move that moves() listed, so they assume legality.
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "games/builders/builders.h"
@@ -388,9 +389,25 @@ _Static_assert(BUILDERS_BUILDINGS * (1 + BUILDERS_TOOLS) + 1 <= MOVE_LIST_MAX &&
 	       BUILDERS_UNITS * BUILDERS_UNIS + 1 <= MOVE_LIST_MAX,
 	       "every Builders move list fits");
 
+/* One 8-byte store per move: the compiler would otherwise merge the four
+ * fields with masks (playouts write millions of moves). */
+static inline void store_move(struct move *dst, int kind, int a, int b)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t w = (uint64_t)(uint16_t)kind | (uint64_t)(uint16_t)a << 16 |
+		     (uint64_t)(uint16_t)b << 32;
+
+	_Static_assert(sizeof(struct move) == sizeof(w) && offsetof(struct move, a) == 2 &&
+		       offsetof(struct move, b) == 4, "struct move is four 16-bit fields");
+	memcpy(dst, &w, sizeof(w));
+#else
+	*dst = (struct move){ (uint16_t)kind, (uint16_t)a, (uint16_t)b, 0 };
+#endif
+}
+
 static inline int add(struct move *v, int n, int kind, int a, int b)
 {
-	v[n] = (struct move){ (uint16_t)kind, (uint16_t)a, (uint16_t)b, 0 };
+	store_move(&v[n], kind, a, b);
 	return n + 1;
 }
 
@@ -444,25 +461,39 @@ static uint32_t senders(const struct builders_state *s, int c1)
  * few moves (the lists stay far below MOVE_LIST_MAX). */
 static inline int put(struct move *v, int n, int cond, int kind, int a)
 {
-	v[n] = (struct move){ (uint16_t)kind, (uint16_t)a, 0, 0 };
+	store_move(&v[n], kind, a, 0);
 	return n + (cond != 0);
+}
+
+/* A line's cards: all five while its deck has cards (check() holds it),
+ * else the slots not yet emptied. */
+static inline int row_moves(struct move *v, int n, const uint8_t *row, int ndeck, int kind)
+{
+	int i;
+
+	if (__builtin_expect(ndeck > 0, 1)) {
+		for (i = 0; i < BUILDERS_ROW; i++)
+			store_move(&v[n + i], kind, row[i], 0);
+		return n + BUILDERS_ROW;
+	}
+	for (i = 0; i < BUILDERS_ROW; i++)
+		n = put(v, n, row[i] != BUILDERS_NONE, kind, row[i]);
+	return n;
 }
 
 static int moves_turn(const struct builders_state *s, struct move *v)
 {
 	const struct builders_player *p = &s->p[s->cur];
 	int f = builders_free_left(s), c1 = f ? 0 : BUILDERS_ACTION_PRICE;
-	int n = 0, i;
+	int n = 0;
 	uint32_t m;
 
 	/* no free action and no money for one: only the end of the turn (a
 	 * loan needs 15 to repay) */
 	if (p->money < c1)
 		return add(v, 0, BM_END, 0, 0);
-	for (i = 0; i < BUILDERS_ROW; i++)
-		n = put(v, n, s->brow[i] != BUILDERS_NONE, BM_START, s->brow[i]);
-	for (i = 0; i < BUILDERS_ROW; i++)
-		n = put(v, n, s->wrow[i] != BUILDERS_NONE, BM_HIRE, s->wrow[i]);
+	n = row_moves(v, n, s->brow, s->nbdeck, BM_START);
+	n = row_moves(v, n, s->wrow, s->nwdeck, BM_HIRE);
 	for (m = senders(s, c1); m; m &= m - 1)
 			n = add(v, n, BM_SEND, __builtin_ctz(m), 0);
 	if (!s->invested) {
@@ -685,7 +716,8 @@ static void clear_turn(struct builders_state *s)
 	s->used = 0;
 	s->invested = 0;
 	s->pend = BUILDERS_NONE;
-	memset(s->sent, 0, sizeof(s->sent));
+	if (s->sentmask)	/* most turns send nobody twice: nothing to clear */
+		memset(s->sent, 0, sizeof(s->sent));
 	s->sentmask = 0;
 }
 
