@@ -80,7 +80,7 @@ def pick_builders(rnd, moves, area):
         return None
 
     free = lambda i: "extra" not in label.get(i, "")
-    m = re.search(r"\((\d+) free action", label.get("end turn", ""))
+    m = re.search(r"\((\d+) free actions? unused", label.get("end turn", ""))
     left = int(m.group(1)) if m else 0
     choice = (first("to ", where=lambda i: "complet" in label[i]) or
               first("to ", where=free) or first("to ") or

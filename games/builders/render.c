@@ -376,9 +376,12 @@ void builders_move_label(const void *st, int seat, struct move m, enum locale lo
 		} else {
 			int f = builders_free_left(s);
 
-			if (f)
-				buf_printf(out, L(loc, "End your turn (%d free action(s) unused)",
-						  "Terminar tu turno (%d acción(es) gratis sin usar)"), f);
+			if (f == 1)
+				buf_addstr(out, L(loc, "End your turn (1 free action unused)",
+						  "Terminar tu turno (1 acción gratis sin usar)"));
+			else if (f)
+				buf_printf(out, L(loc, "End your turn (%d free actions unused)",
+						  "Terminar tu turno (%d acciones gratis sin usar)"), f);
 			else
 				buf_addstr(out, L(loc, "End your turn", "Terminar tu turno"));
 		}
@@ -430,10 +433,10 @@ void builders_prompt(const void *st, int seat, enum locale loc, struct buf *out)
 		break;
 	case BS_SEND:
 		builders_unit_name(s, s->pend, loc, &t);
-		buf_printf(out, L(loc, "Where does %s go to work? (", "¿Adónde va a trabajar %s? ("),
+		buf_printf(out, L(loc, "Where does %s go to work? ", "¿Adónde va a trabajar %s? "),
 			   buf_str(&t));
 		turn_state(s, loc, out);
-		buf_addstr(out, ")");
+		buf_addch(out, '.');
 		break;
 	case BS_ENSLAVE:
 		buf_printf(out, L(loc, "Choose the slave to buy (%d s).", "Elige el esclavo que compras (%d s)."),
