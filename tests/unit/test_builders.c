@@ -580,6 +580,49 @@ static void test_machine(void **state)
 	assert_int_equal(s.have[PYRAMID][BR_STONE], 3);
 }
 
+/* Each of the four machines: completed by one worker, 2 VP and no coins,
+ * then a unit making 3 of its resource for no wage. */
+static void test_each_machine(void **state)
+{
+	static const struct { int b, worker, res; const char *id; } m[] = {
+		{ SAW, MAS4, BR_WOOD, "saw" },			/* A1 D2 <- A3 D2 */
+		{ ARCH_TABLE, LAB2, BR_ARCH, "architects table" },	/* S2 D1 <- S2 D1 */
+		{ SCAFFOLD, MAS2, BR_DECO, "scaffolding" },	/* S1 W2 <- S3 W2 */
+		{ HOIST, MAS3, BR_STONE, "hoist" },		/* W1 A2 <- W3 A2 */
+	};
+	struct builders_state s;
+	char id[64];
+	size_t i;
+	int u, r;
+
+	(void)state;
+	for (i = 0; i < sizeof(m) / sizeof(*m); i++) {
+		fresh(&s, 2, ANA);
+		give_b(&s, ANA, m[i].b);
+		give_b(&s, ANA, PYRAMID);
+		give_w(&s, ANA, m[i].worker);
+		set_money(&s, ANA, 10);
+		unit_id(&s, m[i].worker, id + 5, sizeof(id) - 5);
+		memcpy(id, "send ", 5);
+		PLAY(&s, ANA, id);
+		snprintf(id, sizeof(id), "to %s", m[i].id);
+		PLAY(&s, ANA, id);
+		u = BU_MACHINE + m[i].b - BB_FIRST_MACHINE;
+		assert_int_equal(s.bplace[m[i].b], BP_DONE);
+		assert_int_equal(s.p[ANA].vp, 2);
+		assert_int_equal(s.p[ANA].money, 10 - builders_wage(&s, m[i].worker));
+		assert_int_equal(s.uown[u], ANA);
+		for (r = 0; r < BR_COUNT; r++)
+			assert_int_equal(s.ures[u][r], r == m[i].res ? 3 : 0);
+		assert_int_equal(builders_wage(&s, u), 0);
+		snprintf(id, sizeof(id), "send %s", m[i].id);
+		PLAY(&s, ANA, id);
+		PLAY(&s, ANA, "to pyramid");
+		assert_int_equal(s.have[PYRAMID][m[i].res], 3);
+		assert_int_equal(s.p[ANA].money, 10 - builders_wage(&s, m[i].worker));
+	}
+}
+
 /* ---- investments ---- */
 
 /* "Una vez por turno, puedes optar por coger una de las cartas de las
@@ -1263,6 +1306,7 @@ int main(void)
 		cmocka_unit_test(test_lighthouse_completed),
 		cmocka_unit_test(test_worker_stays),
 		cmocka_unit_test(test_machine),
+		cmocka_unit_test(test_each_machine),
 		cmocka_unit_test(test_one_investment_a_turn),
 		cmocka_unit_test(test_slave),
 		cmocka_unit_test(test_free_slave),
