@@ -122,6 +122,11 @@ struct game_ops {
 	 * the manager hands setup() each word folded with its hyphens kept.
 	 * Tests start a game with each; platforms may offer them as choices. */
 	const char *const *option_words;
+	/* Optional (0 when absent): digits after the decimal point in
+	 * game_result.score, for games that score fractions of a point (The
+	 * Builders counts 0.1 per sesterce: a score of 173 reads 17.3).  A
+	 * platform shows score / 10^score_decimals. */
+	int score_decimals;
 
 	/* Sets up a new game in zeroed memory.  options: space-separated
 	 * words (e.g. "draft"); unknown words fail.  0, or -1 with err. */

@@ -13,11 +13,13 @@
 extern const struct game_ops fortuna_ops;
 extern const struct game_ops gtr_ops;
 extern const struct game_ops sylla_ops;
+extern const struct game_ops builders_ops;
 
 static const struct game_ops *const registry[] = {
 	&fortuna_ops,
 	&gtr_ops,
 	&sylla_ops,
+	&builders_ops,
 	NULL,
 };
 

@@ -59,8 +59,14 @@ void search_defaults(const struct game_ops *ops, struct search_params *p)
 		p->iterations = 80;
 	else if (!strcmp(ops->id, "sylla"))
 		p->iterations = 100;	/* 2-5 ms an answer in a 3-player game */
+	else if (!strcmp(ops->id, "builders"))
+		p->iterations = 100;	/* ~2 ms an answer; 199/200 wins (docs/games/builders.md) */
 	else
 		p->iterations = 100;
+	/* scores in tenths of a point (game_ops.score_decimals): the margin
+	 * is still ~10 points */
+	for (int d = 0; d < ops->score_decimals && d < 3; d++)
+		p->margin_scale *= 10.0;
 }
 
 static int first_seat(unsigned aw)

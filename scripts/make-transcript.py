@@ -44,13 +44,67 @@ def number(move):
     return int(m.group(1)) if m else 0
 
 
-def pick(rnd, ids, game):
+def seat_area(board, who):
+    """The lines of who's area on a The Builders board (header and indented
+    lines), as one string."""
+    out, inside = [], False
+    for line in board.splitlines():
+        body = line[len("[room] "):] if line.startswith("[room] ") else None
+        if body is None:
+            continue
+        if body.startswith(who + " ") and "—" in body:
+            inside = True
+        elif inside and not body.startswith("  "):
+            break
+        if inside:
+            out.append(body)
+    return "\n".join(out)
+
+
+def pick_builders(rnd, moves, area):
+    """A plain The Builders player: completes a building when a send does,
+    keeps workers busy on at most two buildings, hires up to four workers,
+    buys slaves and a tool when it can, takes sesterces with the free
+    actions left, frees slaves and repays loans at the end.  moves:
+    [(id, label)]; area: the seat's lines of the board."""
+    ids = [i for i, _ in moves]
+    label = dict(moves)
+    building = area.count("building:")
+    team = area.count("wage")
+
+    def first(*prefixes, where=lambda i: True):
+        for p in prefixes:
+            for i in ids:
+                if i.startswith(p) and where(i):
+                    return i
+        return None
+
+    free = lambda i: "extra" not in label.get(i, "")
+    m = re.search(r"\((\d+) free actions? unused", label.get("end turn", ""))
+    left = int(m.group(1)) if m else 0
+    choice = (first("to ", where=lambda i: "complet" in label[i]) or
+              first("to ", where=free) or first("to ") or
+              first("buy slave", "buy hammer", "buy handsaw", "buy square", "buy brush",
+                    "educate ") or
+              (first("free slave", "repay loan", "done") if "done" in ids else None) or
+              first("send ", where=lambda i: building > 0 and left > 0) or
+              (first("start ", where=free) if building < 2 else None) or
+              (first("hire ", where=free) if team < 4 or building else None) or
+              (first("enslave", where=free) if team < 5 else None) or
+              first("take 6", "take 3", "take 1", where=free) or
+              first("end turn", "back"))
+    return choice or rnd.choice(ids)
+
+
+def pick(rnd, ids, game, labels=None, area=""):
     ids = [i for i in ids if i != "concede"] or ids	# resigning ends a transcript early
     if game == "sylla":
         # a secret choice is made once and confirmed; windows of amounts stay put
         if "confirm" in ids:
             return "confirm"
         ids = [i for i in ids if i not in ("change", "more")] or ids
+    if game == "builders" and labels is not None:
+        return pick_builders(rnd, list(zip(ids, labels)), area)
     if game != "fortuna":
         active = [i for i in ids if not i.startswith(PASSIVE)]
         return rnd.choice(active or ids)
@@ -102,12 +156,19 @@ def main():
             if not m:
                 break
             who = m.group(1)
+            area = seat_area(out, who)
             out = bot(a.binary, db, a.seed, f"{who}: moves")
-            ids = re.findall(r"^\[dm [^\]]+\]\s+\d+\. (.+?)(?:  — .*)?$", out, re.M)
+            lines = re.findall(r"^\[dm [^\]]+\]\s+\d+\. (.+?)(?:  — (.*))?$", out, re.M)
+            ids = [i for i, _ in lines]
+            labels = [l or i for i, l in lines]
             if not ids:
                 sys.exit(f"no moves parsed for {who}:\n{out}")
-            choice = pick(rnd, ids, a.game) if rnd.random() < 0.9 else \
-                rnd.choice([i for i in ids if i != "concede"] or ids)
+            if a.game == "builders":
+                # a plain player throughout: random moves never reach 17 VP
+                choice = pick(rnd, ids, a.game, labels, area)
+            else:
+                choice = pick(rnd, ids, a.game) if rnd.random() < 0.9 else \
+                    rnd.choice([i for i in ids if i != "concede"] or ids)
             say(f"{who}: play {choice}")
             turns += 1
             if turns > 5000:
@@ -142,8 +203,10 @@ def main():
         if a.game == "sylla":
             # nothing behind a screen, no secret choice, in the room
             f.write("!~ ^\\[room[^\\]]*\\] .*(\u00ab|Behind your screen|Tras tu pantalla)\n")
-        else:
+        elif a.game == "fortuna":
             f.write("! [room] You get:\n! [room] Your privilege cards\n")
+        else:
+            f.write("! [room] Your moves\n")
         # every input was a legal move when it was typed
         f.write("! No move matches\n! It is not your turn to decide\n"
                 "! That could be several moves\n")

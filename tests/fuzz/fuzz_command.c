@@ -3,14 +3,16 @@
  *
  * Every input gets a fresh manager on a fresh SQLite store (a copy of a
  * template made once, in /dev/shm when there is one), with the tests'
- * capture adapter (tests/support/capture.c) as a "console" and three rooms
+ * capture adapter (tests/support/capture.c) as a "console" and four rooms
  * made with ordinary commands:
  *   "lobby"  Fortuna opened by ana, ben seated, not started;
  *   "f"      Fortuna in play, ana and ben;
- *   "g"      Glory to Rome in play, ana and ben.
+ *   "g"      Glory to Rome in play, ana and ben;
+ *   "b"      The Builders in play, ana and ben.
  * Input: [mode byte][line]\n[line]\n... (at most 8 lines; a line may hold
  * NULs: text_len carries its length).  The mode byte picks:
- *   bits 0-1  the room: lobby, f, g, or "new" (no game);
+ *   bits 0-1  the room: lobby, f, g, or "new" (no game); with bit 7 set,
+ *             f is replaced by b (the four rooms fit in the byte);
  *   bits 2-3  the user: ana, ben, cy (not seated), zed;
  *   bit 4     "play " is put before every line, so game_parse and the
  *             games' apply() see the text;
@@ -149,7 +151,11 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	setup_cmd(c, "g", "ana", "game new gtr");
 	setup_cmd(c, "g", "ben", "game join");
 	setup_cmd(c, "g", "ana", "game start");
-	if (c->n == 0 || !session_mgr_find(m, "console", "g", NULL)) {
+	setup_cmd(c, "b", "ana", "game new builders");
+	setup_cmd(c, "b", "ben", "game join");
+	setup_cmd(c, "b", "ana", "game start");
+	if (c->n == 0 || !session_mgr_find(m, "console", "g", NULL) ||
+	    !session_mgr_find(m, "console", "b", NULL)) {
 		fprintf(stderr, "fuzz_command: the setup commands did nothing\n");
 		abort();
 	}
@@ -176,7 +182,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const char *const rooms[] = { "lobby", "f", "g", "new" };
+	static const char *const rooms[] = { "lobby", "f", "g", "new", "lobby", "b", "g", "new" };
 	static const char *const users[] = { "ana", "ben", "cy", "zed" };
 	static struct session_mgr *m;
 	struct store *store;
@@ -206,7 +212,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (p = data + 1; p <= end && nlines < MAX_LINES; nlines++) {
 		const uint8_t *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-		const char *room = rooms[mode & 3], *user = users[(mode >> 2) & 3];
+		const char *room = rooms[(mode & 3) | ((mode >> 5) & 4)], *user = users[(mode >> 2) & 3];
 		const char *locale = (mode & 0x40) ? "es-ES" : NULL;
 
 		buf_reset(&line);

@@ -43,10 +43,10 @@ def saved_game(tabula, game, plays, bots=2):
 
 
 # AI seats beside ana per game: every player count the game allows
-BOTS = {"fortuna": (1, 2), "gtr": (1, 2), "sylla": (2, 3)}
+BOTS = {"fortuna": (1, 2), "gtr": (1, 2), "sylla": (2, 3), "builders": (1, 2)}
 
 
-def game_load(tabula, games=("fortuna", "gtr", "sylla")):
+def game_load(tabula, games=("fortuna", "gtr", "sylla", "builders")):
     for game in games:
         # Sylla: 3 plays leave a secret choice half made
         for plays in (0, 3, 4, 12, 40) if game == "sylla" else (0, 4, 12, 40):
@@ -58,8 +58,9 @@ def game_load(tabula, games=("fortuna", "gtr", "sylla")):
 
 
 def command():
-    # mode byte: room (bits 0-1: lobby f g new), user (2-3: ana ben cy zed),
-    # 0x10 "play " prefix, 0x20 direct, 0x40 es, 0x80 tick
+    # mode byte: room (bits 0-1: lobby f g new; with 0x80, f is b), user
+    # (2-3: ana ben cy zed), 0x10 "play " prefix, 0x20 direct, 0x40 es,
+    # 0x80 tick
     lines = {
         "lobby-start": (0x00, "game start"),
         "lobby-addbot": (0x00, "game addbot\ngame settings\ngame start"),
@@ -87,6 +88,11 @@ def command():
                                    "1\n1\n1\n1\nconfirm\n1\nmore\nconfirm\ntoken civic\n1\n1"),
         "new-sylla-texts": (0x43, "rules sylla\nrules sylla eventos\ncard grua\ncard templo privado\n"
                                   "card decadence\ncard panteon\ncard ecclesia\ncard senador"),
+        "b-moves": (0x81, "moves\nhand\nboard\nrules builders send"),
+        "b-play": (0x91, "take 6 sesterces\nend turn\nstart pyramid"),
+        "b-play-ben": (0x95, "take 1\nsend apprentice 2\nback\nend turn"),
+        "b-play-es": (0xd1, "tomar 3\nterminar\n1"),
+        "b-cards": (0x83, "card piramide\ncard liberto\ngame new builders\nrules builders final"),
         "direct": (0x31, "1\nmoves"),
         "nul": (0x11, "1\0 2"),
         "utf8": (0x11, "\u00e1gua\n\xff\xfe"),

@@ -1,5 +1,6 @@
 /*
- * The determinize ops of Fortuna, Glory to Rome and Sylla and the searcher
+ * The determinize ops of Fortuna, Glory to Rome, Sylla and The Builders and
+ * the searcher
  * (games/search.h), on positions of seeded games played by the baseline AI:
  *
  * - determinize keeps what the seat sees (render_public, render_private of
@@ -25,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "games/builders/builders.h"
 #include "games/fortuna/fortuna.h"
 #include "games/game.h"
 #include "games/gtr/gtr.h"
@@ -91,7 +93,8 @@ static void play_out(const struct game_ops *g, void *st, struct rng *r)
 	buf_release(&err);
 }
 
-/* Whether the other seats' hands differ between a and b. */
+/* Whether the other seats' hands differ between a and b (The Builders
+ * has no hands: everything but the decks' order is open). */
 static int hands_differ(const struct game_ops *g, const void *a, const void *b, int seat)
 {
 	int i;
@@ -106,6 +109,8 @@ static int hands_differ(const struct game_ops *g, const void *a, const void *b, 
 					  x->p[i].picks != y->p[i].picks || x->p[i].amount != y->p[i].amount ||
 					  x->p[i].thumb != y->p[i].thumb))
 				return 1;
+	} else if (!strcmp(g->id, "builders")) {
+		return 0;
 	} else if (!strcmp(g->id, "fortuna")) {
 		const struct fortuna_state *x = a, *y = b;
 
@@ -133,6 +138,12 @@ static int hidden_differ(const struct game_ops *g, const void *a, const void *b,
 		return memcmp(x->deck, y->deck, sizeof(x->deck)) || memcmp(x->stack, y->stack, sizeof(x->stack)) ||
 		       memcmp(x->ev_deck, y->ev_deck, sizeof(x->ev_deck)) ||
 		       memcmp(x->works, y->works, sizeof(x->works));
+	}
+	if (!strcmp(g->id, "builders")) {
+		const struct builders_state *x = a, *y = b;
+
+		return memcmp(x->bdeck, y->bdeck, sizeof(x->bdeck)) != 0 ||
+		       memcmp(x->wdeck, y->wdeck, sizeof(x->wdeck)) != 0;
 	}
 	if (!strcmp(g->id, "fortuna")) {
 		const struct fortuna_state *x = a, *y = b;
@@ -196,9 +207,10 @@ static void determinize_game(const char *id, int nseats, uint64_t seed)
 		assert_true(++moves < MAX_MOVES);
 	}
 	assert_true(played > 0);
-	/* the deck's order changes nearly always; hands often */
+	/* the deck's order changes nearly always; hands often (where there
+	 * are hands) */
 	assert_true(changed > samples * 3 / 4);
-	assert_true(hands > 0);
+	assert_true(hands > 0 || !strcmp(id, "builders"));
 	buf_release(&before);
 	buf_release(&after);
 	buf_release(&err);
@@ -230,11 +242,19 @@ static void test_determinize_gtr(void **state)
 	determinize_game("gtr", 5, 3);
 }
 
+static void test_determinize_builders(void **state)
+{
+	(void)state;
+	determinize_game("builders", 2, 1);
+	determinize_game("builders", 3, 2);
+	determinize_game("builders", 4, 3);
+}
+
 /* A determinized state is over when the original is; a finished game is
  * left alone. */
 static void test_determinize_over(void **state)
 {
-	const char *ids[] = { "fortuna", "gtr", "sylla" };
+	const char *ids[] = { "fortuna", "gtr", "sylla", "builders" };
 	size_t i;
 
 	(void)state;
@@ -358,14 +378,21 @@ static void test_no_cheat_gtr(void **state)
 	no_cheat_game("gtr", 4, 12, SEARCH_POLICY_BOT, 29);
 }
 
+static void test_no_cheat_builders(void **state)
+{
+	(void)state;
+	no_cheat_game("builders", 2, 11, SEARCH_POLICY_RANDOM, 7);
+	no_cheat_game("builders", 4, 12, SEARCH_POLICY_BOT, 13);
+}
+
 /* One choice: returned at once, the rng untouched.  No choice: -1. */
 static void test_trivial(void **state)
 {
-	const char *ids[] = { "fortuna", "gtr" };
+	const char *ids[] = { "fortuna", "gtr", "builders" };
 	size_t i;
 
 	(void)state;
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < 3; i++) {
 		const struct game_ops *g = game_find(ids[i]);
 		void *st = game_state_new(g);
 		struct search_params p;
@@ -413,10 +440,12 @@ int main(void)
 		cmocka_unit_test(test_determinize_fortuna),
 		cmocka_unit_test(test_determinize_gtr),
 		cmocka_unit_test(test_determinize_sylla),
+		cmocka_unit_test(test_determinize_builders),
 		cmocka_unit_test(test_determinize_over),
 		cmocka_unit_test(test_no_cheat_fortuna),
 		cmocka_unit_test(test_no_cheat_gtr),
 		cmocka_unit_test(test_no_cheat_sylla),
+		cmocka_unit_test(test_no_cheat_builders),
 		cmocka_unit_test(test_trivial),
 	};
 
