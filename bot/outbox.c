@@ -164,26 +164,41 @@ void session_mgr_sent(struct session_mgr *m, int64_t outbox_id)
 void add_waiting(const struct session *s, const void *st, enum locale loc,
 		 struct rich *r, unsigned mention)
 {
-	unsigned aw = s->ops->awaiting(st);
-	struct buf p = BUF_INIT;
-	int i;
+	unsigned aw = s->ops->awaiting(st), done = 0;
+	struct buf p = BUF_INIT, q = BUF_INIT;
+	int i, k;
 
+	/* seats asked the same thing at once (a secret vote, a reservation)
+	 * share one line: "Waiting for @ana, @ben: <prompt>" */
 	for (i = 0; i < s->rec.nseats; i++) {
-		const struct seat_rec *seat = &s->rec.seats[i];
-
-		if (!(aw & (1u << i)))
+		if (!(aw & (1u << i)) || (done & (1u << i)))
 			continue;
 		buf_reset(&p);
 		s->ops->prompt(st, i, loc, &p);
 		rich_text(r, "%s ", L(loc, "Waiting for", "Esperando a"));
-		if ((mention & (1u << i)) && !seat->is_bot)
-			rich_mention(r, seat->user, seat->name);
-		else
-			rich_emph(r, "%s", seat->name);
+		for (k = i; k < s->rec.nseats; k++) {
+			const struct seat_rec *seat = &s->rec.seats[k];
+
+			if (!(aw & (1u << k)) || (done & (1u << k)))
+				continue;
+			if (k != i) {
+				buf_reset(&q);
+				s->ops->prompt(st, k, loc, &q);
+				if (strcmp(buf_str(&p), buf_str(&q)))
+					continue;
+				rich_text(r, ", ");
+			}
+			done |= 1u << k;
+			if ((mention & (1u << k)) && !seat->is_bot)
+				rich_mention(r, seat->user, seat->name);
+			else
+				rich_emph(r, "%s", seat->name);
+		}
 		rich_text(r, ": %s", buf_str(&p));
 		rich_newline(r);
 	}
 	buf_release(&p);
+	buf_release(&q);
 }
 
 void add_result(const struct session *s, const void *st, enum locale loc,
@@ -257,16 +272,13 @@ out:
 	free(ml);
 }
 
-/* newly: the seats that have just become awaited, the only ones pinged */
-static void public_update(struct session_mgr *m, const struct session *s, const void *st,
-			  const struct capture *cap, unsigned newly, struct rich *r)
+/* The public lines of cap: a human's all, AI seats' the last
+ * max_log_lines after a note. */
+static void add_lines(struct session_mgr *m, const struct session *s, const struct capture *cap,
+		      enum locale loc, struct rich *r)
 {
-	enum locale loc = session_loc(s, m);
-	const char *names[GAME_MAX_SEATS];
-	struct game_view v;
 	size_t i, nai = 0, skip = 0, skipped = 0;
 
-	view_init(s, loc, names, &v);
 	for (i = 0; cap && i < cap->n; i++)
 		nai += cap->v[i].seat == LOG_PUBLIC && cap->v[i].by_ai;
 	if (nai > m->max_log_lines)
@@ -282,6 +294,18 @@ static void public_update(struct session_mgr *m, const struct session *s, const 
 		}
 		rich_line(r, "%s", cap->v[i].text);
 	}
+}
+
+/* newly: the seats that have just become awaited, the only ones pinged */
+static void public_update(struct session_mgr *m, const struct session *s, const void *st,
+			  const struct capture *cap, unsigned newly, struct rich *r)
+{
+	enum locale loc = session_loc(s, m);
+	const char *names[GAME_MAX_SEATS];
+	struct game_view v;
+
+	view_init(s, loc, names, &v);
+	add_lines(m, s, cap, loc, r);
 	s->ops->render_public(st, &v, r);
 	add_result(s, st, loc, r);
 	add_waiting(s, st, loc, r, newly);
@@ -312,7 +336,75 @@ static int private_update(struct session_mgr *m, const struct session *s, const 
 	return 1;
 }
 
-/* Adds the update messages of a game change to c->out. */
+static int private_lines(const struct capture *cap, int seat)
+{
+	size_t i;
+
+	for (i = 0; cap && i < cap->n; i++)
+		if (cap->v[i].seat == seat)
+			return 1;
+	return 0;
+}
+
+/* Whether the public board of st and of st2 read the same in loc. */
+static int same_board(const struct session *s, const void *st, const void *st2,
+		      enum locale loc)
+{
+	const char *names[GAME_MAX_SEATS];
+	struct game_view v;
+	struct rich a = RICH_INIT, b = RICH_INIT;
+	struct buf ta = BUF_INIT, tb = BUF_INIT;
+	int same;
+
+	view_init(s, loc, names, &v);
+	s->ops->render_public(st, &v, &a);
+	s->ops->render_public(st2, &v, &b);
+	rich_to_plain(&a, &ta);
+	rich_to_plain(&b, &tb);
+	same = !strcmp(buf_str(&ta), buf_str(&tb));
+	rich_release(&a);
+	rich_release(&b);
+	buf_release(&ta);
+	buf_release(&tb);
+	return same;
+}
+
+/* Whether seat's private view and moves read the same in st and st2. */
+static int same_private(const struct session *s, const void *st, const void *st2, int seat,
+			enum locale loc)
+{
+	struct rich a = RICH_INIT, b = RICH_INIT;
+	struct buf ta = BUF_INIT, tb = BUF_INIT;
+	const char *names[GAME_MAX_SEATS];
+	struct game_view v;
+	int same;
+
+	view_init(s, loc, names, &v);
+	s->ops->render_private(st, seat, &v, &a);
+	add_moves(s, st, seat, loc, &a, SELECT_MAX);
+	s->ops->render_private(st2, seat, &v, &b);
+	add_moves(s, st2, seat, loc, &b, SELECT_MAX);
+	rich_to_plain(&a, &ta);
+	rich_to_plain(&b, &tb);
+	same = !strcmp(buf_str(&ta), buf_str(&tb));
+	rich_release(&a);
+	rich_release(&b);
+	buf_release(&ta);
+	buf_release(&tb);
+	return same;
+}
+
+/*
+ * Adds the update messages of a game change to c->out.
+ *
+ * A step that tells the table nothing (no public line, the same board)
+ * posts nothing, or only who is awaited now when that changed: a secret
+ * choice made in several steps (Sylla's vote: a thumb, an amount, then
+ * confirm) must not show the room how many steps it took.  Likewise a seat
+ * still awaited whose view and moves did not change gets no new private
+ * message (a simultaneous decision otherwise re-sends everyone's moves at
+ * each seat's step); the actor always gets theirs.
+ */
 void queue_updates(struct session_mgr *m, struct change *c, const struct capture *cap)
 {
 	struct adapter *a;
@@ -320,16 +412,38 @@ void queue_updates(struct session_mgr *m, struct change *c, const struct capture
 	unsigned before, aw = c->s->ops->awaiting(c->st);
 	struct session tmp = *c->s;
 	struct rich r = RICH_INIT;
-	int seat;
+	enum locale loc;
+	size_t i, npub = 0;
+	int seat, was_live, quiet = 0;
 
 	/* the position these messages show: after this change's moves */
 	tmp.last_seq = c->s->last_seq + (int64_t)c->nactions;
 	tmp.rec = c->rec;	/* shallow: names and locale of the new record */
+	loc = session_loc(&tmp, m);
 	/* a player still deciding (several steps of one turn) is not pinged
 	 * again; whoever has just become awaited is */
-	before = c->s->st && c->s->rec.status == SESSION_ACTIVE ? c->s->ops->awaiting(c->s->st) : 0;
-	public_update(m, &tmp, c->st, cap, aw & ~before, &r);
-	pending_add(m, &c->out, &tmp, NULL, &r);
+	was_live = c->s->st && c->s->rec.status == SESSION_ACTIVE;
+	before = was_live ? c->s->ops->awaiting(c->s->st) : 0;
+	for (i = 0; cap && i < cap->n; i++)
+		npub += cap->v[i].seat == LOG_PUBLIC;
+	if (was_live && aw && !npub && same_board(&tmp, c->s->st, c->st, loc))
+		quiet = aw == before ? 2 : 1;
+	else if (was_live && aw && aw == before && c->s->ops->turn &&
+		 c->s->ops->turn(c->s->st) == c->s->ops->turn(c->st))
+		quiet = 3;
+	if (quiet == 1) {
+		add_waiting(&tmp, c->st, loc, &r, aw & ~before);
+	} else if (quiet == 3) {
+		/* a step inside the same turn (a Craftsman's second action, the
+		 * next action of a Builders turn): what happened and who goes
+		 * on; the whole board comes when the turn passes (or `board`) */
+		add_lines(m, &tmp, cap, loc, &r);
+		add_waiting(&tmp, c->st, loc, &r, 0);
+	} else if (!quiet) {
+		public_update(m, &tmp, c->st, cap, aw & ~before, &r);
+	}
+	if (quiet != 2)
+		pending_add(m, &c->out, &tmp, NULL, &r);
 	rich_release(&r);
 	a = mgr_adapter(m, c->rec.platform);
 	on_demand = a && (a->ops->caps & ADAPTER_CAP_PRIVATE_ON_DEMAND);
@@ -345,6 +459,10 @@ void queue_updates(struct session_mgr *m, struct change *c, const struct capture
 		}
 		if (on_demand && !sr->notify_dm)
 			continue;	/* they look when they want (buttons, `hand`) */
+		if (was_live && (aw & before & (1u << seat)) &&
+		    !(c->actor && !strcmp(sr->user, c->actor)) && !private_lines(cap, seat) &&
+		    same_private(&tmp, c->s->st, c->st, seat, loc))
+			continue;	/* still deciding, nothing new to show */
 		rich_init(&r);
 		if (private_update(m, &tmp, c->st, seat, cap, !!(aw & (1u << seat)), &r))
 			pending_add(m, &c->out, &tmp, sr->user, &r);

@@ -209,6 +209,14 @@ struct game_ops {
 	 */
 	void (*intro)(const void *st, struct game_log *log);
 
+	/* Optional.  A number that changes whenever a new turn begins, as
+	 * the game counts turns (a player's turn, a round's phase).  The
+	 * manager shows the whole board when a change starts a new turn or
+	 * changes who is awaited, and within one turn of the same seats only
+	 * what happened (a Craftsman's second action, the next action of a
+	 * Builders turn).  NULL: the whole board after every change. */
+	unsigned (*turn)(const void *st);
+
 	/* Optional.  Appends to out, one per line, strings that reveal hidden
 	 * information now (a face-down card's name, a secret card held) and so
 	 * must never appear in render_public.  Tests use it. */

@@ -1325,6 +1325,14 @@ int builders_apply(void *st, int seat, struct move m, struct game_log *log, stru
 static const char *const builders_aliases[] = { "the builders", "builders antiquity",
 	"los constructores", NULL };
 
+/* a seat's turn within a round */
+static unsigned builders_turn(const void *st)
+{
+	const struct builders_state *s = st;
+
+	return (unsigned)s->round << 8 | s->cur;
+}
+
 const struct game_ops builders_ops = {
 	.api_version = GAME_API_VERSION,
 	.id = "builders",
@@ -1351,6 +1359,7 @@ const struct game_ops builders_ops = {
 	.bot_move = builders_bot_move,
 	.determinize = builders_determinize,
 	.check = builders_check,
+	.turn = builders_turn,
 	.intro = builders_intro,
 	.secrets = builders_secrets,
 	.rules = builders_rules,

@@ -2229,6 +2229,14 @@ static const char *const fortuna_aliases[] = { NULL };
 
 static const char *const fortuna_option_words[] = { "draft", NULL };
 
+/* a player's turn within a round */
+static unsigned fortuna_turn(const void *st)
+{
+	const struct fortuna_state *s = st;
+
+	return (unsigned)s->round << 8 | s->turn;
+}
+
 const struct game_ops fortuna_ops = {
 	.api_version = GAME_API_VERSION,
 	.id = "fortuna",
@@ -2256,6 +2264,7 @@ const struct game_ops fortuna_ops = {
 	.bot_move = fortuna_bot_move,
 	.determinize = fortuna_determinize,
 	.check = fortuna_check,
+	.turn = fortuna_turn,
 	.secrets = fortuna_secrets,
 	.rules = fortuna_rules,
 	.card = fortuna_card,

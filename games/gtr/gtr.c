@@ -687,6 +687,11 @@ static const char *const gtr_option_words[] = {
 	"experienced", "original-circus", "nofunctions", "quick", NULL
 };
 
+static unsigned gtr_turn(const void *st)
+{
+	return ((const struct gtr_state *)st)->turn;
+}
+
 const struct game_ops gtr_ops = {
 	.api_version = GAME_API_VERSION,
 	.id = "gtr",
@@ -715,6 +720,7 @@ const struct game_ops gtr_ops = {
 	.bot_move = gtr_bot_move,
 	.determinize = gtr_determinize,
 	.check = gtr_check,
+	.turn = gtr_turn,
 	.secrets = gtr_secrets,
 	.intro = gtr_intro,
 	.rules = gtr_rules,

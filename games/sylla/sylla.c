@@ -2403,6 +2403,14 @@ void sylla_start_phase(struct sylla_state *s, int phase, int fc, struct game_log
 
 static const char *const sylla_option_words[] = { "sealed-election", NULL };
 
+/* a phase of a turn */
+static unsigned sylla_turn(const void *st)
+{
+	const struct sylla_state *s = st;
+
+	return (unsigned)s->turn << 8 | s->phase;
+}
+
 const struct game_ops sylla_ops = {
 	.api_version = GAME_API_VERSION,
 	.id = "sylla",
@@ -2428,6 +2436,7 @@ const struct game_ops sylla_ops = {
 	.bot_move = sylla_bot_move,
 	.determinize = sylla_determinize,
 	.check = sylla_check,
+	.turn = sylla_turn,
 	.intro = sylla_intro,
 	.secrets = sylla_secrets,
 	.rules = sylla_rules,

@@ -36,8 +36,9 @@ from hidden import secrets_now, assert_no_leak
 BIN = "./tabula"
 SENTINEL = "#x"
 SENTINEL_OUT = "[console] a room is written #name, then a space"
-# "@ana" when the board pings her, "*ana*" when she was awaited already
-WAITING_RE = re.compile(r"^\[room[^\]]*\] Waiting for [@*]?([^\s*:]+)\*?: ")
+# "@ana" when the board pings her, "*ana*" when she was awaited already;
+# seats asked the same thing share a line ("Waiting for @ana, *ben*: ...")
+WAITING_RE = re.compile(r"^\[room[^\]]*\] Waiting for ((?:[@*]?[^\s*:,]+\*?)(?:, [@*]?[^\s*:,]+\*?)*): ")
 MOVE_RE = re.compile(r"^\[dm (\S+?)\]\s+(\d+)\. (\S.*?)(?:  — .*)?$")
 GAMES_RE = re.compile(r"^\[dm \S+\] Games: (.+)\.$")
 SEATS_RE = re.compile(r"Seats \(\d+ of (\d+)–(\d+)\)")
@@ -116,7 +117,7 @@ def awaited_in(out):
         if m:
             if not seen:
                 names, seen = [], True
-            names.append(m.group(1))
+            names += [n.strip("@*") for n in m.group(1).split(", ")]
         elif seen and l.startswith("[room") and "Waiting for" not in l:
             seen = False
     return names if names else None

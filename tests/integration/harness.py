@@ -36,3 +36,42 @@ def run_tests(prefix, module, argv):
         sys.stdout.flush()
     print("%s: %d passed, %d failed" % (prefix, passed, failed))
     return 1 if failed else 0
+
+
+def store_counts(db):
+    """(stored moves, outbox messages not yet delivered) in the bot's store
+    at db (read-only beside the running bot: SQLite WAL allows it)."""
+    import sqlite3
+    con = sqlite3.connect("file:%s?mode=ro" % db, uri=True, timeout=10)
+    try:
+        moves = con.execute("SELECT count(*) FROM actions").fetchone()[0]
+        pending = con.execute("SELECT count(*) FROM outbox WHERE sent_at IS NULL").fetchone()[0]
+        return moves, pending
+    finally:
+        con.close()
+
+
+def wait_settled(db, moves_before, timeout=10, what=""):
+    """Waits until the bot has stored a move more than moves_before and
+    delivered every message of its outbox: the move's whole outcome is out
+    (a step that shows the room nothing posts nothing, so tests wait for
+    this, not for a new board).  Returns the number of stored moves."""
+    end = time.monotonic() + timeout * SLOW
+    while True:
+        moves, pending = store_counts(db)
+        if moves > moves_before and not pending:
+            return moves
+        if time.monotonic() > end:
+            raise AssertionError("the bot did not settle %s: %d moves stored (before %d), "
+                                 "%d messages undelivered" % (what, moves, moves_before, pending))
+        time.sleep(0.01)
+
+
+def public_posts(db):
+    """The room messages the bot committed (its outbox, public ones)."""
+    import sqlite3
+    con = sqlite3.connect("file:%s?mode=ro" % db, uri=True, timeout=10)
+    try:
+        return con.execute("SELECT count(*) FROM outbox WHERE user = ''").fetchone()[0]
+    finally:
+        con.close()

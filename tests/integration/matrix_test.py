@@ -97,14 +97,21 @@ def players(fake, n, names=("Ana", "Ben", "Cy")):
 
 
 def awaited(board):
-    """Who the board waits for: pinged (just became awaited) or named."""
-    who = list(board["m.mentions"].get("user_ids", []))
-    if who:
-        return who
+    """Who the board waits for, pinged (just became awaited) or named, in
+    the order listed; seats asked the same thing share a line ("Waiting
+    for Ana, Ben: ...").  Names the test does not know (AI seats) are
+    left out."""
+    who = []
     for line in board["body"].split("\n"):
         m = re.match(r"(?:Waiting for|Esperando a) (.+?): ", line)
-        if m and m.group(1) in NAMES:
-            who.append(NAMES[m.group(1)])
+        if not m:
+            continue
+        for name in m.group(1).split(", "):
+            if name in NAMES and NAMES[name] not in who:
+                who.append(NAMES[name])
+    for u in board["m.mentions"].get("user_ids", []):
+        if u not in who:
+            who.append(u)
     return who
 
 
@@ -139,31 +146,12 @@ def wait_text(fake, room, needle, after=0, timeout=10):
 
 
 def fresh_moves(fake, user):
-    """The move ids of the newest "Your moves" message sent to user after
-    the test's last command (the DM goes out beside the board, not before
-    it): an older one may be a list the game has moved past, e.g. the one
-    a seat still choosing at the same time as others was sent again.
-    Positions live on the fake: a dict keyed by id(fake) would hand a new
-    fake the state of an old one that Python freed at the same address."""
-    seen = fake.__dict__.setdefault("_moves_seen", {})
-    mark = max(seen.get(user, 0), getattr(fake, "last_say_pos", 0))
-
-    def newest():
-        dm = fake.dm_room(user)
-        if not dm:
-            return None
-        got = [r for r in fake.bot_sends(dm) if r.pos > mark and
-               "Your moves" in r.content.get("body", "")]
-        return got[-1] if got else None
-    fake._wait(lambda: newest() is not None, 10, lambda: "no new moves for %s" % user)
-    rec = newest()
-    seen[user] = rec.pos
-    ids = []
-    for line in rec.content.get("body", "").split("\n"):
-        mt = MOVE_RE.match(line)
-        if mt:
-            ids.append(mt.group(1).strip())
-    return ids
+    """The move ids of the newest "Your moves" message in user's DM room.
+    Callers first wait until the bot has settled (harness.wait_settled:
+    the last move stored, every message delivered): a seat still asked the
+    same thing gets no new list, so the newest one is the seat's list now."""
+    fake._wait(lambda: moves_of(fake, user), 10, lambda: "no moves for %s" % user)
+    return moves_of(fake, user)
 
 
 def moves_of(fake, user):
@@ -182,19 +170,37 @@ def moves_of(fake, user):
     return []
 
 
-def play_to_end(fake, room, ps, rng, limit=600, hook=None, game="fortuna"):
+def settle_start(fake, room, db):
+    """After `!game start`: the first board is out and every message of
+    the start delivered.  Returns the number of moves stored."""
+    wait_boards(fake, room, 1)
+    end = time.monotonic() + 10 * SLOW
+    while harness.store_counts(db)[1]:
+        assert time.monotonic() < end, "the start's messages were not delivered"
+        time.sleep(0.01)
+    return harness.store_counts(db)[0]
+
+
+def play_to_end(fake, room, ps, rng, db, limit=600, hook=None, game="fortuna"):
+    """Plays the room's game to its end, one decision at a time, each once
+    the previous one's outcome is out (a step that shows the room nothing
+    posts nothing, so this waits for the store, not for a board)."""
     step = 0
     before = set()
+    nboards = 0
+    moves = settle_start(fake, room, db)
     while True:
-        bs = wait_boards(fake, room, step + 1)
+        bs = boards(fake, room)
         board = bs[-1]
         if "Game over" in board["body"]:
             return step, bs
-        # exactly the players who have just become awaited are mentioned
-        now = set(awaited(board))
-        pinged = set(board["m.mentions"].get("user_ids", []))
-        assert pinged == now - before, ("pinged", pinged, "awaited", now, "before", before)
-        before = now
+        if len(bs) > nboards:
+            # exactly the players who have just become awaited are mentioned
+            now = set(awaited(board))
+            pinged = set(board["m.mentions"].get("user_ids", []))
+            assert pinged == now - before, ("pinged", pinged, "awaited", now, "before", before)
+            before = now
+            nboards = len(bs)
         who = awaited(board)
         assert who, "a board waiting for nobody: %r" % board["body"][-200:]
         uid = who[0]
@@ -209,12 +215,7 @@ def play_to_end(fake, room, ps, rng, limit=600, hook=None, game="fortuna"):
             fake.say(uid, dm, "play " + move)          # no prefix in the DM room
         else:
             fake.say(uid, room, "!play " + move)
-        try:
-            wait_boards(fake, room, step + 2)
-        except AssertionError:
-            raise AssertionError("move %d (%s by %s) got no new board; DM: %r" % (
-                step, move, uid, [m.get("body", "")[-300:] for m in fake.bot_messages(dm)][-2:]
-                if dm else None))
+        moves = harness.wait_settled(db, moves, what="after move %d (%s by %s)" % (step, move, uid))
         step += 1
         assert step < limit, "the game did not end"
 
@@ -243,9 +244,10 @@ def test_full_game():
         lobbies = [t for t in texts(fake, room) if "lobby" in t]
         assert len(lobbies) == 1, lobbies
         fake.say(ps[0], room, "!game start")
-        steps, bs = play_to_end(fake, room, ps, random.Random(7))
+        steps, bs = play_to_end(fake, room, ps, random.Random(7), bot.db)
         assert steps > 20, steps
-        assert len(bs) == steps + 1, (len(bs), steps)
+        # every room message committed posted once
+        assert len(bs) == harness.public_posts(bot.db), (len(bs), harness.public_posts(bot.db))
         assert "Winner" in bs[-1]["body"] or "Nobody wins" in bs[-1]["body"]
         for m in fake.bot_messages(room):
             assert "Your moves" not in m.get("body", ""), "private text in the room"
@@ -286,7 +288,8 @@ def test_sylla_one_human_three_ai():
             assert_no_leak(public, secrets, " (step %d)" % step)
             checked[0] += bool(secrets)
 
-        steps, bs = play_to_end(fake, room, ps, random.Random(4), hook=no_leak, game="sylla")
+        steps, bs = play_to_end(fake, room, ps, random.Random(4), bot.db, hook=no_leak,
+                                game="sylla")
         assert steps > 40, steps
         assert checked[0] > 20, checked
         assert "Final scoring" in bs[-1]["body"] and "Winner" in bs[-1]["body"], bs[-1]["body"][-400:]
@@ -313,9 +316,9 @@ def test_restart_no_replay_no_loss():
         fake.say(ps[0], room, "!game start")
         rng = random.Random(3)
         step = 0
+        moves = settle_start(fake, room, bot.db)
         while step < 6:
-            bs = wait_boards(fake, room, step + 1)
-            uid = awaited(bs[-1])[0]
+            uid = awaited(boards(fake, room)[-1])[0]
             dm = fake.dm_room(uid)
             if dm and uid not in fake.joined_members(dm):
                 fake.accept_invite(uid, dm)
@@ -323,10 +326,11 @@ def test_restart_no_replay_no_loss():
             if step == 3:
                 bot.stop()
                 count = len(fake.bot_messages(room))
+                posts = harness.public_posts(bot.db)
                 fake.say(uid, room, "!play " + move)
                 bot2 = Bot(fake, db=bot.db)
                 try:
-                    wait_boards(fake, room, step + 2)
+                    moves = harness.wait_settled(bot.db, moves, what="after the restart")
                 except AssertionError:
                     print(bot2.log()[-4000:])
                     print("MOVE", move, "DM", [m.get("body", "")[-200:]
@@ -335,12 +339,16 @@ def test_restart_no_replay_no_loss():
                         print("REQ", r.method, r.path[:90], r.status)
                     raise
                 time.sleep(1.0 * SLOW)
-                # one new board, nothing re-posted from before the restart
-                assert len(boards(fake, room)) == step + 2, len(boards(fake, room))
-                assert len(fake.bot_messages(room)) - count == 1, texts(fake, room)[count:]
+                # the move done once, its room message posted once, nothing
+                # re-posted from before the restart
+                assert harness.store_counts(bot.db)[0] == moves
+                new_posts = harness.public_posts(bot.db) - posts
+                assert new_posts <= 1, new_posts
+                assert len(fake.bot_messages(room)) - count == new_posts, \
+                    texts(fake, room)[count:]
             else:
                 fake.say(uid, room, "!play " + move)
-                wait_boards(fake, room, step + 2)
+                moves = harness.wait_settled(bot.db, moves, what="after move %d" % step)
             step += 1
         devices = set(fake.logins)
         assert len(devices) == 1, fake.logins
@@ -1123,14 +1131,14 @@ class Scan:
                 self.public += 1
 
 
-def play_scanned(fake, room, humans, game, rng, scan, limit=400):
+def play_scanned(fake, room, humans, game, rng, scan, db, limit=400):
     """Plays to the end, every human decision through the room or the DM
     room, scanning after every step; returns the number of steps."""
     step = 0
+    moves = settle_start(fake, room, db)
     while True:
-        bs = wait_boards(fake, room, step + 1, timeout=20)
         scan()
-        board = bs[-1]
+        board = boards(fake, room)[-1]
         if "Game over" in board["body"]:
             return step
         who = [u for u in awaited(board) if u in humans]
@@ -1144,10 +1152,8 @@ def play_scanned(fake, room, humans, game, rng, scan, limit=400):
             fake.say(uid, dm, "play " + move)
         else:
             fake.say(uid, room, "!play " + move)
-        try:
-            wait_boards(fake, room, step + 2, timeout=20)
-        except AssertionError:
-            raise AssertionError("move %d (%s by %s) got no new board" % (step, move, uid))
+        moves = harness.wait_settled(db, moves, timeout=20,
+                                     what="after move %d (%s by %s)" % (step, move, uid))
         step += 1
         assert step < limit, "the game did not end"
 
@@ -1170,7 +1176,7 @@ def scanned_game(game, nhumans, bots):
                    10, lambda: "the lobby did not fill: %r" % texts(fake, room))
         scan()
         fake.say(ps[0], room, "!game start")
-        steps = play_scanned(fake, room, ps, game, random.Random(11), scan)
+        steps = play_scanned(fake, room, ps, game, random.Random(11), scan, bot.db)
         # the scan saw the game, and saw it hide things
         assert steps > 10 and scan.secret_steps > 5, (steps, scan.secret_steps)
         assert scan.public > steps and scan.private >= steps // 2, (steps, scan.public, scan.private)
