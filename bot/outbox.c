@@ -225,7 +225,17 @@ void add_result(const struct session *s, const void *st, enum locale loc,
 			rich_emph(r, "%s", s->rec.seats[i].name);
 		else
 			rich_mention(r, s->rec.seats[i].user, s->rec.seats[i].name);
-		rich_text(r, " (%d)", res.score[i]);
+		if (s->ops->score_decimals > 0) {
+			int d = s->ops->score_decimals, k, div = 1;
+			int v = res.score[i];
+
+			for (k = 0; k < d && div < 100000; k++)
+				div *= 10;
+			rich_text(r, " (%s%d%s%0*d)", v < 0 ? "-" : "", abs(v) / div,
+				  loc == LOC_ES ? "," : ".", d, abs(v) % div);
+		} else {
+			rich_text(r, " (%d)", res.score[i]);
+		}
 	}
 	rich_newline(r);
 }
