@@ -289,15 +289,21 @@ int game_play(const struct game_ops *ops, void *st, int seat, const char *text,
 	return ops->apply(st, seat, m, log, err);
 }
 
-int game_lookup(const char *folded, int n, game_key_fn key, int *cand, int *nc)
+int game_lookup(const char *query, int n, game_key_fn key, int *cand, int *nc)
 {
-	struct buf fk = BUF_INIT;
-	size_t qlen = strlen(folded);
+	struct buf fk = BUF_INIT, fq = BUF_INIT;
+	const char *folded;
+	size_t qlen;
 	int tier, i, k;
 
 	*nc = 0;
-	if (!qlen)
+	text_fold(query, &fq);
+	folded = buf_str(&fq);
+	qlen = strlen(folded);
+	if (!qlen) {
+		buf_release(&fq);
 		return -1;
+	}
 	/* tier 0: exact name; 1: exact id; 2: prefix of anything */
 	for (tier = 0; tier < 3 && !*nc; tier++) {
 		for (i = 0; i < n && *nc < GAME_LOOKUP_MAX; i++) {
@@ -318,6 +324,7 @@ int game_lookup(const char *folded, int n, game_key_fn key, int *cand, int *nc)
 		}
 	}
 	buf_release(&fk);
+	buf_release(&fq);
 	return *nc == 1 ? cand[0] : -1;
 }
 

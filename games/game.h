@@ -257,12 +257,12 @@ struct game_ops {
 typedef void (*game_key_fn)(int i, int k, struct buf *out);
 
 /*
- * Finds the entry among n whose key matches the folded query: an exact name
- * first, then an exact id, then a unique prefix of any key.  Returns the
- * entry, or -1 with cand[0..*nc) the candidates (0: none; at most
- * GAME_LOOKUP_MAX).
+ * Finds the entry among n whose key matches the query as typed (folded
+ * here, like the keys): an exact name first, then an exact id, then a
+ * unique prefix of any key.  Returns the entry, or -1 with cand[0..*nc)
+ * the candidates (0: none; at most GAME_LOOKUP_MAX).
  */
-int game_lookup(const char *folded, int n, game_key_fn key, int *cand, int *nc);
+int game_lookup(const char *query, int n, game_key_fn key, int *cand, int *nc);
 
 /* Appends text as rich lines, one per '\n'-separated line. */
 void game_rich_lines(const char *text, struct rich *out);

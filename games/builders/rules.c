@@ -210,23 +210,12 @@ static void card_key(int i, int k, struct buf *out)
 	buf_release(&t);
 }
 
-static int find(const char *q, int n, game_key_fn key, int *cand, int *nc)
-{
-	struct buf fq = BUF_INIT;
-	int r;
-
-	text_fold(q, &fq);
-	r = game_lookup(buf_str(&fq), n, key, cand, nc);
-	buf_release(&fq);
-	return r;
-}
-
 int builders_rules(const char *topic, enum locale loc, struct rich *out)
 {
 	int cand[GAME_LOOKUP_MAX], nc, t = -1;
 
 	loc = loc < LOC_COUNT ? loc : LOC_EN;
-	if (topic && *topic && (t = find(topic, NTOPICS, topic_key, cand, &nc)) < 0)
+	if (topic && *topic && (t = game_lookup(topic, NTOPICS, topic_key, cand, &nc)) < 0)
 		t = -2;
 	return game_rules_render(builders_ops.name[loc], topics, NTOPICS, t, topic, loc, out);
 }
@@ -366,7 +355,7 @@ int builders_card(const char *name, const char *options, enum locale loc, struct
 
 	(void)options;	/* no variant changes a card */
 	loc = loc < LOC_COUNT ? loc : LOC_EN;
-	n = find(name ? name : "", NCARDS, card_key, cand, &nc);
+	n = game_lookup(name ? name : "", NCARDS, card_key, cand, &nc);
 	if (n >= 0) {
 		card_text(n, loc, out);
 		return 0;

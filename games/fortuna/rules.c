@@ -356,15 +356,15 @@ static void card_key(int i, int k, struct buf *out)
 }
 
 
-/* Returns the entry, or -1 with cand[0..*nc) the candidates (0: none). */
+/* game_lookup() on the query without its quotes. */
 static int find(const char *q, int n, game_key_fn key, int *cand, int *nc)
 {
-	struct buf fq = BUF_INIT;
+	struct buf t = BUF_INIT;
 	int r;
 
-	fold_unquoted(q, &fq);
-	r = game_lookup(buf_str(&fq), n, key, cand, nc);
-	buf_release(&fq);
+	add_unquoted(&t, q);
+	r = game_lookup(buf_str(&t), n, key, cand, nc);
+	buf_release(&t);
 	return r;
 }
 

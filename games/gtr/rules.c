@@ -225,25 +225,13 @@ static void card_key(int i, int k, struct buf *out)
 	text_fold(k ? card_name(i, (enum locale)(k - 1)) : card_id(i), out);
 }
 
-/* Returns the entry, or -1 with cand[0..*nc) the candidates (0: none). */
-static int find(const char *q, int n, game_key_fn key, int *cand, int *nc)
-{
-	struct buf fq = BUF_INIT;
-	int r;
-
-	text_fold(q, &fq);
-	r = game_lookup(buf_str(&fq), n, key, cand, nc);
-	buf_release(&fq);
-	return r;
-}
-
 /* ---- rendering ---- */
 
 int gtr_rules(const char *topic, enum locale loc, struct rich *out)
 {
 	int cand[GAME_LOOKUP_MAX], nc, t = -1;
 
-	if (topic && *topic && (t = find(topic, NTOPICS, topic_key, cand, &nc)) < 0)
+	if (topic && *topic && (t = game_lookup(topic, NTOPICS, topic_key, cand, &nc)) < 0)
 		t = -2;
 	return game_rules_render(L(loc, "Glory to Rome", "Gloria a Roma"), topics, NTOPICS, t,
 				 topic, loc, out);
@@ -321,7 +309,7 @@ int gtr_card(const char *name, const char *options, enum locale loc, struct rich
 	if (gtr_parse_options(options, &opts, &err))
 		opts = 0;
 	buf_release(&err);
-	c = find(name ? name : "", NCARDS, card_key, cand, &nc);
+	c = game_lookup(name ? name : "", NCARDS, card_key, cand, &nc);
 	if (c >= 0) {
 		card_text(c, opts, loc, out);
 		return 0;

@@ -377,24 +377,13 @@ static void card_key(int i, int k, struct buf *out)
 	text_fold(k ? card_name(i, (enum locale)(k - 1)) : card_id(i), out);
 }
 
-static int find(const char *q, int n, game_key_fn key, int *cand, int *nc)
-{
-	struct buf fq = BUF_INIT;
-	int r;
-
-	text_fold(q, &fq);
-	r = game_lookup(buf_str(&fq), n, key, cand, nc);
-	buf_release(&fq);
-	return r;
-}
-
 int sylla_rules(const char *topic, enum locale loc, struct rich *out)
 {
 	int cand[GAME_LOOKUP_MAX], nc, t = -1;
 
 	if (loc >= LOC_COUNT)
 		loc = LOC_EN;
-	if (topic && *topic && (t = find(topic, NTOPICS, topic_key, cand, &nc)) < 0)
+	if (topic && *topic && (t = game_lookup(topic, NTOPICS, topic_key, cand, &nc)) < 0)
 		t = -2;
 	return game_rules_render("Sylla", topics, NTOPICS, t, topic, loc, out);
 }
@@ -406,7 +395,7 @@ int sylla_card(const char *name, const char *options, enum locale loc, struct ri
 	(void)options;	/* sealed-election changes no card */
 	if (loc >= LOC_COUNT)
 		loc = LOC_EN;
-	c = find(name ? name : "", NCARDS, card_key, cand, &nc);
+	c = game_lookup(name ? name : "", NCARDS, card_key, cand, &nc);
 	if (c >= 0) {
 		card_text(c, loc, out);
 		return 0;
