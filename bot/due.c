@@ -93,16 +93,13 @@ static void session_attend(struct session_mgr *m, struct session *s)
 					      "(`game resume` para seguir)."),
 					  s->rec.seats[i].name, rs.timeout_h);
 		if (rs.timeout_ai) {
-			c.st = xmalloc(s->ops->state_size);
-			memcpy(c.st, s->st, s->ops->state_size);
+			change_copy_state(&c);
 			if (play_for_idle(m, &c, &cap, idle, &err)) {
 				log_err("timeout AI in %s/%s: %s", s->rec.platform, s->rec.room,
 					buf_str(&err));
 				goto out;
 			}
-			if (!s->ops->awaiting(c.st))
-				c.rec.status = SESSION_FINISHED;
-			queue_updates(m, &c, &cap);
+			change_moved(m, &c, &cap);
 		} else {
 			struct rich r = RICH_INIT;
 
@@ -370,8 +367,7 @@ void cmd_game_kick(const struct cmd_ctx *x)
 	c.rec.seats[target].notify_dm = 0;
 	seat_names(s, names);
 	capture_init(&cap, session_loc(s, m), names);
-	c.st = xmalloc(s->ops->state_size);
-	memcpy(c.st, s->st, s->ops->state_size);
+	change_copy_state(&c);
 	game_logf(&cap.log, LOG_PUBLIC, L(session_loc(s, m), "The AI now plays for %s.",
 					  "La IA juega ahora por %s."), s->rec.seats[target].name);
 	if (run_bots(m, &c, &cap, &err)) {
@@ -379,9 +375,7 @@ void cmd_game_kick(const struct cmd_ctx *x)
 		reply_text(a, cmd, 1, L(loc, "An AI player failed (an internal error); nothing changed.",
 					"Un jugador IA falló (un error interno); nada ha cambiado."));
 	} else {
-		if (!s->ops->awaiting(c.st))
-			c.rec.status = SESSION_FINISHED;
-		queue_updates(m, &c, &cap);
+		change_moved(m, &c, &cap);
 		/* the votes against them go with the seat (change_commit) */
 		if (change_commit(m, &c, &err))
 			reply_commit_failed(a, cmd, loc);

@@ -465,10 +465,8 @@ void cmd_game_start(const struct cmd_ctx *x)
 					"La partida no pudo empezar (un error interno)."));
 		goto out;
 	}
-	if (!s->ops->awaiting(c.st))
-		c.rec.status = SESSION_FINISHED;
 	c.actor = cmd->user;
-	queue_updates(m, &c, &cap);
+	change_moved(m, &c, &cap);
 	if (change_commit(m, &c, &err))
 		reply_commit_failed(a, cmd, loc);
 	else

@@ -46,8 +46,7 @@ void cmd_play(const struct cmd_ctx *x)
 	change_init(&c, s);
 	seat_names(s, names);
 	capture_init(&cap, session_loc(s, m), names);
-	c.st = xmalloc(s->ops->state_size);
-	memcpy(c.st, s->st, s->ops->state_size);
+	change_copy_state(&c);
 	s->ops->move_id(c.st, seat, mv, &id);
 	if (s->ops->apply(c.st, seat, mv, &cap.log, &err)) {
 		reply_text(a, cmd, 1, buf_str(&err));
@@ -61,10 +60,8 @@ void cmd_play(const struct cmd_ctx *x)
 					"Un jugador IA falló (un error interno); nada ha cambiado."));
 		goto out;
 	}
-	if (!s->ops->awaiting(c.st))
-		c.rec.status = SESSION_FINISHED;
 	c.actor = cmd->user;
-	queue_updates(m, &c, &cap);
+	change_moved(m, &c, &cap);
 	if (change_commit(m, &c, &err))
 		reply_commit_failed(a, cmd, loc);
 	else

@@ -418,6 +418,19 @@ void change_action(struct change *c, int seat, const char *move_id,
 	a->at = at;
 }
 
+void change_copy_state(struct change *c)
+{
+	c->st = xmalloc(c->s->ops->state_size);
+	memcpy(c->st, c->s->st, c->s->ops->state_size);
+}
+
+void change_moved(struct session_mgr *m, struct change *c, const struct capture *cap)
+{
+	if (!c->s->ops->awaiting(c->st))
+		c->rec.status = SESSION_FINISHED;
+	queue_updates(m, c, cap);
+}
+
 /* Stores the change; on success the live session takes the new record and
  * state, and the messages are delivered.  On failure nothing changes. */
 int change_commit(struct session_mgr *m, struct change *c, struct buf *err)
