@@ -220,12 +220,13 @@ void cmd_undo(const struct cmd_ctx *x)
 	again = game_state_new(s->ops);
 	seat_names(s, names);
 	capture_init(&cap, LOC_EN, names);
-	if (replay_first(s, &l, l.n - 1, prev, &err) || replay_first(s, &l, l.n - 1, again, &err)) {
+	if (replay_first(s, &l, l.n - 1, prev, &err)) {
 		why = 1;
 	} else {
 		struct move mv;
 
-		/* apply the last move again, watching what it did */
+		/* apply the last move again to a copy, watching what it did */
+		memcpy(again, prev, s->ops->state_size);
 		if (game_parse(s->ops, again, seat, last->move, LOC_EN, &mv, &err) ||
 		    s->ops->apply(again, seat, mv, &cap.log, &err))
 			why = 1;
