@@ -436,16 +436,17 @@ void change_moved(struct session_mgr *m, struct change *c, const struct capture 
 int change_commit(struct session_mgr *m, struct change *c, struct buf *err)
 {
 	struct store_commit sc;
+	/* a move, an undo or the start: the idle clock starts again */
+	int moved = c->nactions || c->truncate ||
+		    (c->s->rec.status != SESSION_ACTIVE && c->rec.status == SESSION_ACTIVE);
 	size_t i;
 
 	c->rec.version++;
 	c->rec.updated = mgr_now(m);
-	if (c->nactions || c->truncate ||
-	    (c->s->rec.status != SESSION_ACTIVE && c->rec.status == SESSION_ACTIVE)) {
+	if (moved) {
 		struct room_settings rs;
 
-		/* a move (or the start) starts the idle clock again; it is
-		 * stored, so a restart does not move it */
+		/* stored, so a restart does not move it */
 		settings_read(&c->rec, &rs);
 		rs.reminded = 0;
 		rs.since = mgr_now(m);
@@ -482,8 +483,7 @@ int change_commit(struct session_mgr *m, struct change *c, struct buf *err)
 			 buf_str(err));
 		return -1;
 	}
-	if (c->nactions || c->truncate ||
-	    (c->s->rec.status != SESSION_ACTIVE && c->rec.status == SESSION_ACTIVE))
+	if (moved)
 		c->s->last_at = mgr_now(m);
 	if (c->truncate)
 		c->s->last_seq = c->truncate_after;
