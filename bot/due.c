@@ -20,6 +20,14 @@
 
 /* ---- reminders and timeouts ---- */
 
+/* When the idle clock started: the time stored with the settings (a
+ * restart keeps it), else the last move's.  The due time and what is due
+ * then are both read from it. */
+static int64_t idle_since(const struct room_settings *rs, int64_t last_at)
+{
+	return rs->since ? rs->since : last_at;
+}
+
 /* When a session in this state next needs attention (unix seconds), or 0. */
 int64_t compute_due(const struct session_rec *rec, const struct game_ops *ops,
 		    const void *st, int64_t last_at)
@@ -41,8 +49,7 @@ int64_t compute_due(const struct session_rec *rec, const struct game_ops *ops,
 		human |= (aw & (1u << i)) && !rec->seats[i].is_bot;
 	if (!human)
 		return 0;
-	if (rs.since)
-		last_at = rs.since;
+	last_at = idle_since(&rs, last_at);
 	if (rs.remind_h)
 		due = last_at + (int64_t)rs.remind_h * 3600 * (rs.reminded + 1);
 	if (rs.timeout_h) {
@@ -67,7 +74,7 @@ static void session_attend(struct session_mgr *m, struct session *s)
 	struct capture cap;
 	struct change c;
 	unsigned aw = s->ops->awaiting(s->st), idle = 0;
-	int64_t now = mgr_now(m);
+	int64_t now = mgr_now(m), since;
 	int i;
 
 	if ((aw & bot_seats(&s->rec)) && ai_searches(&s->rec, s->ops)) {
@@ -75,13 +82,14 @@ static void session_attend(struct session_mgr *m, struct session *s)
 		return;
 	}
 	settings_read(&s->rec, &rs);
+	since = idle_since(&rs, s->last_at);
 	for (i = 0; i < s->rec.nseats; i++)
 		if ((aw & (1u << i)) && !s->rec.seats[i].is_bot)
 			idle |= 1u << i;
 	change_init(&c, s);
 	seat_names(s, names);
 	capture_init(&cap, loc, names);
-	if (rs.timeout_h && now >= s->last_at + (int64_t)rs.timeout_h * 3600) {
+	if (rs.timeout_h && now >= since + (int64_t)rs.timeout_h * 3600) {
 		for (i = 0; i < s->rec.nseats; i++)
 			if (idle & (1u << i))
 				game_logf(&cap.log, LOG_PUBLIC, rs.timeout_ai
@@ -110,22 +118,22 @@ static void session_attend(struct session_mgr *m, struct session *s)
 			pending_add(m, &c.out, s, NULL, &r);
 			rich_release(&r);
 		}
-	} else {
+	} else if (rs.remind_h) {
 		struct rich r = RICH_INIT;
 
 		/* a reminder: the awaited humans, pinged, with what is asked;
 		 * after a long downtime one reminder stands for the missed ones */
-		rs.reminded = (int)((now - s->last_at) / ((int64_t)rs.remind_h * 3600));
+		rs.reminded = (int)((now - since) / ((int64_t)rs.remind_h * 3600));
 		if (rs.reminded < 1)
 			rs.reminded = 1;
 		settings_write(&c.rec, &rs);
 		rich_line(&r, L(loc, "Reminder: no decision for %lld hours.",
 				"Recordatorio: %lld horas sin decidir."),
-			  (long long)((now - s->last_at) / 3600));
+			  (long long)((now - since) / 3600));
 		add_waiting(s, s->st, loc, &r, idle);
 		pending_add(m, &c.out, s, NULL, &r);
 		rich_release(&r);
-	}
+	}	/* else nothing was due yet: the commit stores the right due time */
 	if (change_commit(m, &c, &err))
 		log_warn("reminder for %s/%s not stored: %s", s->rec.platform, s->rec.room,
 			 buf_str(&err));
@@ -239,6 +247,7 @@ static void game_pause(const struct cmd_ctx *x, int pause)
 	struct room_settings rs;
 	struct buf err = BUF_INIT;
 	struct change c;
+	int64_t now = mgr_now(m);
 
 	settings_read(&s->rec, &rs);
 	if (rs.paused == pause) {
@@ -251,13 +260,13 @@ static void game_pause(const struct cmd_ctx *x, int pause)
 	rs.paused = pause;
 	rs.reminded = 0;
 	if (!pause)
-		rs.since = mgr_now(m);	/* the clock starts again, stored */
+		rs.since = now;		/* the clock starts again, stored */
 	settings_write(&c.rec, &rs);
 	if (change_commit(m, &c, &err)) {
 		reply_commit_failed(a, cmd, loc);
 	} else {
 		if (!pause)
-			s->last_at = mgr_now(m);	/* the clock starts again */
+			s->last_at = now;	/* ...and live, the same instant */
 		reply_text(a, cmd, 0, pause
 			   ? L(loc, "Game paused: no reminders, no timeouts, no moves until `game resume`.",
 			       "Partida en pausa: sin recordatorios, sin límites y sin jugadas hasta "

@@ -439,17 +439,19 @@ int change_commit(struct session_mgr *m, struct change *c, struct buf *err)
 	/* a move, an undo or the start: the idle clock starts again */
 	int moved = c->nactions || c->truncate ||
 		    (c->s->rec.status != SESSION_ACTIVE && c->rec.status == SESSION_ACTIVE);
+	/* one reading: the stored and the live idle clock are the same instant */
+	int64_t now = mgr_now(m);
 	size_t i;
 
 	c->rec.version++;
-	c->rec.updated = mgr_now(m);
+	c->rec.updated = now;
 	if (moved) {
 		struct room_settings rs;
 
 		/* stored, so a restart does not move it */
 		settings_read(&c->rec, &rs);
 		rs.reminded = 0;
-		rs.since = mgr_now(m);
+		rs.since = now;
 		settings_write(&c->rec, &rs);
 	}
 	/* a vote leaves with its voter, and with the game */
@@ -484,7 +486,7 @@ int change_commit(struct session_mgr *m, struct change *c, struct buf *err)
 		return -1;
 	}
 	if (moved)
-		c->s->last_at = mgr_now(m);
+		c->s->last_at = now;
 	if (c->truncate)
 		c->s->last_seq = c->truncate_after;
 	session_rec_release(&c->s->rec);

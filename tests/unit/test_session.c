@@ -1728,6 +1728,48 @@ static void test_timeout_ai(void **state)
 	assert_int_equal(room(f, "r1")->last_seq, seq + 1);
 }
 
+/* A clock read a second later at every read, as a commit that straddles a
+ * second boundary sees it. */
+static int64_t running_now(void *ctx)
+{
+	return ((struct fixture *)ctx)->clock++;
+}
+
+/*
+ * The move that starts the idle clock is stored while the clock moves on:
+ * at the due time the timeout is reached by the same clock the due time
+ * came from, so with no reminders (remind 0) the AI decides.  Once, the
+ * live clock was read later than the stored one and the tick took the
+ * reminder's path, dividing by remind's 0 hours (SIGFPE).
+ */
+static void test_timeout_when_the_clock_moves_during_a_commit(void **state)
+{
+	struct fixture *f = *state;
+	struct session *s;
+	int64_t due, seq;
+
+	capture_cmd(f->cap, "r1", "ana", "game new gtr");
+	capture_cmd(f->cap, "r1", "ana", "game addbot 2");
+	capture_cmd(f->cap, "r1", "ana", "game settings remind 0");
+	capture_cmd(f->cap, "r1", "ana", "game settings timeout 1");
+	capture_cmd(f->cap, "r1", "ana", "game start");
+	s = room(f, "r1");
+	assert_string_equal(awaited_user(s), "ana");
+	f->mgr.now = running_now;
+	capture_cmd(f->cap, "r1", "ana", "play 1");
+	f->mgr.now = fake_now;
+	s = room(f, "r1");
+	assert_string_equal(awaited_user(s), "ana");
+	seq = s->last_seq;
+	due = session_mgr_next_due(&f->mgr);
+	assert_true(due > f->clock);
+	capture_clear(f->cap);
+	f->clock = due;
+	session_mgr_tick(&f->mgr);
+	assert_int_equal(capture_count(f->cap, NULL, "did not decide within 1 hours"), 1);
+	assert_true(room(f, "r1")->last_seq > seq);
+}
+
 /*
  * One human with AI seats times out: the AI makes the human's pending
  * decisions, the AI seats play, and when the human's next turn comes the
@@ -3098,6 +3140,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_reminder_after_downtime, setup_file, teardown),
 		cmocka_unit_test_setup_teardown(test_timeout_ai, setup_file, teardown),
 		cmocka_unit_test_setup_teardown(test_timeout_ai_only_pending_decisions, setup_file,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_timeout_when_the_clock_moves_during_a_commit, setup_file,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_log_of_older_rules, setup_file, teardown),
 		cmocka_unit_test_setup_teardown(test_room_sees_steps_not_secrets, setup_file,
