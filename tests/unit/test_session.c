@@ -1639,11 +1639,11 @@ static void test_reminders_survive_restart(void **state)
 }
 
 /*
- * KNOWN BUG (bot/session.c, session_from_rec): with no move stored yet,
- * last_at is taken from rec->updated, which every commit (a reminder, a
- * settings change) moves.  Start at t0, reminder at t0+25h, restart: the
- * second reminder is due at t0+48h but session_mgr_next_due() says
- * t0+73h (25h + 2 × 24h), and nothing is sent at t0+49h.
+ * Before the first move the idle clock runs from the start, and a restart
+ * keeps it (it is stored with the settings): the clock once came from
+ * rec->updated, which every commit (a reminder, a settings change) moves.
+ * Start at t0, reminder at t0+25h, restart: the second reminder is due at
+ * t0+48h (not t0+73h), and it is not sent early.
  */
 static void test_reminder_restart_before_first_move(void **state)
 {
@@ -1987,12 +1987,11 @@ static void test_pause_resume(void **state)
 }
 
 /*
- * KNOWN BUG (bot/due.c, cmd_game_pause; bot/session.c, session_from_rec):
- * `game resume` restarts the clock only in memory (s->last_at = now); a
- * restart takes last_at from the last stored move again, so the reminder
- * (or the timeout: the AI playing for a player who has just resumed) falls
- * due at once.  Move at t1, pause, resume at t1+200h, restart: expected
- * next due t1+224h; actual t1+24h, and a tick at t1+201h sends a reminder.
+ * `game resume` restarts the clock in the store too, so a restart does not
+ * take it back to the last move (which made the reminder, or the timeout's
+ * AI, fall due at once for a player who had just resumed).  Move at t1,
+ * pause, resume at t2 = t1+200h, restart: next due t2+24h; nothing at
+ * t2+1h.
  */
 static void test_resume_survives_restart(void **state)
 {
@@ -2114,11 +2113,10 @@ static void test_kick_threshold_timeout(void **state)
 }
 
 /*
- * KNOWN BUG (bot/due.c, cmd_game_kick): a paused game ("no moves until
- * `game resume`") can still be changed by `game kick`: the idle time counts
- * the pause (last_at is from before it) and the AI then plays in the paused
- * game.  Pause at t0+1h, kick at t0+49h: expected a refusal ("paused") and
- * no move; actual: the seat becomes an AI and moves are stored.
+ * A paused game ("no moves until `game resume`") cannot be changed by
+ * `game kick` either, though the idle time counts the pause: pause at
+ * t0+1h, kick at t0+49h: refused ("paused"), the seat stays human, no move
+ * is stored.
  */
 static void test_kick_while_paused(void **state)
 {
