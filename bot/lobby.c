@@ -461,10 +461,7 @@ void cmd_game_start(const struct cmd_ctx *x)
 	}
 	c.actor = cmd->user;
 	change_moved(m, &c, &cap);
-	if (change_commit(m, &c, &err))
-		reply_commit_failed(a, cmd, loc);
-	else
-		reply_actor_view(a, cmd, &c);
+	change_commit_answer(m, &c, a, cmd, loc);
 out:
 	capture_release(&cap);
 	change_release(&c);

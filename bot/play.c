@@ -62,10 +62,7 @@ void cmd_play(const struct cmd_ctx *x)
 	}
 	c.actor = cmd->user;
 	change_moved(m, &c, &cap);
-	if (change_commit(m, &c, &err))
-		reply_commit_failed(a, cmd, loc);
-	else
-		reply_actor_view(a, cmd, &c);
+	change_commit_answer(m, &c, a, cmd, loc);
 out:
 	capture_release(&cap);
 	change_release(&c);
@@ -288,10 +285,7 @@ void cmd_undo(const struct cmd_ctx *x)
 		queue_updates(m, &c, &cap);
 		s->last_seq = keep;
 	}
-	if (change_commit(m, &c, &err))
-		reply_commit_failed(a, cmd, loc);
-	else
-		reply_actor_view(a, cmd, &c);
+	change_commit_answer(m, &c, a, cmd, loc);
 	capture_release(&cap);
 	change_release(&c);
 out:

@@ -502,6 +502,18 @@ int change_commit(struct session_mgr *m, struct change *c, struct buf *err)
 	return 0;
 }
 
+void change_commit_answer(struct session_mgr *m, struct change *c, struct adapter *a,
+			  const struct command *cmd, enum locale loc)
+{
+	struct buf err = BUF_INIT;
+
+	if (change_commit(m, c, &err))	/* logged there */
+		reply_commit_failed(a, cmd, loc);
+	else
+		reply_actor_view(a, cmd, c);
+	buf_release(&err);
+}
+
 void reply_commit_failed(struct adapter *a, const struct command *cmd, enum locale loc)
 {
 	reply_text(a, cmd, 1, L(loc,

@@ -156,6 +156,11 @@ void change_moved(struct session_mgr *m, struct change *c, const struct capture 
 /* Stores the change; on success the live session takes the new record and
  * state, and the messages are delivered.  On failure nothing changes. */
 int change_commit(struct session_mgr *m, struct change *c, struct buf *err);
+/* change_commit for a player's move (c->actor): answers cmd with why it
+ * failed, else with the actor's private update where the platform shows
+ * it as an answer (reply_actor_view). */
+void change_commit_answer(struct session_mgr *m, struct change *c, struct adapter *a,
+			  const struct command *cmd, enum locale loc);
 
 /* ---- outbox.c: what a change tells whom ---- */
 
