@@ -328,6 +328,26 @@ int game_lookup(const char *query, int n, game_key_fn key, int *cand, int *nc)
 	return *nc == 1 ? cand[0] : -1;
 }
 
+int game_card_unknown(const char *name, const int *cand, int nc, game_name_fn name_of,
+		      enum locale loc, struct rich *out)
+{
+	struct buf b = BUF_INIT;
+	int i;
+
+	if (nc == 0) {
+		rich_line(out, L(loc, "No such card: %s", "No existe la carta: %s"), name ? name : "");
+		return -1;
+	}
+	rich_line(out, "%s", L(loc, "Which card do you mean?", "¿Qué carta quieres decir?"));
+	for (i = 0; i < nc; i++) {
+		buf_reset(&b);
+		name_of(cand[i], loc, &b);
+		rich_line(out, "\xe2\x80\xa2 %s", buf_str(&b));	/* a bullet */
+	}
+	buf_release(&b);
+	return -1;
+}
+
 void game_rich_lines(const char *text, struct rich *out)
 {
 	const char *p = text;

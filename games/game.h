@@ -264,6 +264,15 @@ typedef void (*game_key_fn)(int i, int k, struct buf *out);
  */
 int game_lookup(const char *query, int n, game_key_fn key, int *cand, int *nc);
 
+/* The name of entry i in loc, appended to out. */
+typedef void (*game_name_fn)(int i, enum locale loc, struct buf *out);
+
+/* card()'s answer when name is no one card: "No such card" when nothing
+ * matched (nc 0), else "Which card do you mean?" and the candidates
+ * cand[0..nc), each by its name.  Returns -1, card()'s return for both. */
+int game_card_unknown(const char *name, const int *cand, int nc, game_name_fn name_of,
+		      enum locale loc, struct rich *out);
+
 /* Appends text as rich lines, one per '\n'-separated line. */
 void game_rich_lines(const char *text, struct rich *out);
 

@@ -351,7 +351,7 @@ static void card_text(int n, enum locale loc, struct rich *out)
 
 int builders_card(const char *name, const char *options, enum locale loc, struct rich *out)
 {
-	int cand[GAME_LOOKUP_MAX], nc, n, i;
+	int cand[GAME_LOOKUP_MAX], nc, n;
 
 	(void)options;	/* no variant changes a card */
 	loc = loc < LOC_COUNT ? loc : LOC_EN;
@@ -360,19 +360,7 @@ int builders_card(const char *name, const char *options, enum locale loc, struct
 		card_text(n, loc, out);
 		return 0;
 	}
-	if (nc == 0) {
-		rich_line(out, L(loc, "No such card: %s", "No existe la carta: %s"), name ? name : "");
-		return -1;
-	}
-	rich_line(out, "%s", L(loc, "Which card do you mean?", "¿Qué carta quieres decir?"));
-	for (i = 0; i < nc; i++) {
-		struct buf b = BUF_INIT;
-
-		card_name(cand[i], loc, &b);
-		rich_line(out, "• %s", buf_str(&b));
-		buf_release(&b);
-	}
-	return -1;
+	return game_card_unknown(name, cand, nc, card_name, loc, out);
 }
 
 void builders_card_names(enum locale loc, struct buf *out)

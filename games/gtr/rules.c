@@ -213,6 +213,11 @@ static const char *card_name(int c, enum locale loc)
 	return c == GTR_JACK ? gtr_jack.name[loc] : gtr_cards[c].name[loc];
 }
 
+static void card_name_to(int c, enum locale loc, struct buf *out)
+{
+	buf_addstr(out, card_name(c, loc));
+}
+
 /* Key k of entry i (0 id, 1 English, 2 Spanish), folded, into out. */
 
 static void topic_key(int i, int k, struct buf *out)
@@ -300,7 +305,7 @@ static void card_text(int c, uint8_t opts, enum locale loc, struct rich *out)
 
 int gtr_card(const char *name, const char *options, enum locale loc, struct rich *out)
 {
-	int cand[GAME_LOOKUP_MAX], nc, c, i;
+	int cand[GAME_LOOKUP_MAX], nc, c;
 	uint8_t opts = 0;
 	struct buf err = BUF_INIT;
 
@@ -314,14 +319,7 @@ int gtr_card(const char *name, const char *options, enum locale loc, struct rich
 		card_text(c, opts, loc, out);
 		return 0;
 	}
-	if (nc == 0) {
-		rich_line(out, L(loc, "No such card: %s", "No existe la carta: %s"), name ? name : "");
-		return -1;
-	}
-	rich_line(out, "%s", L(loc, "Which card do you mean?", "¿Qué carta quieres decir?"));
-	for (i = 0; i < nc; i++)
-		rich_line(out, "• %s", card_name(cand[i], loc));
-	return -1;
+	return game_card_unknown(name, cand, nc, card_name_to, loc, out);
 }
 
 void gtr_card_names(enum locale loc, struct buf *out)
