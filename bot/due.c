@@ -65,7 +65,9 @@ static int64_t session_due(const struct session *s)
 	return compute_due(&s->rec, s->ops, s->st, s->last_at);
 }
 
-static void session_attend(struct session_mgr *m, struct session *s)
+/* Does what is due in s now.  0, or -1 when it could not be stored (s
+ * stays due). */
+static int session_attend(struct session_mgr *m, struct session *s)
 {
 	enum locale loc = session_loc(s, m);
 	const char *names[GAME_MAX_SEATS];
@@ -75,11 +77,11 @@ static void session_attend(struct session_mgr *m, struct session *s)
 	struct change c;
 	unsigned aw = s->ops->awaiting(s->st), idle = 0;
 	int64_t now = mgr_now(m), since;
-	int i;
+	int i, ret = -1;
 
 	if ((aw & bot_seats(&s->rec)) && ai_searches(&s->rec, s->ops)) {
 		ai_think(m, s);
-		return;
+		return 0;
 	}
 	settings_read(&s->rec, &rs);
 	since = idle_since(&rs, s->last_at);
@@ -137,10 +139,13 @@ static void session_attend(struct session_mgr *m, struct session *s)
 	if (change_commit(m, &c, &err))
 		log_warn("reminder for %s/%s not stored: %s", s->rec.platform, s->rec.room,
 			 buf_str(&err));
+	else
+		ret = 0;
 out:
 	capture_release(&cap);
 	change_release(&c);
 	buf_release(&err);
+	return ret;
 }
 
 int session_mgr_load_open(struct session_mgr *m, struct buf *err)
@@ -195,7 +200,9 @@ int64_t session_mgr_tick(struct session_mgr *m)
 	int64_t now = mgr_now(m);
 	struct due_list *l = xcalloc(1, sizeof(*l));
 	struct buf err = BUF_INIT;
+	int64_t next;
 	size_t i;
+	int failed = 0;
 
 	l->m = m;
 	/* collected first: attending commits, which rewrites the rows read */
@@ -212,25 +219,33 @@ int64_t session_mgr_tick(struct session_mgr *m)
 			if (s)
 				continue;
 			log_warn("due session %lld: %s", (long long)l->v[i].id, buf_str(&err));
+			failed = 1;
 			continue;
 		}
 		d = session_due(s);
 		if (d && d <= now) {
-			session_attend(m, s);
+			failed |= session_attend(m, s) != 0;
 		} else {
 			/* the stored due time is stale: store the right one, so
 			 * the timer does not spin on it */
 			struct change c;
 
 			change_init(&c, s);
-			if (change_commit(m, &c, &err))
+			if (change_commit(m, &c, &err)) {
 				log_warn("refreshing the due time: %s", buf_str(&err));
+				failed = 1;
+			}
 			change_release(&c);
 		}
 	}
 	free(l);
 	buf_release(&err);
-	return session_mgr_next_due(m);
+	next = session_mgr_next_due(m);
+	/* what could not be stored (or loaded) is still due: try again in a
+	 * second, not at once, or a failing store makes the timer spin */
+	if (failed && next && next <= now)
+		next = now + 1;
+	return next;
 }
 
 /* ---- pause, resume, kick ---- */

@@ -1728,6 +1728,34 @@ static void test_timeout_ai(void **state)
 	assert_int_equal(room(f, "r1")->last_seq, seq + 1);
 }
 
+/*
+ * A due session whose attention cannot be stored (the store refuses
+ * writes: a full disk) stays due; the tick says to try again in a second,
+ * not at once: the timer armed on a time already past fired again at once,
+ * and the bot spun on the failing store a thousand times a second.  Once
+ * the store heals, the reminder goes out, once.
+ */
+static void test_tick_that_cannot_store_retries_in_a_second(void **state)
+{
+	struct fixture *f = *state;
+	int64_t t0, next;
+
+	start_two(f->cap, "r1");
+	t0 = f->clock;
+	detach(f);
+	f->store = store_fault_wrap(f->store, 1);	/* every write fails */
+	attach(f);
+	capture_clear(f->cap);
+	next = tick_at(f, t0, 25);
+	assert_int_equal(capture_count(f->cap, NULL, "Reminder"), 0);
+	assert_int_equal(next, f->clock + 1);
+	store_fault_heal(f->store);
+	f->clock = next;
+	next = session_mgr_tick(&f->mgr);
+	assert_int_equal(capture_count(f->cap, NULL, "Reminder"), 1);
+	assert_true(next > f->clock);
+}
+
 /* A clock read a second later at every read, as a commit that straddles a
  * second boundary sees it. */
 static int64_t running_now(void *ctx)
@@ -3140,6 +3168,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_timeout_ai_only_pending_decisions, setup_file,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_timeout_when_the_clock_moves_during_a_commit, setup_file,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_tick_that_cannot_store_retries_in_a_second, setup_file,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_log_of_older_rules, setup_file, teardown),
 		cmocka_unit_test_setup_teardown(test_room_sees_steps_not_secrets, setup_file,
