@@ -335,7 +335,8 @@ int game_card_unknown(const char *name, const int *cand, int nc, game_name_fn na
 	int i;
 
 	if (nc == 0) {
-		rich_line(out, L(loc, "No such card: %s", "No existe la carta: %s"), name ? name : "");
+		rich_line(out, L(loc, "No such card: %s", "No existe la carta: %s"),
+			  name ? name : "");
 		return -1;
 	}
 	rich_line(out, "%s", L(loc, "Which card do you mean?", "¿Qué carta quieres decir?"));
@@ -452,7 +453,8 @@ void game_fields_save(json_t *obj, const void *base, const struct game_field *f,
 		case GAME_FIELD_GRID:
 			val = json_array();
 			for (r = 0; r < f[i].rows; r++)
-				json_array_append_new(val, field_bytes(v + r * f[i].len, f[i].len, 0));
+				json_array_append_new(val, field_bytes(v + r * f[i].len,
+								       f[i].len, 0));
 			break;
 		case GAME_FIELD_NAME:
 			val = json_string(*v < f[i].len ? f[i].names[*v] : "?");
