@@ -127,6 +127,10 @@ struct game_ops {
 	 * Builders counts 0.1 per sesterce: a score of 173 reads 17.3).  A
 	 * platform shows score / 10^score_decimals. */
 	int score_decimals;
+	/* Optional (0: 100): the playouts the searching AI (games/search.h)
+	 * spends on one decision, measured with bench/bench_ai.c: a few tens
+	 * of milliseconds an answer at most. */
+	int search_iterations;
 
 	/* Sets up a new game in zeroed memory.  options: space-separated
 	 * words (e.g. "draft"); unknown words fail.  0, or -1 with err. */
