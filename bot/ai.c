@@ -180,8 +180,7 @@ static void ai_apply(struct session_mgr *m, struct session *s, const struct thin
 	change_init(&c, s);
 	seat_names(s, names);
 	capture_init(&cap, loc, names);
-	c.st = xmalloc(s->ops->state_size);
-	memcpy(c.st, s->st, s->ops->state_size);
+	change_copy_state(&c);
 	for (i = 0; i < job->n; i++)
 		if (ai_record(m, &c, &cap, job->v[i].seat, job->v[i].mv, &err)) {
 			log_err("AI move of %s/%s refused: %s", s->rec.platform, s->rec.room,
@@ -199,9 +198,7 @@ static void ai_apply(struct session_mgr *m, struct session *s, const struct thin
 		rs.paused = 1;
 		settings_write(&c.rec, &rs);
 	}
-	if (!s->ops->awaiting(c.st))
-		c.rec.status = SESSION_FINISHED;
-	queue_updates(m, &c, &cap);
+	change_moved(m, &c, &cap);
 	if (change_commit(m, &c, &err))
 		log_warn("AI moves for %s/%s not stored: %s", s->rec.platform, s->rec.room,
 			 buf_str(&err));

@@ -20,6 +20,14 @@
 
 /* ---- reminders and timeouts ---- */
 
+/* When the idle clock started: the time stored with the settings (a
+ * restart keeps it), else the last move's.  The due time and what is due
+ * then are both read from it. */
+static int64_t idle_since(const struct room_settings *rs, int64_t last_at)
+{
+	return rs->since ? rs->since : last_at;
+}
+
 /* When a session in this state next needs attention (unix seconds), or 0. */
 int64_t compute_due(const struct session_rec *rec, const struct game_ops *ops,
 		    const void *st, int64_t last_at)
@@ -41,8 +49,7 @@ int64_t compute_due(const struct session_rec *rec, const struct game_ops *ops,
 		human |= (aw & (1u << i)) && !rec->seats[i].is_bot;
 	if (!human)
 		return 0;
-	if (rs.since)
-		last_at = rs.since;
+	last_at = idle_since(&rs, last_at);
 	if (rs.remind_h)
 		due = last_at + (int64_t)rs.remind_h * 3600 * (rs.reminded + 1);
 	if (rs.timeout_h) {
@@ -58,7 +65,9 @@ static int64_t session_due(const struct session *s)
 	return compute_due(&s->rec, s->ops, s->st, s->last_at);
 }
 
-static void session_attend(struct session_mgr *m, struct session *s)
+/* Does what is due in s now.  0, or -1 when it could not be stored (s
+ * stays due). */
+static int session_attend(struct session_mgr *m, struct session *s)
 {
 	enum locale loc = session_loc(s, m);
 	const char *names[GAME_MAX_SEATS];
@@ -67,21 +76,22 @@ static void session_attend(struct session_mgr *m, struct session *s)
 	struct capture cap;
 	struct change c;
 	unsigned aw = s->ops->awaiting(s->st), idle = 0;
-	int64_t now = mgr_now(m);
-	int i;
+	int64_t now = mgr_now(m), since;
+	int i, ret = -1;
 
 	if ((aw & bot_seats(&s->rec)) && ai_searches(&s->rec, s->ops)) {
 		ai_think(m, s);
-		return;
+		return 0;
 	}
 	settings_read(&s->rec, &rs);
+	since = idle_since(&rs, s->last_at);
 	for (i = 0; i < s->rec.nseats; i++)
 		if ((aw & (1u << i)) && !s->rec.seats[i].is_bot)
 			idle |= 1u << i;
 	change_init(&c, s);
 	seat_names(s, names);
 	capture_init(&cap, loc, names);
-	if (rs.timeout_h && now >= s->last_at + (int64_t)rs.timeout_h * 3600) {
+	if (rs.timeout_h && now >= since + (int64_t)rs.timeout_h * 3600) {
 		for (i = 0; i < s->rec.nseats; i++)
 			if (idle & (1u << i))
 				game_logf(&cap.log, LOG_PUBLIC, rs.timeout_ai
@@ -93,16 +103,13 @@ static void session_attend(struct session_mgr *m, struct session *s)
 					      "(`game resume` para seguir)."),
 					  s->rec.seats[i].name, rs.timeout_h);
 		if (rs.timeout_ai) {
-			c.st = xmalloc(s->ops->state_size);
-			memcpy(c.st, s->st, s->ops->state_size);
+			change_copy_state(&c);
 			if (play_for_idle(m, &c, &cap, idle, &err)) {
 				log_err("timeout AI in %s/%s: %s", s->rec.platform, s->rec.room,
 					buf_str(&err));
 				goto out;
 			}
-			if (!s->ops->awaiting(c.st))
-				c.rec.status = SESSION_FINISHED;
-			queue_updates(m, &c, &cap);
+			change_moved(m, &c, &cap);
 		} else {
 			struct rich r = RICH_INIT;
 
@@ -113,29 +120,32 @@ static void session_attend(struct session_mgr *m, struct session *s)
 			pending_add(m, &c.out, s, NULL, &r);
 			rich_release(&r);
 		}
-	} else {
+	} else if (rs.remind_h) {
 		struct rich r = RICH_INIT;
 
 		/* a reminder: the awaited humans, pinged, with what is asked;
 		 * after a long downtime one reminder stands for the missed ones */
-		rs.reminded = (int)((now - s->last_at) / ((int64_t)rs.remind_h * 3600));
+		rs.reminded = (int)((now - since) / ((int64_t)rs.remind_h * 3600));
 		if (rs.reminded < 1)
 			rs.reminded = 1;
 		settings_write(&c.rec, &rs);
 		rich_line(&r, L(loc, "Reminder: no decision for %lld hours.",
 				"Recordatorio: %lld horas sin decidir."),
-			  (long long)((now - s->last_at) / 3600));
+			  (long long)((now - since) / 3600));
 		add_waiting(s, s->st, loc, &r, idle);
 		pending_add(m, &c.out, s, NULL, &r);
 		rich_release(&r);
-	}
+	}	/* else nothing was due yet: the commit stores the right due time */
 	if (change_commit(m, &c, &err))
 		log_warn("reminder for %s/%s not stored: %s", s->rec.platform, s->rec.room,
 			 buf_str(&err));
+	else
+		ret = 0;
 out:
 	capture_release(&cap);
 	change_release(&c);
 	buf_release(&err);
+	return ret;
 }
 
 int session_mgr_load_open(struct session_mgr *m, struct buf *err)
@@ -190,7 +200,9 @@ int64_t session_mgr_tick(struct session_mgr *m)
 	int64_t now = mgr_now(m);
 	struct due_list *l = xcalloc(1, sizeof(*l));
 	struct buf err = BUF_INIT;
+	int64_t next;
 	size_t i;
+	int failed = 0;
 
 	l->m = m;
 	/* collected first: attending commits, which rewrites the rows read */
@@ -207,25 +219,33 @@ int64_t session_mgr_tick(struct session_mgr *m)
 			if (s)
 				continue;
 			log_warn("due session %lld: %s", (long long)l->v[i].id, buf_str(&err));
+			failed = 1;
 			continue;
 		}
 		d = session_due(s);
 		if (d && d <= now) {
-			session_attend(m, s);
+			failed |= session_attend(m, s) != 0;
 		} else {
 			/* the stored due time is stale: store the right one, so
 			 * the timer does not spin on it */
 			struct change c;
 
 			change_init(&c, s);
-			if (change_commit(m, &c, &err))
+			if (change_commit(m, &c, &err)) {
 				log_warn("refreshing the due time: %s", buf_str(&err));
+				failed = 1;
+			}
 			change_release(&c);
 		}
 	}
 	free(l);
 	buf_release(&err);
-	return session_mgr_next_due(m);
+	next = session_mgr_next_due(m);
+	/* what could not be stored (or loaded) is still due: try again in a
+	 * second, not at once, or a failing store makes the timer spin */
+	if (failed && next && next <= now)
+		next = now + 1;
+	return next;
 }
 
 /* ---- pause, resume, kick ---- */
@@ -242,6 +262,7 @@ static void game_pause(const struct cmd_ctx *x, int pause)
 	struct room_settings rs;
 	struct buf err = BUF_INIT;
 	struct change c;
+	int64_t now = mgr_now(m);
 
 	settings_read(&s->rec, &rs);
 	if (rs.paused == pause) {
@@ -254,13 +275,13 @@ static void game_pause(const struct cmd_ctx *x, int pause)
 	rs.paused = pause;
 	rs.reminded = 0;
 	if (!pause)
-		rs.since = mgr_now(m);	/* the clock starts again, stored */
+		rs.since = now;		/* the clock starts again, stored */
 	settings_write(&c.rec, &rs);
 	if (change_commit(m, &c, &err)) {
 		reply_commit_failed(a, cmd, loc);
 	} else {
 		if (!pause)
-			s->last_at = mgr_now(m);	/* the clock starts again */
+			s->last_at = now;	/* ...and live, the same instant */
 		reply_text(a, cmd, 0, pause
 			   ? L(loc, "Game paused: no reminders, no timeouts, no moves until `game resume`.",
 			       "Partida en pausa: sin recordatorios, sin límites y sin jugadas hasta "
@@ -370,8 +391,7 @@ void cmd_game_kick(const struct cmd_ctx *x)
 	c.rec.seats[target].notify_dm = 0;
 	seat_names(s, names);
 	capture_init(&cap, session_loc(s, m), names);
-	c.st = xmalloc(s->ops->state_size);
-	memcpy(c.st, s->st, s->ops->state_size);
+	change_copy_state(&c);
 	game_logf(&cap.log, LOG_PUBLIC, L(session_loc(s, m), "The AI now plays for %s.",
 					  "La IA juega ahora por %s."), s->rec.seats[target].name);
 	if (run_bots(m, &c, &cap, &err)) {
@@ -379,9 +399,7 @@ void cmd_game_kick(const struct cmd_ctx *x)
 		reply_text(a, cmd, 1, L(loc, "An AI player failed (an internal error); nothing changed.",
 					"Un jugador IA falló (un error interno); nada ha cambiado."));
 	} else {
-		if (!s->ops->awaiting(c.st))
-			c.rec.status = SESSION_FINISHED;
-		queue_updates(m, &c, &cap);
+		change_moved(m, &c, &cap);
 		/* the votes against them go with the seat (change_commit) */
 		if (change_commit(m, &c, &err))
 			reply_commit_failed(a, cmd, loc);

@@ -34,7 +34,7 @@ void cmd_log(const struct cmd_ctx *x)
 	void *st;
 	size_t i, npub = 0, first = 0, seen = 0, since = 0;
 	long n = LOG_DEFAULT_LINES;
-	int seat, export = 0, asked = *args != '\0';
+	int seat = x->seat, export = 0, asked = *args != '\0';
 	int64_t mine = 0;
 
 	if (text_eq(args, "all")) {
@@ -59,7 +59,6 @@ void cmd_log(const struct cmd_ctx *x)
 			"su registro no se puede reproducir. La partida sigue: `board` muestra cómo va."));
 		return;
 	}
-	seat = seat_of(s, cmd->user);
 	seat_names(s, names);
 	capture_init(&cap, loc, names);
 	st = game_state_new(s->ops);

@@ -28,15 +28,6 @@ static struct session *session_new(struct session_mgr *m, const struct command *
 	copy_field(s->rec.creator, sizeof(s->rec.creator), cmd->user);
 	s->rec.status = SESSION_LOBBY;
 	s->rec.created = mgr_now(m);
-	{
-		/* the room's language: the caller's client (Discord) or the
-		 * bot's default; `game settings locale` changes it */
-		enum locale loc;
-
-		if (!cmd->locale || locale_parse(cmd->locale, &loc))
-			loc = m->default_loc;
-		copy_field(s->rec.locale, sizeof(s->rec.locale), locale_code(loc));
-	}
 	s->ops = ops;
 	return s;
 }
@@ -270,6 +261,9 @@ void cmd_game_new(const struct cmd_ctx *x)
 		goto out;
 	s = session_new(m, cmd, ops);
 	copy_field(s->rec.options, sizeof(s->rec.options), buf_str(&opts));
+	/* the room's language (cmd_loc): the last game's here, else the
+	 * caller's client (Discord), else the bot's default; `game settings
+	 * locale` changes it */
 	copy_field(s->rec.locale, sizeof(s->rec.locale), locale_code(loc));
 	change_init(&c, s);
 	if (add_seat(&c.rec, cmd->user, cmd->name, 0)) {
@@ -465,14 +459,9 @@ void cmd_game_start(const struct cmd_ctx *x)
 					"La partida no pudo empezar (un error interno)."));
 		goto out;
 	}
-	if (!s->ops->awaiting(c.st))
-		c.rec.status = SESSION_FINISHED;
 	c.actor = cmd->user;
-	queue_updates(m, &c, &cap);
-	if (change_commit(m, &c, &err))
-		reply_commit_failed(a, cmd, loc);
-	else
-		reply_actor_view(a, cmd, &c);
+	change_moved(m, &c, &cap);
+	change_commit_answer(m, &c, a, cmd, loc);
 out:
 	capture_release(&cap);
 	change_release(&c);

@@ -46,8 +46,7 @@ void cmd_play(const struct cmd_ctx *x)
 	change_init(&c, s);
 	seat_names(s, names);
 	capture_init(&cap, session_loc(s, m), names);
-	c.st = xmalloc(s->ops->state_size);
-	memcpy(c.st, s->st, s->ops->state_size);
+	change_copy_state(&c);
 	s->ops->move_id(c.st, seat, mv, &id);
 	if (s->ops->apply(c.st, seat, mv, &cap.log, &err)) {
 		reply_text(a, cmd, 1, buf_str(&err));
@@ -61,14 +60,9 @@ void cmd_play(const struct cmd_ctx *x)
 					"Un jugador IA falló (un error interno); nada ha cambiado."));
 		goto out;
 	}
-	if (!s->ops->awaiting(c.st))
-		c.rec.status = SESSION_FINISHED;
 	c.actor = cmd->user;
-	queue_updates(m, &c, &cap);
-	if (change_commit(m, &c, &err))
-		reply_commit_failed(a, cmd, loc);
-	else
-		reply_actor_view(a, cmd, &c);
+	change_moved(m, &c, &cap);
+	change_commit_answer(m, &c, a, cmd, loc);
 out:
 	capture_release(&cap);
 	change_release(&c);
@@ -223,12 +217,13 @@ void cmd_undo(const struct cmd_ctx *x)
 	again = game_state_new(s->ops);
 	seat_names(s, names);
 	capture_init(&cap, LOC_EN, names);
-	if (replay_first(s, &l, l.n - 1, prev, &err) || replay_first(s, &l, l.n - 1, again, &err)) {
+	if (replay_first(s, &l, l.n - 1, prev, &err)) {
 		why = 1;
 	} else {
 		struct move mv;
 
-		/* apply the last move again, watching what it did */
+		/* apply the last move again to a copy, watching what it did */
+		memcpy(again, prev, s->ops->state_size);
 		if (game_parse(s->ops, again, seat, last->move, LOC_EN, &mv, &err) ||
 		    s->ops->apply(again, seat, mv, &cap.log, &err))
 			why = 1;
@@ -290,10 +285,7 @@ void cmd_undo(const struct cmd_ctx *x)
 		queue_updates(m, &c, &cap);
 		s->last_seq = keep;
 	}
-	if (change_commit(m, &c, &err))
-		reply_commit_failed(a, cmd, loc);
-	else
-		reply_actor_view(a, cmd, &c);
+	change_commit_answer(m, &c, a, cmd, loc);
 	capture_release(&cap);
 	change_release(&c);
 out:

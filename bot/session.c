@@ -418,24 +418,40 @@ void change_action(struct change *c, int seat, const char *move_id,
 	a->at = at;
 }
 
+void change_copy_state(struct change *c)
+{
+	c->st = xmalloc(c->s->ops->state_size);
+	memcpy(c->st, c->s->st, c->s->ops->state_size);
+}
+
+void change_moved(struct session_mgr *m, struct change *c, const struct capture *cap)
+{
+	if (!c->s->ops->awaiting(c->st))
+		c->rec.status = SESSION_FINISHED;
+	queue_updates(m, c, cap);
+}
+
 /* Stores the change; on success the live session takes the new record and
  * state, and the messages are delivered.  On failure nothing changes. */
 int change_commit(struct session_mgr *m, struct change *c, struct buf *err)
 {
 	struct store_commit sc;
+	/* a move, an undo or the start: the idle clock starts again */
+	int moved = c->nactions || c->truncate ||
+		    (c->s->rec.status != SESSION_ACTIVE && c->rec.status == SESSION_ACTIVE);
+	/* one reading: the stored and the live idle clock are the same instant */
+	int64_t now = mgr_now(m);
 	size_t i;
 
 	c->rec.version++;
-	c->rec.updated = mgr_now(m);
-	if (c->nactions || c->truncate ||
-	    (c->s->rec.status != SESSION_ACTIVE && c->rec.status == SESSION_ACTIVE)) {
+	c->rec.updated = now;
+	if (moved) {
 		struct room_settings rs;
 
-		/* a move (or the start) starts the idle clock again; it is
-		 * stored, so a restart does not move it */
+		/* stored, so a restart does not move it */
 		settings_read(&c->rec, &rs);
 		rs.reminded = 0;
-		rs.since = mgr_now(m);
+		rs.since = now;
 		settings_write(&c->rec, &rs);
 	}
 	/* a vote leaves with its voter, and with the game */
@@ -469,9 +485,8 @@ int change_commit(struct session_mgr *m, struct change *c, struct buf *err)
 			 buf_str(err));
 		return -1;
 	}
-	if (c->nactions || c->truncate ||
-	    (c->s->rec.status != SESSION_ACTIVE && c->rec.status == SESSION_ACTIVE))
-		c->s->last_at = mgr_now(m);
+	if (moved)
+		c->s->last_at = now;
 	if (c->truncate)
 		c->s->last_seq = c->truncate_after;
 	session_rec_release(&c->s->rec);
@@ -485,6 +500,18 @@ int change_commit(struct session_mgr *m, struct change *c, struct buf *err)
 	for (i = 0; i < c->out.n; i++)
 		deliver(m, &c->out.v[i], &c->out.bodies[i]);
 	return 0;
+}
+
+void change_commit_answer(struct session_mgr *m, struct change *c, struct adapter *a,
+			  const struct command *cmd, enum locale loc)
+{
+	struct buf err = BUF_INIT;
+
+	if (change_commit(m, c, &err))	/* logged there */
+		reply_commit_failed(a, cmd, loc);
+	else
+		reply_actor_view(a, cmd, c);
+	buf_release(&err);
 }
 
 void reply_commit_failed(struct adapter *a, const struct command *cmd, enum locale loc)

@@ -104,8 +104,9 @@ size_t session_mgr_complete(struct session_mgr *m, const struct command *cmd,
 			    struct adapter_choice *out, size_t max);
 
 /*
- * Reminders and timeouts (docs/async.md).  session_mgr_load_open() reads
- * every open game so their due times are known (at start-up).
+ * Reminders and timeouts (docs/async.md).  Every commit stores the
+ * session's next due time, so session_mgr_load_open() has nothing to load
+ * at start-up (games load when first used) and always succeeds.
  * session_mgr_tick() does whatever is due at the manager's clock now and
  * returns the next due time (unix seconds), or 0 when nothing is pending;
  * session_mgr_next_due() only returns it.  The caller arms one timer.

@@ -147,9 +147,20 @@ void change_init(struct change *c, struct session *s);
 void change_release(struct change *c);
 void change_action(struct change *c, int seat, const char *move_id, const char *user,
 		   int64_t at);
+/* c->st becomes a copy of the live state, for moves to be applied to. */
+void change_copy_state(struct change *c);
+/* The game moved in c->st (the log lines are in cap): a game that awaits
+ * nobody is over, and the room's and the players' updates are queued
+ * (set c->actor first when a person made the move). */
+void change_moved(struct session_mgr *m, struct change *c, const struct capture *cap);
 /* Stores the change; on success the live session takes the new record and
  * state, and the messages are delivered.  On failure nothing changes. */
 int change_commit(struct session_mgr *m, struct change *c, struct buf *err);
+/* change_commit for a player's move (c->actor): answers cmd with why it
+ * failed, else with the actor's private update where the platform shows
+ * it as an answer (reply_actor_view). */
+void change_commit_answer(struct session_mgr *m, struct change *c, struct adapter *a,
+			  const struct command *cmd, enum locale loc);
 
 /* ---- outbox.c: what a change tells whom ---- */
 

@@ -1,6 +1,7 @@
 /*
  * The generic layer over struct game_ops: forgiving move parsing and the
- * small helpers games share (log lines, names, locales).
+ * small helpers games share (log lines, names, locales, rule topics, saving
+ * a state by a table of fields).
  */
 #include "games/game.h"
 
@@ -288,15 +289,21 @@ int game_play(const struct game_ops *ops, void *st, int seat, const char *text,
 	return ops->apply(st, seat, m, log, err);
 }
 
-int game_lookup(const char *folded, int n, game_key_fn key, int *cand, int *nc)
+int game_lookup(const char *query, int n, game_key_fn key, int *cand, int *nc)
 {
-	struct buf fk = BUF_INIT;
-	size_t qlen = strlen(folded);
+	struct buf fk = BUF_INIT, fq = BUF_INIT;
+	const char *folded;
+	size_t qlen;
 	int tier, i, k;
 
 	*nc = 0;
-	if (!qlen)
+	text_fold(query, &fq);
+	folded = buf_str(&fq);
+	qlen = strlen(folded);
+	if (!qlen) {
+		buf_release(&fq);
 		return -1;
+	}
 	/* tier 0: exact name; 1: exact id; 2: prefix of anything */
 	for (tier = 0; tier < 3 && !*nc; tier++) {
 		for (i = 0; i < n && *nc < GAME_LOOKUP_MAX; i++) {
@@ -317,7 +324,29 @@ int game_lookup(const char *folded, int n, game_key_fn key, int *cand, int *nc)
 		}
 	}
 	buf_release(&fk);
+	buf_release(&fq);
 	return *nc == 1 ? cand[0] : -1;
+}
+
+int game_card_unknown(const char *name, const int *cand, int nc, game_name_fn name_of,
+		      enum locale loc, struct rich *out)
+{
+	struct buf b = BUF_INIT;
+	int i;
+
+	if (nc == 0) {
+		rich_line(out, L(loc, "No such card: %s", "No existe la carta: %s"),
+			  name ? name : "");
+		return -1;
+	}
+	rich_line(out, "%s", L(loc, "Which card do you mean?", "¿Qué carta quieres decir?"));
+	for (i = 0; i < nc; i++) {
+		buf_reset(&b);
+		name_of(cand[i], loc, &b);
+		rich_line(out, "\xe2\x80\xa2 %s", buf_str(&b));	/* a bullet */
+	}
+	buf_release(&b);
+	return -1;
 }
 
 void game_rich_lines(const char *text, struct rich *out)
@@ -367,5 +396,185 @@ int game_rules_render(const char *game, const struct game_topic *topics, int n, 
 		topics[t < 0 ? 0 : t].extra(loc, out);
 	if (t < 0)
 		topic_list(topics, n, loc, out);
+	return 0;
+}
+
+/* ---- save() and load() by a table of fields ---- */
+
+static json_t *field_byte(uint8_t v, int nullable)
+{
+	return json_integer(nullable && v == GAME_FIELD_NONE ? -1 : v);
+}
+
+static json_t *field_bytes(const uint8_t *v, int n, int nullable)
+{
+	json_t *a = json_array();
+	int i;
+
+	for (i = 0; i < n; i++)
+		json_array_append_new(a, field_byte(v[i], nullable));
+	return a;
+}
+
+void game_fields_save(json_t *obj, const void *base, const struct game_field *f, size_t n,
+		      int nplayers)
+{
+	const uint8_t *b = base;
+	size_t i;
+	int r;
+
+	for (i = 0; i < n; i++) {
+		const uint8_t *v = b + f[i].off;
+		json_t *val = NULL;
+		uint16_t w;
+		int32_t d;
+
+		switch (f[i].kind) {
+		case GAME_FIELD_U8:
+			val = field_byte(*v, f[i].nullable);
+			break;
+		case GAME_FIELD_U16:
+			memcpy(&w, v, sizeof(w));
+			val = json_integer(w);
+			break;
+		case GAME_FIELD_I32:
+			memcpy(&d, v, sizeof(d));
+			val = json_integer(d);
+			break;
+		case GAME_FIELD_FIXED:
+			val = field_bytes(v, f[i].len, f[i].nullable);
+			break;
+		case GAME_FIELD_COUNTED:
+			val = field_bytes(v, b[f[i].count_off], 0);
+			break;
+		case GAME_FIELD_SEATS:
+			val = field_bytes(v, nplayers, 0);
+			break;
+		case GAME_FIELD_GRID:
+			val = json_array();
+			for (r = 0; r < f[i].rows; r++)
+				json_array_append_new(val, field_bytes(v + r * f[i].len,
+								       f[i].len, 0));
+			break;
+		case GAME_FIELD_NAME:
+			val = json_string(*v < f[i].len ? f[i].names[*v] : "?");
+			break;
+		}
+		json_object_set_new(obj, f[i].name, val);
+	}
+}
+
+int game_json_int(const json_t *v, json_int_t lo, json_int_t hi, json_int_t *out)
+{
+	json_int_t x;
+
+	if (!json_is_integer(v))
+		return -1;
+	x = json_integer_value(v);
+	if (x < lo || x > hi)
+		return -1;
+	*out = x;
+	return 0;
+}
+
+static int load_byte(const json_t *v, int max, int nullable, uint8_t *out)
+{
+	json_int_t x;
+
+	if (game_json_int(v, nullable ? -1 : 0, max, &x))
+		return -1;
+	*out = x < 0 ? GAME_FIELD_NONE : (uint8_t)x;
+	return 0;
+}
+
+/* An array of minlen..maxlen bytes into out; its length to *len (may be NULL). */
+static int load_bytes(const json_t *a, int minlen, int maxlen, int max, int nullable,
+		      uint8_t *out, int *len)
+{
+	size_t i, n;
+
+	if (!json_is_array(a))
+		return -1;
+	n = json_array_size(a);
+	if (n < (size_t)minlen || n > (size_t)maxlen)
+		return -1;
+	for (i = 0; i < n; i++)
+		if (load_byte(json_array_get(a, i), max, nullable, &out[i]))
+			return -1;
+	if (len)
+		*len = (int)n;
+	return 0;
+}
+
+static int load_name(const json_t *v, const char *const *names, int n, uint8_t *out)
+{
+	int k;
+
+	if (!json_is_string(v))
+		return -1;
+	for (k = 0; k < n; k++)
+		if (names[k] && !strcmp(json_string_value(v), names[k])) {
+			*out = (uint8_t)k;
+			return 0;
+		}
+	return -1;
+}
+
+static int load_field(const json_t *v, uint8_t *b, const struct game_field *f, int nplayers)
+{
+	uint8_t *dst = b + f->off;
+	json_int_t x;
+	uint16_t w;
+	int32_t d;
+	int r, len;
+
+	switch (f->kind) {
+	case GAME_FIELD_U8:
+		return load_byte(v, f->max, f->nullable, dst);
+	case GAME_FIELD_U16:
+		if (game_json_int(v, 0, f->max, &x))
+			return -1;
+		w = (uint16_t)x;
+		memcpy(dst, &w, sizeof(w));
+		return 0;
+	case GAME_FIELD_I32:
+		if (game_json_int(v, f->min, f->max, &x))
+			return -1;
+		d = (int32_t)x;
+		memcpy(dst, &d, sizeof(d));
+		return 0;
+	case GAME_FIELD_FIXED:
+		return load_bytes(v, f->len, f->len, f->max, f->nullable, dst, NULL);
+	case GAME_FIELD_COUNTED:
+		if (load_bytes(v, 0, f->len, f->max, 0, dst, &len))
+			return -1;
+		b[f->count_off] = (uint8_t)len;
+		return 0;
+	case GAME_FIELD_SEATS:
+		return load_bytes(v, nplayers, nplayers, f->max, 0, dst, NULL);
+	case GAME_FIELD_GRID:
+		if (!json_is_array(v) || json_array_size(v) != (size_t)f->rows)
+			return -1;
+		for (r = 0; r < f->rows; r++)
+			if (load_bytes(json_array_get(v, (size_t)r), f->len, f->len, f->max, 0,
+				       dst + r * f->len, NULL))
+				return -1;
+		return 0;
+	case GAME_FIELD_NAME:
+		return load_name(v, f->names, f->len, dst);
+	}
+	return -1;
+}
+
+int game_fields_load(const json_t *obj, void *base, const struct game_field *f, size_t n,
+		     int nplayers, const struct game_field **bad)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (load_field(json_object_get(obj, f[i].name), base, &f[i], nplayers)) {
+			*bad = &f[i];
+			return -1;
+		}
 	return 0;
 }

@@ -127,6 +127,10 @@ struct game_ops {
 	 * Builders counts 0.1 per sesterce: a score of 173 reads 17.3).  A
 	 * platform shows score / 10^score_decimals. */
 	int score_decimals;
+	/* Optional (0: 100): the playouts the searching AI (games/search.h)
+	 * spends on one decision, measured with bench/bench_ai.c: a few tens
+	 * of milliseconds an answer at most. */
+	int search_iterations;
 
 	/* Sets up a new game in zeroed memory.  options: space-separated
 	 * words (e.g. "draft"); unknown words fail.  0, or -1 with err. */
@@ -257,12 +261,21 @@ struct game_ops {
 typedef void (*game_key_fn)(int i, int k, struct buf *out);
 
 /*
- * Finds the entry among n whose key matches the folded query: an exact name
- * first, then an exact id, then a unique prefix of any key.  Returns the
- * entry, or -1 with cand[0..*nc) the candidates (0: none; at most
- * GAME_LOOKUP_MAX).
+ * Finds the entry among n whose key matches the query as typed (folded
+ * here, like the keys): an exact name first, then an exact id, then a
+ * unique prefix of any key.  Returns the entry, or -1 with cand[0..*nc)
+ * the candidates (0: none; at most GAME_LOOKUP_MAX).
  */
-int game_lookup(const char *folded, int n, game_key_fn key, int *cand, int *nc);
+int game_lookup(const char *query, int n, game_key_fn key, int *cand, int *nc);
+
+/* The name of entry i in loc, appended to out. */
+typedef void (*game_name_fn)(int i, enum locale loc, struct buf *out);
+
+/* card()'s answer when name is no one card: "No such card" when nothing
+ * matched (nc 0), else "Which card do you mean?" and the candidates
+ * cand[0..nc), each by its name.  Returns -1, card()'s return for both. */
+int game_card_unknown(const char *name, const int *cand, int nc, game_name_fn name_of,
+		      enum locale loc, struct rich *out);
 
 /* Appends text as rich lines, one per '\n'-separated line. */
 void game_rich_lines(const char *text, struct rich *out);
@@ -283,6 +296,76 @@ struct game_topic {
  */
 int game_rules_render(const char *game, const struct game_topic *topics, int n, int t,
 		      const char *query, enum locale loc, struct rich *out);
+
+/* ---- helpers for save() and load() ---- */
+
+/*
+ * A state made of small integers is saved by one table of fields that
+ * drives both directions (Fortuna, Sylla, The Builders): each field names
+ * its JSON key, where its value lives in the struct and what it may hold.
+ * game_fields_load() checks every value's type and range against the
+ * table, so the game's load() is left with what relates fields (its
+ * check()).  Unknown keys are ignored; a missing or malformed one fails.
+ */
+enum game_field_kind {
+	GAME_FIELD_U8,		/* a byte, 0..max */
+	GAME_FIELD_U16,		/* a uint16_t, 0..max */
+	GAME_FIELD_I32,		/* an int32_t, min..max */
+	GAME_FIELD_FIXED,	/* exactly len bytes, each 0..max */
+	GAME_FIELD_COUNTED,	/* up to len bytes; their number is the byte at count_off */
+	GAME_FIELD_SEATS,	/* one byte per player */
+	GAME_FIELD_GRID,	/* rows arrays of len bytes */
+	GAME_FIELD_NAME,	/* a byte k < len, saved as names[k] */
+};
+
+/* The byte a nullable field holds for "nothing"; -1 in JSON. */
+#define GAME_FIELD_NONE 255
+
+struct game_field {
+	const char *name;		/* the JSON key */
+	uint8_t kind;			/* enum game_field_kind */
+	uint8_t nullable;		/* U8, FIXED: GAME_FIELD_NONE is -1 */
+	size_t off;			/* offsetof() in the struct */
+	int len;			/* FIXED, COUNTED, GRID (per row), NAME (names) */
+	int rows;			/* GRID */
+	size_t count_off;		/* COUNTED: offsetof() its length byte */
+	int min, max;			/* min: I32 only (the others start at 0) */
+	const char *const *names;	/* NAME */
+};
+
+/* The table's rows: GAME_U8("round", offsetof(struct x, round), 12). */
+#define GAME_U8(key, o, mx) { .name = (key), .kind = GAME_FIELD_U8, .off = (o), .max = (mx) }
+#define GAME_U8_OR_NONE(key, o, mx) \
+	{ .name = (key), .kind = GAME_FIELD_U8, .nullable = 1, .off = (o), .max = (mx) }
+#define GAME_U16(key, o, mx) { .name = (key), .kind = GAME_FIELD_U16, .off = (o), .max = (mx) }
+#define GAME_I32(key, o, mn, mx) \
+	{ .name = (key), .kind = GAME_FIELD_I32, .off = (o), .min = (mn), .max = (mx) }
+#define GAME_FIXED(key, o, n, mx) \
+	{ .name = (key), .kind = GAME_FIELD_FIXED, .off = (o), .len = (n), .max = (mx) }
+#define GAME_FIXED_OR_NONE(key, o, n, mx) \
+	{ .name = (key), .kind = GAME_FIELD_FIXED, .nullable = 1, .off = (o), .len = (n), \
+	  .max = (mx) }
+#define GAME_COUNTED(key, o, n, count, mx) \
+	{ .name = (key), .kind = GAME_FIELD_COUNTED, .off = (o), .len = (n), \
+	  .count_off = (count), .max = (mx) }
+#define GAME_SEATS(key, o, mx) { .name = (key), .kind = GAME_FIELD_SEATS, .off = (o), .max = (mx) }
+#define GAME_GRID(key, o, nrows, n, mx) \
+	{ .name = (key), .kind = GAME_FIELD_GRID, .off = (o), .rows = (nrows), .len = (n), \
+	  .max = (mx) }
+#define GAME_NAME(key, o, list, n) \
+	{ .name = (key), .kind = GAME_FIELD_NAME, .off = (o), .names = (list), .len = (n) }
+
+/* Adds to obj the fields f[0..n) of the struct at base (nplayers: the
+ * length of GAME_FIELD_SEATS arrays).  Values go in as new references. */
+void game_fields_save(json_t *obj, const void *base, const struct game_field *f, size_t n,
+		      int nplayers);
+/* Reads the fields f[0..n) of obj into the struct at base.  0, or -1 with
+ * *bad the first field that is missing or out of range (the struct is
+ * then partly written: the caller clears it). */
+int game_fields_load(const json_t *obj, void *base, const struct game_field *f, size_t n,
+		     int nplayers, const struct game_field **bad);
+/* 0 and *out when v is an integer lo..hi, else -1. */
+int game_json_int(const json_t *v, json_int_t lo, json_int_t hi, json_int_t *out);
 
 /* ---- registry ---- */
 

@@ -49,20 +49,11 @@ void search_defaults(const struct game_ops *ops, struct search_params *p)
 	p->margin_scale = 10.0;
 	p->bot_bonus = 0.05;
 	p->max_decisions = 20000;
-	/* Budgets measured by bench/bench_ai.c (docs/games/search.md): a few
-	 * tens of milliseconds an answer, and `make bench` stays short.  A
-	 * baseline playout of a whole 2-player game costs about 1 ms in either
-	 * game; later decisions have shorter playouts. */
-	if (!strcmp(ops->id, "fortuna"))
-		p->iterations = 100;
-	else if (!strcmp(ops->id, "gtr"))
-		p->iterations = 80;
-	else if (!strcmp(ops->id, "sylla"))
-		p->iterations = 100;	/* 2-5 ms an answer in a 3-player game */
-	else if (!strcmp(ops->id, "builders"))
-		p->iterations = 100;	/* ~2 ms an answer; 199/200 wins (docs/games/builders.md) */
-	else
-		p->iterations = 100;
+	/* each game's budget is its own (game_ops.search_iterations,
+	 * docs/games/search.md): a few tens of milliseconds an answer, and
+	 * `make bench` stays short */
+	p->iterations = ops->search_iterations > 0 ? ops->search_iterations
+						  : SEARCH_ITERATIONS_DEFAULT;
 	/* scores in tenths of a point (game_ops.score_decimals): the margin
 	 * is still ~10 points */
 	for (int d = 0; d < ops->score_decimals && d < 3; d++)

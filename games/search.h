@@ -15,6 +15,7 @@
 
 #define SEARCH_POLICY_RANDOM 0	/* playouts pick uniformly among non-meta moves */
 #define SEARCH_POLICY_BOT 1	/* playouts play ops->bot_move for every seat */
+#define SEARCH_ITERATIONS_DEFAULT 100	/* a game with no search_iterations */
 
 struct search_params {
 	/* playouts per decision (the budget; no clock).  Each move gets at

@@ -150,19 +150,24 @@ int text_eq(const char *a, const char *b)
 
 size_t text_word(const char **s, char *word, size_t n)
 {
-	const char *p = *s;
-	size_t len = 0;
+	const char *p = *s, *start;
+	size_t len, cut;
 
 	while (*p == ' ' || *p == '\t')
 		p++;
-	while (*p && *p != ' ' && *p != '\t') {
-		if (len + 1 < n)
-			word[len] = *p;
-		len++;
+	start = p;
+	while (*p && *p != ' ' && *p != '\t')
 		p++;
+	len = (size_t)(p - start);
+	if (n) {
+		/* a word cut short ends before the character that does not fit
+		 * whole: the copy of valid UTF-8 stays valid (callers echo it) */
+		cut = len < n ? len : n - 1;
+		while (cut < len && cut && ((unsigned char)start[cut] & 0xC0) == 0x80)
+			cut--;
+		memcpy(word, start, cut);
+		word[cut] = '\0';
 	}
-	if (n)
-		word[len < n ? len : n - 1] = '\0';
 	while (*p == ' ' || *p == '\t')
 		p++;
 	*s = p;

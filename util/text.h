@@ -31,8 +31,9 @@ int text_fold(const char *in, struct buf *out);
 int text_eq(const char *a, const char *b);
 
 /* Splits off the first whitespace-delimited word of *s: copies it (at most
- * n-1 bytes) into word, advances *s past it and the following spaces.
- * Returns the word length, 0 when there is none. */
+ * n-1 bytes, cut short at a UTF-8 character boundary) into word, advances
+ * *s past it and the following spaces.  Returns the word's whole length,
+ * 0 when there is none. */
 size_t text_word(const char **s, char *word, size_t n);
 
 /*

@@ -210,23 +210,12 @@ static void card_key(int i, int k, struct buf *out)
 	buf_release(&t);
 }
 
-static int find(const char *q, int n, game_key_fn key, int *cand, int *nc)
-{
-	struct buf fq = BUF_INIT;
-	int r;
-
-	text_fold(q, &fq);
-	r = game_lookup(buf_str(&fq), n, key, cand, nc);
-	buf_release(&fq);
-	return r;
-}
-
 int builders_rules(const char *topic, enum locale loc, struct rich *out)
 {
 	int cand[GAME_LOOKUP_MAX], nc, t = -1;
 
 	loc = loc < LOC_COUNT ? loc : LOC_EN;
-	if (topic && *topic && (t = find(topic, NTOPICS, topic_key, cand, &nc)) < 0)
+	if (topic && *topic && (t = game_lookup(topic, NTOPICS, topic_key, cand, &nc)) < 0)
 		t = -2;
 	return game_rules_render(builders_ops.name[loc], topics, NTOPICS, t, topic, loc, out);
 }
@@ -362,28 +351,16 @@ static void card_text(int n, enum locale loc, struct rich *out)
 
 int builders_card(const char *name, const char *options, enum locale loc, struct rich *out)
 {
-	int cand[GAME_LOOKUP_MAX], nc, n, i;
+	int cand[GAME_LOOKUP_MAX], nc, n;
 
 	(void)options;	/* no variant changes a card */
 	loc = loc < LOC_COUNT ? loc : LOC_EN;
-	n = find(name ? name : "", NCARDS, card_key, cand, &nc);
+	n = game_lookup(name ? name : "", NCARDS, card_key, cand, &nc);
 	if (n >= 0) {
 		card_text(n, loc, out);
 		return 0;
 	}
-	if (nc == 0) {
-		rich_line(out, L(loc, "No such card: %s", "No existe la carta: %s"), name ? name : "");
-		return -1;
-	}
-	rich_line(out, "%s", L(loc, "Which card do you mean?", "¿Qué carta quieres decir?"));
-	for (i = 0; i < nc; i++) {
-		struct buf b = BUF_INIT;
-
-		card_name(cand[i], loc, &b);
-		rich_line(out, "• %s", buf_str(&b));
-		buf_release(&b);
-	}
-	return -1;
+	return game_card_unknown(name, cand, nc, card_name, loc, out);
 }
 
 void builders_card_names(enum locale loc, struct buf *out)

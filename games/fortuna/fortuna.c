@@ -2248,6 +2248,9 @@ const struct game_ops fortuna_ops = {
 	.options_help = "draft: experienced players draft their starting action cards",
 	.option_words = fortuna_option_words,
 	.rules_version = 2,	/* issue 12: simultaneous reservation, automatic moves */
+	/* a baseline playout of a whole 2-player game: about 1 ms (the
+	 * baseline searches a few plies itself) */
+	.search_iterations = 100,
 	.setup = fortuna_setup,
 	.awaiting = fortuna_awaiting,
 	.moves = fortuna_moves,

@@ -356,15 +356,15 @@ static void card_key(int i, int k, struct buf *out)
 }
 
 
-/* Returns the entry, or -1 with cand[0..*nc) the candidates (0: none). */
+/* game_lookup() on the query without its quotes. */
 static int find(const char *q, int n, game_key_fn key, int *cand, int *nc)
 {
-	struct buf fq = BUF_INIT;
+	struct buf t = BUF_INIT;
 	int r;
 
-	fold_unquoted(q, &fq);
-	r = game_lookup(buf_str(&fq), n, key, cand, nc);
-	buf_release(&fq);
+	add_unquoted(&t, q);
+	r = game_lookup(buf_str(&t), n, key, cand, nc);
+	buf_release(&t);
 	return r;
 }
 
@@ -516,19 +516,7 @@ int fortuna_card(const char *name, const char *options, enum locale loc, struct 
 		card_text(n, loc, out);
 		return 0;
 	}
-	if (nc == 0) {
-		rich_line(out, L(loc, "No such card: %s", "No existe la carta: %s"), name ? name : "");
-		return -1;
-	}
-	rich_line(out, "%s", L(loc, "Which card do you mean?", "¿Qué carta quieres decir?"));
-	for (i = 0; i < nc; i++) {
-		struct buf b = BUF_INIT;
-
-		card_name(cand[i], loc, &b);
-		rich_line(out, "• %s", buf_str(&b));
-		buf_release(&b);
-	}
-	return -1;
+	return game_card_unknown(name, cand, nc, card_name, loc, out);
 }
 
 void fortuna_card_names(enum locale loc, struct buf *out)

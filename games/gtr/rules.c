@@ -213,6 +213,11 @@ static const char *card_name(int c, enum locale loc)
 	return c == GTR_JACK ? gtr_jack.name[loc] : gtr_cards[c].name[loc];
 }
 
+static void card_name_to(int c, enum locale loc, struct buf *out)
+{
+	buf_addstr(out, card_name(c, loc));
+}
+
 /* Key k of entry i (0 id, 1 English, 2 Spanish), folded, into out. */
 
 static void topic_key(int i, int k, struct buf *out)
@@ -225,25 +230,13 @@ static void card_key(int i, int k, struct buf *out)
 	text_fold(k ? card_name(i, (enum locale)(k - 1)) : card_id(i), out);
 }
 
-/* Returns the entry, or -1 with cand[0..*nc) the candidates (0: none). */
-static int find(const char *q, int n, game_key_fn key, int *cand, int *nc)
-{
-	struct buf fq = BUF_INIT;
-	int r;
-
-	text_fold(q, &fq);
-	r = game_lookup(buf_str(&fq), n, key, cand, nc);
-	buf_release(&fq);
-	return r;
-}
-
 /* ---- rendering ---- */
 
 int gtr_rules(const char *topic, enum locale loc, struct rich *out)
 {
 	int cand[GAME_LOOKUP_MAX], nc, t = -1;
 
-	if (topic && *topic && (t = find(topic, NTOPICS, topic_key, cand, &nc)) < 0)
+	if (topic && *topic && (t = game_lookup(topic, NTOPICS, topic_key, cand, &nc)) < 0)
 		t = -2;
 	return game_rules_render(L(loc, "Glory to Rome", "Gloria a Roma"), topics, NTOPICS, t,
 				 topic, loc, out);
@@ -312,7 +305,7 @@ static void card_text(int c, uint8_t opts, enum locale loc, struct rich *out)
 
 int gtr_card(const char *name, const char *options, enum locale loc, struct rich *out)
 {
-	int cand[GAME_LOOKUP_MAX], nc, c, i;
+	int cand[GAME_LOOKUP_MAX], nc, c;
 	uint8_t opts = 0;
 	struct buf err = BUF_INIT;
 
@@ -321,19 +314,12 @@ int gtr_card(const char *name, const char *options, enum locale loc, struct rich
 	if (gtr_parse_options(options, &opts, &err))
 		opts = 0;
 	buf_release(&err);
-	c = find(name ? name : "", NCARDS, card_key, cand, &nc);
+	c = game_lookup(name ? name : "", NCARDS, card_key, cand, &nc);
 	if (c >= 0) {
 		card_text(c, opts, loc, out);
 		return 0;
 	}
-	if (nc == 0) {
-		rich_line(out, L(loc, "No such card: %s", "No existe la carta: %s"), name ? name : "");
-		return -1;
-	}
-	rich_line(out, "%s", L(loc, "Which card do you mean?", "¿Qué carta quieres decir?"));
-	for (i = 0; i < nc; i++)
-		rich_line(out, "• %s", card_name(cand[i], loc));
-	return -1;
+	return game_card_unknown(name, cand, nc, card_name_to, loc, out);
 }
 
 void gtr_card_names(enum locale loc, struct buf *out)

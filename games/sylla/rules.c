@@ -259,6 +259,11 @@ static const char *card_name(int i, enum locale loc)
 	return card_named(i)->name[loc];
 }
 
+static void card_name_to(int i, enum locale loc, struct buf *out)
+{
+	buf_addstr(out, card_name(i, loc));
+}
+
 static const char *const kind_power[SK_COUNT][LOC_COUNT] = {
 	[SK_SENATOR] = { "one vote in the election (phase I) and, untapped, in the Great Work (phase VI)",
 			 "un voto en la elección (fase I) y, sin girar, en la Gran Obra (fase VI)" },
@@ -377,48 +382,30 @@ static void card_key(int i, int k, struct buf *out)
 	text_fold(k ? card_name(i, (enum locale)(k - 1)) : card_id(i), out);
 }
 
-static int find(const char *q, int n, game_key_fn key, int *cand, int *nc)
-{
-	struct buf fq = BUF_INIT;
-	int r;
-
-	text_fold(q, &fq);
-	r = game_lookup(buf_str(&fq), n, key, cand, nc);
-	buf_release(&fq);
-	return r;
-}
-
 int sylla_rules(const char *topic, enum locale loc, struct rich *out)
 {
 	int cand[GAME_LOOKUP_MAX], nc, t = -1;
 
 	if (loc >= LOC_COUNT)
 		loc = LOC_EN;
-	if (topic && *topic && (t = find(topic, NTOPICS, topic_key, cand, &nc)) < 0)
+	if (topic && *topic && (t = game_lookup(topic, NTOPICS, topic_key, cand, &nc)) < 0)
 		t = -2;
 	return game_rules_render("Sylla", topics, NTOPICS, t, topic, loc, out);
 }
 
 int sylla_card(const char *name, const char *options, enum locale loc, struct rich *out)
 {
-	int cand[GAME_LOOKUP_MAX], nc, c, i;
+	int cand[GAME_LOOKUP_MAX], nc, c;
 
 	(void)options;	/* sealed-election changes no card */
 	if (loc >= LOC_COUNT)
 		loc = LOC_EN;
-	c = find(name ? name : "", NCARDS, card_key, cand, &nc);
+	c = game_lookup(name ? name : "", NCARDS, card_key, cand, &nc);
 	if (c >= 0) {
 		card_text(c, loc, out);
 		return 0;
 	}
-	if (nc == 0) {
-		rich_line(out, L(loc, "No such card: %s", "No existe la carta: %s"), name ? name : "");
-		return -1;
-	}
-	rich_line(out, "%s", L(loc, "Which card do you mean?", "¿Qué carta quieres decir?"));
-	for (i = 0; i < nc; i++)
-		rich_line(out, "\xe2\x80\xa2 %s", card_name(cand[i], loc));
-	return -1;
+	return game_card_unknown(name, cand, nc, card_name_to, loc, out);
 }
 
 void sylla_card_names(enum locale loc, struct buf *out)

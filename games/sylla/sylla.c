@@ -2421,6 +2421,7 @@ const struct game_ops sylla_ops = {
 	.state_size = sizeof(struct sylla_state),
 	.options_help = "sealed-election: the First Consul is elected by secret bids, all at once",
 	.option_words = sylla_option_words,
+	.search_iterations = 100,	/* 2-5 ms an answer in a 3-player game */
 	.setup = sylla_setup,
 	.awaiting = sylla_awaiting,
 	.moves = sylla_moves,

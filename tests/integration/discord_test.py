@@ -366,7 +366,8 @@ def check_private(fake):
 
 def test_full_game():
     """Three humans play Fortuna to the end through slash commands,
-    autocomplete, the board's select menu and its buttons."""
+    autocomplete, the board's buttons and the private select of "My
+    moves"."""
     fake, bot = start(drop=("DISCORD_GATEWAY_URL",))
     fake.channel_rate = (50, 1.0)   # the realistic 5/s runs in the other tests
     try:

@@ -124,6 +124,111 @@ static void test_parse(void **state)
 	buf_release(&err);
 }
 
+/* ---- save() and load() by a table of fields ---- */
+
+struct fields_toy {
+	uint8_t small, maybe, step;
+	uint16_t wide;
+	int32_t bank;
+	uint8_t fixed[3], row[2], deck[4], ndeck, seats[4], grid[2][3];
+};
+
+static const char *const fields_steps[] = { "draw", "play", NULL, "end" };
+
+#define T(f) offsetof(struct fields_toy, f)
+
+static const struct game_field toy_fields[] = {
+	GAME_U8("small", T(small), 9),
+	GAME_U8_OR_NONE("maybe", T(maybe), 5),
+	GAME_NAME("step", T(step), fields_steps, 4),
+	GAME_U16("wide", T(wide), 1000),
+	GAME_I32("bank", T(bank), -50, 108),
+	GAME_FIXED("fixed", T(fixed), 3, 7),
+	GAME_FIXED_OR_NONE("row", T(row), 2, 7),
+	GAME_COUNTED("deck", T(deck), 4, T(ndeck), 20),
+	GAME_SEATS("seats", T(seats), 3),
+	GAME_GRID("grid", T(grid), 2, 3, 1),
+};
+
+#define NTOY (sizeof(toy_fields) / sizeof(toy_fields[0]))
+
+/* Loads text into *out: 0, or -1 with *bad the field refused. */
+static int fields_load_text(const char *text, struct fields_toy *out, const char **bad)
+{
+	const struct game_field *f = NULL;
+	json_t *j = json_loads(text, 0, NULL);
+	int r;
+
+	assert_non_null(j);
+	memset(out, 0, sizeof(*out));
+	r = game_fields_load(j, out, toy_fields, NTOY, 2, &f);
+	*bad = r ? f->name : NULL;
+	json_decref(j);
+	return r;
+}
+
+static void test_fields_round_trip_and_ranges(void **state)
+{
+	static const char good[] =
+		"{\"small\": 9, \"maybe\": -1, \"step\": \"end\", \"wide\": 1000, "
+		"\"bank\": -50, \"fixed\": [0, 7, 3], \"row\": [-1, 7], \"deck\": [20, 1], "
+		"\"seats\": [3, 0], \"grid\": [[1, 0, 1], [0, 0, 1]], \"unknown\": 1}";
+	static const struct { const char *from, *to, *field; } bad[] = {
+		{ "\"small\": 9", "\"small\": 10", "small" },
+		{ "\"small\": 9", "\"small\": -1", "small" },
+		{ "\"small\": 9", "\"smal\": 9", "small" },
+		{ "\"maybe\": -1", "\"maybe\": -2", "maybe" },
+		{ "\"step\": \"end\"", "\"step\": \"over\"", "step" },
+		{ "\"step\": \"end\"", "\"step\": 3", "step" },
+		{ "\"wide\": 1000", "\"wide\": 1001", "wide" },
+		{ "\"bank\": -50", "\"bank\": -51", "bank" },
+		{ "\"fixed\": [0, 7, 3]", "\"fixed\": [0, 7]", "fixed" },
+		{ "\"fixed\": [0, 7, 3]", "\"fixed\": [0, -1, 3]", "fixed" },
+		{ "\"deck\": [20, 1]", "\"deck\": [1, 2, 3, 4, 5]", "deck" },
+		{ "\"seats\": [3, 0]", "\"seats\": [3, 0, 1]", "seats" },
+		{ "[[1, 0, 1], [0, 0, 1]]", "[[1, 0, 1]]", "grid" },
+		{ "[[1, 0, 1], [0, 0, 1]]", "[[1, 0, 1], [0, 2, 1]]", "grid" },
+	};
+	struct fields_toy t;
+	const char *why;
+	json_t *j;
+	char *text;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(fields_load_text(good, &t, &why), 0);
+	assert_int_equal(t.small, 9);
+	assert_int_equal(t.maybe, GAME_FIELD_NONE);
+	assert_int_equal(t.step, 3);
+	assert_int_equal(t.wide, 1000);
+	assert_int_equal(t.bank, -50);
+	assert_int_equal(t.row[0], GAME_FIELD_NONE);
+	assert_int_equal(t.ndeck, 2);
+	assert_int_equal(t.deck[0], 20);
+	assert_int_equal(t.grid[1][2], 1);
+	/* and back: the same JSON, less the key nobody knows */
+	j = json_object();
+	game_fields_save(j, &t, toy_fields, NTOY, 2);
+	text = json_dumps(j, JSON_COMPACT);
+	assert_string_equal(text, "{\"small\":9,\"maybe\":-1,\"step\":\"end\",\"wide\":1000,"
+			    "\"bank\":-50,\"fixed\":[0,7,3],\"row\":[-1,7],\"deck\":[20,1],"
+			    "\"seats\":[3,0],\"grid\":[[1,0,1],[0,0,1]]}");
+	free(text);
+	json_decref(j);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct buf b = BUF_INIT;
+		const char *at = strstr(good, bad[i].from);
+
+		assert_non_null(at);
+		buf_add(&b, good, (size_t)(at - good));
+		buf_addstr(&b, bad[i].to);
+		buf_addstr(&b, at + strlen(bad[i].from));
+		assert_int_equal(fields_load_text(buf_str(&b), &t, &why), -1);
+		assert_string_equal(why, bad[i].field);
+		buf_release(&b);
+	}
+}
+
 static void test_registry(void **state)
 {
 	const struct game_ops *const *all = game_all();
@@ -697,6 +802,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_registry),
+		cmocka_unit_test(test_fields_round_trip_and_ranges),
 		cmocka_unit_test(test_contract_bad_setup_and_load),
 		cmocka_unit_test(test_contract_intro),
 		cmocka_unit_test(test_contract_load_mutations),

@@ -1639,11 +1639,11 @@ static void test_reminders_survive_restart(void **state)
 }
 
 /*
- * KNOWN BUG (bot/session.c, session_from_rec): with no move stored yet,
- * last_at is taken from rec->updated, which every commit (a reminder, a
- * settings change) moves.  Start at t0, reminder at t0+25h, restart: the
- * second reminder is due at t0+48h but session_mgr_next_due() says
- * t0+73h (25h + 2 × 24h), and nothing is sent at t0+49h.
+ * Before the first move the idle clock runs from the start, and a restart
+ * keeps it (it is stored with the settings): the clock once came from
+ * rec->updated, which every commit (a reminder, a settings change) moves.
+ * Start at t0, reminder at t0+25h, restart: the second reminder is due at
+ * t0+48h (not t0+73h), and it is not sent early.
  */
 static void test_reminder_restart_before_first_move(void **state)
 {
@@ -1726,6 +1726,76 @@ static void test_timeout_ai(void **state)
 	assert_non_null(awaited_user(s));
 	play_first_moves(f, "r1", 1);
 	assert_int_equal(room(f, "r1")->last_seq, seq + 1);
+}
+
+/*
+ * A due session whose attention cannot be stored (the store refuses
+ * writes: a full disk) stays due; the tick says to try again in a second,
+ * not at once: the timer armed on a time already past fired again at once,
+ * and the bot spun on the failing store a thousand times a second.  Once
+ * the store heals, the reminder goes out, once.
+ */
+static void test_tick_that_cannot_store_retries_in_a_second(void **state)
+{
+	struct fixture *f = *state;
+	int64_t t0, next;
+
+	start_two(f->cap, "r1");
+	t0 = f->clock;
+	detach(f);
+	f->store = store_fault_wrap(f->store, 1);	/* every write fails */
+	attach(f);
+	capture_clear(f->cap);
+	next = tick_at(f, t0, 25);
+	assert_int_equal(capture_count(f->cap, NULL, "Reminder"), 0);
+	assert_int_equal(next, f->clock + 1);
+	store_fault_heal(f->store);
+	f->clock = next;
+	next = session_mgr_tick(&f->mgr);
+	assert_int_equal(capture_count(f->cap, NULL, "Reminder"), 1);
+	assert_true(next > f->clock);
+}
+
+/* A clock read a second later at every read, as a commit that straddles a
+ * second boundary sees it. */
+static int64_t running_now(void *ctx)
+{
+	return ((struct fixture *)ctx)->clock++;
+}
+
+/*
+ * The move that starts the idle clock is stored while the clock moves on:
+ * at the due time the timeout is reached by the same clock the due time
+ * came from, so with no reminders (remind 0) the AI decides.  Once, the
+ * live clock was read later than the stored one and the tick took the
+ * reminder's path, dividing by remind's 0 hours (SIGFPE).
+ */
+static void test_timeout_when_the_clock_moves_during_a_commit(void **state)
+{
+	struct fixture *f = *state;
+	struct session *s;
+	int64_t due, seq;
+
+	capture_cmd(f->cap, "r1", "ana", "game new gtr");
+	capture_cmd(f->cap, "r1", "ana", "game addbot 2");
+	capture_cmd(f->cap, "r1", "ana", "game settings remind 0");
+	capture_cmd(f->cap, "r1", "ana", "game settings timeout 1");
+	capture_cmd(f->cap, "r1", "ana", "game start");
+	s = room(f, "r1");
+	assert_string_equal(awaited_user(s), "ana");
+	f->mgr.now = running_now;
+	capture_cmd(f->cap, "r1", "ana", "play 1");
+	f->mgr.now = fake_now;
+	s = room(f, "r1");
+	assert_string_equal(awaited_user(s), "ana");
+	seq = s->last_seq;
+	due = session_mgr_next_due(&f->mgr);
+	assert_true(due > f->clock);
+	capture_clear(f->cap);
+	f->clock = due;
+	session_mgr_tick(&f->mgr);
+	assert_int_equal(capture_count(f->cap, NULL, "did not decide within 1 hours"), 1);
+	assert_true(room(f, "r1")->last_seq > seq);
 }
 
 /*
@@ -1945,12 +2015,11 @@ static void test_pause_resume(void **state)
 }
 
 /*
- * KNOWN BUG (bot/due.c, cmd_game_pause; bot/session.c, session_from_rec):
- * `game resume` restarts the clock only in memory (s->last_at = now); a
- * restart takes last_at from the last stored move again, so the reminder
- * (or the timeout: the AI playing for a player who has just resumed) falls
- * due at once.  Move at t1, pause, resume at t1+200h, restart: expected
- * next due t1+224h; actual t1+24h, and a tick at t1+201h sends a reminder.
+ * `game resume` restarts the clock in the store too, so a restart does not
+ * take it back to the last move (which made the reminder, or the timeout's
+ * AI, fall due at once for a player who had just resumed).  Move at t1,
+ * pause, resume at t2 = t1+200h, restart: next due t2+24h; nothing at
+ * t2+1h.
  */
 static void test_resume_survives_restart(void **state)
 {
@@ -2072,11 +2141,10 @@ static void test_kick_threshold_timeout(void **state)
 }
 
 /*
- * KNOWN BUG (bot/due.c, cmd_game_kick): a paused game ("no moves until
- * `game resume`") can still be changed by `game kick`: the idle time counts
- * the pause (last_at is from before it) and the AI then plays in the paused
- * game.  Pause at t0+1h, kick at t0+49h: expected a refusal ("paused") and
- * no move; actual: the seat becomes an AI and moves are stored.
+ * A paused game ("no moves until `game resume`") cannot be changed by
+ * `game kick` either, though the idle time counts the pause: pause at
+ * t0+1h, kick at t0+49h: refused ("paused"), the seat stays human, no move
+ * is stored.
  */
 static void test_kick_while_paused(void **state)
 {
@@ -3098,6 +3166,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_reminder_after_downtime, setup_file, teardown),
 		cmocka_unit_test_setup_teardown(test_timeout_ai, setup_file, teardown),
 		cmocka_unit_test_setup_teardown(test_timeout_ai_only_pending_decisions, setup_file,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_timeout_when_the_clock_moves_during_a_commit, setup_file,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_tick_that_cannot_store_retries_in_a_second, setup_file,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_log_of_older_rules, setup_file, teardown),
 		cmocka_unit_test_setup_teardown(test_room_sees_steps_not_secrets, setup_file,

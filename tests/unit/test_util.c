@@ -95,6 +95,19 @@ static void test_word(void **state)
 	assert_string_equal(w, "for");
 	text_word(&s, w, sizeof(w));
 	assert_int_equal(text_word(&s, w, sizeof(w)), 0);
+	/* cut short, a word keeps whole characters: "añejo" ñ is 2 bytes,
+	 * "€" 3; the copy never ends inside one */
+	s = "a\xc3\xb1" "ejo \xe2\x82\xac\xe2\x82\xac";
+	assert_int_equal(text_word(&s, w, 3), 6);
+	assert_string_equal(w, "a");
+	assert_int_equal(text_word(&s, w, 6), 6);
+	assert_string_equal(w, "\xe2\x82\xac");
+	s = "\xe2\x82\xac";
+	assert_int_equal(text_word(&s, w, 3), 3);
+	assert_string_equal(w, "");
+	s = "a\xc3\xb1";
+	assert_int_equal(text_word(&s, w, 4), 3);	/* fits exactly */
+	assert_string_equal(w, "a\xc3\xb1");
 }
 
 static void test_rng(void **state)
