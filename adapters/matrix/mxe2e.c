@@ -17,7 +17,7 @@
 #define API "/_matrix/client/v3"
 #define OLM_PER_DEVICE 4	/* Olm sessions kept with one device */
 #define CACHE_MAX 4096		/* sessions in memory; beyond, read again from the store */
-#define SEEN_MAX 2000		/* message indexes remembered per inbound session */
+#define SEEN_MAX 512		/* message indexes remembered per inbound session */
 #define UNREACHABLE_MS (10 * 60 * 1000)	/* a device without one-time keys: asked again after */
 #define QUERY_TIMEOUT_MS 10000
 
@@ -789,20 +789,22 @@ void mxe2e_expire(struct mxe2e *e, void (*cb)(void *ctx, const char *room, const
 		held_save(e);
 }
 
-static void hold(struct mxe2e *e, const struct mx_item *c)
+/* 0 held (or held already), -1 not holdable. */
+static int hold(struct mxe2e *e, const struct mx_item *c)
 {
 	struct mxh_event dropped;
-	int nd;
+	int nd, rc = mxh_add(&e->held, c, now_ms(e), &dropped, &nd);
 
-	if (!mxh_add(&e->held, c, now_ms(e), &dropped, &nd))
-		return;
+	if (rc <= 0)
+		return rc;
 	if (nd) {
-		log_warn("matrix: more than %zu encrypted messages wait for their keys; the "
-			 "oldest is dropped", e->held.max);
+		log_warn("matrix: too many encrypted messages wait for their keys; the oldest "
+			 "is dropped");
 		json_decref(dropped.ev);
 	}
 	log_info("matrix: an encrypted message waits for its key");
 	held_save(e);
+	return 0;
 }
 
 static void unhold(struct mxe2e *e, const char *event_id)
@@ -841,8 +843,10 @@ enum mxe_verdict mxe2e_decrypt(struct mxe2e *e, const struct mx_item *c, struct 
 	}
 	s = in_get(e, c->room, c->session_id);
 	if (!s) {
-		hold(e, c);
-		return MXE_HELD;
+		if (!hold(e, c))
+			return MXE_HELD;
+		log_info("matrix: an encrypted message without its key, too long to wait for it");
+		goto bad;
 	}
 	if (c->sender_key[0] && strcmp(c->sender_key, s->sender_key)) {
 		log_warn("matrix: an encrypted message naming a session of another device; "
@@ -1724,7 +1728,21 @@ int mxe2e_start(struct mxe2e *e, const char *user, const char *device, struct bu
 	free(text);
 	buf_release(&k);
 	e->started = 1;
-	log_info("matrix: device %s, fingerprint (ed25519) %s", e->device, mxc_account_ed(e->acc));
+	{
+		/* as clients show a session key: groups of four */
+		char grouped[MXC_KEY_SIZE * 2];
+		const char *ed = mxc_account_ed(e->acc);
+		size_t i, n = 0;
+
+		for (i = 0; ed[i] && n + 2 < sizeof(grouped); i++) {
+			if (i && i % 4 == 0)
+				grouped[n++] = ' ';
+			grouped[n++] = ed[i];
+		}
+		grouped[n] = '\0';
+		log_info("matrix: device %s, fingerprint (ed25519) %s (as clients show it: %s)",
+			 e->device, ed, grouped);
+	}
 	maybe_upload(e);
 	return 0;
 }

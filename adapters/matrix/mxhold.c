@@ -78,13 +78,23 @@ static void push(struct mxh *h, const char *room, const char *event_id, const ch
 int mxh_add(struct mxh *h, const struct mx_item *c, int64_t now, struct mxh_event *dropped,
 	    int *ndropped)
 {
+	size_t i, mine = 0, first = h->n;
+
 	*ndropped = 0;
 	if (!c->event_id[0] || find(h, c->event_id) >= 0)
 		return 0;
-	if (h->n >= h->max) {
-		*dropped = h->v[0];
+	if (c->text_len > MXH_CIPHER_MAX || c->too_long)
+		return -1;
+	for (i = 0; i < h->n; i++)
+		if (!strcmp(h->v[i].sender, c->sender)) {
+			if (!mine++)
+				first = i;
+		}
+	if (mine >= MXH_PER_SENDER || h->n >= h->max) {
+		i = mine >= MXH_PER_SENDER ? first : 0;
+		*dropped = h->v[i];
 		*ndropped = 1;
-		take(h, 0);
+		take(h, i);
 	}
 	push(h, c->room, c->event_id, c->session_id, c->sender, now, mx_cipher_event(c));
 	return 1;

@@ -9,9 +9,12 @@
  * since its event id goes into the sync cursor's list when it runs and is
  * removed from here right after (docs/matrix.md, "Encrypted rooms").
  *
- * Bounded two ways: at most max events (a new one pushes the oldest out)
- * and at most ttl_ms each (mxh_expire hands back the ones past it), so a
- * sender whose keys never come cannot make the list grow.
+ * Bounded: at most max events, MXH_PER_SENDER of them from one sender (a
+ * new one pushes that sender's oldest out, or the oldest of all), none
+ * longer than MXH_CIPHER_MAX, each for at most ttl_ms (mxh_expire hands
+ * back the ones past it): a sender whose keys never come, or who sends
+ * undecryptable events on purpose, cannot make the list (and the store
+ * writes of it) grow, nor push out more than a few of anybody else's.
  *
  * Ownership: struct mxh owns its events and their JSON.
  */
@@ -26,7 +29,10 @@
 #include "adapters/matrix/mxsync.h"
 
 #define MXH_MAX 256			/* events held at most */
+#define MXH_PER_SENDER 16		/* of them from one sender */
 #define MXH_TTL_MS (15 * 60 * 1000)	/* how long one waits at most */
+/* A longer ciphertext is not held (a command decrypts to at most 4 KB). */
+#define MXH_CIPHER_MAX 8192
 
 struct mxh_event {
 	char room[MX_ID_SIZE];
@@ -49,9 +55,10 @@ void mxh_release(struct mxh *h);
 
 /*
  * Holds cipher (an MX_CIPHER item) from now.  1 when it was added, 0 when
- * an event of that id is held already.  When the list is full the oldest
- * goes first: it is moved into *dropped (the caller logs it and releases
- * dropped->ev) and *ndropped is 1, else 0.
+ * an event of that id is held already, -1 when it is too long to hold.
+ * When the list (or the sender's share) is full, the oldest (of the
+ * sender's) goes first: it is moved into *dropped (the caller logs it and
+ * releases dropped->ev) and *ndropped is 1, else 0.
  */
 int mxh_add(struct mxh *h, const struct mx_item *cipher, int64_t now,
 	    struct mxh_event *dropped, int *ndropped);

@@ -2479,6 +2479,58 @@ def _selftest():
               "rooms.leave")
         check(old not in fake.bot_rooms() and room in fake.bot_rooms(),
               "bot_rooms")
+        # end-to-end encryption: keys, claims, to-device messages
+        st, _, j = c.req("GET", "/sync", query={"filter": flt, "timeout": 0})
+        nb8 = j["next_batch"]
+
+        def dkeys(user, d, curve="C"):
+            return {"user_id": user, "device_id": d, "algorithms": [],
+                    "keys": {"curve25519:" + d: curve, "ed25519:" + d: "E"},
+                    "signatures": {user: {"ed25519:" + d: "S"}}}
+        otk = {"key": "k1", "signatures": {}}
+        st, _, j = c.req("POST", "/keys/upload", {
+            "device_keys": dkeys(fake.bot_user, dev),
+            "one_time_keys": {"signed_curve25519:A": otk},
+            "fallback_keys": {"signed_curve25519:F": {"key": "f", "fallback": True,
+                                                      "signatures": {}}}})
+        check(st == 200 and j["one_time_key_counts"]["signed_curve25519"] == 1,
+              "keys upload %r" % (j,))
+        check(fake.bot_device()[0] == dev, "bot_device")
+        st, _, j = c.req("POST", "/keys/upload",
+                         {"device_keys": dkeys(fake.bot_user, dev, "other")})
+        check(st == 400 and any("device keys changed" in v for v in
+                                fake.violations), "changed device keys")
+        fake.violations.clear()
+        fake.upload_keys(bob, "BOBDEV", {"device_keys": dkeys(bob, "BOBDEV"),
+                                         "one_time_keys": {"signed_curve25519:B": otk}})
+        st, _, j = c.req("POST", "/keys/query", {"device_keys": {bob: []}})
+        check(st == 200 and "BOBDEV" in j["device_keys"][bob], "query %r" % j)
+        claim = {"one_time_keys": {fake.bot_user: {dev: "signed_curve25519"}}}
+        st, _, j = c.req("POST", "/keys/claim", claim)
+        check(j["one_time_keys"][fake.bot_user][dev] == {"signed_curve25519:A": otk},
+              "claim %r" % j)
+        st, _, j = c.req("POST", "/keys/claim", claim)
+        check("signed_curve25519:F" in j["one_time_keys"][fake.bot_user][dev],
+              "fallback claim %r" % j)
+        enc = {"algorithm": "m.olm.v1.curve25519-aes-sha2", "sender_key": "C",
+               "ciphertext": {}}
+        st, _, j = c.req("PUT", "/sendToDevice/m.room.encrypted/td1",
+                         {"messages": {bob: {"BOBDEV": enc}}})
+        check(st == 200 and fake.to_device_for(bob, "BOBDEV")[0].content == enc,
+              "to-device to bob")
+        c.req("PUT", "/sendToDevice/m.room_key/td2", {"messages": {bob: {"*": {}}}})
+        check(any("in clear" in v for v in fake.violations), "plain room key")
+        fake.violations.clear()
+        fake.send_to_device(bob, "BOBDEV", "m.room.encrypted",
+                            {fake.bot_user: {dev: enc}})
+        st, _, j = c.req("GET", "/sync", query={"since": nb8, "timeout": 0,
+                                                "filter": flt})
+        check(j["to_device"]["events"] == [{"type": "m.room.encrypted",
+                                            "sender": bob, "content": enc}],
+              "to-device in sync %r" % j["to_device"])
+        check(fake.bot_user in j["device_lists"]["changed"], "device_lists")
+        check(j["device_one_time_keys_count"] == {"signed_curve25519": 0} and
+              j["device_unused_fallback_key_types"] == [], "key counts")
         fake.wait_synced(fake.sync_count, 1)
         try:
             fake.wait_synced(10 ** 6, 0.2)

@@ -506,23 +506,6 @@ def test_rate_limit_and_server_errors():
         fake.stop()
 
 
-def test_encrypted_room_left():
-    fake = new_fake()
-    bot = Bot(fake)
-    try:
-        ps = players(fake, 1)
-        room = fake.create_room(ps[0], encrypted=True)
-        fake.invite_bot(room, ps[0])
-        fake._wait(lambda: any("encrypted" in t for t in texts(fake, room)), 10,
-                   lambda: "no notice in the encrypted room")
-        fake._wait(lambda: room not in fake.bot_rooms(), 10, lambda: "the bot stayed")
-        assert len(texts(fake, room)) == 1
-        check_clean(fake)
-    finally:
-        bot.stop()
-        fake.stop()
-
-
 def test_leaves_when_alone_and_allowlist():
     fake = new_fake()
     bot = Bot(fake, extra_env={"MATRIX_ALLOW": "fake.test"})
