@@ -127,7 +127,6 @@ struct mxreq {
 	int sealed;
 	char *plain;
 	int early;		/* waits for the first sync: is its room encrypted? */
-	int waiting;		/* waits for the room key to be shared */
 };
 
 struct lane {
@@ -1771,7 +1770,6 @@ static void on_e2e_members(struct matrix *m, long status, const char *errcode,
 	struct mxreq *q = c->q;
 
 	live_del(&c->live);
-	q->waiting = 0;
 	if (status != 200 || load_members(m, c->room, body, len)) {
 		log_warn("matrix: could not read an encrypted room's members (HTTP %ld); its "
 			 "message waits for the next start", status);
@@ -1787,7 +1785,6 @@ static void on_e2e_ready(void *ctx, int ok)
 {
 	struct mxreq *q = ctx;
 
-	q->waiting = 0;
 	if (ok)
 		req_start(q);
 	else
@@ -1825,7 +1822,6 @@ static int seal(struct matrix *m, struct mxreq *q)
 		c->q = q;
 		copy_id(c->room, MX_ID_SIZE, room);
 		live_add(m, &c->live, memctx_release);
-		q->waiting = 1;
 		buf_addstr(&path, API "/rooms/");
 		enc(&path, room);
 		buf_addstr(&path, "/members?not_membership=leave");
@@ -1841,12 +1837,10 @@ static int seal(struct matrix *m, struct mxreq *q)
 		if (mm->membership == MXM_JOIN || mm->membership == MXM_INVITE)
 			members[n++] = mm->user;
 	}
-	q->waiting = 1;
 	rc = mxe2e_prepare(m->e2e, room, members, n, on_e2e_ready, q);
 	free(members);
 	if (rc == 1)
 		return SEAL_WAIT;	/* on_e2e_ready may have run already */
-	q->waiting = 0;
 	if (rc < 0)
 		return SEAL_FAIL;
 	plain = json_loads(q->body ? q->body : "", 0, NULL);
