@@ -251,6 +251,9 @@ static struct adapter *matrix_from_env(struct store *store, const char *db, uint
 	/* tests only: how long an encrypted message waits for its key */
 	if (getenv("TABULA_TEST_MATRIX_HOLD_MS"))
 		cfg.hold_ms = strtoll(getenv("TABULA_TEST_MATRIX_HOLD_MS"), NULL, 10);
+	/* tests only: room keys rotate by the test clock */
+	if (tclock.mode)
+		cfg.now = test_now;
 	cfg.pickle_key = getenv("MATRIX_PICKLE_KEY");
 	if (strcmp(db, ":memory:")) {
 		buf_printf(&keyfile, "%s.matrix-key", db);

@@ -209,6 +209,8 @@ struct matrix {
 	struct strmap dm_rooms;	/* room -> struct dm, for the DMs in memory */
 	struct strmap lanes;	/* room -> struct lane */
 	struct mxe2e *e2e;	/* end-to-end encryption (mxe2e.h) */
+	int64_t (*now)(void *ctx);	/* tests only: mxe2e's clock (seconds) */
+	void *now_ctx;
 	int rooms_known;	/* the first sync's rooms are applied */
 	char (*touched)[MX_ID_SIZE];	/* rooms whose members changed in the batch */
 	size_t ntouched, captouched;
@@ -1740,6 +1742,13 @@ static void e2e_call(void *ctx, const char *method, const char *path, const json
 	mx_call(m, method, path, (json_t *)body, NULL, 0, on_e2e_http, c);
 }
 
+static int64_t e2e_now_ms(void *ctx)
+{
+	struct matrix *m = ctx;
+
+	return m->now(m->now_ctx) * 1000;
+}
+
 static int e2e_is_joined(void *ctx, const char *room, const char *user)
 {
 	struct matrix *m = ctx;
@@ -3053,6 +3062,11 @@ struct adapter *matrix_adapter_new(const struct matrix_config *cfg, struct buf *
 	io.call = e2e_call;
 	io.is_joined = e2e_is_joined;
 	io.store = cfg->store;
+	if (cfg->now) {
+		m->now = cfg->now;
+		m->now_ctx = cfg->now_ctx;
+		io.now_ms = e2e_now_ms;
+	}
 	m->e2e = mxe2e_new(&io, &key, m->k0, m->k1, cfg->hold_max, cfg->hold_ms);
 	mxc_key_wipe(&key);
 	return &m->base;

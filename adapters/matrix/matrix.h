@@ -74,6 +74,10 @@ struct matrix_config {
 	 * at most hold_ms (0: mxhold.h's defaults; tests set less). */
 	size_t hold_max;
 	int64_t hold_ms;
+	/* Tests only (TABULA_TEST_CLOCK): the clock (unix seconds) that room
+	 * key rotation and held events go by.  NULL: the real one. */
+	int64_t (*now)(void *ctx);
+	void *now_ctx;
 };
 
 /* A new, unstarted adapter (strings copied), or NULL with err filled. */

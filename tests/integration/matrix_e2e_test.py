@@ -8,13 +8,16 @@ usage: matrix_e2e_test.py ./tabula [test-name ...]
 Prints one line per test and "matrix-e2e: N passed, M failed"; exit 1 on
 any failure.
 """
+import atexit
 import json
 import os
 import random
 import re
+import shutil
 import signal
 import sqlite3
 import sys
+import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -123,6 +126,13 @@ def check_nothing_in_clear(fake, db, secrets_seen):
     for line in lines:
         assert line not in raw, ("in clear on the wire", line)
     return len(lines)
+
+
+def fake_tmp():
+    """A directory for one test's files, removed at exit."""
+    d = tempfile.mkdtemp(prefix="tabula-e2e-")
+    atexit.register(shutil.rmtree, d, True)
+    return d
 
 
 def new_bot(fake, db=None, extra_env=None):
@@ -302,6 +312,53 @@ def test_room_key_rotates_after_rotation_period_msgs():
         for e in bot_events(fake, room):
             per[e["content"]["session_id"]] = per.get(e["content"]["session_id"], 0) + 1
         assert len(per) >= 3 and max(per.values()) <= 3, per
+        mt.check_clean(fake)
+    finally:
+        bot.stop()
+        fake.stop()
+
+
+def test_room_key_rotates_after_rotation_period_ms():
+    """Rotation by time (the bot on the test clock): a room whose
+    m.room.encryption says two hours keeps the bot's room key after one
+    hour and replaces it after two; a room asking one minute gets the
+    floor of an hour (docs/matrix.md).  The players read the new keys."""
+    fake = mt.new_fake()
+    clock = os.path.join(fake_tmp(), "clock")
+    t0 = int(time.time())
+
+    def set_clock(t):
+        with open(clock + ".tmp", "w") as f:
+            f.write("%d\n" % t)
+        os.replace(clock + ".tmp", clock)
+    set_clock(t0)
+    bot = new_bot(fake, extra_env={"TABULA_TEST_CLOCK": clock})
+    try:
+        ana, ben = mt.players(fake, 2)
+        slow = encrypted_room(fake, [ana, ben], name="slow")
+        fast = encrypted_room(fake, [ana, ben], name="fast")
+        fake.send_event(ana, slow, "m.room.encryption",
+                        {"algorithm": MEGOLM, "rotation_period_ms": 2 * 3600 * 1000},
+                        state_key="")
+        fake.send_event(ana, fast, "m.room.encryption",
+                        {"algorithm": MEGOLM, "rotation_period_ms": 60 * 1000}, state_key="")
+
+        def sid(room):
+            ask_status(fake, ana, room)
+            return bot_events(fake, room)[-1]["content"]["session_id"]
+        first = {r: sid(r) for r in (slow, fast)}
+        set_clock(t0 + 30 * 60)
+        assert {r: sid(r) for r in (slow, fast)} == first, "replaced before its time"
+        set_clock(t0 + 3600 + 5)
+        assert sid(slow) == first[slow], "two hours asked, replaced after one"
+        assert sid(fast) != first[fast], "not replaced after the floor of an hour"
+        set_clock(t0 + 2 * 3600 + 10)
+        assert sid(slow) != first[slow], "not replaced after two hours"
+        for r in (slow, fast):
+            last = bot_events(fake, r)[-1]
+            for u in (ana, ben):
+                assert fake.e2e.device(u).decrypt(r, last) is not None, (u, r)
+        assert "its time is up" in bot.log()
         mt.check_clean(fake)
     finally:
         bot.stop()
