@@ -31,6 +31,7 @@ import olmclient  # noqa: E402
 SLOW = harness.SLOW
 BIN = "./tabula"
 MEGOLM = olmclient.MEGOLM
+DAY_MS = 24 * 3600 * 1000
 
 
 def cursor_values(db, prefix):
@@ -322,7 +323,8 @@ def test_room_key_rotates_after_rotation_period_ms():
     """Rotation by time (the bot on the test clock): a room whose
     m.room.encryption says two hours keeps the bot's room key after one
     hour and replaces it after two; a room asking one minute gets the
-    floor of an hour (docs/matrix.md).  The players read the new keys."""
+    floor of an hour, one asking thirty days the ceiling of a week
+    (docs/matrix.md).  The players read the new keys."""
     fake = mt.new_fake()
     clock = os.path.join(fake_tmp(), "clock")
     t0 = int(time.time())
@@ -342,19 +344,25 @@ def test_room_key_rotates_after_rotation_period_ms():
                         state_key="")
         fake.send_event(ana, fast, "m.room.encryption",
                         {"algorithm": MEGOLM, "rotation_period_ms": 60 * 1000}, state_key="")
+        long = encrypted_room(fake, [ana, ben], name="long")
+        fake.send_event(ana, long, "m.room.encryption",
+                        {"algorithm": MEGOLM, "rotation_period_ms": 30 * DAY_MS}, state_key="")
 
         def sid(room):
             ask_status(fake, ana, room)
             return bot_events(fake, room)[-1]["content"]["session_id"]
-        first = {r: sid(r) for r in (slow, fast)}
+        first = {r: sid(r) for r in (slow, fast, long)}
         set_clock(t0 + 30 * 60)
-        assert {r: sid(r) for r in (slow, fast)} == first, "replaced before its time"
+        assert {r: sid(r) for r in (slow, fast, long)} == first, "replaced before its time"
         set_clock(t0 + 3600 + 5)
         assert sid(slow) == first[slow], "two hours asked, replaced after one"
         assert sid(fast) != first[fast], "not replaced after the floor of an hour"
         set_clock(t0 + 2 * 3600 + 10)
         assert sid(slow) != first[slow], "not replaced after two hours"
-        for r in (slow, fast):
+        assert sid(long) == first[long], "thirty days asked, replaced after two hours"
+        set_clock(t0 + 7 * 24 * 3600 + 20)
+        assert sid(long) != first[long], "not replaced after the ceiling of a week"
+        for r in (slow, fast, long):
             last = bot_events(fake, r)[-1]
             for u in (ana, ben):
                 assert fake.e2e.device(u).decrypt(r, last) is not None, (u, r)
