@@ -269,9 +269,12 @@ def test_restart_mid_game_keeps_decrypting_both_ways():
 def test_member_who_left_cannot_read_later_messages():
     """Cy leaves an encrypted room: the bot's next message there is under a
     new room key, which Cy's device never gets (no key from the bot reaches
-    it after the leave) and cannot decrypt; Ana and Ben can."""
+    it after the leave) and cannot decrypt; Ana and Ben can.  Then Ben
+    leaves while the bot is stopped: after its restart it replaces the
+    stored key too, and Ben cannot read what it says."""
     fake = mt.new_fake()
     bot = new_bot(fake)
+    bot2 = None
     try:
         ana, ben, cy = mt.players(fake, 3)
         room = encrypted_room(fake, [ana, ben, cy])
@@ -291,9 +294,24 @@ def test_member_who_left_cannot_read_later_messages():
             assert fake.e2e.device(u).decrypt(room, later) is not None, u
         assert not [m for m in fake.to_device_sent()
                     if m.user == cy and m.pos > pos], "a key went to Cy after she left"
+        # a leave the bot does not see happen: it is down
+        bot.stop()
+        pos = fake.stream_pos
+        fake.leave(ben, room)
+        bot2 = new_bot(fake, db=bot.db)
+        fake.wait_caught_up()
+        ask_status(fake, ana, room)
+        after = bot_events(fake, room)[-1]
+        assert after["content"]["session_id"] != later["content"]["session_id"]
+        assert fake.e2e.device(ben).decrypt(room, after) is None, "Ben read it after leaving"
+        assert fake.e2e.device(ana).decrypt(room, after) is not None
+        assert not [m for m in fake.to_device_sent()
+                    if m.user == ben and m.pos > pos], "a key went to Ben after he left"
         mt.check_clean(fake)
     finally:
-        bot.stop()
+        for b in (bot2, bot):
+            if b and b.proc.poll() is None:
+                b.stop()
         fake.stop()
 
 
