@@ -16,7 +16,8 @@ static int is_secret(const char *key)
 	size_t n = strlen(key);
 
 	return (n >= 5 && !strcmp(key + n - 5, "TOKEN")) ||
-	       (n >= 8 && !strcmp(key + n - 8, "PASSWORD"));
+	       (n >= 8 && !strcmp(key + n - 8, "PASSWORD")) ||
+	       (n >= 4 && !strcmp(key + n - 4, "_KEY"));
 }
 
 static char *trim(char *s)

@@ -6,7 +6,7 @@
  *
  * The file must not be writable by group or others (whoever can change it
  * chooses the bot's endpoints, store and tokens), and a file holding a
- * secret (a key ending in TOKEN or PASSWORD) must not be readable by them
+ * secret (a key ending in TOKEN, PASSWORD or _KEY) must not be readable by them
  * either; such files are refused.
  */
 #ifndef BOT_CONFIG_H

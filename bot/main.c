@@ -59,6 +59,8 @@ static void usage(FILE *f)
 	      "                     the console)\n"
 	      "  TABULA_TEST_CLOCK  tests only: a fake clock (unix seconds, or a file)\n"
 	      "  TABULA_TEST_MATRIX_SENDQ  tests only: the Matrix send queue's bound\n"
+	      "  TABULA_TEST_MATRIX_HOLD_MS tests only: how long an encrypted message waits\n"
+	      "                     for its key\n"
 	      "  DISCORD_TOKEN      Discord bot token: runs the Discord adapter (never logged)\n"
 	      "  DISCORD_APPLICATION_ID  the application id (default: learnt at connect)\n"
 	      "  DISCORD_GUILD_ID   register the slash commands in this server only\n"
@@ -72,6 +74,8 @@ static void usage(FILE *f)
 	      "  MATRIX_USER, MATRIX_PASSWORD  its user and password (never logged)\n"
 	      "  MATRIX_PREFIX      command prefix in rooms (default !)\n"
 	      "  MATRIX_ALLOW       accept invites only from these users/servers (comma-separated)\n"
+	      "  MATRIX_PICKLE_KEY  the key sealing the bot's encryption keys in the store\n"
+	      "                     (default: a key file made beside the store, PATH.matrix-key)\n"
 	      "\n"
 	      "exit codes:\n"
 	      "  0  input ended or a signal asked to stop\n"
@@ -82,6 +86,7 @@ static void usage(FILE *f)
 	      "     or the file is not tabula's)\n"
 	      "  14 Discord refused the token (close 4004 or HTTP 401)\n"
 	      "  15 the Matrix homeserver refused the credentials\n"
+	      "  16 the Matrix encryption keys in the store do not open with the pickle key\n"
 	      "  20-24 Discord closed with 4010-4014 (shard, sharding, API version,\n"
 	      "     invalid or disallowed intents): fix the configuration first\n"
 	      "  25 Discord's daily session starts are down to the reserve: find out\n"
@@ -222,10 +227,14 @@ static struct adapter *discord_from_env(uint64_t seed, struct buf *err)
 	return discord_adapter_new(&cfg, err);
 }
 
-/* The Matrix adapter as the environment configures it, or NULL + err. */
-static struct adapter *matrix_from_env(struct store *store, uint64_t seed, struct buf *err)
+/* The Matrix adapter as the environment configures it, or NULL + err.  db:
+ * the store's path (the encryption keys' key file goes beside it). */
+static struct adapter *matrix_from_env(struct store *store, const char *db, uint64_t seed,
+				       struct buf *err)
 {
 	struct matrix_config cfg;
+	struct buf keyfile = BUF_INIT;
+	struct adapter *a;
 
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.homeserver = getenv("MATRIX_HOMESERVER");
@@ -239,7 +248,20 @@ static struct adapter *matrix_from_env(struct store *store, uint64_t seed, struc
 	/* tests only: a small send queue, to see commands wait */
 	if (getenv("TABULA_TEST_MATRIX_SENDQ"))
 		cfg.sendq_max = (size_t)strtoul(getenv("TABULA_TEST_MATRIX_SENDQ"), NULL, 10);
-	return matrix_adapter_new(&cfg, err);
+	/* tests only: how long an encrypted message waits for its key */
+	if (getenv("TABULA_TEST_MATRIX_HOLD_MS"))
+		cfg.hold_ms = strtoll(getenv("TABULA_TEST_MATRIX_HOLD_MS"), NULL, 10);
+	/* tests only: room keys rotate by the test clock */
+	if (tclock.mode)
+		cfg.now = test_now;
+	cfg.pickle_key = getenv("MATRIX_PICKLE_KEY");
+	if (strcmp(db, ":memory:")) {
+		buf_printf(&keyfile, "%s.matrix-key", db);
+		cfg.key_file = buf_str(&keyfile);
+	}
+	a = matrix_adapter_new(&cfg, err);
+	buf_release(&keyfile);
+	return a;
 }
 
 /* ---- searching AI seats on libuv's thread pool (docs/async.md) ---- */
@@ -477,7 +499,7 @@ int main(int argc, char **argv)
 		nplat++;
 	}
 	if (use_matrix) {
-		platforms[nplat] = matrix_from_env(store, seed, &err);
+		platforms[nplat] = matrix_from_env(store, db, seed, &err);
 		if (!platforms[nplat]) {
 			fprintf(stderr, "tabula: %s\n", buf_str(&err));
 			rc = EXIT_USAGE;

@@ -14,7 +14,20 @@ check libcurl libcurl4-openssl-dev
 check jansson libjansson-dev
 check sqlite3 libsqlite3-dev
 check cmocka libcmocka-dev
-command -v python3 >/dev/null 2>&1 || need="$need python3"
+check olm libolm-dev
+# python3-olm: the Matrix tests' encrypting client.  It installs into the
+# system Python's dist-packages, which another python3 of the same version
+# (pyenv) does not search: tests/integration/olmclient.py adds that path,
+# and so does this check.
+py_olm() {
+	python3 -c 'import sys; sys.path.append("/usr/lib/python3/dist-packages"); import olm' \
+		>/dev/null 2>&1
+}
+if command -v python3 >/dev/null 2>&1; then
+	py_olm || need="$need python3-olm"
+else
+	need="$need python3 python3-olm"
+fi
 fuzz=""
 [ "${1:-}" = fuzz ] && fuzz=1
 [ -n "$fuzz" ] && { command -v clang >/dev/null 2>&1 || need="$need clang"; }

@@ -12,6 +12,8 @@
 #include <uv.h>
 
 #include "adapters/http.h"
+#include "adapters/matrix/mxcrypto.h"
+#include "adapters/matrix/mxe2e.h"
 #include "adapters/matrix/mxhtml.h"
 #include "adapters/matrix/mxroom.h"
 #include "adapters/matrix/mxsync.h"
@@ -48,7 +50,9 @@ struct mroom {
 	char id[MX_ID_SIZE];	/* the rooms map's key */
 	size_t index;		/* in matrix.roomv */
 	struct mx_members mem;
-	int encrypted;		/* told and left */
+	int encrypted;		/* has m.room.encryption (enc_known: looked up) */
+	int enc_known;
+	int refused;		/* encrypted, the bot cannot take part: told and left */
 	int touched;		/* membership changed in this batch */
 	/* the bot's last public answer here, which a newer answer with the
 	 * same first line replaces (m.replace) while the room has moved on by
@@ -116,6 +120,13 @@ struct mxreq {
 	 * goes (the room may have gained a member meanwhile) */
 	char priv_user[MX_ID_SIZE];
 	char priv_txn[112];
+	/* an m.room.message: encrypted just before it goes when its room is
+	 * (seal); plain keeps the plaintext body (a private part that goes
+	 * back to its player's queue) */
+	int room_msg;
+	int sealed;
+	char *plain;
+	int early;		/* waits for the first sync: is its room encrypted? */
 };
 
 struct lane {
@@ -197,6 +208,10 @@ struct matrix {
 	struct strmap dms;	/* user -> struct dm */
 	struct strmap dm_rooms;	/* room -> struct dm, for the DMs in memory */
 	struct strmap lanes;	/* room -> struct lane */
+	struct mxe2e *e2e;	/* end-to-end encryption (mxe2e.h) */
+	int64_t (*now)(void *ctx);	/* tests only: mxe2e's clock (seconds) */
+	void *now_ctx;
+	int rooms_known;	/* the first sync's rooms are applied */
 	char (*touched)[MX_ID_SIZE];	/* rooms whose members changed in the batch */
 	size_t ntouched, captouched;
 	size_t nqueued;		/* requests alive, the sync excluded */
@@ -452,6 +467,9 @@ static void req_free(struct mxreq *q)
 	if (q->body)
 		memset(q->body, 0, strlen(q->body));	/* a login holds the password */
 	free(q->body);
+	if (q->plain)
+		explicit_bzero(q->plain, strlen(q->plain));	/* a hand */
+	free(q->plain);
 	if (q->counted) {
 		m->nqueued--;
 		sendq_shrunk(m);
@@ -488,6 +506,7 @@ static struct lane *lane_get(struct matrix *m, const char *room)
 enum req_flags {
 	REQ_NOAUTH = 1 << 0,	/* no access token (login) */
 	REQ_UNCOUNTED = 1 << 1,	/* not in the send queue (the sync) */
+	REQ_ROOM_MSG = 1 << 2,	/* an m.room.message: encrypted in encrypted rooms */
 };
 
 /* Queues a request.  lane_room: requests of one room go one at a time, in
@@ -511,6 +530,7 @@ static struct mxreq *mx_call_ex(struct matrix *m, const char *method, const char
 	q->path = xstrdup(path);
 	q->body = body ? json_dumps(body, JSON_COMPACT) : NULL;
 	q->auth = !(flags & REQ_NOAUTH);
+	q->room_msg = !!(flags & REQ_ROOM_MSG);
 	q->timeout_ms = timeout_ms;
 	q->cb = cb;
 	q->ctx = ctx;
@@ -690,6 +710,9 @@ static void patch_edit(struct mxreq *q)
 
 static int dm_still_private(struct matrix *m, const char *room, const char *user);
 static void dm_requeue(struct matrix *m, struct mxreq *q);
+static int seal(struct matrix *m, struct mxreq *q);
+
+enum { SEAL_GO, SEAL_WAIT, SEAL_FAIL };
 
 static void req_start(struct mxreq *q)
 {
@@ -706,6 +729,10 @@ static void req_start(struct mxreq *q)
 		return;
 	}
 	q->parked = 0;
+	if (q->room_msg && !m->rooms_known) {
+		q->early = 1;	/* is its room encrypted? the first sync says */
+		return;
+	}
 	/* the last moment to find that a private chat is private no more */
 	if (q->priv_user[0] && q->lane && !dm_still_private(m, q->lane->room, q->priv_user)) {
 		dm_requeue(m, q);
@@ -713,6 +740,15 @@ static void req_start(struct mxreq *q)
 	}
 	if (q->edit_room[0])
 		patch_edit(q);
+	if (q->room_msg && !q->sealed && q->lane) {
+		switch (seal(m, q)) {
+		case SEAL_WAIT:
+			return;		/* q may be gone already: not touched again */
+		case SEAL_FAIL:
+			finish(q, 0, NULL, "", 0);
+			return;
+		}
+	}
 	buf_printf(&url, "%s%s", m->homeserver, q->path);
 	if (q->auth) {
 		buf_printf(&auth, "Authorization: Bearer %s", m->token);
@@ -759,6 +795,27 @@ static void unpark(struct matrix *m)
 		}
 		if (m->logging_in || !m->token)
 			break;	/* they park again until the next login */
+	}
+}
+
+/* Restarts the messages that waited for the first sync (see req_start). */
+static void unpark_early(struct matrix *m)
+{
+	struct live *l;
+	int again = 1;
+
+	while (again && !m->stopping) {
+		again = 0;
+		for (l = m->live.next; l != &m->live; l = l->next) {
+			struct mxreq *q = (struct mxreq *)l;
+
+			if (l->is_req && q->early) {
+				q->early = 0;
+				req_start(q);
+				again = 1;	/* q may be gone now */
+				break;
+			}
+		}
 	}
 }
 
@@ -867,7 +924,8 @@ static void send_contents_t(struct matrix *m, const char *room, json_t *contents
 
 		buf_printf(&t, "%s.%zu", txn, i);
 		send_path(&path, room, buf_str(&t));
-		mx_call(m, "PUT", buf_str(&path), json_array_get(contents, i), room, 0, on_sent, p);
+		mx_call_ex(m, "PUT", buf_str(&path), json_array_get(contents, i), room, 0,
+			   REQ_ROOM_MSG, on_sent, p, NULL, NULL);
 		buf_release(&path);
 		buf_release(&t);
 	}
@@ -942,8 +1000,8 @@ static void send_part(struct matrix *m, struct dm *d, struct part *pt)
 
 	buf_printf(&t, "%s.%08x", pt->txn, room_tag(d->room));
 	send_path(&path, d->room, buf_str(&t));
-	mx_call_ex(m, "PUT", buf_str(&path), pt->content, d->room, 0, 0, on_sent, pt->post,
-		   d->user, pt->txn);
+	mx_call_ex(m, "PUT", buf_str(&path), pt->content, d->room, 0, REQ_ROOM_MSG, on_sent,
+		   pt->post, d->user, pt->txn);
 	tell_where(m, d, pt->origin_room);
 	buf_release(&path);
 	buf_release(&t);
@@ -973,7 +1031,8 @@ static struct part *part_of_req(struct mxreq *q)
 {
 	struct part *pt = xcalloc(1, sizeof(*pt));
 
-	pt->content = json_loads(q->body ? q->body : "", 0, NULL);
+	/* a sealed part goes back as it was: it is sealed again for its room */
+	pt->content = json_loads(q->plain ? q->plain : q->body ? q->body : "", 0, NULL);
 	copy_id(pt->txn, sizeof(pt->txn), q->priv_txn);
 	pt->post = q->ctx;
 	return pt;
@@ -1076,6 +1135,38 @@ static struct dmctx *dmctx_new(struct matrix *m, const char *user, const char *r
 static void record_direct(struct matrix *m, const char *user, const char *room);
 static void unrecord_direct(struct matrix *m, const char *user, const char *room);
 
+/* r has m.room.encryption (ev, an MX_ENCRYPTED item; NULL: the one the bot
+ * put in a room it created): known, and stored (mxe2e) so that a restart
+ * knows before any sync.  -1 when the bot cannot take part. */
+static int room_mark_encrypted(struct matrix *m, struct mroom *r, const struct mx_item *ev)
+{
+	struct mx_item it;
+
+	r->encrypted = r->enc_known = 1;
+	if (!mxe2e_started(m->e2e))
+		return -1;
+	if (!ev) {
+		memset(&it, 0, sizeof(it));
+		it.kind = MX_ENCRYPTED;
+		it.room = r->id;
+		it.algorithm = MXC_MEGOLM_ALGORITHM;
+		it.rotation_ms = it.rotation_msgs = -1;
+		ev = &it;
+	}
+	return mxe2e_room_encrypted(m->e2e, ev);
+}
+
+/* Whether room r is encrypted: what a sync said, else what the store
+ * remembers of earlier runs. */
+static int room_encrypted(struct matrix *m, struct mroom *r)
+{
+	if (!r->enc_known && m->e2e) {
+		r->encrypted = mxe2e_room_stored_encrypted(m->e2e, r->id);
+		r->enc_known = 1;
+	}
+	return r->encrypted;
+}
+
 static void on_room_created(struct matrix *m, long status, const char *errcode,
 			    const char *body, size_t len, void *ctx)
 {
@@ -1093,6 +1184,8 @@ static void on_room_created(struct matrix *m, long status, const char *errcode,
 		mx_members_set(&r->mem, m->me, MXM_JOIN, NULL);
 		mx_members_set(&r->mem, c->user, MXM_INVITE, NULL);
 		r->mem.complete = 1;
+		if (mxe2e_started(m->e2e))
+			room_mark_encrypted(m, r, NULL);
 		dm_set_room(m, d, room);
 		d->told = 0;
 		dm_remember(m, c->user, room, 0);
@@ -1116,6 +1209,12 @@ static void dm_create(struct matrix *m, struct dm *d)
 				"type", "m.room.history_visibility", "state_key", "",
 				"content", "history_visibility", "invited");
 
+	/* the hands travel there: encrypted from its first event */
+	if (mxe2e_started(m->e2e))
+		json_array_append_new(json_object_get(req, "initial_state"),
+				      json_pack("{s:s, s:s, s:{s:s}}", "type", "m.room.encryption",
+						"state_key", "", "content", "algorithm",
+						MXC_MEGOLM_ALGORITHM));
 	d->busy = DM_CREATING;
 	mx_call(m, "POST", API "/createRoom", req, NULL, 0, on_room_created,
 		dmctx_new(m, d->user, ""));
@@ -1569,7 +1668,8 @@ static void send_public_answer(struct matrix *m, const char *room, json_t *conte
 
 			buf_printf(&t, "%s.0", txn);
 			send_path(&path, room, buf_str(&t));
-			q = mx_call(m, "PUT", buf_str(&path), edit, room, 0, on_sent, p);
+			q = mx_call_ex(m, "PUT", buf_str(&path), edit, room, 0, REQ_ROOM_MSG,
+				       on_sent, p, NULL, NULL);
 			if (q)
 				copy_id(q->edit_room, MX_ID_SIZE, room);
 			buf_release(&path);
@@ -1603,6 +1703,176 @@ static int matrix_reply(struct adapter *a, const struct command *cmd, int privat
 		send_public_answer(m, cmd->room, c, txn);
 	json_decref(c);
 	return 0;
+}
+
+/* ---- end-to-end encryption (mxe2e.h; docs/matrix.md, "Encrypted rooms") ---- */
+
+/* A request of mxe2e's in flight. */
+struct e2ecall {
+	struct live live;	/* first */
+	mxe_done_fn done;
+	void *ctx;
+};
+
+static void e2ecall_release(struct live *l)
+{
+	live_del(l);
+	free(l);
+}
+
+static void on_e2e_http(struct matrix *m, long status, const char *errcode, const char *body,
+			size_t len, void *ctx)
+{
+	struct e2ecall *c = ctx;
+
+	live_del(&c->live);
+	c->done(c->ctx, status == STATUS_TOO_BIG ? 0 : status, body, len);
+	free(c);
+}
+
+static void e2e_call(void *ctx, const char *method, const char *path, const json_t *body,
+		     mxe_done_fn done, void *done_ctx)
+{
+	struct matrix *m = ctx;
+	struct e2ecall *c = xcalloc(1, sizeof(*c));
+
+	c->done = done;
+	c->ctx = done_ctx;
+	live_add(m, &c->live, e2ecall_release);
+	mx_call(m, method, path, (json_t *)body, NULL, 0, on_e2e_http, c);
+}
+
+static int64_t e2e_now_ms(void *ctx)
+{
+	struct matrix *m = ctx;
+
+	return m->now(m->now_ctx) * 1000;
+}
+
+static int e2e_is_joined(void *ctx, const char *room, const char *user)
+{
+	struct matrix *m = ctx;
+	struct mroom *r = room_get(m, room, 0);
+	const struct mx_member *mm = r ? mx_members_get(&r->mem, user) : NULL;
+
+	return mm && mm->membership == MXM_JOIN;
+}
+
+/* The member list of an encrypted room, fetched whole before a message
+ * goes (with lazy-loaded members the bot knows only some): then q goes on. */
+struct memctx {
+	struct live live;	/* first */
+	struct mxreq *q;
+	char room[MX_ID_SIZE];
+};
+
+static void memctx_release(struct live *l)
+{
+	live_del(l);
+	free(l);
+}
+
+static void on_e2e_members(struct matrix *m, long status, const char *errcode,
+			   const char *body, size_t len, void *ctx)
+{
+	struct memctx *c = ctx;
+	struct mxreq *q = c->q;
+
+	live_del(&c->live);
+	if (status != 200 || load_members(m, c->room, body, len)) {
+		log_warn("matrix: could not read an encrypted room's members (HTTP %ld); its "
+			 "message waits for the next start", status);
+		free(c);
+		finish(q, status == 200 ? 0 : status, NULL, "", 0);
+		return;
+	}
+	free(c);
+	req_start(q);
+}
+
+static void on_e2e_ready(void *ctx, int ok)
+{
+	struct mxreq *q = ctx;
+
+	if (ok)
+		req_start(q);
+	else
+		finish(q, 0, NULL, "", 0);
+}
+
+/*
+ * Just before a message goes to an encrypted room: the whole member list
+ * is known, the room's key is shared with their devices (mxe2e_prepare),
+ * then the body is replaced by its m.room.encrypted content.  A room that
+ * is not encrypted (or one the bot refused and is leaving) gets it as it
+ * is.  SEAL_WAIT: q waits (req_start again when ready).
+ */
+static int seal(struct matrix *m, struct mxreq *q)
+{
+	const char *room = q->lane->room;
+	struct mroom *r = room_get(m, room, 1);
+	const char **members;
+	struct buf err = BUF_INIT, path = BUF_INIT;
+	json_t *plain, *sealed;
+	size_t n = 0, i;
+	void *v;
+	int rc;
+	char *at;
+
+	if (!room_encrypted(m, r) || r->refused)
+		return SEAL_GO;
+	if (!mxe2e_started(m->e2e)) {
+		log_warn("matrix: a message to an encrypted room, and no device to encrypt it");
+		return SEAL_FAIL;
+	}
+	if (!r->mem.complete) {
+		struct memctx *c = xcalloc(1, sizeof(*c));
+
+		c->q = q;
+		copy_id(c->room, MX_ID_SIZE, room);
+		live_add(m, &c->live, memctx_release);
+		buf_addstr(&path, API "/rooms/");
+		enc(&path, room);
+		buf_addstr(&path, "/members?not_membership=leave");
+		mx_call(m, "GET", buf_str(&path), NULL, NULL, 0, on_e2e_members, c);
+		buf_release(&path);
+		return SEAL_WAIT;
+	}
+	/* the key goes to the joined and invited members' devices only */
+	members = xcalloc(strmap_count(&r->mem.map) + 1, sizeof(*members));
+	for (i = 0; (i = strmap_next(&r->mem.map, i, &v));) {
+		const struct mx_member *mm = v;
+
+		if (mm->membership == MXM_JOIN || mm->membership == MXM_INVITE)
+			members[n++] = mm->user;
+	}
+	rc = mxe2e_prepare(m->e2e, room, members, n, on_e2e_ready, q);
+	free(members);
+	if (rc == 1)
+		return SEAL_WAIT;	/* on_e2e_ready may have run already */
+	if (rc < 0)
+		return SEAL_FAIL;
+	plain = json_loads(q->body ? q->body : "", 0, NULL);
+	sealed = plain ? mxe2e_seal(m->e2e, room, plain, &err) : NULL;
+	json_decref(plain);
+	if (!sealed) {
+		log_warn("matrix: could not encrypt a message: %s", buf_str(&err));
+		buf_release(&err);
+		return SEAL_FAIL;
+	}
+	q->plain = q->body;
+	q->body = json_dumps(sealed, JSON_COMPACT);
+	json_decref(sealed);
+	at = strstr(q->path, "/send/m.room.message/");
+	if (at) {
+		buf_add(&path, q->path, (size_t)(at - q->path));
+		buf_printf(&path, "/send/m.room.encrypted/%s", at + strlen("/send/m.room.message/"));
+		free(q->path);
+		q->path = buf_detach(&path);
+	}
+	q->sealed = 1;
+	buf_release(&err);
+	return SEAL_GO;
 }
 
 /* ---- rooms: join, leave ---- */
@@ -1703,17 +1973,20 @@ static void handle_invite(struct matrix *m, const struct mx_item *it)
 	}
 }
 
+/* An encrypted room the bot cannot take part in (no device of its own, or
+ * an algorithm other than Megolm v1): it says so, in clear, and leaves. */
 static void say_encrypted_and_leave(struct matrix *m, struct mroom *r)
 {
 	struct rich body = RICH_INIT;
 
-	if (r->encrypted)
+	if (r->refused)
 		return;
-	r->encrypted = 1;
-	rich_text(&body, "This room is end-to-end encrypted, and tabula cannot read encrypted "
-		  "messages, so it is leaving. Invite it to a room without encryption to play. / "
-		  "Esta sala está cifrada de extremo a extremo y tabula no puede leer mensajes "
-		  "cifrados, así que se va. Invítalo a una sala sin cifrado para jugar.");
+	r->refused = 1;
+	rich_text(&body, "This room's end-to-end encryption is one tabula cannot take part in, "
+		  "so it is leaving. Invite it to a room with the usual encryption (or none) to "
+		  "play. / Tabula no puede participar en el cifrado de extremo a extremo de esta "
+		  "sala, así que se va. Invítalo a una sala con el cifrado habitual (o sin "
+		  "cifrado) para jugar.");
 	send_notice(m, r->id, &body);
 	leave_room(m, r->id);
 	rich_release(&body);
@@ -1816,10 +2089,13 @@ static void touch(struct matrix *m, struct mroom *r)
 static void handle_member(struct matrix *m, const struct mx_item *it)
 {
 	struct mroom *r = room_get(m, it->room, 1);
+	enum mx_membership mb = mx_membership_of(it->membership);
 
-	mx_members_set(&r->mem, it->state_key, mx_membership_of(it->membership),
-		       it->displayname);
+	mx_members_set(&r->mem, it->state_key, mb, it->displayname);
 	touch(m, r);
+	/* whoever leaves does not read the room's next messages */
+	if (mb != MXM_JOIN && mb != MXM_INVITE && room_encrypted(m, r))
+		mxe2e_member_left(m->e2e, it->room, it->state_key);
 }
 
 /*
@@ -1838,7 +2114,7 @@ static void after_batch(struct matrix *m)
 			continue;
 		r->touched = 0;
 		d = strmap_get(&m->dm_rooms, r->id);
-		if (mx_members_alone(&r->mem, m->me) == MX_YES && !r->encrypted) {
+		if (mx_members_alone(&r->mem, m->me) == MX_YES && !r->refused) {
 			log_info("matrix: alone in a room; leaving it");
 			if (d)
 				dm_forget(m, d);	/* the next private message makes a new one */
@@ -1924,10 +2200,53 @@ static void apply_members(struct matrix *m, const struct mx_sync *s)
 			mx_members_summary(&r->mem, it->joined, it->invited);
 			touch(m, r);
 			break;
+		case MX_ENCRYPTED:
+			/* before any message of the batch is answered: the
+			 * answers to this room are encrypted (or, when the bot
+			 * cannot take part, handle_item says so and leaves) */
+			room_mark_encrypted(m, room_get(m, it->room, 1), it);
+			break;
 		default:
 			break;
 		}
 	}
+}
+
+/* A message (decrypted or not) that may be a command. */
+static void message_item(struct matrix *m, const struct mx_item *it, int initial,
+			 int before_join)
+{
+	if (initial || !it->from_timeline || it->is_edit || !strcmp(it->sender, m->me) ||
+	    strcmp(it->msgtype, "m.text") || is_done(m, it->event_id) || before_join)
+		return;
+	run_message(m, it);
+}
+
+/*
+ * An encrypted event: decrypted and handled as a message; one whose key
+ * has not come yet is held (mxe2e) and comes back through this when it
+ * does (batch_begin), so the sync position may move past it.  An event
+ * handled before (its id in the position's list) is not decrypted again.
+ */
+static void cipher_item(struct matrix *m, const struct mx_item *it, int initial,
+			int before_join)
+{
+	struct mx_sync plain;
+
+	if (initial || !it->from_timeline || !strcmp(it->sender, m->me) || before_join ||
+	    !mxe2e_started(m->e2e))
+		return;
+	if (is_done(m, it->event_id)) {
+		mxe2e_forget(m->e2e, it->event_id);
+		return;
+	}
+	if (mxe2e_decrypt(m->e2e, it, &plain) == MXE_OK) {
+		if (plain.nitems)
+			message_item(m, &plain.items[0], initial, before_join);
+		/* after its commit: held until then, lost by no crash */
+		mxe2e_forget(m->e2e, it->event_id);
+	}
+	mx_sync_release(&plain);
 }
 
 /* gap: an item read back from a room's history, older than what the
@@ -1950,7 +2269,11 @@ static void handle_item(struct matrix *m, const struct mx_item *it, int initial,
 		room_drop(m, it->room);
 		break;
 	case MX_ENCRYPTED:
-		say_encrypted_and_leave(m, room_get(m, it->room, 1));
+		r = room_get(m, it->room, 1);
+		if (gap)
+			room_mark_encrypted(m, r, it);	/* apply_members saw the others */
+		if (!mxe2e_started(m->e2e) || strcmp(it->algorithm, MXC_MEGOLM_ALGORITHM))
+			say_encrypted_and_leave(m, r);
 		break;
 	case MX_MEMBER:
 		r = room_get(m, it->room, 1);
@@ -1963,13 +2286,15 @@ static void handle_item(struct matrix *m, const struct mx_item *it, int initial,
 	case MX_MESSAGE:
 		if (strcmp(it->sender, m->me) && (r = room_get(m, it->room, 0)))
 			r->since_last++;
-		if (initial || !it->from_timeline || it->is_edit || !strcmp(it->sender, m->me) ||
-		    strcmp(it->msgtype, "m.text") || is_done(m, it->event_id) || before_join)
-			break;
-		r = room_get(m, it->room, 0);
-		if (r && r->encrypted)
-			break;
-		run_message(m, it);
+		/* in an encrypted room only encrypted messages are commands: a
+		 * plain one is not bound to its sender's device */
+		if (!room_encrypted(m, room_get(m, it->room, 1)))
+			message_item(m, it, initial, before_join);
+		break;
+	case MX_CIPHER:
+		if (strcmp(it->sender, m->me) && (r = room_get(m, it->room, 0)))
+			r->since_last++;
+		cipher_item(m, it, initial, before_join);
 		break;
 	}
 }
@@ -2210,6 +2535,71 @@ static void on_joined_rooms(struct matrix *m, long status, const char *errcode,
 	batch_step(m);
 }
 
+struct unread {
+	struct matrix *m;
+	char (*pairs)[2][MX_ID_SIZE];	/* room, sender: told once each */
+	size_t n;
+};
+
+static void on_never_came(void *ctx, const char *room, const char *sender)
+{
+	struct unread *u = ctx;
+	size_t i;
+
+	for (i = 0; i < u->n; i++)
+		if (!strcmp(u->pairs[i][0], room) && !strcmp(u->pairs[i][1], sender))
+			return;
+	u->pairs = xrealloc(u->pairs, (u->n + 1) * sizeof(*u->pairs));
+	copy_id(u->pairs[u->n][0], MX_ID_SIZE, room);
+	copy_id(u->pairs[u->n][1], MX_ID_SIZE, sender);
+	u->n++;
+}
+
+/*
+ * The encryption side of a sync response, before any of its events: room
+ * keys from to-device messages, device lists, key counts; then the held
+ * events whose keys are here now go first in the batch's run; those whose
+ * keys never came are dropped, and their senders told (a command of
+ * theirs may be among them).
+ */
+static void e2e_batch(struct matrix *m, struct batch *b)
+{
+	struct unread u = { m, NULL, 0 };
+	struct unit **tail = &b->run;
+	struct mx_sync ready;
+	size_t i;
+
+	if (!mxe2e_started(m->e2e))
+		return;
+	mxe2e_sync(m->e2e, &b->main);
+	mxe2e_expire(m->e2e, on_never_came, &u);
+	for (i = 0; i < u.n; i++) {
+		struct rich body = RICH_INIT;
+		char name[MX_NAME_SIZE];
+
+		rich_mention(&body, u.pairs[i][1], display_name(m, u.pairs[i][0], u.pairs[i][1],
+								 name, sizeof(name)));
+		rich_text(&body, ": I could not read an encrypted message of yours: its key never "
+			  "reached me. If it was a command, send it again. / No he podido leer un "
+			  "mensaje cifrado tuyo: su clave nunca me llegó. Si era una orden, vuelve a "
+			  "enviarla.");
+		send_notice(m, u.pairs[i][0], &body);
+		rich_release(&body);
+	}
+	free(u.pairs);
+	if (b->initial)
+		return;
+	while (*tail)
+		tail = &(*tail)->next;
+	while (mxe2e_take_ready(m->e2e, &ready)) {
+		struct unit *un = xcalloc(1, sizeof(*un));
+
+		un->s = ready;
+		*tail = un;
+		tail = &un->next;
+	}
+}
+
 /* A sync response to handle: s moves into the batch. */
 static void batch_begin(struct matrix *m, struct mx_sync *s, int initial)
 {
@@ -2225,6 +2615,12 @@ static void batch_begin(struct matrix *m, struct mx_sync *s, int initial)
 		merge_direct(m, b->main.direct);
 	b->main_before_join = before_join_of(m, &b->main);
 	apply_members(m, &b->main);
+	e2e_batch(m, b);
+	if (!m->rooms_known) {
+		/* whether their rooms are encrypted is known now */
+		m->rooms_known = 1;
+		unpark_early(m);
+	}
 	if (!initial && m->since && m->mode != SYNC_SKIP) {
 		/* limited timelines: the gap back to m->since is read first,
 		 * unless the bot joined in it (nothing before is for it) */
@@ -2360,11 +2756,41 @@ static void load_since(struct matrix *m)
 
 /* ---- login ---- */
 
+/*
+ * The bot's device is known: its encryption keys are loaded (or made and
+ * uploaded).  Keys in the store that the pickle key does not open stop the
+ * bot (MATRIX_EXIT_KEYS): making new ones would silently change the
+ * device everybody trusts.  -1 then.
+ */
+static int e2e_begin(struct matrix *m)
+{
+	struct buf err = BUF_INIT;
+
+	if (mxe2e_started(m->e2e))
+		return 0;
+	if (!m->device[0]) {
+		log_warn("matrix: the homeserver did not say which device the access token "
+			 "belongs to: the bot cannot take part in encrypted rooms");
+		return 0;
+	}
+	if (mxe2e_start(m->e2e, m->me, m->device, &err)) {
+		log_err("matrix: the encryption keys in the store do not open (%s): restore "
+			"MATRIX_PICKLE_KEY or the key file beside the store (docs/matrix.md, "
+			"\"Encrypted rooms\") (exit %d)", buf_str(&err), MATRIX_EXIT_KEYS);
+		m->exit_code = MATRIX_EXIT_KEYS;
+		uv_stop(m->loop);
+		buf_release(&err);
+		return -1;
+	}
+	buf_release(&err);
+	return 0;
+}
+
 static void on_whoami(struct matrix *m, long status, const char *errcode, const char *body,
 		      size_t len, void *ctx)
 {
 	json_t *j = json_loadb(body, len, 0, NULL);
-	const char *uid = json_string_value(json_object_get(j, "user_id"));
+	const char *uid = json_string_value(json_object_get(j, "user_id")), *dev;
 
 	if (status != 200 || !uid || !mx_user_id_valid(uid)) {
 		json_decref(j);
@@ -2376,7 +2802,12 @@ static void on_whoami(struct matrix *m, long status, const char *errcode, const 
 	}
 	copy_id(m->me, MX_ID_SIZE, uid);
 	log_info("matrix: logged in as %s", m->me);
+	dev = json_string_value(json_object_get(j, "device_id"));
+	if (dev && strlen(dev) < sizeof(m->device))
+		snprintf(m->device, sizeof(m->device), "%s", dev);
 	json_decref(j);
+	if (e2e_begin(m))
+		return;
 	unpark(m);
 	sync_now(m);
 }
@@ -2406,6 +2837,8 @@ static void on_login(struct matrix *m, long status, const char *errcode, const c
 	copy_id(m->me, MX_ID_SIZE, uid);
 	json_decref(j);
 	log_info("matrix: logged in as %s (device %s)", m->me, m->device);
+	if (e2e_begin(m))
+		return;
 	/* requests queued before the login (the outbox re-sent at start-up)
 	 * or refused with the old token go now */
 	unpark(m);
@@ -2535,6 +2968,7 @@ static void matrix_free(struct adapter *a)
 	free(m->touched);
 	json_decref(m->undirect);
 	json_decref(m->direct);
+	mxe2e_free(m->e2e);
 	free(m->since);
 	if (m->token) {
 		memset(m->token, 0, strlen(m->token));
@@ -2564,6 +2998,8 @@ static const struct adapter_ops matrix_ops = {
 
 struct adapter *matrix_adapter_new(const struct matrix_config *cfg, struct buf *err)
 {
+	struct mxe2e_io io = { 0 };
+	struct mxc_key key;
 	struct matrix *m;
 	size_t n;
 
@@ -2592,6 +3028,8 @@ struct adapter *matrix_adapter_new(const struct matrix_config *cfg, struct buf *
 		buf_setf(err, "the Matrix adapter needs the store");
 		return NULL;
 	}
+	if (mxc_pickle_key_load(cfg->pickle_key, cfg->key_file, &key, err))
+		return NULL;
 	m = xcalloc(1, sizeof(*m));
 	m->base.ops = &matrix_ops;
 	m->live.next = m->live.prev = &m->live;
@@ -2620,6 +3058,17 @@ struct adapter *matrix_adapter_new(const struct matrix_config *cfg, struct buf *
 	strmap_init(&m->dm_rooms, m->k0, m->k1);
 	strmap_init(&m->lanes, m->k0, m->k1);
 	m->undirect = json_object();
+	io.ctx = m;
+	io.call = e2e_call;
+	io.is_joined = e2e_is_joined;
+	io.store = cfg->store;
+	if (cfg->now) {
+		m->now = cfg->now;
+		m->now_ctx = cfg->now_ctx;
+		io.now_ms = e2e_now_ms;
+	}
+	m->e2e = mxe2e_new(&io, &key, m->k0, m->k1, cfg->hold_max, cfg->hold_ms);
+	mxc_key_wipe(&key);
 	return &m->base;
 }
 

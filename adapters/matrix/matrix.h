@@ -10,7 +10,10 @@
  *     restart neither replays nor misses a command; the first sync only
  *     records where "now" is;
  *   - joins invited rooms (optionally only from an allowlist), leaves rooms
- *     where it is alone and encrypted rooms (after saying why);
+ *     where it is alone;
+ *   - takes part in end-to-end encrypted rooms with a device of its own
+ *     (adapters/matrix/mxe2e.h): decrypts commands, encrypts everything it
+ *     sends there, and creates its direct chats encrypted;
  *   - commands are messages starting with the prefix ("!"), or any message
  *     in the player's DM room with the bot;
  *   - sends m.notice with HTML (adapters/matrix/mxhtml.h) and exact
@@ -45,6 +48,9 @@
 #define MATRIX_SENDQ_MAX 512
 /* Exit status when the homeserver refuses the credentials. */
 #define MATRIX_EXIT_AUTH 15
+/* Exit status when the stored encryption keys do not open with the pickle
+ * key (MATRIX_PICKLE_KEY or the key file). */
+#define MATRIX_EXIT_KEYS 16
 
 struct matrix_config {
 	const char *homeserver;		/* https://..., or http:// to loopback */
@@ -58,12 +64,26 @@ struct matrix_config {
 	struct store *store;		/* borrowed: device id, sync token, DM rooms */
 	uint64_t seed;
 	size_t sendq_max;		/* 0: MATRIX_SENDQ_MAX (tests set less) */
+	/* The key the encryption keys are sealed with in the store: pickle_key
+	 * (MATRIX_PICKLE_KEY, at least 16 bytes) when set, else the key file
+	 * key_file (made 0600 when missing; NULL: a store in memory, a key for
+	 * this process only).  Never logged. */
+	const char *pickle_key;
+	const char *key_file;
+	/* Encrypted events waiting for their key: at most hold_max, each for
+	 * at most hold_ms (0: mxhold.h's defaults; tests set less). */
+	size_t hold_max;
+	int64_t hold_ms;
+	/* Tests only (TABULA_TEST_CLOCK): the clock (unix seconds) that room
+	 * key rotation and held events go by.  NULL: the real one. */
+	int64_t (*now)(void *ctx);
+	void *now_ctx;
 };
 
 /* A new, unstarted adapter (strings copied), or NULL with err filled. */
 struct adapter *matrix_adapter_new(const struct matrix_config *cfg, struct buf *err);
 
-/* 0 while running, else the exit status (MATRIX_EXIT_AUTH). */
+/* 0 while running, else the exit status (MATRIX_EXIT_AUTH, MATRIX_EXIT_KEYS). */
 int matrix_adapter_exit_code(const struct adapter *a);
 
 /* Whether an invite from inviter to room passes the allowlist (exposed for

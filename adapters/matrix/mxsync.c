@@ -250,7 +250,10 @@ static struct mx_item *item_new(struct items *it, enum mx_item_kind kind, const 
 	i->room = room;
 	i->sender = i->event_id = i->msgtype = i->text = i->state_key = "";
 	i->membership = i->prev_membership = i->displayname = i->prev_batch = "";
+	i->algorithm = i->sender_key = i->session_id = i->device_id = "";
 	i->joined = i->invited = -1;
+	i->rotation_ms = -1;
+	i->rotation_msgs = -1;
 	return i;
 }
 
@@ -275,6 +278,52 @@ static void read_message(struct mx_sync *s, struct mx_item *i, const json_t *con
 			i->bad_utf8 = 1;
 		} else {
 			i->text = arena_dup(s, json_string_value(body), n);
+			i->text_len = n;
+		}
+	}
+	i->is_edit = str_is(json_object_get(rel, "rel_type"), "m.replace");
+}
+
+/* A positive integer, else -1. */
+static int64_t positive_of(const json_t *v)
+{
+	json_int_t n;
+
+	if (!json_is_integer(v))
+		return -1;
+	n = json_integer_value(v);
+	return n > 0 ? (int64_t)n : -1;
+}
+
+static void read_encryption(struct mx_sync *s, struct mx_item *i, const json_t *content)
+{
+	int64_t msgs = positive_of(json_object_get(content, "rotation_period_msgs"));
+
+	copy_str(s, json_object_get(content, "algorithm"), MX_TYPE_SIZE, &i->algorithm);
+	i->rotation_ms = positive_of(json_object_get(content, "rotation_period_ms"));
+	i->rotation_msgs = msgs > 0 && msgs <= 100000000 ? (long)msgs : -1;
+}
+
+/* An m.room.encrypted's cleartext: what names the session, the ciphertext
+ * (checked as text: base64 is ASCII), and whether it is an edit. */
+static void read_cipher(struct mx_sync *s, struct mx_item *i, const json_t *content)
+{
+	const json_t *ct = json_object_get(content, "ciphertext");
+	const json_t *rel = get_obj(content, "m.relates_to");
+
+	copy_str(s, json_object_get(content, "algorithm"), MX_TYPE_SIZE, &i->algorithm);
+	copy_str(s, json_object_get(content, "sender_key"), MX_KEY_SIZE, &i->sender_key);
+	copy_str(s, json_object_get(content, "session_id"), MX_KEY_SIZE, &i->session_id);
+	copy_str(s, json_object_get(content, "device_id"), MX_ID_SIZE, &i->device_id);
+	if (json_is_string(ct)) {
+		size_t n = json_string_length(ct);
+
+		if (n > MX_CIPHER_SIZE - 1) {
+			i->too_long = 1;
+		} else if (!utf8_valid(json_string_value(ct), n)) {
+			i->bad_utf8 = 1;
+		} else {
+			i->text = arena_dup(s, json_string_value(ct), n);
 			i->text_len = n;
 		}
 	}
@@ -318,6 +367,8 @@ static void room_event(struct items *it, const char *room, const json_t *ev, int
 		kind = MX_MEMBER;
 	else if (str_is(type, "m.room.encryption"))
 		kind = MX_ENCRYPTED;
+	else if (timeline && str_is(type, "m.room.encrypted"))
+		kind = MX_CIPHER;
 	else
 		return;
 	i = item_new(it, kind, room);
@@ -336,6 +387,14 @@ static void room_event(struct items *it, const char *room, const json_t *ev, int
 	case MX_MEMBER:
 		if (read_member(s, i, ev, content))
 			goto drop;
+		break;
+	case MX_ENCRYPTED:
+		read_encryption(s, i, content);
+		break;
+	case MX_CIPHER:
+		if (!i->sender[0])
+			goto drop;
+		read_cipher(s, i, content);
 		break;
 	default:
 		break;
@@ -469,10 +528,63 @@ static json_t *load(const char *body, size_t len, const char *what, struct buf *
 	return root;
 }
 
+static void sync_init(struct mx_sync *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->otk_count = -1;
+	out->fallback_unused = -1;
+}
+
 /* A copy of the room id key in the arena, or NULL when it is not one. */
 static const char *room_key(struct mx_sync *s, const char *room)
 {
 	return room_id_ok(room) ? arena_dup(s, room, strlen(room)) : NULL;
+}
+
+/* An array of user ids (device_lists.changed, .left) into the arena. */
+static size_t read_users(struct mx_sync *s, const json_t *arr, const char ***out)
+{
+	const json_t *v;
+	size_t k, n = 0;
+
+	*out = NULL;
+	if (!json_is_array(arr) || !json_array_size(arr))
+		return 0;
+	*out = xcalloc(json_array_size(arr), sizeof(**out));
+	json_array_foreach(arr, k, v) {
+		const char *u;
+
+		if (!copy_str(s, v, MX_ID_SIZE, &u) && *u)
+			(*out)[n++] = u;
+	}
+	return n;
+}
+
+/* The end-to-end encryption parts of a sync response. */
+static void read_e2e(struct mx_sync *s, const json_t *root)
+{
+	const json_t *dl = get_obj(root, "device_lists");
+	const json_t *counts = get_obj(root, "device_one_time_keys_count");
+	const json_t *fb = json_object_get(root, "device_unused_fallback_key_types");
+	const json_t *evs = get_events(root, "to_device"), *v;
+	size_t k;
+
+	if (evs)
+		s->to_device = json_incref((json_t *)evs);
+	s->ndl_changed = read_users(s, json_object_get(dl, "changed"), &s->dl_changed);
+	s->ndl_left = read_users(s, json_object_get(dl, "left"), &s->dl_left);
+	if (counts) {
+		const json_t *c = json_object_get(counts, "signed_curve25519");
+
+		/* Synapse leaves the algorithm out when none is left */
+		s->otk_count = c ? count_of(c) : 0;
+	}
+	if (json_is_array(fb)) {
+		s->fallback_unused = 0;
+		json_array_foreach(fb, k, v)
+			if (str_is(v, "signed_curve25519"))
+				s->fallback_unused = 1;
+	}
 }
 
 int mx_sync_parse(const char *body, size_t len, const char *me, struct mx_sync *out,
@@ -484,7 +596,7 @@ int mx_sync_parse(const char *body, size_t len, const char *me, struct mx_sync *
 	const char *room, *id;
 	size_t k, n;
 
-	memset(out, 0, sizeof(*out));
+	sync_init(out);
 	root = load(body, len, "sync", err);
 	if (!root)
 		return -1;
@@ -520,6 +632,7 @@ int mx_sync_parse(const char *body, size_t len, const char *me, struct mx_sync *
 			out->direct = json_incref(content);
 		}
 	}
+	read_e2e(out, root);
 	json_decref(root);
 	return 0;
 }
@@ -531,7 +644,7 @@ int mx_invite_decode(const char *body, size_t len, const char *room, const char 
 	json_t *root;
 	const char *id;
 
-	memset(out, 0, sizeof(*out));
+	sync_init(out);
 	if (!room || !room_id_ok(room))
 		return fail(err, "invite: not a room id");
 	root = load(body, len, "invite", err);
@@ -552,7 +665,7 @@ int mx_messages_parse(const char *body, size_t len, const char *room, struct mx_
 	const char *id;
 	size_t k, n;
 
-	memset(out, 0, sizeof(*out));
+	sync_init(out);
 	if (!room || !room_id_ok(room))
 		return fail(err, "messages: not a room id");
 	root = load(body, len, "messages", err);
@@ -587,7 +700,161 @@ void mx_sync_release(struct mx_sync *s)
 	}
 	free(s->items);
 	json_decref(s->direct);
-	memset(s, 0, sizeof(*s));
+	json_decref(s->to_device);
+	free(s->dl_changed);
+	free(s->dl_left);
+	sync_init(s);
+}
+
+/* ---- end-to-end encryption ------------------------------------------- */
+
+/* Copies the string v into dst (size bytes): 0 when it is a non-empty
+ * valid UTF-8 string that fits, else -1 (dst ""). */
+static int fixed(const json_t *v, char *dst, size_t size)
+{
+	size_t n;
+
+	dst[0] = '\0';
+	if (!json_is_string(v))
+		return -1;
+	n = json_string_length(v);
+	if (!n || n >= size || !utf8_valid(json_string_value(v), n))
+		return -1;
+	memcpy(dst, json_string_value(v), n + 1);
+	return 0;
+}
+
+int mx_olm_msg_decode(const json_t *ev, const char *my_curve, struct mx_olm_msg *out)
+{
+	const json_t *content = get_obj(ev, "content"), *mine, *body;
+	json_int_t type;
+	size_t n;
+
+	memset(out, 0, sizeof(*out));
+	if (!content || !my_curve || !*my_curve ||
+	    !str_is(json_object_get(ev, "type"), "m.room.encrypted") ||
+	    !str_is(json_object_get(content, "algorithm"), "m.olm.v1.curve25519-aes-sha2") ||
+	    fixed(json_object_get(ev, "sender"), out->sender, sizeof(out->sender)) ||
+	    fixed(json_object_get(content, "sender_key"), out->sender_key,
+		  sizeof(out->sender_key)))
+		return -1;
+	mine = get_obj(get_obj(content, "ciphertext"), my_curve);
+	body = json_object_get(mine, "body");
+	if (!mine || !json_is_integer(json_object_get(mine, "type")) || !json_is_string(body))
+		return -1;
+	type = json_integer_value(json_object_get(mine, "type"));
+	n = json_string_length(body);
+	if ((type != 0 && type != 1) || !n || n >= MX_OLM_BODY_SIZE ||
+	    !utf8_valid(json_string_value(body), n))
+		return -1;
+	out->type = (int)type;
+	out->body = json_string_value(body);
+	return 0;
+}
+
+int mx_olm_payload_decode(const char *plain, size_t len, struct mx_olm_payload *out,
+			  struct buf *err)
+{
+	json_t *root = json_loadb(plain, len, 0, NULL);
+	const json_t *content = get_obj(root, "content");
+	int room_key, fwd, rc = -1;
+
+	memset(out, 0, sizeof(*out));
+	if (!json_is_object(root) || !content ||
+	    fixed(json_object_get(root, "type"), out->type, sizeof(out->type)) ||
+	    fixed(json_object_get(root, "sender"), out->sender, sizeof(out->sender)) ||
+	    fixed(json_object_get(root, "recipient"), out->recipient, sizeof(out->recipient)) ||
+	    fixed(json_object_get(get_obj(root, "recipient_keys"), "ed25519"), out->recipient_ed,
+		  sizeof(out->recipient_ed)) ||
+	    fixed(json_object_get(get_obj(root, "keys"), "ed25519"), out->sender_ed,
+		  sizeof(out->sender_ed))) {
+		fail(err, "an Olm payload without its type, sender, recipient or keys");
+		goto out;
+	}
+	room_key = !strcmp(out->type, "m.room_key");
+	fwd = !strcmp(out->type, "m.forwarded_room_key");
+	if (!room_key && !fwd) {
+		out->kind = MX_OLM_OTHER;
+		rc = 0;
+		goto out;
+	}
+	if (!str_is(json_object_get(content, "algorithm"), "m.megolm.v1.aes-sha2") ||
+	    fixed(json_object_get(content, "room_id"), out->room, sizeof(out->room)) ||
+	    fixed(json_object_get(content, "session_id"), out->session_id,
+		  sizeof(out->session_id)) ||
+	    fixed(json_object_get(content, "session_key"), out->session_key,
+		  sizeof(out->session_key)) ||
+	    (fwd && (fixed(json_object_get(content, "sender_key"), out->orig_sender_key,
+			   sizeof(out->orig_sender_key)) ||
+		     fixed(json_object_get(content, "sender_claimed_ed25519_key"),
+			   out->claimed_ed, sizeof(out->claimed_ed))))) {
+		fail(err, "a room key with a missing or malformed field");
+		goto out;
+	}
+	out->kind = fwd ? MX_OLM_FORWARDED : MX_OLM_ROOM_KEY;
+	rc = 0;
+out:
+	if (root) {
+		/* the session key went through jansson's own strings: wipe them */
+		const json_t *k = json_object_get(content, "session_key");
+
+		if (json_is_string(k))
+			explicit_bzero((char *)json_string_value(k), json_string_length(k));
+		json_decref(root);
+	}
+	if (rc)
+		explicit_bzero(out, sizeof(*out));
+	return rc;
+}
+
+int mx_decrypted_parse(const char *plain, size_t len, const struct mx_item *cipher,
+		       struct mx_sync *out, struct buf *err)
+{
+	struct items it = { out, 0 };
+	json_t *root;
+	const json_t *content;
+	struct mx_item *i;
+
+	sync_init(out);
+	if (!cipher || cipher->kind != MX_CIPHER)
+		return fail(err, "decrypted: not an encrypted event");
+	root = load(plain, len, "decrypted", err);
+	if (!root)
+		return -1;
+	content = get_obj(root, "content");
+	if (!content || !json_is_string(json_object_get(root, "type"))) {
+		json_decref(root);
+		return fail(err, "decrypted: no type or content");
+	}
+	if (!str_is(json_object_get(root, "room_id"), cipher->room)) {
+		json_decref(root);
+		return fail(err, "decrypted: a message for another room");
+	}
+	if (str_is(json_object_get(root, "type"), "m.room.message")) {
+		i = item_new(&it, MX_MESSAGE, arena_dup(out, cipher->room, strlen(cipher->room)));
+		i->from_timeline = cipher->from_timeline;
+		i->sender = arena_dup(out, cipher->sender, strlen(cipher->sender));
+		i->event_id = arena_dup(out, cipher->event_id, strlen(cipher->event_id));
+		i->ts = cipher->ts;
+		read_message(out, i, content);
+		i->is_edit |= cipher->is_edit;
+	}
+	json_decref(root);
+	return 0;
+}
+
+json_t *mx_cipher_event(const struct mx_item *c)
+{
+	json_t *content = json_pack("{s:s, s:s, s:s, s:s, s:s}", "algorithm", c->algorithm,
+				    "sender_key", c->sender_key, "session_id", c->session_id,
+				    "device_id", c->device_id, "ciphertext", c->text);
+
+	if (c->is_edit)
+		json_object_set_new(content, "m.relates_to",
+				    json_pack("{s:s}", "rel_type", "m.replace"));
+	return json_pack("{s:s, s:s, s:s, s:I, s:o}", "type", "m.room.encrypted",
+			 "sender", c->sender, "event_id", c->event_id,
+			 "origin_server_ts", (json_int_t)c->ts, "content", content);
 }
 
 /* ---- filters ---------------------------------------------------------- */
@@ -599,7 +866,8 @@ static json_t *none(void)
 
 static json_t *timeline_types(void)
 {
-	return json_pack("[s,s,s]", "m.room.message", "m.room.member", "m.room.encryption");
+	return json_pack("[s,s,s,s]", "m.room.message", "m.room.member", "m.room.encryption",
+			 "m.room.encrypted");
 }
 
 json_t *mx_sync_filter(enum mx_filter kind)

@@ -10,9 +10,9 @@
  * and encryption from the timeline too), then MX_SUMMARY when the room's
  * "summary" holds member counts.  Rooms are walked in the order they appear
  * in the JSON; sections come in the order rooms.join, rooms.invite,
- * rooms.leave.  MX_LEFT carries the room only.  An m.room.message without a
- * sender, or an m.room.member without a state_key or membership, is
- * skipped.  Inside JSON strings, malformed UTF-8, lone surrogate escapes
+ * rooms.leave.  MX_LEFT carries the room only.  An m.room.message or
+ * m.room.encrypted (MX_CIPHER) without a sender, or an m.room.member without
+ * a state_key or membership, is skipped.  Inside JSON strings, malformed UTF-8, lone surrogate escapes
  * (\ud800) and raw control characters do not fail the whole body (jansson
  * alone would refuse it): the string is read as containing a NUL, i.e. not
  * valid text (bad_utf8 for a body, the event skipped for an id).
@@ -42,6 +42,10 @@
 #define MX_TEXT_SIZE 4096	/* message bodies: longer ones are flagged too_long */
 #define MX_TYPE_SIZE 32		/* msgtype */
 #define MX_MEMBERSHIP_SIZE 16	/* membership */
+#define MX_KEY_SIZE 64		/* a curve25519/ed25519 key or session id, base64 */
+#define MX_CIPHER_SIZE 65536	/* a Megolm ciphertext: longer ones are flagged too_long */
+#define MX_SESSION_KEY_SIZE 512	/* a room key (m.room_key, m.forwarded_room_key) */
+#define MX_OLM_BODY_SIZE 65536	/* an Olm message body */
 
 /* Timeline limits of the filters (mx_sync_filter). */
 #define MX_TIMELINE_LIMIT 50
@@ -55,6 +59,7 @@ enum mx_item_kind {
 	MX_LEFT,	/* we left or were kicked/banned (rooms.leave) */
 	MX_LIMITED,	/* this joined room's timeline was limited: prev_batch */
 	MX_SUMMARY,	/* this joined room's member counts (joined, invited) */
+	MX_CIPHER,	/* an m.room.encrypted in a joined room's timeline */
 };
 
 /*
@@ -92,6 +97,18 @@ struct mx_item {
 	const char *prev_batch;
 	/* SUMMARY: m.joined_member_count, m.invited_member_count; -1 absent */
 	long joined, invited;
+	/* ENCRYPTED: the room's algorithm ("" absent), and the rotation
+	 * periods of its outbound sessions (-1 absent or not a positive
+	 * integer).  CIPHER: algorithm, sender_key, session_id and device_id
+	 * of the content ("" absent), the ciphertext in text (too_long when
+	 * over MX_CIPHER_SIZE - 1 bytes), is_edit from the cleartext
+	 * m.relates_to. */
+	const char *algorithm;
+	int64_t rotation_ms;
+	long rotation_msgs;
+	const char *sender_key;
+	const char *session_id;
+	const char *device_id;
 };
 
 struct mx_block;
@@ -104,6 +121,18 @@ struct mx_sync {
 	/* account_data m.direct, if present in this response: a new reference
 	 * to its content object (user id → array of room ids), else NULL. */
 	json_t *direct;
+	/* end-to-end encryption (sync responses only): to_device.events (a new
+	 * reference to the array, NULL when absent: decode each with
+	 * mx_olm_msg_decode), device_lists.changed and .left (user ids, in
+	 * the arena), device_one_time_keys_count.signed_curve25519 (-1 when
+	 * absent), whether the fallback key is unused
+	 * (device_unused_fallback_key_types lists signed_curve25519: 1, it
+	 * does not: 0, absent: -1) */
+	json_t *to_device;
+	const char **dl_changed, **dl_left;	/* owned arrays */
+	size_t ndl_changed, ndl_left;
+	long otk_count;
+	int fallback_unused;
 	struct mx_block *arena;		/* owned: the items' strings */
 };
 
@@ -142,9 +171,73 @@ int mx_messages_parse(const char *body, size_t len, const char *room, struct mx_
 
 void mx_sync_release(struct mx_sync *s);
 
+/* ---- end-to-end encryption: what the adapter decrypts ---- */
+
+/*
+ * An Olm-encrypted to-device message (an element of to_device.events)
+ * addressed to the device whose curve25519 key is my_curve: the type is
+ * m.room.encrypted, the algorithm m.olm.v1.curve25519-aes-sha2 and the
+ * ciphertext has an entry for my_curve.  body is borrowed from ev (valid
+ * while ev is).  0, or -1 when ev is anything else (not for this device,
+ * malformed, over the sizes).
+ */
+struct mx_olm_msg {
+	char sender[MX_ID_SIZE];
+	char sender_key[MX_KEY_SIZE];
+	int type;		/* 0 pre-key, 1 normal */
+	const char *body;
+};
+int mx_olm_msg_decode(const json_t *ev, const char *my_curve, struct mx_olm_msg *out);
+
+/*
+ * The plaintext of an Olm message: {"type", "content", "sender",
+ * "recipient", "recipient_keys": {"ed25519"}, "keys": {"ed25519"}}, and for
+ * the room keys the content's fields.  kind is MX_OLM_ROOM_KEY for an
+ * m.room_key, MX_OLM_FORWARDED for an m.forwarded_room_key (both with the
+ * Megolm algorithm and every field present and valid), MX_OLM_OTHER for
+ * any other type (m.dummy, ...).  session_key is a secret: the caller wipes
+ * the struct (explicit_bzero) when done.  -1 with err when the plaintext
+ * is not such an object.
+ */
+enum mx_olm_kind { MX_OLM_OTHER, MX_OLM_ROOM_KEY, MX_OLM_FORWARDED };
+
+struct mx_olm_payload {
+	enum mx_olm_kind kind;
+	char type[64];
+	char sender[MX_ID_SIZE];
+	char recipient[MX_ID_SIZE];
+	char recipient_ed[MX_KEY_SIZE];
+	char sender_ed[MX_KEY_SIZE];		/* keys.ed25519 */
+	char room[MX_ID_SIZE];
+	char session_id[MX_KEY_SIZE];
+	char session_key[MX_SESSION_KEY_SIZE];
+	/* FORWARDED: the session's first sender, as the forwarder claims */
+	char orig_sender_key[MX_KEY_SIZE];
+	char claimed_ed[MX_KEY_SIZE];
+};
+int mx_olm_payload_decode(const char *plain, size_t len, struct mx_olm_payload *out,
+			  struct buf *err);
+
+/*
+ * The plaintext of a Megolm message ({"type", "content", "room_id"}) that
+ * came as cipher (an MX_CIPHER item): *out (fully overwritten) holds one
+ * MX_MESSAGE item with cipher's room, sender, event_id and ts, read from
+ * the content as mx_sync_parse reads an m.room.message (is_edit also when
+ * the cleartext said so), or no item when the type is not m.room.message.
+ * -1 with err when the plaintext is not such an object or names another
+ * room (a message replayed from elsewhere).
+ */
+int mx_decrypted_parse(const char *plain, size_t len, const struct mx_item *cipher,
+		       struct mx_sync *out, struct buf *err);
+
+/* The m.room.encrypted event an MX_CIPHER item was read from (a new
+ * reference): mx_messages_parse of {"chunk": [events]} reads it back. */
+json_t *mx_cipher_event(const struct mx_item *cipher);
+
 enum mx_filter {
 	/*
-	 * Timelines: m.room.message, m.room.member, m.room.encryption, at most
+	 * Timelines: m.room.message, m.room.member, m.room.encryption,
+	 * m.room.encrypted, at most
 	 * MX_TIMELINE_LIMIT events; state: members and encryption, members
 	 * lazy-loaded (only the senders of timeline events, redundant ones
 	 * included: a restarted bot has forgotten the names it was sent);

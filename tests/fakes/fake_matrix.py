@@ -311,6 +311,24 @@ class FakeMatrix:
         self.created_rooms = []
         self.rate_limited = []
         self.lost_responses = []
+        # end-to-end encryption (see README-matrix.md, "Encryption")
+        self.on_register = None     # fn(uid) after register_user
+        self.decryptor = None       # fn(room, event) -> plaintext dict
+        self.encryptor = None       # fn(user, room, content) -> content
+        self._devices = {}          # uid -> {device id: device_keys}
+        self._otks = {}             # (uid, dev) -> [(key id, key object)]
+        self._fallback = {}         # (uid, dev) -> [key id, object, used]
+        self._dev_changes = []      # Rec(pos, user) of device list changes
+        self._to_device = []        # Rec(seq, pos, sender, ...) in order
+        self._td_seq = 0
+        self._td_txns = {}          # (uid, dev, txn) -> body
+        self._claimed_ids = {}      # (uid, dev) -> {key ids claimed}
+        self.keys_uploads = []      # Rec(t, user, device, body)
+        self.keys_queries = []      # Rec(t, user, body)
+        self.keys_claims = []       # Rec(t, user, body, response)
+        self.undecryptable = []     # the bot's encrypted events nobody read
+        self.reencrypted = []       # Rec(t, txn_id, room): a re-sent one
+        self._plain = {}            # event id -> decrypted payload
         self._register(bot_user, "tabula", bot_password)
         self.access_token = None
         if access_token:
@@ -523,8 +541,11 @@ class FakeMatrix:
                       server=None):
         uid = localpart if localpart.startswith("@") else \
             "@%s:%s" % (localpart, server or self.server_name)
-        return self._register(uid, displayname or localpart.lstrip("@")
-                              .split(":")[0], password)
+        self._register(uid, displayname or localpart.lstrip("@")
+                       .split(":")[0], password)
+        if self.on_register:
+            self.on_register(uid)
+        return uid
 
     def create_room(self, creator, name=None, encrypted=False, members=(),
                     public=False, alias=None):
@@ -597,22 +618,59 @@ class FakeMatrix:
 
     def bot_sends(self, room=None):
         """Every m.room.message event the bot sent (edits included), in
-        order: Rec(room, pos, event_id, content, readers) where readers are
-        the room's joined and invited members when it was sent."""
+        order: Rec(room, pos, event_id, content, readers, encrypted, wire)
+        where readers are the room's joined and invited members when it was
+        sent; an m.room.encrypted one has its decrypted content (through
+        the decryptor; {} when it cannot) and its wire content apart."""
         with self._lock:
             rooms = [room] if room else list(self._room_order)
             out = []
             for rid in rooms:
                 for e in self._rooms[rid].timeline:
-                    if e.ev["sender"] != self.bot_user or \
-                            e.ev["type"] != "m.room.message":
+                    c = self._bot_content(e)
+                    if c is None:
                         continue
                     out.append(Rec(room=rid, pos=e.pos,
                                    event_id=e.ev["event_id"],
-                                   content=_copy(e.ev["content"]),
-                                   readers=list(e.get("readers") or [])))
+                                   content=_copy(c),
+                                   readers=list(e.get("readers") or []),
+                                   encrypted=e.ev["type"] ==
+                                   "m.room.encrypted",
+                                   wire=_copy(e.ev["content"])))
             out.sort(key=lambda x: x.pos)
             return out
+
+    def _decrypted(self, e):
+        """The decrypted payload of an m.room.encrypted event (through
+        the decryptor, cached), or None."""
+        eid = e.ev["event_id"]
+        if eid not in self._plain and self.decryptor:
+            p = self.decryptor(e.room, self._wire(e, with_room=True))
+            if p is not None:
+                self._plain[eid] = p
+        return self._plain.get(eid)
+
+    def _bot_content(self, e):
+        """The content of the bot's m.room.message e (decrypted when it
+        came as m.room.encrypted: {} when it does not decrypt; the
+        cleartext m.relates_to kept), or None for any other event."""
+        ev = e.ev
+        if ev["sender"] != self.bot_user:
+            return None
+        if ev["type"] == "m.room.message":
+            return ev["content"]
+        if ev["type"] != "m.room.encrypted":
+            return None
+        p = self._decrypted(e)
+        if p is None:
+            c = {}
+        elif p.get("type") != "m.room.message":
+            return None
+        else:
+            c = _copy(p.get("content") or {})
+        if "m.relates_to" in ev["content"]:
+            c["m.relates_to"] = _copy(ev["content"]["m.relates_to"])
+        return c
 
     def set_encrypted(self, room, by):
         with self._lock:
@@ -641,12 +699,17 @@ class FakeMatrix:
                                   "event_id": edit_of}}
         if extra:
             c.update(extra)
+        etype = "m.room.message"
         with self._lock:
+            if self._room(room).encrypted and self.encryptor:
+                # as a client does: encrypted in an encrypted room
+                c = self.encryptor(user, room, c)
+                etype = "m.room.encrypted"
             r = self._room(room)
             if r.membership(user) != "join":
                 raise AssertionError("fake_matrix: say(): %s is not joined "
                                      "to %s" % (user, room))
-            rec = self._add_event(r, "m.room.message", user, c)
+            rec = self._add_event(r, etype, user, c)
             # what the bot sends after this was sent in answer to it (or
             # later): tests wait for replies newer than their last command
             self.last_say_pos = rec.pos
@@ -732,21 +795,20 @@ class FakeMatrix:
         r = self._room(room)
         out = []
         for e in r.timeline:
-            ev = e.ev
-            if ev["sender"] != self.bot_user or ev["type"] != \
-                    "m.room.message" or e.redacted:
+            c = self._bot_content(e)
+            if c is None or e.redacted:
                 continue
-            rel = ev["content"].get("m.relates_to")
+            rel = c.get("m.relates_to")
             if isinstance(rel, dict) and rel.get("rel_type") == "m.replace":
                 continue
             out.append(e)
         return out
 
     def _view(self, e):
-        c = _copy(e.ev["content"])
+        c = _copy(self._bot_content(e))
         if e.edits:
             last = self._events[e.edits[-1]]
-            new = last.ev["content"].get("m.new_content")
+            new = (self._bot_content(last) or {}).get("m.new_content")
             if isinstance(new, dict):
                 c = _copy(new)
                 if "m.relates_to" in e.ev["content"]:
@@ -822,11 +884,10 @@ class FakeMatrix:
             out = []
             for rid in rooms:
                 for e in self._rooms[rid].timeline:
-                    if e.ev["sender"] != self.bot_user or \
-                            e.ev["type"] != "m.room.message":
+                    content = self._bot_content(e)
+                    if content is None:
                         continue
-                    for c in (e.ev["content"],
-                              e.ev["content"].get("m.new_content")):
+                    for c in (content, content.get("m.new_content")):
                         if isinstance(c, dict):
                             for k in ("body", "formatted_body"):
                                 if isinstance(c.get(k), str):
@@ -1249,8 +1310,16 @@ class FakeMatrix:
             if s0 == "rooms" and n >= 3:
                 return self._room_api(req, method, segs, query, body, who,
                                       now)
+            if segs == ["keys", "upload"] and method == "POST":
+                return self._keys_upload(req, who, body, now)
+            if segs == ["keys", "query"] and method == "POST":
+                return self._keys_query(req, who, body, now)
+            if segs == ["keys", "claim"] and method == "POST":
+                return self._keys_claim(req, who, body, now)
+            if s0 == "sendToDevice" and n == 3 and method == "PUT":
+                return self._send_to_device(req, who, segs[1], segs[2], body)
             if s0 in ("pushrules", "capabilities", "presence", "voip",
-                      "keys", "sendToDevice", "devices"):
+                      "keys", "devices"):
                 # harmless extras: answer something plausible
                 if s0 == "capabilities":
                     return 200, {}, {"capabilities": {}}
@@ -1396,6 +1465,198 @@ class FakeMatrix:
             return 200, {}, {}
         return self._unknown(req)
 
+    # -- end-to-end encryption (call with the lock held) ----------------
+    def _device_changed(self, uid):
+        """uid's device list changed: in the device_lists.changed of the
+        bot's next sync when they share a room (which then wakes it)."""
+        shares = uid == self.bot_user or any(
+            self._rooms[r].membership(self.bot_user) in ("join", "invite")
+            and self._rooms[r].membership(uid) in ("join", "invite")
+            for r in self._user_rooms.get(uid, {}))
+        if shares:
+            self._pos += 1
+        self._dev_changes.append(Rec(pos=self._pos, user=uid))
+        self._cond.notify_all()
+
+    def _upload(self, uid, dev, body, req=None):
+        """POST /keys/upload for (uid, dev); returns the answer."""
+        def bad(what):
+            if req is not None:
+                self._violate(what, req)
+            raise MxError(400, "M_INVALID_PARAM", what)
+        dk = body.get("device_keys")
+        if dk is not None:
+            if not isinstance(dk, dict) or dk.get("user_id") != uid or \
+                    dk.get("device_id") != dev or \
+                    not isinstance(dk.get("keys"), dict) or \
+                    not isinstance(dk.get("signatures"), dict):
+                bad("device_keys not for this user and device, or unsigned")
+            old = self._devices.get(uid, {}).get(dev)
+            if old is not None and old["keys"] != dk["keys"]:
+                bad("device keys changed for device %s" % dev)
+            if old != dk:
+                self._devices.setdefault(uid, {})[dev] = _copy(dk)
+                self._device_changed(uid)
+        for kind, store in (("one_time_keys", None), ("fallback_keys", 1)):
+            keys = body.get(kind) or {}
+            if not isinstance(keys, dict):
+                bad("%s is not an object" % kind)
+            for kid, k in sorted(keys.items()):
+                if not kid.startswith("signed_curve25519:") or \
+                        not isinstance(k, dict) or \
+                        not isinstance(k.get("key"), str) or \
+                        not isinstance(k.get("signatures"), dict):
+                    bad("a malformed key %s" % kid)
+                if store:
+                    self._fallback[(uid, dev)] = [kid, _copy(k), False]
+                    continue
+                mine = self._otks.setdefault((uid, dev), [])
+                same = [o for i, o in mine if i == kid]
+                if same and same[0] != k:
+                    bad("one-time key %s uploaded again with another key" % kid)
+                if not same and kid not in self._claimed_ids.get(
+                        (uid, dev), set()):
+                    mine.append((kid, _copy(k)))
+        return {"one_time_key_counts": {
+            "signed_curve25519": len(self._otks.get((uid, dev), []))}}
+
+    def _keys_upload(self, req, who, body, now):
+        if not isinstance(body, dict):
+            raise MxError(400, "M_BAD_JSON", "not an object")
+        self.keys_uploads.append(Rec(t=now, user=who.user, device=who.device,
+                                     body=_copy(body)))
+        return 200, {}, self._upload(who.user, who.device, body, req)
+
+    def _query(self, users):
+        return {"device_keys": {u: _copy(self._devices.get(u, {}))
+                                for u in users}, "failures": {}}
+
+    def _keys_query(self, req, who, body, now):
+        dk = (body or {}).get("device_keys")
+        if not isinstance(dk, dict):
+            self._violate("/keys/query without device_keys", req)
+            raise MxError(400, "M_BAD_JSON", "device_keys")
+        self.keys_queries.append(Rec(t=now, user=who.user, body=_copy(body)))
+        return 200, {}, self._query(list(dk))
+
+    def _claim(self, uid, dev):
+        """A one-time key of (uid, dev), else its fallback key: (key id,
+        object), or None."""
+        mine = self._otks.get((uid, dev))
+        if mine:
+            kid, k = mine.pop(0)
+            self._claimed_ids.setdefault((uid, dev), set()).add(kid)
+            return kid, k
+        fb = self._fallback.get((uid, dev))
+        if fb:
+            fb[2] = True
+            return fb[0], fb[1]
+        return None
+
+    def _keys_claim(self, req, who, body, now):
+        otk = (body or {}).get("one_time_keys")
+        if not isinstance(otk, dict):
+            self._violate("/keys/claim without one_time_keys", req)
+            raise MxError(400, "M_BAD_JSON", "one_time_keys")
+        out = {}
+        for uid, devs in otk.items():
+            for dev, alg in (devs or {}).items():
+                if alg != "signed_curve25519":
+                    continue
+                got = self._claim(uid, dev)
+                if got:
+                    out.setdefault(uid, {})[dev] = {got[0]: _copy(got[1])}
+        resp = {"one_time_keys": out, "failures": {}}
+        self.keys_claims.append(Rec(t=now, user=who.user, body=_copy(body),
+                                    response=_copy(resp)))
+        return 200, {}, resp
+
+    def _queue_to_device(self, sender, sender_dev, etype, messages):
+        for uid, devs in messages.items():
+            for dev, content in devs.items():
+                targets = list(self._devices.get(uid, {})) if dev == "*" \
+                    else [dev]
+                for d in targets:
+                    self._td_seq += 1
+                    if uid == self.bot_user:
+                        self._pos += 1      # the bot's next sync carries it
+                    self._to_device.append(Rec(
+                        seq=self._td_seq, pos=self._pos, sender=sender,
+                        sender_device=sender_dev, user=uid, device=d,
+                        type=etype, content=_copy(content)))
+        self._cond.notify_all()
+
+    def _send_to_device(self, req, who, etype, txn, body):
+        msgs = (body or {}).get("messages")
+        if not isinstance(msgs, dict):
+            self._violate("sendToDevice without messages", req)
+            raise MxError(400, "M_BAD_JSON", "messages")
+        key = (who.user, who.device, txn)
+        if key in self._td_txns:
+            if self._td_txns[key] != body:
+                self._violate("sendToDevice txnId %r retried with different "
+                              "content" % txn, req)
+            return 200, {}, {}
+        self._td_txns[key] = _copy(body)
+        if who.user == self.bot_user and etype != "m.room.encrypted":
+            self._violate("a to-device message of type %s in clear" % etype,
+                          req)
+        self._queue_to_device(who.user, who.device, etype, msgs)
+        return 200, {}, {}
+
+    # -- end-to-end encryption: the test side ---------------------------
+    def upload_keys(self, user, device, body):
+        """A test user's device uploads keys (as POST /keys/upload)."""
+        with self._lock:
+            return self._upload(user, device, body)
+
+    def query_keys(self, users):
+        """As POST /keys/query: {device_keys: {user: {device: keys}}}."""
+        with self._lock:
+            return self._query(users)
+
+    def claim_key(self, user, device):
+        """As POST /keys/claim for one device: (key id, object) or None."""
+        with self._lock:
+            got = self._claim(user, device)
+            return (got[0], _copy(got[1])) if got else None
+
+    def send_to_device(self, sender, sender_device, etype, messages):
+        """A test user's device sends to-device messages ({user: {device:
+        content}}); those to the bot reach its next sync."""
+        with self._lock:
+            self._queue_to_device(sender, sender_device, etype, messages)
+
+    def to_device_for(self, user, device, after=0):
+        """The to-device messages sent to (user, device) with seq > after,
+        in order: Rec(seq, sender, sender_device, type, content)."""
+        with self._lock:
+            return [Rec(_copy(m)) for m in self._to_device
+                    if m.seq > after and m.user == user and m.device == device]
+
+    def bot_device(self):
+        """(device id, device_keys) of the device the bot logged in with
+        (or, with a token, the token's), once it uploaded its keys; else
+        None."""
+        with self._lock:
+            devs = self._devices.get(self.bot_user) or {}
+            ids = list(self.logins) + [t.device for t in self._tokens.values()
+                                       if t.user == self.bot_user]
+            for d in reversed(ids):
+                if d in devs:
+                    return d, _copy(devs[d])
+            return None
+
+    def otk_count(self, user, device):
+        with self._lock:
+            return len(self._otks.get((user, device), []))
+
+    def to_device_sent(self):
+        """Every to-device message the bot sent, in order."""
+        with self._lock:
+            return [Rec(_copy(m)) for m in self._to_device
+                    if m.sender == self.bot_user]
+
     # -- sending -------------------------------------------------------
     def _check_msg(self, c, req, what):
         probs = []
@@ -1428,6 +1689,38 @@ class FakeMatrix:
                                      (what, href))
         return probs
 
+    def _check_encrypted(self, req, rid, body):
+        """An m.room.encrypted of the bot: the Megolm fields in place,
+        nothing but them (and m.relates_to) in clear; the decrypted
+        content through the decryptor (None when there is none or it does
+        not decrypt: logged in undecryptable)."""
+        want = {"algorithm", "ciphertext", "session_id", "sender_key",
+                "device_id"}
+        if body.get("algorithm") != "m.megolm.v1.aes-sha2" or \
+                not all(isinstance(body.get(k), str) and body.get(k)
+                        for k in want):
+            self._violate("m.room.encrypted without its Megolm fields", req)
+            return None
+        extra = set(body) - want - {"m.relates_to"}
+        if extra:
+            self._violate("m.room.encrypted with %s in clear" %
+                          sorted(extra), req)
+        if not self.decryptor:
+            return None
+        p = self.decryptor(rid, {"type": "m.room.encrypted", "room_id": rid,
+                                 "sender": self.bot_user,
+                                 "content": _copy(body)})
+        if p is None:
+            self.undecryptable.append(Rec(room=rid, path=req.path))
+            return None
+        if p.get("type") != "m.room.message" or \
+                not isinstance(p.get("content"), dict):
+            self._violate("an encrypted event that is not a message", req)
+            return None
+        if p.get("room_id") != rid:
+            self._violate("an encrypted message naming another room", req)
+        return p["content"]
+
     def _send(self, req, rid, etype, txn, body, who, now):
         if not isinstance(body, dict):
             self._violate("event content is not an object", req)
@@ -1439,6 +1732,10 @@ class FakeMatrix:
                 self._violate("txnId %r reused for a different room/type "
                               "(first %s %s)" % (txn, old.room, old.type),
                               req)
+            elif old.content != body and etype == "m.room.encrypted":
+                # a client encrypts a re-sent message again (a new
+                # index): the server answers with the first event
+                self.reencrypted.append(Rec(t=now, txn_id=txn, room=rid))
             elif old.content != body:
                 self._violate("txnId %r retried with different content" %
                               txn, req)
@@ -1459,8 +1756,16 @@ class FakeMatrix:
             self._violate("event too large: %d bytes > %d" %
                           (size, self.max_event_bytes), req)
             raise MxError(413, "M_TOO_LARGE", "event too large")
-        if etype == "m.room.message" and who.user == self.bot_user:
+        plain = None
+        if etype == "m.room.encrypted" and who.user == self.bot_user:
+            plain = self._check_encrypted(req, rid, body)
+        if (etype == "m.room.message" or plain is not None) and \
+                who.user == self.bot_user:
             probs = []
+            if plain is not None:
+                # the checks of a message, on what the room's members read
+                body = dict(plain, **({"m.relates_to": body["m.relates_to"]}
+                                      if "m.relates_to" in body else {}))
             rel = body.get("m.relates_to")
             is_edit = isinstance(rel, dict) and \
                 rel.get("rel_type") == "m.replace"
@@ -1485,12 +1790,17 @@ class FakeMatrix:
                 probs += self._check_msg(body, req, "message")
             if not isinstance(body.get("m.mentions"), dict):
                 probs.append("m.mentions missing")
-            if r.encrypted and self.violate_plaintext_in_encrypted:
+            if r.encrypted and self.violate_plaintext_in_encrypted and \
+                    plain is None:
                 probs.append("plaintext message in an encrypted room")
             for p in probs:
                 self._violate(p, req)
+        body = req.body     # what came, stored as it came
         e = self._add_event(r, etype, who.user, body,
                             txn=(who.user, who.device, txn))
+        if plain is not None:
+            self._plain[e.ev["event_id"]] = {"type": "m.room.message",
+                                             "content": _copy(plain)}
         # who could read it: the room's joined and invited members then
         e.readers = sorted(r.members("join") + r.members("invite"))
         rel = body.get("m.relates_to")
@@ -1744,14 +2054,38 @@ class FakeMatrix:
                 ad.append({"type": t, "content": _copy(content)})
         if ad:
             nonempty = True
+        # to-device messages for this device, until a later since
+        # acknowledges them (a repeat of the same since gets them again)
+        td = [{"type": m.type, "sender": m.sender, "content": _copy(m.content)}
+              for m in self._to_device
+              if m.pos > base and m.user == uid and m.device == who.device]
+        changed = []
+        recent = [c for c in self._dev_changes[-1000:] if c.pos > base] \
+            if spos is not None else []
+        if recent:
+            mates = {uid}
+            for rid, _ in mine.items():
+                room = self._rooms[rid]
+                if room.membership(uid) in ("join", "invite"):
+                    mates.update(room.members("join") + room.members("invite"))
+            for c in recent:
+                if c.user in mates and c.user not in changed:
+                    changed.append(c.user)
+        if td or changed:
+            nonempty = True
+        fb = self._fallback.get((uid, who.device))
         resp = {"next_batch": _tok(self._pos),
                 "rooms": {"join": join, "invite": invite, "leave": leave,
                           "knock": {}},
                 "account_data": {"events": ad},
                 "presence": {"events": []},
-                "to_device": {"events": []},
-                "device_lists": {"changed": [], "left": []},
-                "device_one_time_keys_count": {}}
+                "to_device": {"events": td},
+                "device_lists": {"changed": changed, "left": []},
+                "device_one_time_keys_count": {
+                    "signed_curve25519": len(self._otks.get((uid, who.device),
+                                                            []))},
+                "device_unused_fallback_key_types":
+                    ["signed_curve25519"] if fb and not fb[2] else []}
         return resp, nonempty
 
 
@@ -2145,6 +2479,58 @@ def _selftest():
               "rooms.leave")
         check(old not in fake.bot_rooms() and room in fake.bot_rooms(),
               "bot_rooms")
+        # end-to-end encryption: keys, claims, to-device messages
+        st, _, j = c.req("GET", "/sync", query={"filter": flt, "timeout": 0})
+        nb8 = j["next_batch"]
+
+        def dkeys(user, d, curve="C"):
+            return {"user_id": user, "device_id": d, "algorithms": [],
+                    "keys": {"curve25519:" + d: curve, "ed25519:" + d: "E"},
+                    "signatures": {user: {"ed25519:" + d: "S"}}}
+        otk = {"key": "k1", "signatures": {}}
+        st, _, j = c.req("POST", "/keys/upload", {
+            "device_keys": dkeys(fake.bot_user, dev),
+            "one_time_keys": {"signed_curve25519:A": otk},
+            "fallback_keys": {"signed_curve25519:F": {"key": "f", "fallback": True,
+                                                      "signatures": {}}}})
+        check(st == 200 and j["one_time_key_counts"]["signed_curve25519"] == 1,
+              "keys upload %r" % (j,))
+        check(fake.bot_device()[0] == dev, "bot_device")
+        st, _, j = c.req("POST", "/keys/upload",
+                         {"device_keys": dkeys(fake.bot_user, dev, "other")})
+        check(st == 400 and any("device keys changed" in v for v in
+                                fake.violations), "changed device keys")
+        fake.violations.clear()
+        fake.upload_keys(bob, "BOBDEV", {"device_keys": dkeys(bob, "BOBDEV"),
+                                         "one_time_keys": {"signed_curve25519:B": otk}})
+        st, _, j = c.req("POST", "/keys/query", {"device_keys": {bob: []}})
+        check(st == 200 and "BOBDEV" in j["device_keys"][bob], "query %r" % j)
+        claim = {"one_time_keys": {fake.bot_user: {dev: "signed_curve25519"}}}
+        st, _, j = c.req("POST", "/keys/claim", claim)
+        check(j["one_time_keys"][fake.bot_user][dev] == {"signed_curve25519:A": otk},
+              "claim %r" % j)
+        st, _, j = c.req("POST", "/keys/claim", claim)
+        check("signed_curve25519:F" in j["one_time_keys"][fake.bot_user][dev],
+              "fallback claim %r" % j)
+        enc = {"algorithm": "m.olm.v1.curve25519-aes-sha2", "sender_key": "C",
+               "ciphertext": {}}
+        st, _, j = c.req("PUT", "/sendToDevice/m.room.encrypted/td1",
+                         {"messages": {bob: {"BOBDEV": enc}}})
+        check(st == 200 and fake.to_device_for(bob, "BOBDEV")[0].content == enc,
+              "to-device to bob")
+        c.req("PUT", "/sendToDevice/m.room_key/td2", {"messages": {bob: {"*": {}}}})
+        check(any("in clear" in v for v in fake.violations), "plain room key")
+        fake.violations.clear()
+        fake.send_to_device(bob, "BOBDEV", "m.room.encrypted",
+                            {fake.bot_user: {dev: enc}})
+        st, _, j = c.req("GET", "/sync", query={"since": nb8, "timeout": 0,
+                                                "filter": flt})
+        check(j["to_device"]["events"] == [{"type": "m.room.encrypted",
+                                            "sender": bob, "content": enc}],
+              "to-device in sync %r" % j["to_device"])
+        check(fake.bot_user in j["device_lists"]["changed"], "device_lists")
+        check(j["device_one_time_keys_count"] == {"signed_curve25519": 0} and
+              j["device_unused_fallback_key_types"] == [], "key counts")
         fake.wait_synced(fake.sync_count, 1)
         try:
             fake.wait_synced(10 ** 6, 0.2)

@@ -61,7 +61,10 @@ static void check_items(const struct mx_sync *s)
 
 		if (!field_ok(it->room, MX_ID_SIZE) || !field_ok(it->sender, MX_ID_SIZE) ||
 		    !field_ok(it->event_id, MX_ID_SIZE) || !field_ok(it->msgtype, MX_TYPE_SIZE) ||
-		    !field_ok(it->text, MX_TEXT_SIZE) || !field_ok(it->state_key, MX_ID_SIZE) ||
+		    !field_ok(it->text, it->kind == MX_CIPHER ? MX_CIPHER_SIZE : MX_TEXT_SIZE) ||
+		    !field_ok(it->algorithm, MX_TYPE_SIZE) || !field_ok(it->sender_key, MX_KEY_SIZE) ||
+		    !field_ok(it->session_id, MX_KEY_SIZE) || !field_ok(it->device_id, MX_ID_SIZE) ||
+		    !field_ok(it->state_key, MX_ID_SIZE) ||
 		    !field_ok(it->membership, MX_MEMBERSHIP_SIZE) ||
 		    !field_ok(it->prev_membership, MX_MEMBERSHIP_SIZE) ||
 		    !field_ok(it->displayname, MX_NAME_SIZE) || !field_ok(it->prev_batch, MX_ID_SIZE))

@@ -269,14 +269,72 @@ def matrix_invite():
         b'"content":{"membership":"invite","displayname":"\xc3("}}]}}')
 
 
+def matrix_e2e():
+    """End-to-end encryption: to-device and encrypted events in a sync, Olm
+    and Megolm plaintexts, ciphertexts and pickles, key answers."""
+    me_curve = "bOtCuRvEkEyAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+    ana = "@ana:example.org"
+    olm_ev = {"type": "m.room.encrypted", "sender": ana,
+              "content": {"algorithm": "m.olm.v1.curve25519-aes-sha2",
+                          "sender_key": "AnAcUrVe" + "A" * 35,
+                          "ciphertext": {me_curve: {"type": 0, "body": "AwogQUJD" * 20},
+                                         "other": {"type": 1, "body": "Awog"}}}}
+    megolm = {"type": "m.room.encrypted", "sender": ana, "event_id": "$enc1",
+              "origin_server_ts": 1700000000000,
+              "content": {"algorithm": "m.megolm.v1.aes-sha2", "sender_key": "AnAcUrVe" + "A" * 35,
+                          "session_id": "SeSsIoN" + "A" * 36, "device_id": "ANADEV",
+                          "ciphertext": "AwgAEqAB" * 30,
+                          "m.relates_to": {"rel_type": "m.replace", "event_id": "$x"}}}
+    sync = {"next_batch": "s9", "to_device": {"events": [olm_ev, {"type": "m.dummy",
+                                                                  "sender": ana, "content": {}}]},
+            "device_lists": {"changed": [ana, 7], "left": ["@gone:example.org"]},
+            "device_one_time_keys_count": {"signed_curve25519": 3},
+            "device_unused_fallback_key_types": [],
+            "rooms": {"join": {"!r:example.org": {
+                "state": {"events": [{"type": "m.room.encryption", "state_key": "", "sender": ana,
+                                      "content": {"algorithm": "m.megolm.v1.aes-sha2",
+                                                  "rotation_period_ms": 604800000,
+                                                  "rotation_period_msgs": 100}}]},
+                "timeline": {"events": [megolm]}}}}}
+    put("matrix_e2e", "sync-e2e", json.dumps(sync))
+    base = {"sender": ana, "recipient": "@tabula:example.org",
+            "recipient_keys": {"ed25519": "BoTeD" + "A" * 38}, "keys": {"ed25519": "AnAeD" + "A" * 38}}
+    room_key = dict(base, type="m.room_key", content={
+        "algorithm": "m.megolm.v1.aes-sha2", "room_id": "!r:example.org",
+        "session_id": "SeSsIoN" + "A" * 36, "session_key": "AgAAAAA" + "B" * 300})
+    put("matrix_e2e", "payload-room-key", "p" + json.dumps(room_key))
+    fwd = dict(base, type="m.forwarded_room_key", content=dict(
+        room_key["content"], sender_key="OrIg" + "A" * 39, sender_claimed_ed25519_key="Cl" * 21,
+        forwarding_curve25519_key_chain=[]))
+    put("matrix_e2e", "payload-forwarded", "p" + json.dumps(fwd))
+    put("matrix_e2e", "payload-dummy", "p" + json.dumps(dict(base, type="m.dummy", content={})))
+    put("matrix_e2e", "decrypted-message", "d" + json.dumps({
+        "type": "m.room.message", "room_id": "!r:example.org",
+        "content": {"msgtype": "m.text", "body": "!play 1"}}))
+    put("matrix_e2e", "decrypted-elsewhere", "d" + json.dumps({
+        "type": "m.room.message", "room_id": "!other:example.org", "content": {"body": "x"}}))
+    put("matrix_e2e", "cipher-megolm", "cAwgAEqABCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgo")
+    put("matrix_e2e", "cipher-olm", "cAwogQUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVphYmNkZWZn")
+    dk = {"user_id": "@a:x", "device_id": "D1", "algorithms": [
+        "m.olm.v1.curve25519-aes-sha2", "m.megolm.v1.aes-sha2"],
+        "keys": {"curve25519:D1": "C" * 43, "ed25519:D1": "E" * 43},
+        "signatures": {"@a:x": {"ed25519:D1": "S" * 86}}}
+    put("matrix_e2e", "keys-query", "k" + json.dumps({"D1": dk, "ME": dk}))
+    put("matrix_e2e", "keys-held", "k" + json.dumps([{"r": "!r:x", "s": "S", "t": 1, "e": megolm}]))
+
+
 def main():
     tabula = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "..", "..", "tabula")
+    if sys.argv[2:] == ["matrix_e2e"]:
+        matrix_e2e()
+        return
     game_load(tabula)
     command()
     gateway()
     interaction()
     matrix()
     matrix_invite()
+    matrix_e2e()
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ python3 tests/integration/console_scan_test.py "$bin" || rc=1
 python3 tests/integration/at_rest_test.py "$bin" || rc=1
 python3 tests/integration/discord_test.py "$bin" || rc=1
 python3 tests/integration/matrix_test.py "$bin" || rc=1
+python3 tests/integration/matrix_e2e_test.py "$bin" || rc=1
 python3 tests/integration/builders_platforms_test.py "$bin" || rc=1
 python3 tests/integration/crash_test.py "$bin" || rc=1
 python3 tests/integration/strong_ai_test.py "$bin" || rc=1

@@ -73,6 +73,13 @@ static void test_secret_needs_private_file(void **state)
 	assert_int_equal(config_load(path, &err), 0);
 	assert_string_equal(getenv("TABULA_TEST_TOKEN"), "s3cr3t-value");
 	unlink(path);
+	/* a key (MATRIX_PICKLE_KEY) is a secret too */
+	unsetenv("TABULA_TEST_PICKLE_KEY");
+	write_file("TABULA_TEST_PICKLE_KEY=k3y-value-long-enough\n", 0640);
+	assert_int_equal(config_load(path, &err), -1);
+	assert_null(strstr(buf_str(&err), "k3y-value"));
+	assert_null(getenv("TABULA_TEST_PICKLE_KEY"));
+	unlink(path);
 	buf_release(&err);
 }
 

@@ -97,11 +97,14 @@ static void check_item_strings(const struct mx_item *it)
 {
 	const char *const fields[] = {
 		it->room, it->sender, it->event_id, it->msgtype, it->text, it->state_key,
-		it->membership, it->displayname, it->prev_batch,
+		it->membership, it->displayname, it->prev_batch, it->algorithm, it->sender_key,
+		it->session_id, it->device_id,
 	};
 	const size_t sizes[] = {
-		MX_ID_SIZE, MX_ID_SIZE, MX_ID_SIZE, MX_TYPE_SIZE, MX_TEXT_SIZE, MX_ID_SIZE,
-		MX_MEMBERSHIP_SIZE, MX_NAME_SIZE, MX_ID_SIZE,
+		MX_ID_SIZE, MX_ID_SIZE, MX_ID_SIZE, MX_TYPE_SIZE,
+		it->kind == MX_CIPHER ? MX_CIPHER_SIZE : MX_TEXT_SIZE, MX_ID_SIZE,
+		MX_MEMBERSHIP_SIZE, MX_NAME_SIZE, MX_ID_SIZE, MX_TYPE_SIZE, MX_KEY_SIZE,
+		MX_KEY_SIZE, MX_ID_SIZE,
 	};
 	size_t i;
 
@@ -208,7 +211,14 @@ static void test_parse_realistic(void **state)
 	it = &s.items[n++];
 	assert_int_equal(it->kind, MX_ENCRYPTED);
 	assert_string_equal(it->room, "!aroom:srv.org");
+	assert_string_equal(it->algorithm, "m.megolm.v1.aes-sha2");
+	assert_true(it->rotation_ms == -1 && it->rotation_msgs == -1);
 	assert_int_equal(it->from_timeline, 0);
+	it = &s.items[n++];
+	assert_int_equal(it->kind, MX_CIPHER);	/* no algorithm: unreadable, still an item */
+	assert_string_equal(it->algorithm, "");
+	assert_string_equal(it->text, "x");
+	assert_string_equal(it->session_id, "");
 	it = &s.items[n++];
 	assert_int_equal(it->kind, MX_MESSAGE);
 	assert_string_equal(it->text, "hi");
@@ -662,10 +672,11 @@ static void test_filter(void **state)
 	st = json_object_get(room, "state");
 	assert_int_equal(json_integer_value(json_object_get(tl, "limit")), MX_TIMELINE_LIMIT);
 	types = json_object_get(tl, "types");
-	assert_int_equal(json_array_size(types), 3);
+	assert_int_equal(json_array_size(types), 4);
 	assert_string_equal(type_at(types, 0), "m.room.message");
 	assert_string_equal(type_at(types, 1), "m.room.member");
 	assert_string_equal(type_at(types, 2), "m.room.encryption");
+	assert_string_equal(type_at(types, 3), "m.room.encrypted");
 	types = json_object_get(st, "types");
 	assert_int_equal(json_array_size(types), 2);
 	assert_string_equal(type_at(types, 0), "m.room.member");
@@ -706,7 +717,7 @@ static void test_filter(void **state)
 	json_decref(f);
 
 	f = mx_messages_filter();
-	assert_int_equal(json_array_size(json_object_get(f, "types")), 3);
+	assert_int_equal(json_array_size(json_object_get(f, "types")), 4);
 	assert_true(json_is_true(json_object_get(f, "lazy_load_members")));
 	json_decref(f);
 }

@@ -1,0 +1,1786 @@
+/*
+ * mxe2e: end-to-end encryption for the Matrix adapter.  See mxe2e.h and
+ * docs/matrix.md ("Encrypted rooms").
+ */
+#include "adapters/matrix/mxe2e.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "adapters/matrix/mxhold.h"
+#include "adapters/matrix/mxkeys.h"
+#include "util/logging.h"
+#include "util/strmap.h"
+
+#define API "/_matrix/client/v3"
+#define OLM_PER_DEVICE 4	/* Olm sessions kept with one device */
+#define CACHE_MAX 4096		/* sessions in memory; beyond, read again from the store */
+#define SEEN_MAX 512		/* message indexes remembered per inbound session */
+#define UNREACHABLE_MS (10 * 60 * 1000)	/* a device without one-time keys: asked again after */
+#define QUERY_TIMEOUT_MS 10000
+
+/* ---- state ---- */
+
+struct olmdev {
+	struct mxc_olm *s[OLM_PER_DEVICE];	/* most recently used first */
+	size_t n;
+	char curve[];				/* the map's key */
+};
+
+struct insess {
+	struct mxc_in *s;
+	char room[MX_ID_SIZE];
+	char session_id[MX_KEY_SIZE];
+	char sender_key[MX_KEY_SIZE];	/* the device that made it (curve25519) */
+	char user[MX_ID_SIZE];		/* its user; "" when forwarded */
+	char ed[MX_KEY_SIZE];
+	int forwarded;
+	json_t *seen;			/* {"<index>": "<event id>"} */
+	char key[];			/* "<room>\n<session id>": the map's key */
+};
+
+struct devref {
+	char user[MX_ID_SIZE];
+	char device[MXK_DEVICE_ID_SIZE];
+	char curve[MX_KEY_SIZE];
+};
+
+struct unreach {
+	char curve[MX_KEY_SIZE];
+	int64_t until;
+};
+
+struct waiter {
+	struct waiter *next;
+	mxe_ready_fn fn;
+	void *ctx;
+};
+
+/* A room the bot sends to in encrypted form. */
+struct outroom {
+	struct mxc_out *out;		/* NULL: none (made at the next prepare) */
+	int64_t created;
+	struct devref *sh;		/* the devices that have out's key */
+	size_t nsh;
+	int64_t rot_ms;
+	long rot_msgs;
+	char **members;			/* of the current prepare (owned) */
+	size_t nmembers;
+	struct waiter *waiters;
+	int busy;			/* a claim or a key share in flight */
+	struct devref *inflight;	/* the devices of that key share */
+	size_t ninflight;
+	struct unreach *unr;		/* devices without one-time keys */
+	size_t nunr;
+	char room[];			/* the map's key */
+};
+
+/* The context of a request in flight: freed at mxe2e_free when the
+ * adapter stopped before its answer. */
+struct pend {
+	struct pend *prev, *next;
+	struct mxe2e *e;
+	char room[MX_ID_SIZE];
+};
+
+struct mxe2e {
+	struct mxe2e_io io;
+	struct mxc_key key;
+	uint64_t k0, k1;
+	int started;
+	char user[MX_ID_SIZE];
+	char device[MXK_DEVICE_ID_SIZE];
+	struct mxc_account *acc;
+	int uploaded;		/* the device keys are on the server */
+	int uploading;
+	long otk_count;		/* on the server, -1 unknown */
+	int need_fallback;
+	struct strmap olm;	/* curve -> struct olmdev */
+	struct strmap in;	/* "<room>\n<sid>" -> struct insess */
+	struct strmap out;	/* room -> struct outroom */
+	struct mxkeys keys;
+	struct mxh held;
+	int querying;
+	char **qnext;		/* users for the next device query */
+	size_t nqnext;
+	char **qnow;		/* users of the query in flight */
+	size_t nqnow;
+	char (*ready_done)[MX_ID_SIZE];	/* rooms mxe2e_take_ready gave this round */
+	size_t nready_done;
+	struct pend pend;	/* list head */
+};
+
+static int64_t now_ms(struct mxe2e *e)
+{
+	struct timespec ts;
+
+	if (e->io.now_ms)
+		return e->io.now_ms(e->io.ctx);
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* ---- requests ---- */
+
+static struct pend *pend_new(struct mxe2e *e, const char *room)
+{
+	struct pend *p = xcalloc(1, sizeof(*p));
+
+	p->e = e;
+	snprintf(p->room, sizeof(p->room), "%s", room ? room : "");
+	p->next = e->pend.next;
+	p->prev = &e->pend;
+	e->pend.next->prev = p;
+	e->pend.next = p;
+	return p;
+}
+
+static void pend_free(struct pend *p)
+{
+	p->prev->next = p->next;
+	p->next->prev = p->prev;
+	free(p);
+}
+
+static void call(struct mxe2e *e, const char *method, const char *path, const json_t *body,
+		 mxe_done_fn done, struct pend *p)
+{
+	e->io.call(e->io.ctx, method, path, body, done, p);
+}
+
+/* ---- the store ---- */
+
+/* The stored value of key (a new string: mxc_free_secret), or NULL. */
+static char *kv_get(struct mxe2e *e, const char *key)
+{
+	struct buf v = BUF_INIT, err = BUF_INIT;
+	int r = store_cursor_get(e->io.store, key, &v, &err);
+
+	if (r < 0)
+		log_warn("matrix: reading the encryption keys: %s", buf_str(&err));
+	buf_release(&err);
+	if (r <= 0 || !v.len) {
+		if (v.s)
+			explicit_bzero(v.s, v.len);
+		buf_release(&v);
+		return NULL;
+	}
+	return buf_detach(&v);
+}
+
+static void kv_set(struct mxe2e *e, const char *key, const char *value)
+{
+	struct buf err = BUF_INIT;
+
+	if (store_cursor_set(e->io.store, key, value, &err))
+		log_warn("matrix: storing the encryption keys: %s", buf_str(&err));
+	buf_release(&err);
+}
+
+/* "matrix.e2e.<device>.<kind>[.<a>[ <b>]]" into b. */
+static const char *ekey(struct mxe2e *e, struct buf *b, const char *kind, const char *a,
+			const char *c)
+{
+	buf_reset(b);
+	buf_printf(b, "matrix.e2e.%s.%s", e->device, kind);
+	if (a)
+		buf_printf(b, ".%s", a);
+	if (c)
+		buf_printf(b, " %s", c);
+	return buf_str(b);
+}
+
+/* Stores j (dumped, then wiped: it may hold pickles). */
+static void kv_set_json(struct mxe2e *e, const char *key, json_t *j)
+{
+	char *s = json_dumps(j, JSON_COMPACT);
+
+	kv_set(e, key, s ? s : "");
+	mxc_free_secret(s);
+}
+
+/* Wipes a pickle held in a JSON string, then releases j. */
+static void json_wipe_decref(json_t *j, const char *member)
+{
+	json_t *v = json_object_get(j, member);
+
+	if (json_is_string(v))
+		explicit_bzero((char *)json_string_value(v), json_string_length(v));
+	json_decref(j);
+}
+
+static json_t *pickle_json(char *pickle)
+{
+	json_t *s = json_string(pickle ? pickle : "");
+
+	mxc_free_secret(pickle);
+	return s;
+}
+
+/* ---- the account ---- */
+
+static void account_save(struct mxe2e *e)
+{
+	struct buf k = BUF_INIT;
+	json_t *j = json_pack("{s:o, s:b}", "p", pickle_json(mxc_account_pickle(e->acc, &e->key)),
+			      "up", e->uploaded);
+
+	kv_set_json(e, ekey(e, &k, "account", NULL, NULL), j);
+	json_wipe_decref(j, "p");
+	buf_release(&k);
+}
+
+static void on_uploaded(void *ctx, long status, const char *body, size_t len)
+{
+	struct pend *p = ctx;
+	struct mxe2e *e = p->e;
+	json_t *j;
+
+	pend_free(p);
+	e->uploading = 0;
+	if (status != 200) {
+		log_warn("matrix: could not upload the device's keys (HTTP %ld); again after the "
+			 "next sync", status);
+		return;
+	}
+	mxc_account_published(e->acc);
+	if (!e->uploaded)
+		log_info("matrix: uploaded the device's keys");
+	e->uploaded = 1;
+	account_save(e);
+	j = json_loadb(body, len, 0, NULL);
+	{
+		json_t *c = json_object_get(json_object_get(j, "one_time_key_counts"),
+					    "signed_curve25519");
+
+		if (json_is_integer(c) && json_integer_value(c) >= 0)
+			e->otk_count = (long)json_integer_value(c);
+	}
+	json_decref(j);
+}
+
+/*
+ * Uploads what the server lacks: the device keys (once), one-time keys
+ * topped up to half of what the account holds when they are down to a
+ * quarter, a new fallback key when the last one was used.  The account is
+ * stored with its new keys before the upload, so a crash cannot leave keys
+ * on the server that the bot lost.
+ */
+static void maybe_upload(struct mxe2e *e)
+{
+	size_t target = mxc_account_max_otks(e->acc) / 2;
+	json_t *body, *otks, *fb;
+	int changed = 0;
+
+	if (!e->started || e->uploading)
+		return;
+	if (e->otk_count >= 0 && (size_t)e->otk_count < target / 2) {
+		mxc_account_generate_otks(e->acc, target - (size_t)e->otk_count);
+		e->otk_count = (long)target;
+		changed = 1;
+	}
+	if (e->need_fallback) {
+		mxc_account_generate_fallback(e->acc);
+		e->need_fallback = 0;
+		changed = 1;
+	}
+	if (changed)
+		account_save(e);
+	otks = mxc_account_otks(e->acc, e->user, e->device);
+	fb = mxc_account_fallback(e->acc, e->user, e->device);
+	if (e->uploaded && !json_object_size(otks) && !json_object_size(fb)) {
+		json_decref(otks);
+		json_decref(fb);
+		return;
+	}
+	body = json_object();
+	if (!e->uploaded)
+		json_object_set_new(body, "device_keys",
+				    mxc_account_device_keys(e->acc, e->user, e->device));
+	if (json_object_size(otks))
+		json_object_set(body, "one_time_keys", otks);
+	if (json_object_size(fb))
+		json_object_set(body, "fallback_keys", fb);
+	json_decref(otks);
+	json_decref(fb);
+	e->uploading = 1;
+	call(e, "POST", API "/keys/upload", body, on_uploaded, pend_new(e, NULL));
+	json_decref(body);
+}
+
+/* ---- Olm sessions ---- */
+
+static void olmdev_free(struct olmdev *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->n; i++)
+		mxc_olm_free(d->s[i]);
+	free(d);
+}
+
+static void cache_trim_olm(struct mxe2e *e)
+{
+	size_t i;
+	void *v;
+
+	if (strmap_count(&e->olm) < CACHE_MAX)
+		return;
+	for (i = 0; (i = strmap_next(&e->olm, i, &v));)
+		olmdev_free(v);
+	strmap_release(&e->olm);
+	strmap_init(&e->olm, e->k0, e->k1);
+}
+
+/* The Olm sessions with the device whose identity key is curve (read from
+ * the store the first time). */
+static struct olmdev *olmdev_get(struct mxe2e *e, const char *curve)
+{
+	struct olmdev *d = strmap_get(&e->olm, curve);
+	struct buf k = BUF_INIT, err = BUF_INIT;
+	char *text;
+	json_t *j, *v;
+	size_t i;
+
+	if (d)
+		return d;
+	cache_trim_olm(e);
+	d = xcalloc(1, sizeof(*d) + strlen(curve) + 1);
+	memcpy(d->curve, curve, strlen(curve) + 1);
+	strmap_put(&e->olm, d->curve, d);
+	text = kv_get(e, ekey(e, &k, "olm", curve, NULL));
+	j = text ? json_loads(text, 0, NULL) : NULL;
+	json_array_foreach(j, i, v) {
+		struct mxc_olm *s;
+
+		if (!json_is_string(v) || d->n >= OLM_PER_DEVICE)
+			continue;
+		s = mxc_olm_unpickle(&e->key, json_string_value(v), &err);
+		if (s)
+			d->s[d->n++] = s;
+		else
+			log_warn("matrix: %s", buf_str(&err));
+		explicit_bzero((char *)json_string_value(v), json_string_length(v));
+	}
+	json_decref(j);
+	mxc_free_secret(text);
+	buf_release(&k);
+	buf_release(&err);
+	return d;
+}
+
+static void olmdev_save(struct mxe2e *e, struct olmdev *d)
+{
+	struct buf k = BUF_INIT;
+	json_t *arr = json_array(), *v;
+	size_t i;
+
+	for (i = 0; i < d->n; i++)
+		json_array_append_new(arr, pickle_json(mxc_olm_pickle(d->s[i], &e->key)));
+	kv_set_json(e, ekey(e, &k, "olm", d->curve, NULL), arr);
+	json_array_foreach(arr, i, v)
+		explicit_bzero((char *)json_string_value(v), json_string_length(v));
+	json_decref(arr);
+	buf_release(&k);
+}
+
+/* Puts s first (the one used for sending), dropping the oldest. */
+static void olmdev_front(struct olmdev *d, struct mxc_olm *s)
+{
+	size_t i, at = d->n;
+
+	for (i = 0; i < d->n; i++)
+		if (d->s[i] == s)
+			at = i;
+	if (at == d->n) {
+		if (d->n == OLM_PER_DEVICE)
+			mxc_olm_free(d->s[--d->n]);
+		at = d->n++;
+	}
+	memmove(&d->s[1], &d->s[0], at * sizeof(*d->s));
+	d->s[0] = s;
+}
+
+/*
+ * Decrypts an Olm message from d's device: a pre-key message goes to the
+ * session it belongs to, or opens a new one (the account changes: *acc_dirty);
+ * a normal one to whichever session decrypts it.  The plaintext (a secret)
+ * or NULL with err.  Nothing is stored here: the caller stores what the
+ * message carried first, then the session (see mxe2e.h).
+ */
+static char *olm_decrypt_from(struct mxe2e *e, struct olmdev *d, const struct mx_olm_msg *m,
+			      size_t *plen, int *acc_dirty, struct buf *err)
+{
+	char *plain = NULL;
+	size_t i;
+
+	*acc_dirty = 0;
+	if (m->type == 0) {
+		struct mxc_olm *s;
+
+		for (i = 0; i < d->n; i++) {
+			if (!mxc_olm_matches(d->s[i], d->curve, m->body))
+				continue;
+			if (mxc_olm_decrypt(d->s[i], 0, m->body, &plain, plen, err))
+				return NULL;	/* a repeat of one already read */
+			olmdev_front(d, d->s[i]);
+			return plain;
+		}
+		s = mxc_olm_inbound(e->acc, d->curve, m->body, err);
+		if (!s)
+			return NULL;
+		*acc_dirty = 1;
+		if (mxc_olm_decrypt(s, 0, m->body, &plain, plen, err)) {
+			mxc_olm_free(s);
+			return NULL;
+		}
+		olmdev_front(d, s);
+		return plain;
+	}
+	for (i = 0; i < d->n; i++) {
+		if (!mxc_olm_decrypt(d->s[i], 1, m->body, &plain, plen, err)) {
+			olmdev_front(d, d->s[i]);
+			return plain;
+		}
+	}
+	buf_setf(err, "no session with that device decrypts it");
+	return NULL;
+}
+
+/* ---- devices ---- */
+
+/* The user's devices, read from the store the first time (not fresh). */
+static struct mxk_user *user_get(struct mxe2e *e, const char *user)
+{
+	struct mxk_user *u = mxk_get(&e->keys, user);
+	struct buf k = BUF_INIT;
+	char *text;
+
+	if (u)
+		return u;
+	text = kv_get(e, ekey(e, &k, "dev", user, NULL));
+	u = mxk_add(&e->keys, user, text);
+	free(text);
+	buf_release(&k);
+	return u;
+}
+
+static void user_save(struct mxe2e *e, const struct mxk_user *u)
+{
+	struct buf k = BUF_INIT;
+	char *text = mxk_encode(u);
+
+	kv_set(e, ekey(e, &k, "dev", u->user, NULL), text);
+	free(text);
+	buf_release(&k);
+}
+
+/* ---- inbound Megolm sessions ---- */
+
+static void insess_free(struct insess *s)
+{
+	mxc_in_free(s->s);
+	json_decref(s->seen);
+	free(s);
+}
+
+static void cache_trim_in(struct mxe2e *e)
+{
+	size_t i;
+	void *v;
+
+	if (strmap_count(&e->in) < CACHE_MAX)
+		return;
+	for (i = 0; (i = strmap_next(&e->in, i, &v));)
+		insess_free(v);
+	strmap_release(&e->in);
+	strmap_init(&e->in, e->k0, e->k1);
+}
+
+static void insess_save(struct mxe2e *e, struct insess *s)
+{
+	struct buf k = BUF_INIT;
+	json_t *j = json_pack("{s:o, s:s, s:s, s:s, s:b, s:O}",
+			      "p", pickle_json(mxc_in_pickle(s->s, &e->key)),
+			      "sk", s->sender_key, "u", s->user, "ed", s->ed, "f", s->forwarded,
+			      "seen", s->seen);
+
+	kv_set_json(e, ekey(e, &k, "in", s->room, s->session_id), j);
+	json_wipe_decref(j, "p");
+	buf_release(&k);
+}
+
+static struct insess *insess_new(struct mxe2e *e, const char *room, const char *sid)
+{
+	struct insess *s;
+	struct buf key = BUF_INIT;
+
+	buf_printf(&key, "%s\n%s", room, sid);
+	cache_trim_in(e);
+	s = xcalloc(1, sizeof(*s) + key.len + 1);
+	memcpy(s->key, buf_str(&key), key.len + 1);
+	snprintf(s->room, sizeof(s->room), "%s", room);
+	snprintf(s->session_id, sizeof(s->session_id), "%s", sid);
+	s->seen = json_object();
+	strmap_put(&e->in, s->key, s);
+	buf_release(&key);
+	return s;
+}
+
+/* The inbound session sid of room (read from the store the first time), or
+ * NULL when the bot has not got its key. */
+static struct insess *in_get(struct mxe2e *e, const char *room, const char *sid)
+{
+	struct buf key = BUF_INIT, k = BUF_INIT, err = BUF_INIT;
+	struct insess *s;
+	char *text;
+	json_t *j;
+	struct mxc_in *in;
+	const char *sk, *u, *ed;
+
+	buf_printf(&key, "%s\n%s", room, sid);
+	s = strmap_get(&e->in, buf_str(&key));
+	buf_release(&key);
+	if (s)
+		return s;
+	text = kv_get(e, ekey(e, &k, "in", room, sid));
+	buf_release(&k);
+	if (!text)
+		return NULL;
+	j = json_loads(text, 0, NULL);
+	mxc_free_secret(text);
+	sk = json_string_value(json_object_get(j, "sk"));
+	u = json_string_value(json_object_get(j, "u"));
+	ed = json_string_value(json_object_get(j, "ed"));
+	in = json_is_string(json_object_get(j, "p")) ?
+	     mxc_in_unpickle(&e->key, json_string_value(json_object_get(j, "p")), &err) : NULL;
+	if (!in || !sk || !u || !ed || strlen(sk) >= MX_KEY_SIZE || strlen(u) >= MX_ID_SIZE ||
+	    strlen(ed) >= MX_KEY_SIZE) {
+		log_warn("matrix: a stored room key does not read back%s%s",
+			 err.len ? ": " : "", buf_str(&err));
+		mxc_in_free(in);
+		json_wipe_decref(j, "p");
+		buf_release(&err);
+		return NULL;
+	}
+	s = insess_new(e, room, sid);
+	s->s = in;
+	snprintf(s->sender_key, sizeof(s->sender_key), "%s", sk);
+	snprintf(s->user, sizeof(s->user), "%s", u);
+	snprintf(s->ed, sizeof(s->ed), "%s", ed);
+	s->forwarded = json_is_true(json_object_get(j, "f"));
+	if (json_is_object(json_object_get(j, "seen"))) {
+		json_decref(s->seen);
+		s->seen = json_incref(json_object_get(j, "seen"));
+	}
+	json_wipe_decref(j, "p");
+	buf_release(&err);
+	return s;
+}
+
+/*
+ * A room key arrived (over Olm from sender_key, the device of user; user
+ * "" for a forwarded one): stored, unless it is not the session it names,
+ * or that session came from another device.  Of two copies of one session
+ * the one that reads further back is kept.
+ */
+static void room_key_add(struct mxe2e *e, const struct mx_olm_payload *p,
+			 const char *sender_key, const char *user, const char *ed, int forwarded)
+{
+	struct buf err = BUF_INIT;
+	struct mxc_in *in = mxc_in_new(p->session_key, forwarded, &err);
+	struct insess *s;
+
+	if (!in) {
+		log_info("matrix: %s", buf_str(&err));
+		buf_release(&err);
+		return;
+	}
+	buf_release(&err);
+	if (strcmp(mxc_in_id(in), p->session_id)) {
+		log_warn("matrix: a room key that is not the session it names; ignored");
+		mxc_in_free(in);
+		return;
+	}
+	s = in_get(e, p->room, p->session_id);
+	if (s) {
+		if (strcmp(s->sender_key, sender_key)) {
+			log_warn("matrix: a room key for a session another device made; ignored");
+			mxc_in_free(in);
+		} else if (mxc_in_first_index(in) < mxc_in_first_index(s->s)) {
+			mxc_in_free(s->s);	/* the same session, from further back */
+			s->s = in;
+			insess_save(e, s);
+		} else {
+			mxc_in_free(in);
+		}
+		return;
+	}
+	s = insess_new(e, p->room, p->session_id);
+	s->s = in;
+	snprintf(s->sender_key, sizeof(s->sender_key), "%s", sender_key);
+	snprintf(s->user, sizeof(s->user), "%s", user);
+	snprintf(s->ed, sizeof(s->ed), "%s", ed);
+	s->forwarded = forwarded;
+	insess_save(e, s);
+	log_debug("matrix: a room key arrived%s", forwarded ? " (forwarded)" : "");
+}
+
+/* ---- to-device messages ---- */
+
+static void to_device(struct mxe2e *e, const json_t *ev)
+{
+	struct mx_olm_msg m;
+	struct mx_olm_payload p;
+	struct buf err = BUF_INIT;
+	struct olmdev *d;
+	struct mxk_user *u;
+	const struct mxk_device *dev;
+	char *plain;
+	size_t plen;
+	int acc_dirty;
+
+	if (mx_olm_msg_decode(ev, mxc_account_curve(e->acc), &m)) {
+		const char *t = json_string_value(json_object_get(ev, "type"));
+
+		log_debug("matrix: a to-device message (%s) that is not Olm for this device",
+			  t ? t : "?");
+		return;
+	}
+	d = olmdev_get(e, m.sender_key);
+	plain = olm_decrypt_from(e, d, &m, &plen, &acc_dirty, &err);
+	if (!plain) {
+		log_info("matrix: an Olm message from %s could not be decrypted (%s)", m.sender,
+			 buf_str(&err));
+		buf_release(&err);
+		return;
+	}
+	if (mx_olm_payload_decode(plain, plen, &p, &err)) {
+		log_info("matrix: an Olm message from %s: %s", m.sender, buf_str(&err));
+		goto save;
+	}
+	if (strcmp(p.sender, m.sender) || strcmp(p.recipient, e->user) ||
+	    strcmp(p.recipient_ed, mxc_account_ed(e->acc))) {
+		log_warn("matrix: an Olm message whose sender or recipient is not its envelope's; "
+			 "ignored");
+		goto save;
+	}
+	/* a device the bot knows must be the one those keys say */
+	u = user_get(e, m.sender);
+	dev = mxk_by_curve(u, m.sender_key);
+	if (dev && (strcmp(dev->ed, p.sender_ed) || dev->blocked)) {
+		log_warn("matrix: an Olm message from a device of %s whose keys do not match "
+			 "what the bot trusts; ignored", m.sender);
+		goto save;
+	}
+	switch (p.kind) {
+	case MX_OLM_ROOM_KEY:
+		room_key_add(e, &p, m.sender_key, m.sender, p.sender_ed, 0);
+		break;
+	case MX_OLM_FORWARDED:
+		/* only from the bot's own devices or someone in that room: a
+		 * stranger could otherwise plant keys for any session id */
+		if (!strcmp(m.sender, e->user) ||
+		    (e->io.is_joined && e->io.is_joined(e->io.ctx, p.room, m.sender)))
+			room_key_add(e, &p, p.orig_sender_key, "", p.claimed_ed, 1);
+		else
+			log_info("matrix: a forwarded room key from someone not in its room; "
+				 "ignored");
+		break;
+	case MX_OLM_OTHER:
+		log_debug("matrix: an Olm message of type %s", p.type);
+		break;
+	}
+save:
+	/* after the room key: a crash in between finds the message again
+	 * (the sync position has not moved) with the session as it was */
+	olmdev_save(e, d);
+	if (acc_dirty)
+		account_save(e);
+	explicit_bzero(&p, sizeof(p));
+	mxc_free_secret(plain);
+	buf_release(&err);
+}
+
+void mxe2e_sync(struct mxe2e *e, const struct mx_sync *s)
+{
+	const json_t *ev;
+	size_t i;
+
+	if (!e->started)
+		return;
+	json_array_foreach(s->to_device, i, ev)
+		to_device(e, ev);
+	for (i = 0; i < s->ndl_changed; i++) {
+		struct mxk_user *u = mxk_get(&e->keys, s->dl_changed[i]);
+
+		if (u)
+			u->fresh = 0;	/* asked again before the next share */
+	}
+	for (i = 0; i < s->ndl_left; i++)
+		mxk_drop(&e->keys, s->dl_left[i]);
+	if (s->otk_count >= 0)
+		e->otk_count = s->otk_count;
+	if (s->fallback_unused == 0)
+		e->need_fallback = 1;
+	maybe_upload(e);
+	e->nready_done = 0;	/* a new round of held events */
+}
+
+/* ---- held events ---- */
+
+static void held_save(struct mxe2e *e)
+{
+	struct buf k = BUF_INIT;
+	char *text = mxh_encode(&e->held);
+
+	kv_set(e, ekey(e, &k, "held", NULL, NULL), e->held.n ? text : "");
+	free(text);
+	buf_release(&k);
+}
+
+int mxe2e_take_ready(struct mxe2e *e, struct mx_sync *out)
+{
+	size_t i, j;
+
+	memset(out, 0, sizeof(*out));
+	out->otk_count = -1;
+	out->fallback_unused = -1;
+	for (i = 0; e->started && i < e->held.n; i++) {
+		const struct mxh_event *h = &e->held.v[i];
+		int given = 0;
+
+		for (j = 0; j < e->nready_done; j++)
+			given |= !strcmp(e->ready_done[j], h->room);
+		if (given || !in_get(e, h->room, h->session_id))
+			continue;
+		e->ready_done = xrealloc(e->ready_done,
+					 (e->nready_done + 1) * sizeof(*e->ready_done));
+		snprintf(e->ready_done[e->nready_done++], MX_ID_SIZE, "%s", h->room);
+		if (mxh_ready(&e->held, h->room, NULL, out))
+			return 1;
+		mx_sync_release(out);
+	}
+	return 0;
+}
+
+struct expire_ctx {
+	void (*cb)(void *ctx, const char *room, const char *sender);
+	void *ctx;
+};
+
+static void on_expired(void *ctx, const struct mxh_event *h)
+{
+	struct expire_ctx *x = ctx;
+
+	log_warn("matrix: an encrypted message waited %d minutes for its key, which never "
+		 "came; dropped", MXH_TTL_MS / 60000);
+	x->cb(x->ctx, h->room, h->sender);
+}
+
+void mxe2e_expire(struct mxe2e *e, void (*cb)(void *ctx, const char *room, const char *sender),
+		  void *ctx)
+{
+	struct expire_ctx x = { cb, ctx };
+
+	if (mxh_expire(&e->held, now_ms(e), on_expired, &x))
+		held_save(e);
+}
+
+/* 0 held (or held already), -1 not holdable. */
+static int hold(struct mxe2e *e, const struct mx_item *c)
+{
+	struct mxh_event dropped;
+	int nd, rc = mxh_add(&e->held, c, now_ms(e), &dropped, &nd);
+
+	if (rc <= 0)
+		return rc;
+	if (nd) {
+		log_warn("matrix: too many encrypted messages wait for their keys; the oldest "
+			 "is dropped");
+		json_decref(dropped.ev);
+	}
+	log_info("matrix: an encrypted message waits for its key");
+	held_save(e);
+	return 0;
+}
+
+static void unhold(struct mxe2e *e, const char *event_id)
+{
+	if (mxh_remove(&e->held, event_id))
+		held_save(e);
+}
+
+void mxe2e_forget(struct mxe2e *e, const char *event_id)
+{
+	if (e->started)
+		unhold(e, event_id);
+}
+
+/* ---- decrypting ---- */
+
+enum mxe_verdict mxe2e_decrypt(struct mxe2e *e, const struct mx_item *c, struct mx_sync *out)
+{
+	struct buf err = BUF_INIT;
+	struct insess *s;
+	char *plain = NULL, idx[16];
+	const char *seen;
+	size_t plen;
+	uint32_t index;
+	enum mxe_verdict v = MXE_BAD;
+
+	memset(out, 0, sizeof(*out));
+	out->otk_count = -1;
+	out->fallback_unused = -1;
+	if (!e->started || c->kind != MX_CIPHER)
+		return MXE_BAD;
+	if (strcmp(c->algorithm, MXC_MEGOLM_ALGORITHM) || !c->session_id[0] || !c->text_len) {
+		log_info("matrix: an encrypted message this bot cannot read (%s)",
+			 c->too_long ? "too long" : c->algorithm[0] ? c->algorithm : "malformed");
+		goto bad;
+	}
+	s = in_get(e, c->room, c->session_id);
+	if (!s) {
+		if (!hold(e, c))
+			return MXE_HELD;
+		log_info("matrix: an encrypted message without its key, too long to wait for it");
+		goto bad;
+	}
+	if (c->sender_key[0] && strcmp(c->sender_key, s->sender_key)) {
+		log_warn("matrix: an encrypted message naming a session of another device; "
+			 "ignored");
+		goto bad;
+	}
+	if (mxc_in_decrypt(s->s, c->text, &plain, &plen, &index, &err)) {
+		log_info("matrix: an encrypted message from %s does not decrypt: %s", c->sender,
+			 buf_str(&err));
+		goto bad;
+	}
+	/* the key must be the sender's: shared by one of their devices, or
+	 * (forwarded) naming one of them when the bot knows their devices */
+	if (!s->forwarded ? strcmp(s->user, c->sender) != 0 :
+	    (mxk_get(&e->keys, c->sender) && mxk_get(&e->keys, c->sender)->ndev &&
+	     !mxk_by_curve(mxk_get(&e->keys, c->sender), s->sender_key))) {
+		log_warn("matrix: an encrypted message from %s under a key of someone else; "
+			 "ignored", c->sender);
+		goto bad;
+	}
+	snprintf(idx, sizeof(idx), "%u", index);
+	seen = json_string_value(json_object_get(s->seen, idx));
+	if (seen && strcmp(seen, c->event_id)) {
+		log_warn("matrix: an encrypted message replayed as a new event; ignored");
+		goto bad;
+	}
+	if (!seen) {
+		if (json_object_size(s->seen) >= SEEN_MAX) {
+			/* the lowest indexes go: replays of those are old news */
+			const char *k, *low = NULL;
+			json_t *x;
+
+			json_object_foreach(s->seen, k, x)
+				if (!low || strtoul(k, NULL, 10) < strtoul(low, NULL, 10))
+					low = k;
+			if (low)
+				json_object_del(s->seen, low);
+		}
+		json_object_set_new(s->seen, idx, json_string(c->event_id));
+		insess_save(e, s);
+	}
+	if (mx_decrypted_parse(plain, plen, c, out, &err)) {
+		log_info("matrix: an encrypted message from %s: %s", c->sender, buf_str(&err));
+		mx_sync_release(out);
+		goto bad;
+	}
+	v = MXE_OK;	/* still held, until the caller has handled it */
+bad:
+	if (v == MXE_BAD)
+		unhold(e, c->event_id);
+	mxc_free_secret(plain);
+	buf_release(&err);
+	return v;
+}
+
+/* ---- rooms ---- */
+
+static void outroom_clear_members(struct outroom *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nmembers; i++)
+		free(r->members[i]);
+	free(r->members);
+	r->members = NULL;
+	r->nmembers = 0;
+}
+
+static void outroom_free(struct outroom *r)
+{
+	struct waiter *w, *next;
+
+	mxc_out_free(r->out);
+	free(r->sh);
+	free(r->inflight);
+	free(r->unr);
+	outroom_clear_members(r);
+	for (w = r->waiters; w; w = next) {
+		next = w->next;
+		free(w);
+	}
+	free(r);
+}
+
+static void settings_load(struct mxe2e *e, struct outroom *r)
+{
+	struct buf k = BUF_INIT;
+	char *text;
+	json_t *j, *ms, *n;
+
+	buf_printf(&k, "matrix.enc.%s", r->room);
+	text = kv_get(e, buf_str(&k));
+	j = text ? json_loads(text, 0, NULL) : NULL;
+	ms = json_object_get(j, "rotation_period_ms");
+	n = json_object_get(j, "rotation_period_msgs");
+	r->rot_ms = json_is_integer(ms) && json_integer_value(ms) > 0 ?
+		    (int64_t)json_integer_value(ms) : MXE_ROTATION_MS_DEFAULT;
+	r->rot_msgs = json_is_integer(n) && json_integer_value(n) > 0 ?
+		      (long)json_integer_value(n) : MXE_ROTATION_MSGS_DEFAULT;
+	if (r->rot_ms < MXE_ROTATION_MS_MIN)
+		r->rot_ms = MXE_ROTATION_MS_MIN;
+	if (r->rot_ms > MXE_ROTATION_MS_DEFAULT)
+		r->rot_ms = MXE_ROTATION_MS_DEFAULT;
+	if (r->rot_msgs > MXE_ROTATION_MSGS_MAX)
+		r->rot_msgs = MXE_ROTATION_MSGS_MAX;
+	json_decref(j);
+	free(text);
+	buf_release(&k);
+}
+
+static void out_save(struct mxe2e *e, struct outroom *r)
+{
+	struct buf k = BUF_INIT;
+	json_t *j, *sh;
+	size_t i;
+
+	ekey(e, &k, "out", r->room, NULL);
+	if (!r->out) {
+		kv_set(e, buf_str(&k), "");
+		buf_release(&k);
+		return;
+	}
+	sh = json_array();
+	for (i = 0; i < r->nsh; i++)
+		json_array_append_new(sh, json_pack("[s,s,s]", r->sh[i].user, r->sh[i].device,
+						    r->sh[i].curve));
+	j = json_pack("{s:o, s:I, s:o}", "p", pickle_json(mxc_out_pickle(r->out, &e->key)),
+		      "t", (json_int_t)r->created, "s", sh);
+	kv_set_json(e, buf_str(&k), j);
+	json_wipe_decref(j, "p");
+	buf_release(&k);
+}
+
+static void devref_set(struct devref *d, const char *user, const char *device,
+		       const char *curve)
+{
+	snprintf(d->user, sizeof(d->user), "%s", user);
+	snprintf(d->device, sizeof(d->device), "%s", device);
+	snprintf(d->curve, sizeof(d->curve), "%s", curve);
+}
+
+/* The room's outbound state (read from the store the first time). */
+static struct outroom *outroom_get(struct mxe2e *e, const char *room)
+{
+	struct outroom *r = strmap_get(&e->out, room);
+	struct buf k = BUF_INIT, err = BUF_INIT;
+	char *text;
+	json_t *j, *v;
+	size_t i;
+
+	if (r)
+		return r;
+	r = xcalloc(1, sizeof(*r) + strlen(room) + 1);
+	memcpy(r->room, room, strlen(room) + 1);
+	strmap_put(&e->out, r->room, r);
+	settings_load(e, r);
+	text = kv_get(e, ekey(e, &k, "out", room, NULL));
+	j = text ? json_loads(text, 0, NULL) : NULL;
+	mxc_free_secret(text);
+	if (json_is_string(json_object_get(j, "p"))) {
+		r->out = mxc_out_unpickle(&e->key, json_string_value(json_object_get(j, "p")), &err);
+		if (!r->out)
+			log_warn("matrix: %s; a new one is made", buf_str(&err));
+		r->created = (int64_t)json_integer_value(json_object_get(j, "t"));
+		json_array_foreach(json_object_get(j, "s"), i, v) {
+			const char *u = json_string_value(json_array_get(v, 0));
+			const char *d = json_string_value(json_array_get(v, 1));
+			const char *c = json_string_value(json_array_get(v, 2));
+
+			if (!r->out || !u || !d || !c)
+				continue;
+			r->sh = xrealloc(r->sh, (r->nsh + 1) * sizeof(*r->sh));
+			devref_set(&r->sh[r->nsh++], u, d, c);
+		}
+	}
+	json_wipe_decref(j, "p");
+	buf_release(&k);
+	buf_release(&err);
+	return r;
+}
+
+int mxe2e_room_encrypted(struct mxe2e *e, const struct mx_item *it)
+{
+	struct buf k = BUF_INIT;
+	struct outroom *r;
+	json_t *j;
+
+	if (strcmp(it->algorithm, MXC_MEGOLM_ALGORITHM))
+		return -1;
+	j = json_pack("{s:s}", "algorithm", it->algorithm);
+	if (it->rotation_ms > 0)
+		json_object_set_new(j, "rotation_period_ms", json_integer(it->rotation_ms));
+	if (it->rotation_msgs > 0)
+		json_object_set_new(j, "rotation_period_msgs", json_integer(it->rotation_msgs));
+	buf_printf(&k, "matrix.enc.%s", it->room);
+	kv_set_json(e, buf_str(&k), j);
+	json_decref(j);
+	buf_release(&k);
+	if ((r = strmap_get(&e->out, it->room)))
+		settings_load(e, r);
+	return 0;
+}
+
+int mxe2e_room_stored_encrypted(struct mxe2e *e, const char *room)
+{
+	struct buf k = BUF_INIT;
+	char *text;
+	int yes;
+
+	buf_printf(&k, "matrix.enc.%s", room);
+	text = kv_get(e, buf_str(&k));
+	yes = text != NULL;
+	free(text);
+	buf_release(&k);
+	return yes;
+}
+
+/* The room's outbound session is not used again (it goes from the store
+ * too): the next message starts a new one. */
+static void discard(struct mxe2e *e, struct outroom *r, const char *why)
+{
+	if (!r->out)
+		return;
+	log_info("matrix: a room's encryption key is replaced (%s)", why);
+	mxc_out_free(r->out);
+	r->out = NULL;
+	r->nsh = 0;
+	r->nunr = 0;
+	out_save(e, r);
+}
+
+void mxe2e_member_left(struct mxe2e *e, const char *room, const char *user)
+{
+	struct outroom *r = e->started ? outroom_get(e, room) : NULL;
+	size_t i;
+
+	for (i = 0; r && r->out && i < r->nsh; i++)
+		if (!strcmp(r->sh[i].user, user)) {
+			discard(e, r, "a member left");
+			return;
+		}
+}
+
+/* ---- sharing the room key ---- */
+
+static int is_member(const struct outroom *r, const char *user)
+{
+	size_t i;
+
+	for (i = 0; i < r->nmembers; i++)
+		if (!strcmp(r->members[i], user))
+			return 1;
+	return 0;
+}
+
+static int has_key(const struct outroom *r, const char *user, const char *device,
+		   const char *curve)
+{
+	size_t i;
+
+	for (i = 0; i < r->nsh; i++)
+		if (!strcmp(r->sh[i].device, device) && !strcmp(r->sh[i].user, user) &&
+		    !strcmp(r->sh[i].curve, curve))
+			return 1;
+	return 0;
+}
+
+static int unreachable(struct mxe2e *e, const struct outroom *r, const char *curve)
+{
+	size_t i;
+
+	for (i = 0; i < r->nunr; i++)
+		if (!strcmp(r->unr[i].curve, curve) && r->unr[i].until > now_ms(e))
+			return 1;
+	return 0;
+}
+
+static void mark_unreachable(struct mxe2e *e, struct outroom *r, const char *curve)
+{
+	r->unr = xrealloc(r->unr, (r->nunr + 1) * sizeof(*r->unr));
+	snprintf(r->unr[r->nunr].curve, MX_KEY_SIZE, "%s", curve);
+	r->unr[r->nunr++].until = now_ms(e) + UNREACHABLE_MS;
+}
+
+/* Rotation: the session is not used again when it is old or has said
+ * enough, or when someone who has it left or a device of theirs is gone
+ * or changed. */
+static void maybe_rotate(struct mxe2e *e, struct outroom *r)
+{
+	size_t i;
+
+	if (!r->out)
+		return;
+	if (now_ms(e) - r->created >= r->rot_ms || r->created > now_ms(e) + 60000) {
+		discard(e, r, "its time is up");
+		return;
+	}
+	if ((long)mxc_out_index(r->out) >= r->rot_msgs) {
+		discard(e, r, "enough messages");
+		return;
+	}
+	for (i = 0; i < r->nsh; i++) {
+		const struct mxk_user *u;
+		size_t k;
+		int ok = 0;
+
+		if (!is_member(r, r->sh[i].user)) {
+			discard(e, r, "a member left");
+			return;
+		}
+		u = mxk_get(&e->keys, r->sh[i].user);
+		if (!u || !u->fresh)
+			continue;	/* judged once the list is fresh */
+		for (k = 0; k < u->ndev; k++)
+			if (!strcmp(u->dev[k].id, r->sh[i].device))
+				ok = mxk_usable(&u->dev[k]) && !strcmp(u->dev[k].curve,
+								       r->sh[i].curve);
+		if (!ok) {
+			discard(e, r, "a device was signed out or changed");
+			return;
+		}
+	}
+}
+
+static void query_start(struct mxe2e *e);
+static void room_kick(struct mxe2e *e, struct outroom *r);
+
+static int in_list(char **v, size_t n, const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(v[i], s))
+			return 1;
+	return 0;
+}
+
+static void query_add(struct mxe2e *e, const char *user)
+{
+	if (in_list(e->qnext, e->nqnext, user) || in_list(e->qnow, e->nqnow, user))
+		return;
+	e->qnext = xrealloc(e->qnext, (e->nqnext + 1) * sizeof(*e->qnext));
+	e->qnext[e->nqnext++] = xstrdup(user);
+}
+
+static void free_list(char **v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+static void notify(struct outroom *r, int ok)
+{
+	struct waiter *w = r->waiters, *next;
+
+	r->waiters = NULL;
+	for (; w; w = next) {
+		next = w->next;
+		w->fn(w->ctx, ok);
+		free(w);
+	}
+}
+
+/* Steps every room waiting for something (collected first: a waiter's
+ * callback may add rooms); fail: tells them it failed instead. */
+static void kick_waiting(struct mxe2e *e, int fail)
+{
+	char **rooms = NULL;
+	size_t n = 0, i;
+	void *v;
+
+	for (i = 0; (i = strmap_next(&e->out, i, &v));) {
+		struct outroom *r = v;
+
+		if (r->waiters && !r->busy) {
+			rooms = xrealloc(rooms, (n + 1) * sizeof(*rooms));
+			rooms[n++] = xstrdup(r->room);
+		}
+	}
+	for (i = 0; i < n; i++) {
+		struct outroom *r = strmap_get(&e->out, rooms[i]);
+
+		if (r && r->waiters && !r->busy) {
+			if (fail)
+				notify(r, 0);
+			else
+				room_kick(e, r);
+		}
+	}
+	free_list(rooms, n);
+}
+
+/* The failures of a /keys/query answer name servers, not users. */
+static int server_failed(const json_t *failures, const char *user)
+{
+	const char *server = strchr(user, ':');
+
+	return server && json_object_get(failures, server + 1) != NULL;
+}
+
+static void on_query(void *ctx, long status, const char *body, size_t len)
+{
+	struct pend *p = ctx;
+	struct mxe2e *e = p->e;
+	json_t *j = status == 200 ? json_loadb(body, len, 0, NULL) : NULL;
+	json_t *dk = json_object_get(j, "device_keys");
+	json_t *failures = json_object_get(j, "failures");
+	size_t i;
+
+	pend_free(p);
+	e->querying = 0;
+	if (!json_is_object(j)) {
+		/* the messages waiting for it wait for the next start */
+		log_warn("matrix: could not read the devices of %zu users (HTTP %ld)", e->nqnow,
+			 status);
+		free_list(e->qnow, e->nqnow);
+		e->qnow = NULL;
+		e->nqnow = 0;
+		json_decref(j);
+		kick_waiting(e, 1);
+		query_start(e);
+		return;
+	}
+	for (i = 0; i < e->nqnow; i++) {
+		struct mxk_user *u = user_get(e, e->qnow[i]);
+
+		if (server_failed(failures, u->user)) {
+			/* their server did not answer: the devices known stay;
+			 * asked again at the next change */
+			u->fresh = 1;
+			continue;
+		}
+		if (mxk_apply(u, json_object_get(dk, u->user),
+			      !strcmp(u->user, e->user) ? e->device : NULL))
+			user_save(e, u);
+	}
+	free_list(e->qnow, e->nqnow);
+	e->qnow = NULL;
+	e->nqnow = 0;
+	json_decref(j);
+	query_start(e);
+	kick_waiting(e, 0);
+}
+
+static void query_start(struct mxe2e *e)
+{
+	json_t *body, *users;
+	size_t i;
+
+	if (e->querying || !e->nqnext)
+		return;
+	users = json_object();
+	for (i = 0; i < e->nqnext; i++)
+		json_object_set_new(users, e->qnext[i], json_array());
+	body = json_pack("{s:o, s:i}", "device_keys", users, "timeout", QUERY_TIMEOUT_MS);
+	e->qnow = e->qnext;
+	e->nqnow = e->nqnext;
+	e->qnext = NULL;
+	e->nqnext = 0;
+	e->querying = 1;
+	call(e, "POST", API "/keys/query", body, on_query, pend_new(e, NULL));
+	json_decref(body);
+}
+
+/* The devices of the room's members that should have the key and do not. */
+static size_t missing(struct mxe2e *e, struct outroom *r, struct devref **out)
+{
+	size_t i, k, n = 0;
+
+	*out = NULL;
+	for (i = 0; i < r->nmembers; i++) {
+		const struct mxk_user *u = mxk_get(&e->keys, r->members[i]);
+
+		for (k = 0; u && k < u->ndev; k++) {
+			const struct mxk_device *d = &u->dev[k];
+
+			if (!mxk_usable(d) || (!strcmp(u->user, e->user) && !strcmp(d->id, e->device)) ||
+			    has_key(r, u->user, d->id, d->curve) || unreachable(e, r, d->curve))
+				continue;
+			*out = xrealloc(*out, (n + 1) * sizeof(**out));
+			devref_set(&(*out)[n++], u->user, d->id, d->curve);
+		}
+	}
+	return n;
+}
+
+static const struct mxk_device *device_of(struct mxe2e *e, const struct devref *d)
+{
+	const struct mxk_user *u = mxk_get(&e->keys, d->user);
+	size_t i;
+
+	for (i = 0; u && i < u->ndev; i++)
+		if (!strcmp(u->dev[i].id, d->device))
+			return &u->dev[i];
+	return NULL;
+}
+
+static void on_claimed(void *ctx, long status, const char *body, size_t len)
+{
+	struct pend *p = ctx;
+	struct mxe2e *e = p->e;
+	struct outroom *r = strmap_get(&e->out, p->room);
+	json_t *j = status == 200 ? json_loadb(body, len, 0, NULL) : NULL;
+	struct buf err = BUF_INIT;
+	size_t i;
+
+	pend_free(p);
+	if (!r) {
+		json_decref(j);
+		return;
+	}
+	r->busy = 0;
+	for (i = 0; i < r->ninflight; i++) {
+		const struct devref *d = &r->inflight[i];
+		const struct mxk_device *dev = device_of(e, d);
+		char otk[MX_KEY_SIZE];
+		struct mxc_olm *s;
+		struct olmdev *od;
+
+		if (!dev || mxk_claimed(j, d->user, dev, otk)) {
+			log_info("matrix: no one-time key for a device of %s: it cannot read this "
+				 "room's next messages for now", d->user);
+			mark_unreachable(e, r, d->curve);
+			continue;
+		}
+		s = mxc_olm_outbound(e->acc, dev->curve, otk, &err);
+		if (!s) {
+			log_info("matrix: %s", buf_str(&err));
+			mark_unreachable(e, r, d->curve);
+			continue;
+		}
+		od = olmdev_get(e, dev->curve);
+		olmdev_front(od, s);
+		olmdev_save(e, od);
+	}
+	free(r->inflight);
+	r->inflight = NULL;
+	r->ninflight = 0;
+	json_decref(j);
+	buf_release(&err);
+	room_kick(e, r);
+}
+
+static void on_keys_sent(void *ctx, long status, const char *body, size_t len)
+{
+	struct pend *p = ctx;
+	struct mxe2e *e = p->e;
+	struct outroom *r = strmap_get(&e->out, p->room);
+
+	pend_free(p);
+	if (!r)
+		return;
+	r->busy = 0;
+	if (status == 200 && r->out) {
+		r->sh = xrealloc(r->sh, (r->nsh + r->ninflight) * sizeof(*r->sh));
+		memcpy(r->sh + r->nsh, r->inflight, r->ninflight * sizeof(*r->sh));
+		r->nsh += r->ninflight;
+		out_save(e, r);
+		free(r->inflight);
+		r->inflight = NULL;
+		r->ninflight = 0;
+		room_kick(e, r);
+		return;
+	}
+	log_warn("matrix: could not send a room's key to its members (HTTP %ld); its messages "
+		 "wait for the next start", status);
+	free(r->inflight);
+	r->inflight = NULL;
+	r->ninflight = 0;
+	notify(r, 0);
+}
+
+/* The m.room_key for d, Olm-encrypted, as a to-device content (new
+ * reference), or NULL. */
+static json_t *key_for(struct mxe2e *e, struct outroom *r, const struct devref *d,
+		       const char *session_key)
+{
+	const struct mxk_device *dev = device_of(e, d);
+	struct olmdev *od = dev ? olmdev_get(e, d->curve) : NULL;
+	struct buf err = BUF_INIT;
+	json_t *payload, *content = NULL;
+	char *text, *ct;
+	int type;
+
+	if (!od || !od->n)
+		return NULL;
+	payload = json_pack("{s:s, s:{s:s, s:s, s:s, s:s}, s:s, s:s, s:{s:s}, s:s, s:{s:s}}",
+			    "type", "m.room_key", "content", "algorithm", MXC_MEGOLM_ALGORITHM,
+			    "room_id", r->room, "session_id", mxc_out_id(r->out),
+			    "session_key", session_key, "sender", e->user,
+			    "sender_device", e->device, "keys", "ed25519", mxc_account_ed(e->acc),
+			    "recipient", d->user, "recipient_keys", "ed25519", dev->ed);
+	text = json_dumps(payload, JSON_COMPACT);
+	json_wipe_decref(json_incref(json_object_get(payload, "content")), "session_key");
+	json_decref(payload);
+	if (text && !mxc_olm_encrypt(od->s[0], text, strlen(text), &type, &ct, &err)) {
+		content = json_pack("{s:s, s:s, s:{s:{s:i, s:s}}}", "algorithm", MXC_OLM_ALGORITHM,
+				    "sender_key", mxc_account_curve(e->acc), "ciphertext", d->curve,
+				    "type", type, "body", ct);
+		free(ct);
+		/* stored before the message goes: a crash must not reuse the
+		 * chain step this used */
+		olmdev_save(e, od);
+	} else if (text) {
+		log_warn("matrix: %s", buf_str(&err));
+	}
+	mxc_free_secret(text);
+	buf_release(&err);
+	return content;
+}
+
+/* Sends the room key to the devices in r->inflight: 1 on its way (busy),
+ * 0 none could be sent to (they are marked unreachable). */
+static int share(struct mxe2e *e, struct outroom *r)
+{
+	char *skey = mxc_out_key(r->out), txn[48];
+	unsigned char rnd[8];
+	json_t *messages = json_object(), *body;
+	struct buf path = BUF_INIT;
+	size_t i, n = 0;
+
+	for (i = 0; i < r->ninflight; i++) {
+		const struct devref *d = &r->inflight[i];
+		json_t *c = skey ? key_for(e, r, d, skey) : NULL, *mine;
+
+		if (!c) {
+			mark_unreachable(e, r, d->curve);
+			memmove(&r->inflight[i], &r->inflight[i + 1],
+				(r->ninflight - i - 1) * sizeof(*r->inflight));
+			r->ninflight--;
+			i--;
+			continue;
+		}
+		mine = json_object_get(messages, d->user);
+		if (!mine) {
+			mine = json_object();
+			json_object_set_new(messages, d->user, mine);
+		}
+		json_object_set_new(mine, d->device, c);
+		n++;
+	}
+	mxc_free_secret(skey);
+	if (!n) {
+		json_decref(messages);
+		free(r->inflight);
+		r->inflight = NULL;
+		r->ninflight = 0;
+		return 0;
+	}
+	mxc_random(rnd, sizeof(rnd));
+	snprintf(txn, sizeof(txn), "tabula.k.%02x%02x%02x%02x%02x%02x%02x%02x", rnd[0], rnd[1],
+		 rnd[2], rnd[3], rnd[4], rnd[5], rnd[6], rnd[7]);
+	buf_printf(&path, API "/sendToDevice/m.room.encrypted/%s", txn);
+	body = json_pack("{s:o}", "messages", messages);
+	r->busy = 1;
+	log_debug("matrix: sending a room key to %zu devices", n);
+	call(e, "PUT", buf_str(&path), body, on_keys_sent, pend_new(e, r->room));
+	json_decref(body);
+	buf_release(&path);
+	return 1;
+}
+
+/*
+ * One step towards a room key every member device has: 0 ready, 1 waiting
+ * (a query, a claim or a share is on its way and steps again), -1 failed.
+ */
+static int room_step(struct mxe2e *e, struct outroom *r)
+{
+	struct devref *miss;
+	json_t *want, *body;
+	size_t i, n, nclaim = 0;
+	int query = 0;
+
+	if (r->busy)
+		return 1;
+	maybe_rotate(e, r);
+	for (i = 0; i < r->nmembers; i++) {
+		struct mxk_user *u = user_get(e, r->members[i]);
+
+		if (!u->fresh) {
+			query_add(e, u->user);
+			query = 1;
+		}
+	}
+	if (query) {
+		query_start(e);
+		return 1;
+	}
+	maybe_rotate(e, r);	/* with the lists fresh: devices gone */
+	if (!r->out) {
+		r->out = mxc_out_new();
+		r->created = now_ms(e);
+		r->nsh = 0;
+		r->nunr = 0;
+		out_save(e, r);
+		log_debug("matrix: a new encryption key for a room");
+	}
+	n = missing(e, r, &miss);
+	if (!n)
+		return 0;
+	want = json_object();
+	for (i = 0; i < n; i++) {
+		json_t *mine;
+
+		if (olmdev_get(e, miss[i].curve)->n)
+			continue;
+		mine = json_object_get(want, miss[i].user);
+		if (!mine) {
+			mine = json_object();
+			json_object_set_new(want, miss[i].user, mine);
+		}
+		json_object_set_new(mine, miss[i].device, json_string("signed_curve25519"));
+		/* inflight holds the devices claimed for */
+		memmove(&miss[nclaim], &miss[i], sizeof(*miss));
+		nclaim++;
+	}
+	free(r->inflight);
+	r->busy = 1;
+	if (nclaim) {
+		r->inflight = miss;
+		r->ninflight = nclaim;
+		body = json_pack("{s:o, s:i}", "one_time_keys", want, "timeout", QUERY_TIMEOUT_MS);
+		call(e, "POST", API "/keys/claim", body, on_claimed, pend_new(e, r->room));
+		json_decref(body);
+		return 1;
+	}
+	json_decref(want);
+	r->inflight = miss;
+	r->ninflight = n;
+	r->busy = 0;
+	if (share(e, r))
+		return 1;
+	return room_step(e, r);	/* none was reachable: marked, so this ends */
+}
+
+/* Steps r and tells its waiters when it is done either way. */
+static void room_kick(struct mxe2e *e, struct outroom *r)
+{
+	int rc = room_step(e, r);
+
+	if (rc != 1)
+		notify(r, rc == 0);
+}
+
+int mxe2e_prepare(struct mxe2e *e, const char *room, const char *const *members, size_t n,
+		  mxe_ready_fn ready, void *ctx)
+{
+	struct outroom *r;
+	struct waiter *w, **pw;
+	size_t i;
+	int rc;
+
+	if (!e->started)
+		return -1;
+	r = outroom_get(e, room);
+	outroom_clear_members(r);
+	r->members = xcalloc(n ? n : 1, sizeof(*r->members));
+	for (i = 0; i < n; i++)
+		r->members[r->nmembers++] = xstrdup(members[i]);
+	/* the waiter goes first: an answer that comes at once (a request
+	 * that fails before it leaves) must find it */
+	w = xcalloc(1, sizeof(*w));
+	w->fn = ready;
+	w->ctx = ctx;
+	w->next = r->waiters;
+	r->waiters = w;
+	rc = room_step(e, r);
+	if (rc == 1)
+		return 1;
+	for (pw = &r->waiters; *pw; pw = &(*pw)->next)
+		if (*pw == w) {
+			*pw = w->next;
+			free(w);
+			break;
+		}
+	return rc;
+}
+
+json_t *mxe2e_seal(struct mxe2e *e, const char *room, const json_t *content, struct buf *err)
+{
+	struct outroom *r = e->started ? strmap_get(&e->out, room) : NULL;
+	json_t *plain, *out, *rel;
+	char *text, *ct;
+
+	if (!r || !r->out) {
+		buf_setf(err, "no encryption key is ready for that room");
+		return NULL;
+	}
+	plain = json_deep_copy(content);
+	rel = json_incref(json_object_get(plain, "m.relates_to"));
+	json_object_del(plain, "m.relates_to");
+	out = json_pack("{s:s, s:o, s:s}", "type", "m.room.message", "content", plain,
+			"room_id", room);
+	text = json_dumps(out, JSON_COMPACT);
+	json_decref(out);
+	ct = text ? mxc_out_encrypt(r->out, text, strlen(text)) : NULL;
+	mxc_free_secret(text);
+	if (!ct) {
+		json_decref(rel);
+		buf_setf(err, "Megolm encryption failed");
+		return NULL;
+	}
+	/* the ratchet moved: stored before the message goes, so that a crash
+	 * cannot make the bot use this index again */
+	out_save(e, r);
+	out = json_pack("{s:s, s:s, s:s, s:s, s:s}", "algorithm", MXC_MEGOLM_ALGORITHM,
+			"sender_key", mxc_account_curve(e->acc), "ciphertext", ct,
+			"session_id", mxc_out_id(r->out), "device_id", e->device);
+	free(ct);
+	if (rel)
+		json_object_set_new(out, "m.relates_to", rel);
+	return out;
+}
+
+/* ---- lifecycle ---- */
+
+struct mxe2e *mxe2e_new(const struct mxe2e_io *io, const struct mxc_key *key, uint64_t k0,
+			uint64_t k1, size_t hold_max, int64_t hold_ms)
+{
+	struct mxe2e *e = xcalloc(1, sizeof(*e));
+
+	e->io = *io;
+	e->key = *key;
+	e->k0 = k0;
+	e->k1 = k1;
+	e->otk_count = -1;
+	strmap_init(&e->olm, k0, k1);
+	strmap_init(&e->in, k0, k1);
+	strmap_init(&e->out, k0, k1);
+	mxk_init(&e->keys, k0, k1);
+	mxh_init(&e->held, hold_max, hold_ms);
+	e->pend.next = e->pend.prev = &e->pend;
+	return e;
+}
+
+int mxe2e_start(struct mxe2e *e, const char *user, const char *device, struct buf *err)
+{
+	struct buf k = BUF_INIT;
+	char *text;
+	json_t *j;
+
+	if (e->started)
+		return 0;
+	if (strlen(device) >= sizeof(e->device) || !*device) {
+		buf_setf(err, "the device id is not usable for encryption");
+		return -1;
+	}
+	snprintf(e->user, sizeof(e->user), "%s", user);
+	snprintf(e->device, sizeof(e->device), "%s", device);
+	text = kv_get(e, ekey(e, &k, "account", NULL, NULL));
+	if (text) {
+		j = json_loads(text, 0, NULL);
+		mxc_free_secret(text);
+		if (json_is_string(json_object_get(j, "p")))
+			e->acc = mxc_account_unpickle(&e->key,
+						      json_string_value(json_object_get(j, "p")), err);
+		else
+			buf_setf(err, "the stored account is not readable");
+		e->uploaded = json_is_true(json_object_get(j, "up"));
+		json_wipe_decref(j, "p");
+		if (!e->acc) {
+			buf_release(&k);
+			return -1;
+		}
+	} else {
+		e->acc = mxc_account_new();
+		mxc_account_generate_fallback(e->acc);
+		mxc_account_generate_otks(e->acc, mxc_account_max_otks(e->acc) / 2);
+		account_save(e);
+		log_info("matrix: made the keys of device %s", e->device);
+	}
+	text = kv_get(e, ekey(e, &k, "held", NULL, NULL));
+	if (text && mxh_decode(&e->held, text))
+		log_warn("matrix: the stored list of encrypted messages waiting for keys is not "
+			 "readable; dropped");
+	free(text);
+	buf_release(&k);
+	e->started = 1;
+	{
+		/* as clients show a session key: groups of four */
+		char grouped[MXC_KEY_SIZE * 2];
+		const char *ed = mxc_account_ed(e->acc);
+		size_t i, n = 0;
+
+		for (i = 0; ed[i] && n + 2 < sizeof(grouped); i++) {
+			if (i && i % 4 == 0)
+				grouped[n++] = ' ';
+			grouped[n++] = ed[i];
+		}
+		grouped[n] = '\0';
+		log_info("matrix: device %s, fingerprint (ed25519) %s (as clients show it: %s)",
+			 e->device, ed, grouped);
+	}
+	maybe_upload(e);
+	return 0;
+}
+
+int mxe2e_started(const struct mxe2e *e)
+{
+	return e && e->started;
+}
+
+const char *mxe2e_fingerprint(const struct mxe2e *e)
+{
+	return e && e->acc ? mxc_account_ed(e->acc) : "";
+}
+
+void mxe2e_free(struct mxe2e *e)
+{
+	size_t i;
+	void *v;
+
+	if (!e)
+		return;
+	while (e->pend.next != &e->pend)
+		pend_free(e->pend.next);
+	for (i = 0; (i = strmap_next(&e->olm, i, &v));)
+		olmdev_free(v);
+	strmap_release(&e->olm);
+	for (i = 0; (i = strmap_next(&e->in, i, &v));)
+		insess_free(v);
+	strmap_release(&e->in);
+	for (i = 0; (i = strmap_next(&e->out, i, &v));)
+		outroom_free(v);
+	strmap_release(&e->out);
+	mxk_release(&e->keys);
+	mxh_release(&e->held);
+	free_list(e->qnext, e->nqnext);
+	free_list(e->qnow, e->nqnow);
+	free(e->ready_done);
+	mxc_account_free(e->acc);
+	mxc_key_wipe(&e->key);
+	free(e);
+}

@@ -1,0 +1,668 @@
+#!/usr/bin/env python3
+"""Matrix end-to-end encryption (issue 18): the real tabula binary against
+the loopback fake homeserver (tests/fakes/fake_matrix.py), the players'
+devices speaking Olm and Megolm with Debian's python3-olm
+(tests/integration/olmclient.py).  Nothing leaves 127.0.0.1.
+
+usage: matrix_e2e_test.py ./tabula [test-name ...]
+Prints one line per test and "matrix-e2e: N passed, M failed"; exit 1 on
+any failure.
+"""
+import atexit
+import json
+import os
+import random
+import re
+import shutil
+import signal
+import sqlite3
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "fakes"))
+sys.path.insert(0, HERE)
+import harness  # noqa: E402
+import hidden  # noqa: E402
+import matrix_test as mt  # noqa: E402  (the bot, the players, the boards)
+import olmclient  # noqa: E402
+
+SLOW = harness.SLOW
+BIN = "./tabula"
+MEGOLM = olmclient.MEGOLM
+DAY_MS = 24 * 3600 * 1000
+
+
+def cursor_values(db, prefix):
+    """{key: value} of the store's cursors whose key starts with prefix."""
+    con = sqlite3.connect("file:%s?mode=ro" % db, uri=True, timeout=10)
+    try:
+        return dict(con.execute("SELECT key, value FROM cursors WHERE key LIKE ?",
+                                (prefix + "%",)).fetchall())
+    finally:
+        con.close()
+
+
+def encrypted_room(fake, ps, name="Fortuna night"):
+    """A room with encryption on, the players in it, the bot invited and
+    joined."""
+    room = fake.create_room(ps[0], name=name, encrypted=True, members=ps[1:])
+    fake.invite_bot(room, ps[0])
+    fake._wait(lambda: room in fake.bot_rooms(), 10, lambda: "the bot did not join")
+    return room
+
+
+def bot_events(fake, room, etype="m.room.encrypted"):
+    """The bot's events of etype in room, as on the wire (None: every
+    type)."""
+    return [e for e in fake.room_events(room)
+            if e["sender"] == fake.bot_user and (etype is None or e["type"] == etype)]
+
+
+def ask_status(fake, user, room):
+    """`!game status` from user; waits for the bot's answer (a new event:
+    the same answer again is an edit of the last one)."""
+    n = len(bot_events(fake, room))
+    fake.say(user, room, "!game status")
+    fake._wait(lambda: len(bot_events(fake, room)) > n, 10,
+               lambda: "no answer in %s" % room)
+    fake.wait_idle()
+
+
+def membership_at(fake, room, user, pos):
+    """user's membership in room at stream position pos."""
+    m = None
+    with fake._lock:
+        for e in fake._rooms[room].timeline:
+            if e.pos > pos:
+                break
+            if e.ev["type"] == "m.room.member" and e.ev.get("state_key") == user:
+                m = e.ev["content"].get("membership")
+    return m
+
+
+def bot_raw_bodies(fake):
+    """Every request body the bot sent, as text."""
+    with fake._lock:
+        return [r.raw.decode("utf-8", "replace") for r in fake.requests
+                if r.user == fake.bot_user and r.raw]
+
+
+def check_keys_only_to_members(fake):
+    """Every room key the bot sent went to a device of a user joined or
+    invited to that room when it was sent; returns how many were checked."""
+    n = 0
+    for devs in fake.e2e.devices.values():
+        for d in devs:
+            d.poll()
+            for k in d.keys_from:
+                if k["sender"] != fake.bot_user:
+                    continue
+                m = membership_at(fake, k["room_id"], d.user, k["pos"])
+                assert m in ("join", "invite") or d.user == fake.bot_user, \
+                    ("a room key went to a non-member", d.user, k["room_id"], m)
+                n += 1
+    return n
+
+
+def check_nothing_in_clear(fake, db, secrets_seen):
+    """Nothing the bot sent holds a hidden card or a line of anything it
+    said in an encrypted room, in clear; returns the lines checked."""
+    raw = "\n".join(bot_raw_bodies(fake))
+    hidden.assert_no_leak([raw], secrets_seen, " (in what the homeserver saw)")
+    lines = set()
+    for e in fake.bot_sends():
+        assert e.encrypted, ("a message in clear", e.room, e.content.get("body", "")[:200])
+        texts = [e.content.get("body"), e.content.get("formatted_body")]
+        new = e.content.get("m.new_content") or {}
+        texts += [new.get("body"), new.get("formatted_body")]
+        for t in texts:
+            if not isinstance(t, str):
+                continue
+            for line in re.split(r"\n|<br\s*/?>", t):
+                line = line.strip()
+                if len(line) >= 12:
+                    lines.add(line)
+    for line in lines:
+        assert line not in raw, ("in clear on the wire", line)
+    return len(lines)
+
+
+def fake_tmp():
+    """A directory for one test's files, removed at exit."""
+    d = tempfile.mkdtemp(prefix="tabula-e2e-")
+    atexit.register(shutil.rmtree, d, True)
+    return d
+
+
+def new_bot(fake, db=None, extra_env=None):
+    return mt.Bot(fake, db=db, extra_env=extra_env)
+
+
+# ---- tests ----
+
+def test_whole_game_encrypted_room_and_dms_nothing_in_clear():
+    """Three players play Fortuna to the end in an encrypted room, their
+    hands in the encrypted direct chats the bot creates, commands typed
+    encrypted in both; Ana has two devices and the bot's account a second
+    one.  The bot restarts in the middle.  After every step the homeserver
+    holds nothing in clear: no hidden card, no line of any message the bot
+    sent (public or private), no room key; every room key went only to
+    devices of the room's members, a direct chat's only to its player's
+    (and the bot's own)."""
+    fake = mt.new_fake()
+    bot = new_bot(fake)
+    bot2 = None
+    try:
+        ps = mt.players(fake, 3)
+        ana_phone = fake.e2e.add_device(ps[0])
+        bots_other = fake.e2e.add_device(fake.bot_user)
+        room = encrypted_room(fake, ps)
+        fake.say(ps[0], room, "!game new fortuna")
+        mt.wait_text(fake, room, "lobby")
+        fake.say(ps[1], room, "!game join")
+        fake.say(ps[2], room, "!game join")
+        fake._wait(lambda: any("Ana, Ben, Cy" in t for t in mt.texts(fake, room)), 10,
+                   lambda: "the lobby did not fill: %r" % mt.texts(fake, room))
+        fake.say(ps[0], room, "!game start")
+        secrets = set()
+        state = {"bot": bot, "restarted": False}
+
+        def step(n):
+            secrets.update(hidden.secrets_now(bot.db))
+            raw_new = bot_raw_bodies(fake)
+            hidden.assert_no_leak(raw_new, hidden.secrets_now(bot.db), " (step %d)" % n)
+            if n == 12 and not state["restarted"]:
+                state["bot"].stop()
+                state["bot"] = new_bot(fake, db=bot.db)
+                state["restarted"] = True
+        steps, bs = mt.play_to_end(fake, room, ps, random.Random(5), bot.db, hook=step)
+        bot2 = state["bot"]
+        assert steps > 20 and state["restarted"], steps
+        assert "Winner" in bs[-1]["body"] or "Nobody wins" in bs[-1]["body"]
+        lines = check_nothing_in_clear(fake, bot.db, secrets)
+        assert lines > 50 and secrets, (lines, len(secrets))
+        # every message the bot sent anywhere here went encrypted
+        for r in [room] + [fake.dm_room(p) for p in ps]:
+            types = {e["type"] for e in bot_events(fake, r, None)}
+            assert "m.room.message" not in types and "m.room.encrypted" in types, (r, types)
+        # the direct chats were created encrypted, and hold the hands
+        for c in fake.created_rooms:
+            if c.user == fake.bot_user:
+                assert any(s.get("type") == "m.room.encryption"
+                           for s in c.body.get("initial_state", [])), c.body
+        dm = fake.dm_room(ps[0])
+        assert any("Your moves" in m.get("body", "") for m in fake.bot_messages(dm))
+        # keys: only members' devices; a direct chat's, only its player's
+        assert check_keys_only_to_members(fake) > 6
+        dms = {fake.dm_room(p): p for p in ps}
+        for user, devs in fake.e2e.devices.items():
+            for d in devs:
+                for (r, _sid) in d.inbound:
+                    if r in dms:
+                        assert user in (dms[r], fake.bot_user), (user, "holds a key of", dms[r])
+        # Ana's two devices and the bot's other device read her hand
+        ev = [e for e in fake.room_events(dm) if e["sender"] == fake.bot_user][-1]
+        for d in (fake.e2e.device(ps[0]), ana_phone, bots_other):
+            assert d.decrypt(dm, ev) is not None, d.id
+        for p in ps[1:]:
+            assert fake.e2e.device(p).decrypt(dm, ev) is None
+        mt.check_clean(fake)
+    finally:
+        for b in (bot2, bot):
+            if b and b.proc.poll() is None:
+                b.stop()
+        fake.stop()
+
+
+def test_restart_mid_game_keeps_decrypting_both_ways():
+    """A restart in the middle of a game in an encrypted room: the players'
+    commands sent under the room keys the bot received before it (and one
+    sent while it was down) are read once; the players read what the bot
+    says after it under the key they had, and the bot's device keeps its
+    identity keys."""
+    fake = mt.new_fake()
+    bot = new_bot(fake)
+    bot2 = None
+    try:
+        ps = mt.players(fake, 2)
+        room = encrypted_room(fake, ps)
+        fake.say(ps[0], room, "!game new fortuna")
+        fake.say(ps[1], room, "!game join")
+        fake.say(ps[0], room, "!game start")
+        moves = mt.settle_start(fake, room, bot.db)
+        rng = random.Random(3)
+        keys_before = fake.bot_device()
+        sessions_before = {e["content"]["session_id"] for e in bot_events(fake, room)}
+        for i in range(6):
+            uid = mt.awaited(mt.boards(fake, room)[-1])[0]
+            dm = fake.dm_room(uid)
+            if dm and uid not in fake.joined_members(dm):
+                fake.accept_invite(uid, dm)
+            move = mt.make_transcript.pick(rng, mt.fresh_moves(fake, uid), "fortuna")
+            if i == 3:
+                bot.stop()
+                posts = harness.public_posts(bot.db)
+                fake.say(uid, room, "!play " + move)      # encrypted, bot down
+                bot2 = new_bot(fake, db=bot.db)
+                moves = harness.wait_settled(bot.db, moves, what="after the restart")
+                time.sleep(0.5 * SLOW)
+                assert harness.store_counts(bot.db)[0] == moves       # once
+                assert harness.public_posts(bot.db) - posts <= 1
+            else:
+                fake.say(uid, room, "!play " + move)
+                moves = harness.wait_settled(bot.db, moves, what="after move %d" % i)
+        after = [e for e in bot_events(fake, room)
+                 if e["content"]["session_id"] in sessions_before]
+        assert after, "the bot did not go on with the key the players had"
+        assert fake.bot_device() == keys_before, "the device's keys changed"
+        assert len(set(fake.logins)) == 1
+        mt.check_clean(fake)
+    finally:
+        for b in (bot2, bot):
+            if b and b.proc.poll() is None:
+                b.stop()
+        fake.stop()
+
+
+def test_member_who_left_cannot_read_later_messages():
+    """Cy leaves an encrypted room: the bot's next message there is under a
+    new room key, which Cy's device never gets (no key from the bot reaches
+    it after the leave) and cannot decrypt; Ana and Ben can.  Then Ben
+    leaves while the bot is stopped: after its restart it replaces the
+    stored key too, and Ben cannot read what it says."""
+    fake = mt.new_fake()
+    bot = new_bot(fake)
+    bot2 = None
+    try:
+        ana, ben, cy = mt.players(fake, 3)
+        room = encrypted_room(fake, [ana, ben, cy])
+        ask_status(fake, ana, room)
+        cyd = fake.e2e.device(cy)
+        first = bot_events(fake, room)[-1]
+        assert cyd.decrypt(room, first) is not None, "Cy could not read before leaving"
+        pos = fake.stream_pos
+        fake.leave(cy, room)
+        fake.wait_caught_up()
+        ask_status(fake, ana, room)
+        later = bot_events(fake, room)[-1]
+        assert later["content"]["session_id"] != first["content"]["session_id"]
+        assert cyd.decrypt(room, later) is None, "Cy read a message sent after she left"
+        assert not cyd.can_read(room, later["content"]["session_id"])
+        for u in (ana, ben):
+            assert fake.e2e.device(u).decrypt(room, later) is not None, u
+        assert not [m for m in fake.to_device_sent()
+                    if m.user == cy and m.pos > pos], "a key went to Cy after she left"
+        # a leave the bot does not see happen: it is down
+        bot.stop()
+        pos = fake.stream_pos
+        fake.leave(ben, room)
+        bot2 = new_bot(fake, db=bot.db)
+        fake.wait_caught_up()
+        ask_status(fake, ana, room)
+        after = bot_events(fake, room)[-1]
+        assert after["content"]["session_id"] != later["content"]["session_id"]
+        assert fake.e2e.device(ben).decrypt(room, after) is None, "Ben read it after leaving"
+        assert fake.e2e.device(ana).decrypt(room, after) is not None
+        assert not [m for m in fake.to_device_sent()
+                    if m.user == ben and m.pos > pos], "a key went to Ben after he left"
+        mt.check_clean(fake)
+    finally:
+        for b in (bot2, bot):
+            if b and b.proc.poll() is None:
+                b.stop()
+        fake.stop()
+
+
+def test_room_key_rotates_after_rotation_period_msgs():
+    """A room whose m.room.encryption says rotation_period_msgs 3: no room
+    key of the bot's covers more than 3 of its messages there."""
+    fake = mt.new_fake()
+    bot = new_bot(fake)
+    try:
+        ana, ben = mt.players(fake, 2)
+        room = encrypted_room(fake, [ana, ben])
+        fake.send_event(ana, room, "m.room.encryption",
+                        {"algorithm": MEGOLM, "rotation_period_msgs": 3}, state_key="")
+        for i in range(7):
+            ask_status(fake, ana if i % 2 else ben, room)
+        per = {}
+        for e in bot_events(fake, room):
+            per[e["content"]["session_id"]] = per.get(e["content"]["session_id"], 0) + 1
+        assert len(per) >= 3 and max(per.values()) <= 3, per
+        mt.check_clean(fake)
+    finally:
+        bot.stop()
+        fake.stop()
+
+
+def test_room_key_rotates_after_rotation_period_ms():
+    """Rotation by time (the bot on the test clock): a room whose
+    m.room.encryption says two hours keeps the bot's room key after one
+    hour and replaces it after two; a room asking one minute gets the
+    floor of an hour, one asking thirty days the ceiling of a week
+    (docs/matrix.md).  The players read the new keys."""
+    fake = mt.new_fake()
+    clock = os.path.join(fake_tmp(), "clock")
+    t0 = int(time.time())
+
+    def set_clock(t):
+        with open(clock + ".tmp", "w") as f:
+            f.write("%d\n" % t)
+        os.replace(clock + ".tmp", clock)
+    set_clock(t0)
+    bot = new_bot(fake, extra_env={"TABULA_TEST_CLOCK": clock})
+    try:
+        ana, ben = mt.players(fake, 2)
+        slow = encrypted_room(fake, [ana, ben], name="slow")
+        fast = encrypted_room(fake, [ana, ben], name="fast")
+        fake.send_event(ana, slow, "m.room.encryption",
+                        {"algorithm": MEGOLM, "rotation_period_ms": 2 * 3600 * 1000},
+                        state_key="")
+        fake.send_event(ana, fast, "m.room.encryption",
+                        {"algorithm": MEGOLM, "rotation_period_ms": 60 * 1000}, state_key="")
+        long = encrypted_room(fake, [ana, ben], name="long")
+        fake.send_event(ana, long, "m.room.encryption",
+                        {"algorithm": MEGOLM, "rotation_period_ms": 30 * DAY_MS}, state_key="")
+
+        def sid(room):
+            ask_status(fake, ana, room)
+            return bot_events(fake, room)[-1]["content"]["session_id"]
+        first = {r: sid(r) for r in (slow, fast, long)}
+        set_clock(t0 + 30 * 60)
+        assert {r: sid(r) for r in (slow, fast, long)} == first, "replaced before its time"
+        set_clock(t0 + 3600 + 5)
+        assert sid(slow) == first[slow], "two hours asked, replaced after one"
+        assert sid(fast) != first[fast], "not replaced after the floor of an hour"
+        set_clock(t0 + 2 * 3600 + 10)
+        assert sid(slow) != first[slow], "not replaced after two hours"
+        assert sid(long) == first[long], "thirty days asked, replaced after two hours"
+        set_clock(t0 + 7 * 24 * 3600 + 20)
+        assert sid(long) != first[long], "not replaced after the ceiling of a week"
+        for r in (slow, fast, long):
+            last = bot_events(fake, r)[-1]
+            for u in (ana, ben):
+                assert fake.e2e.device(u).decrypt(r, last) is not None, (u, r)
+        assert "its time is up" in bot.log()
+        mt.check_clean(fake)
+    finally:
+        bot.stop()
+        fake.stop()
+
+
+def test_late_room_key_handled_exactly_once():
+    """A command whose room key reaches the bot after the command does
+    waits for it, across a restart, and is done once when the key comes,
+    never again (another restart); commands of others are answered
+    meanwhile."""
+    fake = mt.new_fake()
+    bot = new_bot(fake)
+    bot2 = bot3 = None
+    try:
+        ana, ben = mt.players(fake, 2)
+        room = encrypted_room(fake, [ana, ben])
+        dev = fake.e2e.device(ana)
+        dev.send(room, "!game new fortuna", share=False)     # the key withheld
+        fake.wait_caught_up()
+        fake.wait_idle()
+        ask_status(fake, ben, room)                         # others go on
+        assert not any("lobby" in t for t in mt.texts(fake, room))
+        held = cursor_values(bot.db, "matrix.e2e.")
+        assert any(k.endswith(".held") and v for k, v in held.items()), held.keys()
+        bot.stop()
+        bot2 = new_bot(fake, db=bot.db)
+        fake.wait_caught_up()
+        fake.wait_idle()
+        assert not any("lobby" in t for t in mt.texts(fake, room))
+        dev.share(room)                                      # the key arrives
+        mt.wait_text(fake, room, "lobby")
+        fake.wait_idle()
+        time.sleep(0.3 * SLOW)
+        bot2.stop()
+        bot3 = new_bot(fake, db=bot.db)
+        fake.wait_caught_up()
+        fake.wait_idle()
+        time.sleep(0.3 * SLOW)
+        lobbies = [t for t in mt.texts(fake, room) if "lobby" in t]
+        assert len(lobbies) == 1, lobbies
+        con = sqlite3.connect("file:%s?mode=ro" % bot.db, uri=True)
+        assert con.execute("SELECT count(*) FROM sessions").fetchone()[0] == 1
+        con.close()
+        assert not any(k.endswith(".held") and v
+                       for k, v in cursor_values(bot.db, "matrix.e2e.").items())
+        assert "waits for its key" in bot.log()
+        mt.check_clean(fake)
+    finally:
+        for b in (bot3, bot2, bot):
+            if b and b.proc.poll() is None:
+                b.stop()
+        fake.stop()
+
+
+def test_room_key_that_never_comes_is_dropped_and_its_sender_told():
+    """A command whose key does not come within the wait (shortened here)
+    is dropped: its sender is told, once, to send it again; the key coming
+    afterwards runs nothing."""
+    fake = mt.new_fake()
+    bot = new_bot(fake, extra_env={"TABULA_TEST_MATRIX_HOLD_MS": "1500"})
+    try:
+        ana, ben = mt.players(fake, 2)
+        room = encrypted_room(fake, [ana, ben])
+        dev = fake.e2e.device(ana)
+        dev.send(room, "!game new fortuna", share=False)
+        dev.send(room, "!game status", share=False)
+        fake.wait_caught_up()
+        time.sleep(1.6 * SLOW)
+        fake.say(ben, room, "hello")                        # a sync after the wait
+        fake._wait(lambda: any("could not read" in t for t in mt.texts(fake, room)), 10,
+                   lambda: "no notice: %r" % mt.texts(fake, room))
+        told = [m for m in fake.bot_messages(room) if "could not read" in m.get("body", "")]
+        assert len(told) == 1 and told[0]["m.mentions"]["user_ids"] == [ana], told
+        dev.share(room)
+        fake.wait_caught_up()
+        fake.wait_idle()
+        time.sleep(0.3 * SLOW)
+        assert not any("lobby" in t for t in mt.texts(fake, room)), mt.texts(fake, room)
+        mt.check_clean(fake)
+    finally:
+        bot.stop()
+        fake.stop()
+
+
+def test_device_keys_signed_topped_up_and_sealed_in_the_store():
+    """The bot's device keys are signed by its own key and stay the same
+    across restarts; it tops its one-time keys up when they run low and
+    replaces a used fallback key; its account is stored pickled with the
+    key file beside the store (0600), which opens it, and nothing else
+    does."""
+    fake = mt.new_fake()
+    bot = new_bot(fake)
+    bot2 = None
+    try:
+        fake._wait(lambda: fake.bot_device(), 10, "no device keys")
+        dev, dk = fake.bot_device()
+        ed = dk["keys"]["ed25519:" + dev]
+        assert olmclient.verify(dk, fake.bot_user, "ed25519:" + dev, ed)
+        assert set(dk["algorithms"]) >= {olmclient.OLM, MEGOLM}
+        fake._wait(lambda: fake.otk_count(fake.bot_user, dev) >= 50, 10, "no one-time keys")
+        for _ in range(45):
+            kid, k = fake.claim_key(fake.bot_user, dev)
+            assert not k.get("fallback") and olmclient.verify(
+                k, fake.bot_user, "ed25519:" + dev, ed)
+        ana, = mt.players(fake, 1)
+        room = encrypted_room(fake, [ana])        # a sync: the count is low
+        fake._wait(lambda: fake.otk_count(fake.bot_user, dev) >= 50, 10,
+                   lambda: "not topped up: %d" % fake.otk_count(fake.bot_user, dev))
+        while fake.otk_count(fake.bot_user, dev):
+            fake.claim_key(fake.bot_user, dev)
+        kid, k = fake.claim_key(fake.bot_user, dev)          # the fallback
+        assert k.get("fallback") is True and olmclient.verify(
+            k, fake.bot_user, "ed25519:" + dev, ed)
+        fake.say(ana, room, "!game status")
+        fake._wait(lambda: fake._fallback[(fake.bot_user, dev)][0] != kid, 10,
+                   "the used fallback key was not replaced")
+        # sealed: the key file opens the pickle, another key does not
+        keyfile = bot.db + ".matrix-key"
+        assert os.stat(keyfile).st_mode & 0o777 == 0o600
+        with open(keyfile) as f:
+            key = f.read().strip()
+        acct = json.loads(cursor_values(bot.db, "matrix.e2e.%s.account" % dev)
+                          ["matrix.e2e.%s.account" % dev])["p"]
+        opened = olmclient.olm.Account.from_pickle(acct.encode(), key)
+        assert opened.identity_keys["ed25519"] == ed
+        try:
+            olmclient.olm.Account.from_pickle(acct.encode(), "x" * 64)
+            assert False, "another key opened the account"
+        except olmclient.olm.account.OlmAccountError:
+            pass
+        log = bot.stop()
+        assert key not in log
+        bot2 = new_bot(fake, db=bot.db)
+        fake.say(ana, room, "!game status")
+        fake.wait_idle()
+        assert fake.bot_device() == (dev, dk)
+        mt.check_clean(fake)
+    finally:
+        if bot2:
+            bot2.stop()
+        fake.stop()
+
+
+def test_wrong_pickle_key_stops_the_bot():
+    """Keys sealed with MATRIX_PICKLE_KEY do not open with another: the bot
+    stops with exit 16 and says why, and uploads no new keys for its
+    device."""
+    fake = mt.new_fake()
+    bot = new_bot(fake, extra_env={"MATRIX_PICKLE_KEY": "the-first-key-0123456789"})
+    try:
+        fake._wait(lambda: fake.bot_device(), 10, "no device keys")
+        bot.stop()
+        uploads = len(fake.keys_uploads)
+        bot2 = new_bot(fake, db=bot.db,
+                       extra_env={"MATRIX_PICKLE_KEY": "another-key-0123456789"})
+        rc = bot2.proc.wait(timeout=20 * SLOW)
+        log = bot2.stop(expect=16)
+        assert rc == 16 and "do not open" in log, log[-1500:]
+        assert "another-key" not in log and "the-first-key" not in log
+        assert len(fake.keys_uploads) == uploads
+        short = new_bot(fake, extra_env={"MATRIX_PICKLE_KEY": "short"})
+        assert short.proc.wait(timeout=20 * SLOW) == 2
+        short.stop(expect=2)
+        mt.check_clean(fake)
+    finally:
+        fake.stop()
+
+
+def test_trust_on_first_use_changed_device_gets_no_key():
+    """A device that comes back with other keys under its id (replaced or
+    forged) never gets a room key again, and the room's key is replaced;
+    a new device of the same player is trusted on first use."""
+    fake = mt.new_fake()
+    bot = new_bot(fake)
+    try:
+        ana, ben = mt.players(fake, 2)
+        room = encrypted_room(fake, [ana, ben])
+        ask_status(fake, ana, room)
+        old = fake.e2e.device(ben)
+        first = bot_events(fake, room)[-1]
+        assert old.decrypt(room, first) is not None
+        # Ben's device id now names other keys (a forged device)
+        forged = olmclient.Device.__new__(olmclient.Device)
+        forged.__dict__.update(old.__dict__)
+        forged.acct = olmclient.olm.Account()
+        forged.curve = forged.acct.identity_keys["curve25519"]
+        forged.ed = forged.acct.identity_keys["ed25519"]
+        forged.olm, forged.inbound, forged.keys_from = {}, {}, []
+        with fake._lock:
+            fake._devices[ben].pop(old.id)
+            fake._otks.pop((ben, old.id), None)
+            forged.upload()
+            fake.e2e.devices[ben].append(forged)
+        newdev = fake.e2e.add_device(ben)
+        fake.wait_caught_up()
+        ask_status(fake, ana, room)
+        later = bot_events(fake, room)[-1]
+        assert later["content"]["session_id"] != first["content"]["session_id"]
+        assert forged.decrypt(room, later) is None, "the changed device got the key"
+        assert newdev.decrypt(room, later) is not None, "the new device got no key"
+        assert "came back with other keys" in bot.log()
+        mt.check_clean(fake)
+    finally:
+        bot.stop()
+        fake.stop()
+
+
+def test_resent_encrypted_message_appears_once():
+    """An encrypted board whose answer is lost goes again with the same
+    txnId and the same ciphertext; one re-sent after a restart (encrypted
+    anew, under the same txnId) is not a second message either."""
+    fake = mt.new_fake()
+    bot = new_bot(fake)
+    bot2 = None
+    try:
+        ana, ben = mt.players(fake, 2)
+        room = encrypted_room(fake, [ana, ben])
+        fake.say(ana, room, "!game new fortuna")
+        fake.say(ben, room, "!game join")
+        mt.wait_text(fake, room, "Ana, Ben")
+        fake.wait_idle()
+        # (a) lost once: retried in the process, the same bytes
+        fake.lose_response_next("PUT", r"/send/m\.room\.encrypted/tabula\.[0-9]")
+        fake.say(ana, room, "!game start")
+        mt.wait_boards(fake, room, 1)
+        fake.wait_idle()
+        assert fake.lost_responses and fake.dedups, "the lost answer was not retried"
+        assert not fake.reencrypted
+        moves = mt.settle_start(fake, room, bot.db)
+        # (b) lost, and the bot killed before it retries: the restart
+        # sends it again from the outbox, encrypted anew
+        fake.lose_response_next("PUT", r"/send/m\.room\.encrypted/tabula\.[0-9]")
+        uid = mt.awaited(mt.boards(fake, room)[-1])[0]
+        fake.say(uid, room, "!play " + mt.fresh_moves(fake, uid)[0])
+        fake._wait(lambda: len(fake.lost_responses) >= 2, 10, "no second lost answer")
+        bot.proc.send_signal(signal.SIGKILL)
+        bot.proc.wait()
+        bot.err.close()
+        bot2 = new_bot(fake, db=bot.db)
+        harness.wait_settled(bot.db, moves - 1, what="after the restart")
+        fake.wait_idle()
+        assert fake.reencrypted, "the re-sent message was not encrypted anew"
+        txn = fake.lost_responses[-1].path.rsplit("/", 1)[1]
+        with fake._lock:
+            landed = [e for e in fake._rooms[room].timeline if e.txn and e.txn[2] == txn]
+        assert len(landed) == 1, landed
+        mt.check_clean(fake)
+    finally:
+        for b in (bot2, bot):
+            if b and b.proc.poll() is None:
+                b.stop()
+        fake.stop()
+
+
+def test_unsupported_encryption_refused():
+    """A room encrypted with an algorithm the bot does not speak: it says
+    so once, in clear, and leaves (it cannot read or write there)."""
+    fake = mt.new_fake()
+    bot = new_bot(fake)
+    try:
+        ana, = mt.players(fake, 1)
+        room = fake.create_room(ana, name="odd")
+        fake.send_event(ana, room, "m.room.encryption", {"algorithm": "m.megolm.v9.xyz"},
+                        state_key="")
+        fake.invite_bot(room, ana)
+        fake._wait(lambda: any("cannot take part" in t for t in mt.texts(fake, room)), 10,
+                   lambda: "no notice in the room")
+        fake._wait(lambda: room not in fake.bot_rooms(), 10, lambda: "the bot stayed")
+        assert len(mt.texts(fake, room)) == 1
+        fake.violations[:] = [v for v in fake.violations if "plaintext message" not in v]
+        mt.check_clean(fake)
+    finally:
+        bot.stop()
+        fake.stop()
+
+
+if __name__ == "__main__":
+    if len(sys.argv) > 1:
+        mt.BIN = sys.argv[1]
+    sys.exit(harness.run_tests("matrix-e2e", sys.modules[__name__], sys.argv))
