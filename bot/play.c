@@ -66,7 +66,7 @@ void cmd_play(const struct cmd_ctx *x)
 	c.actor = cmd->user;
 	queue_updates(m, &c, &cap);
 	if (change_commit(m, &c, &err))
-		reply_commit_failed(a, cmd, loc);
+		reply_commit_failed(m, a, cmd, loc);
 	else
 		reply_actor_view(a, cmd, &c);
 out:
@@ -291,7 +291,7 @@ void cmd_undo(const struct cmd_ctx *x)
 		s->last_seq = keep;
 	}
 	if (change_commit(m, &c, &err))
-		reply_commit_failed(a, cmd, loc);
+		reply_commit_failed(m, a, cmd, loc);
 	else
 		reply_actor_view(a, cmd, &c);
 	capture_release(&cap);
@@ -387,9 +387,10 @@ size_t session_mgr_complete(struct session_mgr *m, const struct command *cmd,
 	struct session *s;
 	int seat;
 
+	m->epoch++;	/* an entry point: cached games are checked again */
 	if (!utf8_valid(cmd->text, cmd->text_len))
 		return 0;
-	s = session_mgr_find(m, cmd->platform, cmd->room, &err);
+	s = session_find(m, cmd->platform, cmd->room, &err);
 	buf_release(&err);
 	if (!s || !s->st || s->rec.status != SESSION_ACTIVE)
 		return 0;

@@ -19,6 +19,7 @@ struct fault_store {
 	int fail_at;		/* <= 0: never */
 	int writes;		/* attempted so far */
 	int healed;
+	int conflicts;		/* commits still to refuse as STORE_CONFLICT */
 };
 
 static const struct store_ops fault_ops;
@@ -54,6 +55,13 @@ static int fault_commit(struct store *s, struct store_commit *c, struct buf *err
 
 	if (fault_hit(fs, err))
 		return -1;
+	if (fs->conflicts > 0 && c->session && c->session->id) {
+		fs->conflicts--;
+		if (err)
+			buf_setf(err, "store: session %lld was changed elsewhere (injected)",
+				 (long long)c->session->id);
+		return STORE_CONFLICT;
+	}
 	return store_commit(fs->inner, c, err);
 }
 
@@ -215,6 +223,11 @@ struct store *store_fault_wrap(struct store *inner, int fail_at)
 	fs->inner = inner;
 	fs->fail_at = fail_at;
 	return &fs->base;
+}
+
+void store_fault_conflicts(struct store *s, int n)
+{
+	fault_downcast(s)->conflicts = n;
 }
 
 void store_fault_heal(struct store *s)

@@ -304,6 +304,9 @@ int store_migrate(struct store *from, struct store *to, struct buf *err);
  * inner. */
 struct store *store_fault_wrap(struct store *inner, int fail_at);
 void store_fault_heal(struct store *s);
+/* The next n commits that update a stored session fail with STORE_CONFLICT
+ * (as if another process had changed it), storing nothing. */
+void store_fault_conflicts(struct store *s, int n);
 int store_fault_writes(const struct store *s);	/* writes attempted so far */
 
 void session_rec_init(struct session_rec *s);
