@@ -1985,7 +1985,7 @@ static int pg_import(struct store *s, struct store *from, struct buf *err)
 	records = (long long)col_i64(r, 0, 0);
 	PQclear(r);
 	if (records) {
-		seterr(err, "store: the target store is not empty (%lld sessions, outbox messages"
+		seterr(err, "store: the target store is not empty (it holds %lld sessions, outbox messages"
 		       " and cursors); copy into an empty one", records);
 		goto fail;
 	}

@@ -1693,7 +1693,7 @@ static int sqlite_import(struct store *s, struct store *from, struct buf *err)
 	if (pragma_int_st(ss, stmt(ss, ST_COUNT_RECORDS), &records, err))
 		goto fail;
 	if (records) {
-		seterr(err, "store: the target store is not empty (%d sessions, outbox messages"
+		seterr(err, "store: the target store is not empty (it holds %d sessions, outbox messages"
 		       " and cursors); copy into an empty one", records);
 		goto fail;
 	}

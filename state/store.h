@@ -295,6 +295,14 @@ void store_pg_test_lose_answer(struct store *s);
 /* How many connections the store has made (1 after open; tests). */
 unsigned store_pg_connections(struct store *s);
 
+/*
+ * A store whose writes (commit, cursor_set) are stored only while the
+ * lease `lease` is held by holder (struct store_commit's fence: otherwise
+ * STORE_FENCED).  Borrows inner, which must outlive it; the names are
+ * copied.  NULL for a NULL inner or a bad name.
+ */
+struct store *store_fence_wrap(struct store *inner, const char *lease, const char *holder);
+
 /* Copies every record of from into to (see store_ops.import). */
 int store_migrate(struct store *from, struct store *to, struct buf *err);
 
