@@ -175,9 +175,9 @@ int cluster_init(struct cluster *c, uv_loop_t *loop, struct store *store, int64_
 		return -1;
 	}
 	c->node_deadline = sent + (uint64_t)ttl_ms;
+	/* referenced: a standby has nothing else to keep its loop running */
 	uv_timer_init(loop, &c->timer);
 	c->timer.data = c;
-	uv_unref((uv_handle_t *)&c->timer);	/* the console's end still ends the bot */
 	c->started = 1;
 	return 0;
 }

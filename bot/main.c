@@ -691,6 +691,8 @@ int main(int argc, char **argv)
 			goto out;
 		}
 		session_mgr_set_node(mgr, nodes.cl.node);
+		if (!use_discord && !use_matrix)	/* the console's end ends the bot */
+			uv_unref((uv_handle_t *)&nodes.cl.timer);
 		log_info("cluster: node %s, leases of %lld ms", nodes.cl.node, (long long)lease_ms);
 	}
 	if (use_discord) {
