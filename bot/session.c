@@ -323,8 +323,13 @@ struct session *session_find(struct session_mgr *m, const char *platform, const 
 struct session *session_mgr_find(struct session_mgr *m, const char *platform,
 				 const char *room, struct buf *err)
 {
-	m->epoch++;
 	return session_find(m, platform, room, err);
+}
+
+struct session *session_mgr_cached(struct session_mgr *m, const char *platform,
+				   const char *room)
+{
+	return cache_get(m, platform, room);
 }
 
 /* ---- replay ---- */

@@ -173,8 +173,14 @@ int session_mgr_flush_outbox(struct session_mgr *m, struct buf *err);
 /* Marks an outbox message delivered (adapters' on_sent). */
 void session_mgr_sent(struct session_mgr *m, int64_t outbox_id);
 
+/* The cached session of a room, or NULL, without asking the store (tests
+ * and benchmarks: a process that knows nobody else changes its rooms). */
+struct session *session_mgr_cached(struct session_mgr *m, const char *platform,
+				   const char *room);
+
 /* The session of a room (cache, else store), or NULL.  With a node, a
- * cached copy is checked against the store first. */
+ * cached copy is checked against the store once after each entry point
+ * (a command, a tick, a callback of this API). */
 struct session *session_mgr_find(struct session_mgr *m, const char *platform,
 				 const char *room, struct buf *err);
 

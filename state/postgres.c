@@ -176,8 +176,9 @@ enum pg_stmt {
 	P_FENCE,
 	P_SESSION_INSERT,
 	P_SESSION_UPDATE,
-	P_SEATS_DELETE,
+	P_SEATS_TRIM,
 	P_SEAT_INSERT,
+	P_SEAT_UPSERT,
 	P_ACTION_INSERT,
 	P_ACTIONS_TRUNCATE,
 	P_OUTBOX_INSERT,
@@ -242,10 +243,19 @@ static const char *const stmt_sql[P_COUNT] = {
 		" creator = $5, locale = $6, status = $7, seed = $8, created = $9,"
 		" updated = $10, state = $11, version = $12, settings = $13, due = $15,"
 		" votes = $16 WHERE id = $14",
-	[P_SEATS_DELETE] = "DELETE FROM seats WHERE session = $1",
+	/* a commit rewrites only the seats that changed (they seldom do):
+	 * the ones past the count go, the others are upserted unless equal */
+	[P_SEATS_TRIM] = "DELETE FROM seats WHERE session = $1 AND seat >= $2",
 	[P_SEAT_INSERT] =
 		"INSERT INTO seats (session, seat, \"user\", name, is_bot, notify_dm)"
 		" VALUES ($1, $2, $3, $4, $5, $6)",
+	[P_SEAT_UPSERT] =
+		"INSERT INTO seats AS t (session, seat, \"user\", name, is_bot, notify_dm)"
+		" VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (session, seat) DO UPDATE"
+		" SET \"user\" = excluded.\"user\", name = excluded.name,"
+		" is_bot = excluded.is_bot, notify_dm = excluded.notify_dm"
+		" WHERE (t.\"user\", t.name, t.is_bot, t.notify_dm) IS DISTINCT FROM"
+		" (excluded.\"user\", excluded.name, excluded.is_bot, excluded.notify_dm)",
 	[P_ACTION_INSERT] =
 		"INSERT INTO actions (session, seq, seat, move, \"user\", at)"
 		" VALUES ($1, $2, $3, $4, $5, $6)",
@@ -270,9 +280,15 @@ static const char *const stmt_sql[P_COUNT] = {
 	[P_OUTBOX_PENDING] =
 		"SELECT id, platform, room, \"user\", key, payload, created FROM outbox"
 		" WHERE sent_at IS NULL AND id > $1 ORDER BY id LIMIT $2",
+	/* Not waited for on disk (asynchronous commit, set for this
+	 * transaction only: the setting at commit time is what counts): a
+	 * server crash may forget the last marks, and those messages go out
+	 * again with the same idempotency key.  Every mark waiting for its
+	 * own fsync cost a third of the throughput (docs/store.md). */
 	[P_OUTBOX_DONE] =
 		"UPDATE outbox SET sent_at = coalesce(sent_at, extract(epoch FROM now())::bigint),"
-		" payload = '' WHERE id = $1",
+		" payload = '' WHERE id = $1"
+		" RETURNING set_config('synchronous_commit', 'off', true)",
 	[P_CURSOR_GET] = "SELECT value FROM cursors WHERE key = $1",
 	[P_SESSIONS_DUE] =
 		"SELECT id, due FROM sessions"
@@ -1508,14 +1524,15 @@ static int pg_commit(struct store *s, struct store_commit *c, struct buf *err)
 			SEND(P_SESSION_UPDATE, 0);
 			p.n = 0;
 			p_i64(&p, sid);
-			SEND(P_SEATS_DELETE, 0);
+			p_i64(&p, sess->nseats);
+			SEND(P_SEATS_TRIM, 0);
 		} else {
 			session_params(&p, sess, sid);
 			SEND(P_SESSION_INSERT, 0);
 		}
 		for (i = 0; i < (size_t)sess->nseats; i++) {
 			seat_params(&p, sid, (int)i, &sess->seats[i]);
-			SEND(P_SEAT_INSERT, i);
+			SEND(sess->id ? P_SEAT_UPSERT : P_SEAT_INSERT, i);
 		}
 	}
 	if (c->truncate) {
