@@ -325,6 +325,9 @@ static void on_role_acquired(void *ctx, struct cluster_role *r)
 		nodes.exit_code = EXIT_RUNTIME;
 		uv_stop(nodes.loop);
 	} else {
+		/* what a dead holder left undelivered needs no flush here: the
+		 * cluster's on_tick (on_cluster_tick) runs right after the roles'
+		 * steps, and main flushes right after cluster_start */
 		*started = 1;
 	}
 	buf_release(&err);
