@@ -11,9 +11,11 @@
 # (TABULA_DB must be a postgresql:// URI: the processes share it).
 # TABULA_BIN names the binary (default: tabula beside this script's
 # directory, else on PATH).  A process that ends is started again after a
-# pause, unless it ended on a configuration error (exit 2, 3, 14, 20-24:
-# the same error would come back); SIGTERM or SIGINT stops them all and
-# exits 0.  The token is read from the environment only: never on a
+# pause, unless it ended on a configuration error (exit 2, 14, 15, 20-25:
+# the same error would come back; 25 would spend the day's reserve of
+# session starts); a crash (1), a store that went away (3) and a lost lease
+# (26) are restarted, as config/tabula@.service does.  SIGTERM or SIGINT
+# stops them all and exits 0.  The token is read from the environment only: never on a
 # command line, where ps would show it.
 set -u
 
@@ -109,7 +111,7 @@ while [ -z "$stopping" ]; do
 			wait "$p"
 			rc=$?
 			case $rc in
-			2 | 3 | 14 | 20 | 21 | 22 | 23 | 24)
+			2 | 14 | 15 | 20 | 21 | 22 | 23 | 24 | 25)
 				echo "tabula-shards: shard $i exited $rc (a configuration error):" \
 					"not restarted" >&2
 				eval "pid_$i="

@@ -3,7 +3,8 @@
 shards in separate processes against the Discord fake (which routes each
 guild's events to its shard's connection, DMs to shard 0), kill -9 of one
 of them mid-game and its restart, reminders across processes, the Matrix
-lease with a hot standby, the shard supervisor, and --migrate-store
+lease with a hot standby, the shard supervisor, the systemd unit and
+environment file of config/ run as systemd runs them, and --migrate-store
 through the binary.
 
 usage: cluster_test.py ./tabula [test-name ...]
@@ -15,6 +16,7 @@ import importlib.util
 import os
 import random
 import re
+import shutil
 import signal
 import sqlite3
 import subprocess
@@ -50,11 +52,16 @@ assert shard_of(G0, 2) == 0 and shard_of(G1, 2) == 1
 class Node:
     """One tabula process of the cluster, with its own log."""
 
-    def __init__(self, name, db, env_extra):
+    def __init__(self, name, db, env_extra, argv=None, base_env=None):
+        """argv: the command (default [BIN]); base_env: the environment
+        before the test's settings (default this one's, less the bot's
+        variables)."""
         self.name = name
         self.dir = tempfile.mkdtemp(prefix="tabula-cluster-")
-        env = {k: v for k, v in os.environ.items()
-               if not k.startswith(("DISCORD_", "MATRIX_", "TABULA_"))}
+        if base_env is None:
+            base_env = {k: v for k, v in os.environ.items()
+                        if not k.startswith(("DISCORD_", "MATRIX_", "TABULA_"))}
+        env = dict(base_env)
         env.update({"TABULA_DB": db, "TABULA_SEED": "5", "TABULA_LOG": "debug",
                     "TABULA_THROTTLE": "off",
                     "TABULA_LEASE_MS": str(int(LEASE_MS * SLOW))})
@@ -62,7 +69,7 @@ class Node:
         self.secrets = [v for k, v in env.items() if "TOKEN" in k or "PASSWORD" in k]
         self.errpath = os.path.join(self.dir, "stderr")
         self.err = open(self.errpath, "wb")
-        self.proc = subprocess.Popen([BIN], env=env, stdin=subprocess.DEVNULL,
+        self.proc = subprocess.Popen(argv or [BIN], env=env, stdin=subprocess.DEVNULL,
                                      stdout=subprocess.DEVNULL, stderr=self.err)
 
     def log(self):
@@ -514,6 +521,186 @@ def test_supervisor_starts_recommended_shards():
     assert TOKEN not in text
     fake.stop()
     schema.drop()
+
+
+# ---- config/tabula@.service and config/tabula.env.example, as shipped ----
+
+CONFIG = os.path.join(HERE, "..", "..", "config")
+UNIT = os.path.join(CONFIG, "tabula@.service")
+ENV_EXAMPLE = os.path.join(CONFIG, "tabula.env.example")
+
+
+def unit_sections(path):
+    """{section: [(key, value), ...]} of a systemd unit file."""
+    out, cur = {}, None
+    with open(path) as f:
+        for line in f:
+            line = line.strip()
+            if not line or line.startswith(("#", ";")):
+                continue
+            if line.startswith("["):
+                cur = out.setdefault(line.strip("[]"), [])
+                continue
+            k, sep, v = line.partition("=")
+            assert sep and cur is not None, "%s: not KEY=VALUE: %r" % (path, line)
+            cur.append((k.strip(), v.strip()))
+    return out
+
+
+def env_file(path):
+    """An EnvironmentFile's assignments, as systemd reads them (no quotes
+    are used in ours: a quote would be a mistake)."""
+    out = {}
+    with open(path) as f:
+        for line in f:
+            line = line.strip()
+            if not line or line.startswith(("#", ";")):
+                continue
+            k, sep, v = line.partition("=")
+            assert sep and re.fullmatch(r"[A-Z_][A-Z0-9_]*", k), "%s: %r" % (path, line)
+            assert '"' not in v and "'" not in v, "%s: quotes in %r" % (path, line)
+            out[k] = v
+    return out
+
+
+def exec_start(value, instance, env):
+    """ExecStart= as systemd runs it: %i is the instance, ${VAR} the
+    environment's, then split at white space."""
+    assert "%" not in value.replace("%i", ""), "a specifier other than %%i: %r" % value
+    value = value.replace("%i", instance)
+    unknown = [v for v in re.findall(r"\$\{(\w+)\}", value) if v not in env]
+    assert not unknown, "ExecStart= uses %r, which the environment file lacks" % unknown
+    return re.sub(r"\$\{(\w+)\}", lambda m: env[m.group(1)], value).split()
+
+
+def test_systemd_unit_runs_the_shards():
+    """config/tabula@.service with config/tabula.env.example, run the way
+    systemd runs them (the environment file, ExecStart= with %i and
+    ${TABULA_SHARDS} expanded): tabula@0 and tabula@1 serve Discord shards
+    0/2 and 1/2 of one PostgreSQL store, each guild's game goes to its
+    shard, and SIGTERM (the unit's KillSignal) stops each with exit 0, which
+    Restart=on-failure does not restart.  systemd-analyze verify, where
+    installed, finds nothing to say about the unit."""
+    unit = unit_sections(UNIT)
+    svc = dict(unit["Service"])
+    assert svc["Restart"] == "on-failure" and svc["KillSignal"] == "SIGTERM", svc
+    assert svc["EnvironmentFile"] == "/etc/tabula/tabula.env", svc
+    assert svc.get("LimitCORE") == "0" and svc.get("UMask") == "0077", svc
+    envf = env_file(ENV_EXAMPLE)
+    assert envf["TABULA_SHARDS"] == "2" and pg.is_pg(envf["TABULA_DB"]), envf
+    assert "DISCORD_TOKEN" in envf
+    if shutil.which("systemd-analyze"):
+        d = tempfile.mkdtemp(prefix="tabula-unit-")
+        with open(UNIT) as f:
+            text = f.read().replace("/etc/tabula/tabula.env", os.path.join(d, "env"))
+        with open(os.path.join(d, "tabula@.service"), "w") as f:
+            f.write(text)
+        shutil.copy(ENV_EXAMPLE, os.path.join(d, "env"))
+        os.symlink("tabula@.service", os.path.join(d, "tabula@0.service"))
+        p = subprocess.run(["systemd-analyze", "verify", "--man=no",
+                            os.path.join(d, "tabula@0.service")],
+                           capture_output=True, text=True, timeout=60)
+        said = [ln for ln in (p.stdout + p.stderr).splitlines()
+                if "/usr/local/bin/tabula" not in ln]     # not installed here
+        assert p.returncode == 0 and not said, p.stdout + p.stderr
+    else:
+        print("     (systemd-analyze is not installed: the unit was checked by this test only)")
+    fake = new_discord_fake()
+    schema = pg.Schema()
+    # the file's settings, with the test's store, token and endpoints
+    env = dict(envf)
+    env.update({"TABULA_DB": schema.uri, "DISCORD_TOKEN": TOKEN})
+    env.update(fake.env())
+    base = {k: v for k, v in os.environ.items()
+            if not k.startswith(("DISCORD_", "MATRIX_", "TABULA_"))}
+    base.update(env)
+    nodes = []
+    try:
+        for i in ("0", "1"):
+            argv = exec_start(svc["ExecStart"], i, env)
+            assert argv[-1] == "/usr/local/bin/tabula", argv
+            argv[-1] = os.path.abspath(BIN)
+            nodes.append(Node("tabula@" + i, schema.uri,
+                              {"DISCORD_TOKEN": TOKEN, "TABULA_DB": schema.uri},
+                              argv=argv, base_env=base))
+        fake.wait_shards_ready(2, timeout=20 * SLOW)
+        for i, n in enumerate(nodes):
+            n.wait_log(r"holds discord\.shard\.%d\.2 now" % i)
+        rooms = [Room(fake, schema.uri, C0, G0, "100000000000000001", "ana"),
+                 Room(fake, schema.uri, C1, G1, "100000000000000002", "ben")]
+        for r in rooms:
+            r.open()
+            r.step()
+        owners = owners_by_room(schema.uri)
+        assert owners[C0] == {nodes[0].node_id()}, owners
+        assert owners[C1] == {nodes[1].node_id()}, owners
+        assert fake.violations == [], fake.violations
+    finally:
+        for n in nodes:
+            n.stop(expect=0)
+        fake.stop()
+        schema.drop()
+
+
+# the exit statuses that mean "this would only fail again" (README.md)
+CONFIG_ERRORS = {2, 14, 15, 20, 21, 22, 23, 24, 25}
+
+
+def test_restart_rules_agree():
+    """The unit and scripts/tabula-shards.sh restart a process unless its
+    exit status is a configuration error (the same list in both); a crash
+    (1), a store that went away (3) and a lost lease (26) are restarted.
+    The supervisor is shown to restart a shard that exits 26 and to leave
+    one that exits 2 alone."""
+    svc = dict(unit_sections(UNIT)["Service"])
+    assert {int(x) for x in svc["RestartPreventExitStatus"].split()} == CONFIG_ERRORS, svc
+    with open(os.path.join(HERE, "..", "..", "scripts", "tabula-shards.sh")) as f:
+        script = f.read()
+    m = re.search(r"^\s*((?:\d+ \| )*\d+)\)\s*$", script, re.M)
+    assert m, "no case of configuration errors in tabula-shards.sh"
+    assert {int(x) for x in m.group(1).split(" | ")} == CONFIG_ERRORS, m.group(0)
+    # the supervisor with a stand-in binary: shard 0 exits 26 once, then
+    # stays up; shard 1 exits 2
+    d = tempfile.mkdtemp(prefix="tabula-shards-")
+    fakebin = os.path.join(d, "tabula")
+    with open(fakebin, "w") as f:
+        f.write("#!/bin/sh\n"
+                "echo \"start $DISCORD_SHARD\" >> %s/starts\n"
+                "case $DISCORD_SHARD in\n"
+                "0/2) [ -e %s/once ] && exec sleep 60; touch %s/once; exit 26 ;;\n"
+                "*) exit 2 ;;\n"
+                "esac\n" % (d, d, d))
+    os.chmod(fakebin, 0o755)
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("DISCORD_", "MATRIX_", "TABULA_"))}
+    env.update({"DISCORD_TOKEN": TOKEN, "TABULA_DB": "postgresql:///x", "TABULA_BIN": fakebin})
+    with open(os.path.join(d, "out"), "wb") as out:
+        sup = subprocess.Popen(["sh", os.path.join(HERE, "..", "..", "scripts",
+                                                   "tabula-shards.sh"), "2"],
+                               env=env, stdout=out, stderr=subprocess.STDOUT,
+                               start_new_session=True)
+        try:
+            def starts():
+                try:
+                    with open(os.path.join(d, "starts")) as f:
+                        return f.read().split("\n")
+                except FileNotFoundError:
+                    return []
+            end = time.monotonic() + 15 * SLOW
+            while starts().count("start 0/2") < 2 and time.monotonic() < end:
+                time.sleep(0.1)
+            time.sleep(2.5)     # two more supervision rounds
+            assert starts().count("start 0/2") == 2, starts()
+            assert starts().count("start 1/2") == 1, starts()
+            sup.send_signal(signal.SIGTERM)
+            assert sup.wait(timeout=20 * SLOW) == 0
+        finally:
+            if sup.poll() is None:
+                os.killpg(sup.pid, signal.SIGKILL)
+    with open(os.path.join(d, "out"), "rb") as f:
+        text = f.read().decode("utf-8", "replace")
+    assert "shard 0 exited 26; restarting it" in text, text
+    assert "shard 1 exited 2 (a configuration error)" in text, text
 
 
 # The same columns in PostgreSQL as snapshot_sqlite() reads.
