@@ -799,6 +799,94 @@ def test_migrate_store_sqlite_to_postgres():
         schema.drop()
 
 
+def test_backups_restore():
+    """docs/deploy.md's backups work: pg_dump -Fc of a store the bot
+    played in, restored with pg_restore into a new database, is the same
+    row for row and the bot goes on from it; SQLite's online backup taken
+    while the bot runs (Python's sqlite3 uses the same API as the sqlite3
+    shell's .backup) is a store the bot goes on from."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "MATRIX_",
+                                                                      "TABULA_"))}
+    env["TABULA_SEED"] = "3"
+    # three players, one move each, and ben's vote to abort (one of three)
+    script = ["ana: game new fortuna", "ben: game join", "dan: game join", "ana: game start",
+              "ana: play 1", "ben: play 1", "dan: play 1", "ben: game abort"]
+    d = tempfile.mkdtemp(prefix="tabula-backup-")
+    schema = pg.Schema()
+    db = "restore_%d" % os.getpid()
+    server = pg.server()
+    m = re.match(r"(postgresql://[^?]*/)tabula\?(.*)$", server)
+    assert m, server
+    restored = "%s%s?%s" % (m.group(1), db, m.group(2))
+    restored_store = "%s&options=-csearch_path%%3D%s" % (restored, schema.name)
+    try:
+        p = subprocess.run([BIN], env=dict(env, TABULA_DB=schema.uri),
+                           input="\n".join(script + [""]).encode(), capture_output=True,
+                           timeout=60)
+        assert p.returncode == 0, p.stderr
+        dump = os.path.join(d, "tabula.dump")
+        p = subprocess.run(["pg_dump", "-Fc", "-n", schema.name, "-f", dump, "-d", server],
+                           capture_output=True, text=True, timeout=60)
+        assert p.returncode == 0, p.stderr
+        pg.query(server, "CREATE DATABASE %s" % db)
+        p = subprocess.run(["pg_restore", "-d", restored, dump], capture_output=True, text=True,
+                           timeout=60)
+        assert p.returncode == 0, p.stderr
+        for k in PG_SNAPSHOT:
+            assert got_rows(schema.uri, k) == got_rows(restored_store, k), k
+        assert got_rows(restored_store, "actions"), "nothing was played before the dump"
+        c = pg._conns.pop(restored_store, None)
+        if c:
+            c.close()
+        # the bot goes on from the restored store: dan's vote makes two of three
+        p = subprocess.run([BIN], env=dict(env, TABULA_DB=restored_store),
+                           input=b"dan: game abort\n", capture_output=True, timeout=60)
+        assert p.returncode == 0, p.stderr
+        assert b"aborted" in p.stdout, p.stdout[-500:]
+    finally:
+        schema.drop()
+        pg.query(server, "DROP DATABASE IF EXISTS %s" % db)
+    # SQLite: the online backup while the bot runs and goes on committing
+    src, copy = os.path.join(d, "live.db"), os.path.join(d, "copy.db")
+    bot = subprocess.Popen([BIN], env=dict(env, TABULA_DB=src), stdin=subprocess.PIPE,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        bot.stdin.write("\n".join(script + [""]).encode())
+        bot.stdin.flush()
+        end = time.monotonic() + 20 * SLOW
+        votes = 0
+        while time.monotonic() < end:
+            if os.path.exists(src):
+                con = sqlite3.connect(src)
+                try:
+                    votes = con.execute("SELECT count(*) FROM sessions WHERE votes <> ''"
+                                        " AND votes <> '{}'").fetchone()[0]
+                except sqlite3.OperationalError:
+                    votes = 0
+                con.close()
+            if votes:
+                break
+            time.sleep(0.05)
+        assert votes, "the bot did not store ben's vote"
+        live = sqlite3.connect(src)
+        out = sqlite3.connect(copy)
+        live.backup(out)
+        out.close()
+        live.close()
+        # the bot is still running: it commits more after the copy
+        bot.stdin.write(b"ana: board\n")
+        bot.stdin.close()
+        assert bot.wait(timeout=30 * SLOW) == 0, bot.stderr.read()[-2000:]
+    finally:
+        if bot.poll() is None:
+            bot.kill()
+            bot.wait()
+    p = subprocess.run([BIN], env=dict(env, TABULA_DB=copy), input=b"dan: game abort\n",
+                       capture_output=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    assert b"aborted" in p.stdout, p.stdout[-500:]
+
+
 if __name__ == "__main__":
     if len(sys.argv) > 1:
         BIN = sys.argv[1]
