@@ -585,7 +585,11 @@ def test_systemd_unit_runs_the_shards():
     svc = dict(unit["Service"])
     assert svc["Restart"] == "on-failure" and svc["KillSignal"] == "SIGTERM", svc
     assert svc["EnvironmentFile"] == "/etc/tabula/tabula.env", svc
-    assert svc.get("LimitCORE") == "0" and svc.get("UMask") == "0077", svc
+    # what keeps the bot's files and the token file private (docs/reliability.md)
+    for k, v in (("LimitCORE", "0"), ("UMask", "0077"), ("User", "tabula"),
+                 ("ProtectSystem", "strict"), ("StateDirectory", "tabula"),
+                 ("StateDirectoryMode", "0700"), ("NoNewPrivileges", "yes")):
+        assert svc.get(k) == v, (k, svc.get(k))
     envf = env_file(ENV_EXAMPLE)
     assert envf["TABULA_SHARDS"] == "2" and pg.is_pg(envf["TABULA_DB"]), envf
     assert "DISCORD_TOKEN" in envf
