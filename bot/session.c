@@ -323,6 +323,9 @@ struct session *session_find(struct session_mgr *m, const char *platform, const 
 struct session *session_mgr_find(struct session_mgr *m, const char *platform,
 				 const char *room, struct buf *err)
 {
+	/* an entry point of its own (main's on_position, tests): a cached
+	 * copy another process may have changed is checked again */
+	m->epoch++;
 	return session_find(m, platform, room, err);
 }
 

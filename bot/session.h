@@ -180,7 +180,7 @@ struct session *session_mgr_cached(struct session_mgr *m, const char *platform,
 
 /* The session of a room (cache, else store), or NULL.  With a node, a
  * cached copy is checked against the store once after each entry point
- * (a command, a tick, a callback of this API). */
+ * (a command, a tick, a callback of this API, this call itself). */
 struct session *session_mgr_find(struct session_mgr *m, const char *platform,
 				 const char *room, struct buf *err);
 
