@@ -5,7 +5,7 @@ ifeq ($(origin CC),default)
 CC = gcc
 endif
 PKG_CONFIG ?= pkg-config
-PKGS = libuv libwebsockets libcurl jansson sqlite3 olm
+PKGS = libuv libwebsockets libcurl jansson sqlite3 libpq olm
 
 O ?= build
 DEV_CFLAGS = -Wall -Wextra -Werror -Wstrict-prototypes -Wvla -Wwrite-strings \
@@ -85,11 +85,15 @@ test: deps
 # Every test, without the install step.
 check: unit integration
 
+# The tests that need PostgreSQL get a throwaway server
+# (scripts/pg-test-server.sh: TABULA_TEST_PG names it).
+PG_RUN = sh scripts/pg-test-server.sh run
+
 unit: $(TEST_BIN)
-	@sh scripts/run-tests.sh $(TEST_BIN)
+	@$(PG_RUN) sh scripts/run-tests.sh $(TEST_BIN)
 
 integration: $(BIN) $(TOOL_BIN)
-	@TABULA_TOOLS=$(abspath $(O)/tests) sh tests/integration/run.sh ./$(BIN)
+	@TABULA_TOOLS=$(abspath $(O)/tests) $(PG_RUN) sh tests/integration/run.sh ./$(BIN)
 
 asan:
 	@$(MAKE) --no-print-directory O=build-asan \
@@ -102,19 +106,21 @@ asan:
 VG_SLOW ?= 10
 valgrind: $(TEST_BIN) $(BIN) $(TOOL_BIN)
 	@VALGRIND="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite" \
-		sh scripts/run-tests.sh $(TEST_BIN)
+		$(PG_RUN) sh scripts/run-tests.sh $(TEST_BIN)
 	@rm -rf $(O)/valgrind && mkdir -p $(O)/valgrind && \
 	VG_TABULA_BIN=$(abspath $(BIN)) VG_LOGDIR=$(abspath $(O)/valgrind) \
 	TABULA_TEST_SLOW=$(VG_SLOW) TABULA_TOOLS=$(abspath $(O)/tests) \
-		sh tests/integration/run.sh $(CURDIR)/scripts/valgrind-tabula.sh; \
+		$(PG_RUN) sh tests/integration/run.sh $(CURDIR)/scripts/valgrind-tabula.sh; \
 	rc=$$?; n=0; \
 	for f in $(O)/valgrind/vg.*.log; do \
 		[ -s "$$f" ] || continue; cat "$$f"; n=$$((n + 1)); rc=1; done; \
 	echo "valgrind: $$(ls $(O)/valgrind | wc -l) bot processes, $$n with errors"; \
 	exit $$rc
 
+# PostgreSQL with its durable defaults, for honest figures
 bench: $(BENCH_BIN) $(BIN)
-	@for b in $(BENCH_BIN); do BENCH_TABULA=$${BENCH_TABULA:-./$(BIN)} $$b || exit 1; done
+	@$(PG_RUN) --durable sh -c 'for b in $(BENCH_BIN); do \
+		BENCH_TABULA=$${BENCH_TABULA:-./$(BIN)} $$b || exit 1; done'
 
 # ---- fuzzing (libFuzzer; docs/fuzzing.md) ----
 # `make fuzz` installs clang if missing, builds every tests/fuzz/fuzz_*.c

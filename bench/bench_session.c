@@ -13,11 +13,31 @@
  * confirmations (one write each, asynchronous on a real platform) are made
  * after each command, outside the timed call but inside the throughput.
  *
- * BENCH_SESSION_SECONDS (default 3) per sync mode.  Figures:
- *   session.<sync>.play.p50|p99|max  us
- *   session.<sync>.query.p50|p99|max us
- *   session.<sync>.throughput        commands/s
+ * The same on PostgreSQL (the server TABULA_TEST_PG names: `make bench`
+ * starts one with its durable defaults, scripts/pg-test-server.sh), in a
+ * fresh schema, the manager as a node of a cluster (every command checks
+ * its cached game against the store, as with several processes); then
+ * two processes at once, each with its own 200 rooms on the same store,
+ * against one process alone, for PostgreSQL and (for comparison: not a
+ * supported deployment) for one SQLite file.
+ *
+ * BENCH_SESSION_SECONDS (default 3) per run.  Figures:
+ *   session.<store>.play.p50|p99|max  us    store: normal, full (SQLite), postgres
+ *   session.<store>.query.p50|p99|max us
+ *   session.<store>.throughput        commands/s
+ *   session.<store>.2proc.throughput  commands/s, two processes together
+ *   session.<store>.2proc.speedup     x, against one process (postgres, normal)
+ *   session.postgres[.2proc].cpu.bot      us of CPU per command in the bot
+ *   session.postgres[.2proc].cpu.server   us of CPU per command in its
+ *                                         PostgreSQL backend process
+ * The CPU figures say what the throughput would be on free cores: on a
+ * shared machine the wall-clock ones say more about the neighbours.
  */
+#include <sys/resource.h>
+#include <sys/wait.h>
+
+#include <libpq-fe.h>
+
 #include "bench/bench_common.h"
 
 struct samples {
@@ -62,51 +82,120 @@ static const char *game_of(int room)
 	return room % 2 ? "gtr" : "fortuna";
 }
 
-static int run(const char *sync, int nrooms, double seconds)
+struct result {
+	struct samples play, query, bygame[2];
+	long commands, failed, games;
+	double seconds;
+	double cpu_bot, cpu_server;	/* seconds over the timed loop */
+};
+
+static double cpu_self(void)
 {
-	struct bench_db db;
-	struct store *store;
-	struct session_mgr *m;
-	struct bench_adapter *b;
-	struct samples play = { 0 }, query = { 0 }, bygame[2] = { { 0 }, { 0 } };
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 +
+	       (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6;
+}
+
+/* CPU seconds used so far by process pid (0: none, or unreadable). */
+static double cpu_of(long pid)
+{
+	char path[64], line[1024], *p;
+	unsigned long long ut = 0, st = 0;
+	FILE *f;
+	int i;
+
+	if (pid <= 0)
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	p = fgets(line, sizeof(line), f) ? strrchr(line, ')') : NULL;
+	fclose(f);
+	/* after "(comm)": state is field 3; utime and stime are 14 and 15 */
+	for (i = 3; p && i < 14; i++)
+		p = strchr(p + 1, ' ');
+	if (!p || sscanf(p, " %llu %llu", &ut, &st) != 2)
+		return 0;
+	return (double)(ut + st) / (double)sysconf(_SC_CLK_TCK);
+}
+
+/* The server process of the store connection named app (PostgreSQL's
+ * application_name), or 0. */
+static long backend_of(const char *app)
+{
+	const char *base = getenv("TABULA_TEST_PG");
+	const char *v[1] = { app };
+	PGconn *c;
+	PGresult *r;
+	long pid = 0;
+
+	if (!base)
+		return 0;
+	c = PQconnectdb(base);
+	r = PQexecParams(c, "SELECT pid FROM pg_stat_activity WHERE application_name = $1",
+			 1, NULL, v, NULL, NULL, 0);
+	if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1)
+		pid = atol(PQgetvalue(r, 0, 0));
+	PQclear(r);
+	PQfinish(c);
+	return pid;
+}
+
+static void result_release(struct result *r)
+{
+	free(r->play.v);
+	free(r->query.v);
+	free(r->bygame[0].v);
+	free(r->bygame[1].v);
+}
+
+/*
+ * The command stream on m for `seconds`, in rooms "<prefix><i>"; 0 or -1
+ * (a game that could not start, or a play that did not apply).
+ */
+static int workload(struct session_mgr *m, struct bench_adapter *b, const char *prefix,
+		    int nrooms, double seconds, uint64_t seed, long backend, struct result *res)
+{
+	double cpu0, srv0;
 	struct move_list *ml = xmalloc(sizeof(*ml));
 	struct buf text = BUF_INIT, err = BUF_INIT;
 	struct rng r;
-	char room[32], user[64];
-	long commands = 0, failed = 0, games = 0;
-	double t0, t, c0;
+	char room[48], user[96];
+	double t0, t = 0, c0;
 	int i, rc = -1;
 
-	if (bench_db_make(&db, sync))
-		return -1;
-	store = bench_store_open(db.path, sync);
-	if (!store)
-		goto out;
-	m = xcalloc(1, sizeof(*m));
-	session_mgr_init(m, store, 1234);
-	b = bench_adapter_new(m);
-	rng_seed(&r, 99, 3);
+	memset(res, 0, sizeof(*res));
+	rng_seed(&r, 99 ^ seed, 3);
 	for (i = 0; i < nrooms; i++) {
-		snprintf(room, sizeof(room), "room%d", i);
+		snprintf(room, sizeof(room), "%sroom%d", prefix, i);
 		if (!bench_open_game(m, b, room, game_of(i), 2, 1))
-			goto release;
+			goto out;
 		bench_confirm(m, b);
 	}
 	t0 = bench_now();
+	cpu0 = cpu_self();
+	srv0 = cpu_of(backend);
 	do {
 		struct session *s;
 		int seat, k = (int)rng_below(&r, (uint32_t)nrooms);
 		int64_t seq;
 
-		snprintf(room, sizeof(room), "room%d", k);
-		s = session_mgr_find(m, "console", room, &err);
+		snprintf(room, sizeof(room), "%sroom%d", prefix, k);
+		/* the bench's own look (each process has its rooms): the
+		 * command itself checks the store, as the bot does */
+		s = session_mgr_cached(m, "console", room);
+		if (!s)
+			s = session_mgr_find(m, "console", room, &err);
 		seat = s ? bench_human_awaited(s) : -1;
 		if (seat < 0) {
 			if (!bench_open_game(m, b, room, game_of(k), 2, 1))
-				goto release;
+				goto out;
 			bench_confirm(m, b);
-			commands += 5;
-			games++;
+			res->commands += 5;
+			res->games++;
 			t = bench_now() - t0;
 			continue;
 		}
@@ -116,52 +205,254 @@ static int run(const char *sync, int nrooms, double seconds)
 
 			c0 = bench_now();
 			bench_cmd(m, b, room, user, q);
-			add_sample(&query, bench_now() - c0);
+			add_sample(&res->query, bench_now() - c0);
 		} else {
 			bench_pick_play(s, seat, &r, 0, ml, &text);
 			seq = s->last_seq;
 			c0 = bench_now();
 			bench_cmd(m, b, room, user, buf_str(&text));
-			add_sample(&play, bench_now() - c0);
-			add_sample(&bygame[k % 2], play.v[play.n - 1]);
+			add_sample(&res->play, bench_now() - c0);
+			add_sample(&res->bygame[k % 2], res->play.v[res->play.n - 1]);
 			/* the command may have replaced s (finished games stay) */
-			s = session_mgr_find(m, "console", room, &err);
+			s = session_mgr_cached(m, "console", room);
 			if (!s || s->last_seq <= seq) {
-				if (failed++ < 3)
+				if (res->failed++ < 3)
 					fprintf(stderr, "bench: %s: '%s' did not apply\n", room,
 						buf_str(&text));
 			}
 		}
 		bench_confirm(m, b);
-		commands++;
+		res->commands++;
 		t = bench_now() - t0;
 	} while (t < seconds);
-	for (i = 0; i < 2; i++) {
-		qsort(bygame[i].v, bygame[i].n, sizeof(double), cmp_double);
-		fprintf(stderr, "session.%s.play %s: p50 %.0f us, p99 %.0f us, %zu samples\n", sync,
-			game_of(i), pct(&bygame[i], 0.5) * 1e6, pct(&bygame[i], 0.99) * 1e6,
-			bygame[i].n);
-		free(bygame[i].v);
-	}
-	report(sync, "play", &play);
-	report(sync, "query", &query);
-	printf("session.%s.throughput %.0f commands/s\n", sync, commands / t);
-	fprintf(stderr, "session.%s: %d rooms, %ld commands in %.1f s, %ld new games, "
-		"%ld plays not applied\n", sync, nrooms, commands, t, games, failed);
-	rc = failed ? -1 : 0;
-release:
-	session_mgr_release(m);
-	free(m);
-	adapter_free(&b->base);
-	store_close(store);
+	res->seconds = t;
+	res->cpu_bot = cpu_self() - cpu0;
+	res->cpu_server = backend ? cpu_of(backend) - srv0 : 0;
+	rc = res->failed ? -1 : 0;
 out:
-	bench_db_remove(&db);
-	free(play.v);
-	free(query.v);
 	free(ml);
 	buf_release(&text);
 	buf_release(&err);
 	return rc;
+}
+
+static void report_all(const char *tag, struct result *res, int nrooms)
+{
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		qsort(res->bygame[i].v, res->bygame[i].n, sizeof(double), cmp_double);
+		fprintf(stderr, "session.%s.play %s: p50 %.0f us, p99 %.0f us, %zu samples\n", tag,
+			game_of(i), pct(&res->bygame[i], 0.5) * 1e6,
+			pct(&res->bygame[i], 0.99) * 1e6, res->bygame[i].n);
+	}
+	report(tag, "play", &res->play);
+	report(tag, "query", &res->query);
+	printf("session.%s.throughput %.0f commands/s\n", tag, res->commands / res->seconds);
+	if (res->cpu_server > 0) {
+		printf("session.%s.cpu.bot %.0f us\n", tag, res->cpu_bot / res->commands * 1e6);
+		printf("session.%s.cpu.server %.0f us\n", tag,
+		       res->cpu_server / res->commands * 1e6);
+	}
+	fprintf(stderr, "session.%s: %d rooms, %ld commands in %.1f s, %ld new games, "
+		"%ld plays not applied\n", tag, nrooms, res->commands, res->seconds, res->games,
+		res->failed);
+}
+
+/* A store of kind `tag` ("normal"/"full": SQLite at path; "postgres": the
+ * URI in path).  A node (several processes) when node is set. */
+static struct store *open_store(const char *tag, const char *path, const char *node)
+{
+	struct buf err = BUF_INIT;
+	struct store *st;
+
+	char uri[600];
+
+	if (strcmp(tag, "postgres"))
+		return bench_store_open(path, tag);
+	/* the application name finds the connection's server process */
+	snprintf(uri, sizeof(uri), "%s&application_name=%s", path, node);
+	st = store_pg_open(uri, &err);
+	if (!st)
+		fprintf(stderr, "bench: store: %s\n", buf_str(&err));
+	if (st && node && store_lease(st, node, node, 3600 * 1000, &err) != 1) {
+		fprintf(stderr, "bench: node lease: %s\n", buf_str(&err));
+		store_close(st);
+		st = NULL;
+	}
+	buf_release(&err);
+	return st;
+}
+
+/* One process: the figures of tag. */
+static int run_one(const char *tag, const char *path, int nrooms, double seconds,
+		   double *throughput)
+{
+	struct store *store = open_store(tag, path, "bench-node-0");
+	struct session_mgr *m;
+	struct bench_adapter *b;
+	struct result res;
+	int rc;
+
+	if (!store)
+		return -1;
+	m = xcalloc(1, sizeof(*m));
+	session_mgr_init(m, store, 1234);
+	if (!strcmp(tag, "postgres"))
+		session_mgr_set_node(m, "bench-node-0");
+	b = bench_adapter_new(m);
+	rc = workload(m, b, "", nrooms, seconds, 0,
+		      strcmp(tag, "postgres") ? 0 : backend_of("bench-node-0"), &res);
+	if (!rc) {
+		report_all(tag, &res, nrooms);
+		*throughput = res.commands / res.seconds;
+	}
+	result_release(&res);
+	session_mgr_release(m);
+	free(m);
+	adapter_free(&b->base);
+	store_close(store);
+	return rc;
+}
+
+/*
+ * Two processes at once on the same store, each with its own rooms, as two
+ * shards would be; both nodes of a cluster.  The throughput is both
+ * processes' commands over the longer of their runs.
+ */
+static int run_two(const char *tag, const char *path, int nrooms, double seconds,
+		   double one)
+{
+	int fds[2][2], k, rc = 0;
+	pid_t pid[2];
+	long commands = 0;
+	double secs = 0, cpu_bot = 0, cpu_server = 0;
+
+	for (k = 0; k < 2; k++) {
+		if (pipe(fds[k]))
+			return -1;
+		fflush(stdout);
+		pid[k] = fork();
+		if (pid[k] < 0)
+			return -1;
+		if (!pid[k]) {
+			char node[32], prefix[16];
+			struct store *store;
+			struct session_mgr *m;
+			struct bench_adapter *b;
+			struct result res;
+			FILE *out;
+
+			close(fds[k][0]);
+			snprintf(node, sizeof(node), "bench-node-%d", k + 1);
+			snprintf(prefix, sizeof(prefix), "p%d-", k);
+			store = open_store(tag, path, node);
+			if (!store)
+				_exit(1);
+			m = xcalloc(1, sizeof(*m));
+			session_mgr_init(m, store, 1234 + (uint64_t)k);
+			session_mgr_set_node(m, node);
+			b = bench_adapter_new(m);
+			if (workload(m, b, prefix, nrooms, seconds, (uint64_t)k + 1,
+				     strcmp(tag, "postgres") ? 0 : backend_of(node), &res))
+				_exit(1);
+			out = fdopen(fds[k][1], "w");
+			fprintf(out, "%ld %f %f %f\n", res.commands, res.seconds, res.cpu_bot,
+				res.cpu_server);
+			fclose(out);
+			_exit(0);
+		}
+		close(fds[k][1]);
+	}
+	for (k = 0; k < 2; k++) {
+		FILE *in = fdopen(fds[k][0], "r");
+		long c = 0;
+		double t = 0, cb = 0, cs = 0;
+		int status;
+
+		if (!in || fscanf(in, "%ld %lf %lf %lf", &c, &t, &cb, &cs) != 4)
+			rc = -1;
+		cpu_bot += cb;
+		cpu_server += cs;
+		if (in)
+			fclose(in);
+		if (waitpid(pid[k], &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
+			rc = -1;
+		commands += c;
+		if (t > secs)
+			secs = t;
+	}
+	if (rc || secs <= 0) {
+		fprintf(stderr, "bench: the two %s processes failed\n", tag);
+		return -1;
+	}
+	printf("session.%s.2proc.throughput %.0f commands/s\n", tag, commands / secs);
+	printf("session.%s.2proc.speedup %.2f x\n", tag, commands / secs / one);
+	if (cpu_server > 0) {
+		printf("session.%s.2proc.cpu.bot %.0f us\n", tag, cpu_bot / commands * 1e6);
+		printf("session.%s.2proc.cpu.server %.0f us\n", tag, cpu_server / commands * 1e6);
+	}
+	return 0;
+}
+
+/* A fresh schema in the server TABULA_TEST_PG names, into uri. */
+static int pg_schema(char *uri, size_t n)
+{
+	const char *base = getenv("TABULA_TEST_PG");
+	PGconn *c;
+	PGresult *r;
+	char sql[128];
+	int ok;
+
+	if (!base || !*base) {
+		fprintf(stderr, "bench: TABULA_TEST_PG is not set: run me through"
+			" scripts/pg-test-server.sh run --durable (make bench does)\n");
+		return -1;
+	}
+	c = PQconnectdb(base);
+	snprintf(sql, sizeof(sql), "DROP SCHEMA IF EXISTS bench_%d CASCADE;"
+		 " CREATE SCHEMA bench_%d", (int)getpid(), (int)getpid());
+	r = PQexec(c, sql);
+	ok = PQresultStatus(r) == PGRES_COMMAND_OK;
+	if (!ok)
+		fprintf(stderr, "bench: %s: %s\n", sql, PQerrorMessage(c));
+	PQclear(r);
+	PQfinish(c);
+	snprintf(uri, n, "%s&options=-csearch_path%%3Dbench_%d", base, (int)getpid());
+	return ok ? 0 : -1;
+}
+
+static int run_sqlite(const char *sync, int nrooms, double seconds, int two)
+{
+	struct bench_db db;
+	double one = 0;
+	int rc;
+
+	if (bench_db_make(&db, sync))
+		return -1;
+	rc = run_one(sync, db.path, nrooms, seconds, &one);
+	bench_db_remove(&db);
+	if (rc || !two)
+		return rc;
+	/* both processes on one file: each opens it (WAL, busy timeout) */
+	if (bench_db_make(&db, sync))
+		return -1;
+	rc = run_two(sync, db.path, nrooms, seconds, one);
+	bench_db_remove(&db);
+	return rc;
+}
+
+static int run_postgres(int nrooms, double seconds)
+{
+	char uri[512];
+	double one = 0;
+
+	if (pg_schema(uri, sizeof(uri)) || run_one("postgres", uri, nrooms, seconds, &one))
+		return -1;
+	/* a fresh schema for the pair: the same amount of data to start with */
+	if (pg_schema(uri, sizeof(uri)))
+		return -1;
+	return run_two("postgres", uri, nrooms, seconds, one);
 }
 
 int main(void)
@@ -169,7 +460,8 @@ int main(void)
 	int nrooms = (int)bench_env("BENCH_ROOMS", 200);
 	double seconds = bench_env("BENCH_SESSION_SECONDS", 3);
 
-	if (run("normal", nrooms, seconds) || run("full", nrooms, seconds))
+	if (run_sqlite("normal", nrooms, seconds, 1) || run_sqlite("full", nrooms, seconds, 0) ||
+	    run_postgres(nrooms, seconds))
 		return 1;
 	return 0;
 }

@@ -238,8 +238,10 @@ void ai_think(struct session_mgr *m, struct session *s)
 void session_mgr_ai_done(struct session_mgr *m, struct think_job *job)
 {
 	struct buf err = BUF_INIT;
-	struct session *s = session_mgr_find(m, job->platform, job->room, &err);
+	struct session *s;
 
+	m->epoch++;
+	s = session_find(m, job->platform, job->room, &err);
 	if (m->thinking > 0)
 		m->thinking--;
 	if (s && s->rec.id == job->session_id)

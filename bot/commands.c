@@ -454,7 +454,7 @@ static int checks_pass(const struct cmd_ctx *x)
 }
 
 /* From a command's text to its handler (see the top of this file). */
-static void handle(struct session_mgr *m, struct adapter *a, const struct command *cmd)
+static void handle_once(struct session_mgr *m, struct adapter *a, const struct command *cmd)
 {
 	struct buf err = BUF_INIT;
 	char word[32], sub[32];
@@ -485,7 +485,7 @@ static void handle(struct session_mgr *m, struct adapter *a, const struct comman
 					"Tu nombre de usuario o de sala es demasiado largo."));
 		return;
 	}
-	s = session_mgr_find(m, cmd->platform, cmd->room, &err);
+	s = session_find(m, cmd->platform, cmd->room, &err);
 	if (!s && err.len) {
 		log_err("loading %s/%s: %s", cmd->platform, cmd->room, buf_str(&err));
 		loc = cmd_loc(m, cmd, NULL);
@@ -537,6 +537,30 @@ static void handle(struct session_mgr *m, struct adapter *a, const struct comman
 	if (checks_pass(&x))
 		def->run(&x);
 	buf_release(&err);
+}
+
+/*
+ * A command whose commit found the game changed by another process
+ * (STORE_CONFLICT: the session is marked stale) runs once more on the
+ * game reloaded from the store, its checks included: the first attempt
+ * sent nothing (commit before send), so the user sees one answer.  A
+ * second conflict is answered "try again" (reply_commit_failed).
+ */
+static void handle(struct session_mgr *m, struct adapter *a, const struct command *cmd)
+{
+	int attempt;
+
+	for (attempt = 0; attempt < 2; attempt++) {
+		m->conflicted = 0;
+		m->may_retry = attempt == 0;
+		if (attempt)
+			m->retries++;
+		handle_once(m, a, cmd);
+		if (!m->conflicted)
+			break;
+	}
+	m->may_retry = 0;
+	m->conflicted = 0;
 }
 
 /* ---- the front door ---- */
@@ -623,6 +647,7 @@ void session_mgr_handle(struct session_mgr *m, struct adapter *a, const struct c
 	struct seated f;
 	struct session *s;
 
+	m->epoch++;	/* cached games are checked against the store again */
 	if (throttled(m, a, in))
 		return;
 	/* names are untrusted text: defence in depth behind the adapters */
@@ -631,7 +656,7 @@ void session_mgr_handle(struct session_mgr *m, struct adapter *a, const struct c
 	clean.name = name;
 	m->current = cmd;
 	if (cmd->direct && cmd->user && cmd->platform && cmd->room &&
-	    !((s = session_mgr_find(m, cmd->platform, cmd->room, &err)) &&
+	    !((s = session_find(m, cmd->platform, cmd->room, &err)) &&
 	      (s->rec.status == SESSION_LOBBY || s->rec.status == SESSION_ACTIVE))) {
 		/* a private chat with the bot: the command is for the player's
 		 * game, if there is exactly one */

@@ -5,19 +5,31 @@
  */
 #include "bot/config.h"
 
+#include "state/store.h"
+
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-static int is_secret(const char *key)
+/* A token, a password, or a store URI that holds a password. */
+static int is_secret(const char *key, const char *val)
 {
 	size_t n = strlen(key);
+	struct buf shown = BUF_INIT;
+	int has_password;
 
-	return (n >= 5 && !strcmp(key + n - 5, "TOKEN")) ||
-	       (n >= 8 && !strcmp(key + n - 8, "PASSWORD")) ||
-	       (n >= 4 && !strcmp(key + n - 4, "_KEY"));
+	if ((n >= 5 && !strcmp(key + n - 5, "TOKEN")) ||
+	    (n >= 8 && !strcmp(key + n - 8, "PASSWORD")) ||
+	    (n >= 4 && !strcmp(key + n - 4, "_KEY")))
+		return 1;
+	if (strcmp(key, "TABULA_DB"))
+		return 0;
+	store_describe(val, &shown);
+	has_password = strcmp(buf_str(&shown), val) != 0;
+	buf_release(&shown);
+	return has_password;
 }
 
 static char *trim(char *s)
@@ -83,7 +95,7 @@ int config_load(const char *path, struct buf *err)
 			buf_setf(err, "%s:%d: empty key", path, lineno);
 			goto fail;
 		}
-		if (is_secret(key) && *val && shared) {
+		if (is_secret(key, val) && *val && shared) {
 			/* never name the value: only the key */
 			buf_setf(err, "%s holds %s but others can read it: chmod 600 %s",
 				 path, key, path);

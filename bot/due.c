@@ -166,8 +166,10 @@ int64_t session_mgr_next_due(struct session_mgr *m)
 	buf_release(&err);
 	/* a game whose AI is thinking stays due until the answer is stored:
 	 * look again in a second rather than spin on it (the answer re-arms
-	 * the timer itself) */
-	if (m->thinking && next && next <= (now = mgr_now(m)))
+	 * the timer itself).  With several processes the earliest due time
+	 * may be another live node's work, which this one cannot claim: the
+	 * same one-second look. */
+	if ((m->thinking || m->node[0]) && next && next <= (now = mgr_now(m)))
 		next = now + 1;
 	return next;
 }
@@ -205,15 +207,26 @@ int64_t session_mgr_tick(struct session_mgr *m)
 	int failed = 0;
 
 	l->m = m;
-	/* collected first: attending commits, which rewrites the rows read */
-	if (store_sessions_due(m->store, now, collect_due, l, &err))
+	m->epoch++;	/* an entry point: cached games are checked again */
+	/* collected first: attending commits, which rewrites the rows read.
+	 * Several processes: only what this node claims (docs/deploy.md,
+	 * "Due work"): its own, the unclaimed and dead nodes' work on the
+	 * platforms it serves; the version check settles any overlap. */
+	if (m->node[0]) {
+		const char *plats[SESSION_MAX_ADAPTERS + 1];
+
+		if (session_platforms(m, plats) &&
+		    store_sessions_claim_due(m->store, now, m->node, plats, collect_due, l, &err))
+			log_warn("claiming due sessions: %s", buf_str(&err));
+	} else if (store_sessions_due(m->store, now, collect_due, l, &err)) {
 		log_warn("reading due sessions: %s", buf_str(&err));
+	}
 	for (i = 0; i < l->n; i++) {
 		struct session *s;
 		int64_t d;
 
 		buf_reset(&err);
-		s = session_mgr_find(m, l->v[i].platform, l->v[i].room, &err);
+		s = session_find(m, l->v[i].platform, l->v[i].room, &err);
 		if (!s || s->rec.id != l->v[i].id) {
 			/* an old game of the room: it needs nothing any more */
 			if (s)
@@ -278,7 +291,7 @@ static void game_pause(const struct cmd_ctx *x, int pause)
 		rs.since = now;		/* the clock starts again, stored */
 	settings_write(&c.rec, &rs);
 	if (change_commit(m, &c, &err)) {
-		reply_commit_failed(a, cmd, loc);
+		reply_commit_failed(m, a, cmd, loc);
 	} else {
 		if (!pause)
 			s->last_at = now;	/* ...and live, the same instant */
@@ -373,7 +386,7 @@ void cmd_game_kick(const struct cmd_ctx *x)
 	votes_save(&c.rec, v);
 	if (votes * 2 <= others) {
 		if (change_commit(m, &c, &err)) {
-			reply_commit_failed(a, cmd, loc);
+			reply_commit_failed(m, a, cmd, loc);
 		} else {
 			buf_setf(&msg, L(loc, "Vote to replace %s by the AI: %d of %d (more than half "
 					 "needed).",
@@ -402,7 +415,7 @@ void cmd_game_kick(const struct cmd_ctx *x)
 		change_moved(m, &c, &cap);
 		/* the votes against them go with the seat (change_commit) */
 		if (change_commit(m, &c, &err))
-			reply_commit_failed(a, cmd, loc);
+			reply_commit_failed(m, a, cmd, loc);
 	}
 	capture_release(&cap);
 	change_release(&c);

@@ -156,7 +156,7 @@ static int list_mine(void *ctx, const struct session_rec *rec)
 			seat = i;
 	if (seat < 0)
 		return 0;
-	s = session_mgr_find(f->m, rec->platform, rec->room, &err);
+	s = session_find(f->m, rec->platform, rec->room, &err);
 	buf_release(&err);
 	if (!s || s->rec.id != rec->id)
 		return 0;

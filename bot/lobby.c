@@ -273,7 +273,7 @@ void cmd_game_new(const struct cmd_ctx *x)
 		goto out;
 	}
 	if (change_commit(m, &c, &err)) {
-		reply_commit_failed(a, cmd, loc);
+		reply_commit_failed(m, a, cmd, loc);
 		change_release(&c);
 		session_free(s);
 		goto out;
@@ -296,7 +296,7 @@ static void lobby_commit(struct session_mgr *m, struct adapter *a, const struct 
 	struct rich r = RICH_INIT;
 
 	if (change_commit(m, c, &err)) {
-		reply_commit_failed(a, cmd, loc);
+		reply_commit_failed(m, a, cmd, loc);
 	} else {
 		lobby_summary(m, c->s, loc, &r);
 		reply_rich(a, cmd, 0, &r);
@@ -353,7 +353,7 @@ void cmd_game_leave(const struct cmd_ctx *x)
 
 		c.rec.status = SESSION_ABORTED;
 		if (change_commit(m, &c, &err))
-			reply_commit_failed(a, cmd, loc);
+			reply_commit_failed(m, a, cmd, loc);
 		else
 			reply_text(a, cmd, 0, L(loc,
 				"Nobody is seated any more: the lobby is closed. `game new <game>` opens another.",
@@ -523,7 +523,7 @@ void cmd_game_abort(const struct cmd_ctx *x)
 		if (votes * 2 <= humans) {
 			/* the vote is stored: a restart keeps it */
 			if (change_commit(m, &c, &err)) {
-				reply_commit_failed(a, cmd, loc);
+				reply_commit_failed(m, a, cmd, loc);
 			} else {
 				buf_setf(&err, L(loc,
 					 "Vote to abort recorded (%d of %d; more than half needed).",
@@ -536,7 +536,7 @@ void cmd_game_abort(const struct cmd_ctx *x)
 	}
 	c.rec.status = SESSION_ABORTED;
 	if (change_commit(m, &c, &err))
-		reply_commit_failed(a, cmd, loc);
+		reply_commit_failed(m, a, cmd, loc);
 	else
 		reply_text(a, cmd, 0, L(loc, "The game was aborted. Nobody wins.",
 					"La partida se canceló. Nadie gana."));

@@ -16,6 +16,7 @@
 #include "adapters/console/console.h"
 #include "adapters/discord/discord.h"
 #include "adapters/matrix/matrix.h"
+#include "bot/cluster.h"
 #include "bot/config.h"
 #include "bot/harden.h"
 #include "bot/session.h"
@@ -26,12 +27,14 @@
 #define EXIT_RUNTIME 1
 #define EXIT_USAGE 2
 #define EXIT_STORE 3
+#define EXIT_LEASE 26
 
 #define DEFAULT_DB "./var/tabula.db"
 
 static void usage(FILE *f)
 {
-	fputs("usage: tabula [--console] [--db PATH] [--help] [--version]\n"
+	fputs("usage: tabula [--console] [--db STORE] [--help] [--version]\n"
+	      "       tabula --migrate-store FROM TO\n"
 	      "\n"
 	      "Hosts board games (Fortuna, Glory to Rome) in chat rooms.  With\n"
 	      "DISCORD_TOKEN set it connects to Discord, with MATRIX_HOMESERVER to\n"
@@ -42,14 +45,23 @@ static void usage(FILE *f)
 	      "\n"
 	      "options:\n"
 	      "  --console     use the console adapter even if a platform is configured\n"
-	      "  --db PATH     the SQLite store (same as TABULA_DB)\n"
+	      "  --db STORE    the store (same as TABULA_DB)\n"
+	      "  --migrate-store FROM TO  copy every game, message and cursor of the\n"
+	      "                store FROM into the empty store TO (SQLite paths or\n"
+	      "                postgresql:// URIs), then exit\n"
 	      "  --help        this text\n"
 	      "  --version     the version\n"
 	      "\n"
 	      "environment:\n"
 	      "  TABULA_CONFIG      a KEY=VALUE file of defaults for these variables\n"
-	      "  TABULA_DB          store path (default " DEFAULT_DB ")\n"
+	      "  TABULA_DB          the store: a SQLite file (default " DEFAULT_DB "), or a\n"
+	      "                     postgresql:// URI shared by several processes\n"
+	      "                     (docs/deploy.md)\n"
 	      "  TABULA_DB_SYNC     normal (default) or full: SQLite synchronous mode\n"
+	      "  TABULA_DB_TIMEOUT  PostgreSQL: longest wait for an answer, ms (default 5000)\n"
+	      "  TABULA_LEASE_MS    PostgreSQL: how long a process's leases last (Matrix\n"
+	      "                     sync, Discord shard, its node), ms (default 10000);\n"
+	      "                     a standby takes over within about that long\n"
 	      "  TABULA_LOCALE      default locale of new rooms: en (default) or es\n"
 	      "  TABULA_LOG         log level on stderr: debug, info (default), warn, error\n"
 	      "  TABULA_SEED        fixes the bot's random seed (tests, replays)\n"
@@ -67,7 +79,9 @@ static void usage(FILE *f)
 	      "                     (they appear at once; global ones can take an hour)\n"
 	      "  DISCORD_API_URL    REST base (default https://discord.com/api/v10)\n"
 	      "  DISCORD_GATEWAY_URL gateway URL (default: asked with GET /gateway/bot)\n"
-	      "  DISCORD_SHARD      id/count, e.g. 0/2, when the bot runs sharded\n"
+	      "  DISCORD_SHARD      id/count, e.g. 0/2, when the bot runs sharded; with a\n"
+	      "                     PostgreSQL store also auto/count: the first shard no\n"
+	      "                     other process serves (or stand by for one)\n"
 	      "  DISCORD_REST_QUEUE most requests waiting for Discord (default 4096)\n"
 	      "  MATRIX_HOMESERVER  Matrix homeserver URL: runs the Matrix adapter\n"
 	      "  MATRIX_ACCESS_TOKEN the bot account's access token, or:\n"
@@ -90,7 +104,10 @@ static void usage(FILE *f)
 	      "  20-24 Discord closed with 4010-4014 (shard, sharding, API version,\n"
 	      "     invalid or disallowed intents): fix the configuration first\n"
 	      "  25 Discord's daily session starts are down to the reserve: find out\n"
-	      "     from the log why the bot kept reconnecting before restarting it\n", f);
+	      "     from the log why the bot kept reconnecting before restarting it\n"
+	      "  26 a lease this process held (the Matrix sync, a Discord shard) was\n"
+	      "     lost: the store was out of reach for longer than TABULA_LEASE_MS, or\n"
+	      "     another process took it; restarted, the process stands by\n", f);
 }
 
 /*
@@ -192,23 +209,40 @@ static int on_position(void *ctx, struct adapter *a, const struct command *cmd,
 	return 0;
 }
 
-/* The Discord adapter as the environment configures it, or NULL + err. */
-static struct adapter *discord_from_env(uint64_t seed, struct buf *err)
+/*
+ * The Discord configuration the environment gives, into cfg (its strings
+ * borrowed from the environment).  DISCORD_SHARD "auto/n" sets *auto_n
+ * (the shard is chosen later, from the store's leases); 0, or -1 + err.
+ */
+static int discord_config_from_env(struct discord_config *cfg, int *auto_n, uint64_t seed,
+				   struct buf *err)
 {
-	struct discord_config cfg;
 	const char *shard = getenv("DISCORD_SHARD");
 	const char *queue = getenv("DISCORD_REST_QUEUE");
 
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.token = getenv("DISCORD_TOKEN");
-	cfg.application_id = getenv("DISCORD_APPLICATION_ID");
-	cfg.api_url = getenv("DISCORD_API_URL");
-	cfg.gateway_url = getenv("DISCORD_GATEWAY_URL");
-	cfg.guild_id = getenv("DISCORD_GUILD_ID");
-	cfg.seed = seed;
-	if (shard && *shard && discord_shard_parse(shard, &cfg.shard_id, &cfg.shard_count)) {
-		buf_setf(err, "DISCORD_SHARD must be id/count, e.g. 0/2");
-		return NULL;
+	memset(cfg, 0, sizeof(*cfg));
+	*auto_n = 0;
+	cfg->token = getenv("DISCORD_TOKEN");
+	cfg->application_id = getenv("DISCORD_APPLICATION_ID");
+	cfg->api_url = getenv("DISCORD_API_URL");
+	cfg->gateway_url = getenv("DISCORD_GATEWAY_URL");
+	cfg->guild_id = getenv("DISCORD_GUILD_ID");
+	cfg->seed = seed;
+	if (shard && !strncmp(shard, "auto/", 5)) {
+		char spec[32];
+		int id;
+
+		/* parsed as 0/n: the same rules for n */
+		snprintf(spec, sizeof(spec), "0/%.20s", shard + 5);
+		if (discord_shard_parse(spec, &id, auto_n)) {
+			buf_setf(err, "DISCORD_SHARD must be id/count or auto/count, e.g. 0/2");
+			return -1;
+		}
+		cfg->shard_count = *auto_n;
+	} else if (shard && *shard &&
+		   discord_shard_parse(shard, &cfg->shard_id, &cfg->shard_count)) {
+		buf_setf(err, "DISCORD_SHARD must be id/count or auto/count, e.g. 0/2");
+		return -1;
 	}
 	if (queue && *queue) {
 		char *end;
@@ -220,11 +254,11 @@ static struct adapter *discord_from_env(uint64_t seed, struct buf *err)
 		    n < DISCORD_REST_QUEUE_MIN || n > DISCORD_REST_QUEUE_MAX) {
 			buf_setf(err, "DISCORD_REST_QUEUE must be a number from %d to %d",
 				 DISCORD_REST_QUEUE_MIN, DISCORD_REST_QUEUE_MAX);
-			return NULL;
+			return -1;
 		}
-		cfg.rest_queue = (size_t)n;
+		cfg->rest_queue = (size_t)n;
 	}
-	return discord_adapter_new(&cfg, err);
+	return 0;
 }
 
 /* The Matrix adapter as the environment configures it, or NULL + err.  db:
@@ -255,13 +289,164 @@ static struct adapter *matrix_from_env(struct store *store, const char *db, uint
 	if (tclock.mode)
 		cfg.now = test_now;
 	cfg.pickle_key = getenv("MATRIX_PICKLE_KEY");
-	if (strcmp(db, ":memory:")) {
+	if (store_is_postgres(db) && !(cfg.pickle_key && *cfg.pickle_key)) {
+		/* a standby on another machine must open the same keys: a key
+		 * file beside one process would not be there */
+		buf_setf(err, "with a PostgreSQL store, MATRIX_PICKLE_KEY must be set (the same"
+			 " key in every process that may serve Matrix)");
+		return NULL;
+	}
+	if (strcmp(db, ":memory:") && !store_is_postgres(db)) {
 		buf_printf(&keyfile, "%s.matrix-key", db);
 		cfg.key_file = buf_str(&keyfile);
 	}
 	a = matrix_adapter_new(&cfg, err);
 	buf_release(&keyfile);
 	return a;
+}
+
+/* ---- several processes on one store (docs/deploy.md) ---- */
+
+/*
+ * With a shared store (PostgreSQL) this process is a node of a cluster
+ * (bot/cluster.h): Discord and Matrix start only once their role lease is
+ * this process's (a second process waits as a hot standby), and a lost
+ * role ends the process with EXIT_LEASE (restarted, it stands by).
+ */
+static struct {
+	int on;
+	struct cluster cl;
+	struct cluster_role discord_role, matrix_role;
+	struct discord_config dcfg;
+	struct session_mgr *mgr;
+	uv_loop_t *loop;
+	struct adapter **discord, **matrix;	/* main's platform slots */
+	int *discord_started, *matrix_started;
+	int exit_code;
+} nodes;
+
+static int attach_adapter(struct session_mgr *mgr, struct adapter *p, uv_loop_t *loop,
+			  struct buf *err);
+
+static void on_role_acquired(void *ctx, struct cluster_role *r)
+{
+	struct buf err = BUF_INIT;
+	int is_discord = r == &nodes.discord_role;
+	struct adapter **slot = is_discord ? nodes.discord : nodes.matrix;
+	int *started = is_discord ? nodes.discord_started : nodes.matrix_started;
+
+	if (is_discord && !*slot) {
+		if (nodes.dcfg.shard_count)
+			nodes.dcfg.shard_id = r->index;
+		*slot = discord_adapter_new(&nodes.dcfg, &err);
+		if (!*slot) {
+			log_err("discord: %s", buf_str(&err));
+			nodes.exit_code = EXIT_USAGE;
+			uv_stop(nodes.loop);
+			buf_release(&err);
+			return;
+		}
+		if (nodes.dcfg.shard_count)
+			log_info("discord: serving shard %d of %d", r->index, nodes.dcfg.shard_count);
+	}
+	if (attach_adapter(nodes.mgr, *slot, nodes.loop, &err)) {
+		log_err("%s: %s", (*slot)->ops->name, buf_str(&err));
+		nodes.exit_code = EXIT_RUNTIME;
+		uv_stop(nodes.loop);
+	} else {
+		/* what a dead holder left undelivered needs no flush here: the
+		 * cluster's on_tick (on_cluster_tick) runs right after the roles'
+		 * steps, and main flushes right after cluster_start */
+		*started = 1;
+	}
+	buf_release(&err);
+}
+
+static void on_role_lost(void *ctx, struct cluster_role *r)
+{
+	struct adapter *a = r == &nodes.discord_role ? *nodes.discord : *nodes.matrix;
+
+	/* nothing more goes out or is claimed for that platform here; the
+	 * fence refuses what this process may still try to store for it */
+	if (a)
+		session_mgr_remove_adapter(nodes.mgr, a);
+	log_err("%s is another process's now: stopping (exit %d); restarted, this process"
+		" stands by", r->name, EXIT_LEASE);
+	nodes.exit_code = EXIT_LEASE;
+	uv_stop(nodes.loop);
+}
+
+static void rearm(struct session_mgr *m, int64_t due);
+
+/* Every lease period: orphaned messages of dead nodes, and due work that
+ * a dead node had claimed, on the platforms this process serves now. */
+static void on_cluster_tick(void *ctx)
+{
+	struct session_mgr *m = ctx;
+	struct buf err = BUF_INIT;
+
+	if (session_mgr_flush_outbox(m, &err))
+		log_warn("outbox: %s", buf_str(&err));
+	buf_release(&err);
+	rearm(m, session_mgr_tick(m));
+}
+
+/* --migrate-store FROM TO: 0, or an exit status. */
+struct copied {
+	long n[4];
+};
+
+static int count_item(void *ctx, const struct store_item *it)
+{
+	((struct copied *)ctx)->n[it->kind]++;
+	return 0;
+}
+
+static int migrate_store(const char *from, const char *to)
+{
+	struct buf err = BUF_INIT, shown = BUF_INIT;
+	struct store *src = NULL, *dst = NULL;
+	struct copied c = { { 0 } };
+	int rc = EXIT_STORE;
+
+	/* a missing SQLite file would be created empty: that is no source */
+	if (!store_is_postgres(from) && access(from, F_OK)) {
+		fprintf(stderr, "tabula: --migrate-store: %s does not exist\n", from);
+		return EXIT_STORE;
+	}
+	src = store_open(from, &err);
+	if (!src) {
+		store_describe(from, &shown);
+		fprintf(stderr, "tabula: cannot open the store %s: %s\n", buf_str(&shown),
+			buf_str(&err));
+		goto out;
+	}
+	dst = store_open(to, &err);
+	if (!dst) {
+		store_describe(to, &shown);
+		fprintf(stderr, "tabula: cannot open the store %s: %s\n", buf_str(&shown),
+			buf_str(&err));
+		goto out;
+	}
+	if (store_migrate(src, dst, &err)) {
+		fprintf(stderr, "tabula: --migrate-store: %s (nothing copied)\n", buf_str(&err));
+		goto out;
+	}
+	if (store_dump(dst, count_item, &c, &err)) {
+		fprintf(stderr, "tabula: --migrate-store: reading the copy: %s\n", buf_str(&err));
+		goto out;
+	}
+	store_describe(to, &shown);
+	printf("copied into %s: %ld sessions, %ld actions, %ld outbox messages, %ld cursors\n",
+	       buf_str(&shown), c.n[STORE_ITEM_SESSION], c.n[STORE_ITEM_ACTION],
+	       c.n[STORE_ITEM_OUTBOX], c.n[STORE_ITEM_CURSOR]);
+	rc = 0;
+out:
+	store_close(src);
+	store_close(dst);
+	buf_release(&err);
+	buf_release(&shown);
+	return rc;
 }
 
 /* ---- searching AI seats on libuv's thread pool (docs/async.md) ---- */
@@ -370,17 +555,39 @@ static void make_default_dir(void)
 		log_warn("cannot create ./var: %s", strerror(errno));
 }
 
+/* Hands p to the manager and starts it. */
+static int attach_adapter(struct session_mgr *mgr, struct adapter *p, uv_loop_t *loop,
+			  struct buf *err)
+{
+	p->on_command = on_command;
+	p->on_sent = on_sent;
+	p->on_complete = on_complete;
+	p->on_position = on_position;
+	p->on_clock = tclock.mode ? on_clock : NULL;
+	p->ctx = mgr;
+	session_mgr_add_adapter(mgr, p);
+	if (adapter_start(p, loop, err)) {
+		session_mgr_remove_adapter(mgr, p);
+		return -1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	const char *db = getenv("TABULA_DB"), *env;
+	const char *db = getenv("TABULA_DB"), *env, *mig_from = NULL, *mig_to = NULL;
 	struct session_mgr *mgr;
-	struct adapter *platforms[2] = { NULL, NULL };
-	int nplat = 0, use_matrix, k;
-	struct store *store;
-	struct buf err = BUF_INIT;
+	/* discord, matrix, console: created here, or (a Discord shard chosen
+	 * from the leases) when its role is taken */
+	struct adapter *platforms[3] = { NULL, NULL, NULL };
+	int started[3] = { 0, 0, 0 };
+	int use_matrix, k, discord_auto = 0;
+	struct store *store, *matrix_store = NULL;
+	struct buf err = BUF_INIT, shown = BUF_INIT;
 	uv_loop_t *loop;
 	uv_signal_t sigint, sigterm, sigusr1;
 	int force_console = 0, use_discord, i, rc = 0;
+	int64_t lease_ms = 0;
 	uint64_t seed;
 
 	/* before any secret is read: a core dump would hold the tokens and
@@ -395,6 +602,9 @@ int main(int argc, char **argv)
 			force_console = 1;
 		} else if (!strcmp(argv[i], "--db") && i + 1 < argc) {
 			db = argv[++i];
+		} else if (!strcmp(argv[i], "--migrate-store") && i + 2 < argc) {
+			mig_from = argv[++i];
+			mig_to = argv[++i];
 		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			usage(stdout);
 			return 0;
@@ -423,17 +633,28 @@ int main(int argc, char **argv)
 		}
 		log_set_level(lvl);
 	}
+	if (mig_from)
+		return migrate_store(mig_from, mig_to);
 	use_discord = !force_console && getenv("DISCORD_TOKEN") && *getenv("DISCORD_TOKEN");
 	use_matrix = !force_console && getenv("MATRIX_HOMESERVER") && *getenv("MATRIX_HOMESERVER");
 	if (!db || !*db) {
 		db = DEFAULT_DB;
 		make_default_dir();
 	}
-	store = store_sqlite_open(db, &err);
+	store_describe(db, &shown);	/* a URI's password never reaches a log */
+	store = store_open(db, &err);
 	if (!store) {
-		fprintf(stderr, "tabula: cannot open the store %s: %s\n", db, buf_str(&err));
+		fprintf(stderr, "tabula: cannot open the store %s: %s\n", buf_str(&shown),
+			buf_str(&err));
 		buf_release(&err);
+		buf_release(&shown);
 		return EXIT_STORE;
+	}
+	nodes.on = store_shared(store);
+	if (nodes.on && cluster_ttl_from_env(&lease_ms, &err)) {
+		fprintf(stderr, "tabula: %s\n", buf_str(&err));
+		rc = EXIT_USAGE;
+		goto out_store;
 	}
 	env = getenv("TABULA_SEED");
 	seed = env && *env ? strtoull(env, NULL, 0) : random_seed();
@@ -489,54 +710,110 @@ int main(int argc, char **argv)
 		mgr->default_loc = loc;
 	}
 	loop = uv_default_loop();
+	nodes.mgr = mgr;
+	nodes.loop = loop;
+	nodes.discord = &platforms[0];
+	nodes.matrix = &platforms[1];
+	nodes.discord_started = &started[0];
+	nodes.matrix_started = &started[1];
+	if (nodes.on) {
+		if (cluster_init(&nodes.cl, loop, store, lease_ms, seed, &err)) {
+			fprintf(stderr, "tabula: the store's leases: %s\n", buf_str(&err));
+			rc = EXIT_STORE;
+			goto out;
+		}
+		session_mgr_set_node(mgr, nodes.cl.node);
+		if (!use_discord && !use_matrix)	/* the console's end ends the bot */
+			uv_unref((uv_handle_t *)&nodes.cl.timer);
+		log_info("cluster: node %s, leases of %lld ms", nodes.cl.node, (long long)lease_ms);
+	}
 	if (use_discord) {
-		platforms[nplat] = discord_from_env(seed, &err);
-		if (!platforms[nplat]) {
+		if (discord_config_from_env(&nodes.dcfg, &discord_auto, seed, &err)) {
 			fprintf(stderr, "tabula: %s\n", buf_str(&err));
 			rc = EXIT_USAGE;
 			goto out;
 		}
-		nplat++;
+		if (discord_auto && !nodes.on) {
+			fprintf(stderr, "tabula: DISCORD_SHARD=auto/%d needs a store shared by the"
+				" processes (TABULA_DB=postgresql://...)\n", discord_auto);
+			rc = EXIT_USAGE;
+			goto out;
+		}
+		/* checked now, whenever the adapter is made */
+		platforms[0] = discord_adapter_new(&nodes.dcfg, &err);
+		if (!platforms[0]) {
+			fprintf(stderr, "tabula: %s\n", buf_str(&err));
+			rc = EXIT_USAGE;
+			goto out;
+		}
+		if (discord_auto) {
+			adapter_free(platforms[0]);	/* made again for its shard */
+			platforms[0] = NULL;
+		}
 	}
 	if (use_matrix) {
-		platforms[nplat] = matrix_from_env(store, db, seed, &err);
-		if (!platforms[nplat]) {
+		struct store *ms = store;
+
+		if (nodes.on) {
+			/* the adapter's own writes (its sync position) and the
+			 * manager's commits of Matrix games: only while this
+			 * process holds the Matrix lease */
+			matrix_store = store_fence_wrap(store, "matrix", nodes.cl.node);
+			ms = matrix_store;
+			session_mgr_set_fence(mgr, "matrix", "matrix", nodes.cl.node);
+		}
+		platforms[1] = matrix_from_env(ms, db, seed, &err);
+		if (!platforms[1]) {
 			fprintf(stderr, "tabula: %s\n", buf_str(&err));
 			rc = EXIT_USAGE;
 			goto out;
 		}
-		nplat++;
 	}
-	if (!nplat) {
-		platforms[nplat++] = console_adapter_new(STDIN_FILENO, stdout);
+	if (!use_discord && !use_matrix) {
+		platforms[2] = console_adapter_new(STDIN_FILENO, stdout);
 		if (isatty(STDIN_FILENO))
 			printf("tabula console. Type \"name: command\", e.g. \"ana: game new fortuna\"; "
 			       "\"ana: help\" lists the commands; Ctrl-D quits.\n");
 	}
-	for (k = 0; k < nplat; k++) {
-		struct adapter *p = platforms[k];
-
-		p->on_command = on_command;
-		p->on_sent = on_sent;
-		p->on_complete = on_complete;
-		p->on_position = on_position;
-		p->on_clock = tclock.mode ? on_clock : NULL;
-		p->ctx = mgr;
-		session_mgr_add_adapter(mgr, p);
-		if (adapter_start(p, loop, &err)) {
-			log_err("%s: %s", p->ops->name, buf_str(&err));
+	for (k = 0; k < 3; k++) {
+		/* with a shared store Discord and Matrix wait for their lease */
+		if (!platforms[k] || (nodes.on && k < 2))
+			continue;
+		if (attach_adapter(mgr, platforms[k], loop, &err)) {
+			log_err("%s: %s", platforms[k]->ops->name, buf_str(&err));
 			rc = EXIT_RUNTIME;
 			goto out;
 		}
+		started[k] = 1;
 	}
-	if (session_mgr_flush_outbox(mgr, &err))
-		log_warn("outbox: %s", buf_str(&err));
-	if (session_mgr_load_open(mgr, &err))
-		log_warn("loading the open games: %s", buf_str(&err));
+	if (nodes.on) {
+		if (use_discord) {
+			int first = discord_auto ? 0 : nodes.dcfg.shard_id;
+			int count = discord_auto ? discord_auto : 1;
+			int total = nodes.dcfg.shard_count ? nodes.dcfg.shard_count : 1;
+
+			cluster_role_init(&nodes.discord_role, "discord.shard", first, count, total,
+					  on_role_acquired, on_role_lost, NULL);
+			cluster_add_role(&nodes.cl, &nodes.discord_role);
+		}
+		if (use_matrix) {
+			cluster_role_init(&nodes.matrix_role, "matrix", 0, 1, 0, on_role_acquired,
+					  on_role_lost, NULL);
+			cluster_add_role(&nodes.cl, &nodes.matrix_role);
+		}
+		nodes.cl.on_tick = on_cluster_tick;
+		nodes.cl.tick_ctx = mgr;
+	}
 	uv_timer_init(loop, &due_timer);
 	due_timer.data = mgr;
 	uv_unref((uv_handle_t *)&due_timer);	/* the console's end still ends the bot */
 	due_timer_on = 1;
+	if (nodes.on)
+		cluster_start(&nodes.cl);	/* starts what this process may serve */
+	if (session_mgr_flush_outbox(mgr, &err))
+		log_warn("outbox: %s", buf_str(&err));
+	if (session_mgr_load_open(mgr, &err))
+		log_warn("loading the open games: %s", buf_str(&err));
 	rearm(mgr, session_mgr_tick(mgr));
 	uv_signal_init(loop, &sigusr1);
 	sigusr1.data = mgr;
@@ -549,36 +826,50 @@ int main(int argc, char **argv)
 	uv_signal_start(&sigterm, on_signal, SIGTERM);
 	uv_unref((uv_handle_t *)&sigint);
 	uv_unref((uv_handle_t *)&sigterm);
-	log_debug("ready (store %s)", db);
-	uv_run(loop, UV_RUN_DEFAULT);
+	log_debug("ready (store %s)", buf_str(&shown));
+	if (!nodes.exit_code)
+		uv_run(loop, UV_RUN_DEFAULT);
 	stopping = 1;
 	while (thinking_out)	/* a job holds memory a worker still writes */
 		uv_run(loop, UV_RUN_ONCE);
-	for (k = 0; k < nplat; k++) {
+	for (k = 0; k < 3; k++) {
 		struct adapter *p = platforms[k];
 
+		if (!p)
+			continue;
 		if (!strcmp(p->ops->name, "discord") && discord_adapter_exit_code(p))
 			rc = discord_adapter_exit_code(p);
 		if (!strcmp(p->ops->name, "matrix") && matrix_adapter_exit_code(p))
 			rc = matrix_adapter_exit_code(p);
-		adapter_stop(p);
+		if (started[k])
+			adapter_stop(p);
 	}
+	if (nodes.exit_code && !rc)
+		rc = nodes.exit_code;
+	/* after the adapters: a standby takes over what is given up now */
+	if (nodes.on)
+		cluster_stop(&nodes.cl);
 	uv_close((uv_handle_t *)&sigint, NULL);
 	uv_close((uv_handle_t *)&sigterm, NULL);
 	uv_close((uv_handle_t *)&sigusr1, NULL);
 	due_timer_on = 0;
 	uv_close((uv_handle_t *)&due_timer, NULL);
-	if (use_discord || use_matrix)
+	if (use_discord || use_matrix || nodes.on)
 		uv_run(loop, UV_RUN_DEFAULT);	/* lets the closed handles go */
 	else
 		uv_run(loop, UV_RUN_NOWAIT);
 out:
 	session_mgr_release(mgr);
 	free(mgr);
-	for (k = 0; k < nplat; k++)
+	for (k = 0; k < 3; k++)
 		adapter_free(platforms[k]);
+	if (rc && nodes.on && nodes.cl.started)
+		cluster_stop(&nodes.cl);
+out_store:
+	store_close(matrix_store);
 	store_close(store);
 	buf_release(&err);
+	buf_release(&shown);
 	/* a read blocked on a terminal may still hold the loop: do not wait */
 	return rc;
 }

@@ -89,7 +89,7 @@ static void outmsg_controls(struct session_mgr *m, const struct outbox_rec *o,
 
 	if (key_parse(o->key, &sid, &ver))
 		return;
-	s = session_mgr_find(m, o->platform, o->room, &err);
+	s = session_find(m, o->platform, o->room, &err);
 	buf_release(&err);
 	if (!s)
 		return;
@@ -143,9 +143,22 @@ static int flush_one(void *ctx, const struct outbox_rec *o)
 	return 0;
 }
 
+/*
+ * Alone on its store, everything undelivered is this process's.  With
+ * several processes, only the messages of no live node on the platforms
+ * it serves: they become its own (store_outbox_claim), so a message is
+ * delivered by one process, and a dead one's are taken over.
+ */
 int session_mgr_flush_outbox(struct session_mgr *m, struct buf *err)
 {
-	return store_outbox_pending(m->store, flush_one, m, err);
+	const char *plats[SESSION_MAX_ADAPTERS + 1];
+
+	m->epoch++;
+	if (!m->node[0])
+		return store_outbox_pending(m->store, flush_one, m, err);
+	if (!session_platforms(m, plats))
+		return 0;
+	return store_outbox_claim(m->store, m->node, plats, flush_one, m, err);
 }
 
 void session_mgr_sent(struct session_mgr *m, int64_t outbox_id)

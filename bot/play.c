@@ -379,9 +379,10 @@ size_t session_mgr_complete(struct session_mgr *m, const struct command *cmd,
 	struct session *s;
 	int seat;
 
+	m->epoch++;	/* an entry point: cached games are checked again */
 	if (!utf8_valid(cmd->text, cmd->text_len))
 		return 0;
-	s = session_mgr_find(m, cmd->platform, cmd->room, &err);
+	s = session_find(m, cmd->platform, cmd->room, &err);
 	buf_release(&err);
 	if (!s || !s->st || s->rec.status != SESSION_ACTIVE)
 		return 0;

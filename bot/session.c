@@ -179,6 +179,9 @@ void cache_put(struct session_mgr *m, struct session *s)
 		    !strcmp((*pp)->rec.room, s->rec.room)) {
 			struct session *old = *pp;
 
+			/* a newer copy of the same game: its AI job is still out */
+			if (old->rec.id == s->rec.id)
+				s->thinking |= old->thinking;
 			s->next = old->next;
 			*pp = s;
 			session_free(old);
@@ -261,14 +264,46 @@ struct session *cache_get(struct session_mgr *m, const char *platform, const cha
 	return NULL;
 }
 
-struct session *session_mgr_find(struct session_mgr *m, const char *platform,
-				 const char *room, struct buf *err)
+/*
+ * Whether the cached s is what the store holds: with several processes
+ * another one may have changed the game, or opened a new one in the room.
+ * Asked once per epoch (an entry point: a command, a tick, a callback);
+ * a stale copy is asked again at once.  An error keeps the copy (the
+ * commit's version check still refuses a stale change).
+ */
+static int cache_fresh(struct session_mgr *m, struct session *s)
+{
+	struct buf err = BUF_INIT;
+	int64_t id, version;
+	int r;
+
+	if (s->stale)
+		return 0;
+	if (!m->node[0] || s->checked == m->epoch)
+		return 1;
+	r = store_session_stamp(m->store, s->rec.platform, s->rec.room, &id, &version, &err);
+	if (r < 0) {
+		log_warn("checking %s/%s: %s", s->rec.platform, s->rec.room, buf_str(&err));
+		buf_release(&err);
+		return 1;
+	}
+	buf_release(&err);
+	if (r == 1 && id == s->rec.id && version == s->rec.version) {
+		s->checked = m->epoch;
+		return 1;
+	}
+	log_debug("%s/%s changed elsewhere: reloading", s->rec.platform, s->rec.room);
+	return 0;
+}
+
+struct session *session_find(struct session_mgr *m, const char *platform, const char *room,
+			     struct buf *err)
 {
 	struct session *s = cache_get(m, platform, room);
 	struct session_rec rec;
 	int r;
 
-	if (s)
+	if (s && cache_fresh(m, s))
 		return s;
 	session_rec_init(&rec);
 	r = store_session_current(m->store, platform, room, &rec, err);
@@ -278,9 +313,26 @@ struct session *session_mgr_find(struct session_mgr *m, const char *platform,
 	}
 	s = session_from_rec(m, &rec, err);
 	session_rec_release(&rec);
-	if (s)
+	if (s) {
+		s->checked = m->epoch;
 		cache_put(m, s);
+	}
 	return s;
+}
+
+struct session *session_mgr_find(struct session_mgr *m, const char *platform,
+				 const char *room, struct buf *err)
+{
+	/* an entry point of its own (main's on_position, tests): a cached
+	 * copy another process may have changed is checked again */
+	m->epoch++;
+	return session_find(m, platform, room, err);
+}
+
+struct session *session_mgr_cached(struct session_mgr *m, const char *platform,
+				   const char *room)
+{
+	return cache_get(m, platform, room);
 }
 
 /* ---- replay ---- */
@@ -480,11 +532,29 @@ int change_commit(struct session_mgr *m, struct change *c, struct buf *err)
 		sc.cursor_key = m->current->cursor_key;
 		sc.cursor_value = m->current->cursor_value;
 	}
-	if (store_commit(m->store, &sc, err)) {
-		log_warn("commit failed for %s/%s: %s", c->rec.platform, c->rec.room,
-			 buf_str(err));
+	sc.owner = m->node[0] ? m->node : NULL;
+	for (i = 0; i < (size_t)m->nfences; i++)
+		if (!strcmp(m->fences[i].platform, c->rec.platform)) {
+			sc.fence_lease = m->fences[i].lease;
+			sc.fence_holder = m->fences[i].holder;
+		}
+	m->last_commit = store_commit(m->store, &sc, err);
+	if (m->last_commit) {
+		if (m->last_commit == STORE_CONFLICT) {
+			/* another process changed the game: reload before use */
+			c->s->stale = 1;
+			m->conflicted = 1;
+			m->conflicts++;
+			log_info("%s/%s was changed by another process: %s", c->rec.platform,
+				 c->rec.room, m->may_retry ? "running the command again"
+				 : "nothing stored");
+		} else {
+			log_warn("commit failed for %s/%s: %s", c->rec.platform, c->rec.room,
+				 buf_str(err));
+		}
 		return -1;
 	}
+	c->s->checked = m->epoch;
 	if (moved)
 		c->s->last_at = now;
 	if (c->truncate)
@@ -508,14 +578,29 @@ void change_commit_answer(struct session_mgr *m, struct change *c, struct adapte
 	struct buf err = BUF_INIT;
 
 	if (change_commit(m, c, &err))	/* logged there */
-		reply_commit_failed(a, cmd, loc);
+		reply_commit_failed(m, a, cmd, loc);
 	else
 		reply_actor_view(a, cmd, c);
 	buf_release(&err);
 }
 
-void reply_commit_failed(struct adapter *a, const struct command *cmd, enum locale loc)
+void reply_commit_failed(struct session_mgr *m, struct adapter *a, const struct command *cmd,
+			 enum locale loc)
 {
+	/* a process that lost its lease answers nothing: the one holding
+	 * it now reads the same command and answers it */
+	if (m->last_commit == STORE_FENCED)
+		return;
+	if (m->last_commit == STORE_CONFLICT) {
+		if (m->may_retry)
+			return;		/* handle() runs the command again */
+		reply_text(a, cmd, 1, L(loc,
+			"The game changed at the same moment (another move came first), so nothing "
+			"changed. Please look at the board and try again.",
+			"La partida cambió en ese mismo momento (otra jugada llegó antes), así que "
+			"nada ha cambiado. Mira el tablero e inténtalo de nuevo."));
+		return;
+	}
 	reply_text(a, cmd, 1, L(loc,
 		"The bot could not save that, so nothing changed. Please try again in a moment.",
 		"El bot no pudo guardar eso, así que nada ha cambiado. Inténtalo de nuevo en un momento."));
@@ -564,4 +649,51 @@ void session_mgr_add_adapter(struct session_mgr *m, struct adapter *a)
 	if (m->nadapters < SESSION_MAX_ADAPTERS)
 		m->adapters[m->nadapters++] = a;
 	a->commands = commands_for_adapters();
+}
+
+void session_mgr_remove_adapter(struct session_mgr *m, struct adapter *a)
+{
+	int i;
+
+	for (i = 0; i < m->nadapters; i++)
+		if (m->adapters[i] == a) {
+			memmove(&m->adapters[i], &m->adapters[i + 1],
+				(size_t)(m->nadapters - i - 1) * sizeof(m->adapters[0]));
+			m->nadapters--;
+			return;
+		}
+}
+
+void session_mgr_set_node(struct session_mgr *m, const char *node)
+{
+	snprintf(m->node, sizeof(m->node), "%s", node ? node : "");
+}
+
+void session_mgr_set_fence(struct session_mgr *m, const char *platform, const char *lease,
+			   const char *holder)
+{
+	struct session_fence *f = NULL;
+	int i;
+
+	for (i = 0; i < m->nfences; i++)
+		if (!strcmp(m->fences[i].platform, platform))
+			f = &m->fences[i];
+	if (!f) {
+		if (m->nfences == SESSION_MAX_FENCES)
+			return;
+		f = &m->fences[m->nfences++];
+	}
+	snprintf(f->platform, sizeof(f->platform), "%s", platform);
+	snprintf(f->lease, sizeof(f->lease), "%s", lease);
+	snprintf(f->holder, sizeof(f->holder), "%s", holder);
+}
+
+int session_platforms(struct session_mgr *m, const char *out[SESSION_MAX_ADAPTERS + 1])
+{
+	int i;
+
+	for (i = 0; i < m->nadapters; i++)
+		out[i] = m->adapters[i]->ops->name;
+	out[i] = NULL;
+	return i;
 }

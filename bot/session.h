@@ -10,6 +10,14 @@
  * and the player is told so.  A restart reloads sessions from the store on
  * demand and re-sends the outbox.
  *
+ * Several processes on one store (docs/deploy.md): once told its node
+ * (session_mgr_set_node), the manager checks each cached session against
+ * the store's version once per command, tick or callback; a commit refused
+ * because the session moved (STORE_CONFLICT) reloads it and runs the
+ * command once more, then answers "try again"; due work and orphaned outbox
+ * messages are claimed for the node; a platform with a fence (the Matrix
+ * lease) commits only while the fence's lease is this process's.
+ *
  * The commands it answers are one table (bot/commands.h); its files, one
  * per responsibility, are listed in bot/session_int.h.
  */
@@ -26,6 +34,7 @@
 
 #define SESSION_BUCKETS 4096
 #define SESSION_MAX_ADAPTERS 4
+#define SESSION_MAX_FENCES 4
 
 /*
  * Limits (docs/async.md, "Limits"): the open lobbies one user may sit in on
@@ -50,7 +59,19 @@ struct session {
 	int64_t last_at;	/* when the last move was stored (or the start) */
 	int64_t last_seq;	/* seq of the last stored action */
 	int thinking;		/* a job of its AI seats is out (bot/think.h) */
+	/* several processes: a commit found the store's copy newer (reload
+	 * before using it again), and the manager epoch in which the cached
+	 * copy was last checked against the store */
+	int stale;
+	unsigned checked;
 	struct session *next;	/* hash chain */
+};
+
+/* A platform whose commits need a lease (struct store_commit's fence). */
+struct session_fence {
+	char platform[16];
+	char lease[STORE_NAME_MAX + 1];
+	char holder[STORE_NAME_MAX + 1];
 };
 
 struct session_mgr {
@@ -79,6 +100,16 @@ struct session_mgr {
 	struct throttle throttle;	/* per platform and user; off by default */
 	int64_t (*now_ms)(void *ctx);	/* monotonic milliseconds (the throttle) */
 	void *now_ms_ctx;
+	/* several processes (session_mgr_set_node): this process's node
+	 * lease name, "" when the store is the process's alone */
+	char node[STORE_NAME_MAX + 1];
+	struct session_fence fences[SESSION_MAX_FENCES];
+	int nfences;
+	unsigned epoch;			/* bumped by every entry point */
+	int last_commit;		/* the last change_commit's store answer */
+	int conflicted;			/* a commit of this command hit STORE_CONFLICT */
+	int may_retry;			/* ... and the command will run again */
+	long conflicts, retries;	/* counters, for the log and the tests */
 };
 
 /* Sets up in place.  seed feeds new games' seeds (tests fix it); AI
@@ -90,6 +121,21 @@ void session_mgr_release(struct session_mgr *m);
  * every period_ms) or off (burst 0). */
 void session_mgr_set_throttle(struct session_mgr *m, unsigned burst, int64_t period_ms);
 void session_mgr_add_adapter(struct session_mgr *m, struct adapter *a);
+
+/*
+ * Several processes on one store.  set_node: this process's node lease
+ * name (held by the caller, bot/cluster.h): cached sessions are checked
+ * against the store, due work and orphaned messages are claimed for it,
+ * and the outbox rows it commits are its own.  set_fence: commits of
+ * platform's sessions are stored only while lease is held by holder
+ * (STORE_FENCED otherwise: the change is dropped, nothing is answered).
+ * Strings are copied.  session_mgr_remove_adapter takes a platform out
+ * (its lease was lost): nothing more is delivered or claimed for it.
+ */
+void session_mgr_set_node(struct session_mgr *m, const char *node);
+void session_mgr_set_fence(struct session_mgr *m, const char *platform, const char *lease,
+			   const char *holder);
+void session_mgr_remove_adapter(struct session_mgr *m, struct adapter *a);
 
 /* Handles one command from adapter a; answers through a.  Never fails: every
  * problem becomes a message to the user.  The per-user throttle is applied
@@ -119,13 +165,23 @@ int64_t session_mgr_next_due(struct session_mgr *m);
  * moved meanwhile, and frees the job. */
 void session_mgr_ai_done(struct session_mgr *m, struct think_job *job);
 
-/* Delivers every undelivered outbox message (at start-up: after a crash). */
+/* Delivers every undelivered outbox message (at start-up: after a crash).
+ * With a node: the messages of no live node on the adapters' platforms,
+ * which become this node's (call it again now and then: a node that died
+ * leaves its messages to the others). */
 int session_mgr_flush_outbox(struct session_mgr *m, struct buf *err);
 
 /* Marks an outbox message delivered (adapters' on_sent). */
 void session_mgr_sent(struct session_mgr *m, int64_t outbox_id);
 
-/* The session of a room (cache, else store), or NULL. */
+/* The cached session of a room, or NULL, without asking the store (tests
+ * and benchmarks: a process that knows nobody else changes its rooms). */
+struct session *session_mgr_cached(struct session_mgr *m, const char *platform,
+				   const char *room);
+
+/* The session of a room (cache, else store), or NULL.  With a node, a
+ * cached copy is checked against the store once after each entry point
+ * (a command, a tick, a callback of this API, this call itself). */
 struct session *session_mgr_find(struct session_mgr *m, const char *platform,
 				 const char *room, struct buf *err);
 

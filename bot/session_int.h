@@ -69,7 +69,17 @@ void view_init(const struct session *s, enum locale loc, const char **names,
 /* Answers cmd (priv: privately) with text, one rich line per text line. */
 void reply_text(struct adapter *a, const struct command *cmd, int priv, const char *text);
 void reply_rich(struct adapter *a, const struct command *cmd, int priv, const struct rich *r);
-void reply_commit_failed(struct adapter *a, const struct command *cmd, enum locale loc);
+/* After a failed change_commit: tells the user nothing changed (unless the
+ * command will run again, or this process lost the platform's lease). */
+void reply_commit_failed(struct session_mgr *m, struct adapter *a, const struct command *cmd,
+			 enum locale loc);
+
+/* session_mgr_find without starting an entry: a cached copy is checked
+ * against the store at most once per epoch (several processes). */
+struct session *session_find(struct session_mgr *m, const char *platform, const char *room,
+			     struct buf *err);
+/* The platforms of the manager's adapters, NULL-terminated; their count. */
+int session_platforms(struct session_mgr *m, const char *out[SESSION_MAX_ADAPTERS + 1]);
 
 /* The cache of sessions by room.  cache_put takes s (and frees the
  * session it replaces); cache_get reads no store. */

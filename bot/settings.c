@@ -259,7 +259,7 @@ static int setting_vote(struct session_mgr *m, struct adapter *a, const struct c
 	}
 	votes_save(&c->rec, v);
 	if (change_commit(m, c, &err)) {
-		reply_commit_failed(a, cmd, loc);
+		reply_commit_failed(m, a, cmd, loc);
 	} else {
 		buf_setf(&msg, L(loc, "%s asks for `game settings %s %s`: %d of %d players "
 				 "(more than half needed). The others agree by typing the same.",
@@ -333,7 +333,7 @@ void cmd_game_settings(const struct cmd_ctx *x)
 		goto out;
 	}
 	if (change_commit(m, &c, &err))
-		reply_commit_failed(a, cmd, loc);
+		reply_commit_failed(m, a, cmd, loc);
 	else
 		reply_text(a, cmd, text_eq(key, "dm"), buf_str(&msg));
 out:

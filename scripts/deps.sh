@@ -13,6 +13,7 @@ check libwebsockets libwebsockets-dev
 check libcurl libcurl4-openssl-dev
 check jansson libjansson-dev
 check sqlite3 libsqlite3-dev
+check libpq libpq-dev
 check cmocka libcmocka-dev
 check olm libolm-dev
 # python3-olm: the Matrix tests' encrypting client.  It installs into the
@@ -28,6 +29,11 @@ if command -v python3 >/dev/null 2>&1; then
 else
 	need="$need python3 python3-olm"
 fi
+# the tests' throwaway PostgreSQL (scripts/pg-test-server.sh): the server
+# binaries and psql, which the integration tests read the store with
+command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 ||
+	need="$need postgresql"
+command -v psql >/dev/null 2>&1 || need="$need postgresql-client"
 fuzz=""
 [ "${1:-}" = fuzz ] && fuzz=1
 [ -n "$fuzz" ] && { command -v clang >/dev/null 2>&1 || need="$need clang"; }

@@ -4,7 +4,8 @@
  * prove that a failed commit stores nothing and that the caller recovers.
  *
  * Writes are commit, outbox_done and cursor_set, numbered from 1 in the
- * order they are attempted.  Reads always go through.
+ * order they are attempted.  Reads always go through, and so do leases,
+ * claims, dump and import (what they change is not a game's).
  */
 #include "state/store.h"
 
@@ -13,17 +14,19 @@
 
 struct fault_store {
 	struct store base;
+	struct store_ops ops;	/* fault_ops with the inner store's caps */
 	struct store *inner;	/* owned */
 	int fail_at;		/* <= 0: never */
 	int writes;		/* attempted so far */
 	int healed;
+	int conflicts;		/* commits still to refuse as STORE_CONFLICT */
 };
 
 static const struct store_ops fault_ops;
 
 static struct fault_store *fault_downcast(struct store *s)
 {
-	assert(s && s->ops == &fault_ops);
+	assert(s && s->ops->close == fault_ops.close);
 	return (struct fault_store *)s;
 }
 
@@ -52,6 +55,13 @@ static int fault_commit(struct store *s, struct store_commit *c, struct buf *err
 
 	if (fault_hit(fs, err))
 		return -1;
+	if (fs->conflicts > 0 && c->session && c->session->id) {
+		fs->conflicts--;
+		if (err)
+			buf_setf(err, "store: session %lld was changed elsewhere (injected)",
+				 (long long)c->session->id);
+		return STORE_CONFLICT;
+	}
 	return store_commit(fs->inner, c, err);
 }
 
@@ -134,6 +144,45 @@ static int fault_count_lobbies(struct store *s, const char *platform, int64_t *o
 	return store_count_lobbies(fault_downcast(s)->inner, platform, out, err);
 }
 
+static int fault_session_stamp(struct store *s, const char *platform, const char *room,
+			       int64_t *id, int64_t *version, struct buf *err)
+{
+	return store_session_stamp(fault_downcast(s)->inner, platform, room, id, version, err);
+}
+
+static int fault_lease(struct store *s, const char *name, const char *holder, int64_t ttl_ms,
+		       struct buf *err)
+{
+	return store_lease(fault_downcast(s)->inner, name, holder, ttl_ms, err);
+}
+
+static int fault_sessions_claim_due(struct store *s, int64_t until, const char *owner,
+				    const char *const *platforms, store_session_cb cb,
+				    void *ctx, struct buf *err)
+{
+	return store_sessions_claim_due(fault_downcast(s)->inner, until, owner, platforms, cb,
+					ctx, err);
+}
+
+static int fault_outbox_claim(struct store *s, const char *owner,
+			      const char *const *platforms, store_outbox_cb cb, void *ctx,
+			      struct buf *err)
+{
+	return store_outbox_claim(fault_downcast(s)->inner, owner, platforms, cb, ctx, err);
+}
+
+static int fault_dump(struct store *s, store_item_cb cb, void *ctx, struct buf *err)
+{
+	return store_dump(fault_downcast(s)->inner, cb, ctx, err);
+}
+
+static int fault_import(struct store *s, struct store *from, struct buf *err)
+{
+	struct store *inner = fault_downcast(s)->inner;
+
+	return inner->ops->import(inner, from, err);
+}
+
 static const struct store_ops fault_ops = {
 	.api_version = STORE_API_VERSION,
 	.name = "fault",
@@ -151,6 +200,12 @@ static const struct store_ops fault_ops = {
 	.cursor_set = fault_cursor_set,
 	.sessions_of_user = fault_sessions_of_user,
 	.count_lobbies = fault_count_lobbies,
+	.session_stamp = fault_session_stamp,
+	.lease = fault_lease,
+	.sessions_claim_due = fault_sessions_claim_due,
+	.outbox_claim = fault_outbox_claim,
+	.dump = fault_dump,
+	.import = fault_import,
 };
 
 struct store *store_fault_wrap(struct store *inner, int fail_at)
@@ -161,10 +216,18 @@ struct store *store_fault_wrap(struct store *inner, int fail_at)
 	if (!inner)
 		return NULL;
 	fs = xcalloc(1, sizeof(*fs));
-	fs->base.ops = &fault_ops;
+	/* the wrapper is what the inner store is, shared or not: its caps */
+	fs->ops = fault_ops;
+	fs->ops.caps = inner->ops->caps;
+	fs->base.ops = &fs->ops;
 	fs->inner = inner;
 	fs->fail_at = fail_at;
 	return &fs->base;
+}
+
+void store_fault_conflicts(struct store *s, int n)
+{
+	fault_downcast(s)->conflicts = n;
 }
 
 void store_fault_heal(struct store *s)
@@ -174,6 +237,6 @@ void store_fault_heal(struct store *s)
 
 int store_fault_writes(const struct store *s)
 {
-	assert(s && s->ops == &fault_ops);
+	assert(s && s->ops->close == fault_ops.close);
 	return ((const struct fault_store *)s)->writes;
 }

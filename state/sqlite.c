@@ -33,6 +33,7 @@
 
 #include <sqlite3.h>
 
+#include "state/store_int.h"
 #include "state/walckpt.h"
 
 #define BUSY_TIMEOUT_MS 5000
@@ -116,6 +117,16 @@ static const char *const migrations[] = {
 	"ALTER TABLE sessions ADD COLUMN votes TEXT NOT NULL DEFAULT '';"
 	"CREATE INDEX seats_user ON seats (user) WHERE is_bot = 0;"
 	"CREATE INDEX sessions_lobbies ON sessions (platform) WHERE status = 0;",
+	/* 5: several processes (docs/deploy.md): who does a session's due
+	 * work (a node's lease name, '' = nobody yet), who delivers an outbox
+	 * row, and the leases themselves (until: unix milliseconds) */
+	"ALTER TABLE sessions ADD COLUMN claim TEXT NOT NULL DEFAULT '';"
+	"ALTER TABLE outbox ADD COLUMN owner TEXT NOT NULL DEFAULT '';"
+	"CREATE TABLE leases ("
+	" name TEXT PRIMARY KEY,"
+	" holder TEXT NOT NULL,"
+	" until INTEGER NOT NULL"
+	") WITHOUT ROWID;",
 };
 
 #define NMIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))
@@ -151,6 +162,21 @@ enum stmt_id {
 	ST_NEXT_DUE,
 	ST_SESSIONS_OF_USER,
 	ST_COUNT_LOBBIES,
+	ST_SESSION_STAMP,
+	ST_LEASE_TAKE,
+	ST_LEASE_DROP,
+	ST_LEASE_CHECK,
+	ST_CLAIM_DUE_PAGE,
+	ST_CLAIM_SESSION,
+	ST_CLAIM_OUTBOX_PAGE,
+	ST_CLAIM_OUTBOX,
+	ST_DUMP_SESSIONS,
+	ST_DUMP_ACTIONS,
+	ST_DUMP_OUTBOX,
+	ST_DUMP_CURSORS,
+	ST_IMPORT_SESSION,
+	ST_IMPORT_OUTBOX,
+	ST_COUNT_RECORDS,
 	ST_COUNT
 };
 
@@ -200,8 +226,8 @@ static const char *const stmt_sql[ST_COUNT] = {
 		" VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
 	[ST_ACTIONS_TRUNCATE] = "DELETE FROM actions WHERE session = ?1 AND seq > ?2",
 	[ST_OUTBOX_INSERT] =
-		"INSERT INTO outbox (platform, room, user, key, payload, created)"
-		" VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+		"INSERT INTO outbox (platform, room, user, key, payload, created, owner)"
+		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
 	[ST_CURSOR_SET] =
 		"INSERT INTO cursors (key, value) VALUES (?1, ?2)"
 		" ON CONFLICT (key) DO UPDATE SET value = excluded.value",
@@ -244,6 +270,61 @@ static const char *const stmt_sql[ST_COUNT] = {
 		" ORDER BY t.session LIMIT ?4",
 	[ST_COUNT_LOBBIES] =
 		"SELECT count(*) FROM sessions WHERE platform = ?1 AND status = 0",
+	[ST_SESSION_STAMP] =
+		"SELECT id, version FROM sessions WHERE platform = ?1 AND room = ?2"
+		" ORDER BY id DESC LIMIT 1",
+	/* taken when free, expired (?4: now) or already the holder's */
+	[ST_LEASE_TAKE] =
+		"INSERT INTO leases (name, holder, until) VALUES (?1, ?2, ?3)"
+		" ON CONFLICT (name) DO UPDATE SET holder = excluded.holder,"
+		" until = excluded.until"
+		" WHERE leases.holder = excluded.holder OR leases.until <= ?4",
+	[ST_LEASE_DROP] = "DELETE FROM leases WHERE name = ?1 AND holder = ?2",
+	[ST_LEASE_CHECK] =
+		"SELECT 1 FROM leases WHERE name = ?1 AND holder = ?2 AND until > ?3",
+	/*
+	 * Claims.  ?5 is the platforms as "\nname\nname\n" (names hold no
+	 * newline), so one prepared statement takes any list; a claim is free
+	 * when '' or its node's lease is gone or expired (?6: now).
+	 */
+	[ST_CLAIM_DUE_PAGE] =
+		"SELECT s.id, s.due FROM sessions s"
+		" WHERE s.due > 0 AND s.due <= ?1 AND (s.due, s.id) > (?2, ?3)"
+		" AND instr(?5, char(10) || s.platform || char(10)) > 0"
+		" AND (s.claim = ?4 OR NOT EXISTS (SELECT 1 FROM leases l"
+		"  WHERE l.name = s.claim AND l.until > ?6))"
+		" ORDER BY s.due, s.id LIMIT ?7",
+	[ST_CLAIM_SESSION] =
+		"UPDATE sessions SET claim = ?2 WHERE id = ?1 AND claim <> ?2",
+	[ST_CLAIM_OUTBOX_PAGE] =
+		"SELECT o.id, o.platform, o.room, o.user, o.key, o.payload, o.created"
+		" FROM outbox o WHERE o.sent_at IS NULL AND o.id > ?1"
+		" AND instr(?3, char(10) || o.platform || char(10)) > 0"
+		" AND o.owner <> ?2 AND NOT EXISTS (SELECT 1 FROM leases l"
+		"  WHERE l.name = o.owner AND l.until > ?4)"
+		" ORDER BY o.id LIMIT ?5",
+	[ST_CLAIM_OUTBOX] = "UPDATE outbox SET owner = ?2 WHERE id = ?1",
+	[ST_DUMP_SESSIONS] = "SELECT id FROM sessions WHERE id > ?1 ORDER BY id LIMIT ?2",
+	[ST_DUMP_ACTIONS] =
+		"SELECT session, seq, seat, move, user, at FROM actions"
+		" WHERE (session, seq) > (?1, ?2) ORDER BY session, seq LIMIT ?3",
+	[ST_DUMP_OUTBOX] =
+		"SELECT id, platform, room, user, key, payload, created, sent_at FROM outbox"
+		" WHERE id > ?1 ORDER BY id LIMIT ?2",
+	[ST_DUMP_CURSORS] =
+		"SELECT key, value FROM cursors WHERE key > ?1 ORDER BY key LIMIT ?2",
+	[ST_IMPORT_SESSION] =
+		"INSERT INTO sessions (id, platform, room, game, options, creator,"
+		" locale, status, seed, version, created, updated, state, settings,"
+		" due, votes)"
+		" VALUES (?14, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?12, ?9, ?10, ?11, ?13,"
+		" ?15, ?16)",
+	[ST_IMPORT_OUTBOX] =
+		"INSERT INTO outbox (id, platform, room, user, key, payload, created, sent_at)"
+		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+	[ST_COUNT_RECORDS] =
+		"SELECT (SELECT count(*) FROM sessions) + (SELECT count(*) FROM outbox)"
+		" + (SELECT count(*) FROM cursors)",
 };
 
 struct sqlite_store {
@@ -262,21 +343,6 @@ static struct sqlite_store *sqlite_downcast(struct store *s)
 }
 
 /* ---------------------------------------------------------------- helpers */
-
-static void seterr(struct buf *err, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void seterr(struct buf *err, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err)
-		return;
-	buf_reset(err);
-	va_start(ap, fmt);
-	buf_vprintf(err, fmt, ap);
-	va_end(ap);
-}
 
 /* Reports the connection's last error; call before resetting the statement. */
 static int db_fail(struct sqlite_store *ss, struct buf *err, const char *what)
@@ -313,6 +379,21 @@ static int stmt_run(struct sqlite_store *ss, sqlite3_stmt *st, struct buf *err,
 	return 0;
 }
 
+/* Steps a cached statement that returns one integer into *out. */
+static int pragma_int_st(struct sqlite_store *ss, sqlite3_stmt *st, int *out, struct buf *err)
+{
+	int rc = sqlite3_step(st);
+
+	if (rc != SQLITE_ROW) {
+		db_fail(ss, err, "counting");
+		stmt_done(st);
+		return -1;
+	}
+	*out = sqlite3_column_int(st, 0);
+	stmt_done(st);
+	return 0;
+}
+
 static int exec_sql(struct sqlite_store *ss, const char *sql, struct buf *err)
 {
 	char *msg = NULL;
@@ -340,21 +421,6 @@ static void rollback(struct sqlite_store *ss)
 	if (!sqlite3_get_autocommit(ss->db))
 		sqlite3_exec(ss->db, "ROLLBACK", NULL, NULL, NULL);
 }
-
-/*
- * Fixed-size record fields: a string that fills its array without a NUL is
- * longer than the field and refused, never cut.
- */
-static int check_field(const char *f, size_t size, const char *what, struct buf *err)
-{
-	if (!memchr(f, '\0', size)) {
-		seterr(err, "store: %s is longer than %zu bytes", what, size - 1);
-		return -1;
-	}
-	return 0;
-}
-
-#define CHECK_FIELD(rec, f, what) check_field((rec)->f, sizeof((rec)->f), what, err)
 
 /* Copies a text column into a fixed field; too long is an error. NULL is "". */
 static int col_text(sqlite3_stmt *st, int col, char *dst, size_t size,
@@ -870,91 +936,6 @@ static int sqlite_cursor_get(struct store *s, const char *key, struct buf *value
 
 /* ----------------------------------------------------------------- writes */
 
-static int check_session(const struct session_rec *s, struct buf *err)
-{
-	int i;
-
-	if (CHECK_FIELD(s, platform, "session platform") ||
-	    CHECK_FIELD(s, room, "session room") ||
-	    CHECK_FIELD(s, game, "session game") ||
-	    CHECK_FIELD(s, options, "session options") ||
-	    CHECK_FIELD(s, creator, "session creator") ||
-	    CHECK_FIELD(s, locale, "session locale") ||
-	    CHECK_FIELD(s, settings, "session settings"))
-		return -1;
-	if (s->votes && strlen(s->votes) > STORE_VOTES_MAX) {
-		seterr(err, "store: session votes are longer than %d bytes", STORE_VOTES_MAX);
-		return -1;
-	}
-	if (s->status < SESSION_LOBBY || s->status > SESSION_ABORTED) {
-		seterr(err, "store: session status %d is unknown", (int)s->status);
-		return -1;
-	}
-	if (s->nseats < 0 || s->nseats > STORE_MAX_SEATS) {
-		seterr(err, "store: %d seats (at most %d)", s->nseats, STORE_MAX_SEATS);
-		return -1;
-	}
-	for (i = 0; i < s->nseats; i++)
-		if (CHECK_FIELD(&s->seats[i], user, "seat user") ||
-		    CHECK_FIELD(&s->seats[i], name, "seat name"))
-			return -1;
-	return 0;
-}
-
-/* Everything that can be checked before touching the database. */
-static int check_commit(const struct store_commit *c, struct buf *err)
-{
-	size_t i;
-
-	if (c->session && check_session(c->session, err))
-		return -1;
-	if (c->nactions && !c->session) {
-		seterr(err, "store: actions need a session");
-		return -1;
-	}
-	if (c->truncate) {
-		if (!c->session || c->session->id <= 0) {
-			seterr(err, "store: truncating actions needs a stored session");
-			return -1;
-		}
-		if (c->truncate_after < 0) {
-			seterr(err, "store: cannot truncate actions after seq %lld",
-			       (long long)c->truncate_after);
-			return -1;
-		}
-		/* seq == truncate_after + 1, written so that nothing overflows */
-		if (c->nactions && (c->actions[0].seq <= c->truncate_after ||
-				    c->actions[0].seq - c->truncate_after != 1)) {
-			seterr(err, "store: after truncating at seq %lld the new actions"
-			       " must start right after it, not at %lld",
-			       (long long)c->truncate_after, (long long)c->actions[0].seq);
-			return -1;
-		}
-	}
-	for (i = 0; i < c->nactions; i++)
-		if (CHECK_FIELD(&c->actions[i], move, "action move") ||
-		    CHECK_FIELD(&c->actions[i], user, "action user"))
-			return -1;
-	for (i = 0; i < c->noutbox; i++) {
-		const struct outbox_rec *o = &c->outbox[i];
-
-		if (CHECK_FIELD(o, platform, "outbox platform") ||
-		    CHECK_FIELD(o, room, "outbox room") ||
-		    CHECK_FIELD(o, user, "outbox user") ||
-		    CHECK_FIELD(o, key, "outbox key"))
-			return -1;
-		if (!o->payload) {
-			seterr(err, "store: outbox message without payload");
-			return -1;
-		}
-	}
-	if (c->cursor_key && !c->cursor_value) {
-		seterr(err, "store: cursor %s without a value", c->cursor_key);
-		return -1;
-	}
-	return 0;
-}
-
 static void bind_session(sqlite3_stmt *st, const struct session_rec *s)
 {
 	bind_text(st, 1, s->platform);
@@ -991,26 +972,30 @@ static int session_insert(struct sqlite_store *ss, const struct session_rec *s,
 	return 0;
 }
 
-/* Explains why an UPDATE by id and version matched nothing. */
-static void session_update_missed(struct sqlite_store *ss, const struct session_rec *s,
-				  struct buf *err)
+/* Explains why an UPDATE by id and version matched nothing: STORE_CONFLICT
+ * when the session is there at another version, else -1. */
+static int session_update_missed(struct sqlite_store *ss, const struct session_rec *s,
+				 struct buf *err)
 {
 	sqlite3_stmt *st = stmt(ss, ST_SESSION_VERSION);
-	int rc;
+	int rc, ret = -1;
 
 	sqlite3_bind_int64(st, 1, s->id);
 	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
+	if (rc == SQLITE_ROW) {
 		seterr(err, "store: session %lld was changed elsewhere"
 		       " (stored version %lld; this change, version %lld, must follow"
 		       " version %lld)",
 		       (long long)s->id, (long long)sqlite3_column_int64(st, 0),
 		       (long long)s->version, (long long)s->version - 1);
-	else if (rc == SQLITE_DONE)
+		ret = STORE_CONFLICT;
+	} else if (rc == SQLITE_DONE) {
 		seterr(err, "store: no session %lld to update", (long long)s->id);
-	else
+	} else {
 		db_fail(ss, err, "checking a session");
+	}
 	stmt_done(st);
+	return ret;
 }
 
 static int session_update(struct sqlite_store *ss, const struct session_rec *s,
@@ -1022,10 +1007,8 @@ static int session_update(struct sqlite_store *ss, const struct session_rec *s,
 	sqlite3_bind_int64(st, 14, s->id);
 	if (stmt_run(ss, st, err, "updating a session"))
 		return -1;
-	if (sqlite3_changes(ss->db) != 1) {
-		session_update_missed(ss, s, err);
-		return -1;
-	}
+	if (sqlite3_changes(ss->db) != 1)
+		return session_update_missed(ss, s, err);
 	return 0;
 }
 
@@ -1091,7 +1074,7 @@ static int actions_truncate(struct sqlite_store *ss, int64_t session, int64_t af
 }
 
 static int outbox_insert(struct sqlite_store *ss, const struct outbox_rec *o,
-			 int64_t *id, struct buf *err)
+			 const char *owner, int64_t *id, struct buf *err)
 {
 	sqlite3_stmt *st = stmt(ss, ST_OUTBOX_INSERT);
 	int rc;
@@ -1105,6 +1088,7 @@ static int outbox_insert(struct sqlite_store *ss, const struct outbox_rec *o,
 		sqlite3_bind_null(st, 4);
 	bind_text(st, 5, o->payload);
 	sqlite3_bind_int64(st, 6, o->created);
+	bind_text(st, 7, owner ? owner : "");
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_CONSTRAINT_UNIQUE)
 		seterr(err, "store: outbox key %s is already used", o->key);
@@ -1127,6 +1111,9 @@ static int cursor_put(struct sqlite_store *ss, const char *key, const char *valu
 	return stmt_run(ss, st, err, "setting a cursor");
 }
 
+static int fence_check(struct sqlite_store *ss, const char *lease, const char *holder,
+		       struct buf *err);
+
 /*
  * The caller's records are touched (session id, outbox ids) only once
  * COMMIT has succeeded, so a failed commit can be retried as is.  The
@@ -1139,21 +1126,32 @@ static int sqlite_commit(struct store *s, struct store_commit *c, struct buf *er
 	struct session_rec *sess = c->session;
 	int64_t sid = 0, *ids = NULL;
 	size_t i;
+	int rc = -1;
 
-	if (check_commit(c, err))
+	if (store_check_commit(c, err))
 		return -1;
 	if (c->noutbox)
 		ids = xcalloc(c->noutbox, sizeof(*ids));
 	if (stmt_run(ss, stmt(ss, ST_BEGIN), err, "starting a transaction"))
 		goto fail;
+	/* under BEGIN IMMEDIATE's write lock: nobody takes the lease before
+	 * this transaction ends */
+	if (c->fence_lease) {
+		rc = fence_check(ss, c->fence_lease, c->fence_holder, err);
+		if (rc)
+			goto fail;
+		rc = -1;
+	}
 	if (sess) {
 		if (sess->id == 0) {
 			if (session_insert(ss, sess, &sid, err))
 				goto fail;
 		} else {
 			sid = sess->id;
-			if (session_update(ss, sess, err))
+			rc = session_update(ss, sess, err);
+			if (rc)
 				goto fail;
+			rc = -1;
 		}
 		if (seats_replace(ss, sid, sess, sess->id != 0, err))
 			goto fail;
@@ -1165,7 +1163,7 @@ static int sqlite_commit(struct store *s, struct store_commit *c, struct buf *er
 		if (action_append(ss, sid, &c->actions[i], err))
 			goto fail;
 	for (i = 0; i < c->noutbox; i++)
-		if (outbox_insert(ss, &c->outbox[i], &ids[i], err))
+		if (outbox_insert(ss, &c->outbox[i], c->owner, &ids[i], err))
 			goto fail;
 	if (c->cursor_key && cursor_put(ss, c->cursor_key, c->cursor_value, err))
 		goto fail;
@@ -1181,7 +1179,7 @@ static int sqlite_commit(struct store *s, struct store_commit *c, struct buf *er
 fail:
 	rollback(ss);
 	free(ids);
-	return -1;
+	return rc;
 }
 
 static int sqlite_outbox_done(struct store *s, int64_t id, struct buf *err)
@@ -1208,6 +1206,509 @@ static int sqlite_cursor_set(struct store *s, const char *key, const char *value
 		return -1;
 	}
 	return cursor_put(ss, key, value, err);
+}
+
+/* ---------------------------------------------------- several processes */
+
+/* Inside a write transaction: the fence lease must be held by holder. */
+static int fence_check(struct sqlite_store *ss, const char *lease, const char *holder,
+		       struct buf *err)
+{
+	sqlite3_stmt *st = stmt(ss, ST_LEASE_CHECK);
+	int rc;
+
+	bind_text(st, 1, lease);
+	bind_text(st, 2, holder);
+	sqlite3_bind_int64(st, 3, store_now_ms());
+	rc = sqlite3_step(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		db_fail(ss, err, "checking a lease");
+	else if (rc == SQLITE_DONE)
+		seterr(err, "store: the lease %s is not held by this process: nothing stored",
+		       lease);
+	stmt_done(st);
+	return rc == SQLITE_ROW ? 0 : rc == SQLITE_DONE ? STORE_FENCED : -1;
+}
+
+static int sqlite_session_stamp(struct store *s, const char *platform, const char *room,
+				int64_t *id, int64_t *version, struct buf *err)
+{
+	struct sqlite_store *ss = sqlite_downcast(s);
+	sqlite3_stmt *st = stmt(ss, ST_SESSION_STAMP);
+	int rc;
+
+	*id = *version = 0;
+	bind_text(st, 1, platform);
+	bind_text(st, 2, room);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*id = sqlite3_column_int64(st, 0);
+		*version = sqlite3_column_int64(st, 1);
+	} else if (rc != SQLITE_DONE) {
+		db_fail(ss, err, "reading a session's version");
+	}
+	stmt_done(st);
+	return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
+}
+
+static int sqlite_lease(struct store *s, const char *name, const char *holder,
+			int64_t ttl_ms, struct buf *err)
+{
+	struct sqlite_store *ss = sqlite_downcast(s);
+	int64_t now = store_now_ms();
+	sqlite3_stmt *st;
+
+	if (store_check_name(name, "a lease name", err) ||
+	    store_check_name(holder, "a lease holder", err))
+		return -1;
+	if (ttl_ms < 0) {
+		seterr(err, "store: a lease cannot last %lld ms", (long long)ttl_ms);
+		return -1;
+	}
+	if (!ttl_ms) {
+		st = stmt(ss, ST_LEASE_DROP);
+		bind_text(st, 1, name);
+		bind_text(st, 2, holder);
+		return stmt_run(ss, st, err, "giving up a lease");
+	}
+	st = stmt(ss, ST_LEASE_TAKE);
+	bind_text(st, 1, name);
+	bind_text(st, 2, holder);
+	sqlite3_bind_int64(st, 3, now + ttl_ms);
+	sqlite3_bind_int64(st, 4, now);
+	if (stmt_run(ss, st, err, "taking a lease"))
+		return -1;
+	return sqlite3_changes(ss->db) == 1;
+}
+
+/* One page of due sessions claimed for owner, in one write transaction. */
+static int claim_due_page(struct sqlite_store *ss, int64_t until, const char *owner,
+			  const char *list, int64_t after_due, int64_t after_id,
+			  int64_t *ids, int64_t *dues, int *n, struct buf *err)
+{
+	sqlite3_stmt *st;
+	int rc, i;
+
+	*n = 0;
+	if (stmt_run(ss, stmt(ss, ST_BEGIN), err, "starting a transaction"))
+		return -1;
+	st = stmt(ss, ST_CLAIM_DUE_PAGE);
+	sqlite3_bind_int64(st, 1, until);
+	sqlite3_bind_int64(st, 2, after_due);
+	sqlite3_bind_int64(st, 3, after_id);
+	bind_text(st, 4, owner);
+	bind_text(st, 5, list);
+	sqlite3_bind_int64(st, 6, store_now_ms());
+	sqlite3_bind_int(st, 7, PAGE_ROWS);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		ids[*n] = sqlite3_column_int64(st, 0);
+		dues[(*n)++] = sqlite3_column_int64(st, 1);
+	}
+	if (rc != SQLITE_DONE) {
+		db_fail(ss, err, "claiming due sessions");
+		stmt_done(st);
+		goto fail;
+	}
+	stmt_done(st);
+	st = stmt(ss, ST_CLAIM_SESSION);
+	for (i = 0; i < *n; i++) {
+		sqlite3_bind_int64(st, 1, ids[i]);
+		bind_text(st, 2, owner);
+		if (stmt_run(ss, st, err, "claiming a session"))
+			goto fail;
+	}
+	if (stmt_run(ss, stmt(ss, ST_COMMIT), err, "committing"))
+		goto fail;
+	return 0;
+fail:
+	rollback(ss);
+	*n = 0;
+	return -1;
+}
+
+static int sqlite_sessions_claim_due(struct store *s, int64_t until, const char *owner,
+				     const char *const *platforms, store_session_cb cb,
+				     void *ctx, struct buf *err)
+{
+	struct sqlite_store *ss = sqlite_downcast(s);
+	struct session_rec rec;
+	struct buf list = BUF_INIT;
+	int64_t ids[PAGE_ROWS], dues[PAGE_ROWS], after_due = 0, after_id = 0;
+	int n, i, ret = -1;
+
+	session_rec_init(&rec);
+	if (store_check_name(owner, "a claim owner", err) ||
+	    store_platform_list(platforms, &list, err))
+		goto fail;
+	do {
+		if (claim_due_page(ss, until, owner, buf_str(&list), after_due, after_id, ids,
+				   dues, &n, err))
+			goto fail;
+		for (i = 0; i < n; i++) {
+			int found = sqlite_session_get(s, ids[i], &rec, err);
+
+			after_due = dues[i];
+			after_id = ids[i];
+			if (found < 0)
+				goto fail;
+			if (!found || rec.due != dues[i])
+				continue;
+			if (cb(ctx, &rec))
+				goto done;
+		}
+	} while (n == PAGE_ROWS);
+done:
+	ret = 0;
+fail:
+	session_rec_release(&rec);
+	buf_release(&list);
+	return ret;
+}
+
+/* One page of orphaned outbox rows made owner's, in one write transaction. */
+static int claim_outbox_page(struct sqlite_store *ss, const char *owner, const char *list,
+			     int64_t after, struct outbox_rec *page, int *n, struct buf *err)
+{
+	sqlite3_stmt *st;
+	int rc, i;
+
+	*n = 0;
+	if (stmt_run(ss, stmt(ss, ST_BEGIN), err, "starting a transaction"))
+		return -1;
+	st = stmt(ss, ST_CLAIM_OUTBOX_PAGE);
+	sqlite3_bind_int64(st, 1, after);
+	bind_text(st, 2, owner);
+	bind_text(st, 3, list);
+	sqlite3_bind_int64(st, 4, store_now_ms());
+	sqlite3_bind_int(st, 5, PAGE_ROWS);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		if (read_outbox_row(st, &page[(*n)++], err)) {
+			stmt_done(st);
+			goto fail;
+		}
+	if (rc != SQLITE_DONE) {
+		db_fail(ss, err, "claiming outbox messages");
+		stmt_done(st);
+		goto fail;
+	}
+	stmt_done(st);
+	st = stmt(ss, ST_CLAIM_OUTBOX);
+	for (i = 0; i < *n; i++) {
+		sqlite3_bind_int64(st, 1, page[i].id);
+		bind_text(st, 2, owner);
+		if (stmt_run(ss, st, err, "claiming a message"))
+			goto fail;
+	}
+	if (stmt_run(ss, stmt(ss, ST_COMMIT), err, "committing"))
+		goto fail;
+	return 0;
+fail:
+	rollback(ss);
+	return -1;
+}
+
+static int sqlite_outbox_claim(struct store *s, const char *owner,
+			       const char *const *platforms, store_outbox_cb cb, void *ctx,
+			       struct buf *err)
+{
+	struct sqlite_store *ss = sqlite_downcast(s);
+	struct outbox_rec *page = xcalloc(PAGE_ROWS, sizeof(*page));
+	struct buf list = BUF_INIT;
+	int64_t after = 0;
+	int n = 0, i, ret = -1;
+
+	if (store_check_name(owner, "a claim owner", err) ||
+	    store_platform_list(platforms, &list, err))
+		goto fail;
+	do {
+		for (i = 0; i < n; i++)
+			outbox_rec_release(&page[i]);
+		if (claim_outbox_page(ss, owner, buf_str(&list), after, page, &n, err))
+			goto fail;
+		for (i = 0; i < n; i++) {
+			after = page[i].id;
+			if (cb(ctx, &page[i]))
+				goto done;
+		}
+	} while (n == PAGE_ROWS);
+done:
+	ret = 0;
+fail:
+	for (i = 0; i < PAGE_ROWS; i++)
+		outbox_rec_release(&page[i]);
+	free(page);
+	buf_release(&list);
+	return ret;
+}
+
+/* ------------------------------------------------------- dump and import */
+
+static int dump_sessions(struct sqlite_store *ss, store_item_cb cb, void *ctx,
+			 struct buf *err)
+{
+	sqlite3_stmt *st = stmt(ss, ST_DUMP_SESSIONS);
+	struct store_item it = { .kind = STORE_ITEM_SESSION };
+	struct session_rec rec;
+	int64_t ids[PAGE_ROWS], after = 0;
+	int n, i, rc, ret = -1;
+
+	session_rec_init(&rec);
+	do {
+		n = 0;
+		sqlite3_bind_int64(st, 1, after);
+		sqlite3_bind_int(st, 2, PAGE_ROWS);
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+			ids[n++] = sqlite3_column_int64(st, 0);
+		if (rc != SQLITE_DONE) {
+			db_fail(ss, err, "listing sessions");
+			stmt_done(st);
+			goto fail;
+		}
+		stmt_done(st);
+		for (i = 0; i < n; i++) {
+			after = ids[i];
+			if (sqlite_session_get(&ss->base, ids[i], &rec, err) != 1)
+				goto fail;
+			it.session = &rec;
+			if (cb(ctx, &it))
+				goto fail;
+		}
+	} while (n == PAGE_ROWS);
+	ret = 0;
+fail:
+	session_rec_release(&rec);
+	return ret;
+}
+
+static int dump_actions(struct sqlite_store *ss, store_item_cb cb, void *ctx,
+			struct buf *err)
+{
+	sqlite3_stmt *st = stmt(ss, ST_DUMP_ACTIONS);
+	struct action_rec *page = xcalloc(PAGE_ROWS, sizeof(*page));
+	struct store_item it = { .kind = STORE_ITEM_ACTION };
+	int64_t after_s = 0, after_q = 0;
+	int n, i, rc, ret = -1;
+
+	do {
+		n = 0;
+		sqlite3_bind_int64(st, 1, after_s);
+		sqlite3_bind_int64(st, 2, after_q);
+		sqlite3_bind_int(st, 3, PAGE_ROWS);
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+			struct action_rec *a = &page[n++];
+
+			a->session = sqlite3_column_int64(st, 0);
+			a->seq = sqlite3_column_int64(st, 1);
+			a->seat = sqlite3_column_int(st, 2);
+			a->at = sqlite3_column_int64(st, 5);
+			if (COL_TEXT(st, 3, a, move, "action move") ||
+			    COL_TEXT(st, 4, a, user, "action user")) {
+				stmt_done(st);
+				goto fail;
+			}
+		}
+		if (rc != SQLITE_DONE) {
+			db_fail(ss, err, "reading actions");
+			stmt_done(st);
+			goto fail;
+		}
+		stmt_done(st);
+		for (i = 0; i < n; i++) {
+			after_s = page[i].session;
+			after_q = page[i].seq;
+			it.action = &page[i];
+			if (cb(ctx, &it))
+				goto fail;
+		}
+	} while (n == PAGE_ROWS);
+	ret = 0;
+fail:
+	free(page);
+	return ret;
+}
+
+static int dump_outbox(struct sqlite_store *ss, store_item_cb cb, void *ctx,
+		       struct buf *err)
+{
+	sqlite3_stmt *st = stmt(ss, ST_DUMP_OUTBOX);
+	struct outbox_rec *page = xcalloc(PAGE_ROWS, sizeof(*page));
+	int64_t sent[PAGE_ROWS], after = 0;
+	struct store_item it = { .kind = STORE_ITEM_OUTBOX };
+	int n = 0, i, rc, ret = -1;
+
+	do {
+		for (i = 0; i < n; i++)
+			outbox_rec_release(&page[i]);
+		n = 0;
+		sqlite3_bind_int64(st, 1, after);
+		sqlite3_bind_int(st, 2, PAGE_ROWS);
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+			sent[n] = sqlite3_column_int64(st, 7);
+			if (read_outbox_row(st, &page[n++], err)) {
+				stmt_done(st);
+				goto fail;
+			}
+		}
+		if (rc != SQLITE_DONE) {
+			db_fail(ss, err, "reading the outbox");
+			stmt_done(st);
+			goto fail;
+		}
+		stmt_done(st);
+		for (i = 0; i < n; i++) {
+			after = page[i].id;
+			it.outbox = &page[i];
+			it.sent_at = sent[i];
+			if (cb(ctx, &it))
+				goto fail;
+		}
+	} while (n == PAGE_ROWS);
+	ret = 0;
+fail:
+	for (i = 0; i < PAGE_ROWS; i++)
+		outbox_rec_release(&page[i]);
+	free(page);
+	return ret;
+}
+
+static int dump_cursors(struct sqlite_store *ss, store_item_cb cb, void *ctx,
+			struct buf *err)
+{
+	sqlite3_stmt *st = stmt(ss, ST_DUMP_CURSORS);
+	struct store_item it = { .kind = STORE_ITEM_CURSOR };
+	char *keys[PAGE_ROWS], *values[PAGE_ROWS];
+	struct buf after = BUF_INIT;
+	int n = 0, i, rc, ret = -1;
+
+	buf_addstr(&after, "");
+	do {
+		for (i = 0; i < n; i++) {
+			free(keys[i]);
+			free(values[i]);
+		}
+		n = 0;
+		bind_text(st, 1, buf_str(&after));
+		sqlite3_bind_int(st, 2, PAGE_ROWS);
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+			keys[n] = col_strdup(st, 0);
+			values[n++] = col_strdup(st, 1);
+		}
+		if (rc != SQLITE_DONE) {
+			db_fail(ss, err, "reading cursors");
+			stmt_done(st);
+			goto fail;
+		}
+		stmt_done(st);
+		for (i = 0; i < n; i++) {
+			buf_reset(&after);
+			buf_addstr(&after, keys[i]);
+			it.key = keys[i];
+			it.value = values[i];
+			if (cb(ctx, &it))
+				goto fail;
+		}
+	} while (n == PAGE_ROWS);
+	ret = 0;
+fail:
+	for (i = 0; i < n; i++) {
+		free(keys[i]);
+		free(values[i]);
+	}
+	buf_release(&after);
+	return ret;
+}
+
+/* A callback that stops (returns non-zero) makes dump fail: a partial dump
+ * is never a whole store.  err says why when the callback filled it. */
+static int sqlite_dump(struct store *s, store_item_cb cb, void *ctx, struct buf *err)
+{
+	struct sqlite_store *ss = sqlite_downcast(s);
+
+	if (dump_sessions(ss, cb, ctx, err) || dump_actions(ss, cb, ctx, err) ||
+	    dump_outbox(ss, cb, ctx, err) || dump_cursors(ss, cb, ctx, err))
+		return -1;
+	return 0;
+}
+
+struct import_ctx {
+	struct sqlite_store *ss;
+	struct buf *err;
+	long n;
+};
+
+static int import_item(void *ctx, const struct store_item *it)
+{
+	struct import_ctx *x = ctx;
+	struct sqlite_store *ss = x->ss;
+	struct buf *err = x->err;
+	sqlite3_stmt *st;
+	struct store_commit c = { 0 };
+
+	x->n++;
+	switch (it->kind) {
+	case STORE_ITEM_SESSION:
+		c.session = (struct session_rec *)it->session;
+		if (store_check_commit(&c, err))
+			return 1;
+		st = stmt(ss, ST_IMPORT_SESSION);
+		bind_session(st, it->session);
+		sqlite3_bind_int64(st, 14, it->session->id);
+		if (stmt_run(ss, st, err, "copying a session"))
+			return 1;
+		return seats_replace(ss, it->session->id, it->session, 0, err) ? 1 : 0;
+	case STORE_ITEM_ACTION:
+		return action_append(ss, it->action->session, it->action, err) ? 1 : 0;
+	case STORE_ITEM_OUTBOX:
+		st = stmt(ss, ST_IMPORT_OUTBOX);
+		sqlite3_bind_int64(st, 1, it->outbox->id);
+		bind_text(st, 2, it->outbox->platform);
+		bind_text(st, 3, it->outbox->room);
+		bind_text(st, 4, it->outbox->user);
+		if (it->outbox->key[0])
+			bind_text(st, 5, it->outbox->key);
+		else
+			sqlite3_bind_null(st, 5);
+		bind_text(st, 6, it->outbox->payload ? it->outbox->payload : "");
+		sqlite3_bind_int64(st, 7, it->outbox->created);
+		if (it->sent_at)
+			sqlite3_bind_int64(st, 8, it->sent_at);
+		else
+			sqlite3_bind_null(st, 8);
+		return stmt_run(ss, st, err, "copying an outbox message") ? 1 : 0;
+	case STORE_ITEM_CURSOR:
+		return cursor_put(ss, it->key, it->value, err) ? 1 : 0;
+	}
+	seterr(err, "store: unknown record kind %d", (int)it->kind);
+	return 1;
+}
+
+static int sqlite_import(struct store *s, struct store *from, struct buf *err)
+{
+	struct sqlite_store *ss = sqlite_downcast(s);
+	struct import_ctx x = { ss, err, 0 };
+	int records;
+
+	if (stmt_run(ss, stmt(ss, ST_BEGIN), err, "starting a transaction"))
+		return -1;
+	if (pragma_int_st(ss, stmt(ss, ST_COUNT_RECORDS), &records, err))
+		goto fail;
+	if (records) {
+		seterr(err, "store: the target store is not empty (it holds %d sessions, outbox messages"
+		       " and cursors); copy into an empty one", records);
+		goto fail;
+	}
+	buf_reset(err);
+	if (store_dump(from, import_item, &x, err)) {
+		if (!err || !err->len)
+			seterr(err, "store: copying stopped after %ld records", x.n);
+		goto fail;
+	}
+	if (stmt_run(ss, stmt(ss, ST_COMMIT), err, "committing"))
+		goto fail;
+	return 0;
+fail:
+	rollback(ss);
+	return -1;
 }
 
 /* ------------------------------------------------------------ open, close */
@@ -1501,6 +2002,7 @@ fail:
 static const struct store_ops sqlite_ops = {
 	.api_version = STORE_API_VERSION,
 	.name = "sqlite",
+	.caps = 0,
 	.close = sqlite_close,
 	.commit = sqlite_commit,
 	.session_current = sqlite_session_current,
@@ -1515,4 +2017,10 @@ static const struct store_ops sqlite_ops = {
 	.cursor_set = sqlite_cursor_set,
 	.sessions_of_user = sqlite_sessions_of_user,
 	.count_lobbies = sqlite_count_lobbies,
+	.session_stamp = sqlite_session_stamp,
+	.lease = sqlite_lease,
+	.sessions_claim_due = sqlite_sessions_claim_due,
+	.outbox_claim = sqlite_outbox_claim,
+	.dump = sqlite_dump,
+	.import = sqlite_import,
 };

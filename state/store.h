@@ -1,8 +1,9 @@
 /*
  * store.h: where sessions, seats, the move log, the outbox and platform
  * cursors live.  An interface (struct store_ops) with SQLite as the embedded
- * backend (state/sqlite.c); a fault-injecting wrapper (state/fault.c) proves
- * that a failed write loses nothing.
+ * backend (state/sqlite.c) and PostgreSQL as the shared one
+ * (state/postgres.c, several bot processes on one store); a fault-injecting
+ * wrapper (state/fault.c) proves that a failed write loses nothing.
  *
  * The one write that matters is store_commit(): a session's new snapshot,
  * the moves appended to its log, the messages to send (outbox) and an
@@ -10,8 +11,21 @@
  * returns 0; if it fails, nothing of it is stored.
  *
  * Return values: 0 success, -1 error with err filled; lookups return 1 found,
- * 0 not found, -1 error.  Records are plain structs; the few heap strings in
- * them are owned by the record and freed with the *_release functions.
+ * 0 not found, -1 error.  store_commit() tells two failures apart, because
+ * the caller reacts differently: STORE_CONFLICT (the session changed since
+ * it was read: reload and retry) and STORE_FENCED (the commit's lease is
+ * not held: this process must not write for that platform any more).
+ * Records are plain structs; the few heap strings in them are owned by the
+ * record and freed with the *_release functions.
+ *
+ * Several processes (docs/deploy.md): a store with STORE_CAP_SHARED may be
+ * written by other processes at any time.  Leases (a name held by one
+ * holder until an expiry on the store's clock) say who does what: a node
+ * lease per process, whose name is that process's `owner` of outbox rows
+ * and due work; role leases ("matrix", "discord.shard.1.2") for what only
+ * one process may do.  Claims hand due work and orphaned outbox rows to a
+ * live node.  Every backend implements all of it (the contract suite runs
+ * against each); the manager uses claims only when it is told its node.
  */
 #ifndef STATE_STORE_H
 #define STATE_STORE_H
@@ -21,9 +35,23 @@
 
 #include "util/buf.h"
 
-#define STORE_API_VERSION 2	/* 2: votes, sessions_of_user, count_lobbies */
+/* 2: votes, sessions_of_user, count_lobbies; 3: caps, conflict and fence
+ * codes, session_stamp, leases, claims, dump and import */
+#define STORE_API_VERSION 3
 #define STORE_MAX_SEATS 8
 #define STORE_VOTES_MAX 16384	/* bytes of session_rec.votes, NUL excluded */
+
+/* store_commit()'s failures that the caller tells apart (any other: -1) */
+#define STORE_CONFLICT (-2)	/* the session's stored version moved */
+#define STORE_FENCED (-3)	/* the commit's fence lease is not held */
+
+enum store_caps {
+	/* other processes may write the store at any time (PostgreSQL) */
+	STORE_CAP_SHARED = 1 << 0,
+};
+
+/* Lease and owner names: at most this many bytes, NUL excluded. */
+#define STORE_NAME_MAX 127
 
 enum session_status {
 	SESSION_LOBBY = 0,
@@ -99,6 +127,31 @@ struct store_commit {
 	 * seq > truncate_after are deleted first, in the same transaction */
 	int truncate;
 	int64_t truncate_after;
+	/* optional: the node that delivers the outbox rows (its lease name,
+	 * see outbox_claim); NULL or "" = none, any node may adopt them */
+	const char *owner;
+	/* optional fence: when fence_lease is set, the commit is stored only
+	 * if that lease is held by fence_holder and unexpired when the
+	 * transaction checks it (and nobody can take it over before the
+	 * transaction ends); otherwise STORE_FENCED and nothing is stored */
+	const char *fence_lease, *fence_holder;
+};
+
+/* One record of a whole store, as dump() delivers it (--migrate-store). */
+enum store_item_kind {
+	STORE_ITEM_SESSION,	/* session: read whole, seats and votes in it */
+	STORE_ITEM_ACTION,	/* action */
+	STORE_ITEM_OUTBOX,	/* outbox, with sent_at */
+	STORE_ITEM_CURSOR,	/* key, value */
+};
+
+struct store_item {
+	enum store_item_kind kind;
+	const struct session_rec *session;
+	const struct action_rec *action;
+	const struct outbox_rec *outbox;
+	int64_t sent_at;	/* OUTBOX: unix seconds, 0 while undelivered */
+	const char *key, *value;
 };
 
 struct store;
@@ -106,11 +159,13 @@ struct store;
 typedef int (*store_session_cb)(void *ctx, const struct session_rec *s);
 typedef int (*store_action_cb)(void *ctx, const struct action_rec *a);
 typedef int (*store_outbox_cb)(void *ctx, const struct outbox_rec *o);
+typedef int (*store_item_cb)(void *ctx, const struct store_item *it);
 
 /* Callbacks return 0 to go on, non-zero to stop early (not an error). */
 struct store_ops {
 	unsigned api_version;
 	const char *name;
+	unsigned caps;				/* enum store_caps */
 	void (*close)(struct store *s);		/* frees s */
 	int (*commit)(struct store *s, struct store_commit *c, struct buf *err);
 	/* The newest session of a room, whatever its status. */
@@ -145,11 +200,66 @@ struct store_ops {
 	/* The number of lobbies (status 0) open on platform into *out. */
 	int (*count_lobbies)(struct store *s, const char *platform, int64_t *out,
 			     struct buf *err);
+
+	/* ---- API version 3 ---- */
+
+	/* The id and version of the newest session of a room (what
+	 * session_current would read) without reading it: 1, 0 (none: *id
+	 * and *version 0), -1.  Tells a cached session it is stale. */
+	int (*session_stamp)(struct store *s, const char *platform, const char *room,
+			     int64_t *id, int64_t *version, struct buf *err);
+	/*
+	 * ttl_ms > 0: takes or renews the lease `name` for holder until
+	 * now + ttl_ms on the store's clock (PostgreSQL's, so processes on
+	 * several machines agree).  1 when holder holds it now, 0 when
+	 * another holder's lease is unexpired (nothing changed), -1 error.
+	 * ttl_ms == 0: gives it up if holder holds it; 0 (or -1).
+	 */
+	int (*lease)(struct store *s, const char *name, const char *holder, int64_t ttl_ms,
+		     struct buf *err);
+	/*
+	 * Due work for a node: the sessions with 0 < due <= until on one of
+	 * platforms (a NULL-terminated list) that are unclaimed, owner's, or
+	 * claimed by a node whose lease has expired (a dead process) become
+	 * owner's (a claim stays until another node takes it that way) and
+	 * are delivered like sessions_due (earliest first, each read whole).
+	 * Sessions a live other node claimed, or another process is committing
+	 * right now, are skipped.
+	 */
+	int (*sessions_claim_due)(struct store *s, int64_t until, const char *owner,
+				  const char *const *platforms, store_session_cb cb, void *ctx,
+				  struct buf *err);
+	/*
+	 * Orphaned outbox messages for a node: those undelivered on one of
+	 * platforms whose owner is "" or a node whose lease has expired become
+	 * owner's and are delivered oldest first (not owner's own: it is
+	 * alive and sending them).
+	 */
+	int (*outbox_claim)(struct store *s, const char *owner, const char *const *platforms,
+			    store_outbox_cb cb, void *ctx, struct buf *err);
+	/* Every record: all sessions (by id), actions (by session, seq), outbox
+	 * rows (by id, sent ones too) and cursors (by key), in that order.
+	 * Leases, claims and outbox owners are not part of it. */
+	int (*dump)(struct store *s, store_item_cb cb, void *ctx, struct buf *err);
+	/* Copies every record of `from` (its dump) into this store, ids kept,
+	 * in one transaction; refused unless this store holds no session,
+	 * outbox row or cursor.  0 or -1 (nothing copied). */
+	int (*import)(struct store *s, struct store *from, struct buf *err);
 };
 
 struct store {
 	const struct store_ops *ops;
 };
+
+/*
+ * Opens the store that `where` names: a postgresql:// or postgres:// URI
+ * is PostgreSQL (store_pg_open), anything else a SQLite path.  NULL + err.
+ */
+struct store *store_open(const char *where, struct buf *err);
+/* Whether where names a PostgreSQL store. */
+int store_is_postgres(const char *where);
+/* where as it may be logged: a password in a URI is replaced by "***". */
+void store_describe(const char *where, struct buf *out);
 
 /*
  * Opens (creating and migrating) a SQLite store; ":memory:" works.
@@ -167,12 +277,44 @@ struct store *store_sqlite_open(const char *path, struct buf *err);
 /* The schema version a SQLite file is at (for tests and --help). */
 int store_sqlite_schema_version(void);
 
+/*
+ * Opens (creating and migrating) a PostgreSQL store: uri is a libpq
+ * connection URI (postgresql://user@host/db?sslmode=verify-full, or with a
+ * Unix socket: postgresql:///db?host=/run/postgresql).  The tables live in
+ * the connection's current schema (search_path), which must be empty or
+ * tabula's (its tabula_meta table names STORE_APPLICATION_ID); anything
+ * else is refused untouched.  Every call is synchronous, bounded by
+ * TABULA_DB_TIMEOUT (docs/store.md).  NULL + err.
+ */
+struct store *store_pg_open(const char *uri, struct buf *err);
+/* The schema version of this program's PostgreSQL schema. */
+int store_pg_schema_version(void);
+/* Tests only: the next commit's answer is lost after PostgreSQL sent it
+ * (so the commit is stored and the store must find that out). */
+void store_pg_test_lose_answer(struct store *s);
+/* How many connections the store has made (1 after open; tests). */
+unsigned store_pg_connections(struct store *s);
+
+/*
+ * A store whose writes (commit, cursor_set) are stored only while the
+ * lease `lease` is held by holder (struct store_commit's fence: otherwise
+ * STORE_FENCED).  Borrows inner, which must outlive it; the names are
+ * copied.  NULL for a NULL inner or a bad name.
+ */
+struct store *store_fence_wrap(struct store *inner, const char *lease, const char *holder);
+
+/* Copies every record of from into to (see store_ops.import). */
+int store_migrate(struct store *from, struct store *to, struct buf *err);
+
 /* Wraps inner so that the write numbered fail_at (1-based: commit,
  * outbox_done, cursor_set count as writes) and every later one fail
  * without touching inner, until store_fault_heal().  Takes ownership of
  * inner. */
 struct store *store_fault_wrap(struct store *inner, int fail_at);
 void store_fault_heal(struct store *s);
+/* The next n commits that update a stored session fail with STORE_CONFLICT
+ * (as if another process had changed it), storing nothing. */
+void store_fault_conflicts(struct store *s, int n);
 int store_fault_writes(const struct store *s);	/* writes attempted so far */
 
 void session_rec_init(struct session_rec *s);
@@ -263,6 +405,42 @@ static inline int store_count_lobbies(struct store *s, const char *platform, int
 				      struct buf *err)
 {
 	return s->ops->count_lobbies(s, platform, out, err);
+}
+
+static inline int store_shared(const struct store *s)
+{
+	return (s->ops->caps & STORE_CAP_SHARED) != 0;
+}
+
+static inline int store_session_stamp(struct store *s, const char *platform, const char *room,
+				      int64_t *id, int64_t *version, struct buf *err)
+{
+	return s->ops->session_stamp(s, platform, room, id, version, err);
+}
+
+static inline int store_lease(struct store *s, const char *name, const char *holder,
+			      int64_t ttl_ms, struct buf *err)
+{
+	return s->ops->lease(s, name, holder, ttl_ms, err);
+}
+
+static inline int store_sessions_claim_due(struct store *s, int64_t until, const char *owner,
+					   const char *const *platforms, store_session_cb cb,
+					   void *ctx, struct buf *err)
+{
+	return s->ops->sessions_claim_due(s, until, owner, platforms, cb, ctx, err);
+}
+
+static inline int store_outbox_claim(struct store *s, const char *owner,
+				     const char *const *platforms, store_outbox_cb cb,
+				     void *ctx, struct buf *err)
+{
+	return s->ops->outbox_claim(s, owner, platforms, cb, ctx, err);
+}
+
+static inline int store_dump(struct store *s, store_item_cb cb, void *ctx, struct buf *err)
+{
+	return s->ops->dump(s, cb, ctx, err);
 }
 
 #endif

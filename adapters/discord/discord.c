@@ -66,6 +66,7 @@ struct discord {
 	int fetching;		/* GET /gateway/bot in flight */
 	uint64_t fetched_at;	/* loop time of its last answer */
 	int warned_no_limit;
+	int shards_told;	/* the recommended shard count last warned of */
 
 	uv_timer_t gw_timer;		/* the machine's TIMER */
 	uv_timer_t connect_timer;	/* a delayed CONNECT */
@@ -266,6 +267,13 @@ static void register_commands(struct discord *d)
 
 	if (d->registered || !d->app_id)
 		return;
+	/* one bot, one command list: with several shard processes the
+	 * first shard registers it (the same bulk overwrite from each would
+	 * only spend the rate limit) */
+	if (d->shard_count > 1 && d->shard_id != 0) {
+		d->registered = 1;
+		return;
+	}
 	if (!d->base.commands) {
 		/* an empty bulk overwrite would delete every command */
 		log_warn("discord: no command table: slash commands not registered");
@@ -511,6 +519,26 @@ static void take_start_limit(struct discord *d, const json_t *j)
 }
 
 /*
+ * GET /gateway/bot's recommended shard count: Discord closes a gateway
+ * with too few shards (4011) once the bot is in 2,500 guilds; before that
+ * it says how many it wants.  Told once per count, with what to do
+ * (docs/deploy.md: one process per shard, DISCORD_SHARD=i/n or auto/n).
+ */
+static void check_shards(struct discord *d, const json_t *j)
+{
+	const json_t *v = json_object_get(j, "shards");
+	json_int_t want = json_is_integer(v) ? json_integer_value(v) : 0;
+	int have = d->shard_count ? d->shard_count : 1;
+
+	if (want <= have || want > 65535 || want == d->shards_told)
+		return;
+	d->shards_told = (int)want;
+	log_warn("discord: Discord recommends %lld shards and this bot runs %d: run %lld"
+		 " processes with DISCORD_SHARD=i/%lld (or auto/%lld), see docs/deploy.md",
+		 (long long)want, have, (long long)want, (long long)want, (long long)want);
+}
+
+/*
  * GET /gateway/bot: at start the gateway URL (unless DISCORD_GATEWAY_URL
  * names one) and, then and before later Identifies, the day's budget of
  * session starts.  Nothing connects before the first answer.
@@ -548,6 +576,7 @@ static void on_gateway_bot(const struct discord_rest_resp *resp, void *ctx)
 	if (!d->gw_started)
 		gateway_set_base_url(&d->gw, url);
 	take_start_limit(d, j);
+	check_shards(d, j);
 	json_decref(j);
 	d->gw_started = 1;
 	drain(d);

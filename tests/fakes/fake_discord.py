@@ -151,12 +151,21 @@ def _texts_of(body):
 
 
 class _Session:
-    def __init__(self, sid):
+    def __init__(self, sid, shard=(0, 1)):
         self.id = sid
         self.seq = 0
         self.buffer = []          # [(s, payload_text)]
         self.conn = None          # live _WSConn bound to the session
         self.resumable = True
+        self.shard = shard        # (id, count) it identified with
+
+
+def shard_of(guild_id, count):
+    """Discord's formula: the shard that receives a guild's events.
+    Events without a guild (DMs) go to shard 0."""
+    if not guild_id or count <= 1:
+        return 0
+    return (int(guild_id) >> 22) % count
 
 
 class Interaction:
@@ -430,6 +439,12 @@ class FakeDiscord:
         self._buckets = {}
         self._sessions = {}
         self._session = None      # current session (latest Identify)
+        # sharded bots: the current session of each shard id, and the
+        # shard count they identified with
+        self._by_shard = {}
+        self.shard_count = 1
+        # GET /gateway/bot's recommended shard count
+        self.recommended_shards = 1
         self._live = None         # live, ready connection
         self._conns = set()
         self._withhold = 0
@@ -864,11 +879,39 @@ class FakeDiscord:
         is disconnected, delivered on Resume). Returns its sequence."""
         return self._call(self._dispatch_loop, event, d, None)
 
-    def _dispatch_loop(self, event, d, inter):
-        s = self._session
+    def _target_session(self, d):
+        """The session an event goes to: with several shards, the one of
+        the event's guild (shard 0 for DMs), as Discord routes them."""
+        if self.shard_count <= 1 or not isinstance(d, dict):
+            return self._session
+        shard = shard_of(d.get("guild_id"), self.shard_count)
+        return self._by_shard.get(shard)
+
+    def shard_sessions(self):
+        """{shard id: session id} of the shards identified now."""
+        with self._lock:
+            return {k: v.id for k, v in self._by_shard.items()}
+
+    def wait_shards_ready(self, count, timeout=10):
+        """Wait until shards 0..count-1 each have a live, ready connection
+        (identified with that shard and count)."""
+        def ok():
+            for i in range(count):
+                s = self._by_shard.get(i)
+                if s is None or s.shard != (i, count) or s.conn is None or \
+                        s.conn.closed or not s.conn.identified:
+                    return False
+            return True
+        self._wait(ok, timeout, lambda: "shards not all ready: %r" % {
+            k: (v.shard, v.conn is not None and not v.conn.closed)
+            for k, v in self._by_shard.items()})
+
+    def _dispatch_loop(self, event, d, inter, session=None):
+        s = session or self._target_session(d)
         if s is None:
-            raise AssertionError("fake_discord: cannot dispatch %s: the bot "
-                                 "has not identified yet" % event)
+            raise AssertionError("fake_discord: cannot dispatch %s: no bot "
+                                 "session serves it (not identified yet, or "
+                                 "its shard is down)" % event)
         s.seq += 1
         text = json.dumps({"op": 0, "t": event, "s": s.seq, "d": d})
         s.buffer.append((s.seq, text, inter))
@@ -1280,11 +1323,24 @@ class FakeDiscord:
             if not isinstance(props, dict) or not all(
                     k in props for k in ("os", "browser", "device")):
                 self._violate("identify properties incomplete: %r" % (props,))
+            shard = d.get("shard")
+            if shard is not None and (
+                    not isinstance(shard, list) or len(shard) != 2 or
+                    not all(isinstance(x, int) for x in shard) or
+                    not 0 <= shard[0] < shard[1]):
+                conn.send_close(4010, "Invalid shard.")
+                return
+            shard = tuple(shard) if shard else (0, 1)
             sid = hashlib.sha1(os.urandom(16)).hexdigest()
-            s = _Session(sid)
+            s = _Session(sid, shard)
             with self._lock:
                 self._sessions[sid] = s
                 self._session = s
+                if shard[1] != self.shard_count and self._by_shard:
+                    self._violate("shard count %d, other sessions use %d" %
+                                  (shard[1], self.shard_count))
+                self.shard_count = shard[1]
+                self._by_shard[shard[0]] = s
                 s.conn = conn
                 conn.session = s
                 conn.identified = True
@@ -1294,10 +1350,11 @@ class FakeDiscord:
                      "relationships": [], "user_settings": {},
                      "application": {"id": self.app_id, "flags": 0},
                      "guilds": [{"id": g, "unavailable": True}
-                                for g in self.guild_ids],
-                     "shard": d.get("shard") or [0, 1],
+                                for g in self.guild_ids
+                                if shard_of(g, shard[1]) == shard[0]],
+                     "shard": list(shard),
                      "_trace": ["fake-discord"]}
-            self._dispatch_loop("READY", ready, None)
+            self._dispatch_loop("READY", ready, None, s)
             with self._lock:
                 self.identify_count += 1
                 self._live = conn
@@ -1316,7 +1373,8 @@ class FakeDiscord:
                               % conn.path)
             with self._lock:
                 s = self._sessions.get(d.get("session_id"))
-            if s is None or not s.resumable or s is not self._session:
+            if s is None or not s.resumable or \
+                    s is not self._by_shard.get(s.shard[0], self._session):
                 rec.result = "invalid"
                 self._log_gw(conn, "sent", op=9, d=False)
                 conn.send_json({"op": 9, "d": False})
@@ -1355,7 +1413,7 @@ class FakeDiscord:
                         inter.sent_t = time.monotonic()
             rec.replayed = replayed
             rec.result = "resumed"
-            self._dispatch_loop("RESUMED", {"_trace": ["fake-discord"]}, None)
+            self._dispatch_loop("RESUMED", {"_trace": ["fake-discord"]}, None, s)
             with self._lock:
                 self.resume_count += 1
                 self._live = conn
@@ -1803,7 +1861,8 @@ class FakeDiscord:
     # -- endpoints ------------------------------------------------------
     def _dispatch_rest(self, req, method, path, body, now):
         if method == "GET" and path == "/gateway/bot":
-            return 200, {"url": self.gateway_url, "shards": 1,
+            return 200, {"url": self.gateway_url,
+                         "shards": self.recommended_shards,
                          "session_start_limit": dict(
                              self.session_start_limit)}
         if method == "GET" and path == "/gateway":

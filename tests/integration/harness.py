@@ -40,8 +40,14 @@ def run_tests(prefix, module, argv):
 
 def store_counts(db):
     """(stored moves, outbox messages not yet delivered) in the bot's store
-    at db (read-only beside the running bot: SQLite WAL allows it)."""
+    at db: a SQLite file (read-only beside the running bot: WAL allows it)
+    or a PostgreSQL URI (tests/integration/pg.py)."""
     import sqlite3
+    import pg
+    if pg.is_pg(db):
+        row = pg.query(db, "SELECT (SELECT count(*) FROM actions),"
+                       " (SELECT count(*) FROM outbox WHERE sent_at IS NULL)")[0]
+        return int(row[0]), int(row[1])
     con = sqlite3.connect("file:%s?mode=ro" % db, uri=True, timeout=10)
     try:
         moves = con.execute("SELECT count(*) FROM actions").fetchone()[0]
@@ -64,12 +70,15 @@ def wait_settled(db, moves_before, timeout=10, what=""):
         if time.monotonic() > end:
             raise AssertionError("the bot did not settle %s: %d moves stored (before %d), "
                                  "%d messages undelivered" % (what, moves, moves_before, pending))
-        time.sleep(0.01)
+        time.sleep(0.02 if db.startswith("postgres") else 0.01)
 
 
 def public_posts(db):
     """The room messages the bot committed (its outbox, public ones)."""
     import sqlite3
+    import pg
+    if pg.is_pg(db):
+        return pg.scalar(db, "SELECT count(*) FROM outbox WHERE \"user\" = ''")
     con = sqlite3.connect("file:%s?mode=ro" % db, uri=True, timeout=10)
     try:
         return con.execute("SELECT count(*) FROM outbox WHERE user = ''").fetchone()[0]

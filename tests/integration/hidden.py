@@ -17,7 +17,13 @@ TOOLS = os.environ.get("TABULA_TOOLS") or os.path.join(
 TOOL = os.path.join(TOOLS, "tabula-secrets")
 
 def states(db):
-    """[(game id, state JSON)] of every game in play in the store at db."""
+    """[(game id, state JSON)] of every game in play in the store at db
+    (a SQLite file or a PostgreSQL URI)."""
+    import pg
+    if pg.is_pg(db):
+        # one row a line: a state's JSON holds no raw newline or tab
+        return [(r[0], r[1]) for r in pg.query(
+            db, "SELECT game, state FROM sessions WHERE status = 1 AND state IS NOT NULL")]
     con = sqlite3.connect("file:%s?mode=ro" % db, uri=True, timeout=10)
     try:
         return [(g, st) for g, st in con.execute(

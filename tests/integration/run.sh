@@ -1,7 +1,8 @@
 #!/bin/sh
 # The lints (translations, layers), then integration tests through the real
 # binary: console transcripts, then the Discord and Matrix adapters against
-# loopback fakes (tests/fakes/).
+# loopback fakes (tests/fakes/), and several processes on one PostgreSQL
+# (cluster_test.py: the server is TABULA_TEST_PG, see scripts/pg-test-server.sh).
 # usage: tests/integration/run.sh ./tabula
 bin=${1:-./tabula}
 cd "$(dirname "$0")/../.."
@@ -17,5 +18,6 @@ python3 tests/integration/matrix_test.py "$bin" || rc=1
 python3 tests/integration/matrix_e2e_test.py "$bin" || rc=1
 python3 tests/integration/builders_platforms_test.py "$bin" || rc=1
 python3 tests/integration/crash_test.py "$bin" || rc=1
+python3 tests/integration/cluster_test.py "$bin" || rc=1
 python3 tests/integration/strong_ai_test.py "$bin" || rc=1
 exit $rc

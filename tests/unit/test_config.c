@@ -83,6 +83,30 @@ static void test_secret_needs_private_file(void **state)
 	buf_release(&err);
 }
 
+/* A PostgreSQL URI with a password is a secret like a token; without one
+ * it is not. */
+static void test_store_uri_password_is_secret(void **state)
+{
+	struct buf err = BUF_INIT;
+
+	unsetenv("TABULA_DB");
+	write_file("TABULA_DB=postgresql://bot:pw-s3cr3t@db.example/tabula\n", 0644);
+	assert_int_equal(config_load(path, &err), -1);
+	assert_non_null(strstr(buf_str(&err), "TABULA_DB"));
+	assert_null(strstr(buf_str(&err), "s3cr3t"));
+	assert_null(getenv("TABULA_DB"));
+	unlink(path);
+	write_file("TABULA_DB=postgresql:///tabula?host=/run/postgresql&password=s3cr3t\n", 0644);
+	assert_int_equal(config_load(path, &err), -1);
+	unlink(path);
+	write_file("TABULA_DB=postgresql://bot@db.example/tabula?sslmode=verify-full\n", 0644);
+	assert_int_equal(config_load(path, &err), 0);
+	assert_string_equal(getenv("TABULA_DB"), "postgresql://bot@db.example/tabula?sslmode=verify-full");
+	unsetenv("TABULA_DB");
+	unlink(path);
+	buf_release(&err);
+}
+
 /* Whoever can change the file chooses the bot's endpoints and store: a
  * group- or world-writable file is refused, secret or not, and sets
  * nothing.  Readable by others is fine without a secret. */
@@ -115,6 +139,7 @@ int main(void)
 		cmocka_unit_test(test_defaults_and_env_wins),
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_secret_needs_private_file),
+		cmocka_unit_test(test_store_uri_password_is_secret),
 		cmocka_unit_test(test_writable_by_others_refused),
 	};
 

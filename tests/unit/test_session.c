@@ -3136,10 +3136,259 @@ static void test_throttle(void **state)
 	assert_int_equal(capture_count(f->dc, "zed", "tabula commands"), 1);
 }
 
+/* ---- several processes on one store (docs/deploy.md) ---- */
+
+/* Another bot process on the fixture's store file. */
+struct peer {
+	struct store *store;
+	struct session_mgr mgr;
+	struct capture_adapter *cap;
+};
+
+/* node: the process's node name (its lease taken), or NULL for none. */
+static void peer_open(struct fixture *f, struct peer *p, const char *node)
+{
+	struct buf err = BUF_INIT;
+
+	memset(p, 0, sizeof(*p));
+	p->store = store_sqlite_open(f->path, &err);
+	assert_non_null(p->store);
+	session_mgr_init(&p->mgr, p->store, 999);
+	p->mgr.now = fake_now;
+	p->mgr.now_ctx = f;
+	p->cap = capture_new("console");
+	p->cap->base.on_command = on_command;
+	p->cap->base.on_sent = on_sent;
+	p->cap->base.ctx = &p->mgr;
+	session_mgr_add_adapter(&p->mgr, &p->cap->base);
+	if (node) {
+		assert_int_equal(store_lease(p->store, node, node, 600000, &err), 1);
+		session_mgr_set_node(&p->mgr, node);
+	}
+	buf_release(&err);
+}
+
+static void peer_close(struct peer *p)
+{
+	session_mgr_release(&p->mgr);
+	capture_free(p->cap);
+	store_close(p->store);
+}
+
+/* The fixture's manager as node `node` (its lease taken). */
+static void be_node(struct fixture *f, const char *node)
+{
+	struct buf err = BUF_INIT;
+
+	assert_int_equal(store_lease(f->store, node, node, 600000, &err), 1);
+	session_mgr_set_node(&f->mgr, node);
+	buf_release(&err);
+}
+
+/*
+ * A command whose commit finds the game changed by another process (the
+ * store's version moved: STORE_CONFLICT) is run again on the reloaded game
+ * and answered once, as if nothing had happened.
+ */
+static void test_conflict_reloads_and_retries(void **state)
+{
+	struct fixture *f = *state;
+	struct peer b;
+	struct session *s;
+	int64_t seq;
+
+	start_two(f->cap, "r1");
+	s = room(f, "r1");	/* cached by this process */
+	seq = s->last_seq;
+	peer_open(f, &b, NULL);
+	capture_cmd(b.cap, "r1", awaited_user(room(f, "r1")), "play 1");
+	assert_int_equal(capture_count(b.cap, "*", "could not"), 0);
+	/* this process's copy is one move behind: its commit conflicts */
+	capture_clear(f->cap);
+	capture_cmd(f->cap, "r1", "ana", "game pause");
+	assert_int_equal(f->mgr.conflicts, 1);
+	assert_int_equal(f->mgr.retries, 1);
+	assert_int_equal(capture_count(f->cap, "*", "Game paused"), 1);
+	assert_int_equal(capture_count(f->cap, "*", "could not save"), 0);
+	assert_int_equal(capture_count(f->cap, "*", "same moment"), 0);
+	/* both changes are stored: the other process's move, then the pause */
+	s = room(f, "r1");
+	assert_int_equal(s->last_seq, seq + 1);
+	assert_int_equal(stored_actions(f, s->rec.id), seq + 1);
+	capture_cmd(b.cap, "r1", "ben", "game status");
+	peer_close(&b);
+	capture_cmd(f->cap, "r1", "ana", "game pause");
+	assert_int_equal(capture_count(f->cap, "ana", "already paused"), 1);
+}
+
+/* Conflicts twice in a row: "try again", and nothing changed. */
+static void test_conflict_twice_answers_try_again(void **state)
+{
+	struct fixture *f = *state;
+	struct session *s;
+
+	detach(f);
+	f->store = store_fault_wrap(f->store, 0);
+	attach(f);
+	start_two(f->cap, "r1");
+	capture_clear(f->cap);
+	store_fault_conflicts(f->store, 2);
+	capture_cmd(f->cap, "r1", "ana", "game pause");
+	assert_int_equal(f->mgr.conflicts, 2);
+	assert_int_equal(capture_count(f->cap, "ana", "changed at the same moment"), 1);
+	assert_int_equal(f->cap->n, 1);
+	s = room(f, "r1");
+	assert_null(strstr(s->rec.settings, "\"paused\":1"));
+	/* one conflict only: the second attempt goes through */
+	capture_clear(f->cap);
+	store_fault_conflicts(f->store, 1);
+	capture_cmd(f->cap, "r1", "ana", "game pause");
+	assert_int_equal(capture_count(f->cap, "*", "Game paused"), 1);
+	assert_int_equal(f->cap->n, 1);
+	/* in Spanish too */
+	capture_cmd(f->cap, "r2", "ana", "game new fortuna");
+	capture_cmd(f->cap, "r2", "ana", "game settings locale es");
+	capture_clear(f->cap);
+	store_fault_conflicts(f->store, 2);
+	capture_cmd(f->cap, "r2", "ana", "game addbot");
+	assert_int_equal(capture_count(f->cap, "ana", "cambió en ese mismo momento"), 1);
+}
+
+/*
+ * With a node, a cached game is checked against the store once per
+ * command: a move another process stored is seen at once (the next
+ * player's moves are offered, not "not your turn"), without a conflict.
+ */
+static void test_node_sees_other_process(void **state)
+{
+	struct fixture *f = *state;
+	struct peer b;
+	char who[128];
+	int i;
+
+	be_node(f, "node-a");
+	start_two(f->cap, "r1");
+	peer_open(f, &b, "node-b");
+	snprintf(who, sizeof(who), "%s", awaited_user(room(f, "r1")));
+	/* the other process moves until the turn passes to the other player
+	 * (as this process sees it: session_mgr_find checks the store) */
+	for (i = 0; !strcmp(awaited_user(room(f, "r1")), who); i++) {
+		if (i == 50)
+			fail_msg("this process never saw the other one's moves");
+		capture_cmd(b.cap, "r1", who, "play 1");
+	}
+	capture_clear(f->cap);
+	capture_cmd(f->cap, "r1", strcmp(who, "ana") ? "ana" : "ben", "moves");
+	assert_int_equal(capture_count(f->cap, "*", "Your moves"), 1);
+	capture_cmd(f->cap, "r1", strcmp(who, "ana") ? "ana" : "ben", "play 1");
+	assert_int_equal(f->mgr.conflicts, 0);
+	assert_int_equal(b.mgr.conflicts, 0);
+	peer_close(&b);
+}
+
+/*
+ * Due work fires once across processes: the node that claims a game's
+ * reminders keeps them while it lives; when it dies (its lease gone) the
+ * other node takes them over.
+ */
+static void test_node_due_work_once(void **state)
+{
+	struct fixture *f = *state;
+	struct peer b;
+	struct buf err = BUF_INIT;
+	int64_t t0;
+
+	be_node(f, "node-a");
+	start_two(f->cap, "r1");
+	t0 = f->clock;
+	peer_open(f, &b, "node-b");
+	capture_clear(f->cap);
+	tick_at(f, t0, 25);
+	f->clock = t0 + 25 * HOUR;
+	session_mgr_tick(&b.mgr);
+	assert_int_equal(capture_count(f->cap, NULL, "Reminder"), 1);
+	assert_int_equal(capture_count(b.cap, NULL, "Reminder"), 0);
+	/* the next one: node-b looks first, but the game is node-a's */
+	f->clock = t0 + 49 * HOUR;
+	session_mgr_tick(&b.mgr);
+	assert_int_equal(capture_count(b.cap, NULL, "Reminder"), 0);
+	tick_at(f, t0, 49);
+	assert_int_equal(capture_count(f->cap, NULL, "Reminder"), 2);
+	/* node-a dies: node-b sends the third, once */
+	assert_int_equal(store_lease(f->store, "node-a", "node-a", 0, &err), 0);
+	f->clock = t0 + 73 * HOUR;
+	session_mgr_tick(&b.mgr);
+	session_mgr_tick(&b.mgr);
+	assert_int_equal(capture_count(b.cap, NULL, "Reminder"), 1);
+	assert_int_equal(capture_count(f->cap, NULL, "Reminder"), 2);
+	peer_close(&b);
+	buf_release(&err);
+}
+
+/* A dead node's undelivered messages are delivered by a live one, once;
+ * a live node's are left to it. */
+static void test_node_outbox_adopted(void **state)
+{
+	struct fixture *f = *state;
+	struct peer b;
+	struct buf err = BUF_INIT;
+	size_t sent_a;
+
+	be_node(f, "node-a");
+	start_two(f->cap, "r1");
+	f->cap->confirm = 0;	/* node-a's platform never confirms */
+	capture_clear(f->cap);
+	capture_cmd(f->cap, "r1", awaited_user(room(f, "r1")), "play 1");
+	sent_a = (size_t)sent_count(f->cap);
+	assert_true(sent_a > 0);
+	peer_open(f, &b, "node-b");
+	assert_int_equal(session_mgr_flush_outbox(&b.mgr, &err), 0);
+	assert_int_equal(sent_count(b.cap), 0);
+	assert_int_equal(store_lease(f->store, "node-a", "node-a", 0, &err), 0);
+	assert_int_equal(session_mgr_flush_outbox(&b.mgr, &err), 0);
+	assert_int_equal(sent_count(b.cap), (int)sent_a);
+	/* the same messages (keys), now delivered and confirmed */
+	assert_string_equal(b.cap->v[0].key, f->cap->v[f->cap->n - sent_a].key);
+	capture_clear(b.cap);
+	assert_int_equal(session_mgr_flush_outbox(&b.mgr, &err), 0);
+	assert_int_equal(sent_count(b.cap), 0);
+	peer_close(&b);
+	buf_release(&err);
+}
+
+/* A platform whose lease this process does not hold: its commits are
+ * refused (STORE_FENCED) and the process says nothing at all. */
+static void test_fenced_platform_says_nothing(void **state)
+{
+	struct fixture *f = *state;
+	struct buf err = BUF_INIT;
+
+	be_node(f, "node-a");
+	session_mgr_set_fence(&f->mgr, "console", "console-lease", "node-a");
+	capture_cmd(f->cap, "r1", "ana", "game new fortuna");
+	assert_int_equal(f->cap->n, 0);
+	assert_null(room(f, "r1"));
+	assert_int_equal(f->mgr.last_commit, STORE_FENCED);
+	assert_int_equal(store_lease(f->store, "console-lease", "node-a", 600000, &err), 1);
+	capture_cmd(f->cap, "r1", "ana", "game new fortuna");
+	assert_non_null(room(f, "r1"));
+	assert_true(f->cap->n > 0);
+	buf_release(&err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_lobby, setup_file, teardown),
+		cmocka_unit_test_setup_teardown(test_conflict_reloads_and_retries, setup_file,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_conflict_twice_answers_try_again, setup_file,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_node_sees_other_process, setup_file, teardown),
+		cmocka_unit_test_setup_teardown(test_node_due_work_once, setup_file, teardown),
+		cmocka_unit_test_setup_teardown(test_node_outbox_adopted, setup_file, teardown),
+		cmocka_unit_test_setup_teardown(test_fenced_platform_says_nothing, setup_file,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_every_option_starts, setup_file, teardown),
 		cmocka_unit_test_setup_teardown(test_own_outcome_never_cut, setup_file, teardown),
 		cmocka_unit_test_setup_teardown(test_abort, setup_file, teardown),

@@ -1,7 +1,10 @@
 /*
  * test_store.c: the store contract (state/store.h), run against SQLite in
- * memory and in a temporary file, plus what only a file can show
- * (persistence, migrations, WAL) and the fault-injecting wrapper.
+ * memory, SQLite in a temporary file and PostgreSQL (a fresh schema per
+ * test in the server TABULA_TEST_PG names: scripts/pg-test-server.sh, which
+ * `make unit` runs this under), plus what only one backend can show
+ * (persistence, migrations, WAL; reconnection, the timeout bound, a lost
+ * commit answer) and the fault-injecting wrapper.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,27 +19,104 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <libpq-fe.h>
 #include <sqlite3.h>
 
 #include "state/store.h"
 
 /* ------------------------------------------------------------- fixtures */
 
-enum kind { KIND_MEMORY, KIND_FILE };
+enum kind { KIND_MEMORY, KIND_FILE, KIND_PG };
 
 static const enum kind kind_memory = KIND_MEMORY;
 static const enum kind kind_file = KIND_FILE;
+static const enum kind kind_pg = KIND_PG;
 
 struct fixture {
 	enum kind kind;
-	char path[64];
+	char path[512];		/* a file, ":memory:", or a PostgreSQL URI */
+	char schema[64];	/* PostgreSQL: this test's schema */
 	struct store *s;
 	struct buf err;
 };
 
+/* ------------------------------------------------------------ PostgreSQL */
+
+/* The test server's URI; a missing one fails the test (never a skip). */
+static const char *pg_base(void)
+{
+	const char *u = getenv("TABULA_TEST_PG");
+
+	if (!u || !*u)
+		fail_msg("TABULA_TEST_PG is not set: run this through scripts/pg-test-server.sh"
+			 " run build/tests/test_store (make unit does)");
+	return u;
+}
+
+static void quiet(void *arg, const char *message)
+{
+	(void)arg;
+	(void)message;
+}
+
+/* Raw SQL on the server, behind the store's back; the result (PQclear). */
+static PGresult *pg_sql(const char *uri, const char *sql)
+{
+	PGconn *c = PQconnectdb(uri);
+	PGresult *r;
+
+	if (PQstatus(c) != CONNECTION_OK)
+		fail_msg("connect %s: %s", uri, PQerrorMessage(c));
+	PQsetNoticeProcessor(c, quiet, NULL);
+	r = PQexec(c, sql);
+	if (PQresultStatus(r) != PGRES_COMMAND_OK && PQresultStatus(r) != PGRES_TUPLES_OK)
+		fail_msg("%s: %s", sql, PQerrorMessage(c));
+	PQfinish(c);
+	return r;
+}
+
+static void pg_exec(const char *uri, const char *sql)
+{
+	PQclear(pg_sql(uri, sql));
+}
+
+static long long pg_int(const char *uri, const char *sql)
+{
+	PGresult *r = pg_sql(uri, sql);
+	long long v;
+
+	assert_int_equal(PQntuples(r), 1);
+	v = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
+	PQclear(r);
+	return v;
+}
+
+/* A new, empty schema and the URI of a store in it. */
+static void pg_schema_new(char *schema, size_t ns, char *uri, size_t nu)
+{
+	static int n;
+	char sql[128];
+
+	snprintf(schema, ns, "t%d_%d", (int)getpid(), ++n);
+	snprintf(sql, sizeof(sql), "DROP SCHEMA IF EXISTS %s CASCADE; CREATE SCHEMA %s",
+		 schema, schema);
+	pg_exec(pg_base(), sql);
+	/* the application name finds this store's server process */
+	snprintf(uri, nu, "%s&options=-csearch_path%%3D%s&application_name=%s", pg_base(),
+		 schema, schema);
+}
+
+static void pg_schema_drop(const char *schema)
+{
+	char sql[128];
+
+	snprintf(sql, sizeof(sql), "DROP SCHEMA IF EXISTS %s CASCADE", schema);
+	pg_exec(pg_base(), sql);
+}
+
 static void remove_db(const char *path)
 {
-	char side[80];
+	char side[600];
 
 	unlink(path);
 	snprintf(side, sizeof(side), "%s-wal", path);
@@ -49,7 +129,7 @@ static void remove_db(const char *path)
 
 static struct store *open_ok(const char *path, struct buf *err)
 {
-	struct store *s = store_sqlite_open(path, err);
+	struct store *s = store_open(path, err);
 
 	if (!s)
 		fail_msg("open %s: %s", path, buf_str(err));
@@ -69,6 +149,8 @@ static int setup(void **state)
 		fd = mkstemp(f->path);
 		assert_true(fd >= 0);
 		close(fd);
+	} else if (f->kind == KIND_PG) {
+		pg_schema_new(f->schema, sizeof(f->schema), f->path, sizeof(f->path));
 	} else {
 		snprintf(f->path, sizeof(f->path), ":memory:");
 	}
@@ -84,9 +166,17 @@ static int teardown(void **state)
 	store_close(f->s);
 	if (f->kind == KIND_FILE)
 		remove_db(f->path);
+	if (f->kind == KIND_PG)
+		pg_schema_drop(f->schema);
 	buf_release(&f->err);
 	free(f);
 	return 0;
+}
+
+/* Whether the store outlives a close (a file, a PostgreSQL schema). */
+static int persists(const struct fixture *f)
+{
+	return f->kind != KIND_MEMORY;
 }
 
 /* Closes and reopens the store (a file keeps its contents). */
@@ -152,14 +242,16 @@ static void commit_ok(struct fixture *f, struct store_commit *c)
 		fail_msg("commit: %s", buf_str(&f->err));
 }
 
-static void commit_fails(struct fixture *f, struct store_commit *c, const char *why)
+/* A commit that fails with code rc (-1, STORE_CONFLICT, STORE_FENCED). */
+static void commit_fails_with(struct fixture *f, struct store_commit *c, int rc,
+			      const char *why)
 {
 	int64_t id = c->session ? c->session->id : 0;
 
 	if (c->session)
 		c->session->version++;
 	buf_reset(&f->err);
-	assert_int_equal(store_commit(f->s, c, &f->err), -1);
+	assert_int_equal(store_commit(f->s, c, &f->err), rc);
 	if (!strstr(buf_str(&f->err), why))
 		fail_msg("commit error \"%s\" does not mention \"%s\"", buf_str(&f->err), why);
 	if (c->session) {
@@ -167,6 +259,11 @@ static void commit_fails(struct fixture *f, struct store_commit *c, const char *
 		assert_int_equal(c->session->id, id);
 		c->session->version--;
 	}
+}
+
+static void commit_fails(struct fixture *f, struct store_commit *c, const char *why)
+{
+	commit_fails_with(f, c, -1, why);
 }
 
 /* Stores a session alone (insert or update). */
@@ -347,10 +444,11 @@ static void test_session_insert_update(void **state)
 		struct store_commit c = { .session = &got };
 
 		snprintf(got.options, sizeof(got.options), "lost update");
-		commit_fails(f, &c, "changed elsewhere (stored version 3");
+		commit_fails_with(f, &c, STORE_CONFLICT, "changed elsewhere (stored version 3");
 		/* Nor may a change reuse the stored version. */
 		got.version = 2;
-		commit_fails(f, &c, "stored version 3; this change, version 3,");
+		commit_fails_with(f, &c, STORE_CONFLICT,
+				  "stored version 3; this change, version 3,");
 		got.version = 3;
 		commit_ok(f, &c);
 		assert_int_equal(got.version, 4);
@@ -460,7 +558,7 @@ static void test_seed_round_trip(void **state)
 		get_ok(f, s.id, &got);
 		assert_true(got.seed == seeds[i]);
 	}
-	if (f->kind == KIND_FILE) {
+	if (persists(f)) {
 		reopen(f);
 		get_ok(f, s.id, &got);
 		assert_true(got.seed == UINT64_MAX);
@@ -669,6 +767,18 @@ static void test_outbox(void **state)
 		assert_int_equal(sqlite3_column_int(q, 2), 0);
 		sqlite3_finalize(q);
 		sqlite3_close(db);
+	}
+	if (f->kind == KIND_PG) {
+		PGresult *r = pg_sql(f->path, "SELECT id, length(payload), sent_at IS NULL"
+				     " FROM outbox ORDER BY id");
+
+		assert_int_equal(PQntuples(r), 3);
+		assert_string_equal(PQgetvalue(r, 0, 1), "3");
+		assert_string_equal(PQgetvalue(r, 0, 2), "t");
+		assert_int_equal(strtoll(PQgetvalue(r, 1, 0), NULL, 10), out[1].id);
+		assert_string_equal(PQgetvalue(r, 1, 1), "0");
+		assert_string_equal(PQgetvalue(r, 1, 2), "f");
+		PQclear(r);
 	}
 	assert_int_equal(store_outbox_done(f->s, out[2].id + 100, &f->err), -1);
 	assert_non_null(strstr(buf_str(&f->err), "no outbox message"));
@@ -962,7 +1072,7 @@ static void test_settings(void **state)
 	big[sizeof(big) - 1] = '\0';
 	memcpy(s.settings, big, sizeof(big));
 	save_session(f, &s);
-	if (f->kind == KIND_FILE)
+	if (persists(f))
 		reopen(f);
 	get_ok(f, s.id, &got);
 	assert_int_equal(strlen(got.settings), 511);
@@ -1014,7 +1124,7 @@ static void test_votes(void **state)
 
 	s.votes = xstrdup("{\"abort\":[\"u-ann\"],\"kick\":{\"u-ann\":\"u-bob\"}}");
 	save_session(f, &s);
-	if (f->kind == KIND_FILE)
+	if (persists(f))
 		reopen(f);
 	get_ok(f, s.id, &got);
 	assert_string_equal(got.votes, s.votes);
@@ -1231,7 +1341,7 @@ static void test_due_round_trip(void **state)
 	/* Updated, read by session_current too, and large values survive. */
 	s.due = INT64_C(253402300799);	/* 9999-12-31 */
 	save_session(f, &s);
-	if (f->kind == KIND_FILE)
+	if (persists(f))
 		reopen(f);
 	assert_int_equal(store_session_current(f->s, "console", "room-2", &got,
 					       &f->err), 1);
@@ -1320,7 +1430,7 @@ static void test_sessions_due(void **state)
 		save_session(f, &s);
 		id[i] = s.id;
 	}
-	if (f->kind == KIND_FILE)
+	if (persists(f))
 		reopen(f);
 
 	/* Earliest first, ties by id; until is inclusive. */
@@ -1434,7 +1544,7 @@ static void test_next_due(void **state)
 	c.due = 3000;
 	save_session(f, &c);
 	assert_int_equal(next_due_ok(f), 3000);
-	if (f->kind == KIND_FILE)
+	if (persists(f))
 		reopen(f);
 	assert_int_equal(next_due_ok(f), 3000);
 
@@ -1550,7 +1660,7 @@ static void test_truncate(void **state)
 	c.truncate_after = 0;
 	c.actions = NULL;
 	c.nactions = 0;
-	commit_fails(f, &c, "changed elsewhere");
+	commit_fails_with(f, &c, STORE_CONFLICT, "changed elsewhere");
 	assert_log(f, s.id, 1, m12345);
 
 	/* A failure after the delete rolls the delete back too. */
@@ -1656,7 +1766,7 @@ static void test_truncate_fault(void **state)
 	commit_ok(f, &c);
 	assert_log(f, s.id, 2, redo);
 	assert_int_equal(store_fault_writes(f->s), 4);
-	if (f->kind == KIND_FILE) {
+	if (persists(f)) {
 		reopen(f);	/* closes the wrapper; the file keeps the commit */
 		assert_log(f, s.id, 2, redo);
 	}
@@ -1819,8 +1929,8 @@ static void test_migrate_from_v1(void **state)
 	assert_int_equal(raw_int(f->path, "PRAGMA user_version"), 1);
 
 	f->s = open_ok(f->path, &f->err);
-	assert_int_equal(store_sqlite_schema_version(), 4);
-	assert_int_equal(raw_int(f->path, "PRAGMA user_version"), 4);
+	assert_int_equal(store_sqlite_schema_version(), 5);
+	assert_int_equal(raw_int(f->path, "PRAGMA user_version"), 5);
 	/* an older tabula's file is adopted: stamped as tabula's */
 	assert_int_equal(raw_int(f->path, "PRAGMA application_id"), STORE_APPLICATION_ID);
 	session_rec_init(&got);
@@ -1842,7 +1952,7 @@ static void test_migrate_from_v1(void **state)
 	mk_action(&act, 2, "z2");
 	commit_ok(f, &c);
 	reopen(f);
-	assert_int_equal(raw_int(f->path, "PRAGMA user_version"), 4);
+	assert_int_equal(raw_int(f->path, "PRAGMA user_version"), 5);
 	session_rec_release(&got);
 	get_ok(f, 7, &got);
 	assert_null(got.votes);
@@ -1887,7 +1997,7 @@ static void test_migrate_from_v2(void **state)
 	assert_int_equal(raw_int(f->path, "PRAGMA user_version"), 2);
 
 	f->s = open_ok(f->path, &f->err);
-	assert_int_equal(raw_int(f->path, "PRAGMA user_version"), 4);
+	assert_int_equal(raw_int(f->path, "PRAGMA user_version"), 5);
 	assert_int_equal(raw_int(f->path, "PRAGMA application_id"), STORE_APPLICATION_ID);
 	assert_int_equal(raw_int(f->path, "SELECT count(*) FROM sqlite_master"
 				 " WHERE type = 'index' AND name = 'sessions_due'"), 1);
@@ -1914,7 +2024,7 @@ static void test_migrate_from_v2(void **state)
 	got.due = 4000;
 	save_session(f, &got);
 	reopen(f);
-	assert_int_equal(raw_int(f->path, "PRAGMA user_version"), 4);
+	assert_int_equal(raw_int(f->path, "PRAGMA user_version"), 5);
 	session_rec_release(&got);
 	get_ok(f, 7, &got);
 	assert_int_equal(got.due, 4000);
@@ -1968,7 +2078,7 @@ static void test_migrate_from_v3(void **state)
 	assert_int_equal(raw_int(f->path, "PRAGMA application_id"), 0);
 
 	f->s = open_ok(f->path, &f->err);
-	assert_int_equal(raw_int(f->path, "PRAGMA user_version"), 4);
+	assert_int_equal(raw_int(f->path, "PRAGMA user_version"), 5);
 	assert_int_equal(raw_int(f->path, "PRAGMA application_id"), STORE_APPLICATION_ID);
 	assert_int_equal(raw_int(f->path, "SELECT count(*) FROM sqlite_master WHERE"
 				 " type = 'index' AND name IN ('seats_user', 'sessions_lobbies')"),
@@ -2047,7 +2157,7 @@ static void test_files_private(void **state)
 {
 	struct fixture *f = *state;
 	struct session_rec s;
-	char side[96];
+	char side[600];
 	mode_t old;
 
 	store_close(f->s);
@@ -2081,7 +2191,7 @@ static void test_files_private(void **state)
 static void test_symlink_refused(void **state)
 {
 	struct fixture *f = *state;
-	char link[96], target[96], side[96];
+	char link[600], target[600], side[600];
 	struct stat st;
 
 	store_close(f->s);
@@ -2551,42 +2661,812 @@ static void test_fault_over_file(void **state)
 	script_check(f->s, 3);
 }
 
+/* ---------------------------------------------- contract: several processes */
+
+/* The newest session of a room, by id and version, without reading it. */
+static void test_session_stamp(void **state)
+{
+	struct fixture *f = *state;
+	struct session_rec a, b;
+	int64_t id = -1, version = -1;
+
+	assert_int_equal(store_session_stamp(f->s, "discord", "c1", &id, &version, &f->err), 0);
+	assert_int_equal(id, 0);
+	assert_int_equal(version, 0);
+	mk_session(&a, "discord", "c1", SESSION_LOBBY);
+	save_session(f, &a);
+	assert_int_equal(store_session_stamp(f->s, "discord", "c1", &id, &version, &f->err), 1);
+	assert_int_equal(id, a.id);
+	assert_int_equal(version, 1);
+	save_session(f, &a);
+	assert_int_equal(store_session_stamp(f->s, "discord", "c1", &id, &version, &f->err), 1);
+	assert_int_equal(version, 2);
+	/* a newer game in the room is the room's now */
+	mk_session(&b, "discord", "c1", SESSION_LOBBY);
+	save_session(f, &b);
+	assert_int_equal(store_session_stamp(f->s, "discord", "c1", &id, &version, &f->err), 1);
+	assert_int_equal(id, b.id);
+	assert_int_equal(version, 1);
+	assert_int_equal(store_session_stamp(f->s, "matrix", "c1", &id, &version, &f->err), 0);
+	session_rec_release(&a);
+	session_rec_release(&b);
+}
+
+static void nap_ms(long ms)
+{
+	struct timespec t = { ms / 1000, (ms % 1000) * 1000000L };
+
+	nanosleep(&t, NULL);
+}
+
+/* A lease has one holder until it expires or is given up. */
+static void test_leases(void **state)
+{
+	struct fixture *f = *state;
+	char longname[STORE_NAME_MAX + 2];
+
+	assert_int_equal(store_lease(f->s, "matrix", "node-a", 60000, &f->err), 1);
+	assert_int_equal(store_lease(f->s, "matrix", "node-b", 60000, &f->err), 0);
+	/* renewing is taking again */
+	assert_int_equal(store_lease(f->s, "matrix", "node-a", 60000, &f->err), 1);
+	/* giving up: only the holder can */
+	assert_int_equal(store_lease(f->s, "matrix", "node-b", 0, &f->err), 0);
+	assert_int_equal(store_lease(f->s, "matrix", "node-b", 60000, &f->err), 0);
+	assert_int_equal(store_lease(f->s, "matrix", "node-a", 0, &f->err), 0);
+	assert_int_equal(store_lease(f->s, "matrix", "node-b", 60000, &f->err), 1);
+	/* names are independent */
+	assert_int_equal(store_lease(f->s, "discord.shard.0.2", "node-a", 60000, &f->err), 1);
+	/* an expired lease goes to whoever asks */
+	assert_int_equal(store_lease(f->s, "short", "node-a", 50, &f->err), 1);
+	assert_int_equal(store_lease(f->s, "short", "node-b", 50, &f->err), 0);
+	nap_ms(150);
+	assert_int_equal(store_lease(f->s, "short", "node-b", 60000, &f->err), 1);
+	assert_int_equal(store_lease(f->s, "short", "node-a", 60000, &f->err), 0);
+	/* bad names and times change nothing */
+	memset(longname, 'x', sizeof(longname) - 1);
+	longname[sizeof(longname) - 1] = '\0';
+	assert_int_equal(store_lease(f->s, longname, "node-a", 1000, &f->err), -1);
+	assert_non_null(strstr(buf_str(&f->err), "lease name"));
+	assert_int_equal(store_lease(f->s, "matrix", "", 1000, &f->err), -1);
+	assert_int_equal(store_lease(f->s, "matrix", "node-b", -5, &f->err), -1);
+	assert_int_equal(store_lease(f->s, "matrix", "node-b", 60000, &f->err), 1);
+}
+
+/* A fenced commit is stored only while its lease is held by its holder. */
+static void test_fence(void **state)
+{
+	struct fixture *f = *state;
+	struct session_rec s, got;
+	struct action_rec act;
+	struct outbox_rec out;
+	struct store_commit c = { .session = &s, .fence_lease = "matrix",
+				  .fence_holder = "node-a", .actions = &act, .nactions = 1,
+				  .outbox = &out, .noutbox = 1, .cursor_key = "matrix.since",
+				  .cursor_value = "s1" };
+	struct buf value = BUF_INIT;
+
+	mk_session(&s, "matrix", "!r:x", SESSION_ACTIVE);
+	session_rec_init(&got);
+	mk_action(&act, 1, "go");
+	mk_outbox(&out, "f-1", "board");
+	commit_fails_with(f, &c, STORE_FENCED, "lease matrix is not held");
+	assert_int_equal(store_session_current(f->s, "matrix", "!r:x", &got, &f->err), 0);
+	assert_int_equal(store_cursor_get(f->s, "matrix.since", &value, &f->err), 0);
+	assert_int_equal(count_pending(f->s), 0);
+
+	assert_int_equal(store_lease(f->s, "matrix", "node-a", 60000, &f->err), 1);
+	commit_ok(f, &c);
+	assert_int_equal(count_actions(f->s, s.id), 1);
+
+	/* another holder now: the old one writes nothing */
+	assert_int_equal(store_lease(f->s, "matrix", "node-a", 0, &f->err), 0);
+	assert_int_equal(store_lease(f->s, "matrix", "node-b", 60000, &f->err), 1);
+	mk_action(&act, 2, "again");
+	mk_outbox(&out, "f-2", "board");
+	c.cursor_value = "s2";
+	commit_fails_with(f, &c, STORE_FENCED, "not held");
+	assert_int_equal(count_actions(f->s, s.id), 1);
+	assert_int_equal(store_cursor_get(f->s, "matrix.since", &value, &f->err), 1);
+	assert_string_equal(buf_str(&value), "s1");
+
+	/* an expired lease fences too, even when nobody took it */
+	assert_int_equal(store_lease(f->s, "matrix", "node-b", 0, &f->err), 0);
+	assert_int_equal(store_lease(f->s, "matrix", "node-a", 50, &f->err), 1);
+	nap_ms(150);
+	commit_fails_with(f, &c, STORE_FENCED, "not held");
+	c.fence_holder = "";
+	commit_fails(f, &c, "fence holder");
+	get_ok(f, s.id, &got);
+	assert_int_equal(got.version, 1);
+	session_rec_release(&got);
+	session_rec_release(&s);
+	buf_release(&value);
+}
+
+/* Stores a session with a due time on a platform; returns its id. */
+static int64_t due_session(struct fixture *f, const char *platform, const char *room,
+			   int64_t due)
+{
+	struct session_rec s;
+	int64_t id;
+
+	mk_session(&s, platform, room, SESSION_ACTIVE);
+	s.due = due;
+	save_session(f, &s);
+	id = s.id;
+	session_rec_release(&s);
+	return id;
+}
+
+static void claim_due(struct fixture *f, const char *owner, const char *const *plats,
+		      int64_t until, struct due_seen *v)
+{
+	memset(v, 0, sizeof(*v));
+	if (store_sessions_claim_due(f->s, until, owner, plats, seen_due, v, &f->err))
+		fail_msg("claim_due: %s", buf_str(&f->err));
+}
+
+/*
+ * Due work goes to one live node: unclaimed sessions (or a dead node's) of
+ * the platforms asked become the claimer's, stay its own while it lives,
+ * and are nobody else's meanwhile.
+ */
+static void test_claim_due(void **state)
+{
+	struct fixture *f = *state;
+	static const char *const discord[] = { "discord", NULL };
+	static const char *const both[] = { "discord", "matrix", NULL };
+	static const char *const none[] = { NULL };
+	struct due_seen v;
+	int64_t d1, d2, m1, late;
+
+	d1 = due_session(f, "discord", "c1", 100);
+	d2 = due_session(f, "discord", "c2", 200);
+	m1 = due_session(f, "matrix", "!m", 150);
+	late = due_session(f, "discord", "c3", 900);
+	(void)late;
+	assert_int_equal(store_lease(f->s, "node-a", "node-a", 60000, &f->err), 1);
+	assert_int_equal(store_lease(f->s, "node-b", "node-b", 60000, &f->err), 1);
+
+	claim_due(f, "node-a", discord, 500, &v);
+	assert_int_equal(v.n, 2);
+	assert_int_equal(v.ids[0], d1);
+	assert_int_equal(v.ids[1], d2);
+	/* node-b gets none of node-a's, only the unclaimed Matrix one */
+	claim_due(f, "node-b", both, 500, &v);
+	assert_int_equal(v.n, 1);
+	assert_int_equal(v.ids[0], m1);
+	/* still node-a's, again and again */
+	claim_due(f, "node-a", both, 500, &v);
+	assert_int_equal(v.n, 2);
+	/* node-a dies (its lease goes): node-b takes its work */
+	assert_int_equal(store_lease(f->s, "node-a", "node-a", 0, &f->err), 0);
+	claim_due(f, "node-b", discord, 1000, &v);
+	assert_int_equal(v.n, 3);
+	assert_int_equal(v.ids[0], d1);
+	claim_due(f, "node-a", both, 1000, &v);
+	assert_int_equal(v.n, 0);
+	/* a claim survives commits of the session (any process's) */
+	{
+		struct session_rec s;
+
+		session_rec_init(&s);
+		get_ok(f, d1, &s);
+		s.due = 120;
+		save_session(f, &s);
+		session_rec_release(&s);
+	}
+	assert_int_equal(store_lease(f->s, "node-c", "node-c", 60000, &f->err), 1);
+	claim_due(f, "node-c", both, 1000, &v);
+	assert_int_equal(v.n, 0);
+	/* bad arguments */
+	assert_int_equal(store_sessions_claim_due(f->s, 1000, "node-c", none, seen_due, &v,
+						  &f->err), -1);
+	assert_non_null(strstr(buf_str(&f->err), "platform"));
+	assert_int_equal(store_sessions_claim_due(f->s, 1000, "", both, seen_due, &v, &f->err),
+			 -1);
+}
+
+static void claim_outbox(struct fixture *f, const char *owner, const char *const *plats,
+			 struct seen *v)
+{
+	memset(v, 0, sizeof(*v));
+	if (store_outbox_claim(f->s, owner, plats, seen_outbox, v, &f->err))
+		fail_msg("outbox_claim: %s", buf_str(&f->err));
+}
+
+/* Messages of a dead node (or of none) are adopted by a live one, once. */
+static void test_outbox_claim(void **state)
+{
+	struct fixture *f = *state;
+	static const char *const console[] = { "console", NULL };
+	static const char *const matrix[] = { "matrix", NULL };
+	struct outbox_rec out[4];
+	struct store_commit c = { .outbox = out, .noutbox = 1 };
+	struct seen v;
+
+	assert_int_equal(store_lease(f->s, "node-a", "node-a", 60000, &f->err), 1);
+	assert_int_equal(store_lease(f->s, "node-b", "node-b", 60000, &f->err), 1);
+	mk_outbox(&out[0], "o-a", "of a");
+	c.owner = "node-a";
+	commit_ok(f, &c);
+	mk_outbox(&out[0], "o-none", "of nobody");
+	c.owner = NULL;
+	commit_ok(f, &c);
+	mk_outbox(&out[0], "o-dead", "of a dead node");
+	c.owner = "node-dead";
+	commit_ok(f, &c);
+	mk_outbox(&out[0], "o-mx", "matrix");
+	snprintf(out[0].platform, sizeof(out[0].platform), "matrix");
+	c.owner = NULL;
+	commit_ok(f, &c);
+
+	claim_outbox(f, "node-b", console, &v);
+	assert_int_equal(v.n, 2);
+	assert_string_equal(v.text[0], "of nobody");
+	assert_string_equal(v.text[1], "of a dead node");
+	/* now node-b's: not again, and not for node-a */
+	claim_outbox(f, "node-b", console, &v);
+	assert_int_equal(v.n, 0);
+	claim_outbox(f, "node-a", console, &v);
+	assert_int_equal(v.n, 0);
+	claim_outbox(f, "node-b", matrix, &v);
+	assert_int_equal(v.n, 1);
+	/* node-a dies: node-b adopts its message */
+	assert_int_equal(store_lease(f->s, "node-a", "node-a", 0, &f->err), 0);
+	memset(&v, 0, sizeof(v));
+	v.s = f->s;	/* delivered and marked done inside the loop */
+	v.err = &f->err;
+	assert_int_equal(store_outbox_claim(f->s, "node-b", console, seen_outbox, &v, &f->err), 0);
+	assert_int_equal(v.n, 1);
+	assert_string_equal(v.text[0], "of a");
+	/* pending still lists node-b's own undelivered ones */
+	assert_int_equal(count_pending(f->s), 3);
+	c.owner = "bad\nname";
+	mk_outbox(&out[0], "o-x", "x");
+	c.owner = "";
+	commit_ok(f, &c);
+}
+
+/* ------------------------------------------------- contract: dump, import */
+
+struct dump_text {
+	struct buf b;
+	long n;
+};
+
+static int dump_line(void *ctx, const struct store_item *it)
+{
+	struct dump_text *d = ctx;
+	const struct session_rec *s = it->session;
+	int i;
+
+	d->n++;
+	switch (it->kind) {
+	case STORE_ITEM_SESSION:
+		buf_printf(&d->b, "S %lld %s %s %s %s %s %s %d %llu %lld %lld %lld %s|%s|%lld|%s\n",
+			   (long long)s->id, s->platform, s->room, s->game, s->options,
+			   s->creator, s->locale, (int)s->status, (unsigned long long)s->seed,
+			   (long long)s->version, (long long)s->created, (long long)s->updated,
+			   s->state ? s->state : "(null)", s->settings, (long long)s->due,
+			   s->votes ? s->votes : "");
+		for (i = 0; i < s->nseats; i++)
+			buf_printf(&d->b, " seat %d %s %s %d %d\n", i, s->seats[i].user,
+				   s->seats[i].name, s->seats[i].is_bot, s->seats[i].notify_dm);
+		break;
+	case STORE_ITEM_ACTION:
+		buf_printf(&d->b, "A %lld %lld %d %s %s %lld\n", (long long)it->action->session,
+			   (long long)it->action->seq, it->action->seat, it->action->move,
+			   it->action->user, (long long)it->action->at);
+		break;
+	case STORE_ITEM_OUTBOX:
+		buf_printf(&d->b, "O %lld %s %s %s %s %s %lld %s\n", (long long)it->outbox->id,
+			   it->outbox->platform, it->outbox->room, it->outbox->user,
+			   it->outbox->key, it->outbox->payload ? it->outbox->payload : "",
+			   (long long)it->outbox->created, it->sent_at ? "sent" : "pending");
+		break;
+	case STORE_ITEM_CURSOR:
+		buf_printf(&d->b, "C %s=%s\n", it->key, it->value);
+		break;
+	}
+	return 0;
+}
+
+static void dump_of(struct store *s, struct dump_text *d)
+{
+	struct buf err = BUF_INIT;
+
+	buf_reset(&d->b);
+	d->n = 0;
+	if (store_dump(s, dump_line, d, &err))
+		fail_msg("dump: %s", buf_str(&err));
+	buf_release(&err);
+}
+
+/* A store with a bit of everything (and more than a page of actions). */
+static void fill_store(struct fixture *f)
+{
+	struct session_rec a, b;
+	struct action_rec acts[70];
+	struct outbox_rec out[3];
+	struct store_commit c = { .session = &a, .actions = acts, .nactions = 70,
+				  .outbox = out, .noutbox = 3, .cursor_key = "matrix.since",
+				  .cursor_value = "tok\nev1" };
+	int i;
+
+	mk_session(&a, "discord", "chan-1", SESSION_ACTIVE);
+	a.state = xstrdup("{\"v\":1,\"name\":\"Añil\"}");
+	a.votes = xstrdup("{\"abort\":[\"u-ann\"]}");
+	a.seed = UINT64_C(0x8000000000000001);
+	a.due = 5000;
+	snprintf(a.settings, sizeof(a.settings), "{\"remind\":6}");
+	for (i = 0; i < 70; i++)
+		mk_action(&acts[i], i + 1, "m");
+	mk_outbox(&out[0], "k-1", "sent one");
+	mk_outbox(&out[1], "", "no key");
+	mk_outbox(&out[2], "k-3", "pending");
+	commit_ok(f, &c);
+	assert_int_equal(store_outbox_done(f->s, out[0].id, &f->err), 0);
+	mk_session(&b, "matrix", "!room:x", SESSION_FINISHED);
+	save_session(f, &b);
+	assert_int_equal(store_cursor_set(f->s, "discord.seq", "77", &f->err), 0);
+	session_rec_release(&a);
+	session_rec_release(&b);
+}
+
+/* Copies into an empty target of kind k: the same dump, ids kept, new ids
+ * after the copied ones, and a non-empty target refused untouched. */
+static void import_into(struct fixture *f, enum kind k, const struct dump_text *want)
+{
+	char schema[64] = "", uri[512];
+	struct store *t;
+	struct dump_text got = { BUF_INIT, 0 };
+	struct session_rec s;
+	struct outbox_rec o;
+	struct store_commit c = { .session = &s, .outbox = &o, .noutbox = 1 };
+	struct buf err = BUF_INIT;
+
+	if (k == KIND_PG)
+		pg_schema_new(schema, sizeof(schema), uri, sizeof(uri));
+	else
+		snprintf(uri, sizeof(uri), ":memory:");
+	t = open_ok(uri, &err);
+	if (store_migrate(f->s, t, &err))
+		fail_msg("migrate: %s", buf_str(&err));
+	dump_of(t, &got);
+	assert_string_equal(buf_str(&got.b), buf_str(&want->b));
+	assert_int_equal(count_pending(t), 2);
+	mk_session(&s, "console", "new", SESSION_LOBBY);
+	s.version = 1;
+	mk_outbox(&o, "k-new", "new");
+	if (store_commit(t, &c, &err))
+		fail_msg("commit after import: %s", buf_str(&err));
+	assert_true(s.id > 2);
+	assert_true(o.id > 3);
+	/* not into a store that holds anything */
+	assert_int_equal(store_migrate(f->s, t, &err), -1);
+	assert_non_null(strstr(buf_str(&err), "not empty"));
+	dump_of(t, &got);
+	assert_int_equal(got.n, want->n + 2);
+	assert_int_equal(store_migrate(t, t, &err), -1);
+	store_close(t);
+	if (k == KIND_PG)
+		pg_schema_drop(schema);
+	session_rec_release(&s);
+	buf_release(&got.b);
+	buf_release(&err);
+}
+
+/* --migrate-store: every record, both ways between both backends. */
+static void test_dump_import(void **state)
+{
+	struct fixture *f = *state;
+	struct dump_text want = { BUF_INIT, 0 };
+
+	fill_store(f);
+	dump_of(f->s, &want);
+	/* 2 sessions, 70 actions, 3 messages, 2 cursors */
+	assert_int_equal(want.n, 77);
+	assert_non_null(strstr(buf_str(&want.b), "O 2 console room-1   no key 3000 pending"));
+	assert_non_null(strstr(buf_str(&want.b), "C matrix.since=tok\nev1"));
+	import_into(f, KIND_MEMORY, &want);
+	import_into(f, KIND_PG, &want);
+	buf_release(&want.b);
+}
+
+/* --------------------------------------------------- PostgreSQL only */
+
+/* A second store on the same schema: another process. */
+static struct store *second(struct fixture *f)
+{
+	return open_ok(f->path, &f->err);
+}
+
+/* Two processes: one sees the other's commits, and a change made from a
+ * stale copy is refused as a conflict. */
+static void test_pg_two_processes(void **state)
+{
+	struct fixture *f = *state;
+	struct store *b = second(f);
+	struct session_rec s, stale;
+	struct store_commit c = { .session = &stale };
+	int64_t id, version;
+
+	mk_session(&s, "discord", "c1", SESSION_ACTIVE);
+	save_session(f, &s);
+	session_rec_init(&stale);
+	assert_int_equal(store_session_get(b, s.id, &stale, &f->err), 1);
+	save_session(f, &s);
+	assert_int_equal(store_session_stamp(b, "discord", "c1", &id, &version, &f->err), 1);
+	assert_int_equal(version, 2);
+	stale.version++;
+	assert_int_equal(store_commit(b, &c, &f->err), STORE_CONFLICT);
+	assert_non_null(strstr(buf_str(&f->err), "changed elsewhere"));
+	stale.version--;
+	/* reloaded, it goes through */
+	assert_int_equal(store_session_get(b, s.id, &stale, &f->err), 1);
+	stale.version++;
+	assert_int_equal(store_commit(b, &c, &f->err), 0);
+	get_ok(f, s.id, &s);
+	assert_int_equal(s.version, 3);
+	/* a lease is one across processes */
+	assert_int_equal(store_lease(f->s, "matrix", "a", 60000, &f->err), 1);
+	assert_int_equal(store_lease(b, "matrix", "b", 60000, &f->err), 0);
+	store_close(b);
+	session_rec_release(&s);
+	session_rec_release(&stale);
+}
+
+/* Terminates the store's server process from outside (a restart, a cut). */
+static void kill_backend(struct fixture *f)
+{
+	char sql[160];
+
+	snprintf(sql, sizeof(sql), "SELECT count(pg_terminate_backend(pid)) FROM"
+		 " pg_stat_activity WHERE application_name = '%s'", f->schema);
+	assert_int_equal(pg_int(pg_base(), sql), 1);
+	nap_ms(50);
+}
+
+/* A connection that dies is replaced: reads go on, a commit that could
+ * not be sent says nothing was stored, and is stored when tried again. */
+static void test_pg_reconnect(void **state)
+{
+	struct fixture *f = *state;
+	struct session_rec s, got;
+	struct action_rec act;
+	struct store_commit c = { .session = &s, .actions = &act, .nactions = 1 };
+	int rc;
+
+	mk_session(&s, "discord", "c1", SESSION_ACTIVE);
+	save_session(f, &s);
+	assert_int_equal(store_pg_connections(f->s), 1);
+	kill_backend(f);
+	session_rec_init(&got);
+	get_ok(f, s.id, &got);
+	assert_int_equal(store_pg_connections(f->s), 2);
+
+	kill_backend(f);
+	mk_action(&act, 1, "go");
+	s.version++;
+	rc = store_commit(f->s, &c, &f->err);
+	if (rc) {
+		/* the answer was lost: it was not stored, and it says so */
+		assert_int_equal(rc, -1);
+		s.version--;
+		assert_int_equal(count_actions(f->s, s.id), 0);
+		commit_ok(f, &c);
+	}
+	assert_int_equal(count_actions(f->s, s.id), 1);
+	get_ok(f, s.id, &got);
+	assert_int_equal(got.version, 2);
+	session_rec_release(&s);
+	session_rec_release(&got);
+}
+
+/* The commit reached PostgreSQL but its answer was lost: the store finds
+ * out that it was stored, and fills the ids. */
+static void test_pg_lost_answer(void **state)
+{
+	struct fixture *f = *state;
+	struct session_rec s;
+	struct action_rec act;
+	struct outbox_rec out[2];
+	struct store_commit c = { .session = &s, .actions = &act, .nactions = 1, .outbox = out,
+				  .noutbox = 2 };
+	struct seen v = { 0 };
+
+	mk_session(&s, "discord", "c1", SESSION_ACTIVE);
+	mk_action(&act, 1, "go");
+	mk_outbox(&out[0], "la-1", "one");
+	mk_outbox(&out[1], "la-2", "two");
+	store_pg_test_lose_answer(f->s);
+	commit_ok(f, &c);	/* a new session: its id was known beforehand */
+	assert_true(s.id > 0);
+	assert_true(out[0].id > 0 && out[1].id > out[0].id);
+	assert_int_equal(store_pg_connections(f->s), 2);
+	assert_int_equal(store_outbox_pending(f->s, seen_outbox, &v, &f->err), 0);
+	assert_int_equal(v.n, 2);
+	assert_int_equal(v.ids[0], out[0].id);
+
+	mk_action(&act, 2, "again");
+	mk_outbox(&out[0], "la-3", "three");
+	c.noutbox = 1;
+	store_pg_test_lose_answer(f->s);
+	commit_ok(f, &c);	/* an update */
+	assert_int_equal(count_actions(f->s, s.id), 2);
+	assert_true(out[0].id > out[1].id);
+	session_rec_release(&s);
+}
+
+/* A server that does not answer blocks a call for TABULA_DB_TIMEOUT at
+ * most: the commit fails, stores nothing, and the store goes on after. */
+static void test_pg_timeout_bound(void **state)
+{
+	struct fixture *f = *state;
+	struct session_rec s;
+	struct action_rec act;
+	struct store_commit c = { .session = &s, .actions = &act, .nactions = 1 };
+	PGconn *lock;
+	PGresult *r;
+	char sql[128];
+	struct timespec t0, t1;
+	double ms;
+
+	store_close(f->s);
+	setenv("TABULA_DB_TIMEOUT", "300", 1);
+	f->s = open_ok(f->path, &f->err);
+	unsetenv("TABULA_DB_TIMEOUT");
+	mk_session(&s, "discord", "c1", SESSION_ACTIVE);
+	save_session(f, &s);
+	/* another session holds the row: the commit waits for its lock */
+	lock = PQconnectdb(f->path);
+	assert_int_equal(PQstatus(lock), CONNECTION_OK);
+	snprintf(sql, sizeof(sql), "BEGIN; SELECT 1 FROM sessions WHERE id = %lld FOR UPDATE",
+		 (long long)s.id);
+	r = PQexec(lock, sql);
+	assert_int_equal(PQresultStatus(r), PGRES_TUPLES_OK);
+	PQclear(r);
+	mk_action(&act, 1, "go");
+	s.version++;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	assert_int_equal(store_commit(f->s, &c, &f->err), -1);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	s.version--;
+	ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+	/* two bounded waits at most: the commit, then asking whether it was
+	 * stored; the slack is for a busy machine */
+	if (ms > 2000)
+		fail_msg("the commit blocked %.0f ms with a 300 ms bound", ms);
+	PQclear(PQexec(lock, "ROLLBACK"));
+	PQfinish(lock);
+	assert_int_equal(count_actions(f->s, s.id), 0);
+	nap_ms(1100);	/* a failed reconnect pauses reconnecting for 1 s */
+	commit_ok(f, &c);
+	assert_int_equal(count_actions(f->s, s.id), 1);
+	session_rec_release(&s);
+}
+
+static void test_pg_unreachable(void **state)
+{
+	struct buf err = BUF_INIT;
+	struct timespec t0, t1;
+
+	(void)state;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	assert_null(store_pg_open("postgresql:///tabula?host=/nonexistent-dir", &err));
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	assert_non_null(strstr(buf_str(&err), "cannot connect"));
+	assert_true(t1.tv_sec - t0.tv_sec < 6);
+	assert_null(store_pg_open("/a/file", &err));
+	assert_non_null(strstr(buf_str(&err), "postgresql://"));
+	setenv("TABULA_DB_TIMEOUT", "5", 1);
+	assert_null(store_pg_open(pg_base(), &err));
+	assert_non_null(strstr(buf_str(&err), "TABULA_DB_TIMEOUT"));
+	unsetenv("TABULA_DB_TIMEOUT");
+	buf_release(&err);
+}
+
+/* A password in a store's URI never reaches a log line. */
+static void test_describe(void **state)
+{
+	struct buf b = BUF_INIT;
+
+	(void)state;
+	store_describe("postgresql://bot:s3cret@db.example/tabula?sslmode=verify-full", &b);
+	assert_string_equal(buf_str(&b), "postgresql://bot:***@db.example/tabula?sslmode=verify-full");
+	store_describe("postgres://db/tabula?user=bot&password=s3cret&sslmode=require", &b);
+	assert_string_equal(buf_str(&b), "postgres://db/tabula?user=bot&password=***&sslmode=require");
+	store_describe("postgresql:///tabula?host=/run/pg&password=x", &b);
+	assert_string_equal(buf_str(&b), "postgresql:///tabula?host=/run/pg&password=***");
+	store_describe("postgresql://bot@db/t", &b);
+	assert_string_equal(buf_str(&b), "postgresql://bot@db/t");
+	store_describe("./var/tabula.db", &b);
+	assert_string_equal(buf_str(&b), "./var/tabula.db");
+	assert_true(store_is_postgres("postgres://x"));
+	assert_false(store_is_postgres("postgresx://x"));
+	buf_release(&b);
+}
+
+/* Version 1 of the PostgreSQL schema, as migration 1 wrote it. */
+static const char pg_schema_v1[] =
+	"CREATE TABLE tabula_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+	"INSERT INTO tabula_meta VALUES ('application_id', '74616275'),"
+	" ('schema_version', '1');"
+	"CREATE TABLE sessions (id BIGSERIAL PRIMARY KEY, platform TEXT NOT NULL,"
+	" room TEXT NOT NULL, game TEXT NOT NULL, options TEXT NOT NULL,"
+	" creator TEXT NOT NULL, locale TEXT NOT NULL,"
+	" status INTEGER NOT NULL CHECK (status BETWEEN 0 AND 3), seed BIGINT NOT NULL,"
+	" version BIGINT NOT NULL, created BIGINT NOT NULL, updated BIGINT NOT NULL,"
+	" state TEXT);"
+	"CREATE INDEX sessions_room ON sessions (platform, room, id);"
+	"CREATE INDEX sessions_open ON sessions (id) WHERE status IN (0, 1);"
+	"CREATE TABLE seats (session BIGINT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,"
+	" seat INTEGER NOT NULL CHECK (seat >= 0), \"user\" TEXT NOT NULL, name TEXT NOT NULL,"
+	" is_bot INTEGER NOT NULL, notify_dm INTEGER NOT NULL, PRIMARY KEY (session, seat));"
+	"CREATE TABLE actions (session BIGINT NOT NULL REFERENCES sessions (id)"
+	" ON DELETE CASCADE, seq BIGINT NOT NULL CHECK (seq >= 1), seat INTEGER NOT NULL,"
+	" move TEXT NOT NULL, \"user\" TEXT NOT NULL, at BIGINT NOT NULL,"
+	" PRIMARY KEY (session, seq));"
+	"CREATE TABLE outbox (id BIGSERIAL PRIMARY KEY, platform TEXT NOT NULL,"
+	" room TEXT NOT NULL, \"user\" TEXT NOT NULL, key TEXT UNIQUE, payload TEXT NOT NULL,"
+	" created BIGINT NOT NULL, sent_at BIGINT);"
+	"CREATE INDEX outbox_pending ON outbox (id) WHERE sent_at IS NULL;"
+	"CREATE TABLE cursors (key TEXT PRIMARY KEY, value TEXT NOT NULL);";
+
+/* A schema at version 1 with a game in it migrates to the newest version,
+ * one transaction per migration, and keeps the game. */
+static void test_pg_migrate_from_v1(void **state)
+{
+	struct fixture *f = *state;
+	struct session_rec got;
+	static const char *const moves[] = { "lead patron", "think draw" };
+
+	store_close(f->s);
+	f->s = NULL;
+	pg_schema_drop(f->schema);
+	pg_schema_new(f->schema, sizeof(f->schema), f->path, sizeof(f->path));
+	pg_exec(f->path, pg_schema_v1);
+	pg_exec(f->path,
+		"INSERT INTO sessions (id, platform, room, game, options, creator, locale, status,"
+		" seed, version, created, updated, state) VALUES (7, 'discord', 'chan-1',"
+		" 'fortuna', 'short', 'u-ann', 'es', 1, 42, 3, 1000, 1001, '{\"turn\":2}');"
+		"SELECT setval('sessions_id_seq', 7);"
+		"INSERT INTO seats VALUES (7, 0, 'u-ann', 'Ann', 0, 1), (7, 1, '', 'Robot', 1, 0);"
+		"INSERT INTO actions VALUES (7, 1, 0, 'lead patron', 'u-ann', 2001),"
+		" (7, 2, 1, 'think draw', '', 2002);"
+		"INSERT INTO outbox (platform, room, \"user\", key, payload, created)"
+		" VALUES ('discord', 'chan-1', '', 'n-1', 'board', 3000);"
+		"INSERT INTO cursors VALUES ('discord.seq', '99');");
+	f->s = open_ok(f->path, &f->err);
+	assert_int_equal(store_pg_schema_version(), 5);
+	assert_int_equal(pg_int(f->path, "SELECT value::int FROM tabula_meta"
+				" WHERE key = 'schema_version'"), 5);
+	session_rec_init(&got);
+	get_ok(f, 7, &got);
+	assert_string_equal(got.settings, "");
+	assert_int_equal(got.due, 0);
+	assert_null(got.votes);
+	assert_int_equal(got.version, 3);
+	assert_int_equal(got.nseats, 2);
+	assert_string_equal(got.state, "{\"turn\":2}");
+	assert_log(f, 7, 2, moves);
+	assert_int_equal(count_pending(f->s), 1);
+	got.due = 4000;
+	save_session(f, &got);
+	reopen(f);
+	get_ok(f, 7, &got);
+	assert_int_equal(got.due, 4000);
+	assert_int_equal(next_due_ok(f), 4000);
+	session_rec_release(&got);
+}
+
+/* Only tabula's schemas: another application's tables, or a tabula_meta
+ * that is not tabula's, are refused untouched; a newer schema too. */
+static void test_pg_foreign_refused(void **state)
+{
+	struct fixture *f = *state;
+	struct buf err = BUF_INIT;
+
+	store_close(f->s);
+	f->s = NULL;
+	pg_schema_drop(f->schema);
+	pg_schema_new(f->schema, sizeof(f->schema), f->path, sizeof(f->path));
+	pg_exec(f->path, "CREATE TABLE invoices (id int)");
+	assert_null(store_open(f->path, &err));
+	assert_non_null(strstr(buf_str(&err), "none is tabula's"));
+	assert_int_equal(pg_int(f->path, "SELECT count(*) FROM pg_tables"
+				" WHERE schemaname = current_schema()"), 1);
+	pg_exec(f->path, "CREATE TABLE tabula_meta (key TEXT PRIMARY KEY, value TEXT);"
+		" INSERT INTO tabula_meta VALUES ('application_id', 'something')");
+	assert_null(store_open(f->path, &err));
+	assert_non_null(strstr(buf_str(&err), "is not tabula's"));
+	pg_exec(f->path, "DROP TABLE invoices, tabula_meta");
+	f->s = open_ok(f->path, &err);
+	store_close(f->s);
+	f->s = NULL;
+	pg_exec(f->path, "UPDATE tabula_meta SET value = '99' WHERE key = 'schema_version'");
+	assert_null(store_open(f->path, &err));
+	assert_non_null(strstr(buf_str(&err), "newer than this program"));
+	assert_int_equal(pg_int(f->path, "SELECT value::int FROM tabula_meta"
+				" WHERE key = 'schema_version'"), 99);
+	buf_release(&err);
+}
+
+static void test_pg_overlong_value_on_read(void **state)
+{
+	struct fixture *f = *state;
+	struct session_rec s, got;
+	struct action_rec act;
+	struct store_commit c = { .session = &s, .actions = &act, .nactions = 1 };
+	struct seen v = { 0 };
+
+	mk_session(&s, "console", "room-1", SESSION_LOBBY);
+	mk_action(&act, 1, "go");
+	commit_ok(f, &c);
+	pg_exec(f->path, "UPDATE sessions SET locale = 'es-419-x';"
+		" UPDATE actions SET move = repeat('m', 300)");
+	session_rec_init(&got);
+	assert_int_equal(store_session_get(f->s, s.id, &got, &f->err), -1);
+	assert_non_null(strstr(buf_str(&f->err), "locale"));
+	assert_int_equal(store_actions(f->s, s.id, 0, seen_action, &v, &f->err), -1);
+	assert_non_null(strstr(buf_str(&f->err), "action move is 300 bytes"));
+	assert_int_equal(v.n, 0);
+	session_rec_release(&got);
+}
+
 /* ------------------------------------------------------------------ main */
 
-#define BOTH(t) \
+#define ALL(t) \
 	cmocka_unit_test_prestate_setup_teardown(t, setup, teardown, (void *)&kind_memory), \
-	cmocka_unit_test_prestate_setup_teardown(t, setup, teardown, (void *)&kind_file)
+	cmocka_unit_test_prestate_setup_teardown(t, setup, teardown, (void *)&kind_file), \
+	cmocka_unit_test_prestate_setup_teardown(t, setup, teardown, (void *)&kind_pg)
+#define PG_ONLY(t) \
+	cmocka_unit_test_prestate_setup_teardown(t, setup, teardown, (void *)&kind_pg)
 #define FILE_ONLY(t) \
 	cmocka_unit_test_prestate_setup_teardown(t, setup, teardown, (void *)&kind_file)
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		BOTH(test_session_insert_update),
-		BOTH(test_session_current),
-		BOTH(test_sessions_open),
-		BOTH(test_seed_round_trip),
-		BOTH(test_actions),
-		BOTH(test_action_fields),
-		BOTH(test_duplicate_seq_stores_nothing),
-		BOTH(test_outbox),
-		BOTH(test_outbox_fields),
-		BOTH(test_outbox_key_conflict),
-		BOTH(test_cursors),
-		BOTH(test_overlong_fields_rejected),
-		BOTH(test_many_rows),
-		BOTH(test_settings),
-		BOTH(test_votes),
-		BOTH(test_sessions_of_user),
-		BOTH(test_sessions_of_user_many),
-		BOTH(test_count_lobbies),
-		BOTH(test_due_round_trip),
-		BOTH(test_sessions_due),
-		BOTH(test_sessions_due_many),
-		BOTH(test_next_due),
-		BOTH(test_truncate),
-		BOTH(test_truncate_refused),
-		BOTH(test_truncate_fault),
+		ALL(test_session_insert_update),
+		ALL(test_session_current),
+		ALL(test_sessions_open),
+		ALL(test_seed_round_trip),
+		ALL(test_actions),
+		ALL(test_action_fields),
+		ALL(test_duplicate_seq_stores_nothing),
+		ALL(test_outbox),
+		ALL(test_outbox_fields),
+		ALL(test_outbox_key_conflict),
+		ALL(test_cursors),
+		ALL(test_overlong_fields_rejected),
+		ALL(test_many_rows),
+		ALL(test_settings),
+		ALL(test_votes),
+		ALL(test_sessions_of_user),
+		ALL(test_sessions_of_user_many),
+		ALL(test_count_lobbies),
+		ALL(test_due_round_trip),
+		ALL(test_sessions_due),
+		ALL(test_sessions_due_many),
+		ALL(test_next_due),
+		ALL(test_truncate),
+		ALL(test_truncate_refused),
+		ALL(test_truncate_fault),
+		ALL(test_session_stamp),
+		ALL(test_leases),
+		ALL(test_fence),
+		ALL(test_claim_due),
+		ALL(test_outbox_claim),
+		ALL(test_dump_import),
+		PG_ONLY(test_pg_two_processes),
+		PG_ONLY(test_pg_reconnect),
+		PG_ONLY(test_pg_lost_answer),
+		PG_ONLY(test_pg_timeout_bound),
+		PG_ONLY(test_pg_migrate_from_v1),
+		PG_ONLY(test_pg_foreign_refused),
+		PG_ONLY(test_pg_overlong_value_on_read),
 		FILE_ONLY(test_overlong_value_on_read),
 		FILE_ONLY(test_persistence),
 		FILE_ONLY(test_migrations_idempotent),
@@ -2605,6 +3485,8 @@ int main(void)
 		FILE_ONLY(test_sync_setting),
 		FILE_ONLY(test_fault_over_file),
 		cmocka_unit_test(test_open_errors),
+		cmocka_unit_test(test_pg_unreachable),
+		cmocka_unit_test(test_describe),
 		cmocka_unit_test(test_records),
 		cmocka_unit_test(test_fault_every_position),
 		cmocka_unit_test(test_fault_never),
