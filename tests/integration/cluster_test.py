@@ -32,6 +32,7 @@ import hidden  # noqa: E402
 import pg  # noqa: E402
 from fake_discord import FakeDiscord, shard_of  # noqa: E402
 from fake_matrix import FakeMatrix  # noqa: E402
+from olmclient import E2E  # noqa: E402
 
 _spec = importlib.util.spec_from_file_location(
     "make_transcript", os.path.join(HERE, "..", "..", "scripts", "make-transcript.py"))
@@ -121,6 +122,16 @@ class Node:
         assert rc == expect, "%s: exit %r, wanted %r; log:\n%s" % (self.name, rc, expect,
                                                                   log[-3000:])
         return log
+
+
+def new_matrix_fake():
+    """A fake homeserver whose users each get an Olm device: the bot's
+    direct chats are encrypted, so the tests read them through the devices
+    (and a standby must open the keys its predecessor stored)."""
+    fake = FakeMatrix(bot_password=PASSWORD).start()
+    fake.violate_plaintext_in_encrypted = True
+    fake.e2e = E2E(fake)
+    return fake
 
 
 def matrix_env(fake):
@@ -393,7 +404,7 @@ def test_matrix_standby_takes_over():
     standby takes the lease within a few seconds and the game goes on;
     every command is handled once (none twice, none lost) and the bot's
     messages are not sent twice."""
-    fake = FakeMatrix(bot_password=PASSWORD).start()
+    fake = new_matrix_fake()
     schema = pg.Schema()
     db = schema.uri
     env = matrix_env(fake)
@@ -466,6 +477,9 @@ def test_matrix_standby_takes_over():
         # a resent message carries its transaction id: the homeserver
         # keeps one event for it
         assert not fake.violations, fake.violations
+        # the new holder opened the keys its predecessor sealed in the
+        # store (MATRIX_PICKLE_KEY): every private message still decrypts
+        assert not fake.undecryptable, fake.undecryptable[:3]
         assert pg.scalar(db, "SELECT count(*) FROM leases WHERE name = 'matrix'") == 1
     finally:
         b.stop()
@@ -495,7 +509,7 @@ def test_matrix_on_postgres_needs_the_pickle_key():
 def test_lost_lease_exits_26():
     """A process whose lease another process takes over (as after a
     network split) stops with exit status 26 and writes nothing more."""
-    fake = FakeMatrix(bot_password=PASSWORD).start()
+    fake = new_matrix_fake()
     schema = pg.Schema()
     db = schema.uri
     a = Node("mx-a", db, matrix_env(fake))
