@@ -110,7 +110,7 @@ static void session_attend(struct session_mgr *m, struct session *s)
 			settings_write(&c.rec, &rs);
 			for (i = 0; i < (int)cap.n; i++)
 				rich_line(&r, "%s", cap.v[i].text);
-			pending_add(m, &c.out, s, NULL, &r);
+			pending_add(m, &c.out, s, NULL, &r, NULL);
 			rich_release(&r);
 		}
 	} else {
@@ -126,7 +126,7 @@ static void session_attend(struct session_mgr *m, struct session *s)
 				"Recordatorio: %lld horas sin decidir."),
 			  (long long)((now - s->last_at) / 3600));
 		add_waiting(s, s->st, loc, &r, idle);
-		pending_add(m, &c.out, s, NULL, &r);
+		pending_add(m, &c.out, s, NULL, &r, NULL);
 		rich_release(&r);
 	}
 	if (change_commit(m, &c, &err))

@@ -51,6 +51,8 @@ static void usage(FILE *f)
 	      "  TABULA_DB          store path (default " DEFAULT_DB ")\n"
 	      "  TABULA_DB_SYNC     normal (default) or full: SQLite synchronous mode\n"
 	      "  TABULA_LOCALE      default locale of new rooms: en (default) or es\n"
+	      "  TABULA_BOARDS      console: where pictures of boards are written\n"
+	      "                     (default: boards/ beside the store)\n"
 	      "  TABULA_LOG         log level on stderr: debug, info (default), warn, error\n"
 	      "  TABULA_SEED        fixes the bot's random seed (tests, replays)\n"
 	      "  TABULA_THROTTLE    per-user command throttle: burst/seconds (a user may\n"
@@ -348,6 +350,23 @@ static void make_default_dir(void)
 		log_warn("cannot create ./var: %s", strerror(errno));
 }
 
+/* The console's pictures go to TABULA_BOARDS, else boards/ beside the
+ * store (./var/boards for ./var/tabula.db). */
+static void console_boards(struct adapter *a, const char *db)
+{
+	const char *env = getenv("TABULA_BOARDS"), *slash = strrchr(db, '/');
+	struct buf dir = BUF_INIT;
+
+	if (env && *env)
+		buf_addstr(&dir, env);
+	else if (slash)
+		buf_printf(&dir, "%.*s/boards", (int)(slash - db), db);
+	else
+		buf_addstr(&dir, "boards");
+	console_set_boards_dir(a, buf_str(&dir));
+	buf_release(&dir);
+}
+
 int main(int argc, char **argv)
 {
 	const char *db = getenv("TABULA_DB"), *env;
@@ -487,6 +506,7 @@ int main(int argc, char **argv)
 	}
 	if (!nplat) {
 		platforms[nplat++] = console_adapter_new(STDIN_FILENO, stdout);
+		console_boards(platforms[0], db);
 		if (isatty(STDIN_FILENO))
 			printf("tabula console. Type \"name: command\", e.g. \"ana: game new fortuna\"; "
 			       "\"ana: help\" lists the commands; Ctrl-D quits.\n");

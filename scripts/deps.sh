@@ -14,6 +14,11 @@ check libcurl libcurl4-openssl-dev
 check jansson libjansson-dev
 check sqlite3 libsqlite3-dev
 check cmocka libcmocka-dev
+check cairo libcairo2-dev
+check pangocairo libpango1.0-dev
+check zlib zlib1g-dev
+# the painter's font (paint/paint.c): any sans-serif would do, DejaVu is the one tested
+[ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need="$need fonts-dejavu-core"
 command -v python3 >/dev/null 2>&1 || need="$need python3"
 fuzz=""
 [ "${1:-}" = fuzz ] && fuzz=1
