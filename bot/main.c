@@ -20,6 +20,7 @@
 #include "bot/harden.h"
 #include "bot/session.h"
 #include "bot/think.h"
+#include "paint/paint.h"
 #include "state/store.h"
 #include "util/logging.h"
 
@@ -434,6 +435,10 @@ int main(int argc, char **argv)
 	}
 	env = getenv("TABULA_SEED");
 	seed = env && *env ? strtoull(env, NULL, 0) : random_seed();
+	/* the tests of a picture that cannot be made (docs/pictures.md) */
+	env = getenv("TABULA_TEST_PAINT_FAIL");
+	if (env && *env)
+		paint_inject_failures((unsigned)strtoul(env, NULL, 10));
 	env = getenv("TABULA_TEST_CLOCK");
 	if (env && *env) {
 		char *e;

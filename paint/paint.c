@@ -18,6 +18,7 @@
 #include "paint/paint.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1011,6 +1012,24 @@ static void painter_release(struct painter *p)
 	free(p->boxes);
 }
 
+/* paint_inject_failures: pictures still to refuse (tests). */
+static atomic_uint injected;
+
+void paint_inject_failures(unsigned n)
+{
+	atomic_store(&injected, n);
+}
+
+/* 1 when this picture is to fail (and counts it). */
+static int injected_failure(void)
+{
+	unsigned n = atomic_load(&injected);
+
+	while (n && !atomic_compare_exchange_weak(&injected, &n, n - 1))
+		;
+	return n > 0;
+}
+
 int paint_scene(const struct scene *sc, unsigned flags, struct paint_image *out, struct buf *err)
 {
 	struct painter p;
@@ -1021,6 +1040,8 @@ int paint_scene(const struct scene *sc, unsigned flags, struct paint_image *out,
 	int h, f, rc = -1;
 
 	memset(out, 0, sizeof(*out));
+	if (injected_failure())
+		return buf_setf(err, "injected failure (TABULA_TEST_PAINT_FAIL)"), -1;
 	memset(&p, 0, sizeof(p));
 	p.sc = sc;
 	p.flags = flags;

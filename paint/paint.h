@@ -55,6 +55,14 @@ int paint_scene(const struct scene *sc, unsigned flags, struct paint_image *out,
 		struct buf *err);
 void paint_image_release(struct paint_image *im);
 
+/*
+ * Makes the next n calls of paint_scene fail (err "injected failure"), on
+ * any thread: the tests of what happens when a picture cannot be made
+ * (the bot sends the text board and logs it), through the real binary
+ * (TABULA_TEST_PAINT_FAIL=n).  0 turns it off.
+ */
+void paint_inject_failures(unsigned n);
+
 /* The RGB the painter fills colour c with (tests probe the pixels). */
 void paint_rgb(enum scene_colour c, unsigned char rgb[3]);
 

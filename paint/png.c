@@ -12,7 +12,7 @@
 
 #include "paint/paint.h"
 
-#define PNG_LEVEL 4		/* zlib level: see docs/performance.md, "image" */
+#define PNG_LEVEL 3		/* zlib level: see docs/performance.md, "image" */
 
 static void put32(unsigned char *p, uint32_t v)
 {
