@@ -48,7 +48,8 @@ static void character(struct scene *sc, int card, enum locale loc, const char *s
 
 	buf_addstr(&name, sylla_kinds[c->kind].name[loc]);
 	if (c->christian)
-		buf_addstr(&name, " \xe2\x9c\x9d");	/* ✝ */
+		/* ✝ after a no-break space: never alone on a line of the card */
+		buf_addstr(&name, "\xc2\xa0\xe2\x9c\x9d");
 	it = scene_card(sc, kind_colour[c->kind < SK_COUNT ? c->kind : 0], buf_str(&name));
 	buf_reset(&name);
 	sylla_char_name(card, loc, &name);
