@@ -1048,7 +1048,7 @@ def test_full_rest_queue_refuses_moves_and_recovers():
 
 def test_dm_notifications_and_refusal():
     """DMs only to players who asked; a refused DM becomes a channel
-    mention with the buttons, never the private text."""
+    mention with the buttons, never the private text nor its picture."""
     fake, bot = start()
     try:
         fake.wait_ready(10)
@@ -1079,6 +1079,11 @@ def test_dm_notifications_and_refusal():
         fb = [m for m in fake.channel_messages(CHAN) if "direct messages" in m["content"]][0]
         assert fb["allowed_mentions"].get("users") == [c["id"]], fb["allowed_mentions"]
         assert any(i.startswith("t1:hand:") for i in custom_ids(fb))
+        # the private view came as a picture where DMs go, and the refused
+        # player's picture was dropped, never posted in the channel
+        assert any(picture_text(m) for m in fake.dm_messages(b["id"])), fake.dm_messages(b["id"])
+        assert not any(m.get("attachments") for m in fake.channel_messages(CHAN)
+                       if c["id"] in m["content"] and "direct messages" in m["content"]), fb
         assert not fake.dm_messages(a["id"]), "a got DMs without asking"
         check_private(fake)
         assert fake.violations == [], fake.violations
