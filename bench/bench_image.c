@@ -186,5 +186,6 @@ int main(void)
 		free(wms.v);
 		free(st);
 	}
+	paint_cleanup();
 	return 0;
 }

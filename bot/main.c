@@ -582,6 +582,7 @@ out:
 		adapter_free(platforms[k]);
 	store_close(store);
 	buf_release(&err);
+	paint_cleanup();	/* the painter's caches, for leak checkers */
 	/* a read blocked on a terminal may still hold the loop: do not wait */
 	return rc;
 }

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include <cairo.h>
+#include <fontconfig/fontconfig.h>
 #include <pango/pangocairo.h>
 
 #define MARGIN 18		/* page margin */
@@ -994,6 +995,16 @@ void paint_scratch_free(void)
 		scratch[k].p = NULL;
 		scratch[k].cap = 0;
 	}
+}
+
+void paint_cleanup(void)
+{
+	paint_scratch_free();
+	/* pango's font map holds cairo's font faces, which hold fontconfig's
+	 * patterns: let go of them in that order, then fontconfig itself */
+	pango_cairo_font_map_set_default(NULL);
+	cairo_debug_reset_static_data();
+	FcFini();
 }
 
 /* ---- the picture ---- */

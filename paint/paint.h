@@ -78,6 +78,14 @@ enum paint_scratch_kind { PAINT_SCRATCH_PIXELS, PAINT_SCRATCH_ROWS, PAINT_SCRATC
 void *paint_scratch(enum paint_scratch_kind k, size_t n);
 void paint_scratch_free(void);
 
+/*
+ * Gives back everything painting keeps for the process: the calling
+ * thread's scratch memory, pango's font map of that thread, cairo's and
+ * fontconfig's caches.  At exit only, after the last picture (leak
+ * checkers would count them); a later paint_scene starts them again.
+ */
+void paint_cleanup(void);
+
 /* ---- png.c ---- */
 
 /*

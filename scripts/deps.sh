@@ -16,6 +16,7 @@ check sqlite3 libsqlite3-dev
 check cmocka libcmocka-dev
 check cairo libcairo2-dev
 check pangocairo libpango1.0-dev
+check fontconfig libfontconfig-dev
 check zlib zlib1g-dev
 # the painter's font (paint/paint.c): any sans-serif would do, DejaVu is the one tested
 [ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need="$need fonts-dejavu-core"

@@ -432,5 +432,8 @@ int main(void)
 		cmocka_unit_test(test_every_game_paints),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	int rc = cmocka_run_group_tests(tests, NULL, NULL);
+
+	paint_cleanup();
+	return rc;
 }
