@@ -5,7 +5,7 @@ ifeq ($(origin CC),default)
 CC = gcc
 endif
 PKG_CONFIG ?= pkg-config
-PKGS = libuv libwebsockets libcurl jansson sqlite3 libpq olm
+PKGS = libuv libwebsockets libcurl jansson sqlite3 libpq olm cairo pangocairo fontconfig zlib
 
 O ?= build
 DEV_CFLAGS = -Wall -Wextra -Werror -Wstrict-prototypes -Wvla -Wwrite-strings \
@@ -19,7 +19,7 @@ LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -lm
 TEST_LIBS = $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
 
 LIB_SRC := $(sort $(wildcard util/*.c games/*.c games/*/*.c state/*.c bot/*.c \
-	adapters/*.c adapters/*/*.c))
+	adapters/*.c adapters/*/*.c paint/*.c))
 LIB_SRC := $(filter-out bot/main.c,$(LIB_SRC))
 LIB_OBJ := $(LIB_SRC:%.c=$(O)/%.o)
 TEST_SUPPORT_SRC := $(sort $(wildcard tests/support/*.c))

@@ -33,6 +33,14 @@
  * answers the acting player privately instead.
  */
 #define ADAPTER_CAP_PRIVATE_ON_DEMAND 0x1u
+/*
+ * ADAPTER_CAP_IMAGES: the platform shows pictures inside the conversation
+ * (Discord attachments, Matrix m.image), so a room's boards come as
+ * pictures unless it chose text (`game settings board`).  Without it
+ * (the console) boards stay text unless asked for; send() and
+ * reply_image() still receive pictures then, and deal with them.
+ */
+#define ADAPTER_CAP_IMAGES 0x2u
 
 /* One move offered in a menu or an autocomplete list. */
 #define ADAPTER_CHOICES_MAX 25
@@ -133,6 +141,24 @@ struct command {
 	int direct;
 };
 
+/*
+ * A picture that goes with a message: a board or a private view, painted
+ * (paint/paint.h).  The message's body says what happened and who is
+ * asked; the picture shows the board.  Borrowed for the call's duration.
+ */
+struct adapter_image {
+	const unsigned char *png;	/* a PNG file */
+	size_t len;
+	int width, height;		/* pixels */
+	const char *name;		/* a file name: "board-s12-m40.png" */
+	const char *alt;		/* the text board it shows (plain text): for
+					 * those who cannot see it, and platforms
+					 * that carry a description */
+	/* the body holds the text board too (`game settings board both`);
+	 * 0: only here, in alt (a platform may offer it: Discord's Text) */
+	int text_in_body;
+};
+
 /* One message to deliver.  Borrowed for the call's duration. */
 struct outmsg {
 	int64_t outbox_id;	/* 0 when not from the outbox */
@@ -151,6 +177,9 @@ struct outmsg {
 	 * (Discord's ephemeral "My moves", through on_complete).
 	 */
 	int64_t session, version;
+	/* A picture of the board (or of the private view) this message is
+	 * about, sent with it, after its text; NULL: none. */
+	const struct adapter_image *image;
 };
 
 struct adapter;
@@ -166,6 +195,11 @@ struct adapter_ops {
 	int (*reply)(struct adapter *a, const struct command *cmd, int private_,
 		     const struct rich *body, struct buf *err);
 	void (*free)(struct adapter *a);
+	/* Optional: reply() with a picture after the body.  NULL: the
+	 * manager answers with the text board instead. */
+	int (*reply_image)(struct adapter *a, const struct command *cmd, int private_,
+			   const struct rich *body, const struct adapter_image *img,
+			   struct buf *err);
 };
 
 struct adapter {
@@ -220,6 +254,19 @@ static inline int adapter_reply(struct adapter *a, const struct command *cmd, in
 				const struct rich *body, struct buf *err)
 {
 	return a->ops->reply(a, cmd, private_, body, err);
+}
+
+/* Whether a can answer with pictures (adapter_reply_image). */
+static inline int adapter_has_reply_image(const struct adapter *a)
+{
+	return a->ops->reply_image != NULL;
+}
+
+static inline int adapter_reply_image(struct adapter *a, const struct command *cmd, int private_,
+				      const struct rich *body, const struct adapter_image *img,
+				      struct buf *err)
+{
+	return a->ops->reply_image(a, cmd, private_, body, img, err);
 }
 
 static inline void adapter_free(struct adapter *a)

@@ -48,8 +48,8 @@ static const struct adapter_arg addbot_args[] = {
 };
 
 static const struct adapter_arg settings_args[] = {
-	{ "key", "clave", TR("locale, dm, remind, timeout, ontimeout or ai",
-			     "locale, dm, remind, timeout, ontimeout o ai"),
+	{ "key", "clave", TR("locale, dm, remind, timeout, ontimeout, ai or board",
+			     "locale, dm, remind, timeout, ontimeout, ai o board"),
 	  ADAPTER_ARG_WORD, 0, 0, 0, 0 },
 	{ "value", "valor", TR("The new value", "El nuevo valor"), ADAPTER_ARG_WORD, 0, 0, 0, 0 },
 	{ 0 }
@@ -88,6 +88,12 @@ static const struct adapter_arg log_args[] = {
 	{ "all", "todo", TR("The whole game, sent to you as a file",
 			    "La partida entera, enviada a ti como archivo"),
 	  ADAPTER_ARG_FLAG, 0, 0, 0, 0 },
+	{ 0 }
+};
+
+static const struct adapter_arg board_args[] = {
+	{ "form", "forma", TR("text (to you alone) or image", "text (solo para ti) o image"),
+	  ADAPTER_ARG_WORD, 0, 0, 0, 0 },
 	{ 0 }
 };
 
@@ -161,7 +167,7 @@ static const struct cmd_def table[] = {
 						  "Muestra o cambia los ajustes de la sala"),
 		   settings_args },
 	  .usage = TR("game settings [key value]", "game settings [clave valor]"),
-	  .help = { "locale, dm, remind, timeout, ontimeout" },	/* the keys, as typed */
+	  .help = { "locale, dm, remind, timeout, ontimeout, ai, board" },	/* the keys, as typed */
 	  .states = CMD_S_LOBBY | CMD_S_ACTIVE, .refusal = CMD_NO_ROOM_GAME, .who = CMD_SEATED,
 	  .run = cmd_game_settings },
 	{ .pub = { "game pause", "pausar", TR("Pause the game (no reminders, no timeouts)",
@@ -227,9 +233,10 @@ static const struct cmd_def table[] = {
 	  .states = PLAYED, .refusal = CMD_NO_GAME, .who = CMD_SEATED,
 	  .flags = CMD_PRIVATE, .run = cmd_hand },
 	{ .pub = { "board", "tablero", TR("Post the public board again",
-					  "Vuelve a publicar el tablero") },
-	  .usage = { "board" },
-	  .help = TR("show the board", "muestra el tablero"),
+					  "Vuelve a publicar el tablero"), board_args },
+	  .usage = { "board [text|image]" },
+	  .help = TR("show the board; text: its text, to you alone",
+		     "muestra el tablero; text: su texto, solo para ti"),
 	  .states = PLAYED, .refusal = CMD_NO_GAME, .who = CMD_ANYONE,
 	  .run = cmd_board },
 	{ .pub = { "log", "registro", TR("The last lines of the game log",

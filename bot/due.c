@@ -117,7 +117,7 @@ static int session_attend(struct session_mgr *m, struct session *s)
 			settings_write(&c.rec, &rs);
 			for (i = 0; i < (int)cap.n; i++)
 				rich_line(&r, "%s", cap.v[i].text);
-			pending_add(m, &c.out, s, NULL, &r);
+			pending_add(m, &c.out, s, NULL, &r, NULL);
 			rich_release(&r);
 		}
 	} else if (rs.remind_h) {
@@ -133,7 +133,7 @@ static int session_attend(struct session_mgr *m, struct session *s)
 				"Recordatorio: %lld horas sin decidir."),
 			  (long long)((now - since) / 3600));
 		add_waiting(s, s->st, loc, &r, idle);
-		pending_add(m, &c.out, s, NULL, &r);
+		pending_add(m, &c.out, s, NULL, &r, NULL);
 		rich_release(&r);
 	}	/* else nothing was due yet: the commit stores the right due time */
 	if (change_commit(m, &c, &err))

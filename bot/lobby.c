@@ -265,6 +265,17 @@ void cmd_game_new(const struct cmd_ctx *x)
 	 * caller's client (Discord), else the bot's default; `game settings
 	 * locale` changes it */
 	copy_field(s->rec.locale, sizeof(s->rec.locale), locale_code(loc));
+	if (cur) {
+		/* the form of boards is the room's: the next game keeps it, as
+		 * it keeps the room's language */
+		struct room_settings was, rs;
+
+		settings_read(&cur->rec, &was);
+		settings_read(&s->rec, &rs);
+		rs.board = was.board;
+		if (rs.board != BOARD_DEFAULT)
+			settings_write(&s->rec, &rs);
+	}
 	change_init(&c, s);
 	if (add_seat(&c.rec, cmd->user, cmd->name, 0)) {
 		reply_text(a, cmd, 1, L(loc, "Your name is too long.", "Tu nombre es demasiado largo."));

@@ -21,6 +21,7 @@
 #include "bot/harden.h"
 #include "bot/session.h"
 #include "bot/think.h"
+#include "paint/paint.h"
 #include "state/store.h"
 #include "util/logging.h"
 
@@ -63,6 +64,8 @@ static void usage(FILE *f)
 	      "                     sync, Discord shard, its node), ms (default 10000);\n"
 	      "                     a standby takes over within about that long\n"
 	      "  TABULA_LOCALE      default locale of new rooms: en (default) or es\n"
+	      "  TABULA_BOARDS      console: where pictures of boards are written\n"
+	      "                     (default: boards/ beside the store)\n"
 	      "  TABULA_LOG         log level on stderr: debug, info (default), warn, error\n"
 	      "  TABULA_SEED        fixes the bot's random seed (tests, replays)\n"
 	      "  TABULA_THROTTLE    per-user command throttle: burst/seconds (a user may\n"
@@ -573,6 +576,23 @@ static int attach_adapter(struct session_mgr *mgr, struct adapter *p, uv_loop_t 
 	return 0;
 }
 
+/* The console's pictures go to TABULA_BOARDS, else boards/ beside the
+ * store (./var/boards for ./var/tabula.db). */
+static void console_boards(struct adapter *a, const char *db)
+{
+	const char *env = getenv("TABULA_BOARDS"), *slash = strrchr(db, '/');
+	struct buf dir = BUF_INIT;
+
+	if (env && *env)
+		buf_addstr(&dir, env);
+	else if (slash && !store_is_postgres(db))
+		buf_printf(&dir, "%.*s/boards", (int)(slash - db), db);
+	else
+		buf_addstr(&dir, "boards");
+	console_set_boards_dir(a, buf_str(&dir));
+	buf_release(&dir);
+}
+
 int main(int argc, char **argv)
 {
 	const char *db = getenv("TABULA_DB"), *env, *mig_from = NULL, *mig_to = NULL;
@@ -658,6 +678,10 @@ int main(int argc, char **argv)
 	}
 	env = getenv("TABULA_SEED");
 	seed = env && *env ? strtoull(env, NULL, 0) : random_seed();
+	/* the tests of a picture that cannot be made (docs/pictures.md) */
+	env = getenv("TABULA_TEST_PAINT_FAIL");
+	if (env && *env)
+		paint_inject_failures((unsigned)strtoul(env, NULL, 10));
 	env = getenv("TABULA_TEST_CLOCK");
 	if (env && *env) {
 		char *e;
@@ -771,6 +795,7 @@ int main(int argc, char **argv)
 	}
 	if (!use_discord && !use_matrix) {
 		platforms[2] = console_adapter_new(STDIN_FILENO, stdout);
+		console_boards(platforms[2], db);
 		if (isatty(STDIN_FILENO))
 			printf("tabula console. Type \"name: command\", e.g. \"ana: game new fortuna\"; "
 			       "\"ana: help\" lists the commands; Ctrl-D quits.\n");
@@ -870,6 +895,7 @@ out_store:
 	store_close(store);
 	buf_release(&err);
 	buf_release(&shown);
+	paint_cleanup();	/* the painter's caches, for leak checkers */
 	/* a read blocked on a terminal may still hold the loop: do not wait */
 	return rc;
 }

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "bot/session_int.h"
+#include "paint/paint.h"
 #include "util/logging.h"
 
 #define SELECT_MAX 25		/* moves listed with a turn notice (chat menus) */
@@ -24,7 +25,7 @@
 /* ---- the outbox ---- */
 
 void pending_add(struct session_mgr *m, struct pending *p, const struct session *s,
-		 const char *user, const struct rich *body)
+		 const char *user, const struct rich *body, struct pic *pic)
 {
 	struct outbox_rec *o;
 	json_t *j;
@@ -33,9 +34,16 @@ void pending_add(struct session_mgr *m, struct pending *p, const struct session 
 		p->cap = p->cap ? p->cap * 2 : 8;
 		p->v = xrealloc(p->v, p->cap * sizeof(*p->v));
 		p->bodies = xrealloc(p->bodies, p->cap * sizeof(*p->bodies));
+		p->pics = xrealloc(p->pics, p->cap * sizeof(*p->pics));
 	}
 	rich_init(&p->bodies[p->n]);
 	rich_append(&p->bodies[p->n], body);
+	p->pics[p->n] = NULL;
+	if (pic) {
+		p->pics[p->n] = xmalloc(sizeof(*pic));
+		*p->pics[p->n] = *pic;
+		pic_init(pic);
+	}
 	o = &p->v[p->n++];
 	memset(o, 0, sizeof(*o));
 	copy_field(o->platform, sizeof(o->platform), s->rec.platform);
@@ -45,7 +53,9 @@ void pending_add(struct session_mgr *m, struct pending *p, const struct session 
 	 * failed commit stores nothing, so its retry may reuse the key */
 	snprintf(o->key, sizeof(o->key), "tabula.%lld.%lld.%lld.%zu", (long long)s->rec.id,
 		 (long long)s->rec.version + 1, (long long)s->last_seq, p->n);
-	j = rich_to_json(body);
+	/* a message with a picture keeps the picture's display list, not the
+	 * picture: painted when it goes, again when it is sent again */
+	j = p->pics[p->n - 1] ? pic_payload(body, p->pics[p->n - 1]) : rich_to_json(body);
 	o->payload = json_dumps(j, JSON_COMPACT);
 	json_decref(j);
 	o->created = mgr_now(m);
@@ -58,9 +68,14 @@ void pending_release(struct pending *p)
 	for (i = 0; i < p->n; i++) {
 		outbox_rec_release(&p->v[i]);
 		rich_release(&p->bodies[i]);
+		if (p->pics[i]) {
+			pic_release(p->pics[i]);
+			free(p->pics[i]);
+		}
 	}
 	free(p->v);
 	free(p->bodies);
+	free(p->pics);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -100,25 +115,37 @@ static void outmsg_controls(struct session_mgr *m, const struct outbox_rec *o,
 	msg->version = ver;
 }
 
-/* Hands o to its adapter; known: its message when the caller still has
- * it (a fresh commit), else NULL (re-sent from the store: parsed back). */
-void deliver(struct session_mgr *m, const struct outbox_rec *o,
-	     const struct rich *known)
+/* Hands o to its adapter; known: its message (known_pic its picture) when
+ * the caller still has it (a fresh commit), else NULL (re-sent from the
+ * store: parsed back).  A picture is painted here, after the commit; one
+ * that cannot be painted goes as its text board. */
+void deliver(struct session_mgr *m, const struct outbox_rec *o, const struct rich *known,
+	     const struct pic *known_pic)
 {
 	struct adapter *a = mgr_adapter(m, o->platform);
 	struct buf err = BUF_INIT;
 	struct rich body = RICH_INIT;
+	struct pic pic;
+	struct paint_image im;
+	struct adapter_image img;
 	struct outmsg msg;
+	int painted = 0;
 
 	if (!a)
 		return;		/* that platform is not running now: stays pending */
+	pic_init(&pic);
+	memset(&im, 0, sizeof(im));
 	if (!known) {
 		json_t *j = json_loads(o->payload, 0, NULL);
 
-		if (!j || rich_from_json(&body, j)) {
-			log_warn("outbox %lld: unreadable payload; dropped", (long long)o->id);
+		if (json_is_object(j) && !pic_from_payload(j, &body, &pic, &err)) {
+			known_pic = &pic;
+		} else if (!j || json_is_object(j) || rich_from_json(&body, j)) {
+			log_warn("outbox %lld: unreadable payload; dropped%s%s", (long long)o->id,
+				 err.len ? ": " : "", buf_str(&err));
 			json_decref(j);
 			session_mgr_sent(m, o->id);
+			buf_release(&err);
 			return;
 		}
 		json_decref(j);
@@ -130,16 +157,30 @@ void deliver(struct session_mgr *m, const struct outbox_rec *o,
 	msg.user = o->user[0] ? o->user : NULL;
 	msg.key = o->key;
 	msg.body = known;
+	if (known_pic) {
+		if (!pic_paint(known_pic, &im, &img, &err)) {
+			msg.image = &img;
+			painted = 1;
+		} else {
+			log_warn("outbox %lld: picture %s failed: %s; sent as text",
+				 (long long)o->id, known_pic->name, buf_str(&err));
+			msg.body = &known_pic->full;
+		}
+		buf_reset(&err);
+	}
 	outmsg_controls(m, o, &msg);
 	if (adapter_send(a, &msg, &err))
 		log_warn("outbox %lld: send failed: %s", (long long)o->id, buf_str(&err));
+	if (painted)
+		paint_image_release(&im);
 	rich_release(&body);
+	pic_release(&pic);
 	buf_release(&err);
 }
 
 static int flush_one(void *ctx, const struct outbox_rec *o)
 {
-	deliver(ctx, o, NULL);
+	deliver(ctx, o, NULL, NULL);
 	return 0;
 }
 
@@ -319,43 +360,84 @@ static void add_lines(struct session_mgr *m, const struct session *s, const stru
 	}
 }
 
-/* newly: the seats that have just become awaited, the only ones pinged */
+/*
+ * A message of three parts, head (what happened), the text board (view)
+ * and tail (the result, who is asked, moves), as body and, when a picture
+ * goes with it (has_pic), the picture's fallback: the whole of it in
+ * pic->full, and in body the text board only with BOARD_BOTH.
+ */
+static void compose(const struct rich *head, const struct rich *view, const struct rich *tail,
+		    enum board_mode mode, int has_pic, struct rich *body, struct pic *pic)
+{
+	rich_append(body, head);
+	if (!has_pic || mode == BOARD_BOTH)
+		rich_append(body, view);
+	rich_append(body, tail);
+	if (!has_pic)
+		return;
+	rich_append(&pic->full, head);
+	rich_append(&pic->full, view);
+	rich_append(&pic->full, tail);
+	pic->text_in_body = mode == BOARD_BOTH;
+}
+
+/* newly: the seats that have just become awaited, the only ones pinged;
+ * mode: the room's form of boards; *has_pic: pic was built (release it) */
 static void public_update(struct session_mgr *m, const struct session *s, const void *st,
-			  const struct capture *cap, unsigned newly, struct rich *r)
+			  const struct capture *cap, unsigned newly, enum board_mode mode,
+			  struct rich *r, struct pic *pic, int *has_pic)
 {
 	enum locale loc = session_loc(s, m);
 	const char *names[GAME_MAX_SEATS];
 	struct game_view v;
+	struct rich head = RICH_INIT, view = RICH_INIT, tail = RICH_INIT;
 
 	view_init(s, loc, names, &v);
-	add_lines(m, s, cap, loc, r);
-	s->ops->render_public(st, &v, r);
-	add_result(s, st, loc, r);
-	add_waiting(s, st, loc, r, newly);
+	add_lines(m, s, cap, loc, &head);
+	s->ops->render_public(st, &v, &view);
+	add_result(s, st, loc, &tail);
+	add_waiting(s, st, loc, &tail, newly);
+	*has_pic = mode != BOARD_TEXT && !pic_build(s, st, -1, loc, &view, "board", pic);
+	compose(&head, &view, &tail, mode, *has_pic, r, pic);
+	rich_release(&head);
+	rich_release(&view);
+	rich_release(&tail);
 }
 
 /* The private message of one seat after a change: its private log lines,
- * and its view and moves when it is awaited. */
+ * and its view and moves when it is awaited (the view also as a picture,
+ * *has_pic, as the room's boards go). */
 static int private_update(struct session_mgr *m, const struct session *s, const void *st,
-			  int seat, const struct capture *cap, int awaited, struct rich *r)
+			  int seat, const struct capture *cap, int awaited, enum board_mode mode,
+			  struct rich *r, struct pic *pic, int *has_pic)
 {
 	enum locale loc = session_loc(s, m);
 	const char *names[GAME_MAX_SEATS];
 	struct game_view v;
+	struct rich head = RICH_INIT, view = RICH_INIT, tail = RICH_INIT;
 	size_t i;
 	int any = 0;
 
+	*has_pic = 0;
 	for (i = 0; cap && i < cap->n; i++) {
 		if (cap->v[i].seat != seat)
 			continue;
-		rich_line(r, "%s", cap->v[i].text);
+		rich_line(&head, "%s", cap->v[i].text);
 		any = 1;
 	}
-	if (!awaited)
+	if (!awaited) {
+		rich_append(r, &head);
+		rich_release(&head);
 		return any;
+	}
 	view_init(s, loc, names, &v);
-	s->ops->render_private(st, seat, &v, r);
-	add_moves(s, st, seat, loc, r, SELECT_MAX);
+	s->ops->render_private(st, seat, &v, &view);
+	add_moves(s, st, seat, loc, &tail, SELECT_MAX);
+	*has_pic = mode != BOARD_TEXT && !pic_build(s, st, seat, loc, &view, "hand", pic);
+	compose(&head, &view, &tail, mode, *has_pic, r, pic);
+	rich_release(&head);
+	rich_release(&view);
+	rich_release(&tail);
 	return 1;
 }
 
@@ -430,15 +512,18 @@ static int same_private(const struct session *s, const void *st, const void *st2
  */
 void queue_updates(struct session_mgr *m, struct change *c, const struct capture *cap)
 {
-	struct adapter *a;
+	struct adapter *a = mgr_adapter(m, c->rec.platform);
 	int on_demand;
 	unsigned before, aw = c->s->ops->awaiting(c->st);
 	struct session tmp = *c->s;
 	struct rich r = RICH_INIT;
+	struct pic pic;
+	enum board_mode mode = board_mode(&c->rec, a);
 	enum locale loc;
 	size_t i, npub = 0;
-	int seat, was_live, quiet = 0;
+	int seat, was_live, quiet = 0, has_pic = 0;
 
+	pic_init(&pic);
 	/* the position these messages show: after this change's moves */
 	tmp.last_seq = c->s->last_seq + (int64_t)c->nactions;
 	tmp.rec = c->rec;	/* shallow: names and locale of the new record */
@@ -459,16 +544,17 @@ void queue_updates(struct session_mgr *m, struct change *c, const struct capture
 	} else if (quiet == 3) {
 		/* a step inside the same turn (a Craftsman's second action, the
 		 * next action of a Builders turn): what happened and who goes
-		 * on; the whole board comes when the turn passes (or `board`) */
+		 * on; the whole board comes when the turn passes (or `board`),
+		 * and so does its picture */
 		add_lines(m, &tmp, cap, loc, &r);
 		add_waiting(&tmp, c->st, loc, &r, 0);
 	} else if (!quiet) {
-		public_update(m, &tmp, c->st, cap, aw & ~before, &r);
+		public_update(m, &tmp, c->st, cap, aw & ~before, mode, &r, &pic, &has_pic);
 	}
 	if (quiet != 2)
-		pending_add(m, &c->out, &tmp, NULL, &r);
+		pending_add(m, &c->out, &tmp, NULL, &r, has_pic ? &pic : NULL);
 	rich_release(&r);
-	a = mgr_adapter(m, c->rec.platform);
+	pic_release(&pic);
 	on_demand = a && (a->ops->caps & ADAPTER_CAP_PRIVATE_ON_DEMAND);
 	for (seat = 0; seat < c->rec.nseats; seat++) {
 		const struct seat_rec *sr = &c->rec.seats[seat];
@@ -477,7 +563,9 @@ void queue_updates(struct session_mgr *m, struct change *c, const struct capture
 			continue;
 		if (on_demand && c->actor && !strcmp(sr->user, c->actor) && !c->has_actor_view) {
 			c->has_actor_view = private_update(m, &tmp, c->st, seat, cap,
-							   !!(aw & (1u << seat)), &c->actor_view);
+							   !!(aw & (1u << seat)), mode,
+							   &c->actor_view, &c->actor_pic,
+							   &c->has_actor_pic);
 			continue;
 		}
 		if (on_demand && !sr->notify_dm)
@@ -487,9 +575,12 @@ void queue_updates(struct session_mgr *m, struct change *c, const struct capture
 		    same_private(&tmp, c->s->st, c->st, seat, loc))
 			continue;	/* still deciding, nothing new to show */
 		rich_init(&r);
-		if (private_update(m, &tmp, c->st, seat, cap, !!(aw & (1u << seat)), &r))
-			pending_add(m, &c->out, &tmp, sr->user, &r);
+		pic_init(&pic);
+		if (private_update(m, &tmp, c->st, seat, cap, !!(aw & (1u << seat)), mode, &r,
+				   &pic, &has_pic))
+			pending_add(m, &c->out, &tmp, sr->user, &r, has_pic ? &pic : NULL);
 		rich_release(&r);
+		pic_release(&pic);
 	}
 }
 
@@ -497,6 +588,8 @@ void queue_updates(struct session_mgr *m, struct change *c, const struct capture
  * platform shows it as an answer rather than a message. */
 void reply_actor_view(struct adapter *a, const struct command *cmd, struct change *c)
 {
-	if (c->has_actor_view)
+	if (c->has_actor_view && c->has_actor_pic)
+		reply_picture(a, cmd, 1, &c->actor_view, &c->actor_pic);
+	else if (c->has_actor_view)
 		reply_rich(a, cmd, 1, &c->actor_view);
 }

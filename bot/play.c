@@ -89,35 +89,84 @@ void cmd_moves(const struct cmd_ctx *x)
 	buf_release(&p);
 }
 
-/* `hand`: a game with a board, a seated caller (the table). */
+/* `hand`: a game with a board, a seated caller (the table).  A picture
+ * of the view too, as the room's boards go. */
 void cmd_hand(const struct cmd_ctx *x)
 {
 	struct session *s = x->s;
 	enum locale loc = x->loc;
 	const char *names[GAME_MAX_SEATS];
+	enum board_mode mode = board_mode(&s->rec, x->a);
 	struct game_view v;
-	struct rich r = RICH_INIT;
+	struct rich r = RICH_INIT, empty = RICH_INIT;
+	struct pic pic;
 
 	view_init(s, loc, names, &v);
 	s->ops->render_private(s->st, x->seat, &v, &r);
-	reply_rich(x->a, x->cmd, cmd_private(x), &r);
+	if (mode != BOARD_TEXT && !pic_build(s, s->st, x->seat, loc, &r, "hand", &pic)) {
+		rich_append(&pic.full, &r);
+		pic.text_in_body = mode == BOARD_BOTH;
+		reply_picture(x->a, x->cmd, cmd_private(x), mode == BOARD_BOTH ? &r : &empty, &pic);
+		pic_release(&pic);
+	} else {
+		reply_rich(x->a, x->cmd, cmd_private(x), &r);
+	}
 	rich_release(&r);
 }
 
-/* `board`: a game with a board, anyone (the table). */
+/*
+ * `board [text|image]`: a game with a board, anyone (the table).  Plain
+ * `board` posts it as the room's boards go; `board image` posts its
+ * picture; `board text` answers with its text privately (Discord's Text
+ * button under a picture), since the room has just seen the board.
+ */
 void cmd_board(const struct cmd_ctx *x)
 {
 	struct session *s = x->s;
 	enum locale loc = x->loc;
 	const char *names[GAME_MAX_SEATS];
+	enum board_mode mode = board_mode(&s->rec, x->a);
 	struct game_view v;
-	struct rich r = RICH_INIT;
+	struct rich view = RICH_INIT, tail = RICH_INIT, r = RICH_INIT;
+	struct pic pic;
+	char word[16];
+	const char *args = x->args;
+	int priv = cmd_private(x);
 
+	text_word(&args, word, sizeof(word));
+	if (*args || (word[0] && !text_eq(word, "text") && !text_eq(word, "image"))) {
+		reply_text(x->a, x->cmd, 1, L(loc, "Usage: `board`, `board text` (the text board, for "
+					      "you) or `board image` (its picture).",
+					      "Uso: `board`, `board text` (el tablero en texto, para ti) "
+					      "o `board image` (su imagen)."));
+		return;
+	}
+	if (text_eq(word, "text")) {
+		mode = BOARD_TEXT;
+		priv = 1;
+	} else if (text_eq(word, "image")) {
+		mode = BOARD_IMAGE;
+	}
 	view_init(s, loc, names, &v);
-	s->ops->render_public(s->st, &v, &r);
-	add_result(s, s->st, loc, &r);
-	add_waiting(s, s->st, loc, &r, 0);
-	reply_rich(x->a, x->cmd, cmd_private(x), &r);
+	s->ops->render_public(s->st, &v, &view);
+	add_result(s, s->st, loc, &tail);
+	add_waiting(s, s->st, loc, &tail, 0);
+	if (mode != BOARD_TEXT && !pic_build(s, s->st, -1, loc, &view, "board", &pic)) {
+		rich_append(&pic.full, &view);
+		rich_append(&pic.full, &tail);
+		pic.text_in_body = mode == BOARD_BOTH;
+		if (mode == BOARD_BOTH)
+			rich_append(&r, &view);
+		rich_append(&r, &tail);
+		reply_picture(x->a, x->cmd, priv, &r, &pic);
+		pic_release(&pic);
+	} else {
+		rich_append(&r, &view);
+		rich_append(&r, &tail);
+		reply_rich(x->a, x->cmd, priv, &r);
+	}
+	rich_release(&view);
+	rich_release(&tail);
 	rich_release(&r);
 }
 

@@ -446,6 +446,8 @@ void change_init(struct change *c, struct session *s)
 void change_release(struct change *c)
 {
 	rich_release(&c->actor_view);
+	if (c->has_actor_pic)
+		pic_release(&c->actor_pic);
 	session_rec_release(&c->rec);
 	free(c->st);
 	free(c->actions);
@@ -568,7 +570,7 @@ int change_commit(struct session_mgr *m, struct change *c, struct buf *err)
 		c->st = NULL;
 	}
 	for (i = 0; i < c->out.n; i++)
-		deliver(m, &c->out.v[i], &c->out.bodies[i]);
+		deliver(m, &c->out.v[i], &c->out.bodies[i], c->out.pics[i]);
 	return 0;
 }
 

@@ -19,6 +19,8 @@
  *   ai.c        AI seats: their moves inline and the searching AI's jobs
  *   outbox.c    what a change tells the room and each player; delivery,
  *               confirmation and re-send of outbox messages
+ *   pictures.c  boards as pictures: the room's form of boards, a message's
+ *               picture in the outbox, painting it after the commit
  *
  * These functions are the manager's internals: no checks of their own
  * beyond what their comments say, and they may assume the caller's
@@ -118,22 +120,78 @@ void capture_init(struct capture *c, enum locale loc, const char *const *names);
 void capture_mark(struct capture *c, int64_t seq, int by_ai);
 void capture_release(struct capture *c);
 
+/* ---- pictures.c: boards as pictures ---- */
+
+/* The form a room's boards take (`game settings board`). */
+enum board_mode {
+	BOARD_DEFAULT,		/* not set: the platform's (BOARD_IMAGE where it
+				 * shows pictures, else BOARD_TEXT) */
+	BOARD_TEXT,
+	BOARD_IMAGE,		/* the picture; its text on demand (`board text`) */
+	BOARD_BOTH,		/* the text board and the picture */
+};
+
+struct room_settings;
+/* The room's form of boards on adapter a (NULL: not running: text). */
+enum board_mode board_mode(const struct session_rec *rec, const struct adapter *a);
+const char *board_mode_word(enum board_mode b);	/* "text", "image", "both" */
+
+/*
+ * The picture that goes with a message: the game's display list of a view
+ * (the board, or a seat's), the text board it shows (alt, plain), and the
+ * whole message with its text board (full: what is sent when painting
+ * fails, or where pictures cannot go).  Owns its members.
+ */
+struct pic {
+	struct scene scene;
+	char *alt;
+	struct rich full;
+	char name[64];		/* "board-s12-m40.png" */
+	int text_in_body;	/* the message's body holds the text board too */
+};
+
+void pic_init(struct pic *p);
+void pic_release(struct pic *p);
+/* The picture of seat's view (-1: the board) of st in loc; view: its text
+ * form (render_public / render_private), for alt; what: "board", "hand"
+ * (the file's name, with the session and position of s).  The caller
+ * fills full.  Returns 0, or -1 when the game has no pictures (out empty). */
+int pic_build(const struct session *s, const void *st, int seat, enum locale loc,
+	      const struct rich *view, const char *what, struct pic *out);
+/* The outbox payload of a message with a picture (a new reference), and
+ * back: 0, or -1 with err (body and out left empty). */
+json_t *pic_payload(const struct rich *body, const struct pic *p);
+int pic_from_payload(const json_t *j, struct rich *body, struct pic *out, struct buf *err);
+/* Paints p into *im (release it) and describes it in *img (borrowing im
+ * and p).  0, or -1 with err. */
+struct paint_image;
+int pic_paint(const struct pic *p, struct paint_image *im, struct adapter_image *img,
+	      struct buf *err);
+/* Answers cmd with body and the picture p; p->full as text where the
+ * platform takes no pictures or painting fails (logged). */
+void reply_picture(struct adapter *a, const struct command *cmd, int priv,
+		   const struct rich *body, const struct pic *p);
+
 /* ---- outbox.c: messages waiting for their commit ---- */
 
 struct pending {
 	struct outbox_rec *v;
 	struct rich *bodies;	/* v[i]'s message, kept to deliver it without
 				 * parsing its JSON back */
+	struct pic **pics;	/* v[i]'s picture, or NULL */
 	size_t n, cap;
 };
 
-/* Adds a message for the room (user NULL) or one user; body is copied. */
+/* Adds a message for the room (user NULL) or one user; body is copied;
+ * pic (may be NULL): its picture, taken (*pic is left empty). */
 void pending_add(struct session_mgr *m, struct pending *p, const struct session *s,
-		 const char *user, const struct rich *body);
+		 const char *user, const struct rich *body, struct pic *pic);
 void pending_release(struct pending *p);
-/* Hands o to its adapter; known: its message when the caller still has
- * it (a fresh commit), else NULL (re-sent from the store: parsed back). */
-void deliver(struct session_mgr *m, const struct outbox_rec *o, const struct rich *known);
+/* Hands o to its adapter; known: its message (and known_pic its picture,
+ * or NULL) when the caller still has it (a fresh commit), else NULL
+ * (re-sent from the store: parsed back). */
+void deliver(struct session_mgr *m, const struct outbox_rec *o, const struct rich *known,
+	     const struct pic *known_pic);
 
 /* ---- session.c: one change of a session, committed before it is sent ---- */
 
@@ -149,6 +207,8 @@ struct change {
 	const char *actor;		/* borrowed user id, or NULL */
 	struct rich actor_view;
 	int has_actor_view;
+	struct pic actor_pic;		/* its picture, when has_actor_pic */
+	int has_actor_pic;
 	int truncate;			/* undo: drop actions after truncate_after */
 	int64_t truncate_after;
 };
@@ -199,6 +259,7 @@ struct room_settings {
 	int reminded;		/* reminders sent since the last move */
 	int ai_strong;		/* AI seats search (games/search.h) */
 	int rules;		/* game_ops.rules_version at the start (1: unknown) */
+	int board;		/* enum board_mode */
 };
 
 /* 1 when s's stored move log replays under the game's rules now (the game

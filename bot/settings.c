@@ -1,12 +1,13 @@
 /*
  * settings: a room's settings (session_rec.settings, a JSON object: the
  * reminder and timeout hours, what a timeout does, the pause, the idle
- * clock, the AI's strength) and the `game settings` command, with the
+ * clock, the AI's strength, the form of boards) and the `game settings`
+ * command, with the
  * votes its voted keys need once a game has started (docs/async.md, "Who
  * may change what").
  *
  * It reads and writes settings; it must not act on them (reminders and
- * timeouts are due.c's, the AI's strength ai.c's).
+ * timeouts are due.c's, the AI's strength ai.c's, pictures pictures.c's).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +33,7 @@ void settings_read(const struct session_rec *rec, struct room_settings *o)
 	o->reminded = 0;
 	o->ai_strong = 0;
 	o->rules = 1;
+	o->board = BOARD_DEFAULT;
 	if (!json_is_object(j)) {
 		json_decref(j);
 		return;
@@ -54,6 +56,10 @@ void settings_read(const struct session_rec *rec, struct room_settings *o)
 	if (json_is_integer(v = json_object_get(j, "rules")) && json_integer_value(v) >= 1 &&
 	    json_integer_value(v) <= 1000000)
 		o->rules = (int)json_integer_value(v);
+	if (json_is_string(v = json_object_get(j, "board")))
+		o->board = !strcmp(json_string_value(v), "text") ? BOARD_TEXT
+			 : !strcmp(json_string_value(v), "image") ? BOARD_IMAGE
+			 : !strcmp(json_string_value(v), "both") ? BOARD_BOTH : BOARD_DEFAULT;
 	json_decref(j);
 }
 
@@ -78,6 +84,8 @@ void settings_write(struct session_rec *rec, const struct room_settings *in)
 		json_object_set_new(j, "ai", json_string("strong"));
 	if (in->rules > 1)
 		json_object_set_new(j, "rules", json_integer(in->rules));
+	if (in->board != BOARD_DEFAULT)
+		json_object_set_new(j, "board", json_string(board_mode_word(in->board)));
 	char *t = json_dumps(j, JSON_COMPACT);
 
 	copy_field(rec->settings, sizeof(rec->settings), t);
@@ -91,9 +99,10 @@ void settings_write(struct session_rec *rec, const struct room_settings *in)
  * Room settings that decide what happens to other players' seats and
  * notifications: once the game has started they change only when more than
  * half of the seated humans ask for the same value (docs/async.md, "Who
- * may change what").  `dm` (the caller's own notifications) and `locale`
+ * may change what").  `dm` (the caller's own notifications), `locale`
  * (the room's language: it changes no seat and no outcome, and anyone
- * seated changes it back) take effect at once.
+ * seated changes it back) and `board` (text or pictures: likewise) take
+ * effect at once.
  */
 static int setting_voted(const char *key)
 {
@@ -217,11 +226,33 @@ static void settings_show(struct session_mgr *m, struct adapter *a, const struct
 		   ? L(loc, " AI players: strong (they search).",
 		       " Jugadores IA: fuertes (buscan).")
 		   : L(loc, " AI players: basic (quick).", " Jugadores IA: básicos (rápidos)."));
+	switch (board_mode(&s->rec, a)) {
+	case BOARD_IMAGE:
+		buf_printf(&msg, "%s", rs.board == BOARD_DEFAULT
+			   ? L(loc, " Boards: pictures (this platform's default; `board text` for the text).",
+			       " Tableros: imágenes (lo habitual en esta plataforma; `board text` para el texto).")
+			   : L(loc, " Boards: pictures (`board text` for the text).",
+			       " Tableros: imágenes (`board text` para el texto)."));
+		break;
+	case BOARD_BOTH:
+		buf_printf(&msg, "%s", L(loc, " Boards: text and pictures.",
+				       " Tableros: texto e imágenes."));
+		break;
+	default:
+		buf_printf(&msg, "%s", rs.board == BOARD_DEFAULT
+			   ? L(loc, " Boards: text (this platform's default; `board image` for a picture).",
+			       " Tableros: texto (lo habitual en esta plataforma; `board image` para una imagen).")
+			   : L(loc, " Boards: text (`board image` for a picture).",
+			       " Tableros: texto (`board image` para una imagen)."));
+		break;
+	}
 	buf_printf(&msg, "%s", L(loc,
 		"\nChange them with `game settings locale en|es`, `dm on|off`, `remind <hours>` "
-		"(0: off), `timeout <hours>` (0: off), `ontimeout ai|pause`, `ai basic|strong`.",
+		"(0: off), `timeout <hours>` (0: off), `ontimeout ai|pause`, `ai basic|strong`, "
+		"`board text|image|both`.",
 		"\nCámbialos con `game settings locale en|es`, `dm on|off`, `remind <horas>` "
-		"(0: no), `timeout <horas>` (0: no), `ontimeout ai|pause`, `ai basic|strong`."));
+		"(0: no), `timeout <horas>` (0: no), `ontimeout ai|pause`, `ai basic|strong`, "
+		"`board text|image|both`."));
 	if (s->rec.status == SESSION_ACTIVE && humans_of(&s->rec) > 1)
 		buf_printf(&msg, "%s", L(loc,
 			" Once the game has started, remind, timeout, ontimeout and ai change when "
@@ -304,6 +335,25 @@ void cmd_game_settings(const struct cmd_ctx *x)
 			 ? L(loc, "DM notifications on: I will message you privately when it is your turn.",
 			     "Avisos por mensaje directo activados: te escribiré en privado cuando te toque.")
 			 : L(loc, "DM notifications off.", "Avisos por mensaje directo desactivados."));
+	} else if (text_eq(key, "board") &&
+		   (text_eq(val, "text") || text_eq(val, "image") || text_eq(val, "both"))) {
+		/* how the room sees its boards: no seat, no outcome and nobody's
+		 * notifications depend on it, and anyone seated changes it back,
+		 * so it takes effect at once, as `locale` does */
+		struct room_settings rs;
+
+		settings_read(&c.rec, &rs);
+		rs.board = text_eq(val, "text") ? BOARD_TEXT : text_eq(val, "image") ? BOARD_IMAGE
+										 : BOARD_BOTH;
+		settings_write(&c.rec, &rs);
+		buf_setf(&msg, "%s", rs.board == BOARD_TEXT
+			 ? L(loc, "Boards in this room now come as text (`board image` shows a picture).",
+			     "Los tableros de esta sala llegan ahora como texto (`board image` muestra una imagen).")
+			 : rs.board == BOARD_IMAGE
+			 ? L(loc, "Boards in this room now come as pictures (`board text` shows the text).",
+			     "Los tableros de esta sala llegan ahora como imágenes (`board text` muestra el texto).")
+			 : L(loc, "Boards in this room now come as text and as pictures.",
+			     "Los tableros de esta sala llegan ahora como texto y como imágenes."));
 	} else if (text_eq(key, "locale") && !locale_parse(val, &nl) && strlen(val) == 2) {
 		snprintf(c.rec.locale, sizeof(c.rec.locale), "%s", locale_code(nl));
 		loc = nl;
@@ -326,10 +376,10 @@ void cmd_game_settings(const struct cmd_ctx *x)
 	} else {
 		reply_text(a, cmd, 1, L(loc, "Usage: `game settings`, `game settings dm on|off`, "
 					"`game settings locale en|es`, `remind <hours>`, `timeout <hours>`, "
-					"`ontimeout ai|pause` or `ai basic|strong`.",
+					"`ontimeout ai|pause`, `ai basic|strong` or `board text|image|both`.",
 					"Uso: `game settings`, `game settings dm on|off`, "
 					"`game settings locale en|es`, `remind <horas>`, `timeout <horas>`, "
-					"`ontimeout ai|pause` o `ai basic|strong`."));
+					"`ontimeout ai|pause`, `ai basic|strong` o `board text|image|both`."));
 		goto out;
 	}
 	if (change_commit(m, &c, &err))

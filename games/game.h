@@ -29,6 +29,7 @@
 #include "util/buf.h"
 #include "util/rich.h"
 #include "util/rng.h"
+#include "util/scene.h"
 
 #define GAME_API_VERSION 1
 #define GAME_MAX_SEATS 8
@@ -170,6 +171,17 @@ struct game_ops {
 	/* What only seat may see (hand, secret cards). */
 	void (*render_private)(const void *st, int seat, const struct game_view *v,
 			       struct rich *out);
+
+	/*
+	 * Optional.  The board as a picture's display list (util/scene.h;
+	 * paint/ draws it): seat -1 the public board, showing exactly the
+	 * information render_public shows and nothing hidden (the tests scan
+	 * its texts as they scan the text board); else what
+	 * render_private(seat) shows.  In v->loc, with v->names.  Returns 0,
+	 * or -1 with out untouched when there is no such view (a seat out of
+	 * range).
+	 */
+	int (*scene)(const void *st, int seat, const struct game_view *v, struct scene *out);
 
 	/* save returns a new reference holding a format version ("v");
 	 * load fills zeroed memory, 0 or -1 with err on any malformed or

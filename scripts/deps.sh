@@ -15,6 +15,12 @@ check jansson libjansson-dev
 check sqlite3 libsqlite3-dev
 check libpq libpq-dev
 check cmocka libcmocka-dev
+check cairo libcairo2-dev
+check pangocairo libpango1.0-dev
+check fontconfig libfontconfig-dev
+check zlib zlib1g-dev
+# the painter's font (paint/paint.c): any sans-serif would do, DejaVu is the one tested
+[ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need="$need fonts-dejavu-core"
 check olm libolm-dev
 # python3-olm: the Matrix tests' encrypting client.  It installs into the
 # system Python's dist-packages, which another python3 of the same version

@@ -1,7 +1,10 @@
 #include "adapters/console/console.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "util/text.h"
@@ -20,9 +23,11 @@ struct console {
 	int overflow;		/* discarding a too-long line up to its newline */
 	int reading;
 	char last_user[128];
+	char *boards;		/* console_set_boards_dir; NULL: "boards" */
 };
 
 static struct console *console_downcast(struct adapter *a);
+static void console_error(struct console *c, const char *msg);
 
 static void write_tagged(struct console *c, const char *tag, const struct rich *body)
 {
@@ -48,6 +53,83 @@ static void room_tag(const char *room, char *tag, size_t n)
 		snprintf(tag, n, "[room #%s]", room);
 }
 
+/* mkdir -p of dir (0700 for what it creates). */
+static int make_dirs(const char *dir)
+{
+	struct buf b = BUF_INIT;
+	size_t i;
+	int rc = 0;
+
+	buf_addstr(&b, dir);
+	for (i = 1; i <= b.len && !rc; i++) {
+		if (i < b.len && b.s[i] != '/')
+			continue;
+		b.s[i] = '\0';
+		if (mkdir(b.s, 0700) && errno != EEXIST)
+			rc = -1;
+		if (i < b.len)
+			b.s[i] = '/';
+	}
+	buf_release(&b);
+	return rc;
+}
+
+/* A file name's part from untrusted text: letters, digits, '.', '_', '-'. */
+static void name_part(struct buf *out, const char *s)
+{
+	for (; *s; s++)
+		buf_addch(out, (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+			  (*s >= '0' && *s <= '9') || *s == '.' || *s == '_' || *s == '-' ? *s : '_');
+}
+
+/* Writes img under the boards directory and prints its path with tag. */
+static int write_picture(struct console *c, const char *tag, const char *room, const char *user,
+			 const struct adapter_image *img, struct buf *err)
+{
+	const char *dir = c->boards ? c->boards : "boards";
+	struct buf path = BUF_INIT;
+	size_t done = 0;
+	int fd, rc = -1;
+
+	if (make_dirs(dir)) {
+		buf_setf(err, "cannot create %s: %s", dir, strerror(errno));
+		goto out;
+	}
+	buf_printf(&path, "%s/", dir);
+	name_part(&path, room);
+	if (user) {
+		buf_addch(&path, '-');
+		name_part(&path, user);
+	}
+	buf_addch(&path, '-');
+	name_part(&path, img->name ? img->name : "board.png");
+	fd = open(buf_str(&path), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0) {
+		buf_setf(err, "cannot write %s: %s", buf_str(&path), strerror(errno));
+		goto out;
+	}
+	while (done < img->len) {
+		ssize_t n = write(fd, img->png + done, img->len - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		done += (size_t)n;
+	}
+	if (close(fd) || done < img->len) {
+		buf_setf(err, "cannot write %s", buf_str(&path));
+		goto out;
+	}
+	fprintf(c->out, "%s %s %s (%dx%d)\n", tag, "picture:", buf_str(&path), img->width,
+		img->height);
+	fflush(c->out);
+	rc = 0;
+out:
+	buf_release(&path);
+	return rc;
+}
+
 static int console_send(struct adapter *a, const struct outmsg *m, struct buf *err)
 {
 	struct console *c = console_downcast(a);
@@ -57,7 +139,18 @@ static int console_send(struct adapter *a, const struct outmsg *m, struct buf *e
 		snprintf(tag, sizeof(tag), "[dm %s]", m->user);
 	else
 		room_tag(m->room, tag, sizeof(tag));
-	write_tagged(c, tag, m->body);
+	if (m->body->n)
+		write_tagged(c, tag, m->body);
+	if (m->image && write_picture(c, tag, m->room, m->user, m->image, err)) {
+		/* the text board instead, so nothing is lost */
+		struct rich r = RICH_INIT;
+
+		rich_line(&r, "%s", m->image->alt ? m->image->alt : "");
+		write_tagged(c, tag, &r);
+		rich_release(&r);
+		fprintf(c->out, "[console] %s\n", buf_str(err));
+		buf_reset(err);
+	}
 	if (m->outbox_id && a->on_sent)
 		a->on_sent(a->ctx, a, m->outbox_id);
 	return 0;
@@ -75,6 +168,39 @@ static int console_reply(struct adapter *a, const struct command *cmd, int priva
 		room_tag(cmd->room, tag, sizeof(tag));
 	write_tagged(c, tag, body);
 	return 0;
+}
+
+static int console_reply_image(struct adapter *a, const struct command *cmd, int private_,
+			       const struct rich *body, const struct adapter_image *img,
+			       struct buf *err)
+{
+	struct console *c = console_downcast(a);
+	char tag[320];
+
+	if (private_)
+		snprintf(tag, sizeof(tag), "[dm %s]", cmd->user);
+	else
+		room_tag(cmd->room, tag, sizeof(tag));
+	if (body->n)
+		write_tagged(c, tag, body);
+	if (write_picture(c, tag, cmd->room, private_ ? cmd->user : NULL, img, err)) {
+		struct rich r = RICH_INIT;
+
+		rich_line(&r, "%s", img->alt ? img->alt : "");
+		write_tagged(c, tag, &r);
+		rich_release(&r);
+		console_error(c, buf_str(err));
+		buf_reset(err);
+	}
+	return 0;
+}
+
+void console_set_boards_dir(struct adapter *a, const char *dir)
+{
+	struct console *c = console_downcast(a);
+
+	free(c->boards);
+	c->boards = dir && *dir ? xstrdup(dir) : NULL;
 }
 
 static void console_error(struct console *c, const char *msg)
@@ -274,6 +400,7 @@ static void console_free(struct adapter *a)
 	struct console *c = console_downcast(a);
 
 	buf_release(&c->line);
+	free(c->boards);
 	free(c);
 }
 
@@ -285,6 +412,7 @@ static const struct adapter_ops console_ops = {
 	.send = console_send,
 	.reply = console_reply,
 	.free = console_free,
+	.reply_image = console_reply_image,
 };
 
 static struct console *console_downcast(struct adapter *a)

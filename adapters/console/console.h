@@ -21,6 +21,15 @@
  * The loop stops when input ends.  Free with adapter_free(). */
 struct adapter *console_adapter_new(int in, FILE *out);
 
+/*
+ * Where pictures go (dir, copied; created 0700 when missing): a board or a
+ * private view painted for the console is written there as
+ * "<room>[-<user>]-<name>" (mode 0600: a private view is a secret) and its
+ * path printed in its place.  Unset, pictures are written to "boards" in
+ * the working directory.
+ */
+void console_set_boards_dir(struct adapter *a, const char *dir);
+
 /* Handles one input line as if read (tests use it without a loop). */
 void console_feed_line(struct adapter *a, const char *line, size_t len);
 

@@ -731,32 +731,85 @@ static void ix_push(struct ix *x, const char *method, const char *path, json_t *
 }
 
 #define ATTACH_BOUNDARY "tabula-8c1d4f0e2b"
+#define ATTACH_CTYPE "multipart/form-data; boundary=" ATTACH_BOUNDARY
+/* Discord's cap on an attachment's description (alt text), characters. */
+#define ATTACH_DESC_MAX 1024
+
+/* A file attached to a message: its name, type and bytes (borrowed). */
+struct file {
+	const char *name;
+	const char *ctype;
+	const void *data;
+	size_t len;
+	const char *desc;	/* alt text, or NULL */
+};
 
 /*
- * Queues a multipart request: payload (borrowed) as payload_json and text
- * as the file tabula.txt.  Discord takes a message with an attachment this
- * way only.
+ * The multipart body of a message with one file: payload (borrowed) as
+ * payload_json, then the file as files[0].  Discord takes attachments this
+ * way only.  Returns a new buffer, *len its length.
  */
-static void ix_push_file(struct ix *x, const char *method, const char *path, json_t *payload,
-			 const char *text)
+static char *multipart(const json_t *payload, const struct file *f, size_t *len)
 {
 	struct buf b = BUF_INIT;
 	char *pj = json_dumps(payload, JSON_COMPACT);
-	struct ixreq *r;
+	const char *n;
 
+	buf_init(&b, 64u << 20);
 	buf_printf(&b, "--" ATTACH_BOUNDARY "\r\n"
 		   "Content-Disposition: form-data; name=\"payload_json\"\r\n"
 		   "Content-Type: application/json\r\n\r\n%s\r\n"
 		   "--" ATTACH_BOUNDARY "\r\n"
-		   "Content-Disposition: form-data; name=\"files[0]\"; filename=\"tabula.txt\"\r\n"
-		   "Content-Type: text/plain; charset=utf-8\r\n\r\n", pj);
-	buf_addstr(&b, text);
+		   "Content-Disposition: form-data; name=\"files[0]\"; filename=\"", pj);
+	for (n = f->name; *n; n++)	/* our own names; a quote would end the header */
+		buf_addch(&b, *n == '"' || (unsigned char)*n < 0x20 ? '_' : *n);
+	buf_printf(&b, "\"\r\nContent-Type: %s\r\n\r\n", f->ctype);
+	buf_add(&b, f->data, f->len);
 	buf_addstr(&b, "\r\n--" ATTACH_BOUNDARY "--\r\n");
 	free(pj);
-	r = ix_add(x, method, path);
-	r->len = b.len;
-	r->json = buf_detach(&b);
-	r->ctype = xstrdup("multipart/form-data; boundary=" ATTACH_BOUNDARY);
+	*len = b.len;
+	return buf_detach(&b);
+}
+
+/* The attachments array naming f as attachment 0, with its description
+ * cut to Discord's cap (a new reference). */
+static json_t *attachments(const struct file *f)
+{
+	json_t *a = json_pack("{s:i, s:s}", "id", 0, "filename", f->name);
+
+	if (f->desc && *f->desc) {
+		struct buf d = BUF_INIT;
+		const char *p = f->desc;
+		size_t chars = 0;
+
+		while (*p && chars < ATTACH_DESC_MAX - 1) {
+			size_t k = 1;
+
+			while ((p[k] & 0xC0) == 0x80)
+				k++;
+			buf_add(&d, p, k);
+			p += k;
+			chars++;
+		}
+		if (*p) {
+			while (d.len && ((unsigned char)d.s[d.len - 1] & 0xC0) == 0x80)
+				d.len--;	/* (never happens: whole characters) */
+			buf_addstr(&d, "\xe2\x80\xa6");	/* … */
+		}
+		json_object_set_new(a, "description", json_string(buf_str(&d)));
+		buf_release(&d);
+	}
+	return json_pack("[o]", a);
+}
+
+/* Queues a multipart request: payload (borrowed) and the file f. */
+static void ix_push_file(struct ix *x, const char *method, const char *path, json_t *payload,
+			 const struct file *f)
+{
+	struct ixreq *r = ix_add(x, method, path);
+
+	r->json = multipart(payload, f, &r->len);
+	r->ctype = xstrdup(ATTACH_CTYPE);
 	ix_pump(x);
 }
 
@@ -792,27 +845,38 @@ static void ix_edit_original(struct ix *x, const char *content, json_t *mentions
 	x->original_filled = 1;
 }
 
+/* Posts content (and file f, when not NULL) to channel; cb(ctx) with the
+ * answer, or a note that logs a failure when cb is NULL. */
 static void channel_post(struct discord *d, const char *channel, const char *content,
 			 json_t *mentions, json_t *components, const char *nonce,
-			 discord_rest_fn cb, void *ctx)
+			 const struct file *f, discord_rest_fn cb, void *ctx)
 {
 	char path[64];
 	struct buf err = BUF_INIT;
 	json_t *body = discord_response_message(content, 0, mentions, components);
 	json_t *data = json_object_get(body, "data");
 	char *text;
+	size_t len;
+	int rc;
 
 	if (nonce) {
 		json_object_set_new(data, "nonce", json_string(nonce));
 		json_object_set_new(data, "enforce_nonce", json_true());
 	}
-	text = json_dumps(data, JSON_COMPACT);
+	if (f)
+		json_object_set_new(data, "attachments", attachments(f));
+	text = f ? multipart(data, f, &len) : json_dumps(data, JSON_COMPACT);
 	snprintf(path, sizeof(path), "/channels/%s/messages", channel);
 	if (!cb) {
 		cb = on_noted;
 		ctx = note_new(d, "a channel message");
 	}
-	if (discord_rest_submit(d->rest, "POST", path, text, cb, ctx, &err)) {
+	if (f)
+		rc = discord_rest_submit_raw(d->rest, "POST", path, ATTACH_CTYPE, text, len, cb, ctx,
+					     &err);
+	else
+		rc = discord_rest_submit(d->rest, "POST", path, text, cb, ctx, &err);
+	if (rc) {
 		struct discord_rest_resp resp = { .status = 0, .error = buf_str(&err) };
 		struct buf empty = BUF_INIT;
 
@@ -876,8 +940,11 @@ static void reply_file(struct ix *x, const struct rich *body)
 	char path[DISCORD_TOKEN_SIZE + 96];
 	json_t *data, *att;
 	size_t n;
+	struct file f = { "tabula.txt", "text/plain; charset=utf-8", NULL, 0, NULL };
 
 	rich_to_plain(body, &plain);
+	f.data = plain.s;
+	f.len = plain.len;
 	n = strcspn(buf_str(&plain), "\n");
 	if (n > 200)
 		n = 200;
@@ -893,17 +960,17 @@ static void reply_file(struct ix *x, const struct rich *body)
 		json_t *cb = json_pack("{s:i, s:O}", "type", DISCORD_RESPONSE_MESSAGE, "data", data);
 
 		snprintf(path, sizeof(path), "/interactions/%s/%s/callback", x->in.id, x->in.token);
-		ix_push_file(x, "POST", path, cb, buf_str(&plain));
+		ix_push_file(x, "POST", path, cb, &f);
 		x->responded = 1;
 		json_decref(cb);
 	} else if (x->deferred && !x->original_filled) {
 		snprintf(path, sizeof(path), "/webhooks/%s/%s/messages/@original",
 			 x->in.application_id, x->in.token);
-		ix_push_file(x, "PATCH", path, data, buf_str(&plain));
+		ix_push_file(x, "PATCH", path, data, &f);
 		x->original_filled = 1;
 	} else {
 		snprintf(path, sizeof(path), "/webhooks/%s/%s", x->in.application_id, x->in.token);
-		ix_push_file(x, "POST", path, data, buf_str(&plain));
+		ix_push_file(x, "POST", path, data, &f);
 	}
 	json_decref(data);
 	buf_release(&plain);
@@ -940,7 +1007,8 @@ static int discord_reply(struct adapter *a, const struct command *cmd, int priva
 		} else if (x->deferred && !private_) {
 			/* the deferred answer is ephemeral: a public reply goes to
 			 * the channel itself */
-			channel_post(d, x->in.channel_id, ch.v[i], mentions, NULL, NULL, NULL, NULL);
+			channel_post(d, x->in.channel_id, ch.v[i], mentions, NULL, NULL, NULL, NULL,
+				     NULL);
 			continue;
 		} else {
 			ix_followup(x, ch.v[i], private_, mentions);
@@ -952,6 +1020,66 @@ static int discord_reply(struct adapter *a, const struct command *cmd, int priva
 	}
 	if (private_)
 		x->want_menu = 0;
+	json_decref(mentions);
+	chunks_release(&ch);
+	return 0;
+}
+
+/*
+ * An answer with a picture: the body's chunks as reply() sends them, the
+ * picture with the last one (or alone), ephemeral when private_ (My hand,
+ * `hand`, `board text`... and a public `board image` in the channel).
+ */
+static int discord_reply_image(struct adapter *a, const struct command *cmd, int private_,
+			       const struct rich *body, const struct adapter_image *img,
+			       struct buf *err)
+{
+	struct discord *d = downcast(a);
+	struct ix *x = cmd->reply_ctx;
+	struct file f = { img->name ? img->name : "board.png", "image/png", img->png, img->len,
+			  img->alt };
+	char path[DISCORD_TOKEN_SIZE + 96];
+	struct chunks ch;
+	json_t *mentions, *msg, *data;
+
+	if (!x)
+		return buf_setf(err, "no interaction to answer"), -1;
+	if (render(body, &ch, err))
+		return -1;
+	if (!ch.n)
+		collect_chunk(&ch, "", 0);
+	mentions = discord_allowed_mentions(body);
+	if (ch.n > 1) {
+		/* more text than one message (`board both` of a long board): the
+		 * text as reply() sends it, then the picture alone */
+		chunks_release(&ch);
+		json_decref(mentions);
+		if (discord_reply(a, cmd, private_, body, err))
+			return -1;
+		collect_chunk(&ch, "", 0);
+		mentions = json_pack("{s:[]}", "parse");
+	}
+	msg = discord_response_message(ch.v[0], private_, mentions, NULL);
+	data = json_object_get(msg, "data");
+	json_object_set_new(data, "attachments", attachments(&f));
+	if (!x->responded) {
+		snprintf(path, sizeof(path), "/interactions/%s/%s/callback", x->in.id, x->in.token);
+		ix_push_file(x, "POST", path, msg, &f);
+		x->responded = 1;
+	} else if (x->deferred && private_ && !x->original_filled) {
+		snprintf(path, sizeof(path), "/webhooks/%s/%s/messages/@original",
+			 x->in.application_id, x->in.token);
+		ix_push_file(x, "PATCH", path, data, &f);
+		x->original_filled = 1;
+	} else if (x->deferred && !private_) {
+		/* the deferred answer is ephemeral: a public one goes to the
+		 * channel itself */
+		channel_post(d, x->in.channel_id, ch.v[0], mentions, NULL, NULL, &f, NULL, NULL);
+	} else {
+		snprintf(path, sizeof(path), "/webhooks/%s/%s", x->in.application_id, x->in.token);
+		ix_push_file(x, "POST", path, data, &f);
+	}
+	json_decref(msg);
 	json_decref(mentions);
 	chunks_release(&ch);
 	return 0;
@@ -1123,6 +1251,9 @@ static void run_component(struct discord *d, struct ix *x)
 	}
 	if (!strcmp(p.kind, "hand") || !strcmp(p.kind, "moves")) {
 		snprintf(text, sizeof(text), "%s", p.kind);
+	} else if (!strcmp(p.kind, "text")) {
+		/* under a board sent as a picture: its text, privately */
+		snprintf(text, sizeof(text), "board text");
 	} else if (!strcmp(p.kind, "play") && p.arg[0] && strcmp(p.arg, x->in.user_id)) {
 		/* a select of someone else's moves (Discord shows it to them
 		 * alone; a forged click gets here) */
@@ -1206,11 +1337,26 @@ struct post {
 	size_t pending;
 	int failed;		/* a transient failure: stays in the outbox */
 	int refused_dm;		/* 50007: fall back to the channel */
+	/* the picture, attached to the last chunk (png NULL: none) */
+	unsigned char *png;
+	size_t png_len;
+	char png_name[64];
+	char *png_alt;
 };
+
+static void post_drop_picture(struct post *p)
+{
+	free(p->png);
+	free(p->png_alt);
+	p->png = NULL;
+	p->png_alt = NULL;
+	p->png_len = 0;
+}
 
 static void post_free(struct post *p)
 {
 	live_del(&p->live);
+	post_drop_picture(p);
 	chunks_release(&p->ch);
 	json_decref(p->mentions);
 	json_decref(p->components);
@@ -1285,12 +1431,13 @@ static void post_chunks(struct post *p, const char *channel)
 
 	p->pending = n;
 	for (i = 0; i < n; i++) {
+		struct file f = { p->png_name, "image/png", p->png, p->png_len, p->png_alt };
 		char nonce[32];
 
 		make_nonce(p->key, i, nonce);
 		channel_post(p->d, channel, p->ch.v[i], p->mentions,
 			     i + 1 == n ? p->components : NULL, p->key[0] ? nonce : NULL,
-			     on_chunk_sent, p);
+			     i + 1 == n && p->png ? &f : NULL, on_chunk_sent, p);
 	}
 }
 
@@ -1302,6 +1449,8 @@ static void post_fallback(struct post *p)
 	struct rich r = RICH_INIT;
 	struct buf md = BUF_INIT;
 
+	/* the picture was of the player's private view: never in the channel */
+	post_drop_picture(p);
 	rich_mention(&r, p->user, p->user);
 	rich_text(&r, "%s", p->es
 		  ? " no puedo enviarte mensajes directos (tu configuración de privacidad los "
@@ -1392,6 +1541,17 @@ static int discord_send(struct adapter *a, const struct outmsg *m, struct buf *e
 		post_free(p);
 		return -1;
 	}
+	if (m->image) {
+		/* the picture goes with the last chunk, or alone */
+		p->png = xmalloc(m->image->len ? m->image->len : 1);
+		memcpy(p->png, m->image->png, m->image->len);
+		p->png_len = m->image->len;
+		snprintf(p->png_name, sizeof(p->png_name), "%s",
+			 m->image->name ? m->image->name : "board.png");
+		p->png_alt = m->image->alt ? xstrdup(m->image->alt) : NULL;
+		if (!p->ch.n)
+			collect_chunk(&p->ch, "", 0);
+	}
 	if (!p->ch.n) {
 		/* nothing to show: delivered by definition */
 		post_finish(p);
@@ -1405,7 +1565,9 @@ static int discord_send(struct adapter *a, const struct outmsg *m, struct buf *e
 	}
 	p->mentions = discord_allowed_mentions(m->body);
 	if (m->session > 0 && !m->user)
-		p->components = discord_board_components(m->session, m->version, p->es);
+		p->components = m->image && !m->image->text_in_body
+			? discord_picture_components(m->session, m->version, p->es)
+			: discord_board_components(m->session, m->version, p->es);
 	if (!m->user) {
 		post_chunks(p, p->room);
 	} else if (dm_lookup(d, p->user)) {
@@ -1514,12 +1676,13 @@ static void discord_free(struct adapter *a)
 static const struct adapter_ops discord_ops = {
 	.api_version = ADAPTER_API_VERSION,
 	.name = "discord",
-	.caps = ADAPTER_CAP_PRIVATE_ON_DEMAND,
+	.caps = ADAPTER_CAP_PRIVATE_ON_DEMAND | ADAPTER_CAP_IMAGES,
 	.start = discord_start,
 	.stop = discord_stop,
 	.send = discord_send,
 	.reply = discord_reply,
 	.free = discord_free,
+	.reply_image = discord_reply_image,
 };
 
 struct adapter *discord_adapter_new(const struct discord_config *cfg, struct buf *err)

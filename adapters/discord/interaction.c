@@ -663,3 +663,17 @@ json_t *discord_board_components(int64_t session, int64_t version, int es)
 			 button(es ? "Mi mano" : "My hand", hand),
 			 button(es ? "Mis jugadas" : "My moves", mv));
 }
+
+json_t *discord_picture_components(int64_t session, int64_t version, int es)
+{
+	json_t *c = discord_board_components(session, version, es);
+	char text[DISCORD_CUSTOM_ID_SIZE];
+
+	if (!c || discord_custom_id("text", session, version, NULL, text)) {
+		json_decref(c);
+		return NULL;
+	}
+	json_array_append_new(json_object_get(json_array_get(c, 0), "components"),
+			      button(es ? "Texto" : "Text", text));
+	return c;
+}

@@ -210,6 +210,14 @@ json_t *discord_response_autocomplete(const struct discord_choice *choices, size
 json_t *discord_board_components(int64_t session, int64_t version, int es);
 
 /*
+ * The same for a board sent as a picture whose message leaves its text
+ * out: a third button, "Text" (kind "text"), that answers with the text
+ * board privately (`board text`), for whoever cannot or would rather not
+ * read the picture.
+ */
+json_t *discord_picture_components(int64_t session, int64_t version, int es);
+
+/*
  * The components of a private (ephemeral) answer that lists `user`'s moves:
  * one action row with a string select (kind "play", custom_id
  * "t1:play:<session>:<version>:<user>") of the n moves, 1 <= n <= 25.

@@ -71,6 +71,7 @@ struct post;
 struct part {
 	struct part *next;
 	json_t *content;	/* one m.room.message content */
+	struct mximg *img;	/* an m.image's picture (a reference), or NULL */
 	char txn[112];		/* the part's txn id, before the room's tag */
 	struct post *post;	/* borrowed: counts the parts delivered */
 	char origin_room[MX_ID_SIZE];	/* where to say "look in your DMs" */
@@ -93,6 +94,28 @@ struct dm {
 struct matrix;
 typedef void (*mx_fn)(struct matrix *m, long status, const char *errcode,
 		      const char *body, size_t len, void *ctx);
+
+struct mxreq;
+
+/*
+ * A picture on its way (struct outmsg.image): uploaded to the media
+ * repository by a request in its room's lane, just before the m.image
+ * event (waiter) that shows it, which the upload's answer completes with
+ * the picture's mxc:// URI, or turns into a text notice of the board when
+ * the upload fails; the lane keeps every message in order.  Counted: the
+ * event's request (or the private part waiting for its room) and the
+ * upload each hold a reference.
+ */
+struct mximg {
+	int refs;
+	unsigned char *png;
+	size_t len;
+	int width, height;
+	char *alt;		/* the text board: the event's body */
+	char name[64];
+	int as_text;		/* its event goes as a notice of alt */
+	struct mxreq *waiter;	/* the event the upload completes */
+};
 
 struct lane;
 
@@ -127,6 +150,13 @@ struct mxreq {
 	int sealed;
 	char *plain;
 	int early;		/* waits for the first sync: is its room encrypted? */
+	/* an m.image event: its picture, uploaded by the request before it */
+	struct mximg *img;
+	/* the upload of a picture: body is body_len bytes of it, ctype its
+	 * type (else body is JSON text) */
+	struct mximg *upload_of;
+	size_t body_len;
+	const char *ctype;
 };
 
 struct lane {
@@ -456,7 +486,18 @@ static void sendq_shrunk(struct matrix *m)
 /* ---- requests ---- */
 
 static void req_start(struct mxreq *q);
+static int room_encrypted(struct matrix *m, struct mroom *r);
+static void img_as_text(struct mximg *im);
 static void on_timer_closed(uv_handle_t *h);
+
+static void img_unref(struct mximg *im)
+{
+	if (!im || --im->refs > 0)
+		return;
+	free(im->png);
+	free(im->alt);
+	free(im);
+}
 
 static void req_free(struct mxreq *q)
 {
@@ -464,12 +505,16 @@ static void req_free(struct mxreq *q)
 
 	live_del(&q->live);
 	free(q->path);
-	if (q->body)
+	if (q->body && !q->body_len)
 		memset(q->body, 0, strlen(q->body));	/* a login holds the password */
 	free(q->body);
 	if (q->plain)
 		explicit_bzero(q->plain, strlen(q->plain));	/* a hand */
 	free(q->plain);
+	if (q->img && q->img->waiter == q)
+		q->img->waiter = NULL;
+	img_unref(q->img);
+	img_unref(q->upload_of);
 	if (q->counted) {
 		m->nqueued--;
 		sendq_shrunk(m);
@@ -509,6 +554,8 @@ enum req_flags {
 	REQ_ROOM_MSG = 1 << 2,	/* an m.room.message: encrypted in encrypted rooms */
 };
 
+static struct mxreq *req_queue(struct matrix *m, struct mxreq *q, const char *lane_room);
+
 /* Queues a request.  lane_room: requests of one room go one at a time, in
  * order; NULL: independent.  body: JSON (borrowed) or NULL.  priv_user: a
  * private message part for that user (its txn id before the room's tag),
@@ -534,9 +581,15 @@ static struct mxreq *mx_call_ex(struct matrix *m, const char *method, const char
 	q->timeout_ms = timeout_ms;
 	q->cb = cb;
 	q->ctx = ctx;
+	q->counted = !(flags & REQ_UNCOUNTED);
+	return req_queue(m, q, lane_room);
+}
+
+/* Queues q (see mx_call_ex), whose fields are filled. */
+static struct mxreq *req_queue(struct matrix *m, struct mxreq *q, const char *lane_room)
+{
 	live_add(m, &q->live, req_release);
 	q->live.is_req = 1;
-	q->counted = !(flags & REQ_UNCOUNTED);
 	m->nqueued += q->counted;
 	if (lane_room) {
 		q->lane = lane_get(m, lane_room);
@@ -729,8 +782,17 @@ static void req_start(struct mxreq *q)
 		return;
 	}
 	q->parked = 0;
-	if (q->room_msg && !m->rooms_known) {
+	if ((q->room_msg || q->upload_of) && !m->rooms_known) {
 		q->early = 1;	/* is its room encrypted? the first sync says */
+		return;
+	}
+	if (q->upload_of && q->lane && room_encrypted(m, room_get(m, q->lane->room, 1))) {
+		/* the media repository would keep the picture in clear (a hand,
+		 * in a direct chat), so an encrypted room gets the text board
+		 * (docs/matrix.md, "Pictures") */
+		img_as_text(q->upload_of);
+		q->cb = NULL;
+		finish(q, 0, NULL, "", 0);
 		return;
 	}
 	/* the last moment to find that a private chat is private no more */
@@ -754,14 +816,14 @@ static void req_start(struct mxreq *q)
 		buf_printf(&auth, "Authorization: Bearer %s", m->token);
 		hdrs[nh++] = buf_str(&auth);
 	}
-	hdrs[nh++] = "Content-Type: application/json";
+	hdrs[nh++] = q->ctype ? "Content-Type: image/png" : "Content-Type: application/json";
 	memset(&r, 0, sizeof(r));
 	r.method = q->method;
 	r.url = buf_str(&url);
 	r.headers = hdrs;
 	r.nheaders = nh;
 	r.body = q->body;
-	r.body_len = q->body ? strlen(q->body) : 0;
+	r.body_len = q->body_len ? q->body_len : q->body ? strlen(q->body) : 0;
 	r.timeout_ms = q->timeout_ms;
 	if (http_request(m->http, &r, on_http, q, &err)) {
 		log_warn("matrix: request not sent: %s", buf_str(&err));
@@ -902,10 +964,17 @@ static void send_path(struct buf *path, const char *room, const char *txn)
 	enc(path, txn);
 }
 
+static void img_upload(struct matrix *m, struct mximg *im, const char *room);
+static void img_attach(struct mximg *im, struct mxreq *q);
+static json_t *img_notice(const struct mximg *im);
+static int room_known_encrypted(struct matrix *m, const char *room);
+
 /* Sends the messages of contents (an array, borrowed) to room, with txn ids
- * txn.0, txn.1, ...; on_sent(outbox_id) when all landed. */
+ * txn.0, txn.1, ...; on_sent(outbox_id) when all landed.  img: the last
+ * one is the m.image of that picture (uploaded just before it), or NULL. */
 static void send_contents_t(struct matrix *m, const char *room, json_t *contents,
-			    const char *txn, int64_t outbox_id, const char *title)
+			    const char *txn, int64_t outbox_id, const char *title,
+			    struct mximg *img)
 {
 	size_t i, n = json_array_size(contents);
 	struct post *p;
@@ -921,11 +990,21 @@ static void send_contents_t(struct matrix *m, const char *room, json_t *contents
 		snprintf(p->title, sizeof(p->title), "%s", title);
 	for (i = 0; i < n; i++) {
 		struct buf path = BUF_INIT, t = BUF_INIT;
+		int pic = img && i + 1 == n;
+		json_t *c = json_incref(json_array_get(contents, i));
 
 		buf_printf(&t, "%s.%zu", txn, i);
 		send_path(&path, room, buf_str(&t));
-		mx_call_ex(m, "PUT", buf_str(&path), json_array_get(contents, i), room, 0,
-			   REQ_ROOM_MSG, on_sent, p, NULL, NULL);
+		if (pic && room_known_encrypted(m, room)) {
+			pic = 0;
+			json_decref(c);
+			c = img_notice(img);
+		}
+		if (pic)
+			img_upload(m, img, room);
+		img_attach(pic ? img : NULL, mx_call_ex(m, "PUT", buf_str(&path), c, room, 0,
+							REQ_ROOM_MSG, on_sent, p, NULL, NULL));
+		json_decref(c);
 		buf_release(&path);
 		buf_release(&t);
 	}
@@ -939,7 +1018,7 @@ static void new_txn(struct matrix *m, char *out, size_t n)
 static void send_contents(struct matrix *m, const char *room, json_t *contents, const char *txn,
 			  int64_t outbox_id)
 {
-	send_contents_t(m, room, contents, txn, outbox_id, NULL);
+	send_contents_t(m, room, contents, txn, outbox_id, NULL, NULL);
 }
 
 /* A bilingual notice to room, outside any outbox. */
@@ -975,6 +1054,168 @@ static void tell_where(struct matrix *m, struct dm *d, const char *origin_room)
 	rich_release(&body);
 }
 
+/* ---- pictures ---- */
+
+/* A board posted in room: the answers above it stay as they are (no
+ * later answer replaces them, see send_public_answer). */
+static void board_posted(struct matrix *m, const char *room)
+{
+	struct mroom *r = room_get(m, room, 0);
+
+	if (r) {
+		r->last_event[0] = '\0';
+		r->last_title[0] = '\0';
+		r->answer_pending = 0;
+	}
+}
+
+/* A picture to send (one reference), from the adapter's borrowed one. */
+static struct mximg *img_new(const struct adapter_image *ai)
+{
+	struct mximg *im = xcalloc(1, sizeof(*im));
+	struct rich r = RICH_INIT;
+	struct buf alt = BUF_INIT;
+
+	im->refs = 1;
+	im->png = xmalloc(ai->len ? ai->len : 1);
+	memcpy(im->png, ai->png, ai->len);
+	im->len = ai->len;
+	im->width = ai->width;
+	im->height = ai->height;
+	snprintf(im->name, sizeof(im->name), "%s", ai->name ? ai->name : "board.png");
+	/* the text board as the event's body: its description for screen
+	 * readers and clients that show no pictures, cut as a notice is */
+	rich_text(&r, "%s", ai->alt && *ai->alt ? ai->alt : im->name);
+	mx_plain_body(&r, &alt);
+	if (alt.len > MX_BODY_SPLIT) {
+		alt.len = MX_BODY_SPLIT;
+		while (alt.len && ((unsigned char)alt.s[alt.len] & 0xC0) == 0x80)
+			alt.len--;
+		alt.s[alt.len] = '\0';
+	}
+	im->alt = buf_detach(&alt);
+	rich_release(&r);
+	return im;
+}
+
+/*
+ * The events of a message with a picture: its body's notices (none when
+ * it is empty), then the m.image, its url filled in once uploaded.  No
+ * "filename": the body is then the picture's description (its text
+ * board), which Element shows as alt text rather than as a caption under
+ * the picture (docs/matrix.md, "Pictures").
+ */
+static json_t *picture_contents(const struct rich *body, const struct mximg *im)
+{
+	json_t *c = body->n || !im ? mx_notice_contents(body) : json_array();
+
+	if (im)
+		json_array_append_new(c, json_pack("{s:s, s:s, s:s, s:{s:i, s:i, s:s, s:I}, "
+						   "s:{s:[]}}",
+						   "msgtype", "m.image", "body", im->alt, "url", "",
+						   "info", "w", im->width, "h", im->height,
+						   "mimetype", "image/png", "size",
+						   (json_int_t)im->len, "m.mentions", "user_ids"));
+	return c;
+}
+
+/* The upload's answer: the waiting event gets the picture's URI, or
+ * becomes a notice of the text board. */
+static void on_uploaded(struct matrix *m, long status, const char *errcode, const char *body,
+			size_t len, void *ctx)
+{
+	struct mximg *im = ctx;		/* the upload request's reference */
+	struct mxreq *q = im->waiter;
+	json_t *j = status == 200 ? json_loadb(body, len, 0, NULL) : NULL;
+	const char *uri = json_string_value(json_object_get(j, "content_uri"));
+	json_t *c = q && q->body ? json_loads(q->body, 0, NULL) : NULL;
+
+	if (!c) {
+		/* its event went back to its player's queue (a chat no longer
+		 * private): it uploads again when it goes */
+		json_decref(j);
+		return;
+	}
+	if (uri && !strncmp(uri, "mxc://", 6) && strlen(uri) < 256) {
+		json_object_set_new(c, "url", json_string(uri));
+		free(q->body);
+		q->body = json_dumps(c, JSON_COMPACT);
+	} else {
+		log_warn("matrix: a picture could not be uploaded (HTTP %ld%s%s); its board goes as "
+			 "text", status, errcode ? " " : "", errcode ? errcode : "");
+		img_as_text(im);
+	}
+	json_decref(c);
+	json_decref(j);
+}
+
+/* A notice of im's text board (a new reference). */
+static json_t *img_notice(const struct mximg *im)
+{
+	return json_pack("{s:s, s:s, s:{s:[]}}", "msgtype", "m.notice", "body", im->alt,
+			 "m.mentions", "user_ids");
+}
+
+/* The event of im goes as a notice of its text board: now, when it is
+ * waiting already, else when img_attach gives it. */
+static void img_as_text(struct mximg *im)
+{
+	struct mxreq *q = im->waiter;
+	json_t *c;
+
+	im->as_text = 1;
+	if (!q || !q->body)
+		return;		/* not attached yet, or back in its player's queue */
+	c = img_notice(im);
+	free(q->body);
+	q->body = json_dumps(c, JSON_COMPACT);
+	json_decref(c);
+}
+
+/* Whether the bot knows room is encrypted (before the first sync it does
+ * not: its messages wait for it, req_start). */
+static int room_known_encrypted(struct matrix *m, const char *room)
+{
+	return m->rooms_known && room_encrypted(m, room_get(m, room, 1));
+}
+
+/* Queues the upload of im in room's lane, just before its event (the next
+ * request queued there, given to img_attach). */
+static void img_upload(struct matrix *m, struct mximg *im, const char *room)
+{
+	struct mxreq *q = xcalloc(1, sizeof(*q));
+	struct buf path = BUF_INIT;
+
+	buf_addstr(&path, "/_matrix/media/v3/upload?filename=");
+	enc(&path, im->name);
+	q->m = m;
+	snprintf(q->method, sizeof(q->method), "POST");
+	q->path = buf_detach(&path);
+	q->body = xmalloc(im->len ? im->len : 1);
+	memcpy(q->body, im->png, im->len);
+	q->body_len = im->len;
+	q->ctype = "image/png";
+	q->auth = 1;
+	q->cb = on_uploaded;
+	q->ctx = im;
+	q->upload_of = im;
+	im->refs++;
+	q->counted = 1;
+	req_queue(m, q, room);
+}
+
+/* q (waiting behind im's upload) is the m.image event of im. */
+static void img_attach(struct mximg *im, struct mxreq *q)
+{
+	if (!im || !q)
+		return;
+	q->img = im;
+	im->refs++;
+	im->waiter = q;
+	if (im->as_text)
+		img_as_text(im);
+}
+
 /* ---- private messages ---- */
 
 /*
@@ -991,6 +1232,7 @@ static uint32_t room_tag(const char *room)
 static void part_free(struct part *pt)
 {
 	json_decref(pt->content);
+	img_unref(pt->img);
 	free(pt);
 }
 
@@ -1000,8 +1242,16 @@ static void send_part(struct matrix *m, struct dm *d, struct part *pt)
 
 	buf_printf(&t, "%s.%08x", pt->txn, room_tag(d->room));
 	send_path(&path, d->room, buf_str(&t));
-	mx_call_ex(m, "PUT", buf_str(&path), pt->content, d->room, 0, REQ_ROOM_MSG, on_sent,
-		   pt->post, d->user, pt->txn);
+	if (pt->img && room_known_encrypted(m, d->room)) {
+		json_decref(pt->content);
+		pt->content = img_notice(pt->img);
+		img_unref(pt->img);
+		pt->img = NULL;
+	}
+	if (pt->img)
+		img_upload(m, pt->img, d->room);
+	img_attach(pt->img, mx_call_ex(m, "PUT", buf_str(&path), pt->content, d->room, 0,
+				       REQ_ROOM_MSG, on_sent, pt->post, d->user, pt->txn));
 	tell_where(m, d, pt->origin_room);
 	buf_release(&path);
 	buf_release(&t);
@@ -1035,6 +1285,8 @@ static struct part *part_of_req(struct mxreq *q)
 	pt->content = json_loads(q->plain ? q->plain : q->body ? q->body : "", 0, NULL);
 	copy_id(pt->txn, sizeof(pt->txn), q->priv_txn);
 	pt->post = q->ctx;
+	if ((pt->img = q->img))
+		pt->img->refs++;
 	return pt;
 }
 
@@ -1423,9 +1675,10 @@ static void dm_pump(struct matrix *m, struct dm *d)
 	d->tail = &d->waiting;
 }
 
-/* Sends contents (an array, borrowed) privately to user. */
+/* Sends contents (an array, borrowed) privately to user; img: the last
+ * one is the m.image of that picture, or NULL. */
 static void send_private(struct matrix *m, const char *user, json_t *contents, const char *txn,
-			 int64_t outbox_id, const char *origin_room)
+			 int64_t outbox_id, const char *origin_room, struct mximg *img)
 {
 	struct dm *d = dm_get(m, user, 1);
 	size_t i, n = json_array_size(contents);
@@ -1443,6 +1696,10 @@ static void send_private(struct matrix *m, const char *user, json_t *contents, c
 		pt->content = json_incref(json_array_get(contents, i));
 		snprintf(pt->txn, sizeof(pt->txn), "%s.%zu", txn, i);
 		pt->post = p;
+		if (img && i + 1 == n) {
+			pt->img = img;
+			img->refs++;
+		}
 		copy_id(pt->origin_room, MX_ID_SIZE, origin_room);
 		*d->tail = pt;
 		d->tail = &pt->next;
@@ -1595,24 +1852,44 @@ static void unrecord_direct(struct matrix *m, const char *user, const char *room
 static int matrix_send(struct adapter *a, const struct outmsg *msg, struct buf *err)
 {
 	struct matrix *m = downcast(a);
-	json_t *c = mx_notice_contents(msg->body);
+	struct mximg *im = msg->image ? img_new(msg->image) : NULL;
+	json_t *c = picture_contents(msg->body, im);
 	char txn[96];
 
 	snprintf(txn, sizeof(txn), "%s", msg->key && *msg->key ? msg->key : "");
 	if (!txn[0])
 		new_txn(m, txn, sizeof(txn));
 	if (msg->user) {
-		send_private(m, msg->user, c, txn, msg->outbox_id, msg->room);
+		send_private(m, msg->user, c, txn, msg->outbox_id, msg->room, im);
 	} else {
-		struct mroom *r = room_get(m, msg->room, 0);
-
-		if (r) {
-			r->last_event[0] = '\0';	/* answers above a board stay */
-			r->last_title[0] = '\0';
-			r->answer_pending = 0;
-		}
-		send_contents(m, msg->room, c, txn, msg->outbox_id);
+		board_posted(m, msg->room);
+		send_contents_t(m, msg->room, c, txn, msg->outbox_id, NULL, im);
 	}
+	img_unref(im);
+	json_decref(c);
+	return 0;
+}
+
+/* A board's picture, answering a command (`board`, `hand`): the body's
+ * notices then the m.image, privately in the player's direct chat or in
+ * the room, where it stays like a board. */
+static int matrix_reply_image(struct adapter *a, const struct command *cmd, int private_,
+			      const struct rich *body, const struct adapter_image *img,
+			      struct buf *err)
+{
+	struct matrix *m = downcast(a);
+	struct mximg *im = img_new(img);
+	json_t *c = picture_contents(body, im);
+	char txn[96];
+
+	new_txn(m, txn, sizeof(txn));
+	if (private_) {
+		send_private(m, cmd->user, c, txn, 0, cmd->room, im);
+	} else {
+		board_posted(m, cmd->room);
+		send_contents_t(m, cmd->room, c, txn, 0, NULL, im);
+	}
+	img_unref(im);
 	json_decref(c);
 	return 0;
 }
@@ -1686,7 +1963,7 @@ static void send_public_answer(struct matrix *m, const char *room, json_t *conte
 	r->last_event[0] = '\0';
 	r->answer_pending = 1;
 	r->since_last = 0;
-	send_contents_t(m, room, contents, txn, 0, title);
+	send_contents_t(m, room, contents, txn, 0, title, NULL);
 }
 
 static int matrix_reply(struct adapter *a, const struct command *cmd, int private_,
@@ -1698,7 +1975,7 @@ static int matrix_reply(struct adapter *a, const struct command *cmd, int privat
 
 	new_txn(m, txn, sizeof(txn));
 	if (private_)
-		send_private(m, cmd->user, c, txn, 0, cmd->room);
+		send_private(m, cmd->user, c, txn, 0, cmd->room, NULL);
 	else
 		send_public_answer(m, cmd->room, c, txn);
 	json_decref(c);
@@ -2988,11 +3265,12 @@ static void matrix_free(struct adapter *a)
 static const struct adapter_ops matrix_ops = {
 	.api_version = ADAPTER_API_VERSION,
 	.name = "matrix",
-	.caps = 0,
+	.caps = ADAPTER_CAP_IMAGES,
 	.start = matrix_start,
 	.stop = matrix_stop,
 	.send = matrix_send,
 	.reply = matrix_reply,
+	.reply_image = matrix_reply_image,
 	.free = matrix_free,
 };
 

@@ -1355,6 +1355,7 @@ const struct game_ops builders_ops = {
 	.prompt = builders_prompt,
 	.render_public = builders_render_public,
 	.render_private = builders_render_private,
+	.scene = builders_scene,
 	.save = builders_save,
 	.load = builders_load,
 	.result = builders_result,

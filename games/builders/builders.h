@@ -280,6 +280,13 @@ void builders_unit_name(const struct builders_state *s, int u, enum locale loc,
 void builders_unit_tag(const struct builders_state *s, int u, enum locale loc,
 		       struct buf *out);
 void builders_res_text(const uint8_t res[BR_COUNT], enum locale loc, struct buf *out);
+/* The active turn as the board's "Now:" line says it: "2 free actions
+ * left, 14 s (extra actions 5 s)"; appended to out. */
+void builders_turn_text(const struct builders_state *s, enum locale loc, struct buf *out);
+
+/* ---- the picture (scene.c) ---- */
+
+int builders_scene(const void *st, int seat, const struct game_view *v, struct scene *out);
 
 /* ---- rule summaries and card texts (rules.c) ---- */
 

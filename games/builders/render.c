@@ -398,7 +398,7 @@ void builders_move_label(const void *st, int seat, struct move m, enum locale lo
 
 /* ---- prompt ---- */
 
-static void turn_state(const struct builders_state *s, enum locale loc, struct buf *out)
+void builders_turn_text(const struct builders_state *s, enum locale loc, struct buf *out)
 {
 	int f = builders_free_left(s);
 
@@ -427,7 +427,7 @@ void builders_prompt(const void *st, int seat, enum locale loc, struct buf *out)
 	switch (s->step) {
 	case BS_TURN:
 		buf_addstr(out, L(loc, "Your turn: ", "Tu turno: "));
-		turn_state(s, loc, out);
+		builders_turn_text(s, loc, out);
 		buf_addstr(out, L(loc, ". Choose an action or end your turn.",
 				  ". Elige una acción o termina tu turno."));
 		break;
@@ -435,7 +435,7 @@ void builders_prompt(const void *st, int seat, enum locale loc, struct buf *out)
 		builders_unit_name(s, s->pend, loc, &t);
 		buf_printf(out, L(loc, "Where does %s go to work? ", "¿Adónde va a trabajar %s? "),
 			   buf_str(&t));
-		turn_state(s, loc, out);
+		builders_turn_text(s, loc, out);
 		buf_addch(out, '.');
 		break;
 	case BS_ENSLAVE:
@@ -661,7 +661,7 @@ void builders_render_public(const void *st, const struct game_view *v, struct ri
 	else if (who >= 0) {
 		struct buf b = BUF_INIT;
 
-		turn_state(s, loc, &b);
+		builders_turn_text(s, loc, &b);
 		rich_line(out, L(loc, "Now: %s — %s.", "Ahora: %s — %s."), game_view_name(v, who),
 			  buf_str(&b));
 		buf_release(&b);

@@ -2261,6 +2261,7 @@ const struct game_ops fortuna_ops = {
 	.prompt = fortuna_prompt,
 	.render_public = fortuna_render_public,
 	.render_private = fortuna_render_private,
+	.scene = fortuna_scene,
 	.save = fortuna_save,
 	.load = fortuna_load,
 	.result = fortuna_result,

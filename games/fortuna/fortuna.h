@@ -317,6 +317,17 @@ void fortuna_render_public(const void *st, const struct game_view *v, struct ric
 void fortuna_render_private(const void *st, int seat, const struct game_view *v,
 			    struct rich *out);
 void fortuna_secrets(const void *st, enum locale loc, struct buf *out);
+/* Pieces of the public board the picture (scene.c) shares: the phase's
+ * name, a pawn's place on the road ("12 Rome"), and who holds the Fortuna
+ * card (appended to out; 0 when the board says nothing of it). */
+const char *fortuna_phase_name(const struct fortuna_state *s, enum locale loc);
+void fortuna_road_text(const struct fortuna_player *p, enum locale loc, struct buf *b);
+int fortuna_holder_text(const struct fortuna_state *s, const struct game_view *v,
+			enum locale loc, struct buf *out);
+
+/* ---- the picture (scene.c) ---- */
+
+int fortuna_scene(const void *st, int seat, const struct game_view *v, struct scene *out);
 
 /* ---- rule summaries and card texts (rules.c) ---- */
 

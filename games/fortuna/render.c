@@ -574,7 +574,7 @@ static void table_render(struct table *t, struct buf *out)
 
 /* ---- public board ---- */
 
-static const char *phase_name(const struct fortuna_state *s, enum locale loc)
+const char *fortuna_phase_name(const struct fortuna_state *s, enum locale loc)
 {
 	int step = s->step == FS_RESOURCE ? s->res_ret : s->step;
 
@@ -604,7 +604,7 @@ static const char *phase_name(const struct fortuna_state *s, enum locale loc)
 	return "";
 }
 
-static void road_cell(const struct fortuna_player *p, enum locale loc, struct buf *b)
+void fortuna_road_text(const struct fortuna_player *p, enum locale loc, struct buf *b)
 {
 	buf_printf(b, "%d", p->steps);
 	if (p->steps >= FORTUNA_PALACE)
@@ -637,7 +637,7 @@ static void seat_table(const struct fortuna_state *s, const struct game_view *v,
 
 		buf_printf(cell(&t, row, 0), "%d", i + 1);
 		buf_addstr(cell(&t, row, 1), game_view_name(v, seat));
-		road_cell(p, loc, cell(&t, row, 2));
+		fortuna_road_text(p, loc, cell(&t, row, 2));
 		buf_printf(cell(&t, row, 3), "%d", p->money);
 		buf_printf(cell(&t, row, 4), "%d", p->water);
 		if ((p->buildings >> FB_AQUEDUCT) & 1)
@@ -762,22 +762,33 @@ static void final_table(const struct fortuna_state *s, const struct game_view *v
 }
 
 /* Who holds the Fortuna card, so who leads the next round. */
-static void fortuna_holder(const struct fortuna_state *s, const struct game_view *v,
-			   enum locale loc, struct rich *out)
+int fortuna_holder_text(const struct fortuna_state *s, const struct game_view *v,
+			enum locale loc, struct buf *out)
 {
 	int t = fortuna_find_card(s, FA_FORTUNA, NULL);
 
 	/* (in the setup its holder simply leads round 1) */
 	if (t < 0 || s->step <= FS_HIDE || s->step == FS_OVER)
-		return;
+		return 0;
 	if (t < s->nplayers)
-		rich_line(out, L(loc, "The Fortuna card is on %s's side: %s leads the next round if it stays there.",
-				 "La Carta Fortuna está en el lado de %s: %s empieza la ronda siguiente si sigue ahí."),
-			  game_view_name(v, t), game_view_name(v, t));
+		buf_printf(out, L(loc, "The Fortuna card is on %s's side: %s leads the next round if it stays there.",
+				  "La Carta Fortuna está en el lado de %s: %s empieza la ronda siguiente si sigue ahí."),
+			   game_view_name(v, t), game_view_name(v, t));
 	else
-		rich_line(out, L(loc, "The Fortuna card is on side %d (empty): if it stays there, the richest player leads the next round.",
-				 "La Carta Fortuna está en el lado %d (vacío): si sigue ahí, empieza la ronda siguiente el jugador más rico."),
-			  t + 1);
+		buf_printf(out, L(loc, "The Fortuna card is on side %d (empty): if it stays there, the richest player leads the next round.",
+				  "La Carta Fortuna está en el lado %d (vacío): si sigue ahí, empieza la ronda siguiente el jugador más rico."),
+			   t + 1);
+	return 1;
+}
+
+static void fortuna_holder(const struct fortuna_state *s, const struct game_view *v,
+			   enum locale loc, struct rich *out)
+{
+	struct buf b = BUF_INIT;
+
+	if (fortuna_holder_text(s, v, loc, &b))
+		rich_line(out, "%s", buf_str(&b));
+	buf_release(&b);
 }
 
 void fortuna_render_public(const void *st, const struct game_view *v, struct rich *out)
@@ -799,11 +810,11 @@ void fortuna_render_public(const void *st, const struct game_view *v, struct ric
 			if ((aw >> s->order[i]) & 1)
 				buf_printf(&b, "%s%s", b.len ? ", " : "", game_view_name(v, s->order[i]));
 		rich_line(out, L(loc, "Now: %s (still choosing; %s).", "Ahora: %s (aún eligen; %s)."),
-			  buf_str(&b), phase_name(s, loc));
+			  buf_str(&b), fortuna_phase_name(s, loc));
 		buf_reset(&b);
 	} else if (who >= 0) {
 		rich_line(out, L(loc, "Now: %s (%s).", "Ahora: %s (%s)."), game_view_name(v, who),
-			  phase_name(s, loc));
+			  fortuna_phase_name(s, loc));
 	}
 	if (s->ending && s->step != FS_OVER)
 		rich_line(out, "%s", L(loc, "Somebody reached Caesar's Palace: this is the last round.",

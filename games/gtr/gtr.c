@@ -715,6 +715,7 @@ const struct game_ops gtr_ops = {
 	.prompt = gtr_prompt,
 	.render_public = gtr_render_public,
 	.render_private = gtr_render_private,
+	.scene = gtr_scene,
 	.save = gtr_save,
 	.load = gtr_load,
 	.result = gtr_result,

@@ -548,6 +548,20 @@ void gtr_intro(const void *st, struct game_log *log);
 /* A card with its short tag: "Insula (rubble · Laborer)", "Ínsula
  * (escombros · Obrero)", "Senator (wild card)"; appended to out. */
 void gtr_card_tag(int card, enum locale loc, struct buf *out);
+/* Pieces of the public board the picture (scene.c) shares: what seat is
+ * asked (own: as its prompt, else as the board's "Now:" line), the full
+ * stop a sentence still needs, whether the leader draw is shown, what a
+ * Legionary's victim still gives, why the game ended. */
+void gtr_what_asked(const struct gtr_state *s, int seat, int own, enum locale loc,
+		    struct buf *out);
+const char *gtr_stop(const struct buf *b);
+int gtr_draw_shown(const struct gtr_state *s);
+void gtr_owed(const struct gtr_state *s, int seat, enum locale loc, struct buf *out);
+const char *gtr_end_text(int end, enum locale loc);
+
+/* ---- the picture (scene.c) ---- */
+
+int gtr_scene(const void *st, int seat, const struct game_view *v, struct scene *out);
 
 /* ---- rule summaries and card texts (rules.c) ---- */
 

@@ -126,7 +126,7 @@ static void frame_count(const struct gtr_state *s, int *nth, int *total)
 
 /* The Legionary's victims' materials still given by seat, "Rubble ×1,
  * Brick ×2" (stockpile too when protected against a Puente). */
-static void owed(const struct gtr_state *s, int seat, enum locale loc, struct buf *out)
+void gtr_owed(const struct gtr_state *s, int seat, enum locale loc, struct buf *out)
 {
 	const struct gtr_player *p = &s->p[seat];
 	int m, any = 0;
@@ -512,7 +512,7 @@ void gtr_move_label(const void *st, int seat, struct move m, enum locale loc, st
 
 /* ---- prompt ---- */
 
-static void what_asked(const struct gtr_state *s, int seat, int own, enum locale loc,
+void gtr_what_asked(const struct gtr_state *s, int seat, int own, enum locale loc,
 		       struct buf *out)
 {
 	const struct gtr_struct *t;
@@ -595,12 +595,12 @@ static void what_asked(const struct gtr_state *s, int seat, int own, enum locale
 		} else if ((s->vol >> seat) & 1) {
 			buf_addstr(out, L(loc, "you are protected from the Legionary; you may still give (up to ",
 					  "estás protegido del Legionario; aun así puedes dar (hasta "));
-			owed(s, seat, loc, out);
+			gtr_owed(s, seat, loc, out);
 			buf_addstr(out, L(loc, ") or keep your cards", ") o quedarte tus cartas"));
 		} else {
 			buf_addstr(out, L(loc, "Rome demands: choose which cards you give the Legionary (",
 					  "Roma exige: elige qué cartas das al Legionario ("));
-			owed(s, seat, loc, out);
+			gtr_owed(s, seat, loc, out);
 			buf_addstr(out, ")");
 		}
 		break;
@@ -626,7 +626,7 @@ static void what_asked(const struct gtr_state *s, int seat, int own, enum locale
 }
 
 /* The full stop a sentence still needs: none after a question. */
-static const char *stop(const struct buf *b)
+const char *gtr_stop(const struct buf *b)
 {
 	return b->len && (b->s[b->len - 1] == '?' || b->s[b->len - 1] == '!') ? "" : ".";
 }
@@ -645,10 +645,10 @@ void gtr_prompt(const void *st, int seat, enum locale loc, struct buf *out)
 		buf_addstr(out, L(loc, "Waiting for another player.", "Esperando a otro jugador."));
 		return;
 	}
-	what_asked(s, seat, 1, loc, &b);
+	gtr_what_asked(s, seat, 1, loc, &b);
 	if (b.len)
 		b.s[0] = (char)(b.s[0] >= 'a' && b.s[0] <= 'z' ? b.s[0] - 'a' + 'A' : b.s[0]);
-	buf_printf(out, "%s%s", buf_str(&b), stop(&b));
+	buf_printf(out, "%s%s", buf_str(&b), gtr_stop(&b));
 	buf_release(&b);
 }
 
@@ -733,7 +733,7 @@ static void list_structs(const struct gtr_state *s, int seat, enum locale loc, s
 /* ---- public board ---- */
 
 /* The leader draw is shown during the first turn. */
-static int draw_shown(const struct gtr_state *s)
+int gtr_draw_shown(const struct gtr_state *s)
 {
 	return s->turn == 1 && s->ndraw && s->step != GS_OVER && s->phase != GP_PICK;
 }
@@ -791,7 +791,7 @@ static void final_scores(const struct gtr_state *s, const struct game_view *v, e
 			  game_view_name(v, s->winner));
 }
 
-static const char *end_text(int end, enum locale loc)
+const char *gtr_end_text(int end, enum locale loc)
 {
 	switch (end) {
 	case GE_DECK:
@@ -818,7 +818,7 @@ void gtr_render_public(const void *st, const struct game_view *v, struct rich *o
 	if (over)
 		rich_heading(out, L(loc, "Glory to Rome: game over after turn %d (%s)",
 				    "Gloria a Roma: fin de la partida tras el turno %d (%s)"),
-			     s->turn, end_text(s->end, loc));
+			     s->turn, gtr_end_text(s->end, loc));
 	else
 		rich_heading(out, L(loc, "Glory to Rome: turn %d", "Gloria a Roma: turno %d"), s->turn);
 	if (s->phase != GP_PICK) {
@@ -828,7 +828,7 @@ void gtr_render_public(const void *st, const struct game_view *v, struct rich *o
 		else
 			rich_line(out, L(loc, "Leader: %s.", "Líder: %s."), game_view_name(v, s->leader));
 	}
-	if (draw_shown(s)) {
+	if (gtr_draw_shown(s)) {
 		buf_reset(&b);
 		for (i = 0; i < s->ndraw; i++) {
 			int c = s->draw_card[i];
@@ -860,9 +860,9 @@ void gtr_render_public(const void *st, const struct game_view *v, struct rich *o
 					  game_view_name(v, s->decider));
 		} else {
 			buf_reset(&b);
-			what_asked(s, s->decider, 0, loc, &b);
+			gtr_what_asked(s, s->decider, 0, loc, &b);
 			rich_line(out, L(loc, "Now: %s: %s%s", "Ahora: %s: %s%s"),
-				  game_view_name(v, s->decider), buf_str(&b), stop(&b));
+				  game_view_name(v, s->decider), buf_str(&b), gtr_stop(&b));
 		}
 	}
 	if ((s->step == GS_LEGION || s->step == GS_LEGION_POOL || s->step == GS_GIVE ||
@@ -879,7 +879,7 @@ void gtr_render_public(const void *st, const struct game_view *v, struct rich *o
 			if (!((s->gift >> i) & 1))
 				continue;
 			buf_reset(&b);
-			owed(s, i, loc, &b);
+			gtr_owed(s, i, loc, &b);
 			if ((s->vol >> i) & 1)
 				rich_line(out, L(loc, "%s is protected and may still give: %s.",
 						 "%s está protegido y aun así puede dar: %s."),
@@ -1016,7 +1016,7 @@ void gtr_secrets(const void *st, enum locale loc, struct buf *out)
 	for (c = 0; c < GC_COUNT; c++)
 		if (s->pool[c])
 			pub |= 1ULL << c;
-	if (draw_shown(s))
+	if (gtr_draw_shown(s))
 		for (k = 0; k < s->ndraw; k++)
 			pub |= 1ULL << s->draw_card[k];
 	for (i = 0; i < s->nplayers; i++) {

@@ -461,7 +461,7 @@ void sylla_choice_text(const struct sylla_state *s, int seat, enum locale loc, s
 
 /* ---- public board ---- */
 
-static const char *phase_title(const struct sylla_state *s, enum locale loc)
+const char *sylla_phase_title(const struct sylla_state *s, enum locale loc)
 {
 	static const char *const t[SP_COUNT][LOC_COUNT] = {
 		[SP_SETUP] = { "setup: secret choice of characters", "preparación: elección secreta de personajes" },
@@ -537,29 +537,35 @@ static void events_line(const struct sylla_state *s, const struct game_view *v, 
 	buf_release(&b);
 }
 
-static void works_line(const struct sylla_state *s, enum locale loc, struct rich *out)
+void sylla_works_text(const struct sylla_state *s, enum locale loc, struct buf *b)
 {
-	struct buf b = BUF_INIT;
 	int t, cur = s->turn < SG_COUNT ? s->works[s->turn] : SY_NONE;
 
 	if (s->phase == SP_END || s->phase == SP_OVER) {
-		buf_addstr(&b, sylla_ecclesia.name[loc]);
+		buf_addstr(b, sylla_ecclesia.name[loc]);
 	} else {
-		buf_addstr(&b, cur < SG_COUNT ? sylla_works[cur].name[loc] : "?");
+		buf_addstr(b, cur < SG_COUNT ? sylla_works[cur].name[loc] : "?");
 		if (s->known > s->turn && s->turn < SY_TURNS)
-			buf_printf(&b, L(loc, "; next: %s", "; siguiente: %s"),
+			buf_printf(b, L(loc, "; next: %s", "; siguiente: %s"),
 				   sylla_works[s->works[s->turn + 1]].name[loc]);
 	}
-	buf_printf(&b, L(loc, "; removed at setup: %s", "; retirada al empezar: %s"),
+	buf_printf(b, L(loc, "; removed at setup: %s", "; retirada al empezar: %s"),
 		   sylla_works[s->works[0]].name[loc]);
 	if (s->turn > 1 || s->phase == SP_OVER || s->phase == SP_END) {
 		int last = s->phase == SP_END || s->phase == SP_OVER ||
 			   s->phase == SP_FAMINE ? s->turn : s->turn - 1;
 
-		buf_addstr(&b, L(loc, "; built: ", "; construidas: "));
+		buf_addstr(b, L(loc, "; built: ", "; construidas: "));
 		for (t = 1; t <= last && t < SG_COUNT; t++)
-			buf_printf(&b, "%s%s", t > 1 ? ", " : "", sylla_works[s->works[t]].name[loc]);
+			buf_printf(b, "%s%s", t > 1 ? ", " : "", sylla_works[s->works[t]].name[loc]);
 	}
+}
+
+static void works_line(const struct sylla_state *s, enum locale loc, struct rich *out)
+{
+	struct buf b = BUF_INIT;
+
+	sylla_works_text(s, loc, &b);
 	rich_line(out, L(loc, "Great Work: %s.", "Gran Obra: %s."), buf_str(&b));
 	buf_release(&b);
 }
@@ -698,7 +704,7 @@ void sylla_render_public(const void *st, const struct game_view *v, struct rich 
 		rich_heading(out, "%s", L(loc, "Sylla: game over", "Sylla: fin de la partida"));
 	else
 		rich_heading(out, L(loc, "Sylla: turn %d of %d, %s", "Sylla: turno %d de %d, %s"), s->turn,
-			     SY_TURNS, phase_title(s, loc));
+			     SY_TURNS, sylla_phase_title(s, loc));
 	tracks_line(s, loc, out);
 	events_line(s, v, loc, out);
 	works_line(s, loc, out);

@@ -2431,6 +2431,7 @@ const struct game_ops sylla_ops = {
 	.prompt = sylla_prompt,
 	.render_public = sylla_render_public,
 	.render_private = sylla_render_private,
+	.scene = sylla_scene,
 	.save = sylla_save,
 	.load = sylla_load,
 	.result = sylla_result,

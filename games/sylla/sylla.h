@@ -428,6 +428,14 @@ void sylla_screen_text(const struct sylla_state *s, int seat, enum locale loc, s
 /* "«...»": a pending secret choice, as the private view and secrets()
  * write it; nothing when the seat has none. */
 void sylla_choice_text(const struct sylla_state *s, int seat, enum locale loc, struct buf *out);
+/* Pieces of the public board the picture (scene.c) shares: the phase's
+ * title, and the Great Works line ("Baths; next: ...") appended to b. */
+const char *sylla_phase_title(const struct sylla_state *s, enum locale loc);
+void sylla_works_text(const struct sylla_state *s, enum locale loc, struct buf *b);
+
+/* ---- the picture (scene.c) ---- */
+
+int sylla_scene(const void *st, int seat, const struct game_view *v, struct scene *out);
 
 /* ---- rule summaries and card texts (rules.c) ---- */
 

@@ -25,6 +25,9 @@ import threading
 import time
 import urllib.parse
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import pngread  # noqa: E402  (beside this file)
+
 DISCORD_EPOCH_MS = 1420070400000
 WS_GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 BOT_USER_ID = "900000000000000002"
@@ -70,7 +73,10 @@ def _wire(msg):
 
 def _parse_multipart(ctype, body):
     """payload_json of a multipart upload, with each attachment's file text
-    put into its attachment object as "content".  (parsed, bad)."""
+    put into its attachment object as "content".  A PNG (the bot's
+    pictures) keeps its bytes as "png_b64", its size as "width" and
+    "height", and its Description (every text it shows) as "content", so
+    the public-payload scans read pictures like text.  (parsed, bad)."""
     import email.parser
     import email.policy
     msg = email.parser.BytesParser(policy=email.policy.HTTP).parsebytes(
@@ -85,13 +91,23 @@ def _parse_multipart(ctype, body):
             except Exception:
                 return None, True
         elif name and name.startswith("files["):
-            files[name[6:-1]] = data.decode("utf-8", "replace")
+            files[name[6:-1]] = data
     if not isinstance(payload, dict):
         return None, True
     target = payload.get("data") if isinstance(payload.get("data"), dict) else payload
     for a in target.get("attachments") or []:
         if isinstance(a, dict) and str(a.get("id")) in files:
-            a["content"] = files[str(a.get("id"))]
+            data = files[str(a.get("id"))]
+            if data[:8] == b"\x89PNG\r\n\x1a\n":
+                try:
+                    info = pngread.png_info(data)
+                except ValueError:
+                    return None, True
+                a["content"] = info["text"]
+                a["width"], a["height"] = info["width"], info["height"]
+                a["png_b64"] = base64.b64encode(data).decode()
+            else:
+                a["content"] = data.decode("utf-8", "replace")
     return payload, False
 
 
@@ -631,8 +647,8 @@ class FakeDiscord:
     def post_as_bot(self, channel_id, body, file_text=None):
         """POSTs a message to channel_id as the bot would (same handler,
         same recording), for tests of the tests: a canary that a scan must
-        catch.  file_text: sent as multipart with that attachment.
-        Returns (status, response)."""
+        catch.  file_text: sent as multipart with that attachment (bytes:
+        a picture, c.png).  Returns (status, response)."""
         hdrs = {"authorization": "Bot " + self.token,
                 "user-agent": "DiscordBot (fake, 1)"}
         if file_text is None:
@@ -640,14 +656,17 @@ class FakeDiscord:
             raw = json.dumps(body).encode()
         else:
             b = "canary-boundary"
+            png = isinstance(file_text, bytes)
+            name = "c.png" if png else "c.txt"
             hdrs["content-type"] = "multipart/form-data; boundary=" + b
-            body = dict(body, attachments=[{"id": 0, "filename": "c.txt"}])
+            body = dict(body, attachments=[{"id": 0, "filename": name}])
             raw = ("--%s\r\nContent-Disposition: form-data; name=\"payload_json\""
                    "\r\nContent-Type: application/json\r\n\r\n%s\r\n--%s\r\n"
                    "Content-Disposition: form-data; name=\"files[0]\"; "
-                   "filename=\"c.txt\"\r\nContent-Type: text/plain\r\n\r\n%s"
-                   "\r\n--%s--\r\n" % (b, json.dumps(body), b, file_text, b)
+                   "filename=\"%s\"\r\nContent-Type: %s\r\n\r\n"
+                   % (b, json.dumps(body), b, name, "image/png" if png else "text/plain")
                    ).encode()
+            raw += (file_text if png else file_text.encode()) + ("\r\n--%s--\r\n" % b).encode()
         st, _, resp = self._call(self._handle_rest, "POST",
                                  "/api/v10/channels/%s/messages" % channel_id, "",
                                  hdrs, raw)
@@ -1809,7 +1828,8 @@ class FakeDiscord:
         m = {"id": mid, "channel_id": str(channel_id), "type": 0,
              "content": body.get("content") or "",
              "components": body.get("components") or [],
-             "embeds": body.get("embeds") or [], "attachments": [],
+             "embeds": body.get("embeds") or [],
+             "attachments": body.get("attachments") or [],
              "mentions": [], "mention_roles": [], "mention_everyone": False,
              "pinned": False, "tts": bool(body.get("tts")),
              "timestamp": time.strftime("%Y-%m-%dT%H:%M:%S.000000+00:00",
@@ -2094,7 +2114,7 @@ class FakeDiscord:
             if sf:
                 return sf
             if not (body.get("content") or body.get("embeds") or
-                    body.get("components")):
+                    body.get("components") or body.get("attachments")):
                 return 400, {"message": "Cannot send an empty message",
                              "code": 50006}
             msg = self._make_msg(ch, body, ch in self._dm_user_by_chan,

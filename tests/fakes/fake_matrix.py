@@ -25,7 +25,11 @@ import threading
 import time
 import urllib.parse
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import pngread  # noqa: E402  (beside this file)
+
 PREFIX_V3 = "/_matrix/client/v3"
+MEDIA_UPLOAD = "/_matrix/media/v3/upload"
 VERSIONS = ["v1.1", "v1.2", "v1.3", "v1.4", "v1.5", "v1.6", "v1.7", "v1.8",
             "v1.9"]
 HTML_FORMAT = "org.matrix.custom.html"
@@ -67,6 +71,12 @@ def _token_hex(n):
     # not the secrets module: the integration tests put their own
     # secrets.py (the public-payload scan) first on sys.path
     return os.urandom(n).hex()
+
+
+def _without_url(c):
+    if isinstance(c, dict) and c.get("msgtype") == "m.image":
+        return {k: v for k, v in c.items() if k != "url"}
+    return c
 
 
 def _copy(o):
@@ -252,7 +262,8 @@ class FakeMatrix:
         self.sync_timeout_cap_s = 30.0
         self.default_timeline_limit = 10
         self.max_event_bytes = 65536
-        self.bot_msgtypes = {"m.notice"}
+        self.bot_msgtypes = {"m.notice", "m.image"}
+        self.max_upload_bytes = 50 << 20   # the media repository's limit
         self.retry_slack_s = 0.05
         self.send_rate = None           # (limit, window_s) per user, or None
         self.send_rate_retry_ms = 1000
@@ -309,6 +320,7 @@ class FakeMatrix:
         self.sync_count = 0
         self.sync_deliveries = []   # Rec(since_pos, next_pos, t, user)
         self.created_rooms = []
+        self.media = {}             # mxc URI -> Rec(data, ctype, user, info)
         self.rate_limited = []
         self.lost_responses = []
         # end-to-end encryption (see README-matrix.md, "Encryption")
@@ -892,6 +904,8 @@ class FakeMatrix:
                             for k in ("body", "formatted_body"):
                                 if isinstance(c.get(k), str):
                                     out.append(c[k])
+                            if c.get("msgtype") == "m.image":
+                                out.append(self.media_text(c.get("url")))
             return out
 
     def wait_requests(self, pred, n=1, timeout=5):
@@ -1131,6 +1145,8 @@ class FakeMatrix:
                 self.faults_fired.append(Rec(t=now, method=method, path=path,
                                              status="lost",
                                              retry_after_ms=None))
+        if segs is None and path == MEDIA_UPLOAD and method == "POST":
+            return self._media_upload(req, headers, query, now) + (lose,)
         if segs is None:
             return self._unknown(req) + (lose,)
         if bad_json:
@@ -1184,6 +1200,44 @@ class FakeMatrix:
                 self._send_times[who.user] = ts
         st, h, b = self._dispatch(req, method, segs, query, body, who, now)
         return st, h, b, lose
+
+    def _media_upload(self, req, headers, query, now):
+        """POST /_matrix/media/v3/upload: the body is the file, stored
+        under a new mxc:// URI.  The bot uploads PNGs only: anything else,
+        or a PNG that does not parse, is a violation."""
+        auth = headers.get("authorization", "")
+        with self._lock:
+            who = self._tokens.get(auth[len("Bearer "):].strip()) \
+                if auth.startswith("Bearer ") else None
+        if who is None:
+            raise MxError(401, "M_UNKNOWN_TOKEN", "Unknown or expired access token",
+                          soft_logout=False)
+        req.user = who.user
+        data = req.raw or b""
+        if len(data) > self.max_upload_bytes:
+            raise MxError(413, "M_TOO_LARGE", "upload too large")
+        ctype = headers.get("content-type", "")
+        info = None
+        if ctype != "image/png":
+            self._violate("upload of type %r (the bot sends image/png)" % ctype, req)
+        else:
+            try:
+                info = pngread.png_info(data)
+            except ValueError as e:
+                self._violate("uploaded PNG does not parse: %s" % e, req)
+        with self._lock:
+            self._counter += 1
+            uri = "mxc://%s/media%d" % (self.server_name, self._counter)
+            self.media[uri] = Rec(data=data, ctype=ctype, user=who.user, info=info,
+                                  filename=query.get("filename"), t=now)
+            self._cond.notify_all()
+        return 200, {}, {"content_uri": uri}
+
+    def media_text(self, uri):
+        """The texts of the picture at uri (its PNG's Description), ""."""
+        with self._lock:
+            m = self.media.get(uri)
+        return (m.info or {}).get("text", "") if m else ""
 
     def _unknown(self, req):
         if self.unknown_is_violation:
@@ -1670,6 +1724,19 @@ class FakeMatrix:
             probs.append("%s has no string body" % what)
         elif not c["body"]:
             probs.append("%s has an empty body" % what)
+        if mt == "m.image":
+            with self._lock:
+                med = self.media.get(c.get("url"))
+            info = c.get("info") if isinstance(c.get("info"), dict) else {}
+            if med is None or med.info is None:
+                probs.append("%s url %r is no picture the bot uploaded" % (what, c.get("url")))
+            elif (info.get("w"), info.get("h"), info.get("mimetype"), info.get("size")) != \
+                    (med.info["width"], med.info["height"], med.ctype, len(med.data)):
+                probs.append("%s info %r does not describe its picture (%dx%d, %s, %d bytes)" %
+                             (what, info, med.info["width"], med.info["height"], med.ctype,
+                              len(med.data)))
+            if "format" in c or "formatted_body" in c:
+                probs.append("%s is an m.image with formatted_body" % what)
         if "format" in c or "formatted_body" in c:
             if c.get("format") != HTML_FORMAT:
                 probs.append("%s format %r is not %s" %
@@ -1736,7 +1803,9 @@ class FakeMatrix:
                 # a client encrypts a re-sent message again (a new
                 # index): the server answers with the first event
                 self.reencrypted.append(Rec(t=now, txn_id=txn, room=rid))
-            elif old.content != body:
+            elif _without_url(old.content) != _without_url(body):
+                # (an m.image sent again after a restart carries the URI of
+                # its new upload; the server keeps the first)
                 self._violate("txnId %r retried with different content" %
                               txn, req)
             self.dedups.append(Rec(t=now, txn_id=txn, event_id=old.event_id,

@@ -17,6 +17,11 @@ player's own hand), else the scan proved nothing; in a game where nobody
 holds a secret (The Builders), some secret must show up in a later public
 line instead (the deck's next card, turned face up).
 
+Every room is set to `game settings board both`: each board also comes as
+a picture, written to a file whose path the console prints; the picture's
+texts (its PNG's Description: every text of its display list) are read as
+one more line of the room, or of the player's for a private view.
+
 usage: console_scan_test.py ./tabula [test-name ...]
 """
 import os
@@ -31,6 +36,8 @@ import time
 
 import harness
 from harness import SLOW
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fakes"))
+import pngread  # noqa: E402
 from hidden import secrets_now, assert_no_leak
 
 BIN = "./tabula"
@@ -43,6 +50,7 @@ MOVE_RE = re.compile(r"^\[dm (\S+?)\]\s+(\d+)\. (\S.*?)(?:  — .*)?$")
 GAMES_RE = re.compile(r"^\[dm \S+\] Games: (.+)\.$")
 SEATS_RE = re.compile(r"Seats \(\d+ of (\d+)–(\d+)\)")
 NAMES = ["ana", "ben", "cy", "dan", "eve"]
+PICTURE_RE = re.compile(r"^(\[(?:room|dm)[^\]]*\]) picture: (\S+) \(\d+x\d+\)$")
 
 
 class Console:
@@ -57,6 +65,7 @@ class Console:
         threading.Thread(target=self._read, daemon=True).start()
         self.steps = self.public = self.with_secrets = self.private_hits = 0
         self.revealed_hits = 0
+        self.pictures = 0       # public pictures whose texts were read
         self.earlier = set()    # secrets of earlier steps
 
     def _read(self):
@@ -77,6 +86,14 @@ class Console:
             if l == SENTINEL_OUT:
                 break
             out.append(l)
+            m = PICTURE_RE.match(l)
+            if m:
+                # the picture's texts, as a line of where it was shown
+                with open(m.group(2), "rb") as f:
+                    text = pngread.png_info(f.read())["text"]
+                assert text, l
+                out.append(m.group(1) + " " + text.replace("\n", " | "))
+                self.pictures += m.group(1).startswith("[room")
         self.steps += 1
         pub = [l for l in out if l.startswith("[room")]
         priv = [l for l in out if l.startswith("[dm ")]
@@ -131,6 +148,7 @@ def play_game(bot, game, room, humans, bots, rng, max_steps):
     m = next((SEATS_RE.search(l) for l in out if SEATS_RE.search(l)), None)
     assert m, out
     lo, hi = int(m.group(1)), int(m.group(2))
+    bot.ask(r + "%s: game settings board both" % NAMES[0])
     humans = max(1, min(humans, hi))
     for who in NAMES[1:humans]:
         bot.ask(r + "%s: game join" % who)
@@ -196,6 +214,7 @@ def scan(plan):
     finally:
         bot.close()
     assert bot.public > 100, bot.public
+    assert bot.pictures > 30 * len(games), ("the boards came as pictures", bot.pictures)
 
 
 def test_no_secret_in_any_public_console_line():

@@ -7,6 +7,7 @@ Prints one line per test and "discord: N passed, M failed"; exit 1 on any
 failure.  Each test gets its own fake, store and bot process; the bot's
 stderr is checked for the token at the end of every test.
 """
+import base64
 import importlib.util
 import os
 import random
@@ -23,6 +24,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "fakes"))
 sys.path.insert(0, HERE)
 import harness  # noqa: E402
 import hidden  # noqa: E402
+import pngread  # noqa: E402
 from fake_discord import FakeDiscord  # noqa: E402
 
 SLOW = harness.SLOW     # TABULA_TEST_SLOW: timeouts x this (make valgrind)
@@ -142,6 +144,13 @@ def boards(fake):
         else:
             before.append(m.get("content") or "")
     return out
+
+
+def picture_text(m):
+    """The texts of m's picture (its PNG's Description: tests/fakes/pngread.py),
+    "" without one: a board sent as a picture keeps its text board there."""
+    return "\n".join(a.get("content") or "" for a in m.get("attachments") or []
+                     if a.get("png_b64"))
 
 
 def custom_ids(m):
@@ -441,7 +450,7 @@ def test_sylla_one_human_three_ai():
                                   db=bot.db)
         assert steps > 40, steps
         assert checked[0] > 20, checked
-        final = bs[-1]["content"]
+        final = bs[-1]["content"] + "\n" + picture_text(bs[-1])
         assert "Final scoring" in final and "Winner" in final, final[-400:]
         # the screens were shown to their owner only
         assert any("Behind your screen" in t for t in fake.all_private_texts())
@@ -598,6 +607,77 @@ def test_stale_and_foreign_clicks():
         fake.stop()
 
 
+def attachment_png(m):
+    """(info, bytes) of m's one picture (tests/fakes/pngread.py)."""
+    pngs = [a for a in m.get("attachments") or [] if a.get("png_b64")]
+    assert len(pngs) == 1, m
+    data = base64.b64decode(pngs[0]["png_b64"])
+    info = pngread.png_info(data)
+    assert (info["width"], info["height"]) == (pngs[0]["width"], pngs[0]["height"])
+    return info, data
+
+
+def test_boards_come_as_pictures():
+    """On Discord a board is a picture by default: the message says what
+    happened and who is asked, the board itself is a PNG attached to it
+    (1000 pixels wide, decoding whole, its texts those of the text board),
+    with the My hand / My moves buttons and a Text button that answers
+    with the text board privately; My hand answers with the private
+    picture, ephemerally, and nothing of it reaches the channel.  `game
+    settings board text|both` changes the room's boards at once, for
+    anyone seated; `/board form:image` posts a picture whatever the room's
+    setting; an idempotency nonce rides on the picture's post too."""
+    fake, bot = start()
+    try:
+        fake.wait_ready(10)
+        ps = [user(fake, i) for i in (1, 2)]
+        board = lobby(fake, ps, game="gtr")[-1]
+        assert "Glory to Rome" not in board["content"], board["content"]
+        assert "Waiting for" in board["content"], board["content"]
+        info, data = attachment_png(board)
+        assert info["width"] == 1000 and 300 < info["height"] < 8000, info
+        assert info["text"].startswith("Glory to Rome: turn 1\n"), info["text"][:200]
+        assert "Pool" in info["text"] and "Sites in town/out of town" in info["text"]
+        w, h, rows = pngread.png_pixels(data)
+        assert (w, h) == (info["width"], info["height"])
+        assert rows[2][2] == (0xF3, 0xEC, 0xDC), rows[2][2]     # the page's parchment
+        m = [x for x in fake.channel_messages(CHAN) if x["id"] == board["id"]][0]
+        assert m.get("nonce"), "the picture's post carries the outbox's nonce"
+        # Text: the text board, to the clicker alone
+        hx = fake.click(ps[1], CHAN, board, button(board, "text"))
+        t = texts(hx)
+        assert all(e for _, e in t) and "Glory to Rome: turn 1" in t[0][0], t
+        assert "Sites in town/out of town" in "\n".join(c for c, _ in t)
+        # My hand: the private picture, ephemeral
+        hh = fake.click(ps[0], CHAN, board, button(board, "hand"))
+        ms = texts_msgs(hh)
+        assert all(x["ephemeral"] for x in ms), ms
+        pinfo, _ = attachment_png(ms[-1])
+        assert pinfo["text"].startswith("Glory to Rome: your hand\n"), pinfo["text"][:200]
+        pub = "\n".join(fake.all_public_texts())
+        assert "your hand" not in pub and "Your hand" not in pub
+        # the room chooses text: no picture, the text board in the message
+        h2 = cmd(fake, ps[1], "game", {"key": "board", "value": "text"}, sub="settings")
+        assert "now come as text" in one_text(h2), one_text(h2)
+        hb = cmd(fake, ps[0], "board")
+        ms = texts_msgs(hb)
+        assert not any(x.get("attachments") for x in ms), ms
+        assert "Glory to Rome: turn 1" in ms[0]["content"]
+        # both: the text board and the picture
+        cmd(fake, ps[0], "game", {"key": "board", "value": "both"}, sub="settings")
+        ms = texts_msgs(cmd(fake, ps[0], "board"))
+        assert "Glory to Rome: turn 1" in "\n".join(x["content"] for x in ms)
+        assert sum(1 for x in ms if picture_text(x)) == 1, ms
+        # a picture on demand, in a text room
+        cmd(fake, ps[0], "game", {"key": "board", "value": "text"}, sub="settings")
+        ms = texts_msgs(cmd(fake, ps[1], "board", {"form": "image"}))
+        assert not ms[-1]["ephemeral"] and picture_text(ms[-1]).startswith("Glory to Rome"), ms
+        assert fake.violations == [], fake.violations
+    finally:
+        bot.stop()
+        fake.stop()
+
+
 def test_move_menu_only_ephemeral():
     """The select of moves comes only in the private answer to My moves or
     /moves, lists exactly the player's moves (those /play completes), names
@@ -614,7 +694,9 @@ def test_move_menu_only_ephemeral():
             board = wait_boards(fake, step + 1)[-1]
             mark = scan(fake, bot.db, mark)
             ids = custom_ids(board)
-            assert len(ids) == 2 and all(i.split(":")[1] in ("hand", "moves") for i in ids), ids
+            # My hand, My moves, and Text under a board sent as a picture
+            assert sorted(i.split(":")[1] for i in ids) == (
+                ["hand", "moves", "text"] if picture_text(board) else ["hand", "moves"]), ids
             who = users[awaited(board)[0]]
             _, pos, ver = button(board, "moves").split(":")[1:]
             for way in ("button", "command"):
@@ -667,6 +749,8 @@ def scan_catches(fake, db, mark):
                                                                   "value": "v"}]}]}]},
          None),
         ({"content": "see the file"}, "line\n" + secret + "\n"),
+        # a picture whose texts (its Description) name the secret
+        ({"content": "see the picture"}, pngread.make_png(4, 3, "Pool\n" + secret + "\n")),
     ]
     for body, f in canaries:
         body = dict(body, allowed_mentions={"parse": []})
@@ -717,6 +801,10 @@ def test_public_payloads_hide_every_secret():
             finally:
                 CHAN = saved
         no_public_menu(fake)
+        # the boards came as pictures, and the scans read them
+        pictures = [m for c in range(len(games))
+                    for m in fake.channel_messages("7000000000000001%02d" % c) if picture_text(m)]
+        assert len(pictures) > 10 * len(games), len(pictures)
         # both ways of moving were taken, the private select most
         assert ROUTES["select"] - routes["select"] > 100, ROUTES
         assert ROUTES["play"] - routes["play"] > 50, ROUTES
@@ -816,7 +904,8 @@ def test_names_cannot_forge_lines():
             for line in t.split("\n"):
                 assert not line.lstrip("#* >").startswith(("Game over", "Winner: Mallory",
                                                            "Round 9 begins")), (line, t)
-        board = "\n".join(m["content"] for m in fake.channel_messages(CHAN))
+        board = "\n".join(m["content"] + "\n" + picture_text(m)
+                          for m in fake.channel_messages(CHAN))
         assert "Mallory" in board and "eve Round 9 begins." in board, board
         assert "ghost" in board, "a name with nothing visible falls back to the username"
         assert fake.violations == [], fake.violations
@@ -960,7 +1049,7 @@ def test_full_rest_queue_refuses_moves_and_recovers():
 
 def test_dm_notifications_and_refusal():
     """DMs only to players who asked; a refused DM becomes a channel
-    mention with the buttons, never the private text."""
+    mention with the buttons, never the private text nor its picture."""
     fake, bot = start()
     try:
         fake.wait_ready(10)
@@ -991,6 +1080,11 @@ def test_dm_notifications_and_refusal():
         fb = [m for m in fake.channel_messages(CHAN) if "direct messages" in m["content"]][0]
         assert fb["allowed_mentions"].get("users") == [c["id"]], fb["allowed_mentions"]
         assert any(i.startswith("t1:hand:") for i in custom_ids(fb))
+        # the private view came as a picture where DMs go, and the refused
+        # player's picture was dropped, never posted in the channel
+        assert any(picture_text(m) for m in fake.dm_messages(b["id"])), fake.dm_messages(b["id"])
+        assert not any(m.get("attachments") for m in fake.channel_messages(CHAN)
+                       if c["id"] in m["content"] and "direct messages" in m["content"]), fb
         assert not fake.dm_messages(a["id"]), "a got DMs without asking"
         check_private(fake)
         assert fake.violations == [], fake.violations

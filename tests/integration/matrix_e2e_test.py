@@ -194,6 +194,10 @@ def test_whole_game_encrypted_room_and_dms_nothing_in_clear():
                            for s in c.body.get("initial_state", [])), c.body
         dm = fake.dm_room(ps[0])
         assert any("Your moves" in m.get("body", "") for m in fake.bot_messages(dm))
+        # boards and hands came as text: the media repository would keep a
+        # picture in clear, so nothing was uploaded from an encrypted room
+        assert not fake.media, sorted(fake.media)[:3]
+        assert any(m.get("body", "").startswith("== ") for m in fake.bot_messages(room))
         # keys: only members' devices; a direct chat's, only its player's
         assert check_keys_only_to_members(fake) > 6
         dms = {fake.dm_room(p): p for p in ps}

@@ -23,6 +23,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "fakes"))
 sys.path.insert(0, HERE)
 import harness  # noqa: E402
 import hidden  # noqa: E402  (tests/integration/hidden.py)
+import pngread  # noqa: E402
 from fake_matrix import FakeMatrix  # noqa: E402
 from hidden import secrets_now, assert_no_leak  # noqa: E402
 from olmclient import E2E  # noqa: E402
@@ -136,6 +137,17 @@ def boards(fake, room):
     return [m for m in fake.bot_messages(room)
             if "Waiting for" in m.get("body", "") or "Game over" in m.get("body", "")
             or "Esperando a" in m.get("body", "")]
+
+
+def picture_after(fake, room, msg):
+    """The m.image the bot sent right after msg in room (a board's picture
+    follows its notice), or None."""
+    ms = fake.bot_messages(room)
+    for i, m in enumerate(ms):
+        if m is msg or m == msg:
+            nxt = ms[i + 1] if i + 1 < len(ms) else None
+            return nxt if nxt and nxt.get("msgtype") == "m.image" else None
+    return None
 
 
 def wait_boards(fake, room, n, timeout=10):
@@ -258,12 +270,84 @@ def test_full_game():
         assert "Winner" in bs[-1]["body"] or "Nobody wins" in bs[-1]["body"]
         for m in fake.bot_messages(room):
             assert "Your moves" not in m.get("body", ""), "private text in the room"
-            assert m.get("msgtype") == "m.notice"
+            assert m.get("msgtype") in ("m.notice", "m.image"), m
+        # the boards came as pictures after their notices (Matrix's default)
+        assert picture_after(fake, room, bs[0]) is not None
+        assert sum(1 for m in fake.bot_messages(room) if m.get("msgtype") == "m.image") > 10
         # every DM room is recorded in the bot's m.direct
         direct = fake.account_data(fake.bot_user, "m.direct") or {}
         for p in ps:
             assert fake.dm_room(p) in direct.get(p, []), (p, direct)
         check_clean(fake)
+    finally:
+        bot.stop()
+        fake.stop()
+
+
+def test_boards_come_as_pictures():
+    """On Matrix a board is a notice of what happened and who is asked,
+    then an m.image of the board: uploaded first to the media repository
+    (POST /_matrix/media/v3/upload, a PNG that decodes whole, 1000 pixels
+    wide), then sent with its info (w, h, mimetype, size, as the fake
+    checks against the upload) and the text board as its body, never
+    pinging anyone; `hand` sends the private picture to the player's
+    direct chat only; `game settings board text` goes back to text; a
+    picture the homeserver refuses goes as its text board, logged."""
+    fake = new_fake()
+    bot = Bot(fake)
+    try:
+        ps = players(fake, 2)
+        room = game_room(fake, ps)
+        fake.say(ps[0], room, "!game new gtr")
+        wait_text(fake, room, "lobby")
+        fake.say(ps[1], room, "!game join")
+        wait_text(fake, room, "Ana, Ben")
+        fake.say(ps[0], room, "!game start")
+        board = wait_boards(fake, room, 1)[0]
+        assert "Glory to Rome: turn" not in board["body"], board["body"]
+        fake._wait(lambda: picture_after(fake, room, board) is not None, 10,
+                   lambda: "no picture after the board: %r" % texts(fake, room)[-3:])
+        pic = picture_after(fake, room, board)
+        assert pic["body"].startswith("== Glory to Rome: turn 1 ==\n"), pic["body"][:200]
+        assert pic["m.mentions"] == {"user_ids": []}, pic
+        assert "filename" not in pic, "the body is the picture's description, no caption"
+        media = fake.media[pic["url"]]
+        assert media.user == fake.bot_user and media.ctype == "image/png"
+        w, h, rows = pngread.png_pixels(media.data)
+        assert (w, h) == (pic["info"]["w"], pic["info"]["h"]) and w == 1000, (w, h)
+        assert rows[2][2] == (0xF3, 0xEC, 0xDC), rows[2][2]
+        assert "Sites in town/out of town" in media.info["text"]
+        # the private view goes to the direct chat, which the bot made
+        # encrypted: there it is text, and no picture of a hand is ever
+        # uploaded (the media repository would keep it in clear)
+        fake.say(ps[0], room, "!hand")
+        dm = fake.dm_room(ps[0])
+        fake._wait(lambda: dm and any(m.get("body", "").startswith(
+            "== Glory to Rome: your hand ==") for m in fake.bot_messages(dm)), 10,
+                   lambda: "no private view")
+        assert not any(m.get("msgtype") == "m.image" for m in fake.bot_messages(dm))
+        assert not any("your hand" in fake.media_text(u) for u in list(fake.media))
+        assert not any("Glory to Rome: your hand" in t for t in texts(fake, room))
+        # text again, at once
+        n = len(texts(fake, room))
+        fake.say(ps[1], room, "!game settings board text")
+        wait_text(fake, room, "now come as text", after=n)
+        n = len(fake.bot_messages(room))
+        fake.say(ps[1], room, "!board")
+        wait_text(fake, room, "Glory to Rome: turn 1", after=n)
+        assert not any(m.get("msgtype") == "m.image" for m in fake.bot_messages(room)[n:])
+        # a refused upload: the board as text, and a log line
+        fake.say(ps[1], room, "!game settings board image")
+        wait_text(fake, room, "now come as pictures", after=n)
+        fake.fail_next("POST", "^/_matrix/media/v3/upload$", 403)
+        n = len(fake.bot_messages(room))
+        fake.say(ps[0], room, "!board")
+        fake._wait(lambda: any(m.get("msgtype") == "m.notice" and
+                               m.get("body", "").startswith("== Glory to Rome: turn 1")
+                               for m in fake.bot_messages(room)[n:]), 10,
+                   lambda: "the refused picture did not come as text: %r" % texts(fake, room)[n:])
+        check_clean(fake)
+        assert "could not be uploaded" in bot.log()
     finally:
         bot.stop()
         fake.stop()
@@ -292,6 +376,8 @@ def test_sylla_one_human_three_ai():
             public = []
             for m in fake.bot_messages(room):
                 public += [m.get("body", ""), m.get("formatted_body", "")]
+                if m.get("msgtype") == "m.image":
+                    public.append(fake.media_text(m.get("url")))
             assert_no_leak(public, secrets, " (step %d)" % step)
             checked[0] += bool(secrets)
 
@@ -299,7 +385,10 @@ def test_sylla_one_human_three_ai():
                                 game="sylla")
         assert steps > 40, steps
         assert checked[0] > 20, checked
-        assert "Final scoring" in bs[-1]["body"] and "Winner" in bs[-1]["body"], bs[-1]["body"][-400:]
+        pic = picture_after(fake, room, bs[-1])
+        assert pic and "Final scoring" in pic["body"] and "Final scoring" in fake.media_text(
+            pic["url"]), pic
+        assert "Winner" in bs[-1]["body"], bs[-1]["body"][-400:]
         dm = fake.dm_room(ps[0])
         assert any("Behind your screen" in m.get("body", "") for m in fake.bot_messages(dm))
         assert not any("Behind your screen" in t for t in texts(fake, room))
@@ -1095,6 +1184,7 @@ class Scan:
         self.public = self.private = 0
         self.secret_steps = 0       # steps where something was hidden
         self.dm_with_secret = 0     # private messages naming a secret
+        self.pictures = 0           # m.image events, their pictures' texts read
 
     def __call__(self):
         fake = self.fake
@@ -1111,13 +1201,19 @@ class Scan:
             if e.event_id in self.seen:
                 continue
             self.seen.add(e.event_id)
+            strings = all_strings(e.content)
+            if e.content.get("msgtype") == "m.image":
+                # the picture's own texts (its PNG's Description)
+                strings.append(fake.media_text(e.content.get("url")))
+                self.pictures += 1
             if e.room in dms:
+                assert e.content.get("msgtype") != "m.image", "a picture in an encrypted DM"
                 assert sorted(e.readers) == sorted([fake.bot_user, dms[e.room]]), \
                     ("a private message readable by", e.readers, e.content.get("body", "")[:200])
                 self.private += 1
-                self.dm_with_secret += bool(hidden.leaks(all_strings(e.content), now))
+                self.dm_with_secret += bool(hidden.leaks(strings, now))
             else:
-                hidden.assert_no_leak(all_strings(e.content), now, " in %s" % e.room)
+                hidden.assert_no_leak(strings, now, " in %s" % e.room)
                 self.public += 1
 
 
@@ -1171,6 +1267,9 @@ def scanned_game(game, nhumans, bots):
         assert steps > 10 and scan.secret_steps > 5, (steps, scan.secret_steps)
         assert scan.public > steps and scan.private >= steps // 2, (steps, scan.public, scan.private)
         assert scan.dm_with_secret > 0, "no private message named a secret: a vacuous scan"
+        # the room's boards came as pictures (its private views are text:
+        # the direct chats are encrypted)
+        assert scan.pictures > 10, ("the boards came as pictures", scan.pictures, steps)
         check_clean(fake)
     finally:
         bot.stop()

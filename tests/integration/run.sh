@@ -12,6 +12,7 @@ python3 tests/lint/layers.py --self-test || rc=1
 python3 tests/lint/layers.py || rc=1
 python3 tests/integration/transcript.py "$bin" tests/data/*/*.txt || rc=1
 python3 tests/integration/console_scan_test.py "$bin" || rc=1
+python3 tests/integration/console_pictures_test.py "$bin" || rc=1
 python3 tests/integration/at_rest_test.py "$bin" || rc=1
 python3 tests/integration/discord_test.py "$bin" || rc=1
 python3 tests/integration/matrix_test.py "$bin" || rc=1

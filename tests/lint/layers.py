@@ -2,10 +2,14 @@
 """The layers include only downwards (docs/architecture.md, "Layers").
 
     util/      shared by every layer: includes nothing of the others
-    games/     pure rules: util/ only (besides games/)
+    games/     pure rules: util/ only (besides games/); a game describes
+               its pictures (util/scene.h), it never paints them
     state/     the store: util/ only (besides state/)
+    paint/     the painter: util/ only (besides paint/): it knows no game,
+               no platform, no store
     adapters/  platforms: never bot/ (the manager hands them what they
-               need through adapters/adapter.h: commands, callbacks)
+               need through adapters/adapter.h: commands, callbacks, and
+               pictures already painted), never paint/
     bot/       the core: may include any layer's interface
 
 usage: layers.py [--self-test] [root]   (default root: the repository)
@@ -19,10 +23,11 @@ import tempfile
 
 # dir -> top-level dirs its files must not include from
 FORBIDDEN = {
-    "util": ("bot", "games", "state", "adapters"),
-    "games": ("bot", "state", "adapters"),
-    "state": ("bot", "adapters"),
-    "adapters": ("bot",),
+    "util": ("bot", "games", "state", "adapters", "paint"),
+    "games": ("bot", "state", "adapters", "paint"),
+    "state": ("bot", "adapters", "paint"),
+    "paint": ("bot", "games", "state", "adapters"),
+    "adapters": ("bot", "paint"),
 }
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
@@ -51,22 +56,28 @@ def check(root):
 
 def self_test():
     with tempfile.TemporaryDirectory() as tmp:
-        for d in ("util", "games/x", "state", "adapters/y"):
+        for d in ("util", "games/x", "state", "adapters/y", "paint"):
             os.makedirs(os.path.join(tmp, d))
         ok = '#include "util/buf.h"\n'
         open(os.path.join(tmp, "util", "a.c"), "w").write(ok)
-        open(os.path.join(tmp, "games/x", "g.c"), "w").write(ok + '#include "games/game.h"\n')
+        open(os.path.join(tmp, "games/x", "g.c"), "w").write(
+            ok + '#include "games/game.h"\n#include "util/scene.h"\n')
         open(os.path.join(tmp, "state", "s.c"), "w").write(ok)
+        open(os.path.join(tmp, "paint", "p.c"), "w").write(ok + '#include "paint/paint.h"\n')
         open(os.path.join(tmp, "adapters/y", "y.c"), "w").write(
             ok + '#include "adapters/adapter.h"\n#include "games/game.h"\n')
         n, problems = check(tmp)
-        if n != 4 or problems:
+        if n != 5 or problems:
             return "a clean tree reads as %d files, problems %r" % (n, problems)
         open(os.path.join(tmp, "adapters/y", "y.h"), "w").write(
             '#include <stdio.h>\n  # include "bot/session.h"\n')
         open(os.path.join(tmp, "util", "b.c"), "w").write('#include "games/game.h"\n')
+        open(os.path.join(tmp, "games/x", "h.c"), "w").write('#include "paint/paint.h"\n')
+        open(os.path.join(tmp, "paint", "q.c"), "w").write('#include "games/game.h"\n')
         n, problems = check(tmp)
         want = ["adapters/y/y.h:2: adapters/ includes bot/session.h",
+                "games/x/h.c:1: games/ includes paint/paint.h",
+                "paint/q.c:1: paint/ includes games/game.h",
                 "util/b.c:1: util/ includes games/game.h"]
         if sorted(problems) != want:
             return "violations read as %r" % (problems,)

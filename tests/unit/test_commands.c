@@ -361,7 +361,7 @@ static const char help_en[] =
 	"game start                 start the game\n"
 	"game status                lobby or game summary\n"
 	"game abort                 end the game (creator, or a majority)\n"
-	"game settings [key value]  locale, dm, remind, timeout, ontimeout\n"
+	"game settings [key value]  locale, dm, remind, timeout, ontimeout, ai, board\n"
 	"game pause | game resume   stop and restart the clock (holidays)\n"
 	"game kick <player>         the AI replaces an idle player (majority)\n"
 	"mygames                    your games and where it is your turn\n"
@@ -371,7 +371,7 @@ static const char help_en[] =
 	"moves                      your legal moves now (private)\n"
 	"play <move>                make a decision (id, label, prefix or number)\n"
 	"hand                       your private view\n"
-	"board                      show the board\n"
+	"board [text|image]         show the board; text: its text, to you alone\n"
 	"log [n] | log all          the log since your move, or n lines; all, privately\n"
 	"help [game]                this text; a game's rules";
 
@@ -382,7 +382,7 @@ static const char help_es[] =
 	"game start                 empieza la partida\n"
 	"game status                resumen de la sala o de la partida\n"
 	"game abort                 termina la partida (creador, o mayoría)\n"
-	"game settings [clave valor] locale, dm, remind, timeout, ontimeout\n"
+	"game settings [clave valor] locale, dm, remind, timeout, ontimeout, ai, board\n"
 	"game pause | game resume   para y reanuda el reloj (vacaciones)\n"
 	"game kick <jugador>        la IA sustituye a un ausente (mayoría)\n"
 	"mygames                    tus partidas y dónde te toca\n"
@@ -392,7 +392,7 @@ static const char help_es[] =
 	"moves                      tus jugadas legales ahora (privado)\n"
 	"play <jugada>              toma una decisión (id, texto, prefijo o número)\n"
 	"hand                       tu vista privada\n"
-	"board                      muestra el tablero\n"
+	"board [text|image]         muestra el tablero; text: su texto, solo para ti\n"
 	"log [n] | log all          el registro desde tu jugada, o n líneas; todo, en privado\n"
 	"help [juego]               este texto; las reglas de un juego";
 

@@ -1,0 +1,191 @@
+/*
+ * Pictures of boards: the time to make one (the game's display list, then
+ * paint/: layout, drawing, PNG) and its size, for every registered game,
+ * on boards sampled through whole games.
+ *
+ * BENCH_IMAGE_GAMES (default 4) seeded AI games per game, with the most
+ * seats up to 4, each sampled at BENCH_IMAGE_SAMPLES (default 12) evenly
+ * spaced positions from the start to the end, every board in English and
+ * Spanish.  The first picture of the process is painted and thrown away
+ * (fontconfig reads its cache then, once per process).  Figures:
+ *   image.<game>.board.render.p50|p99   ms of CPU (scene + paint + PNG)
+ *   image.<game>.board.bytes.p50|max    bytes of the PNG
+ *   image.<game>.private.render.p50     ms (a seat's view)
+ * stderr: sample counts, the paint/encode split, the heights.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "games/game.h"
+#include "paint/paint.h"
+
+static const char *const names[] = { "Ana", "Ben", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal" };
+
+/* The thread's CPU time: the machine is shared (docs/performance.md), and
+ * a board's cost is what it takes of one core, not how long others kept
+ * that core; the wall-clock p50 goes to stderr beside it. */
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static double wall(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+struct samples {
+	double *v;
+	size_t n, cap;
+};
+
+static void add(struct samples *s, double x)
+{
+	if (s->n == s->cap) {
+		s->cap = s->cap ? s->cap * 2 : 256;
+		s->v = xrealloc(s->v, s->cap * sizeof(*s->v));
+	}
+	s->v[s->n++] = x;
+}
+
+static double pct(struct samples *s, double p)
+{
+	if (!s->n)
+		return 0;
+	qsort(s->v, s->n, sizeof(*s->v), cmp_double);
+	return s->v[(size_t)(p * (double)(s->n - 1) + 0.5)];
+}
+
+/* One picture of seat's view (-1: the board) of st: its time and size. */
+static void one(const struct game_ops *g, const void *st, int n, int seat, enum locale loc,
+		struct samples *ms, struct samples *bytes, struct samples *paint_ms, int *hmax,
+		struct samples *wall_ms)
+{
+	struct game_view v = { loc, n, names };
+	struct scene sc = SCENE_INIT;
+	struct paint_image im;
+	struct buf err = BUF_INIT;
+	double t0 = now(), w0 = wall(), t1;
+
+	if (g->scene(st, seat, &v, &sc)) {
+		fprintf(stderr, "%s: no scene\n", g->id);
+		exit(1);
+	}
+	if (paint_scene(&sc, 0, &im, &err)) {
+		fprintf(stderr, "%s: %s\n", g->id, buf_str(&err));
+		exit(1);
+	}
+	t1 = now();
+	add(ms, (t1 - t0) * 1e3);
+	if (wall_ms)
+		add(wall_ms, (wall() - w0) * 1e3);
+	if (bytes)
+		add(bytes, (double)im.len);
+	if (im.height > *hmax)
+		*hmax = im.height;
+	paint_image_release(&im);
+	if (paint_ms) {
+		/* the same without the PNG: what the encoding costs */
+		t0 = now();
+		paint_scene(&sc, PAINT_NO_PNG, &im, &err);
+		add(paint_ms, (now() - t0) * 1e3);
+		paint_image_release(&im);
+	}
+	scene_release(&sc);
+	buf_release(&err);
+}
+
+static int play(const struct game_ops *g, void *st, int n, uint64_t seed, int stop)
+{
+	struct buf err = BUF_INIT;
+	struct rng r;
+	int moves = 0;
+
+	memset(st, 0, g->state_size);
+	rng_seed(&r, seed, 7);
+	if (g->setup(st, n, seed, "", &err)) {
+		fprintf(stderr, "%s: setup: %s\n", g->id, buf_str(&err));
+		exit(1);
+	}
+	while (g->awaiting(st) && moves != stop) {
+		int seat = __builtin_ctz(g->awaiting(st));
+		struct move m;
+
+		if (g->bot_move(st, seat, &r, &m) || g->apply(st, seat, m, NULL, &err)) {
+			fprintf(stderr, "%s: a game failed\n", g->id);
+			exit(1);
+		}
+		moves++;
+	}
+	buf_release(&err);
+	return moves;
+}
+
+int main(void)
+{
+	const struct game_ops *const *all = game_all();
+	int games = (int)(getenv("BENCH_IMAGE_GAMES") ? atoi(getenv("BENCH_IMAGE_GAMES")) : 4);
+	int samples = (int)(getenv("BENCH_IMAGE_SAMPLES") ? atoi(getenv("BENCH_IMAGE_SAMPLES")) : 12);
+	size_t i;
+
+	for (i = 0; all[i]; i++) {
+		const struct game_ops *g = all[i];
+		struct samples ms = { 0 }, bytes = { 0 }, paint_ms = { 0 }, priv = { 0 }, wms = { 0 };
+		void *st = game_state_new(g);
+		int n = g->max_players > 4 ? 4 : g->max_players, k, j, l, hmax = 0;
+
+		if (!g->scene)
+			continue;
+		if (i == 0) {	/* fontconfig's first look, not a board's cost */
+			struct samples warm = { 0 };
+
+			play(g, st, n, 1, 0);
+			one(g, st, n, -1, LOC_EN, &warm, NULL, NULL, &hmax, NULL);
+			free(warm.v);
+			hmax = 0;
+		}
+		for (k = 0; k < games; k++) {
+			int total = play(g, st, n, 1000u + (uint64_t)k, -1);
+
+			for (j = 0; j < samples; j++) {
+				play(g, st, n, 1000u + (uint64_t)k,
+				     samples > 1 ? total * j / (samples - 1) : 0);
+				for (l = 0; l < LOC_COUNT; l++) {
+					one(g, st, n, -1, (enum locale)l, &ms, &bytes, &paint_ms, &hmax, &wms);
+					one(g, st, n, j % n, (enum locale)l, &priv, NULL, NULL, &hmax, NULL);
+				}
+			}
+		}
+		printf("image.%s.board.render.p50 %.1f ms\n", g->id, pct(&ms, 0.50));
+		printf("image.%s.board.render.p99 %.1f ms\n", g->id, pct(&ms, 0.99));
+		printf("image.%s.board.bytes.p50 %.0f bytes\n", g->id, pct(&bytes, 0.50));
+		printf("image.%s.board.bytes.max %.0f bytes\n", g->id, pct(&bytes, 1.0));
+		printf("image.%s.private.render.p50 %.1f ms\n", g->id, pct(&priv, 0.50));
+		fprintf(stderr, "image.%s: %zu boards, %dp; without the PNG p50 %.1f ms; wall clock "
+			"p50 %.1f ms; tallest %d px\n", g->id, ms.n, n, pct(&paint_ms, 0.50),
+			pct(&wms, 0.50), hmax);
+		free(ms.v);
+		free(bytes.v);
+		free(paint_ms.v);
+		free(priv.v);
+		free(wms.v);
+		free(st);
+	}
+	paint_cleanup();
+	return 0;
+}

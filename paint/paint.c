@@ -1,0 +1,1164 @@
+/*
+ * paint: a scene as a picture (paint/paint.h).
+ *
+ * Layout runs down the page.  Each block is drawn where it starts, at the
+ * page's (or its panel's) width, and says how tall it was.  The page is
+ * laid out twice: a measuring pass (dry: nothing drawn, on a surface one
+ * pixel wide) learns the page's height and every area's, so that the
+ * drawing pass can fill a panel behind its contents at its final height
+ * (two SCENE_HALF areas side by side take the taller one's) straight onto
+ * an image surface of the page's height; then png.c encodes it.  Text is
+ * shaped twice; cairo's recording surfaces, which would save that, cost
+ * more to play back than the shaping.
+ *
+ * Text goes through one PangoLayout (DejaVu Sans), positioned with
+ * cairo_move_to: the transformation matrix stays the identity, so one
+ * pango context fits every surface.
+ */
+#include "paint/paint.h"
+
+#include <math.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cairo.h>
+#include <fontconfig/fontconfig.h>
+#include <pango/pangocairo.h>
+
+#define MARGIN 18		/* page margin */
+#define GAP 10			/* between blocks */
+#define PAD 12			/* inside a panel */
+#define HALF_GAP 12		/* between two half panels */
+#define CARD_W 138
+#define CARD_GAP 10
+#define BAND_H 26
+#define CHIP_H 32
+#define PIP_H 22
+#define MARK_R 13
+#define CELL_MAX 62
+#define ROW_H 30		/* a table row */
+
+#define FONT "DejaVu Sans"
+
+/* ---- colours and shapes ---- */
+
+enum shape {
+	SH_NONE, SH_CIRCLE, SH_SQUARE, SH_TRIANGLE, SH_DIAMOND, SH_HEXAGON, SH_PENTAGON,
+	SH_STAR, SH_PLUS, SH_TRIANGLE_DOWN, SH_RING, SH_BAR, SH_SQUARE_OPEN, SH_SPARKLE,
+};
+
+struct swatch {
+	unsigned char rgb[3];
+	int dark;		/* text on it is white */
+	enum shape shape;
+};
+
+/* Colours that stay apart for the common colour blindnesses as far as a
+ * palette of thirteen can, and a shape each so that none has to. */
+static const struct swatch swatches[SCOL_COUNT] = {
+	[SCOL_NONE] = { { 0xE6, 0xDC, 0xC3 }, 0, SH_NONE },
+	[SCOL_YELLOW] = { { 0xF2, 0xC9, 0x3B }, 0, SH_CIRCLE },
+	[SCOL_BROWN] = { { 0x8B, 0x5A, 0x2B }, 1, SH_SQUARE },
+	[SCOL_RED] = { { 0xC4, 0x3C, 0x2C }, 1, SH_TRIANGLE },
+	[SCOL_ORANGE] = { { 0xEA, 0x8A, 0x32 }, 0, SH_DIAMOND },
+	[SCOL_GREY] = { { 0x9A, 0x9D, 0xA1 }, 0, SH_HEXAGON },
+	[SCOL_BLUE] = { { 0x2F, 0x6D, 0xC2 }, 1, SH_PENTAGON },
+	[SCOL_PURPLE] = { { 0x7E, 0x4F, 0xB0 }, 1, SH_STAR },
+	[SCOL_GREEN] = { { 0x2E, 0x8B, 0x4E }, 1, SH_PLUS },
+	[SCOL_TEAL] = { { 0x1F, 0x9A, 0x9A }, 1, SH_TRIANGLE_DOWN },
+	[SCOL_PINK] = { { 0xE8, 0x8F, 0xB8 }, 0, SH_RING },
+	[SCOL_BLACK] = { { 0x33, 0x33, 0x36 }, 1, SH_BAR },
+	[SCOL_WHITE] = { { 0xFA, 0xFA, 0xF5 }, 0, SH_SQUARE_OPEN },
+	[SCOL_GOLD] = { { 0xD4, 0xA7, 0x2C }, 0, SH_SPARKLE },
+	/* players: Okabe and Ito's palette, and the letter in the marker */
+	[SCOL_SEAT + 0] = { { 0xE6, 0x9F, 0x00 }, 0, SH_CIRCLE },
+	[SCOL_SEAT + 1] = { { 0x56, 0xB4, 0xE9 }, 0, SH_CIRCLE },
+	[SCOL_SEAT + 2] = { { 0x00, 0x9E, 0x73 }, 1, SH_CIRCLE },
+	[SCOL_SEAT + 3] = { { 0xF0, 0xE4, 0x42 }, 0, SH_CIRCLE },
+	[SCOL_SEAT + 4] = { { 0x00, 0x72, 0xB2 }, 1, SH_CIRCLE },
+	[SCOL_SEAT + 5] = { { 0xD5, 0x5E, 0x00 }, 1, SH_CIRCLE },
+	[SCOL_SEAT + 6] = { { 0xCC, 0x79, 0xA7 }, 0, SH_CIRCLE },
+	[SCOL_SEAT + 7] = { { 0x99, 0x99, 0x99 }, 0, SH_CIRCLE },
+};
+
+static const unsigned char PAGE[3] = { 0xF3, 0xEC, 0xDC };	/* parchment */
+static const unsigned char PANEL[3] = { 0xFD, 0xFA, 0xF2 };
+static const unsigned char CARD[3] = { 0xFF, 0xFE, 0xF9 };
+static const unsigned char BACK[3] = { 0x4A, 0x52, 0x5E };	/* a card's back */
+static const unsigned char INK[3] = { 0x24, 0x22, 0x1E };
+static const unsigned char FAINT[3] = { 0x6E, 0x62, 0x4B };
+static const unsigned char EDGE[3] = { 0xA8, 0x99, 0x78 };
+static const unsigned char ACCENT[3] = { 0xB0, 0x3A, 0x2E };	/* whose turn */
+static const unsigned char HILITE[3] = { 0xD4, 0xA7, 0x2C };
+
+void paint_rgb(enum scene_colour c, unsigned char rgb[3])
+{
+	memcpy(rgb, swatches[c < SCOL_COUNT ? c : SCOL_NONE].rgb, 3);
+}
+
+static void set_rgb(cairo_t *cr, const unsigned char rgb[3])
+{
+	cairo_set_source_rgb(cr, rgb[0] / 255.0, rgb[1] / 255.0, rgb[2] / 255.0);
+}
+
+static void set_rgba(cairo_t *cr, const unsigned char rgb[3], double a)
+{
+	cairo_set_source_rgba(cr, rgb[0] / 255.0, rgb[1] / 255.0, rgb[2] / 255.0, a);
+}
+
+static const struct swatch *swatch_of(int c)
+{
+	return &swatches[c >= 0 && c < SCOL_COUNT ? c : SCOL_NONE];
+}
+
+static void rounded(cairo_t *cr, double x, double y, double w, double h, double r)
+{
+	cairo_new_sub_path(cr);
+	cairo_arc(cr, x + w - r, y + r, r, -M_PI / 2, 0);
+	cairo_arc(cr, x + w - r, y + h - r, r, 0, M_PI / 2);
+	cairo_arc(cr, x + r, y + h - r, r, M_PI / 2, M_PI);
+	cairo_arc(cr, x + r, y + r, r, M_PI, 3 * M_PI / 2);
+	cairo_close_path(cr);
+}
+
+static void polygon(cairo_t *cr, double cx, double cy, double r, int n, double turn)
+{
+	int k;
+
+	for (k = 0; k < n; k++) {
+		double a = turn + 2 * M_PI * k / n;
+
+		if (k)
+			cairo_line_to(cr, cx + r * cos(a), cy + r * sin(a));
+		else
+			cairo_move_to(cr, cx + r * cos(a), cy + r * sin(a));
+	}
+	cairo_close_path(cr);
+}
+
+static void star(cairo_t *cr, double cx, double cy, double r, int points, double inner)
+{
+	int k;
+
+	for (k = 0; k < 2 * points; k++) {
+		double a = -M_PI / 2 + M_PI * k / points, rr = k % 2 ? r * inner : r;
+
+		if (k)
+			cairo_line_to(cr, cx + rr * cos(a), cy + rr * sin(a));
+		else
+			cairo_move_to(cr, cx + rr * cos(a), cy + rr * sin(a));
+	}
+	cairo_close_path(cr);
+}
+
+/* The shape of colour c, size s, centred at (cx, cy): filled with the
+ * colour and outlined in ink (on a band of the same colour, ink = the
+ * band's text colour, so it shows). */
+static void shape(cairo_t *cr, int c, double cx, double cy, double s, const unsigned char *ink)
+{
+	const struct swatch *sw = swatch_of(c);
+	double r = s / 2;
+
+	cairo_new_path(cr);
+	switch (sw->shape) {
+	case SH_NONE:
+		return;
+	case SH_CIRCLE:
+	case SH_RING:
+		cairo_arc(cr, cx, cy, r, 0, 2 * M_PI);
+		break;
+	case SH_SQUARE:
+	case SH_SQUARE_OPEN:
+		cairo_rectangle(cr, cx - r * 0.85, cy - r * 0.85, r * 1.7, r * 1.7);
+		break;
+	case SH_TRIANGLE:
+		polygon(cr, cx, cy + r * 0.15, r * 1.05, 3, -M_PI / 2);
+		break;
+	case SH_TRIANGLE_DOWN:
+		polygon(cr, cx, cy - r * 0.15, r * 1.05, 3, M_PI / 2);
+		break;
+	case SH_DIAMOND:
+		polygon(cr, cx, cy, r * 1.05, 4, -M_PI / 2);
+		break;
+	case SH_HEXAGON:
+		polygon(cr, cx, cy, r, 6, 0);
+		break;
+	case SH_PENTAGON:
+		polygon(cr, cx, cy + r * 0.08, r, 5, -M_PI / 2);
+		break;
+	case SH_STAR:
+		star(cr, cx, cy + r * 0.05, r * 1.05, 5, 0.45);
+		break;
+	case SH_SPARKLE:
+		star(cr, cx, cy, r * 1.05, 4, 0.38);
+		break;
+	case SH_PLUS:
+		cairo_rectangle(cr, cx - r * 0.32, cy - r, r * 0.64, 2 * r);
+		cairo_rectangle(cr, cx - r, cy - r * 0.32, 2 * r, r * 0.64);
+		break;
+	case SH_BAR:
+		cairo_rectangle(cr, cx - r, cy - r * 0.35, 2 * r, r * 0.7);
+		break;
+	}
+	if (sw->shape == SH_RING || sw->shape == SH_SQUARE_OPEN) {
+		set_rgb(cr, ink);
+		cairo_set_line_width(cr, s * 0.22);
+		cairo_stroke(cr);
+		return;
+	}
+	set_rgb(cr, sw->rgb);
+	cairo_fill_preserve(cr);
+	set_rgb(cr, ink);
+	cairo_set_line_width(cr, 1.6);
+	cairo_stroke(cr);
+}
+
+/* ---- the painter's state ---- */
+
+enum font { F_TITLE, F_TEXT, F_BOLD, F_NOTE, F_AREA, F_LABEL, F_CARD, F_BAND, F_SUB, F_CORNER,
+	    F_CHIP, F_CHIPV, F_PIP, F_MARK, F_NUM, F_CELL, F_HEAD, F_COUNT };
+
+static const struct { int px; int bold; } fonts[F_COUNT] = {
+	[F_TITLE] = { 28, 1 }, [F_TEXT] = { 19, 0 }, [F_BOLD] = { 19, 1 }, [F_NOTE] = { 15, 0 },
+	[F_AREA] = { 20, 1 }, [F_LABEL] = { 15, 1 }, [F_CARD] = { 17, 1 }, [F_BAND] = { 13, 1 },
+	[F_SUB] = { 13, 0 }, [F_CORNER] = { 17, 1 }, [F_CHIP] = { 15, 0 }, [F_CHIPV] = { 16, 1 },
+	[F_PIP] = { 12, 1 }, [F_MARK] = { 15, 1 }, [F_NUM] = { 12, 0 }, [F_CELL] = { 17, 0 },
+	[F_HEAD] = { 17, 1 },
+};
+
+struct painter {
+	const struct scene *sc;
+	PangoContext *ctx;
+	PangoLayout *lay;
+	PangoFontDescription *fd[F_COUNT];
+	unsigned flags;
+	struct paint_box *boxes;
+	size_t nboxes, capboxes;
+	int cut;		/* the page reached PAINT_MAX_HEIGHT */
+	int dry;		/* the measuring pass: nothing lands anywhere */
+	int *area_h;		/* per item: an AREA's height, from the measuring pass */
+	short *card_h;		/* per item: a CARD's height (0: not measured yet) */
+	short *title_px;	/* per item: its title's font size (0: not fitted yet) */
+};
+
+static void box(struct painter *p, size_t item, double x, double y, double w, double h)
+{
+	if (!(p->flags & PAINT_BOXES) || p->dry)
+		return;
+	if (p->nboxes == p->capboxes) {
+		p->capboxes = p->capboxes ? p->capboxes * 2 : 64;
+		p->boxes = xrealloc(p->boxes, p->capboxes * sizeof(*p->boxes));
+	}
+	p->boxes[p->nboxes].item = item;
+	p->boxes[p->nboxes].x = (int)lround(x);
+	p->boxes[p->nboxes].y = (int)lround(y);
+	p->boxes[p->nboxes].w = (int)lround(w);
+	p->boxes[p->nboxes].h = (int)lround(h);
+	p->nboxes++;
+}
+
+/*
+ * Sets the layout to s in font f, wrapped at width (0: no wrap), at most
+ * lines lines (0: any; past them an ellipsis), aligned (PANGO_ALIGN_*).
+ * Returns the pixel height; *w the pixel width when w is not NULL.
+ */
+static int text_set_px(struct painter *p, const char *s, enum font f, int px, int width,
+		       int lines, PangoAlignment align, int *w)
+{
+	int tw, th;
+
+	if (px && px != fonts[f].px) {
+		PangoFontDescription *fd = pango_font_description_copy_static(p->fd[f]);
+
+		pango_font_description_set_absolute_size(fd, px * PANGO_SCALE);
+		pango_layout_set_font_description(p->lay, fd);
+		pango_font_description_free(fd);
+	} else {
+		pango_layout_set_font_description(p->lay, p->fd[f]);
+	}
+	pango_layout_set_text(p->lay, s ? s : "", -1);
+	pango_layout_set_width(p->lay, width > 0 ? width * PANGO_SCALE : -1);
+	pango_layout_set_wrap(p->lay, PANGO_WRAP_WORD_CHAR);
+	pango_layout_set_alignment(p->lay, align);
+	if (lines > 0 && width > 0) {
+		pango_layout_set_height(p->lay, -lines);
+		pango_layout_set_ellipsize(p->lay, PANGO_ELLIPSIZE_END);
+	} else {
+		pango_layout_set_height(p->lay, -1);
+		pango_layout_set_ellipsize(p->lay, PANGO_ELLIPSIZE_NONE);
+	}
+	pango_layout_get_pixel_size(p->lay, &tw, &th);
+	if (w)
+		*w = tw;
+	return th;
+}
+
+static int text_set(struct painter *p, const char *s, enum font f, int width, int lines,
+		    PangoAlignment align, int *w)
+{
+	return text_set_px(p, s, f, 0, width, lines, align, w);
+}
+
+/* The size of font f (at most its own, at least min) at which every word
+ * of s fits in width: a long name is set smaller rather than broken. */
+static int fit_px(struct painter *p, const char *s, enum font f, int width, int min)
+{
+	char word[SCENE_TEXT_MAX + 1];
+	int px = fonts[f].px;
+
+	while (s && *s) {
+		size_t n = strcspn(s, " ");
+		int ww;
+
+		if (n) {
+			memcpy(word, s, n);
+			word[n] = '\0';
+			while (px > min) {
+				text_set_px(p, word, f, px, 0, 0, PANGO_ALIGN_LEFT, &ww);
+				if (ww <= width)
+					break;
+				px--;
+			}
+		}
+		s += n;
+		s += strspn(s, " ");
+	}
+	return px;
+}
+
+static void text_draw(struct painter *p, cairo_t *cr, double x, double y, const unsigned char *rgb)
+{
+	if (p->dry)
+		return;
+	set_rgb(cr, rgb);
+	cairo_move_to(cr, x, y);
+	pango_cairo_show_layout(cr, p->lay);
+}
+
+/* One line of s in font f, cut with an ellipsis at width; returns its width. */
+static int line_draw(struct painter *p, cairo_t *cr, const char *s, enum font f, double x,
+		     double y, int width, const unsigned char *rgb)
+{
+	int w;
+
+	text_set(p, s, f, width, 1, PANGO_ALIGN_LEFT, &w);
+	text_draw(p, cr, x, y, rgb);
+	return w;
+}
+
+/* ---- pieces ---- */
+
+static int is_piece(int kind)
+{
+	return kind == SCENE_CARD || kind == SCENE_CHIP;
+}
+
+/* The pips after card i: [i + 1, *end). */
+static void pips_of(const struct scene *sc, size_t i, size_t *end)
+{
+	size_t j = i + 1;
+
+	while (j < sc->n && sc->v[j].kind == SCENE_PIP)
+		j++;
+	*end = j;
+}
+
+static int pip_width(struct painter *p, const struct scene_item *it)
+{
+	int w;
+
+	text_set(p, it->text, F_PIP, 0, 0, PANGO_ALIGN_LEFT, &w);
+	return w + 9;
+}
+
+/* Rows of pips in a card of inner width w. */
+static int pip_lines(struct painter *p, size_t i, int w)
+{
+	size_t j, end;
+	int x = 0, lines = 0;
+
+	pips_of(p->sc, i, &end);
+	for (j = i + 1; j < end; j++) {
+		int pw = pip_width(p, &p->sc->v[j]);
+
+		if (!lines || x + pw > w) {
+			lines++;
+			x = 0;
+		}
+		x += pw + 3;
+	}
+	return lines;
+}
+
+/* The size card i's title is set in (fitted once). */
+static int title_px(struct painter *p, size_t i)
+{
+	if (!p->title_px[i])
+		p->title_px[i] = (short)fit_px(p, p->sc->v[i].text, F_CARD, CARD_W - 16, 12);
+	return p->title_px[i];
+}
+
+/* The height card i needs (measured once). */
+static int card_height(struct painter *p, size_t i)
+{
+	const struct scene_item *it = &p->sc->v[i];
+	int h = BAND_H + 6, inner = CARD_W - 16;
+
+	if (p->card_h[i])
+		return p->card_h[i];
+	h += text_set_px(p, it->text, F_CARD, title_px(p, i), inner, 3, PANGO_ALIGN_LEFT, NULL);
+	if (it->sub && *it->sub)
+		h += 2 + text_set(p, it->sub, F_SUB, inner, 3, PANGO_ALIGN_LEFT, NULL);
+	h += pip_lines(p, i, inner) * (PIP_H + 4);
+	if (it->count > 1)
+		h += 6;
+	h = h + 8 < 78 ? 78 : h + 8;
+	p->card_h[i] = (short)h;
+	return h;
+}
+
+static void card_draw(struct painter *p, cairo_t *cr, size_t i, double x, double y, int h)
+{
+	const struct scene_item *it = &p->sc->v[i];
+	const struct swatch *sw = swatch_of(it->colour);
+	const unsigned char *ink = sw->dark ? (const unsigned char *)"\xFF\xFF\xFF" : INK;
+	int down = (it->flags & SCENE_DOWN) != 0, inner = CARD_W - 16, bx;
+	double ty;
+	size_t j, end;
+
+	if (p->dry)
+		return;
+
+	/* the card */
+	rounded(cr, x, y, CARD_W, h, 9);
+	set_rgb(cr, down ? BACK : CARD);
+	cairo_fill_preserve(cr);
+	if (it->flags & SCENE_MARKED) {
+		set_rgb(cr, HILITE);
+		cairo_set_line_width(cr, 5);
+	} else {
+		set_rgb(cr, EDGE);
+		cairo_set_line_width(cr, 1.5);
+	}
+	cairo_stroke(cr);
+	if (down) {
+		/* a back: diagonal lines, so it never reads as a face */
+		double k;
+
+		cairo_save(cr);
+		rounded(cr, x + 5, y + 5, CARD_W - 10, h - 10, 6);
+		cairo_clip(cr);
+		cairo_set_source_rgba(cr, 1, 1, 1, 0.10);
+		cairo_set_line_width(cr, 6);
+		for (k = -h; k < CARD_W; k += 16) {
+			cairo_move_to(cr, x + k, y + h);
+			cairo_line_to(cr, x + k + h, y);
+		}
+		cairo_stroke(cr);
+		cairo_restore(cr);
+	} else {
+		/* the band: the suit's colour, its shape, its words, the value */
+		cairo_save(cr);
+		rounded(cr, x, y, CARD_W, h, 9);
+		cairo_clip(cr);
+		cairo_rectangle(cr, x, y, CARD_W, BAND_H);
+		set_rgb(cr, sw->rgb);
+		cairo_fill(cr);
+		cairo_restore(cr);
+		bx = 8;
+		if (sw->shape != SH_NONE) {
+			shape(cr, it->colour, x + bx + 9, y + BAND_H / 2.0, 16, ink);
+			bx += 24;
+		}
+		if (it->corner && *it->corner) {
+			int cw;
+
+			text_set(p, it->corner, F_CORNER, 0, 0, PANGO_ALIGN_LEFT, &cw);
+			text_draw(p, cr, x + CARD_W - 8 - cw, y + (BAND_H - 21) / 2.0, ink);
+			inner -= cw + 6;
+		}
+		if (it->band && *it->band)
+			line_draw(p, cr, it->band, F_BAND, x + bx, y + (BAND_H - 16) / 2.0,
+				  inner - bx + 8, ink);
+		inner = CARD_W - 16;
+	}
+	ty = y + BAND_H + 4;
+	ty += text_set_px(p, it->text, F_CARD, title_px(p, i), inner, 3, PANGO_ALIGN_LEFT, NULL);
+	text_draw(p, cr, x + 8, y + BAND_H + 4, down ? (const unsigned char *)"\xF0\xF0\xF0" : INK);
+	if (it->sub && *it->sub) {
+		int sh = text_set(p, it->sub, F_SUB, inner, 3, PANGO_ALIGN_LEFT, NULL);
+
+		text_draw(p, cr, x + 8, ty + 2, down ? (const unsigned char *)"\xD8\xD8\xD8" : FAINT);
+		ty += 2 + sh;
+	}
+	/* pips at the foot */
+	pips_of(p->sc, i, &end);
+	if (end > i + 1) {
+		double px = 0, py = ty + 4;
+
+		for (j = i + 1; j < end; j++) {
+			const struct scene_item *pip = &p->sc->v[j];
+			const struct swatch *ps = swatch_of(pip->colour);
+			int pw = pip_width(p, pip);
+
+			if (px && px + pw > inner) {
+				px = 0;
+				py += PIP_H + 4;
+			}
+			rounded(cr, x + 8 + px, py, pw, PIP_H, 5);
+			set_rgb(cr, ps->rgb);
+			cairo_fill_preserve(cr);
+			set_rgba(cr, INK, 0.5);
+			cairo_set_line_width(cr, 1);
+			cairo_stroke(cr);
+			text_set(p, pip->text, F_PIP, 0, 0, PANGO_ALIGN_LEFT, NULL);
+			text_draw(p, cr, x + 8 + px + 4.5, py + 3.5,
+				  ps->dark ? (const unsigned char *)"\xFF\xFF\xFF" : INK);
+			box(p, j, x + 8 + px, py, pw, PIP_H);
+			px += pw + 3;
+		}
+	}
+	if (it->count > 1) {
+		char n[16];
+		int cw;
+
+		snprintf(n, sizeof(n), "\xC3\x97%d", it->count);	/* ×n */
+		text_set(p, n, F_CORNER, 0, 0, PANGO_ALIGN_LEFT, &cw);
+		rounded(cr, x + CARD_W - cw - 16, y + h - 30, cw + 10, 24, 8);
+		set_rgb(cr, INK);
+		cairo_fill(cr);
+		text_draw(p, cr, x + CARD_W - cw - 11, y + h - 29, (const unsigned char *)"\xFF\xFF\xFF");
+	}
+	if (it->flags & SCENE_DIM) {
+		rounded(cr, x, y, CARD_W, h, 9);
+		cairo_set_source_rgba(cr, 1, 1, 1, 0.55);
+		cairo_fill(cr);
+	}
+	box(p, i, x, y, CARD_W, h);
+}
+
+static int chip_width(struct painter *p, const struct scene_item *it)
+{
+	int lw = 0, vw = 0, w = 18;
+
+	if (swatch_of(it->colour)->shape != SH_NONE)
+		w += 26;
+	if (it->text && *it->text)
+		text_set(p, it->text, F_CHIP, 0, 0, PANGO_ALIGN_LEFT, &lw);
+	if (it->corner && *it->corner)
+		text_set(p, it->corner, F_CHIPV, 0, 0, PANGO_ALIGN_LEFT, &vw);
+	w += lw + vw + (lw && vw ? 6 : 0);
+	return w > PAINT_WIDTH - 2 * MARGIN - 2 * PAD ? PAINT_WIDTH - 2 * MARGIN - 2 * PAD : w;
+}
+
+static void chip_draw(struct painter *p, cairo_t *cr, size_t i, double x, double y, int w)
+{
+	const struct scene_item *it = &p->sc->v[i];
+	double tx = x + 9;
+	int lw = 0;
+
+	if (p->dry)
+		return;
+
+	rounded(cr, x, y, w, CHIP_H, CHIP_H / 2.0);
+	set_rgb(cr, CARD);
+	cairo_fill_preserve(cr);
+	if (it->flags & SCENE_MARKED) {
+		set_rgb(cr, HILITE);
+		cairo_set_line_width(cr, 4);
+	} else {
+		set_rgb(cr, EDGE);
+		cairo_set_line_width(cr, 1.5);
+	}
+	cairo_stroke(cr);
+	if (swatch_of(it->colour)->shape != SH_NONE) {
+		shape(cr, it->colour, tx + 10, y + CHIP_H / 2.0, 20, INK);
+		tx += 26;
+	}
+	if (it->text && *it->text) {
+		lw = line_draw(p, cr, it->text, F_CHIP, tx, y + (CHIP_H - 18) / 2.0,
+			       (int)(x + w - tx - 8), INK);
+		tx += lw + 6;
+	}
+	if (it->corner && *it->corner)
+		line_draw(p, cr, it->corner, F_CHIPV, tx, y + (CHIP_H - 20) / 2.0,
+			  (int)(x + w - tx - 6), INK);
+	if (it->flags & SCENE_DIM) {
+		rounded(cr, x, y, w, CHIP_H, CHIP_H / 2.0);
+		cairo_set_source_rgba(cr, 1, 1, 1, 0.55);
+		cairo_fill(cr);
+	}
+	box(p, i, x, y, w, CHIP_H);
+}
+
+/* ---- blocks ---- */
+
+/* A row: its label, then its cards and chips from *i, wrapped at w. */
+static int row_draw(struct painter *p, cairo_t *cr, size_t *i, double x, double y, int w)
+{
+	const struct scene *sc = p->sc;
+	double cx = x, cy = y, line_h = 0;
+	int card_h = 0;
+	size_t j, end;
+
+	if (sc->v[*i].kind == SCENE_ROW) {
+		if (sc->v[*i].text && *sc->v[*i].text) {
+			text_set(p, sc->v[*i].text, F_LABEL, w, 2, PANGO_ALIGN_LEFT, NULL);
+			cy += text_set(p, sc->v[*i].text, F_LABEL, w, 2, PANGO_ALIGN_LEFT, NULL);
+			text_draw(p, cr, x, y, FAINT);
+			cy += 3;
+		}
+		(*i)++;
+	}
+	/* the pieces: one height for the row's cards */
+	for (end = *i; end < sc->n && (is_piece(sc->v[end].kind) || sc->v[end].kind == SCENE_PIP);
+	     end++)
+		if (sc->v[end].kind == SCENE_CARD) {
+			int h = card_height(p, end);
+
+			if (h > card_h)
+				card_h = h;
+		}
+	for (j = *i; j < end; j++) {
+		const struct scene_item *it = &sc->v[j];
+		int pw, ph;
+
+		if (it->kind == SCENE_PIP)
+			continue;
+		pw = it->kind == SCENE_CARD ? CARD_W : chip_width(p, it);
+		ph = it->kind == SCENE_CARD ? card_h : CHIP_H;
+		if (cx > x && cx + pw > x + w) {
+			cx = x;
+			cy += line_h + CARD_GAP;
+			line_h = 0;
+		}
+		if (it->kind == SCENE_CARD)
+			card_draw(p, cr, j, cx, cy, card_h);
+		else
+			chip_draw(p, cr, j, cx, cy, pw);
+		cx += pw + CARD_GAP;
+		if (ph > line_h)
+			line_h = ph;
+	}
+	*i = end;
+	return (int)(cy + line_h - y);
+}
+
+static void mark_draw(struct painter *p, cairo_t *cr, size_t i, double cx, double cy)
+{
+	const struct scene_item *it = &p->sc->v[i];
+	const struct swatch *sw = swatch_of(it->colour);
+	int tw, th;
+
+	if (p->dry)
+		return;
+
+	cairo_new_path(cr);
+	cairo_arc(cr, cx, cy, MARK_R, 0, 2 * M_PI);
+	set_rgb(cr, sw->rgb);
+	cairo_fill_preserve(cr);
+	set_rgb(cr, INK);
+	cairo_set_line_width(cr, 2);
+	cairo_stroke(cr);
+	th = text_set(p, it->text, F_MARK, 0, 0, PANGO_ALIGN_LEFT, &tw);
+	text_draw(p, cr, cx - tw / 2.0, cy - th / 2.0,
+		  sw->dark ? (const unsigned char *)"\xFF\xFF\xFF" : INK);
+	box(p, i, cx - MARK_R, cy - MARK_R, 2 * MARK_R, 2 * MARK_R);
+}
+
+/* A track with its zones and markers, from *i. */
+static int track_draw(struct painter *p, cairo_t *cr, size_t *i, double x, double y, int w)
+{
+	const struct scene *sc = p->sc;
+	const struct scene_item *t = &sc->v[*i];
+	int lo = t->a, hi = t->b < t->a ? t->a : t->b, n = hi - lo + 1, stack = 1, k;
+	double cw, by, ty = y;
+	int *at;
+	size_t j, end;
+
+	if (n > 200)
+		n = 200, hi = lo + 199;
+	cw = (double)w / n;
+	if (cw > CELL_MAX)
+		cw = CELL_MAX;
+	if (t->text && *t->text) {
+		text_set(p, t->text, F_BOLD, w, 2, PANGO_ALIGN_LEFT, NULL);
+		text_draw(p, cr, x, y, INK);
+		ty += text_set(p, t->text, F_BOLD, w, 2, PANGO_ALIGN_LEFT, NULL) + 6;
+	}
+	for (end = *i + 1; end < sc->n && (sc->v[end].kind == SCENE_ZONE ||
+					   sc->v[end].kind == SCENE_MARK); end++)
+		;
+	at = xcalloc((size_t)n, sizeof(*at));
+	for (j = *i + 1; j < end; j++)
+		if (sc->v[j].kind == SCENE_MARK && sc->v[j].a >= lo && sc->v[j].a <= hi &&
+		    ++at[sc->v[j].a - lo] > stack)
+			stack = at[sc->v[j].a - lo];
+	by = ty + (stack - 1) * (2 * MARK_R + 2);
+	/* cells and zones */
+	for (k = 0; k < n; k++) {
+		cairo_rectangle(cr, x + k * cw, by, cw, 2 * MARK_R + 8);
+		set_rgb(cr, k % 2 ? PANEL : CARD);
+		cairo_fill(cr);
+	}
+	for (j = *i + 1; j < end; j++) {
+		const struct scene_item *z = &sc->v[j];
+		int a = z->a < lo ? lo : z->a, b = z->b > hi ? hi : z->b;
+
+		if (z->kind != SCENE_ZONE || b < a)
+			continue;
+		cairo_rectangle(cr, x + (a - lo) * cw, by, (b - a + 1) * cw, 2 * MARK_R + 8);
+		set_rgba(cr, swatch_of(z->colour)->rgb, 0.45);
+		cairo_fill(cr);
+	}
+	for (k = 0; k < n; k++) {
+		char num[16];
+		int tw;
+
+		cairo_rectangle(cr, x + k * cw + 0.5, by + 0.5, cw, 2 * MARK_R + 8);
+		set_rgb(cr, EDGE);
+		cairo_set_line_width(cr, 1);
+		cairo_stroke(cr);
+		snprintf(num, sizeof(num), "%d", lo + k);
+		text_set(p, num, F_NUM, 0, 0, PANGO_ALIGN_LEFT, &tw);
+		text_draw(p, cr, x + (k + 1) * cw - tw - 3, by + 2 * MARK_R + 8 - 15, FAINT);
+	}
+	/* zone labels under the bar */
+	ty = by + 2 * MARK_R + 8 + 3;
+	{
+		double lx = x - 1;
+		int any = 0;
+
+		for (j = *i + 1; j < end; j++) {
+			const struct scene_item *z = &sc->v[j];
+			int tw;
+			double zx;
+
+			if (z->kind != SCENE_ZONE || !z->text || !*z->text)
+				continue;
+			zx = x + ((z->a < lo ? lo : z->a) - lo) * cw;
+			if (zx < lx)
+				zx = lx;
+			text_set(p, z->text, F_NOTE, 0, 0, PANGO_ALIGN_LEFT, &tw);
+			shape(cr, z->colour, zx + 8, ty + 10, 13, INK);
+			text_draw(p, cr, zx + 18, ty, FAINT);
+			lx = zx + 18 + tw + 12;
+			any = 1;
+		}
+		if (any)
+			ty += 22;
+	}
+	/* markers: the first on its cell, the others stacked above */
+	memset(at, 0, (size_t)n * sizeof(*at));
+	for (j = *i + 1; j < end; j++) {
+		const struct scene_item *m = &sc->v[j];
+
+		if (m->kind != SCENE_MARK || m->a < lo || m->a > hi)
+			continue;
+		mark_draw(p, cr, j, x + (m->a - lo + 0.5) * cw,
+			  by + MARK_R + 4 - at[m->a - lo] * (2 * MARK_R + 2));
+		at[m->a - lo]++;
+	}
+	free(at);
+	*i = end;
+	return (int)(ty - y);
+}
+
+/* A table from *i: its cells, the first row bold when SCENE_EMPH. */
+static int table_draw(struct painter *p, cairo_t *cr, size_t *i, double x, double y, int w)
+{
+	const struct scene *sc = p->sc;
+	int ncols = sc->v[*i].a < 1 ? 1 : sc->v[*i].a > 32 ? 32 : sc->v[*i].a;
+	int head = (sc->v[*i].flags & SCENE_EMPH) != 0, cwid[32] = { 0 }, total = 0, c, r;
+	size_t first = *i + 1, end, j;
+	double cx;
+
+	for (end = first; end < sc->n && sc->v[end].kind == SCENE_CELL; end++)
+		;
+	for (j = first; j < end; j++) {
+		int tw;
+
+		c = (int)((j - first) % (size_t)ncols);
+		text_set(p, sc->v[j].text, head && j - first < (size_t)ncols ? F_HEAD : F_CELL, 0, 0,
+			 PANGO_ALIGN_LEFT, &tw);
+		if (tw + 20 > cwid[c])
+			cwid[c] = tw + 20;
+	}
+	for (c = 0; c < ncols; c++)
+		total += cwid[c];
+	if (total > w)
+		for (c = 0; c < ncols; c++)
+			cwid[c] = cwid[c] * w / total;
+	for (j = first, r = 0; j < end; r++) {
+		double ry = y + r * ROW_H;
+
+		if (r == 0 && head)
+			set_rgb(cr, swatch_of(SCOL_NONE)->rgb);
+		else
+			set_rgb(cr, r % 2 ? PANEL : CARD);
+		cairo_rectangle(cr, x, ry, total < w ? total : w, ROW_H);
+		cairo_fill(cr);
+		for (c = 0, cx = x; c < ncols && j < end; c++, j++) {
+			line_draw(p, cr, sc->v[j].text, r == 0 && head ? F_HEAD : F_CELL, cx + 10,
+				  ry + (ROW_H - 21) / 2.0, cwid[c] - 14, INK);
+			cx += cwid[c];
+		}
+	}
+	if (r) {
+		cairo_rectangle(cr, x + 0.5, y + 0.5, (total < w ? total : w) - 1, r * ROW_H - 1);
+		set_rgb(cr, EDGE);
+		cairo_set_line_width(cr, 1);
+		cairo_stroke(cr);
+	}
+	*i = end;
+	return r * ROW_H;
+}
+
+static int blocks(struct painter *p, cairo_t *cr, size_t *i, double x, double y, int w,
+		  int in_area);
+
+/* The item after the END that closes the AREA at i (or the list's end). */
+static size_t area_after(const struct scene *sc, size_t i)
+{
+	int depth = 0;
+
+	for (; i < sc->n; i++) {
+		if (sc->v[i].kind == SCENE_AREA)
+			depth++;
+		else if (sc->v[i].kind == SCENE_END && --depth == 0)
+			return i + 1;
+	}
+	return sc->n;
+}
+
+/*
+ * The area at *i drawn at (x, y), w wide: its panel h tall (0 in the
+ * measuring pass, which has no height yet), its title, its blocks.
+ * Returns the height it needs, and keeps it for the drawing pass.
+ */
+static int area_draw(struct painter *p, cairo_t *cr, size_t *i, double x, double y, int w,
+		     int h)
+{
+	const struct scene_item *it = &p->sc->v[*i];
+	size_t item = *i;
+	int active = (it->flags & SCENE_ACTIVE) != 0, yy = PAD, tx = PAD;
+
+	if (!p->dry && h > 0) {
+		rounded(cr, x, y, w, h, 12);
+		set_rgb(cr, PANEL);
+		cairo_fill_preserve(cr);
+		set_rgb(cr, active ? ACCENT : EDGE);
+		cairo_set_line_width(cr, active ? 4 : 1.5);
+		cairo_stroke(cr);
+	}
+	if (it->colour >= SCOL_SEAT) {
+		/* the player's colour, as on the tracks */
+		if (!p->dry) {
+			cairo_new_path(cr);
+			cairo_arc(cr, x + PAD + 11, y + PAD + 13, 11, 0, 2 * M_PI);
+			set_rgb(cr, swatch_of(it->colour)->rgb);
+			cairo_fill_preserve(cr);
+			set_rgb(cr, INK);
+			cairo_set_line_width(cr, 1.5);
+			cairo_stroke(cr);
+		}
+		tx += 30;
+	}
+	if (it->text && *it->text) {
+		int th = text_set(p, it->text, F_AREA, w - tx - PAD, 2, PANGO_ALIGN_LEFT, NULL);
+
+		if (!p->dry)
+			text_draw(p, cr, x + tx, y + yy, active ? ACCENT : INK);
+		yy += th + 6;
+	}
+	(*i)++;
+	yy += blocks(p, cr, i, x + PAD, y + yy, w - 2 * PAD, 1);
+	if (*i < p->sc->n && p->sc->v[*i].kind == SCENE_END)
+		(*i)++;
+	yy += PAD;
+	if (p->dry)
+		p->area_h[item] = yy;
+	return yy;
+}
+
+/* The blocks from *i down to the end (or, in_area, to the area's END). */
+static int blocks(struct painter *p, cairo_t *cr, size_t *i, double x, double y, int w,
+		  int in_area)
+{
+	const struct scene *sc = p->sc;
+	double y0 = y;
+	int first = 1;
+
+	while (*i < sc->n && y - y0 < PAINT_MAX_HEIGHT) {
+		const struct scene_item *it = &sc->v[*i];
+		int h = 0, gap = first ? 0 : GAP;
+
+		switch (it->kind) {
+		case SCENE_END:
+			if (in_area)
+				return (int)(y - y0);
+			(*i)++;
+			continue;
+		case SCENE_TITLE:
+			y += gap;
+			h = text_set(p, it->text, F_TITLE, w, 3, PANGO_ALIGN_LEFT, NULL);
+			text_draw(p, cr, x, y, INK);
+			cairo_rectangle(cr, x, y + h + 4, w, 3);
+			set_rgb(cr, HILITE);
+			cairo_fill(cr);
+			h += 7;
+			(*i)++;
+			break;
+		case SCENE_LINE:
+			y += first ? 0 : 6;
+			gap = 0;
+			h = text_set(p, it->text, it->flags & SCENE_NOTE ? F_NOTE
+				     : it->flags & SCENE_EMPH ? F_BOLD : F_TEXT, w, 0,
+				     PANGO_ALIGN_LEFT, NULL);
+			text_draw(p, cr, x, y, it->flags & SCENE_NOTE ? FAINT : INK);
+			(*i)++;
+			break;
+		case SCENE_AREA:
+			y += gap;
+			if ((it->flags & SCENE_HALF) && !in_area) {
+				/* two halves side by side, as tall as the taller */
+				size_t a = *i, b = area_after(sc, a);
+				int hw = (w - HALF_GAP) / 2, pair = b < sc->n &&
+					 sc->v[b].kind == SCENE_AREA && (sc->v[b].flags & SCENE_HALF);
+
+				h = p->area_h[a];
+				if (pair && p->area_h[b] > h)
+					h = p->area_h[b];
+				area_draw(p, cr, i, x, y, hw, h);
+				if (pair)
+					area_draw(p, cr, i, x + hw + HALF_GAP, y, hw, h);
+				if (p->dry) {
+					h = p->area_h[a];
+					if (pair && p->area_h[b] > h)
+						h = p->area_h[b];
+				}
+			} else {
+				h = area_draw(p, cr, i, x, y, w, p->area_h[*i]);
+			}
+			break;
+		case SCENE_ROW:
+		case SCENE_CARD:
+		case SCENE_CHIP:
+			y += gap;
+			h = row_draw(p, cr, i, x, y, w);
+			break;
+		case SCENE_TRACK:
+			y += gap;
+			h = track_draw(p, cr, i, x, y, w);
+			break;
+		case SCENE_TABLE:
+			y += gap;
+			h = table_draw(p, cr, i, x, y, w);
+			break;
+		default:	/* a pip, zone, mark or cell out of place */
+			(*i)++;
+			continue;
+		}
+		y += h;
+		first = 0;
+	}
+	if (*i < sc->n && !in_area)
+		p->cut = 1;
+	return (int)(y - y0);
+}
+
+/* ---- scratch memory ---- */
+
+static _Thread_local struct {
+	void *p;
+	size_t cap;
+} scratch[PAINT_SCRATCH_KINDS];
+
+void *paint_scratch(enum paint_scratch_kind k, size_t n)
+{
+	if (scratch[k].cap < n) {
+		free(scratch[k].p);
+		scratch[k].p = malloc(n);
+		scratch[k].cap = scratch[k].p ? n : 0;
+	}
+	return scratch[k].p;
+}
+
+void paint_scratch_free(void)
+{
+	int k;
+
+	for (k = 0; k < PAINT_SCRATCH_KINDS; k++) {
+		free(scratch[k].p);
+		scratch[k].p = NULL;
+		scratch[k].cap = 0;
+	}
+}
+
+void paint_cleanup(void)
+{
+	paint_scratch_free();
+	/* pango's font map holds cairo's font faces, which hold fontconfig's
+	 * patterns: let go of them in that order, then fontconfig itself */
+	pango_cairo_font_map_set_default(NULL);
+	cairo_debug_reset_static_data();
+	FcFini();
+}
+
+/* ---- the picture ---- */
+
+static void painter_release(struct painter *p)
+{
+	int f;
+
+	for (f = 0; f < F_COUNT; f++)
+		if (p->fd[f])
+			pango_font_description_free(p->fd[f]);
+	if (p->lay)
+		g_object_unref(p->lay);
+	if (p->ctx)
+		g_object_unref(p->ctx);
+	free(p->boxes);
+}
+
+/* paint_inject_failures: pictures still to refuse (tests). */
+static atomic_uint injected;
+
+void paint_inject_failures(unsigned n)
+{
+	atomic_store(&injected, n);
+}
+
+/* 1 when this picture is to fail (and counts it). */
+static int injected_failure(void)
+{
+	unsigned n = atomic_load(&injected);
+
+	while (n && !atomic_compare_exchange_weak(&injected, &n, n - 1))
+		;
+	return n > 0;
+}
+
+int paint_scene(const struct scene *sc, unsigned flags, struct paint_image *out, struct buf *err)
+{
+	struct painter p;
+	cairo_surface_t *img = NULL;
+	cairo_t *cr;
+	struct buf png = BUF_INIT, text = BUF_INIT;
+	size_t i = 0;
+	int h, f, rc = -1;
+
+	memset(out, 0, sizeof(*out));
+	if (injected_failure())
+		return buf_setf(err, "injected failure (TABULA_TEST_PAINT_FAIL)"), -1;
+	memset(&p, 0, sizeof(p));
+	p.sc = sc;
+	p.flags = flags;
+	p.ctx = pango_font_map_create_context(pango_cairo_font_map_get_default());
+	p.lay = pango_layout_new(p.ctx);
+	for (f = 0; f < F_COUNT; f++) {
+		p.fd[f] = pango_font_description_from_string(FONT);
+		pango_font_description_set_absolute_size(p.fd[f], fonts[f].px * PANGO_SCALE);
+		pango_font_description_set_weight(p.fd[f], fonts[f].bold ? PANGO_WEIGHT_BOLD
+								   : PANGO_WEIGHT_NORMAL);
+	}
+	{
+		cairo_font_options_t *fo = cairo_font_options_create();
+
+		/* grey antialiasing, no hinting: the same pixels on every
+		 * machine with the same fonts, and no colour fringes */
+		cairo_font_options_set_antialias(fo, CAIRO_ANTIALIAS_GRAY);
+		cairo_font_options_set_hint_style(fo, CAIRO_HINT_STYLE_NONE);
+		cairo_font_options_set_hint_metrics(fo, CAIRO_HINT_METRICS_OFF);
+		pango_cairo_context_set_font_options(p.ctx, fo);
+		cairo_font_options_destroy(fo);
+	}
+	/* measure (every height, on a surface one pixel wide), then draw */
+	p.area_h = xcalloc(sc->n + 1, sizeof(*p.area_h));
+	p.card_h = xcalloc(sc->n + 1, sizeof(*p.card_h));
+	p.title_px = xcalloc(sc->n + 1, sizeof(*p.title_px));
+	p.dry = 1;
+	img = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 1, 1);
+	cr = cairo_create(img);
+	pango_cairo_update_context(cr, p.ctx);
+	h = blocks(&p, cr, &i, MARGIN, MARGIN, PAINT_WIDTH - 2 * MARGIN, 0) + 2 * MARGIN;
+	cairo_destroy(cr);
+	cairo_surface_destroy(img);
+	img = NULL;
+	if (p.cut)
+		h += 30;
+	if (h > PAINT_MAX_HEIGHT)
+		h = PAINT_MAX_HEIGHT;
+	if (h < 2 * MARGIN)
+		h = 2 * MARGIN;
+	{
+		int stride = cairo_format_stride_for_width(CAIRO_FORMAT_RGB24, PAINT_WIDTH);
+		unsigned char *px = paint_scratch(PAINT_SCRATCH_PIXELS, (size_t)stride * h);
+
+		if (!px) {
+			buf_setf(err, "out of memory for a %dx%d picture", PAINT_WIDTH, h);
+			goto fail;
+		}
+		img = cairo_image_surface_create_for_data(px, CAIRO_FORMAT_RGB24, PAINT_WIDTH, h,
+							  stride);
+	}
+	if (cairo_surface_status(img) != CAIRO_STATUS_SUCCESS) {
+		buf_setf(err, "cairo: %s", cairo_status_to_string(cairo_surface_status(img)));
+		goto fail;
+	}
+	cr = cairo_create(img);
+	pango_cairo_update_context(cr, p.ctx);
+	pango_layout_context_changed(p.lay);
+	set_rgb(cr, PAGE);
+	cairo_paint(cr);
+	p.dry = 0;
+	p.cut = 0;
+	i = 0;
+	blocks(&p, cr, &i, MARGIN, MARGIN, PAINT_WIDTH - 2 * MARGIN, 0);
+	if (p.cut) {
+		text_set(&p, "\xE2\x80\xA6", F_TITLE, 0, 0, PANGO_ALIGN_LEFT, NULL);	/* … */
+		text_draw(&p, cr, MARGIN, h - 40, INK);
+	}
+	if (cairo_status(cr) != CAIRO_STATUS_SUCCESS) {
+		buf_setf(err, "cairo: %s", cairo_status_to_string(cairo_status(cr)));
+		cairo_destroy(cr);
+		goto fail;
+	}
+	cairo_destroy(cr);
+	cairo_surface_flush(img);
+	out->width = PAINT_WIDTH;
+	out->height = h;
+	if (!(flags & PAINT_NO_PNG)) {
+		scene_texts(sc, &text);
+		if (paint_png_encode(cairo_image_surface_get_data(img), PAINT_WIDTH, h,
+				     cairo_image_surface_get_stride(img), buf_str(&text), &png, err))
+			goto fail;
+		out->len = png.len;
+		out->png = (unsigned char *)buf_detach(&png);
+	}
+	out->boxes = p.boxes;
+	out->nboxes = p.nboxes;
+	p.boxes = NULL;
+	rc = 0;
+fail:
+	if (rc)
+		memset(out, 0, sizeof(*out));
+	if (img)
+		cairo_surface_destroy(img);
+	free(p.area_h);
+	free(p.card_h);
+	free(p.title_px);
+	buf_release(&png);
+	buf_release(&text);
+	painter_release(&p);
+	return rc;
+}
+
+void paint_image_release(struct paint_image *im)
+{
+	free(im->png);
+	free(im->boxes);
+	memset(im, 0, sizeof(*im));
+}

@@ -1,0 +1,319 @@
+/*
+ * png: the PNG writer (paint/paint.h, paint_png_encode).  cairo has one,
+ * but it cannot carry a text chunk and writes 24-bit colour: boards are
+ * flat colour and text, which a 256-colour palette holds in a third of
+ * the bytes and of the time (docs/performance.md, "image").
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <zlib.h>
+
+#include "paint/paint.h"
+
+#define PNG_LEVEL 3		/* zlib level: see docs/performance.md, "image" */
+
+static void put32(unsigned char *p, uint32_t v)
+{
+	p[0] = (unsigned char)(v >> 24);
+	p[1] = (unsigned char)(v >> 16);
+	p[2] = (unsigned char)(v >> 8);
+	p[3] = (unsigned char)v;
+}
+
+/* One chunk: length, type, data, CRC of type and data. */
+static int chunk(struct buf *out, const char *type, const unsigned char *data, size_t len)
+{
+	unsigned char head[8], tail[4];
+	uLong crc;
+
+	if (len > 0x7fffffffu)
+		return -1;
+	put32(head, (uint32_t)len);
+	memcpy(head + 4, type, 4);
+	crc = crc32(0L, (const Bytef *)type, 4);
+	if (len)
+		crc = crc32(crc, data, (uInt)len);
+	put32(tail, (uint32_t)crc);
+	if (buf_add(out, head, 8) || (len && buf_add(out, data, len)) || buf_add(out, tail, 4))
+		return -1;
+	return 0;
+}
+
+/* Appends in (n bytes) zlib-compressed at level to out.  0, or -1. */
+static int deflate_to(const unsigned char *in, size_t n, int level, struct buf *out)
+{
+	unsigned char chunk_out[64 * 1024];
+	z_stream zs;
+	int rc;
+
+	memset(&zs, 0, sizeof(zs));
+	if (deflateInit(&zs, level) != Z_OK)
+		return -1;
+	zs.next_in = (Bytef *)(uintptr_t)in;
+	zs.avail_in = (uInt)n;
+	do {
+		zs.next_out = chunk_out;
+		zs.avail_out = sizeof(chunk_out);
+		rc = deflate(&zs, Z_FINISH);
+		if ((rc != Z_OK && rc != Z_STREAM_END) ||
+		    buf_add(out, chunk_out, sizeof(chunk_out) - zs.avail_out)) {
+			deflateEnd(&zs);
+			return -1;
+		}
+	} while (rc != Z_STREAM_END);
+	deflateEnd(&zs);
+	return 0;
+}
+
+/* ---- the palette ---- */
+
+/*
+ * Boards are flat colours and text: a few dozen colours cover nearly
+ * every pixel, and the rest are the antialiased edges of letters and
+ * shapes, blends of two of them.  The 256 most frequent colours make the
+ * palette; every other colour is written as its nearest palette colour (a
+ * letter's edge a shade off), so a pixel is one byte instead of three and
+ * zlib has a third of the work.  Flat colours stay exact.
+ */
+#define HASH_BITS 16
+
+struct slot {
+	uint32_t rgb;		/* 0xFFFFFFFF: empty */
+	uint32_t count;
+	uint8_t index;		/* its palette entry */
+};
+
+struct hist {
+	struct slot *v;
+	size_t cap, n;
+};
+
+static size_t hash_rgb(uint32_t rgb, size_t cap)
+{
+	return (size_t)((rgb * 2654435761u) >> 7) & (cap - 1);
+}
+
+static struct slot *hist_find(struct hist *h, uint32_t rgb)
+{
+	size_t i = hash_rgb(rgb, h->cap);
+
+	while (h->v[i].rgb != rgb && h->v[i].rgb != 0xFFFFFFFFu)
+		i = (i + 1) & (h->cap - 1);
+	return &h->v[i];
+}
+
+static int hist_grow(struct hist *h)
+{
+	struct slot *old = h->v;
+	size_t oldcap = h->cap, i;
+
+	h->cap = oldcap ? oldcap * 2 : (size_t)1 << HASH_BITS;
+	h->v = malloc(h->cap * sizeof(*h->v));
+	if (!h->v)
+		return -1;
+	memset(h->v, 0xFF, h->cap * sizeof(*h->v));
+	for (i = 0; i < oldcap; i++)
+		if (old[i].rgb != 0xFFFFFFFFu)
+			*hist_find(h, old[i].rgb) = old[i];
+	free(old);
+	return 0;
+}
+
+static int by_count(const void *a, const void *b)
+{
+	const struct slot *x = *(const struct slot *const *)a, *y = *(const struct slot *const *)b;
+
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return x->rgb < y->rgb ? -1 : x->rgb > y->rgb;
+}
+
+static unsigned dist(uint32_t a, uint32_t b)
+{
+	int dr = (int)((a >> 16) & 255) - (int)((b >> 16) & 255);
+	int dg = (int)((a >> 8) & 255) - (int)((b >> 8) & 255);
+	int db = (int)(a & 255) - (int)(b & 255);
+
+	return (unsigned)(2 * dr * dr + 4 * dg * dg + 3 * db * db);
+}
+
+static uint8_t nearest(uint32_t rgb, const uint32_t *pal, int npal)
+{
+	unsigned best = ~0u;
+	uint8_t at = 0;
+	int j;
+
+	for (j = 0; j < npal; j++) {
+		unsigned d = dist(rgb, pal[j]);
+
+		if (d < best) {
+			best = d;
+			at = (uint8_t)j;
+		}
+	}
+	return at;
+}
+
+/*
+ * Maps the picture to palette indices: pal[0..*npal) the palette (RGB),
+ * raw the PNG's rows (each its filter byte, 0: none, then w indices).
+ * 0, or -1 out of memory.
+ */
+static int quantise(const unsigned char *pixels, int w, int h, int stride, uint32_t pal[256],
+		    int *npal, unsigned char *idx)
+{
+	struct hist hs = { 0 };
+	struct slot **order = NULL;
+	uint32_t last = 0xFFFFFFFFu;
+	struct slot *ls = NULL;
+	size_t i, k;
+	int x, y;
+
+	if (hist_grow(&hs))
+		return -1;
+	/* the palette from every third row: frequencies, not an inventory
+	 * (a colour first met below is mapped when it is) */
+	for (y = 0; y < h; y += 3) {
+		const uint32_t *px = (const uint32_t *)(const void *)(pixels + (size_t)y * stride);
+
+		for (x = 0; x < w; x++) {
+			uint32_t c = px[x] & 0xFFFFFFu;
+
+			if (c != last) {
+				last = c;
+				ls = hist_find(&hs, c);
+				if (ls->rgb == 0xFFFFFFFFu) {
+					if (2 * (hs.n + 1) > hs.cap) {
+						if (hist_grow(&hs))
+							goto fail;
+						ls = hist_find(&hs, c);
+					}
+					ls->rgb = c;
+					ls->count = 0;
+					hs.n++;
+				}
+			}
+			ls->count++;
+		}
+	}
+	order = malloc(hs.n * sizeof(*order));
+	if (!order)
+		goto fail;
+	for (i = k = 0; i < hs.cap; i++)
+		if (hs.v[i].rgb != 0xFFFFFFFFu)
+			order[k++] = &hs.v[i];
+	qsort(order, hs.n, sizeof(*order), by_count);
+	*npal = hs.n < 256 ? (int)hs.n : 256;
+	for (i = 0; i < hs.n; i++) {
+		if (i < 256) {
+			pal[i] = order[i]->rgb;
+			order[i]->index = (uint8_t)i;
+		} else {
+			order[i]->index = nearest(order[i]->rgb, pal, *npal);
+		}
+	}
+	free(order);
+	order = NULL;
+	last = 0xFFFFFFFFu;
+	for (y = 0; y < h; y++) {
+		const uint32_t *px = (const uint32_t *)(const void *)(pixels + (size_t)y * stride);
+		unsigned char *dst = idx + (size_t)y * (w + 1) + 1;
+
+		/* no filter: the rows of an indexed picture repeat whole, which
+		 * zlib's matches catch, and filters on indices only add noise */
+		dst[-1] = 0;
+		for (x = 0; x < w; x++) {
+			uint32_t c = px[x] & 0xFFFFFFu;
+
+			if (c != last) {
+				last = c;
+				ls = hist_find(&hs, c);
+				if (ls->rgb == 0xFFFFFFFFu) {	/* not in the sampled rows */
+					if (2 * (hs.n + 1) > hs.cap) {
+						if (hist_grow(&hs))
+							goto fail;
+						ls = hist_find(&hs, c);
+					}
+					ls->rgb = c;
+					ls->count = 1;
+					ls->index = nearest(c, pal, *npal);
+					hs.n++;
+				}
+			}
+			dst[x] = ls->index;
+		}
+	}
+	free(hs.v);
+	return 0;
+fail:
+	free(order);
+	free(hs.v);
+	return -1;
+}
+
+int paint_png_encode(const unsigned char *pixels, int w, int h, int stride, const char *text,
+		     struct buf *out, struct buf *err)
+{
+	size_t n = (size_t)h * ((size_t)w + 1);
+	struct buf z = BUF_INIT;
+	unsigned char *raw, ihdr[13], plte[3 * 256];
+	uint32_t pal[256];
+	int npal = 0, k;
+
+	if (w <= 0 || h <= 0) {
+		buf_setf(err, "an empty picture");
+		return -1;
+	}
+	raw = paint_scratch(PAINT_SCRATCH_ROWS, n);
+	if (!raw || quantise(pixels, w, h, stride, pal, &npal, raw)) {
+		buf_setf(err, "out of memory for a %dx%d picture", w, h);
+		return -1;
+	}
+	if (deflate_to(raw, n, PNG_LEVEL, &z)) {
+		buf_release(&z);
+		buf_setf(err, "zlib could not compress the picture");
+		return -1;
+	}
+	put32(ihdr, (uint32_t)w);
+	put32(ihdr + 4, (uint32_t)h);
+	ihdr[8] = 8;		/* bits per index */
+	ihdr[9] = 3;		/* indexed colour */
+	ihdr[10] = ihdr[11] = ihdr[12] = 0;
+	for (k = 0; k < npal; k++) {
+		plte[3 * k] = (unsigned char)(pal[k] >> 16);
+		plte[3 * k + 1] = (unsigned char)(pal[k] >> 8);
+		plte[3 * k + 2] = (unsigned char)pal[k];
+	}
+	if (buf_add(out, "\x89PNG\r\n\x1a\n", 8) || chunk(out, "IHDR", ihdr, sizeof(ihdr)) ||
+	    chunk(out, "PLTE", plte, (size_t)npal * 3)) {
+		buf_release(&z);
+		buf_setf(err, "the picture is too large");
+		return -1;
+	}
+	if (text && *text) {
+		/* iTXt: keyword, NUL, compressed, method 0, no language, no
+		 * translated keyword, then the UTF-8 text, deflated */
+		static const char kw[] = "Description";
+		struct buf t = BUF_INIT;
+
+		buf_add(&t, kw, sizeof(kw));	/* with its NUL */
+		buf_add(&t, "\1\0\0\0", 4);
+		if (deflate_to((const unsigned char *)text, strlen(text), 9, &t) || t.toobig ||
+		    chunk(out, "iTXt", (const unsigned char *)t.s, t.len)) {
+			buf_release(&t);
+			buf_release(&z);
+			buf_setf(err, "the picture's description is too large");
+			return -1;
+		}
+		buf_release(&t);
+	}
+	if (chunk(out, "IDAT", (const unsigned char *)z.s, z.len) || chunk(out, "IEND", NULL, 0)) {
+		buf_release(&z);
+		buf_setf(err, "the picture is too large");
+		return -1;
+	}
+	buf_release(&z);
+	return 0;
+}
