@@ -1337,6 +1337,8 @@ struct post {
 	size_t pending;
 	int failed;		/* a transient failure: stays in the outbox */
 	int refused_dm;		/* 50007: fall back to the channel */
+	int no_attach;		/* 50013 with a picture: sent again without it */
+	char channel[DISCORD_SNOWFLAKE_SIZE];	/* where the chunks went */
 	/* the picture, attached to the last chunk (png NULL: none) */
 	unsigned char *png;
 	size_t png_len;
@@ -1396,6 +1398,8 @@ static void post_finish(struct post *p)
 	post_free(p);
 }
 
+static void post_repost_last(struct post *p);
+
 static void on_chunk_sent(const struct discord_rest_resp *resp, void *ctx)
 {
 	struct post *p = ctx;
@@ -1407,6 +1411,17 @@ static void on_chunk_sent(const struct discord_rest_resp *resp, void *ctx)
 	}
 	if (resp->status == 403 && error_code(resp->body) == 50007 && p->user[0]) {
 		p->refused_dm = 1;
+	} else if (resp->status == 403 && error_code(resp->body) == 50013 && p->png &&
+		   !p->no_attach) {
+		/* Missing Permissions on the message with the picture: the
+		 * channel does not let the bot attach files (it was invited
+		 * without Attach Files).  The message goes again without it;
+		 * its Text button still shows the board. */
+		p->no_attach = 1;
+		log_warn("discord: channel %s refuses the bot's attachments (no Attach Files "
+			 "permission): its boards go without pictures", p->channel);
+		post_repost_last(p);
+		return;
 	} else if (resp->status >= 200 && resp->status < 300) {
 		/* delivered */
 	} else if (resp->status >= 400 && resp->status < 500 && resp->status != 429 &&
@@ -1425,10 +1440,29 @@ static void on_chunk_sent(const struct discord_rest_resp *resp, void *ctx)
 		post_finish(p);
 }
 
+/* The last chunk again, without the picture (on_chunk_sent's 50013); its
+ * pending count is the failed request's. */
+static void post_repost_last(struct post *p)
+{
+	const char *text = p->ch.v[p->ch.n - 1];
+	char nonce[32];
+
+	post_drop_picture(p);
+	if (!*text)
+		text = p->es ? "(Este canal no deja al bot adjuntar imágenes: el botón Texto "
+			       "muestra el tablero.)"
+			     : "(This channel does not let the bot attach pictures: the Text "
+			       "button shows the board.)";
+	make_nonce(p->key, p->ch.n - 1, nonce);
+	channel_post(p->d, p->channel, text, p->mentions, p->components,
+		     p->key[0] ? nonce : NULL, NULL, on_chunk_sent, p);
+}
+
 static void post_chunks(struct post *p, const char *channel)
 {
 	size_t i, n = p->ch.n;
 
+	snprintf(p->channel, sizeof(p->channel), "%s", channel);
 	p->pending = n;
 	for (i = 0; i < n; i++) {
 		struct file f = { p->png_name, "image/png", p->png, p->png_len, p->png_alt };

@@ -439,6 +439,10 @@ class FakeDiscord:
         self.dedups = []
         self.faults_fired = []
         self._faults = []
+        # channels where the bot has no Attach Files permission: a message
+        # with a file gets 403 50013 there
+        self.no_attach_channels = set()
+        self.attach_refusals = []
         self._retry_after = []    # [(method, path, not_before, t)]
         self._commands = {}       # scope -> list
         self._msgs = {}           # id -> message dict
@@ -2096,6 +2100,10 @@ class FakeDiscord:
                 return 403, {"message": "Cannot send messages to this user",
                              "code": 50007}
             body = body if isinstance(body, dict) else {}
+            if ch in self.no_attach_channels and body.get("attachments"):
+                # the bot lacks Attach Files in this channel
+                self.attach_refusals.append(Rec(t=now, channel_id=ch))
+                return 403, {"message": "Missing Permissions", "code": 50013}
             nonce = body.get("nonce")
             if nonce is not None:
                 if isinstance(nonce, str) and len(nonce) > 25:

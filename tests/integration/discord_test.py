@@ -1047,6 +1047,31 @@ def test_full_rest_queue_refuses_moves_and_recovers():
         fake.stop()
 
 
+def test_channel_without_attach_files_gets_boards_without_pictures():
+    """A server that invited the bot without Attach Files (the invite URL
+    of earlier versions): Discord refuses the board's picture with 403
+    50013; the board goes again without it, once, with its buttons (Text
+    shows the board), a log line names the channel, and nothing is lost."""
+    fake, bot = start()
+    try:
+        fake.wait_ready(10)
+        fake.no_attach_channels.add(CHAN)
+        ps = [user(fake, i) for i in (1, 2)]
+        board = lobby(fake, ps, game="gtr")[-1]
+        assert fake.attach_refusals, "the fake never refused a picture"
+        assert not board.get("attachments"), board
+        assert "Waiting for" in board["content"], board["content"]
+        hx = fake.click(ps[1], CHAN, board, button(board, "text"))
+        t = texts(hx)
+        assert "Glory to Rome: turn 1" in t[0][0] and t[0][1], t
+        fake._wait(lambda: "refuses the bot's attachments" in bot.stderr(), 10,
+                   lambda: "no log line")
+        assert fake.violations == [], fake.violations
+    finally:
+        bot.stop()
+        fake.stop()
+
+
 def test_dm_notifications_and_refusal():
     """DMs only to players who asked; a refused DM becomes a channel
     mention with the buttons, never the private text nor its picture."""
