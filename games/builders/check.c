@@ -253,6 +253,16 @@ static int check_turn(const struct builders_state *s, struct buf *err)
 	}
 	if ((s->step == BS_ENSLAVE || s->step == BS_TOOL || s->step == BS_EDUCATE) && s->invested)
 		FAIL("a second investment in one turn");
+	/* an investment's sub-step is only opened when its price and its
+	 * action are affordable (invest_open): a state that asks for one the
+	 * seat cannot pay would pay it into negative money */
+	if (s->step == BS_ENSLAVE || s->step == BS_TOOL || s->step == BS_EDUCATE) {
+		int price = s->step == BS_ENSLAVE ? BUILDERS_SLAVE_PRICE
+			    : s->step == BS_TOOL ? BUILDERS_TOOL_PRICE : BUILDERS_UNI_PRICE;
+
+		if (s->p[s->cur].money - builders_action_money(s, 1) < price)
+			FAIL("an investment in step %s the seat cannot pay", builders_step_ids[s->step]);
+	}
 	/* every decision has a real move (a sub-step is never a dead end) */
 	if (s->step < BS_OVER) {
 		builders_moves(s, s->cur, &ml);

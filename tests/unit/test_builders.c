@@ -1184,6 +1184,27 @@ static void test_save_load(void **state)
 	json_object_set_new(bad, "step", json_string("tool"));
 	assert_int_equal(builders_load(&t, bad, &err), -1);
 	json_decref(bad);
+	/* a tool's sub-step the seat cannot pay (0 sesterces): found by
+	 * fuzz_game_load, whose apply() then wrapped the money around */
+	bad = json_loads(
+		"{\"v\":1,\"game\":\"builders\",\"players\":2,\"step\":\"tool\",\"first\":1,\"cur"
+		"rent\":0,\"round\":3,\"ending\":0,\"dealt\":[3,0],\"actions_used\":2,\"invested\""
+		":0,\"pending_unit\":-1,\"sent\":[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0"
+		",0,0,0,0,0,0,0,0,0],\"building_deck\":[24,21,17,19,16,28,9,22,6,11,26,31,25,23,2"
+		",1],\"building_row\":[30,20,12,13,32],\"worker_deck\":[17,7,6,16,2,9,14,11,4,5],"
+		"\"worker_row\":[13,15,10,8,12],\"building_owner\":[1,-1,-1,0,0,0,-1,0,0,-1,0,-1,"
+		"-1,-1,0,1,-1,-1,0,-1,-1,-1,-1,-1,-1,-1,-1,0,-1,0,-1,-1,-1],\"building_place\":[3"
+		",0,0,2,2,2,0,2,2,0,2,0,1,1,2,2,0,0,2,0,1,0,0,0,0,0,0,2,0,2,1,0,1],\"unit_owner\""
+		":[1,1,-1,0,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,1,-1,1,-1,-1,-1,-1,-1,-1,-1"
+		"],\"unit_at\":[-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,15,-1,15,-1"
+		",-1,-1,-1,-1,-1,-1],\"freed\":[0,0,0,0,0,0],\"tool_owner\":[-1,-1,-1,-1],\"tool_"
+		"on\":[-1,-1,-1,-1],\"university_on\":[-1,-1,-1,-1],\"loan_pile\":4,\"bank\":106,"
+		"\"seats\":[{\"money\":0,\"loans\":0},{\"money\":2,\"loans\":0}],\"rng\":{\"state"
+		"\":\"0b196a98ebc5ff48\",\"inc\":\"84ead2d8c8cae4e7\"}}", 0, NULL);
+	assert_non_null(bad);
+	assert_int_equal(builders_load(&t, bad, &err), -1);
+	assert_non_null(strstr(buf_str(&err), "cannot pay"));
+	json_decref(bad);
 	/* wrong types and versions */
 	bad = json_deep_copy(j);
 	json_object_set_new(bad, "v", json_integer(2));
