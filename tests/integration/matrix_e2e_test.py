@@ -148,9 +148,13 @@ def test_whole_game_encrypted_room_and_dms_nothing_in_clear():
     encrypted in both; Ana has two devices and the bot's account a second
     one.  The bot restarts in the middle.  After every step the homeserver
     holds nothing in clear: no hidden card, no line of any message the bot
-    sent (public or private), no room key; every room key went only to
-    devices of the room's members, a direct chat's only to its player's
-    (and the bot's own)."""
+    sent (public or private), no room key, no picture: boards and hands
+    come as pictures, encrypted attachments whose keys travel only inside
+    the encrypted events, so the media repository holds ciphertext only;
+    the decrypted pictures match their events' info, and the public ones
+    show no hidden card.  Every room key went only to devices of the
+    room's members, a direct chat's only to its player's (and the bot's
+    own)."""
     fake = mt.new_fake()
     bot = new_bot(fake)
     bot2 = None
@@ -170,9 +174,17 @@ def test_whole_game_encrypted_room_and_dms_nothing_in_clear():
         state = {"bot": bot, "restarted": False}
 
         def step(n):
-            secrets.update(hidden.secrets_now(bot.db))
+            now = hidden.secrets_now(bot.db)
+            secrets.update(now)
             raw_new = bot_raw_bodies(fake)
-            hidden.assert_no_leak(raw_new, hidden.secrets_now(bot.db), " (step %d)" % n)
+            hidden.assert_no_leak(raw_new, now, " (step %d)" % n)
+            # what the room's members read, pictures decrypted
+            public = []
+            for m in fake.bot_messages(room):
+                public += [m.get("body", ""), m.get("formatted_body", "")]
+                if m.get("msgtype") == "m.image":
+                    public.append(fake.picture_text(m))
+            hidden.assert_no_leak(public, now, " (room, step %d)" % n)
             if n == 12 and not state["restarted"]:
                 state["bot"].stop()
                 state["bot"] = new_bot(fake, db=bot.db)
@@ -194,10 +206,26 @@ def test_whole_game_encrypted_room_and_dms_nothing_in_clear():
                            for s in c.body.get("initial_state", [])), c.body
         dm = fake.dm_room(ps[0])
         assert any("Your moves" in m.get("body", "") for m in fake.bot_messages(dm))
-        # boards and hands came as text: the media repository would keep a
-        # picture in clear, so nothing was uploaded from an encrypted room
-        assert not fake.media, sorted(fake.media)[:3]
-        assert any(m.get("body", "").startswith("== ") for m in fake.bot_messages(room))
+        # boards and hands came as pictures, encrypted attachments: every
+        # upload is ciphertext (not a PNG, not decodable without the key),
+        # and each picture decrypts with its event's key to a PNG that
+        # matches its info
+        pics = {r: [m for m in fake.bot_messages(r) if m.get("msgtype") == "m.image"]
+                for r in [room] + [fake.dm_room(p) for p in ps]}
+        assert len(pics[room]) > 10 and all(pics[fake.dm_room(p)] for p in ps), \
+            {r: len(v) for r, v in pics.items()}
+        for r, ms in pics.items():
+            for m in ms:
+                w, h, _rows = mt.open_encrypted_picture(fake, m)
+                assert w >= 800 and fake.picture_text(m), (r, w, h)
+        # every upload, shown or not (a re-send after the restart uploads
+        # again under a new key), is ciphertext
+        assert fake.media
+        for u, med in fake.media.items():
+            assert med.encrypted and not med.data.startswith(mt.PNG_SIGNATURE), (u, med.ctype)
+        # a fresh key for every picture
+        keys = [m["file"]["key"]["k"] for ms in pics.values() for m in ms]
+        assert len(set(keys)) == len(keys)
         # keys: only members' devices; a direct chat's, only its player's
         assert check_keys_only_to_members(fake) > 6
         dms = {fake.dm_room(p): p for p in ps}
