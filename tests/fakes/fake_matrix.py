@@ -1900,8 +1900,23 @@ class FakeMatrix:
                               req)
             elif old.content != body and etype == "m.room.encrypted":
                 # a client encrypts a re-sent message again (a new
-                # index): the server answers with the first event
-                self.reencrypted.append(Rec(t=now, txn_id=txn, room=rid))
+                # index): the server answers with the first event.  The
+                # bot's must say what the first said (a picture: its new
+                # upload under a new key, which must open too)
+                rec = Rec(t=now, txn_id=txn, room=rid, content=None)
+                self.reencrypted.append(rec)
+                if who.user == self.bot_user:
+                    p = self._check_encrypted(req, rid, body)
+                    first = self._plain.get(old.event_id)
+                    if p is not None and first is not None:
+                        rec.content = _copy(p)
+                        if _without_url(p) != _without_url(first.get("content")):
+                            self._violate("txnId %r re-encrypted with different content" %
+                                          txn, req)
+                        elif p.get("msgtype") == "m.image":
+                            for prob in self._check_picture(p, "re-sent message", True,
+                                                            self._rooms[rid].encrypted):
+                                self._violate(prob, req)
             elif _without_url(old.content) != _without_url(body):
                 # (an m.image sent again after a restart carries the URI of
                 # its new upload; the server keeps the first)

@@ -672,6 +672,59 @@ def test_resent_encrypted_message_appears_once():
         fake.stop()
 
 
+def test_resent_picture_after_restart_is_one_event_under_a_new_key():
+    """A board's picture in an encrypted room whose answer is lost, the bot
+    killed before it retries: after the restart it encrypts the picture
+    again under a fresh key, uploads that ciphertext and re-sends the event
+    with the same txnId (encrypted anew); the homeserver keeps the first
+    event, so the room shows the picture once, and every upload, the unused
+    one included, is ciphertext."""
+    fake = mt.new_fake()
+    bot = new_bot(fake)
+    bot2 = None
+    try:
+        ana, ben = mt.players(fake, 2)
+        room = encrypted_room(fake, [ana, ben])
+        fake.say(ana, room, "!game new fortuna")
+        fake.say(ben, room, "!game join")
+        mt.wait_text(fake, room, "Ana, Ben")
+        fake.wait_idle()
+        # the board's second event (.1): its picture, after the notice
+        fake.lose_response_next("PUT", r"/send/m\.room\.encrypted/tabula\.[0-9][^/]*\.1$")
+        fake.say(ana, room, "!game start")
+        fake._wait(lambda: fake.lost_responses, 10, "the picture's answer was not lost")
+        bot.proc.send_signal(signal.SIGKILL)
+        bot.proc.wait()
+        bot.err.close()
+        txn = fake.lost_responses[-1].path.rsplit("/", 1)[1]
+        uploads = len(fake.media)
+        bot2 = new_bot(fake, db=bot.db)
+        fake._wait(lambda: any(r.txn_id == txn for r in fake.reencrypted), 20,
+                   "the picture was not sent again")
+        fake.wait_idle()
+        with fake._lock:
+            landed = [e for e in fake._rooms[room].timeline if e.txn and e.txn[2] == txn]
+        assert len(landed) == 1, landed
+        first = [m for m in fake.bot_message_events(room)
+                 if m["event_id"] == landed[0].ev["event_id"]][0]["content"]
+        again = [r for r in fake.reencrypted if r.txn_id == txn][-1].content
+        assert first["msgtype"] == again["msgtype"] == "m.image", (first, again)
+        mt.open_encrypted_picture(fake, first)
+        mt.open_encrypted_picture(fake, again)
+        assert again["file"]["key"]["k"] != first["file"]["key"]["k"]
+        assert again["file"]["url"] != first["file"]["url"] and len(fake.media) > uploads
+        pics = [m for m in fake.bot_messages(room) if m.get("msgtype") == "m.image"]
+        assert len([m for m in pics if m["body"] == first["body"]]) == 1
+        for u, med in fake.media.items():
+            assert med.encrypted and not med.data.startswith(mt.PNG_SIGNATURE), u
+        mt.check_clean(fake)
+    finally:
+        for b in (bot2, bot):
+            if b and b.proc.poll() is None:
+                b.stop()
+        fake.stop()
+
+
 def test_unsupported_encryption_refused():
     """A room encrypted with an algorithm the bot does not speak: it says
     so once, in clear, and leaves (it cannot read or write there)."""
