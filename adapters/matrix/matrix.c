@@ -1361,8 +1361,13 @@ static struct part *part_of_req(struct mxreq *q)
 	pt->content = json_loads(q->plain ? q->plain : q->body ? q->body : "", 0, NULL);
 	copy_id(pt->txn, sizeof(pt->txn), q->priv_txn);
 	pt->post = q->ctx;
-	if ((pt->img = q->img))
+	if ((pt->img = q->img)) {
 		pt->img->refs++;
+		/* where its picture was, and the key of an encrypted one: it
+		 * is uploaded again for the room it goes to, which sets them */
+		json_object_del(pt->content, "file");
+		json_object_set_new(pt->content, "url", json_string(""));
+	}
 	return pt;
 }
 
