@@ -2724,6 +2724,30 @@ def _selftest():
         check(all(r.status is not None for r in fake.requests),
               "every request has a status")
         check(fake.violations == [], "violations: %r" % fake.violations)
+        # an encrypted attachment opens with its file object, and only then
+        png = pngread.make_png(3, 2, text="x")
+        # (a key whose base64 has "+" and "/": base64url differs)
+        key, iv = bytes(range(224, 256)), os.urandom(8) + bytes(8)
+        e = Cipher(algorithms.AES(key), modes.CTR(iv)).encryptor()
+        ct = e.update(png) + e.finalize()
+
+        def b64(b, url=False):
+            f = base64.urlsafe_b64encode if url else base64.b64encode
+            return f(b).decode().rstrip("=")
+        good = {"v": "v2", "url": "mxc://x/y", "iv": b64(iv),
+                "key": {"kty": "oct", "key_ops": ["encrypt", "decrypt"], "alg": "A256CTR",
+                        "k": b64(key, True), "ext": True},
+                "hashes": {"sha256": b64(hashlib.sha256(ct).digest())}}
+        check(decrypt_attachment(good, ct) == png, "attachment round trip")
+        for bad in (dict(good, v="v1"), dict(good, iv=b64(os.urandom(16))),
+                    dict(good, hashes={"sha256": b64(hashlib.sha256(png).digest())}),
+                    dict(good, key=dict(good["key"], k=base64.b64encode(key).decode())),
+                    dict(good, key=dict(good["key"], alg="A128CTR"))):
+            try:
+                decrypt_attachment(bad, ct)
+                check(False, "a bad file object opened: %r" % (bad,))
+            except ValueError:
+                pass
     finally:
         fake.stop()
     print("selftest: ok")
