@@ -783,7 +783,7 @@ enum { SEAL_GO, SEAL_WAIT, SEAL_FAIL };
 static void req_start(struct mxreq *q)
 {
 	struct matrix *m = q->m;
-	struct buf url = BUF_INIT, auth = BUF_INIT, err = BUF_INIT;
+	struct buf url = BUF_INIT, auth = BUF_INIT, err = BUF_INIT, ctype = BUF_INIT;
 	const char *hdrs[2];
 	struct http_req r;
 	size_t nh = 0;
@@ -830,9 +830,8 @@ static void req_start(struct mxreq *q)
 		buf_printf(&auth, "Authorization: Bearer %s", m->token);
 		hdrs[nh++] = buf_str(&auth);
 	}
-	hdrs[nh++] = q->ctype && !strcmp(q->ctype, "application/octet-stream")
-		? "Content-Type: application/octet-stream"
-		: q->ctype ? "Content-Type: image/png" : "Content-Type: application/json";
+	buf_printf(&ctype, "Content-Type: %s", q->ctype ? q->ctype : "application/json");
+	hdrs[nh++] = buf_str(&ctype);
 	memset(&r, 0, sizeof(r));
 	r.method = q->method;
 	r.url = buf_str(&url);
@@ -850,6 +849,7 @@ static void req_start(struct mxreq *q)
 	buf_release(&url);
 	buf_release(&auth);
 	buf_release(&err);
+	buf_release(&ctype);
 }
 
 /* Restarts every request that waited for a login.  Starting one may free
