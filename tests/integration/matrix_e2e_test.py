@@ -652,13 +652,17 @@ def test_resent_encrypted_message_appears_once():
         moves = mt.settle_start(fake, room, bot.db)
         # (b) lost, and the bot killed before it retries: the restart
         # sends it again from the outbox, encrypted anew
-        fake.lose_response_next("PUT", r"/send/m\.room\.encrypted/tabula\.[0-9]")
+        # (every answer to it lost until the kill: a retry in the process
+        # before it would be answered, and nothing left to re-send)
+        fake.lose_response_next("PUT", r"/send/m\.room\.encrypted/tabula\.[0-9]", count=1000)
         uid = mt.awaited(mt.boards(fake, room)[-1])[0]
         fake.say(uid, room, "!play " + mt.fresh_moves(fake, uid)[0])
         fake._wait(lambda: len(fake.lost_responses) >= 2, 10, "no second lost answer")
         bot.proc.send_signal(signal.SIGKILL)
         bot.proc.wait()
         bot.err.close()
+        with fake._lock:
+            fake._faults.clear()
         bot2 = new_bot(fake, db=bot.db)
         harness.wait_settled(bot.db, moves - 1, what="after the restart")
         fake.wait_idle()
@@ -695,13 +699,18 @@ def test_resent_picture_after_restart_is_one_event_under_a_new_key():
         fake.say(ben, room, "!game join")
         mt.wait_text(fake, room, "Ana, Ben")
         fake.wait_idle()
-        # the board's second event (.1): its picture, after the notice
-        fake.lose_response_next("PUT", r"/send/m\.room\.encrypted/tabula\.[0-9][^/]*\.1$")
+        # the board's second event (.1): its picture, after the notice;
+        # every answer to it lost until the bot is killed (its retries in
+        # the process send the same bytes, and are never answered)
+        fake.lose_response_next("PUT", r"/send/m\.room\.encrypted/tabula\.[0-9][^/]*\.1$",
+                                count=1000)
         fake.say(ana, room, "!game start")
         fake._wait(lambda: fake.lost_responses, 10, "the picture's answer was not lost")
         bot.proc.send_signal(signal.SIGKILL)
         bot.proc.wait()
         bot.err.close()
+        with fake._lock:
+            fake._faults.clear()
         txn = fake.lost_responses[-1].path.rsplit("/", 1)[1]
         uploads = len(fake.media)
         bot2 = new_bot(fake, db=bot.db)
