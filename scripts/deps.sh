@@ -22,18 +22,23 @@ check zlib zlib1g-dev
 # the painter's font (paint/paint.c): any sans-serif would do, DejaVu is the one tested
 [ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need="$need fonts-dejavu-core"
 check olm libolm-dev
+# encrypted attachments (adapters/matrix/mxattach.c): AES-256-CTR, SHA-256
+check libcrypto libssl-dev
 # python3-olm: the Matrix tests' encrypting client.  It installs into the
 # system Python's dist-packages, which another python3 of the same version
 # (pyenv) does not search: tests/integration/olmclient.py adds that path,
 # and so does this check.
-py_olm() {
-	python3 -c 'import sys; sys.path.append("/usr/lib/python3/dist-packages"); import olm' \
+# python3-cryptography (the fake homeserver decrypts the bot's encrypted
+# pictures, AES-256-CTR) is found the same way.
+py_has() {
+	python3 -c 'import sys; sys.path.append("/usr/lib/python3/dist-packages"); import '"$1" \
 		>/dev/null 2>&1
 }
 if command -v python3 >/dev/null 2>&1; then
-	py_olm || need="$need python3-olm"
+	py_has olm || need="$need python3-olm"
+	py_has cryptography || need="$need python3-cryptography"
 else
-	need="$need python3 python3-olm"
+	need="$need python3 python3-olm python3-cryptography"
 fi
 # the tests' throwaway PostgreSQL (scripts/pg-test-server.sh): the server
 # binaries and psql, which the integration tests read the store with

@@ -12,6 +12,7 @@
 #include <uv.h>
 
 #include "adapters/http.h"
+#include "adapters/matrix/mxattach.h"
 #include "adapters/matrix/mxcrypto.h"
 #include "adapters/matrix/mxe2e.h"
 #include "adapters/matrix/mxhtml.h"
@@ -101,8 +102,9 @@ struct mxreq;
  * A picture on its way (struct outmsg.image): uploaded to the media
  * repository by a request in its room's lane, just before the m.image
  * event (waiter) that shows it, which the upload's answer completes with
- * the picture's mxc:// URI, or turns into a text notice of the board when
- * the upload fails; the lane keeps every message in order.  Counted: the
+ * the picture's mxc:// URI (in an encrypted room: the `file` object of its
+ * encrypted copy), or turns into a text notice of the board when the
+ * upload fails; the lane keeps every message in order.  Counted: the
  * event's request (or the private part waiting for its room) and the
  * upload each hold a reference.
  */
@@ -157,6 +159,12 @@ struct mxreq {
 	struct mximg *upload_of;
 	size_t body_len;
 	const char *ctype;
+	/* that upload, to an encrypted room: body is the picture encrypted
+	 * under this key (made once: a retry sends the same bytes) */
+	struct mxa_file *att;
+	/* an m.image event whose `file` holds an attachment key: it may only
+	 * go sealed */
+	int has_key;
 };
 
 struct lane {
@@ -515,6 +523,9 @@ static void req_free(struct mxreq *q)
 		q->img->waiter = NULL;
 	img_unref(q->img);
 	img_unref(q->upload_of);
+	if (q->att)
+		mxa_wipe(q->att);
+	free(q->att);
 	if (q->counted) {
 		m->nqueued--;
 		sendq_shrunk(m);
@@ -764,13 +775,15 @@ static void patch_edit(struct mxreq *q)
 static int dm_still_private(struct matrix *m, const char *room, const char *user);
 static void dm_requeue(struct matrix *m, struct mxreq *q);
 static int seal(struct matrix *m, struct mxreq *q);
+static int upload_encrypt(struct mxreq *q);
+static void unseal_key(struct mxreq *q);
 
 enum { SEAL_GO, SEAL_WAIT, SEAL_FAIL };
 
 static void req_start(struct mxreq *q)
 {
 	struct matrix *m = q->m;
-	struct buf url = BUF_INIT, auth = BUF_INIT, err = BUF_INIT;
+	struct buf url = BUF_INIT, auth = BUF_INIT, err = BUF_INIT, ctype = BUF_INIT;
 	const char *hdrs[2];
 	struct http_req r;
 	size_t nh = 0;
@@ -786,10 +799,9 @@ static void req_start(struct mxreq *q)
 		q->early = 1;	/* is its room encrypted? the first sync says */
 		return;
 	}
-	if (q->upload_of && q->lane && room_encrypted(m, room_get(m, q->lane->room, 1))) {
-		/* the media repository would keep the picture in clear (a hand,
-		 * in a direct chat), so an encrypted room gets the text board
-		 * (docs/matrix.md, "Pictures") */
+	if (q->upload_of && !q->att && q->lane &&
+	    room_encrypted(m, room_get(m, q->lane->room, 1)) && upload_encrypt(q)) {
+		/* no picture in clear from an encrypted room: the text board */
 		img_as_text(q->upload_of);
 		q->cb = NULL;
 		finish(q, 0, NULL, "", 0);
@@ -811,12 +823,15 @@ static void req_start(struct mxreq *q)
 			return;
 		}
 	}
+	if (q->has_key && !q->sealed)
+		unseal_key(q);
 	buf_printf(&url, "%s%s", m->homeserver, q->path);
 	if (q->auth) {
 		buf_printf(&auth, "Authorization: Bearer %s", m->token);
 		hdrs[nh++] = buf_str(&auth);
 	}
-	hdrs[nh++] = q->ctype ? "Content-Type: image/png" : "Content-Type: application/json";
+	buf_printf(&ctype, "Content-Type: %s", q->ctype ? q->ctype : "application/json");
+	hdrs[nh++] = buf_str(&ctype);
 	memset(&r, 0, sizeof(r));
 	r.method = q->method;
 	r.url = buf_str(&url);
@@ -834,6 +849,7 @@ static void req_start(struct mxreq *q)
 	buf_release(&url);
 	buf_release(&auth);
 	buf_release(&err);
+	buf_release(&ctype);
 }
 
 /* Restarts every request that waited for a login.  Starting one may free
@@ -966,8 +982,6 @@ static void send_path(struct buf *path, const char *room, const char *txn)
 
 static void img_upload(struct matrix *m, struct mximg *im, const char *room);
 static void img_attach(struct mximg *im, struct mxreq *q);
-static json_t *img_notice(const struct mximg *im);
-static int room_known_encrypted(struct matrix *m, const char *room);
 
 /* Sends the messages of contents (an array, borrowed) to room, with txn ids
  * txn.0, txn.1, ...; on_sent(outbox_id) when all landed.  img: the last
@@ -995,11 +1009,6 @@ static void send_contents_t(struct matrix *m, const char *room, json_t *contents
 
 		buf_printf(&t, "%s.%zu", txn, i);
 		send_path(&path, room, buf_str(&t));
-		if (pic && room_known_encrypted(m, room)) {
-			pic = 0;
-			json_decref(c);
-			c = img_notice(img);
-		}
 		if (pic)
 			img_upload(m, img, room);
 		img_attach(pic ? img : NULL, mx_call_ex(m, "PUT", buf_str(&path), c, room, 0,
@@ -1119,17 +1128,34 @@ static json_t *picture_contents(const struct rich *body, const struct mximg *im)
 	return c;
 }
 
-/* The upload's answer: the waiting event gets the picture's URI, or
- * becomes a notice of the text board. */
+/* Replaces q's JSON body with c's text, the old one wiped (it may hold an
+ * attachment key). */
+static void set_body(struct mxreq *q, const json_t *c)
+{
+	if (q->body)
+		explicit_bzero(q->body, strlen(q->body));
+	free(q->body);
+	q->body = json_dumps(c, JSON_COMPACT);
+}
+
+/* The upload's answer: the waiting event gets the picture's URI (its
+ * `file` object when the upload was encrypted), or becomes a notice of the
+ * text board. */
 static void on_uploaded(struct matrix *m, long status, const char *errcode, const char *body,
 			size_t len, void *ctx)
 {
-	struct mximg *im = ctx;		/* the upload request's reference */
+	struct mxreq *up = ctx;		/* the upload: alive while this runs */
+	struct mximg *im = up->upload_of;
 	struct mxreq *q = im->waiter;
 	json_t *j = status == 200 ? json_loadb(body, len, 0, NULL) : NULL;
 	const char *uri = json_string_value(json_object_get(j, "content_uri"));
-	json_t *c = q && q->body ? json_loads(q->body, 0, NULL) : NULL;
+	json_t *c;
 
+	/* the event is the one right behind this upload in its lane; a
+	 * waiter elsewhere (its chat stopped being private: it goes to a new
+	 * one behind a new upload) or one already sealed is not this
+	 * upload's to complete */
+	c = q && q->body && !q->sealed && q->lane == up->lane ? json_loads(q->body, 0, NULL) : NULL;
 	if (!c) {
 		/* its event went back to its player's queue (a chat no longer
 		 * private): it uploads again when it goes */
@@ -1137,9 +1163,22 @@ static void on_uploaded(struct matrix *m, long status, const char *errcode, cons
 		return;
 	}
 	if (uri && !strncmp(uri, "mxc://", 6) && strlen(uri) < 256) {
-		json_object_set_new(c, "url", json_string(uri));
-		free(q->body);
-		q->body = json_dumps(c, JSON_COMPACT);
+		json_t *file = up->att ? mxa_file_json(up->att, uri) : NULL;
+
+		if (up->att && !file) {
+			img_as_text(im);
+			json_decref(c);
+			json_decref(j);
+			return;
+		}
+		/* an encrypted picture has no url: its file says where it is */
+		json_object_del(c, up->att ? "url" : "file");
+		if (file)
+			json_object_set_new(c, "file", file);
+		else
+			json_object_set_new(c, "url", json_string(uri));
+		q->has_key = up->att != NULL;
+		set_body(q, c);
 	} else {
 		log_warn("matrix: a picture could not be uploaded (HTTP %ld%s%s); its board goes as "
 			 "text", status, errcode ? " " : "", errcode ? errcode : "");
@@ -1167,16 +1206,59 @@ static void img_as_text(struct mximg *im)
 	if (!q || !q->body)
 		return;		/* not attached yet, or back in its player's queue */
 	c = img_notice(im);
-	free(q->body);
-	q->body = json_dumps(c, JSON_COMPACT);
+	set_body(q, c);
+	q->has_key = 0;
 	json_decref(c);
 }
 
-/* Whether the bot knows room is encrypted (before the first sync it does
- * not: its messages wait for it, req_start). */
-static int room_known_encrypted(struct matrix *m, const char *room)
+/*
+ * The upload q goes to an encrypted room: the media repository keeps what
+ * it is given, so it gets the picture encrypted under a fresh key (an
+ * encrypted attachment), which only the event's Megolm-sealed `file`
+ * carries.  Once per upload: a retry sends the same bytes.  -1: it could
+ * not be encrypted (nothing is uploaded).
+ */
+static int upload_encrypt(struct mxreq *q)
 {
-	return m->rooms_known && room_encrypted(m, room_get(m, room, 1));
+	struct mxa_file *f = xcalloc(1, sizeof(*f));
+	struct buf err = BUF_INIT;
+	unsigned char *c = NULL;
+
+	if (mxa_encrypt((const unsigned char *)q->body, q->body_len, &c, f, &err)) {
+		log_warn("matrix: a picture could not be encrypted (%s); its board goes as text",
+			 buf_str(&err));
+		buf_release(&err);
+		free(f);
+		return -1;
+	}
+	explicit_bzero(q->body, q->body_len);	/* a hand, maybe */
+	free(q->body);
+	q->body = (char *)c;
+	q->att = f;
+	q->ctype = "application/octet-stream";
+	/* the file name would tell the homeserver which game and move */
+	free(q->path);
+	q->path = xstrdup("/_matrix/media/v3/upload");
+	return 0;
+}
+
+/* q, an m.image whose `file` holds its picture's key, was not sealed (its
+ * room turned out not to be encrypted, or is being left): the key must not
+ * go in clear, so the event is the text board. */
+static void unseal_key(struct mxreq *q)
+{
+	log_warn("matrix: an encrypted picture's event could not be encrypted; its board goes "
+		 "as text");
+	if (q->img)
+		img_as_text(q->img);
+	if (q->has_key) {
+		json_t *c = json_pack("{s:s, s:s, s:{s:[]}}", "msgtype", "m.notice", "body",
+				      q->img ? q->img->alt : "-", "m.mentions", "user_ids");
+
+		set_body(q, c);
+		json_decref(c);
+		q->has_key = 0;
+	}
 }
 
 /* Queues the upload of im in room's lane, just before its event (the next
@@ -1197,7 +1279,7 @@ static void img_upload(struct matrix *m, struct mximg *im, const char *room)
 	q->ctype = "image/png";
 	q->auth = 1;
 	q->cb = on_uploaded;
-	q->ctx = im;
+	q->ctx = q;
 	q->upload_of = im;
 	im->refs++;
 	q->counted = 1;
@@ -1242,12 +1324,6 @@ static void send_part(struct matrix *m, struct dm *d, struct part *pt)
 
 	buf_printf(&t, "%s.%08x", pt->txn, room_tag(d->room));
 	send_path(&path, d->room, buf_str(&t));
-	if (pt->img && room_known_encrypted(m, d->room)) {
-		json_decref(pt->content);
-		pt->content = img_notice(pt->img);
-		img_unref(pt->img);
-		pt->img = NULL;
-	}
 	if (pt->img)
 		img_upload(m, pt->img, d->room);
 	img_attach(pt->img, mx_call_ex(m, "PUT", buf_str(&path), pt->content, d->room, 0,
@@ -1285,8 +1361,13 @@ static struct part *part_of_req(struct mxreq *q)
 	pt->content = json_loads(q->plain ? q->plain : q->body ? q->body : "", 0, NULL);
 	copy_id(pt->txn, sizeof(pt->txn), q->priv_txn);
 	pt->post = q->ctx;
-	if ((pt->img = q->img))
+	if ((pt->img = q->img)) {
 		pt->img->refs++;
+		/* where its picture was, and the key of an encrypted one: it
+		 * is uploaded again for the room it goes to, which sets them */
+		json_object_del(pt->content, "file");
+		json_object_set_new(pt->content, "url", json_string(""));
+	}
 	return pt;
 }
 

@@ -28,6 +28,51 @@ import urllib.parse
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import pngread  # noqa: E402  (beside this file)
 
+try:    # AES-256-CTR, for the bot's encrypted pictures
+    from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+except ImportError:     # Debian's python3-cryptography, from another python3
+    sys.path.append("/usr/lib/python3/dist-packages")
+    from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+import base64  # noqa: E402
+import hashlib  # noqa: E402
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def _unb64(s, url=False):
+    """Unpadded (url: URL-safe) base64 to bytes; ValueError when it is not."""
+    if not isinstance(s, str) or "=" in s:
+        raise ValueError("not unpadded base64: %r" % (s,))
+    alpha = "-_" if url else "+/"
+    if any(c in s for c in ("+/" if url else "-_")):
+        raise ValueError("wrong base64 alphabet: %r" % (s,))
+    return base64.b64decode(s + "=" * (-len(s) % 4), altchars=alpha.encode(),
+                            validate=True)
+
+
+def decrypt_attachment(file, data):
+    """The plaintext of an encrypted attachment's ciphertext data, checked
+    against its `file` object (the spec's v2 form: JWK key, IV whose low 64
+    bits are zero, SHA-256 of the ciphertext); ValueError when anything is
+    off."""
+    if not isinstance(file, dict) or file.get("v") != "v2":
+        raise ValueError("file is not v2: %r" % (file,))
+    k = file.get("key")
+    if not isinstance(k, dict) or k.get("kty") != "oct" or k.get("alg") != "A256CTR" or \
+            k.get("ext") is not True or \
+            sorted(k.get("key_ops") or []) != ["decrypt", "encrypt"]:
+        raise ValueError("the key is no A256CTR JWK: %r" % (sorted(k) if isinstance(k, dict)
+                                                             else k,))
+    key = _unb64(k.get("k"), url=True)
+    iv = _unb64(file.get("iv"))
+    want = _unb64((file.get("hashes") or {}).get("sha256"))
+    if len(key) != 32 or len(iv) != 16 or iv[8:] != bytes(8):
+        raise ValueError("key of %d bytes, IV %s" % (len(key), iv.hex()))
+    if hashlib.sha256(data).digest() != want:
+        raise ValueError("the ciphertext's SHA-256 does not match hashes.sha256")
+    d = Cipher(algorithms.AES(key), modes.CTR(iv)).decryptor()
+    return d.update(data) + d.finalize()
+
 PREFIX_V3 = "/_matrix/client/v3"
 MEDIA_UPLOAD = "/_matrix/media/v3/upload"
 VERSIONS = ["v1.1", "v1.2", "v1.3", "v1.4", "v1.5", "v1.6", "v1.7", "v1.8",
@@ -74,8 +119,10 @@ def _token_hex(n):
 
 
 def _without_url(c):
+    """c without where its picture is (a re-sent m.image names its new
+    upload, or its new encrypted file under a new key)."""
     if isinstance(c, dict) and c.get("msgtype") == "m.image":
-        return {k: v for k, v in c.items() if k != "url"}
+        return {k: v for k, v in c.items() if k not in ("url", "file")}
     return c
 
 
@@ -1218,8 +1265,13 @@ class FakeMatrix:
             raise MxError(413, "M_TOO_LARGE", "upload too large")
         ctype = headers.get("content-type", "")
         info = None
-        if ctype != "image/png":
-            self._violate("upload of type %r (the bot sends image/png)" % ctype, req)
+        if ctype == "application/octet-stream":
+            # an encrypted picture: checked when its event names it
+            if data.startswith(PNG_SIGNATURE):
+                self._violate("a PNG in clear uploaded as an encrypted file", req)
+        elif ctype != "image/png":
+            self._violate("upload of type %r (the bot sends image/png or an encrypted "
+                          "file)" % ctype, req)
         else:
             try:
                 info = pngread.png_info(data)
@@ -1228,16 +1280,28 @@ class FakeMatrix:
         with self._lock:
             self._counter += 1
             uri = "mxc://%s/media%d" % (self.server_name, self._counter)
+            # plain: the decrypted picture of an encrypted one, once its
+            # event showed the key (info then describes it)
             self.media[uri] = Rec(data=data, ctype=ctype, user=who.user, info=info,
-                                  filename=query.get("filename"), t=now)
+                                  filename=query.get("filename"), t=now, plain=None,
+                                  encrypted=ctype == "application/octet-stream")
             self._cond.notify_all()
         return 200, {}, {"content_uri": uri}
 
     def media_text(self, uri):
-        """The texts of the picture at uri (its PNG's Description), ""."""
+        """The texts of the picture at uri (its PNG's Description; of an
+        encrypted one, once its event showed the key), ""."""
         with self._lock:
             m = self.media.get(uri)
         return (m.info or {}).get("text", "") if m else ""
+
+    def picture_text(self, c):
+        """The texts of the picture an m.image content c shows (its url, or
+        its encrypted file's), ""."""
+        if not isinstance(c, dict):
+            return ""
+        f = c.get("file")
+        return self.media_text(f.get("url") if isinstance(f, dict) else c.get("url"))
 
     def _unknown(self, req):
         if self.unknown_is_violation:
@@ -1712,7 +1776,51 @@ class FakeMatrix:
                     if m.sender == self.bot_user]
 
     # -- sending -------------------------------------------------------
-    def _check_msg(self, c, req, what):
+    def _check_picture(self, c, what, sealed, enc_room):
+        """The problems of the bot's m.image c: a picture in clear points at
+        a PNG it uploaded (url), an encrypted one (file, only ever inside a
+        Megolm-encrypted event, and the only kind in an encrypted room) at a
+        ciphertext it uploaded that decrypts with the event's key to a PNG;
+        info describes the picture either way."""
+        probs = []
+        f = c.get("file")
+        if f is not None:
+            if not sealed:
+                probs.append("%s carries an attachment key in clear" % what)
+            if "url" in c:
+                probs.append("%s has both file and url" % what)
+            uri = f.get("url") if isinstance(f, dict) else None
+            with self._lock:
+                med = self.media.get(uri)
+            if med is None or not med.encrypted or med.user != self.bot_user:
+                return probs + ["%s file url %r is no encrypted file the bot uploaded" %
+                                (what, uri)]
+            try:
+                plain = decrypt_attachment(f, med.data)
+                pinfo = pngread.png_info(plain)
+            except ValueError as e:
+                return probs + ["%s: its encrypted file does not open: %s" % (what, e)]
+            with self._lock:
+                med.plain = plain
+                med.info = pinfo
+            size = len(plain)
+        else:
+            if enc_room:
+                probs.append("%s: a picture in clear (url) from an encrypted room" % what)
+            with self._lock:
+                med = self.media.get(c.get("url"))
+            if med is None or med.info is None:
+                return probs + ["%s url %r is no picture the bot uploaded" %
+                                (what, c.get("url"))]
+            size = len(med.data)
+        info = c.get("info") if isinstance(c.get("info"), dict) else {}
+        if (info.get("w"), info.get("h"), info.get("mimetype"), info.get("size")) != \
+                (med.info["width"], med.info["height"], "image/png", size):
+            probs.append("%s info %r does not describe its picture (%dx%d, image/png, %d "
+                         "bytes)" % (what, info, med.info["width"], med.info["height"], size))
+        return probs
+
+    def _check_msg(self, c, req, what, sealed=False, enc_room=False):
         probs = []
         if not isinstance(c, dict):
             return ["%s is not an object" % what]
@@ -1725,16 +1833,7 @@ class FakeMatrix:
         elif not c["body"]:
             probs.append("%s has an empty body" % what)
         if mt == "m.image":
-            with self._lock:
-                med = self.media.get(c.get("url"))
-            info = c.get("info") if isinstance(c.get("info"), dict) else {}
-            if med is None or med.info is None:
-                probs.append("%s url %r is no picture the bot uploaded" % (what, c.get("url")))
-            elif (info.get("w"), info.get("h"), info.get("mimetype"), info.get("size")) != \
-                    (med.info["width"], med.info["height"], med.ctype, len(med.data)):
-                probs.append("%s info %r does not describe its picture (%dx%d, %s, %d bytes)" %
-                             (what, info, med.info["width"], med.info["height"], med.ctype,
-                              len(med.data)))
+            probs += self._check_picture(c, what, sealed, enc_room)
             if "format" in c or "formatted_body" in c:
                 probs.append("%s is an m.image with formatted_body" % what)
         if "format" in c or "formatted_body" in c:
@@ -1801,8 +1900,23 @@ class FakeMatrix:
                               req)
             elif old.content != body and etype == "m.room.encrypted":
                 # a client encrypts a re-sent message again (a new
-                # index): the server answers with the first event
-                self.reencrypted.append(Rec(t=now, txn_id=txn, room=rid))
+                # index): the server answers with the first event.  The
+                # bot's must say what the first said (a picture: its new
+                # upload under a new key, which must open too)
+                rec = Rec(t=now, txn_id=txn, room=rid, content=None)
+                self.reencrypted.append(rec)
+                if who.user == self.bot_user:
+                    p = self._check_encrypted(req, rid, body)
+                    first = self._plain.get(old.event_id)
+                    if p is not None and first is not None:
+                        rec.content = _copy(p)
+                        if _without_url(p) != _without_url(first.get("content")):
+                            self._violate("txnId %r re-encrypted with different content" %
+                                          txn, req)
+                        elif p.get("msgtype") == "m.image":
+                            for prob in self._check_picture(p, "re-sent message", True,
+                                                            self._rooms[rid].encrypted):
+                                self._violate(prob, req)
             elif _without_url(old.content) != _without_url(body):
                 # (an m.image sent again after a restart carries the URI of
                 # its new upload; the server keeps the first)
@@ -1856,7 +1970,8 @@ class FakeMatrix:
                         probs.append("edit targets an edit, not the "
                                      "original")
             else:
-                probs += self._check_msg(body, req, "message")
+                probs += self._check_msg(body, req, "message", sealed=plain is not None,
+                                         enc_room=r.encrypted)
             if not isinstance(body.get("m.mentions"), dict):
                 probs.append("m.mentions missing")
             if r.encrypted and self.violate_plaintext_in_encrypted and \
@@ -2609,6 +2724,30 @@ def _selftest():
         check(all(r.status is not None for r in fake.requests),
               "every request has a status")
         check(fake.violations == [], "violations: %r" % fake.violations)
+        # an encrypted attachment opens with its file object, and only then
+        png = pngread.make_png(3, 2, text="x")
+        # (a key whose base64 has "+" and "/": base64url differs)
+        key, iv = bytes(range(224, 256)), os.urandom(8) + bytes(8)
+        e = Cipher(algorithms.AES(key), modes.CTR(iv)).encryptor()
+        ct = e.update(png) + e.finalize()
+
+        def b64(b, url=False):
+            f = base64.urlsafe_b64encode if url else base64.b64encode
+            return f(b).decode().rstrip("=")
+        good = {"v": "v2", "url": "mxc://x/y", "iv": b64(iv),
+                "key": {"kty": "oct", "key_ops": ["encrypt", "decrypt"], "alg": "A256CTR",
+                        "k": b64(key, True), "ext": True},
+                "hashes": {"sha256": b64(hashlib.sha256(ct).digest())}}
+        check(decrypt_attachment(good, ct) == png, "attachment round trip")
+        for bad in (dict(good, v="v1"), dict(good, iv=b64(os.urandom(16))),
+                    dict(good, hashes={"sha256": b64(hashlib.sha256(png).digest())}),
+                    dict(good, key=dict(good["key"], k=base64.b64encode(key).decode())),
+                    dict(good, key=dict(good["key"], alg="A128CTR"))):
+            try:
+                decrypt_attachment(bad, ct)
+                check(False, "a bad file object opened: %r" % (bad,))
+            except ValueError:
+                pass
     finally:
         fake.stop()
     print("selftest: ok")

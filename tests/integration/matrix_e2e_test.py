@@ -148,9 +148,13 @@ def test_whole_game_encrypted_room_and_dms_nothing_in_clear():
     encrypted in both; Ana has two devices and the bot's account a second
     one.  The bot restarts in the middle.  After every step the homeserver
     holds nothing in clear: no hidden card, no line of any message the bot
-    sent (public or private), no room key; every room key went only to
-    devices of the room's members, a direct chat's only to its player's
-    (and the bot's own)."""
+    sent (public or private), no room key, no picture: boards and hands
+    come as pictures, encrypted attachments whose keys travel only inside
+    the encrypted events, so the media repository holds ciphertext only;
+    the decrypted pictures match their events' info, and the public ones
+    show no hidden card.  Every room key went only to devices of the
+    room's members, a direct chat's only to its player's (and the bot's
+    own)."""
     fake = mt.new_fake()
     bot = new_bot(fake)
     bot2 = None
@@ -170,9 +174,17 @@ def test_whole_game_encrypted_room_and_dms_nothing_in_clear():
         state = {"bot": bot, "restarted": False}
 
         def step(n):
-            secrets.update(hidden.secrets_now(bot.db))
+            now = hidden.secrets_now(bot.db)
+            secrets.update(now)
             raw_new = bot_raw_bodies(fake)
-            hidden.assert_no_leak(raw_new, hidden.secrets_now(bot.db), " (step %d)" % n)
+            hidden.assert_no_leak(raw_new, now, " (step %d)" % n)
+            # what the room's members read, pictures decrypted
+            public = []
+            for m in fake.bot_messages(room):
+                public += [m.get("body", ""), m.get("formatted_body", "")]
+                if m.get("msgtype") == "m.image":
+                    public.append(fake.picture_text(m))
+            hidden.assert_no_leak(public, now, " (room, step %d)" % n)
             if n == 12 and not state["restarted"]:
                 state["bot"].stop()
                 state["bot"] = new_bot(fake, db=bot.db)
@@ -194,10 +206,29 @@ def test_whole_game_encrypted_room_and_dms_nothing_in_clear():
                            for s in c.body.get("initial_state", [])), c.body
         dm = fake.dm_room(ps[0])
         assert any("Your moves" in m.get("body", "") for m in fake.bot_messages(dm))
-        # boards and hands came as text: the media repository would keep a
-        # picture in clear, so nothing was uploaded from an encrypted room
-        assert not fake.media, sorted(fake.media)[:3]
-        assert any(m.get("body", "").startswith("== ") for m in fake.bot_messages(room))
+        # boards and hands came as pictures, encrypted attachments: every
+        # upload is ciphertext (not a PNG, not decodable without the key),
+        # and each picture decrypts with its event's key to a PNG that
+        # matches its info
+        pics = {r: [m for m in fake.bot_messages(r) if m.get("msgtype") == "m.image"]
+                for r in [room] + [fake.dm_room(p) for p in ps]}
+        assert len(pics[room]) > 10 and all(pics[fake.dm_room(p)] for p in ps), \
+            {r: len(v) for r, v in pics.items()}
+        for r, ms in pics.items():
+            for m in ms:
+                w, h, _rows = mt.open_encrypted_picture(fake, m)
+                assert w >= 800 and fake.picture_text(m), (r, w, h)
+        # every upload, shown or not (a re-send after the restart uploads
+        # again under a new key), is ciphertext
+        assert fake.media
+        for u, med in fake.media.items():
+            assert med.encrypted and not med.data.startswith(mt.PNG_SIGNATURE), (u, med.ctype)
+        # a fresh key for every picture
+        keys = [m["file"]["key"]["k"] for ms in pics.values() for m in ms]
+        assert len(set(keys)) == len(keys)
+        # and no key in the bot's logs (both processes)
+        logs = bot.log() + bot2.log()
+        assert not any(k in logs for k in keys)
         # keys: only members' devices; a direct chat's, only its player's
         assert check_keys_only_to_members(fake) > 6
         dms = {fake.dm_room(p): p for p in ps}
@@ -490,8 +521,13 @@ def test_device_keys_signed_topped_up_and_sealed_in_the_store():
         assert olmclient.verify(dk, fake.bot_user, "ed25519:" + dev, ed)
         assert set(dk["algorithms"]) >= {olmclient.OLM, MEGOLM}
         fake._wait(lambda: fake.otk_count(fake.bot_user, dev) >= 50, 10, "no one-time keys")
-        for _ in range(45):
-            kid, k = fake.claim_key(fake.bot_user, dev)
+        # claimed at once: a sync between two claims would show the bot a
+        # count on its way down (say 30: no top-up yet), and its top-up
+        # from a later one (of 50 - 19) would land beside the claims that
+        # followed, short of 50
+        with fake._lock:
+            claimed = [fake.claim_key(fake.bot_user, dev) for _ in range(45)]
+        for kid, k in claimed:
             assert not k.get("fallback") and olmclient.verify(
                 k, fake.bot_user, "ed25519:" + dev, ed)
         ana, = mt.players(fake, 1)
@@ -621,21 +657,86 @@ def test_resent_encrypted_message_appears_once():
         moves = mt.settle_start(fake, room, bot.db)
         # (b) lost, and the bot killed before it retries: the restart
         # sends it again from the outbox, encrypted anew
-        fake.lose_response_next("PUT", r"/send/m\.room\.encrypted/tabula\.[0-9]")
+        # (every answer to it lost until the kill: a retry in the process
+        # before it would be answered, and nothing left to re-send)
+        fake.lose_response_next("PUT", r"/send/m\.room\.encrypted/tabula\.[0-9]", count=1000)
         uid = mt.awaited(mt.boards(fake, room)[-1])[0]
         fake.say(uid, room, "!play " + mt.fresh_moves(fake, uid)[0])
         fake._wait(lambda: len(fake.lost_responses) >= 2, 10, "no second lost answer")
         bot.proc.send_signal(signal.SIGKILL)
         bot.proc.wait()
         bot.err.close()
+        with fake._lock:
+            fake._faults.clear()
         bot2 = new_bot(fake, db=bot.db)
         harness.wait_settled(bot.db, moves - 1, what="after the restart")
         fake.wait_idle()
         assert fake.reencrypted, "the re-sent message was not encrypted anew"
         txn = fake.lost_responses[-1].path.rsplit("/", 1)[1]
+        # (the lost one may be the room's board or a player's private
+        # message: the room's lane and the direct chat's run side by side)
+        with fake._lock:
+            landed = [e for r in fake._rooms.values() for e in r.timeline
+                      if e.txn and e.txn[2] == txn]
+        assert len(landed) == 1, landed
+        mt.check_clean(fake)
+    finally:
+        for b in (bot2, bot):
+            if b and b.proc.poll() is None:
+                b.stop()
+        fake.stop()
+
+
+def test_resent_picture_after_restart_is_one_event_under_a_new_key():
+    """A board's picture in an encrypted room whose answer is lost, the bot
+    killed before it retries: after the restart it encrypts the picture
+    again under a fresh key, uploads that ciphertext and re-sends the event
+    with the same txnId (encrypted anew); the homeserver keeps the first
+    event, so the room shows the picture once, and every upload, the unused
+    one included, is ciphertext."""
+    fake = mt.new_fake()
+    bot = new_bot(fake)
+    bot2 = None
+    try:
+        ana, ben = mt.players(fake, 2)
+        room = encrypted_room(fake, [ana, ben])
+        fake.say(ana, room, "!game new fortuna")
+        fake.say(ben, room, "!game join")
+        mt.wait_text(fake, room, "Ana, Ben")
+        fake.wait_idle()
+        # the board's second event (.1): its picture, after the notice;
+        # every answer to it lost until the bot is killed (its retries in
+        # the process send the same bytes, and are never answered)
+        fake.lose_response_next("PUT", r"/send/m\.room\.encrypted/tabula\.[0-9][^/]*\.1$",
+                                count=1000)
+        fake.say(ana, room, "!game start")
+        fake._wait(lambda: fake.lost_responses, 10, "the picture's answer was not lost")
+        bot.proc.send_signal(signal.SIGKILL)
+        bot.proc.wait()
+        bot.err.close()
+        with fake._lock:
+            fake._faults.clear()
+        txn = fake.lost_responses[-1].path.rsplit("/", 1)[1]
+        uploads = len(fake.media)
+        bot2 = new_bot(fake, db=bot.db)
+        fake._wait(lambda: any(r.txn_id == txn for r in fake.reencrypted), 20,
+                   "the picture was not sent again")
+        fake.wait_idle()
         with fake._lock:
             landed = [e for e in fake._rooms[room].timeline if e.txn and e.txn[2] == txn]
         assert len(landed) == 1, landed
+        first = [m for m in fake.bot_message_events(room)
+                 if m["event_id"] == landed[0].ev["event_id"]][0]["content"]
+        again = [r for r in fake.reencrypted if r.txn_id == txn][-1].content
+        assert first["msgtype"] == again["msgtype"] == "m.image", (first, again)
+        mt.open_encrypted_picture(fake, first)
+        mt.open_encrypted_picture(fake, again)
+        assert again["file"]["key"]["k"] != first["file"]["key"]["k"]
+        assert again["file"]["url"] != first["file"]["url"] and len(fake.media) > uploads
+        pics = [m for m in fake.bot_messages(room) if m.get("msgtype") == "m.image"]
+        assert len([m for m in pics if m["body"] == first["body"]]) == 1
+        for u, med in fake.media.items():
+            assert med.encrypted and not med.data.startswith(mt.PNG_SIGNATURE), u
         mt.check_clean(fake)
     finally:
         for b in (bot2, bot):

@@ -24,7 +24,7 @@ sys.path.insert(0, HERE)
 import harness  # noqa: E402
 import hidden  # noqa: E402  (tests/integration/hidden.py)
 import pngread  # noqa: E402
-from fake_matrix import FakeMatrix  # noqa: E402
+from fake_matrix import FakeMatrix, PNG_SIGNATURE, decrypt_attachment  # noqa: E402
 from hidden import secrets_now, assert_no_leak  # noqa: E402
 from olmclient import E2E  # noqa: E402
 
@@ -148,6 +148,29 @@ def picture_after(fake, room, msg):
             nxt = ms[i + 1] if i + 1 < len(ms) else None
             return nxt if nxt and nxt.get("msgtype") == "m.image" else None
     return None
+
+
+def open_encrypted_picture(fake, c):
+    """The bot's m.image c from an encrypted room: it names no url but an
+    encrypted file; what the media repository holds there is ciphertext
+    (not a PNG: no signature, does not decode); with the key from the
+    (decrypted) event it decrypts to a PNG that info describes.  Returns
+    (width, height, rows) of that PNG."""
+    assert "url" not in c and isinstance(c.get("file"), dict), sorted(c)
+    med = fake.media[c["file"]["url"]]
+    assert med.user == fake.bot_user and med.ctype == "application/octet-stream", med.ctype
+    assert not med.data.startswith(PNG_SIGNATURE), "a PNG in clear"
+    try:
+        pngread.png_info(med.data)
+        raise AssertionError("the upload decodes as a PNG without the key")
+    except ValueError:
+        pass
+    plain = decrypt_attachment(c["file"], med.data)
+    w, h, rows = pngread.png_pixels(plain)
+    info = c["info"]
+    assert (w, h, "image/png", len(plain)) == (info["w"], info["h"], info["mimetype"],
+                                               info["size"]), (w, h, info)
+    return w, h, rows
 
 
 def wait_boards(fake, room, n, timeout=10):
@@ -318,15 +341,27 @@ def test_boards_come_as_pictures():
         assert rows[2][2] == (0xF3, 0xEC, 0xDC), rows[2][2]
         assert "Sites in town/out of town" in media.info["text"]
         # the private view goes to the direct chat, which the bot made
-        # encrypted: there it is text, and no picture of a hand is ever
-        # uploaded (the media repository would keep it in clear)
+        # encrypted: its picture is an encrypted attachment, whose key
+        # travels only in the Megolm-encrypted event; the media repository
+        # holds ciphertext, never a picture of a hand
         fake.say(ps[0], room, "!hand")
         dm = fake.dm_room(ps[0])
-        fake._wait(lambda: dm and any(m.get("body", "").startswith(
-            "== Glory to Rome: your hand ==") for m in fake.bot_messages(dm)), 10,
-                   lambda: "no private view")
-        assert not any(m.get("msgtype") == "m.image" for m in fake.bot_messages(dm))
-        assert not any("your hand" in fake.media_text(u) for u in list(fake.media))
+
+        def hand_pics():
+            return [m for m in fake.bot_messages(dm or fake.dm_room(ps[0]))
+                    if m.get("msgtype") == "m.image" and
+                    m.get("body", "").startswith("== Glory to Rome: your hand ==")]
+        fake._wait(lambda: fake.dm_room(ps[0]) and hand_pics(), 10, lambda: "no private view")
+        dm = fake.dm_room(ps[0])
+        hand = hand_pics()[-1]
+        hw, hh, hrows = open_encrypted_picture(fake, hand)
+        assert hw == 1000 and hrows[2][2] == (0xF3, 0xEC, 0xDC), (hw, hrows[2][2])
+        assert "your hand" in fake.picture_text(hand), fake.picture_text(hand)[:200]
+        assert all(e["type"] == "m.room.encrypted" for e in fake.room_events(dm)
+                   if e["sender"] == fake.bot_user and e["type"].startswith("m.room.")
+                   and e["type"] in ("m.room.message", "m.room.encrypted"))
+        assert not any("your hand" in fake.media_text(u)
+                       for u, med in list(fake.media.items()) if not med.encrypted)
         assert not any("Glory to Rome: your hand" in t for t in texts(fake, room))
         # text again, at once
         n = len(texts(fake, room))
@@ -377,7 +412,7 @@ def test_sylla_one_human_three_ai():
             for m in fake.bot_messages(room):
                 public += [m.get("body", ""), m.get("formatted_body", "")]
                 if m.get("msgtype") == "m.image":
-                    public.append(fake.media_text(m.get("url")))
+                    public.append(fake.picture_text(m))
             assert_no_leak(public, secrets, " (step %d)" % step)
             checked[0] += bool(secrets)
 
@@ -1203,11 +1238,15 @@ class Scan:
             self.seen.add(e.event_id)
             strings = all_strings(e.content)
             if e.content.get("msgtype") == "m.image":
-                # the picture's own texts (its PNG's Description)
-                strings.append(fake.media_text(e.content.get("url")))
+                # the picture's own texts (its PNG's Description; of an
+                # encrypted picture, once decrypted)
+                strings.append(fake.picture_text(e.content))
                 self.pictures += 1
             if e.room in dms:
-                assert e.content.get("msgtype") != "m.image", "a picture in an encrypted DM"
+                if e.content.get("msgtype") == "m.image":
+                    # the bot's direct chats are encrypted: an encrypted
+                    # attachment, ciphertext in the media repository
+                    open_encrypted_picture(fake, e.content)
                 assert sorted(e.readers) == sorted([fake.bot_user, dms[e.room]]), \
                     ("a private message readable by", e.readers, e.content.get("body", "")[:200])
                 self.private += 1
