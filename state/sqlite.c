@@ -719,6 +719,32 @@ static int due_page(struct sqlite_store *ss, int64_t until, int64_t after_due,
 }
 
 /*
+ * Hands each session of a (due, id) page to cb, read whole, and moves the
+ * key past it; a session whose due changed since the page was read is
+ * skipped.  1: cb asked to stop; 0: go on; -1: error (err).
+ */
+static int deliver_due_page(struct store *s, const int64_t *ids, const int64_t *dues, int n,
+			    int64_t *after_due, int64_t *after_id, struct session_rec *rec,
+			    store_session_cb cb, void *ctx, struct buf *err)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		int found = sqlite_session_get(s, ids[i], rec, err);
+
+		*after_due = dues[i];
+		*after_id = ids[i];
+		if (found < 0)
+			return -1;
+		if (!found || rec->due != dues[i])
+			continue;
+		if (cb(ctx, rec))
+			return 1;
+	}
+	return 0;
+}
+
+/*
  * Like sessions_open: a page of (due, id) keys, then each session read
  * whole with its seats.  A session whose due a callback changed since the
  * page was read is skipped if no longer in range; one moved to a later due
@@ -731,26 +757,16 @@ static int sqlite_sessions_due(struct store *s, int64_t until, store_session_cb 
 	struct sqlite_store *ss = sqlite_downcast(s);
 	struct session_rec rec;
 	int64_t ids[PAGE_ROWS], dues[PAGE_ROWS], after_due = 0, after_id = 0;
-	int n, i, ret = -1;
+	int n, rc, ret = -1;
 
 	session_rec_init(&rec);
 	do {
 		if (due_page(ss, until, after_due, after_id, ids, dues, &n, err))
 			goto fail;
-		for (i = 0; i < n; i++) {
-			int found = sqlite_session_get(s, ids[i], &rec, err);
-
-			after_due = dues[i];
-			after_id = ids[i];
-			if (found < 0)
-				goto fail;
-			if (!found || rec.due != dues[i])
-				continue;
-			if (cb(ctx, &rec))
-				goto done;
-		}
-	} while (n == PAGE_ROWS);
-done:
+		rc = deliver_due_page(s, ids, dues, n, &after_due, &after_id, &rec, cb, ctx, err);
+		if (rc < 0)
+			goto fail;
+	} while (!rc && n == PAGE_ROWS);
 	ret = 0;
 fail:
 	session_rec_release(&rec);
@@ -1334,7 +1350,7 @@ static int sqlite_sessions_claim_due(struct store *s, int64_t until, const char 
 	struct session_rec rec;
 	struct buf list = BUF_INIT;
 	int64_t ids[PAGE_ROWS], dues[PAGE_ROWS], after_due = 0, after_id = 0;
-	int n, i, ret = -1;
+	int n, rc, ret = -1;
 
 	session_rec_init(&rec);
 	if (store_check_name(owner, "a claim owner", err) ||
@@ -1344,20 +1360,10 @@ static int sqlite_sessions_claim_due(struct store *s, int64_t until, const char 
 		if (claim_due_page(ss, until, owner, buf_str(&list), after_due, after_id, ids,
 				   dues, &n, err))
 			goto fail;
-		for (i = 0; i < n; i++) {
-			int found = sqlite_session_get(s, ids[i], &rec, err);
-
-			after_due = dues[i];
-			after_id = ids[i];
-			if (found < 0)
-				goto fail;
-			if (!found || rec.due != dues[i])
-				continue;
-			if (cb(ctx, &rec))
-				goto done;
-		}
-	} while (n == PAGE_ROWS);
-done:
+		rc = deliver_due_page(s, ids, dues, n, &after_due, &after_id, &rec, cb, ctx, err);
+		if (rc < 0)
+			goto fail;
+	} while (!rc && n == PAGE_ROWS);
 	ret = 0;
 fail:
 	session_rec_release(&rec);
