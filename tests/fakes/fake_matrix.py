@@ -75,6 +75,8 @@ def decrypt_attachment(file, data):
 
 PREFIX_V3 = "/_matrix/client/v3"
 MEDIA_UPLOAD = "/_matrix/media/v3/upload"
+MEDIA_DOWNLOAD = "/_matrix/media/v3/download"
+MEDIA_DOWNLOAD_V1 = "/_matrix/client/v1/media/download"   # authenticated (v1.11)
 VERSIONS = ["v1.1", "v1.2", "v1.3", "v1.4", "v1.5", "v1.6", "v1.7", "v1.8",
             "v1.9"]
 HTML_FORMAT = "org.matrix.custom.html"
@@ -86,6 +88,7 @@ MATRIX_TO = "https://matrix.to/#/@"
 _HREF_RE = re.compile(r"<a\b[^>]*?\bhref\s*=\s*(\"[^\"]*\"|'[^']*'|[^\s>]+)",
                       re.I)
 _TOKEN_RE = re.compile(r"^s(\d+)(?:_.*)?$")
+_AUX_RE = re.compile(r"^s\d+_x(\d+)_")
 
 
 class Rec(dict):
@@ -141,6 +144,13 @@ def _parse_tok(t):
     if not m:
         return -1
     return int(m.group(1))
+
+
+def _parse_aux(t):
+    """The to-device and device-list position of a test user's sync token
+    (s<pos>_x<aux>_fake), 0 without one."""
+    m = _AUX_RE.match(t or "")
+    return int(m.group(1)) if m else 0
 
 
 def _type_match(t, patterns):
@@ -263,6 +273,8 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         if isinstance(rbody, (dict, list)):
             data = json.dumps(rbody).encode()
             rh.setdefault("Content-Type", "application/json")
+        elif isinstance(rbody, bytes):      # a media download
+            data = rbody
         else:
             data = (rbody or "").encode()
             rh.setdefault("Content-Type", "text/plain")
@@ -377,9 +389,19 @@ class FakeMatrix:
         self._devices = {}          # uid -> {device id: device_keys}
         self._otks = {}             # (uid, dev) -> [(key id, key object)]
         self._fallback = {}         # (uid, dev) -> [key id, object, used]
-        self._dev_changes = []      # Rec(pos, user) of device list changes
-        self._to_device = []        # Rec(seq, pos, sender, ...) in order
+        self._dev_changes = []      # Rec(pos, aux, user) of device list changes
+        self._to_device = []        # Rec(seq, pos, aux, sender, ...) in order
         self._td_seq = 0
+        # the test users' own clients (over HTTP) get their to-device
+        # messages and device list changes by this second position, kept in
+        # their sync tokens: the bot's stream position moves only for what
+        # the bot gets, so wait_caught_up still means the bot's sync
+        self._aux = 0
+        self._client_seen = {}      # (uid, device) -> (pos, aux) it has read
+        self._cross_signing = {}    # uid -> {"master"|"self_signing"|"user_signing": key}
+        self.media_downloads = []   # Rec(t, user, uri)
+        self.cross_signing_uploads = []     # Rec(t, user, body)
+        self.signature_uploads = []         # Rec(t, user, body, failures)
         self._td_txns = {}          # (uid, dev, txn) -> body
         self._claimed_ids = {}      # (uid, dev) -> {key ids claimed}
         self.keys_uploads = []      # Rec(t, user, device, body)
@@ -1090,13 +1112,19 @@ class FakeMatrix:
             req.since_pos = _parse_tok(query.get("since"))
         with self._lock:
             self.requests.append(req)
-            if is_sync:
+            # the bot's requests (or unauthenticated ones not from another
+            # user) are what wait_caught_up, wait_idle and sync_count watch;
+            # the test users' own clients (login, /sync over HTTP) are not
+            req.is_bot = self._from_bot(headers, segs, parsed)
+            if is_sync and req.is_bot:
                 self.sync_count += 1
                 if req.since_pos is not None and (
                         self._max_since is None or
                         req.since_pos > self._max_since):
                     self._max_since = req.since_pos
-            else:
+            elif is_sync:
+                self._client_synced(headers, query)
+            elif req.is_bot:
                 self._busy += 1
                 self._last_arrival = req.t_arrival
             if segs is not None and method == "PUT" and len(segs) == 5 and \
@@ -1118,7 +1146,7 @@ class FakeMatrix:
         with self._lock:
             req.status = st
             req.response = b
-            if not is_sync:
+            if not is_sync and req.is_bot:
                 self._busy -= 1
             if lose:
                 req.lost = True
@@ -1127,6 +1155,53 @@ class FakeMatrix:
         if lose:
             raise _LoseResponse()
         return st, h, b, req
+
+    def _from_bot(self, headers, segs, body):
+        """Whether a request is the bot's: its token is the bot's (or
+        unknown: the bot's expired ones), or it is a login of the bot (or
+        an unauthenticated request of no other user)."""
+        auth = headers.get("authorization", "")
+        if auth.startswith("Bearer "):
+            who = self._tokens.get(auth[len("Bearer "):].strip())
+            return who is None or who.user == self.bot_user
+        if segs == ["login"] and isinstance(body, dict):
+            ident = body.get("identifier")
+            user = ident.get("user") if isinstance(ident, dict) else body.get("user")
+            if isinstance(user, str) and user:
+                return self._uid(user) == self.bot_user
+        return True
+
+    def _client_synced(self, headers, query):
+        """A test user's client asks /sync from a token: it has read
+        everything up to it (as a client loop does before asking again)."""
+        auth = headers.get("authorization", "")
+        who = self._tokens.get(auth[len("Bearer "):].strip()) \
+            if auth.startswith("Bearer ") else None
+        since = query.get("since")
+        if who is None or since is None or _parse_tok(since) < 0:
+            return
+        self._client_read(who.user, who.device, _parse_tok(since), _parse_aux(since))
+
+    def _client_read(self, uid, dev, pos, aux):
+        old = self._client_seen.get((uid, dev), (0, 0))
+        new = (max(old[0], pos), max(old[1], aux))
+        if new != old:      # (a notification wakes every long-poll)
+            self._client_seen[(uid, dev)] = new
+            self._cond.notify_all()
+
+    def wait_client_caught_up(self, user, device, timeout=10):
+        """Wait until the client of a test user's device that syncs over
+        HTTP has read everything the fake holds for it now: it asked /sync
+        from a token at or past the current positions, or its long-poll
+        found nothing new for it since its token."""
+        with self._lock:
+            want = (self._pos, self._aux)
+
+        def ok():
+            got = self._client_seen.get((user, device), (0, 0))
+            return got[0] >= want[0] and got[1] >= want[1]
+        self._wait(ok, timeout, lambda: "%s %s has not synced up to %r (read %r)" %
+                   (user, device, want, self._client_seen.get((user, device))))
 
     def _responded(self, req, t):
         """The handler has written req's response, starting at t."""
@@ -1194,6 +1269,10 @@ class FakeMatrix:
                                              retry_after_ms=None))
         if segs is None and path == MEDIA_UPLOAD and method == "POST":
             return self._media_upload(req, headers, query, now) + (lose,)
+        if segs is None and method == "GET" and (
+                path.startswith(MEDIA_DOWNLOAD_V1 + "/") or
+                path.startswith(MEDIA_DOWNLOAD + "/")):
+            return self._media_download(req, headers, path, now) + (lose,)
         if segs is None:
             return self._unknown(req) + (lose,)
         if bad_json:
@@ -1287,6 +1366,32 @@ class FakeMatrix:
                                   encrypted=ctype == "application/octet-stream")
             self._cond.notify_all()
         return 200, {}, {"content_uri": uri}
+
+    def _media_download(self, req, headers, path, now):
+        """GET /_matrix/client/v1/media/download/{server}/{id}[/{name}]
+        (authenticated) or /_matrix/media/v3/download/... (the legacy one,
+        without a token): the bytes as uploaded, with their type."""
+        v1 = path.startswith(MEDIA_DOWNLOAD_V1 + "/")
+        rest = path[len(MEDIA_DOWNLOAD_V1 if v1 else MEDIA_DOWNLOAD) + 1:].split("/")
+        auth = headers.get("authorization", "")
+        with self._lock:
+            who = self._tokens.get(auth[len("Bearer "):].strip()) \
+                if auth.startswith("Bearer ") else None
+        if v1 and who is None:
+            raise MxError(401, "M_MISSING_TOKEN" if not auth else "M_UNKNOWN_TOKEN",
+                          "Missing or unknown access token")
+        if len(rest) < 2:
+            raise MxError(404, "M_NOT_FOUND", "Not found")
+        uri = "mxc://%s/%s" % (rest[0], rest[1])
+        with self._lock:
+            m = self.media.get(uri)
+            if who is not None:
+                req.user = who.user
+                req.device = who.device
+            self.media_downloads.append(Rec(t=now, user=req.user, uri=uri))
+        if m is None:
+            raise MxError(404, "M_NOT_FOUND", "Not found")
+        return 200, {"Content-Type": m.ctype or "application/octet-stream"}, m.data
 
     def media_text(self, uri):
         """The texts of the picture at uri (its PNG's Description; of an
@@ -1434,6 +1539,10 @@ class FakeMatrix:
                 return self._keys_query(req, who, body, now)
             if segs == ["keys", "claim"] and method == "POST":
                 return self._keys_claim(req, who, body, now)
+            if segs == ["keys", "device_signing", "upload"] and method == "POST":
+                return self._signing_upload(req, who, body, now)
+            if segs == ["keys", "signatures", "upload"] and method == "POST":
+                return self._signatures_upload(req, who, body, now)
             if s0 == "sendToDevice" and n == 3 and method == "PUT":
                 return self._send_to_device(req, who, segs[1], segs[2], body)
             if s0 in ("pushrules", "capabilities", "presence", "voip",
@@ -1593,7 +1702,8 @@ class FakeMatrix:
             for r in self._user_rooms.get(uid, {}))
         if shares:
             self._pos += 1
-        self._dev_changes.append(Rec(pos=self._pos, user=uid))
+        self._aux += 1
+        self._dev_changes.append(Rec(pos=self._pos, aux=self._aux, user=uid))
         self._cond.notify_all()
 
     def _upload(self, uid, dev, body, req=None):
@@ -1645,9 +1755,73 @@ class FakeMatrix:
                                      body=_copy(body)))
         return 200, {}, self._upload(who.user, who.device, body, req)
 
-    def _query(self, users):
-        return {"device_keys": {u: _copy(self._devices.get(u, {}))
-                                for u in users}, "failures": {}}
+    def _query(self, users, requester=None):
+        out = {"device_keys": {u: _copy(self._devices.get(u, {})) for u in users},
+               "failures": {}}
+        # cross-signing keys: master and self-signing of everyone asked,
+        # the user-signing key only of the one who asks
+        for kind, field in (("master", "master_keys"), ("self_signing", "self_signing_keys"),
+                            ("user_signing", "user_signing_keys")):
+            for u in users:
+                k = self._cross_signing.get(u, {}).get(kind)
+                if k is not None and (kind != "user_signing" or u == requester):
+                    out.setdefault(field, {})[u] = _copy(k)
+        return out
+
+    def _signing_upload(self, req, who, body, now):
+        """POST /keys/device_signing/upload: the caller's cross-signing
+        keys (master, self-signing, user-signing), stored as given (their
+        signatures are not checked, as nothing is here; no interactive
+        auth is asked)."""
+        if not isinstance(body, dict):
+            raise MxError(400, "M_BAD_JSON", "not an object")
+        keys = {}
+        for kind in ("master", "self_signing", "user_signing"):
+            k = body.get(kind + "_key")
+            if k is None:
+                continue
+            if not isinstance(k, dict) or k.get("user_id") != who.user or \
+                    kind not in (k.get("usage") or []) or \
+                    not isinstance(k.get("keys"), dict) or len(k["keys"]) != 1:
+                self._violate("a malformed %s key" % kind, req)
+                raise MxError(400, "M_INVALID_PARAM", "malformed %s key" % kind)
+            keys[kind] = _copy(k)
+        self._cross_signing.setdefault(who.user, {}).update(keys)
+        self.cross_signing_uploads.append(Rec(t=now, user=who.user, body=_copy(body)))
+        self._device_changed(who.user)
+        return 200, {}, {}
+
+    def _signatures_upload(self, req, who, body, now):
+        """POST /keys/signatures/upload: signatures added to devices' keys
+        (a self-signing key signs its user's devices) and to master keys
+        (a device or another user's user-signing key signs it)."""
+        if not isinstance(body, dict):
+            raise MxError(400, "M_BAD_JSON", "not an object")
+        failures = {}
+        changed = []
+        for uid, objs in body.items():
+            for kid, obj in (objs or {}).items():
+                sigs = obj.get("signatures") if isinstance(obj, dict) else None
+                target = self._devices.get(uid, {}).get(kid)
+                if target is None:
+                    for k in self._cross_signing.get(uid, {}).values():
+                        if list(k["keys"].values()) == [kid]:
+                            target = k
+                if target is None or not isinstance(sigs, dict):
+                    failures.setdefault(uid, {})[kid] = {
+                        "errcode": "M_INVALID_SIGNATURE", "error": "unknown key"}
+                    continue
+                for signer, ss in sigs.items():
+                    if isinstance(ss, dict):
+                        target.setdefault("signatures", {}).setdefault(signer, {}).update(
+                            _copy(ss))
+                if uid not in changed:
+                    changed.append(uid)
+        self.signature_uploads.append(Rec(t=now, user=who.user, body=_copy(body),
+                                          failures=_copy(failures)))
+        for uid in changed:
+            self._device_changed(uid)
+        return 200, {}, {"failures": failures}
 
     def _keys_query(self, req, who, body, now):
         dk = (body or {}).get("device_keys")
@@ -1655,7 +1829,7 @@ class FakeMatrix:
             self._violate("/keys/query without device_keys", req)
             raise MxError(400, "M_BAD_JSON", "device_keys")
         self.keys_queries.append(Rec(t=now, user=who.user, body=_copy(body)))
-        return 200, {}, self._query(list(dk))
+        return 200, {}, self._query(list(dk), who.user)
 
     def _claim(self, uid, dev):
         """A one-time key of (uid, dev), else its fallback key: (key id,
@@ -1696,10 +1870,11 @@ class FakeMatrix:
                     else [dev]
                 for d in targets:
                     self._td_seq += 1
+                    self._aux += 1
                     if uid == self.bot_user:
                         self._pos += 1      # the bot's next sync carries it
                     self._to_device.append(Rec(
-                        seq=self._td_seq, pos=self._pos, sender=sender,
+                        seq=self._td_seq, pos=self._pos, aux=self._aux, sender=sender,
                         sender_device=sender_dev, user=uid, device=d,
                         type=etype, content=_copy(content)))
         self._cond.notify_all()
@@ -2066,15 +2241,20 @@ class FakeMatrix:
         tmo_s = min(max(tmo, 0) / 1000.0, self.sync_timeout_cap_s)
         full = query.get("full_state") == "true"
         deadline = now + tmo_s
+        client = who.user != self.bot_user
+        saux = _parse_aux(since) if client else None
         with self._cond:
             if spos is not None and spos > self._pos:
                 self._violate("/sync since %d is beyond the stream (%d)" %
                               (spos, self._pos), req)
                 spos = self._pos
             while True:
-                resp, nonempty = self._build_sync(spos, flt, who, full)
+                resp, nonempty = self._build_sync(spos, flt, who, full, saux)
                 if nonempty or spos is None or full or self._stopping:
                     break
+                if client:
+                    # nothing for this device up to now: it has read it all
+                    self._client_read(who.user, who.device, self._pos, self._aux)
                 left = deadline - time.monotonic()
                 if left <= 0:
                     break
@@ -2086,7 +2266,10 @@ class FakeMatrix:
                                   filter=flt))
         return 200, {}, resp
 
-    def _build_sync(self, spos, flt, who, full):
+    def _build_sync(self, spos, flt, who, full, saux=None):
+        """saux: the to-device and device-list position of a test user's
+        token (None for the bot, whose to-device messages and device
+        changes move the stream position itself)."""
         uid = who.user
         rflt = flt.get("room") if isinstance(flt.get("room"), dict) else {}
         tflt = rflt.get("timeline") if isinstance(rflt.get("timeline"),
@@ -2107,7 +2290,8 @@ class FakeMatrix:
             if isinstance(rflt.get("not_rooms"), list) else set()
         ll = self.lazy_loading and sflt.get("lazy_load_members") is True
         redundant = sflt.get("include_redundant_members") is True
-        self.sync_filters.append(_copy(flt))
+        if saux is None:
+            self.sync_filters.append(_copy(flt))
         if spos is None or full:
             rids = [rid for rid in mine]
         else:
@@ -2129,7 +2313,11 @@ class FakeMatrix:
                 if self.hide_pre_join_events and spos is not None and \
                         mrec.pos > base:
                     lo = max(base, mrec.pos - 1)
-                if spos is None:
+                if spos is None or (saux is not None and fresh):
+                    # (a test user's client that has just joined gets the
+                    # room's recent events, before its join too, as a
+                    # server gives them: a direct chat's first messages
+                    # come while the player is only invited)
                     lo = 0
                 pend = [e for e in room.timeline[
                         bisect.bisect_right(room.tpos, lo):]
@@ -2242,9 +2430,11 @@ class FakeMatrix:
         # acknowledges them (a repeat of the same since gets them again)
         td = [{"type": m.type, "sender": m.sender, "content": _copy(m.content)}
               for m in self._to_device
-              if m.pos > base and m.user == uid and m.device == who.device]
+              if (m.pos > base if saux is None else m.aux > saux) and
+              m.user == uid and m.device == who.device]
         changed = []
-        recent = [c for c in self._dev_changes[-1000:] if c.pos > base] \
+        recent = [c for c in self._dev_changes[-1000:]
+                  if (c.pos > base if saux is None else c.aux > saux)] \
             if spos is not None else []
         if recent:
             mates = {uid}
@@ -2258,7 +2448,8 @@ class FakeMatrix:
         if td or changed:
             nonempty = True
         fb = self._fallback.get((uid, who.device))
-        resp = {"next_batch": _tok(self._pos),
+        nb = _tok(self._pos) if saux is None else "s%d_x%d_fake" % (self._pos, self._aux)
+        resp = {"next_batch": nb,
                 "rooms": {"join": join, "invite": invite, "leave": leave,
                           "knock": {}},
                 "account_data": {"events": ad},
