@@ -40,6 +40,11 @@ if command -v python3 >/dev/null 2>&1; then
 else
 	need="$need python3 python3-olm python3-cryptography"
 fi
+# the interop tests' players (tests/integration/matrix_interop_test.py): Node.js
+# (>= 18, Debian 12 has 18) runs matrix-sdk-crypto as WebAssembly, the npm
+# package pinned in tests/interop/package-lock.json, installed below with npm ci
+command -v node >/dev/null 2>&1 || need="$need nodejs"
+command -v npm >/dev/null 2>&1 || need="$need npm"
 # the tests' throwaway PostgreSQL (scripts/pg-test-server.sh): the server
 # binaries and psql, which the integration tests read the store with
 command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 ||
@@ -59,21 +64,33 @@ fuzz_rt() {
 	echo "libclang-rt-$v-dev"
 }
 [ -n "$fuzz" ] && command -v clang >/dev/null 2>&1 && need="$need$(fuzz_rt | sed 's/^/ /')"
-[ -z "$need" ] && exit 0
-echo "deps: installing$need"
-SUDO=""
-if [ "$(id -u)" != 0 ]; then
-	if command -v sudo >/dev/null 2>&1; then SUDO=sudo; else
-		echo "deps: missing$need; run as root or install them with apt-get" >&2
-		exit 1
+if [ -n "$need" ]; then
+	echo "deps: installing$need"
+	SUDO=""
+	if [ "$(id -u)" != 0 ]; then
+		if command -v sudo >/dev/null 2>&1; then SUDO=sudo; else
+			echo "deps: missing$need; run as root or install them with apt-get" >&2
+			exit 1
+		fi
+	fi
+	export DEBIAN_FRONTEND=noninteractive
+	$SUDO apt-get update -qq
+	# shellcheck disable=SC2086
+	$SUDO apt-get install -y -qq --no-install-recommends $need
+	# clang was missing: its runtime's package name is known only now
+	if [ -n "$fuzz" ] && [ -n "$(fuzz_rt)" ]; then
+		# shellcheck disable=SC2046
+		$SUDO apt-get install -y -qq --no-install-recommends $(fuzz_rt)
 	fi
 fi
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
-# shellcheck disable=SC2086
-$SUDO apt-get install -y -qq --no-install-recommends $need
-# clang was missing: its runtime's package name is known only now
-if [ -n "$fuzz" ] && [ -n "$(fuzz_rt)" ]; then
-	# shellcheck disable=SC2046
-	$SUDO apt-get install -y -qq --no-install-recommends $(fuzz_rt)
+# matrix-sdk-crypto for the interop tests, at the version the lockfile pins
+# (again when the lockfile names another than the one installed)
+interop="$(dirname "$0")/../tests/interop"
+installed=$(sed -n 's/^ *"version": "\(.*\)",$/\1/p' \
+	"$interop/node_modules/@matrix-org/matrix-sdk-crypto-wasm/package.json" 2>/dev/null || true)
+pinned=$(sed -n '/"node_modules\/@matrix-org\/matrix-sdk-crypto-wasm"/,/}/s/^ *"version": "\(.*\)",$/\1/p' \
+	"$interop/package-lock.json")
+if [ -z "$installed" ] || [ "$installed" != "$pinned" ]; then
+	echo "deps: npm ci in tests/interop (@matrix-org/matrix-sdk-crypto-wasm $pinned)"
+	(cd "$interop" && npm ci --no-audit --no-fund --loglevel=error)
 fi

@@ -332,6 +332,7 @@ class FakeMatrix:
         self.hide_pre_join_events = False  # fresh-join timeline starts at
         #                                    the bot's join event
         self.lazy_loading = True        # honour state.lazy_load_members
+        self.claim_fallback_only = set()    # (uid, device): claims get its fallback key
         # state
         self._lock = threading.RLock()
         self._cond = threading.Condition(self._lock)
@@ -1835,7 +1836,7 @@ class FakeMatrix:
         """A one-time key of (uid, dev), else its fallback key: (key id,
         object), or None."""
         mine = self._otks.get((uid, dev))
-        if mine:
+        if mine and (uid, dev) not in self.claim_fallback_only:
             kid, k = mine.pop(0)
             self._claimed_ids.setdefault((uid, dev), set()).add(kid)
             return kid, k

@@ -93,6 +93,12 @@ class World:
         return [e for e in self.fake.room_events(room)
                 if e["sender"] == self.fake.bot_user and e["type"] == "m.room.encrypted"]
 
+    def restart(self, extra_env=None):
+        """The bot stops and starts again on its store."""
+        self.bot.stop()
+        self.bot = mt.Bot(self.fake, db=self.bots[0].db, extra_env=extra_env)
+        self.bots.append(self.bot)
+
     def check_clean(self):
         assert self.fake.violations == [], self.fake.violations
         assert self.sdk.errors() == [], self.sdk.errors()
@@ -205,12 +211,13 @@ def play(w, room, ps, rng, moves, steps=None, hook=None):
     awaited player's device (in the room with the prefix, or in their
     direct chat without), until it ends or after steps decisions.  Before
     each, every seated player's device has decrypted everything the bot
-    said in the room.  Returns (decisions, the last board)."""
+    said in the room.  Returns (decisions, the last board, the moves
+    stored)."""
     step = 0
     while steps is None or step < steps:
         board = boards(read_all(w, w.dev[ps[0]], room))[-1]
         if "Game over" in board["body"]:
-            return step, board
+            return step, board, moves
         who = mt.awaited(board)
         assert who, "a board waiting for nobody: %r" % board["body"][-200:]
         uid = who[0]
@@ -226,7 +233,7 @@ def play(w, room, ps, rng, moves, steps=None, hook=None):
                                      (step, move, uid))
         step += 1
         assert step < 600, "the game did not end"
-    return step, boards(read_all(w, w.dev[ps[0]], room))[-1]
+    return step, boards(read_all(w, w.dev[ps[0]], room))[-1], moves
 
 
 # ---- tests ----
@@ -294,7 +301,10 @@ def test_bot_device_and_keys_pass_matrix_sdk_crypto_checks():
         with w.fake._lock:        # the bot must not share keys with them either
             del w.fake._devices[w.fake.bot_user]["FORGED"]
             del w.fake._devices[w.fake.bot_user]["BADOTK"]
-        # the sessions work: each carries its device's room key to the bot
+        # the other way: the bot's Olm session to Ben's device comes from
+        # his fallback key (signed with the fallback flag, as matrix-sdk-
+        # crypto signs it); and the sessions each way carry the room keys
+        w.fake.claim_fallback_only.add((ben, w.dev[ben].id))
         w.dev[ana].send(room, "!game new fortuna")
         w.dev[ana].wait_message(room, lambda c: "lobby" in c.get("body", ""))
         w.dev[ben].send(room, "!game join")
@@ -303,6 +313,9 @@ def test_bot_device_and_keys_pass_matrix_sdk_crypto_checks():
         # has not cross-signed (docs/matrix.md, "Trust")
         m = read_all(w, w.dev[ben], room)[-1]
         assert (m["shield"]["color"], m["shield"]["code"]) == (RED, UNSIGNED_DEVICE), m["shield"]
+        claims = [c.response["one_time_keys"].get(ben, {}).get(w.dev[ben].id)
+                  for c in w.fake.keys_claims if c.user == w.fake.bot_user]
+        assert [k for k in claims if k and list(k.values())[0].get("fallback")], claims
         w.check_clean()
     finally:
         w.close()
@@ -311,7 +324,8 @@ def test_bot_device_and_keys_pass_matrix_sdk_crypto_checks():
 def test_whole_game_between_matrix_sdk_crypto_devices():
     """Three players whose devices are matrix-sdk-crypto play Fortuna to
     the end in an encrypted room whose key rotates every 10 messages, hands
-    in the encrypted direct chats the bot makes: every command is encrypted
+    in the encrypted direct chats the bot makes, the bot restarted in the
+    middle: every command is encrypted
     by matrix-sdk-crypto (shared with the room's devices as Element shares
     it) and done by the bot; every board, hand and notice the bot sends is
     decrypted by each member's device (no key missing, none late), and
@@ -340,7 +354,9 @@ def test_whole_game_between_matrix_sdk_crypto_devices():
                     public.append(check_picture(m))
                     pictures[0] += 1
             hidden.assert_no_leak(public, now, " (room, step %d)" % n)
-        steps, last = play(w, room, ps, random.Random(5), moves, hook=step)
+            if n == 12:
+                w.restart()
+        steps, last, _ = play(w, room, ps, random.Random(5), moves, hook=step)
         assert steps > 20, steps
         assert "Winner" in last["body"] or "Nobody wins" in last["body"], last["body"][-300:]
         # every member's device read all the bot said in the room, and each
@@ -367,8 +383,9 @@ def test_whole_game_between_matrix_sdk_crypto_devices():
             per[e["content"]["session_id"]] = per.get(e["content"]["session_id"], 0) + 1
         assert len(per) >= 3 and max(per.values()) <= 10, per
         # the players' commands: every one the bot read, none held back
-        log = w.bot.log()
-        assert "waits for its key" not in log and "could not read" not in log
+        for b in w.bots:
+            log = b.log()
+            assert "waits for its key" not in log and "could not read" not in log
         # the media repository holds ciphertext only
         assert w.fake.media and all(med.encrypted for med in w.fake.media.values())
         w.check_clean()
@@ -441,43 +458,75 @@ def test_rotation_leave_and_late_key_with_matrix_sdk_crypto():
         w.close()
 
 
-def test_device_added_mid_game_with_matrix_sdk_crypto():
-    """A player logs in on a second matrix-sdk-crypto device in the middle
-    of a game: it reads the room's boards from then on (the bot shares the
-    room key with every member's devices), and, trusted on first use, the
-    hands in the player's direct chat too.  Its commands are done."""
+def device_added_mid_game(cross_signing):
+    """Ana logs in on a second matrix-sdk-crypto device in the middle of a
+    game.  With cross_signing, her first device made her identity
+    (bootstrapCrossSigning) once the game was under way, and signs the new
+    device with its self-signing key once the bot has seen it: the bot
+    knew both devices before their keys gained those signatures.  The new
+    device reads the room's boards from its coming on (the bot shares its
+    room key with every member's devices) and none from before; the hands
+    in Ana's direct chat from then on too (the bot's trust on first use:
+    docs/matrix.md, "Trust"); its commands are done.  Returns the world,
+    still running, for the caller's checks."""
     w = World(2)
-    try:
-        ana, ben = w.players
-        room = w.room()
-        moves = start_game(w, room, w.players)
-        rng = random.Random(11)
-        _, _ = play(w, room, w.players, rng, moves, steps=2)
-        phone = w.sdk.login(ana, w.passwords[ana], name="ana-phone")
-        # the bot learns of the new device (device_lists.changed) at its
-        # next sync, and shares its next room key with it
+    ana, ben = w.players
+    room = w.room()
+    moves = start_game(w, room, w.players)
+    rng = random.Random(11)
+    moves = play(w, room, w.players, rng, moves, steps=1)[2]
+    if cross_signing:
+        ident = w.dev[ana].call("bootstrap_cross_signing")
+        assert ident["has_master"] and ident["has_self_signing"], ident
+    phone = w.sdk.login(ana, w.passwords[ana], name="ana-phone")
+    # the bot learns of the new device (device_lists.changed) at its next
+    # sync, and shares its next room key with it
+    w.fake.wait_caught_up()
+    n_room = len(w.bot_events(room))
+    dm = w.fake.dm_room(ana)
+    n_dm = len(w.bot_events(dm))
+    moves = play(w, room, w.players, rng, moves, steps=2)[2]
+    if cross_signing:
+        w.dev[ana].call("cross_sign_device", device_id=phone.id)
+        assert w.fake.signature_uploads[-1].failures == {}, w.fake.signature_uploads[-1]
+        signed = w.dev[ana].device(ana, phone.id)
+        assert signed["cross_signed_by_owner"], signed
+        # Ben's device sees it signed by Ana's identity, the homeserver
+        # having relayed the keys and signatures
+        assert w.dev[ben].device(ana, phone.id)["cross_signed_by_owner"]
         w.fake.wait_caught_up()
-        moves = harness.store_counts(w.bot.db)[0]
-        n_room = len(w.bot_events(room))
-        dm = w.fake.dm_room(ana)
-        n_dm = len(w.bot_events(dm))
-        _, _ = play(w, room, w.players, rng, moves, steps=4)
-        later = [e["event_id"] for e in w.bot_events(room)[n_room:]]
-        assert later
-        read_since(w, phone, room, later, "the board")
-        # her direct chat: the hands sent after the device came (trusted
-        # on first use: docs/matrix.md, "Trust")
-        hands = [e["event_id"] for e in w.bot_events(dm)[n_dm:]]
-        assert hands, "no private message to Ana after the device came"
-        read_since(w, phone, dm, hands, "the hand")
-        # what came before it, it cannot read (no key is sent for the past)
-        early = [e for e in phone.received(room, w.fake.bot_user)
-                 if e["event_id"] not in later]
-        assert early and not any(e.get("decrypted") for e in early), early[:2]
-        # and a command from it is done
-        n = len(w.bot_events(room))
-        phone.send(room, "!game status")
-        w.fake._wait(lambda: len(w.bot_events(room)) > n, 10, "no answer to the new device")
+    play(w, room, w.players, rng, moves, steps=3)
+    later = [e["event_id"] for e in w.bot_events(room)[n_room:]]
+    assert later
+    read_since(w, phone, room, later, "the board")
+    # what came before it, it cannot read (no key is sent for the past)
+    early = [e for e in phone.received(room, w.fake.bot_user) if e["event_id"] not in later]
+    assert early and not any(e.get("decrypted") for e in early), early[:2]
+    hands = [e["event_id"] for e in w.bot_events(dm)[n_dm:]]
+    assert hands, "no private message to Ana after the device came"
+    # trust on first use: the hands reach it
+    read_since(w, phone, dm, hands, "the hand")
+    n = len(w.bot_events(room))
+    phone.send(room, "!game status")
+    w.fake._wait(lambda: len(w.bot_events(room)) > n, 10, "no answer to the new device")
+    assert "came back with other keys" not in w.bot.log()
+    return w
+
+
+def test_device_added_mid_game_without_cross_signing():
+    w = device_added_mid_game(False)
+    try:
+        w.check_clean()
+    finally:
+        w.close()
+
+
+def test_device_added_mid_game_cross_signed():
+    w = device_added_mid_game(True)
+    try:
+        # the bot reads keys queries that carry cross-signing keys
+        assert any("master_keys" in (q.response or {}) for q in w.fake.requests
+                   if q.user == w.fake.bot_user and q.path == "/keys/query")
         w.check_clean()
     finally:
         w.close()

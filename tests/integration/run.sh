@@ -1,7 +1,8 @@
 #!/bin/sh
 # The lints (translations, layers), then integration tests through the real
 # binary: console transcripts, then the Discord and Matrix adapters against
-# loopback fakes (tests/fakes/), and several processes on one PostgreSQL
+# loopback fakes (tests/fakes/; the Matrix interop tests' players are
+# matrix-sdk-crypto in Node, tests/interop/), and several processes on one PostgreSQL
 # (cluster_test.py: the server is TABULA_TEST_PG, see scripts/pg-test-server.sh).
 # usage: tests/integration/run.sh ./tabula
 bin=${1:-./tabula}
@@ -17,6 +18,7 @@ python3 tests/integration/at_rest_test.py "$bin" || rc=1
 python3 tests/integration/discord_test.py "$bin" || rc=1
 python3 tests/integration/matrix_test.py "$bin" || rc=1
 python3 tests/integration/matrix_e2e_test.py "$bin" || rc=1
+python3 tests/integration/matrix_interop_test.py "$bin" || rc=1
 python3 tests/integration/builders_platforms_test.py "$bin" || rc=1
 python3 tests/integration/crash_test.py "$bin" || rc=1
 python3 tests/integration/cluster_test.py "$bin" || rc=1

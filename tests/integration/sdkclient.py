@@ -58,6 +58,10 @@ class Sdk:
         self._cond = threading.Condition()
         self._answers = {}
         self.events = []
+        # (device, room) -> {event id: what the device made of it}, the
+        # decrypted record winning over an earlier failure
+        self._got = {}
+        self._pos = {}          # event id -> stream position (cached)
         self._n = 0
         self.devices = {}
         threading.Thread(target=self._read, daemon=True).start()
@@ -75,6 +79,10 @@ class Sdk:
                     self._answers[m["id"]] = m
                 else:
                     self.events.append(m)
+                    if m.get("event") in ("timeline", "late") and m.get("encrypted"):
+                        got = self._got.setdefault((m["dev"], m["room"]), {})
+                        if m["event_id"] not in got or m.get("decrypted"):
+                            got[m["event_id"]] = m
                 self._cond.notify_all()
         with self._cond:
             self.events.append({"event": "exit"})
@@ -201,22 +209,20 @@ class Device:
         """Every encrypted event this device synced in room (from sender),
         once, with what it made of it: decrypted (later, if its key came
         late) or not."""
-        seen = {}
-        for e in self.events(room=room):
-            if e["event"] not in ("timeline", "late") or not e.get("encrypted"):
-                continue
-            if sender is not None and e["sender"] != sender:
-                continue
-            if e["event_id"] not in seen or e.get("decrypted"):
-                seen[e["event_id"]] = e
-        return list(seen.values())
+        with self.sdk._cond:
+            return [e for e in self.sdk._got.get((self.name, room), {}).values()
+                    if sender is None or e["sender"] == sender]
 
     def messages(self, room, sender=None):
         """The contents this device decrypted in room (of sender's events;
         default the bot's), in the room's order."""
         sender = sender or self.fake.bot_user
         got = [e for e in self.received(room, sender) if e.get("decrypted")]
-        got.sort(key=lambda e: self.fake.event_pos(e["event_id"]))
+        pos = self.sdk._pos
+        for e in got:
+            if e["event_id"] not in pos:
+                pos[e["event_id"]] = self.fake.event_pos(e["event_id"])
+        got.sort(key=lambda e: pos[e["event_id"]])
         return got
 
     def texts(self, room):
