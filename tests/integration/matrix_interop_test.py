@@ -165,6 +165,27 @@ def check_picture(m):
     return info.get("text", "")
 
 
+def check_edits(msgs):
+    """The bot's edits as matrix-sdk-crypto decrypted them (the relation,
+    in clear on the wire, put back into the content): each replaces an
+    earlier message of the bot's in the same room, not an edit, with a
+    whole new content.  Returns {original event id: its last new content}."""
+    seen = {}
+    last = {}
+    for m in msgs:
+        c = m["content"]
+        rel = c.get("m.relates_to")
+        if rel is None:
+            seen[m["event_id"]] = m
+            continue
+        assert rel.get("rel_type") == "m.replace" and rel.get("event_id") in seen, rel
+        new = c.get("m.new_content")
+        assert isinstance(new, dict) and new.get("body") and \
+            c.get("body", "").startswith("* "), c
+        last[rel["event_id"]] = new
+    return last
+
+
 def boards(msgs):
     return [m["content"] for m in msgs
             if "Waiting for" in m["content"].get("body", "") or
@@ -361,6 +382,9 @@ def test_whole_game_between_matrix_sdk_crypto_devices():
         assert "Winner" in last["body"] or "Nobody wins" in last["body"], last["body"][-300:]
         # every member's device read all the bot said in the room, and each
         # player's device all of their direct chat
+        # the lobby, one message edited as seats filled, reads full
+        edits = check_edits(read_all(w, w.dev[ps[2]], room))
+        assert any("Ana, Ben, Cy" in c["body"] for c in edits.values()), edits
         every = [e["event_id"] for e in w.bot_events(room)]
         for p in ps:
             assert [m["event_id"] for m in read_all(w, w.dev[p], room)] == every, p
