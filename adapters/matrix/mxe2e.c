@@ -95,6 +95,9 @@ struct mxe2e {
 	struct mxc_account *acc;
 	int uploaded;		/* the device keys are on the server */
 	int uploading;
+	/* the next sync response may have been asked before the server had
+	 * the last upload: its key counts are from before it */
+	int counts_old;
 	long otk_count;		/* on the server, -1 unknown */
 	int need_fallback;
 	struct strmap olm;	/* curve -> struct olmdev */
@@ -240,6 +243,7 @@ static void on_uploaded(void *ctx, long status, const char *body, size_t len)
 
 	pend_free(p);
 	e->uploading = 0;
+	e->counts_old = 1;
 	if (status != 200) {
 		log_warn("matrix: could not upload the device's keys (HTTP %ld); again after the "
 			 "next sync", status);
@@ -721,10 +725,23 @@ void mxe2e_sync(struct mxe2e *e, const struct mx_sync *s)
 	}
 	for (i = 0; i < s->ndl_left; i++)
 		mxk_drop(&e->keys, s->dl_left[i]);
-	if (s->otk_count >= 0)
-		e->otk_count = s->otk_count;
-	if (s->fallback_unused == 0)
-		e->need_fallback = 1;
+	/*
+	 * Key counts asked before the server had an upload would top the keys
+	 * up a second time: the account holds twice what it keeps on the
+	 * server (all it can), and the next top-up pushes out keys the server
+	 * still hands out or players have claimed, whose pre-key messages
+	 * then open no session.  One sync is in flight at a time, so only the
+	 * first response after an upload's answer can be that old.
+	 */
+	if (e->uploading || e->counts_old) {
+		if (!e->uploading)
+			e->counts_old = 0;
+	} else {
+		if (s->otk_count >= 0)
+			e->otk_count = s->otk_count;
+		if (s->fallback_unused == 0)
+			e->need_fallback = 1;
+	}
 	maybe_upload(e);
 	e->nready_done = 0;	/* a new round of held events */
 }

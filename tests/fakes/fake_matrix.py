@@ -333,6 +333,9 @@ class FakeMatrix:
         #                                    the bot's join event
         self.lazy_loading = True        # honour state.lazy_load_members
         self.claim_fallback_only = set()    # (uid, device): claims get its fallback key
+        # (bot user, device) of the tests' own clients logged in to the
+        # bot's account over HTTP (an operator's Element): not the bot
+        self.other_clients = set()
         # state
         self._lock = threading.RLock()
         self._cond = threading.Condition(self._lock)
@@ -1164,13 +1167,19 @@ class FakeMatrix:
         auth = headers.get("authorization", "")
         if auth.startswith("Bearer "):
             who = self._tokens.get(auth[len("Bearer "):].strip())
-            return who is None or who.user == self.bot_user
+            return who is None or self._is_bot_dev(who.user, who.device)
         if segs == ["login"] and isinstance(body, dict):
             ident = body.get("identifier")
             user = ident.get("user") if isinstance(ident, dict) else body.get("user")
             if isinstance(user, str) and user:
-                return self._uid(user) == self.bot_user
+                return self._is_bot_dev(self._uid(user), body.get("device_id"))
         return True
+
+    def _is_bot_dev(self, uid, dev):
+        """Whether (uid, dev) is the bot under test: its user, and not a
+        client of the tests' own logged in to the bot's account
+        (other_clients)."""
+        return uid == self.bot_user and (uid, dev) not in self.other_clients
 
     def _client_synced(self, headers, query):
         """A test user's client asks /sync from a token: it has read
@@ -1451,8 +1460,8 @@ class FakeMatrix:
             token = "syt_" + _token_hex(16)
             self._tokens[token] = Rec(user=uid, device=dev)
             self._issued.append(token)
-            self.logins.append(dev)
-            if uid == self.bot_user:
+            if self._is_bot_dev(uid, dev):
+                self.logins.append(dev)
                 self.access_token = token
             rec.device_id = dev
             rec.status = 200
@@ -1872,7 +1881,7 @@ class FakeMatrix:
                 for d in targets:
                     self._td_seq += 1
                     self._aux += 1
-                    if uid == self.bot_user:
+                    if self._is_bot_dev(uid, d):
                         self._pos += 1      # the bot's next sync carries it
                     self._to_device.append(Rec(
                         seq=self._td_seq, pos=self._pos, aux=self._aux, sender=sender,
@@ -1892,7 +1901,7 @@ class FakeMatrix:
                               "content" % txn, req)
             return 200, {}, {}
         self._td_txns[key] = _copy(body)
-        if who.user == self.bot_user and etype != "m.room.encrypted":
+        if self._is_bot_dev(who.user, who.device) and etype != "m.room.encrypted":
             self._violate("a to-device message of type %s in clear" % etype,
                           req)
         self._queue_to_device(who.user, who.device, etype, msgs)
@@ -1935,7 +1944,7 @@ class FakeMatrix:
         with self._lock:
             devs = self._devices.get(self.bot_user) or {}
             ids = list(self.logins) + [t.device for t in self._tokens.values()
-                                       if t.user == self.bot_user]
+                                       if self._is_bot_dev(t.user, t.device)]
             for d in reversed(ids):
                 if d in devs:
                     return d, _copy(devs[d])
@@ -2242,7 +2251,7 @@ class FakeMatrix:
         tmo_s = min(max(tmo, 0) / 1000.0, self.sync_timeout_cap_s)
         full = query.get("full_state") == "true"
         deadline = now + tmo_s
-        client = who.user != self.bot_user
+        client = not self._is_bot_dev(who.user, who.device)
         saux = _parse_aux(since) if client else None
         with self._cond:
             if spos is not None and spos > self._pos:

@@ -103,6 +103,18 @@ class World:
         assert self.fake.violations == [], self.fake.violations
         assert self.sdk.errors() == [], self.sdk.errors()
 
+    def __enter__(self):
+        return self
+
+    def __exit__(self, etype, e, tb):
+        if etype is not None:
+            # what the bot and the players' devices said, for the failure
+            for b in self.bots:
+                print("--- the bot's log (last lines):\n" + b.log()[-4000:])
+            if self.sdk:
+                print("--- the sdk's stderr:\n" + self.sdk.log()[-3000:])
+        self.close()
+
     def close(self):
         if self.sdk:
             self.sdk.stop()
@@ -266,8 +278,7 @@ def test_bot_device_and_keys_pass_matrix_sdk_crypto_checks():
     checks, since a device or a one-time key signed wrongly gets nothing
     (the controls, forged with python3-olm).  The sessions carry a room key
     to the bot, which reads the command under it."""
-    w = World(2)
-    try:
+    with World(2) as w:
         ana, ben = w.players
         room = w.room()     # (a room shared with the bot: its device list
         #                     changes reach the players' devices)
@@ -338,8 +349,50 @@ def test_bot_device_and_keys_pass_matrix_sdk_crypto_checks():
                   for c in w.fake.keys_claims if c.user == w.fake.bot_user]
         assert [k for k in claims if k and list(k.values())[0].get("fallback")], claims
         w.check_clean()
-    finally:
-        w.close()
+
+
+def test_operator_cross_signs_the_bot_device_from_matrix_sdk_crypto():
+    """README's "Encrypted rooms": the operator logs in to the bot's
+    account from a client of their own (matrix-sdk-crypto here, Element's
+    crypto), which gets the room keys of the bot's account like the bot's
+    own device; makes the account's cross-signing identity and signs the
+    bot's device with it.  The bot goes on (its device's keys gained a
+    signature, nothing else), and the players' devices, which marked the
+    bot's messages red ("not verified by its owner") before, see its
+    device signed by its owner: the red mark is gone, only the identity
+    that nobody verified is left (strict mode)."""
+    with World(2) as w:
+        ana, ben = w.players
+        room = w.room()
+        bdev = w.bot_device()[0]
+        w.dev[ana].send(room, "!game status")
+        m = w.dev[ben].wait_message(room, lambda c: True)
+        assert (m["shield"]["color"], m["shield"]["code"]) == (RED, UNSIGNED_DEVICE), m
+        w.fake.other_clients.add((w.fake.bot_user, "OPERATOR"))
+        op = w.sdk.login(w.fake.bot_user, mt.PASSWORD, name="operator", device_id="OPERATOR")
+        ident = op.call("bootstrap_cross_signing")
+        assert ident["has_master"] and ident["has_self_signing"], ident
+        op.call("cross_sign_device", device_id=bdev)
+        assert w.fake.signature_uploads[-1].failures == {}, w.fake.signature_uploads[-1]
+        for p in (ana, ben):
+            info = w.dev[p].device(w.fake.bot_user, bdev)
+            assert info["cross_signed_by_owner"] and not info["verified"], info
+        w.fake.wait_caught_up()
+        n = len(w.bot_events(room))
+        w.dev[ana].send(room, "!game status")
+        w.fake._wait(lambda: len(w.bot_events(room)) > n, 10, "no answer")
+        new = [e["event_id"] for e in w.bot_events(room)[n:]]
+        for p in (ana, ben):
+            read_since(w, w.dev[p], room, new, "the answer")
+            m = [x for x in w.dev[p].messages(room) if x["event_id"] == new[-1]][0]
+            assert m["shield"]["color"] == NO_SHIELD, m["shield"]
+            assert (m["shield_strict"]["color"], m["shield_strict"]["code"]) == \
+                (RED, UNVERIFIED_IDENTITY), m["shield_strict"]
+        # the operator's device read the bot's answer too: the bot shares
+        # its room keys with its own account's other devices
+        read_since(w, op, room, new, "the bot's answer (operator)")
+        assert "came back with other keys" not in w.bot.log()
+        w.check_clean()
 
 
 def test_whole_game_between_matrix_sdk_crypto_devices():
@@ -353,8 +406,7 @@ def test_whole_game_between_matrix_sdk_crypto_devices():
     every picture is an encrypted attachment that matrix-sdk-crypto
     downloads, checks and decrypts to the PNG its info describes; the
     public ones show no hidden card."""
-    w = World(3)
-    try:
+    with World(3) as w:
         ps = w.players
         room = w.room(encryption={"algorithm": MEGOLM, "rotation_period_msgs": 10})
         moves = start_game(w, room, ps)
@@ -413,8 +465,6 @@ def test_whole_game_between_matrix_sdk_crypto_devices():
         # the media repository holds ciphertext only
         assert w.fake.media and all(med.encrypted for med in w.fake.media.values())
         w.check_clean()
-    finally:
-        w.close()
 
 
 def test_rotation_leave_and_late_key_with_matrix_sdk_crypto():
@@ -425,8 +475,7 @@ def test_rotation_leave_and_late_key_with_matrix_sdk_crypto():
     decrypt.  Ana's command whose room key her device holds back is held
     by the bot (Ben is answered meanwhile) and done once when the key
     comes."""
-    w = World(3)
-    try:
+    with World(3) as w:
         ana, ben, cy = w.players
         room = w.room(encryption={"algorithm": MEGOLM, "rotation_period_msgs": 3})
         for i in range(7):
@@ -478,11 +527,9 @@ def test_rotation_leave_and_late_key_with_matrix_sdk_crypto():
         assert len([t for t in w.dev[ben].texts(room) if "lobby" in t]) == 1
         assert "waits for its key" in w.bot.log()
         w.check_clean()
-    finally:
-        w.close()
 
 
-def device_added_mid_game(cross_signing):
+def device_added_mid_game(w, cross_signing):
     """Ana logs in on a second matrix-sdk-crypto device in the middle of a
     game.  With cross_signing, her first device made her identity
     (bootstrapCrossSigning) once the game was under way, and signs the new
@@ -491,9 +538,7 @@ def device_added_mid_game(cross_signing):
     device reads the room's boards from its coming on (the bot shares its
     room key with every member's devices) and none from before; the hands
     in Ana's direct chat from then on too (the bot's trust on first use:
-    docs/matrix.md, "Trust"); its commands are done.  Returns the world,
-    still running, for the caller's checks."""
-    w = World(2)
+    docs/matrix.md, "Trust"); its commands are done."""
     ana, ben = w.players
     room = w.room()
     moves = start_game(w, room, w.players)
@@ -534,26 +579,21 @@ def device_added_mid_game(cross_signing):
     phone.send(room, "!game status")
     w.fake._wait(lambda: len(w.bot_events(room)) > n, 10, "no answer to the new device")
     assert "came back with other keys" not in w.bot.log()
-    return w
 
 
 def test_device_added_mid_game_without_cross_signing():
-    w = device_added_mid_game(False)
-    try:
+    with World(2) as w:
+        device_added_mid_game(w, False)
         w.check_clean()
-    finally:
-        w.close()
 
 
 def test_device_added_mid_game_cross_signed():
-    w = device_added_mid_game(True)
-    try:
+    with World(2) as w:
+        device_added_mid_game(w, True)
         # the bot reads keys queries that carry cross-signing keys
         assert any("master_keys" in (q.response or {}) for q in w.fake.requests
                    if q.user == w.fake.bot_user and q.path == "/keys/query")
         w.check_clean()
-    finally:
-        w.close()
 
 
 if __name__ == "__main__":

@@ -121,10 +121,11 @@ class Sdk:
             raise SdkError("sdk %s failed: %s" % (cmd, a.get("error")))
         return a
 
-    def login(self, user, password, name=None):
+    def login(self, user, password, name=None, device_id=None):
         """A new device of user (a second one with another name)."""
         name = name or user
-        a = self.call("login", dev=name, user=user, password=password)
+        kw = {"device_id": device_id} if device_id else {}
+        a = self.call("login", dev=name, user=user, password=password, **kw)
         d = Device(self, name, user, a["device_id"], a["curve25519"], a["ed25519"])
         self.devices[name] = d
         return d
