@@ -2949,9 +2949,77 @@ def _selftest():
                 check(False, "a bad file object opened: %r" % (bad,))
             except ValueError:
                 pass
+        _selftest_clients(fake, c, check)
     finally:
         fake.stop()
     print("selftest: ok")
+
+
+def _selftest_clients(fake, c, check):
+    """A test user's own client over HTTP (c is the bot's): its sync
+    tokens carry the to-device position, the bot's stream does not move
+    for it; caught-up; media downloads; cross-signing keys and
+    signatures."""
+    import urllib.request
+    carol = fake.register_user("carol", "Carol", password="cpw")
+    cc = _Client(fake)
+    st, _, j = cc.req("POST", "/login", {"type": "m.login.password", "password": "cpw",
+                                         "identifier": {"type": "m.id.user", "user": "carol"},
+                                         "device_id": "CAROLDEV"})
+    check(st == 200 and j["device_id"] == "CAROLDEV", "client login %r" % (j,))
+    cc.token = j["access_token"]
+    check("CAROLDEV" not in fake.logins, "a client's login is not the bot's")
+    st, _, j = cc.req("GET", "/sync", query={"timeout": 0})
+    nb = j["next_batch"]
+    check(_AUX_RE.match(nb) and _parse_tok(nb) == fake.stream_pos, "client token %r" % nb)
+    pos, since = fake.stream_pos, fake._max_since
+    enc = {"algorithm": "m.olm.v1.curve25519-aes-sha2", "sender_key": "C", "ciphertext": {}}
+    st, _, _ = c.req("PUT", "/sendToDevice/m.room.encrypted/td9",
+                     {"messages": {carol: {"CAROLDEV": enc}}})
+    check(fake.stream_pos == pos, "a to-device message to a client moved the bot's stream")
+    st, _, j = cc.req("GET", "/sync", query={"since": nb, "timeout": 5000})
+    check([e["content"] for e in j["to_device"]["events"]] == [enc],
+          "client to-device %r" % (j["to_device"],))
+    check(fake._max_since == since, "a client's sync counted as the bot's")
+    nb2 = j["next_batch"]
+    st, _, j = cc.req("GET", "/sync", query={"since": nb2, "timeout": 0})
+    check(j["to_device"]["events"] == [], "to-device acknowledged")
+    fake.wait_client_caught_up(carol, "CAROLDEV", timeout=5)
+    # media download, authenticated and legacy
+    with fake._lock:
+        fake.media["mxc://fake.test/dl1"] = Rec(data=b"\x00cipher", ctype="application/octet-stream",
+                                                user=fake.bot_user, info=None, encrypted=True)
+    for path, tok in (("/_matrix/client/v1/media/download/fake.test/dl1", cc.token),
+                      ("/_matrix/media/v3/download/fake.test/dl1", None)):
+        rq = urllib.request.Request(fake.url + path)
+        if tok:
+            rq.add_header("Authorization", "Bearer " + tok)
+        with urllib.request.urlopen(rq, timeout=5) as r:
+            check(r.read() == b"\x00cipher", "download %s" % path)
+    st, _, _ = cc.req("GET", "/_matrix/client/v1/media/download/fake.test/dl1", token="")
+    check(st == 401, "an authenticated download without a token")
+    # cross-signing: keys, a signature on a device, what a query returns
+    def xkey(usage, pub):
+        return {"user_id": carol, "usage": [usage], "keys": {"ed25519:" + pub: pub}}
+    fake.upload_keys(carol, "CAROLDEV", {"device_keys": {
+        "user_id": carol, "device_id": "CAROLDEV", "algorithms": [],
+        "keys": {"curve25519:CAROLDEV": "c", "ed25519:CAROLDEV": "e"},
+        "signatures": {carol: {"ed25519:CAROLDEV": "s"}}}})
+    st, _, _ = cc.req("POST", "/keys/device_signing/upload", {
+        "master_key": xkey("master", "MK"), "self_signing_key": xkey("self_signing", "SSK"),
+        "user_signing_key": xkey("user_signing", "USK")})
+    check(st == 200, "device_signing upload")
+    st, _, j = cc.req("POST", "/keys/signatures/upload", {carol: {"CAROLDEV": {
+        "signatures": {carol: {"ed25519:SSK": "sig"}}}, "NODEV": {"signatures": {}}}})
+    check(st == 200 and list(j["failures"][carol]) == ["NODEV"], "signatures %r" % (j,))
+    st, _, j = c.req("POST", "/keys/query", {"device_keys": {carol: []}})
+    check(j["master_keys"][carol]["keys"] == {"ed25519:MK": "MK"} and
+          "user_signing_keys" not in j and
+          j["device_keys"][carol]["CAROLDEV"]["signatures"][carol]["ed25519:SSK"] == "sig",
+          "query with cross-signing %r" % (j,))
+    st, _, j = cc.req("POST", "/keys/query", {"device_keys": {carol: []}})
+    check(carol in j["user_signing_keys"], "own user-signing key")
+    check(fake.violations == [], "violations: %r" % fake.violations)
 
 
 def main(argv):
