@@ -856,6 +856,43 @@ def test_forged_encryption_change_never_sends_in_clear():
         fake.stop()
 
 
+def test_remote_strings_cannot_forge_log_lines():
+    """Ids and types a homeserver or a stranger chooses (a to-device
+    message's sender and type, with newlines, a carriage return, a bidi
+    override) are logged on one line, escaped: none writes a log line of
+    its own."""
+    fake = mt.new_fake()
+    bot = new_bot(fake)
+    try:
+        ana, = mt.players(fake, 1)
+        fake._wait(lambda: fake.bot_device() is not None, 10, lambda: "no device keys")
+        dev_id, keys = fake.bot_device()
+        curve = keys["keys"]["curve25519:" + dev_id]
+        forged = "\n2026-11-28T00:00:00Z tabula error: FORGED\r\u202e"
+        # (a sender with a carriage return is no user id: not read at all)
+        fake.send_to_device("@eve:fake.test" + forged.replace("\r", ""), "EVE",
+                            "m.room.encrypted", {
+            fake.bot_user: {dev_id: {
+                "algorithm": "m.olm.v1.curve25519-aes-sha2",
+                "sender_key": "A" * 43,
+                "ciphertext": {curve: {"type": 1, "body": "AwgA" * 8}}}}})
+        fake.send_to_device(ana, "X", "m.tabula" + forged, {fake.bot_user: {dev_id: {}}})
+        fake.wait_caught_up()
+        fake._wait(lambda: "could not be decrypted" in bot.log() and "m.tabula" in bot.log(),
+                   10 * SLOW, lambda: bot.log()[-1500:])
+        log = bot.log()
+        for line in log.splitlines():
+            assert not line.startswith("2026-11-28T00:00:00Z"), ("a forged line", line)
+            assert "\r" not in line and "\u202e" not in line, ("raw controls", line)
+        assert "@eve:fake.test\\x0a2026-11-28T00:00:00Z tabula error: FORGED\\u{202e}" \
+            in log, log[-1500:]
+        assert "m.tabula\\x0a2026-11-28T00:00:00Z tabula error: FORGED\\x0d\\u{202e}" \
+            in log, log[-1500:]
+    finally:
+        bot.stop()
+        fake.stop()
+
+
 if __name__ == "__main__":
     if len(sys.argv) > 1:
         mt.BIN = sys.argv[1]
