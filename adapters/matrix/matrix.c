@@ -499,6 +499,7 @@ static void sendq_shrunk(struct matrix *m)
 /* ---- requests ---- */
 
 static void req_start(struct mxreq *q);
+static void dm_forget(struct matrix *m, struct dm *d);
 static int room_encrypted(struct matrix *m, struct mroom *r);
 static int room_unusable(const struct mroom *r);
 static void img_as_text(struct mximg *im);
@@ -823,6 +824,17 @@ static void req_start(struct mxreq *q)
 		q->cb = NULL;
 		finish(q, 0, NULL, "", 0);
 		return;
+	}
+	/* a direct chat made encrypted that the bot cannot encrypt for now (a
+	 * token without a device, a homeserver without the key API): not the
+	 * player's direct chat any more; a new one, which says it is not
+	 * encrypted, gets this */
+	if (q->priv_user[0] && q->lane && !mxe2e_usable(m->e2e) &&
+	    room_encrypted(m, room_get(m, q->lane->room, 1))) {
+		struct dm *d = dm_get(m, q->priv_user, 0);
+
+		if (d && !strcmp(d->room, q->lane->room))
+			dm_forget(m, d);
 	}
 	/* the last moment to find that a private chat is private no more */
 	if (q->priv_user[0] && q->lane && !dm_still_private(m, q->lane->room, q->priv_user)) {
@@ -1543,6 +1555,8 @@ static int room_encrypted(struct matrix *m, struct mroom *r)
 	return r->encrypted;
 }
 
+static void say_not_encrypted(struct matrix *m, const char *room);
+
 static void on_room_created(struct matrix *m, long status, const char *errcode,
 			    const char *body, size_t len, void *ctx)
 {
@@ -1560,8 +1574,10 @@ static void on_room_created(struct matrix *m, long status, const char *errcode,
 		mx_members_set(&r->mem, m->me, MXM_JOIN, NULL);
 		mx_members_set(&r->mem, c->user, MXM_INVITE, NULL);
 		r->mem.complete = 1;
-		if (mxe2e_started(m->e2e))
+		if (mxe2e_usable(m->e2e))
 			room_mark_encrypted(m, r, NULL);
+		else
+			say_not_encrypted(m, room);
 		dm_set_room(m, d, room);
 		d->told = 0;
 		dm_remember(m, c->user, room, 0);
@@ -1577,6 +1593,25 @@ static void on_room_created(struct matrix *m, long status, const char *errcode,
 	free(c);
 }
 
+/* The first message of a direct chat the bot could not encrypt: its
+ * player is told, before their hand comes, who else can read it. */
+static void say_not_encrypted(struct matrix *m, const char *room)
+{
+	struct rich body = RICH_INIT;
+
+	rich_text(&body, "This chat is not end-to-end encrypted: tabula cannot encrypt on this "
+		  "homeserver (it offers no encryption keys, or the bot's login has no device), "
+		  "so the homeserver can read what I send you here, your hand included. / Este "
+		  "chat no está cifrado de extremo a extremo: tabula no puede cifrar en este "
+		  "servidor (no ofrece claves de cifrado, o la sesión del bot no tiene "
+		  "dispositivo), así que el servidor puede leer lo que te envío aquí, también tu "
+		  "mano.");
+	send_notice(m, room, &body);
+	rich_release(&body);
+	log_warn("matrix: made a direct chat without encryption (the bot cannot encrypt on "
+		 "this homeserver); its player is told");
+}
+
 static void dm_create(struct matrix *m, struct dm *d)
 {
 	json_t *req = json_pack("{s:s, s:b, s:[s], s:s, s:[{s:s, s:s, s:{s:s}}]}",
@@ -1586,7 +1621,7 @@ static void dm_create(struct matrix *m, struct dm *d)
 				"content", "history_visibility", "invited");
 
 	/* the hands travel there: encrypted from its first event */
-	if (mxe2e_started(m->e2e))
+	if (mxe2e_usable(m->e2e))
 		json_array_append_new(json_object_get(req, "initial_state"),
 				      json_pack("{s:s, s:s, s:{s:s}}", "type", "m.room.encryption",
 						"state_key", "", "content", "algorithm",
@@ -1777,7 +1812,10 @@ static void dm_pump(struct matrix *m, struct dm *d)
 	if (d->busy != DM_IDLE || !d->waiting || m->stopping)
 		return;
 	if (!d->room[0]) {
-		dm_create(m, d);
+		/* encrypted or not: known once the keys' upload was answered
+		 * (e2e_settled pumps again) */
+		if (mxe2e_settled(m->e2e))
+			dm_create(m, d);
 		return;
 	}
 	switch (dm_verdict(m, d->room, d->user)) {
@@ -1786,7 +1824,8 @@ static void dm_pump(struct matrix *m, struct dm *d)
 		return;
 	case MX_NO:
 		dm_abandon(m, d, 1);
-		dm_create(m, d);
+		if (mxe2e_settled(m->e2e))
+			dm_create(m, d);
 		return;
 	case MX_YES:
 		break;
@@ -2143,6 +2182,36 @@ static void e2e_call(void *ctx, const char *method, const char *path, const json
 	mx_call(m, method, path, (json_t *)body, NULL, 0, on_e2e_http, c);
 }
 
+static void say_encrypted_and_leave(struct matrix *m, struct mroom *r);
+
+/*
+ * The key upload's first answer came.  On a homeserver without the key
+ * API, a direct chat made encrypted meanwhile cannot be written to: the
+ * bot stops using it (its messages come back to the player's queue, for
+ * a new chat without encryption, which says so); the private messages
+ * that waited for this answer go now.
+ */
+static void e2e_settled(void *ctx)
+{
+	struct matrix *m = ctx;
+	struct dm **all;
+	size_t i, n = 0;
+	void *v;
+
+	all = xcalloc(strmap_count(&m->dms) + 1, sizeof(*all));
+	for (i = 0; (i = strmap_next(&m->dms, i, &v));)
+		all[n++] = v;
+	for (i = 0; i < n; i++) {
+		struct mroom *r = all[i]->room[0] ? room_get(m, all[i]->room, 0) : NULL;
+
+		if (r && room_encrypted(m, r) && !mxe2e_usable(m->e2e))
+			dm_forget(m, all[i]);
+	}
+	for (i = 0; i < n; i++)
+		dm_pump(m, all[i]);
+	free(all);
+}
+
 static int64_t e2e_now_ms(void *ctx)
 {
 	struct matrix *m = ctx;
@@ -2231,8 +2300,12 @@ static int seal(struct matrix *m, struct mxreq *q)
 	}
 	if (!room_encrypted(m, r))
 		return SEAL_GO;
-	if (!mxe2e_started(m->e2e)) {
+	if (!mxe2e_usable(m->e2e)) {
+		/* it cannot take part: says so (the refusal goes unsealed
+		 * to a room it never encrypted for) and leaves */
 		log_warn("matrix: a message to an encrypted room, and no device to encrypt it");
+		if (!q->priv_user[0])
+			say_encrypted_and_leave(m, r);
 		return SEAL_FAIL;
 	}
 	if (!r->mem.complete) {
@@ -2700,7 +2773,7 @@ static void handle_item(struct matrix *m, const struct mx_item *it, int initial,
 			room_mark_encrypted(m, r, it);	/* apply_members saw the others */
 		/* after the whole response's memberships and encryption: a
 		 * forged event in a Megolm room changed nothing */
-		if ((room_encrypted(m, r) && !mxe2e_started(m->e2e)) ||
+		if ((room_encrypted(m, r) && !mxe2e_usable(m->e2e)) ||
 		    (r->foreign && !room_encrypted(m, r)))
 			say_encrypted_and_leave(m, r);
 		break;
@@ -3492,6 +3565,7 @@ struct adapter *matrix_adapter_new(const struct matrix_config *cfg, struct buf *
 	io.ctx = m;
 	io.call = e2e_call;
 	io.is_joined = e2e_is_joined;
+	io.settled = e2e_settled;
 	io.store = cfg->store;
 	if (cfg->now) {
 		m->now = cfg->now;

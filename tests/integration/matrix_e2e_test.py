@@ -893,6 +893,76 @@ def test_remote_strings_cannot_forge_log_lines():
         fake.stop()
 
 
+def has_encryption(fake, room):
+    return any(e["type"] == "m.room.encryption" for e in fake.room_state(room))
+
+
+def test_homeserver_without_key_api_plain_dms_with_a_note():
+    """A homeserver without the key API (/keys/upload answers 404
+    M_UNRECOGNIZED to a device that never uploaded its keys): private
+    views are not lost, they go to direct chats made without encryption
+    whose first message tells the player so; an encrypted room gets the
+    refusal notice and the bot leaves it.  A device whose keys were up
+    once does not believe the same answer later: its direct chats stay
+    encrypted."""
+    fake = mt.new_fake()
+    unknown = {"errcode": "M_UNRECOGNIZED", "error": "Unrecognized request"}
+    fake.fail_next("POST", "/keys/upload", 404, count=1000, body=unknown)
+    bot = new_bot(fake)
+    try:
+        ps = mt.players(fake, 2)
+        room = fake.create_room(ps[0], name="plain", members=ps[1:])
+        fake.invite_bot(room, ps[0])
+        fake._wait(lambda: room in fake.bot_rooms(), 10, lambda: "the bot did not join")
+        fake.say(ps[0], room, "!game new fortuna")
+        fake.say(ps[1], room, "!game join")
+        fake.say(ps[0], room, "!game start")
+        mt.settle_start(fake, room, bot.db)
+        for p in ps:
+            dm = fake.dm_room(p)
+            assert dm, "no direct chat for %s" % p
+            assert not has_encryption(fake, dm), "encrypted DM"
+            fake._wait(lambda: len(mt.texts(fake, dm)) >= 2, 10 * SLOW,
+                       lambda: "no hand in %s: %r" % (dm, mt.texts(fake, dm)))
+            first = mt.texts(fake, dm)[0]
+            assert "not end-to-end encrypted" in first, first
+            assert sum("not end-to-end encrypted" in t for t in mt.texts(fake, dm)) == 1
+        assert mt.fresh_moves(fake, ps[0]) or mt.fresh_moves(fake, ps[1]), "no moves"
+        # an encrypted room: the refusal, then the bot leaves
+        enc = fake.create_room(ps[0], name="secret", encrypted=True)
+        fake.invite_bot(enc, ps[0])
+        fake._wait(lambda: any("cannot take part" in t for t in mt.texts(fake, enc)), 10,
+                   lambda: "no refusal")
+        fake._wait(lambda: enc not in fake.bot_rooms(), 10, lambda: "the bot stayed")
+        assert "no end-to-end encryption keys API" in bot.log()
+        fake.violations[:] = [v for v in fake.violations
+                              if "plaintext message" not in v and "keys/upload" not in v]
+    finally:
+        bot.stop()
+        fake.stop()
+    # keys up once: the same answer later is not believed
+    fake = mt.new_fake()
+    bot = new_bot(fake)
+    try:
+        ana, = mt.players(fake, 1)
+        fake._wait(lambda: fake.bot_device() is not None, 10, lambda: "no device keys")
+        bot.stop()
+        fake.fail_next("POST", "/keys/upload", 404, count=1000, body=unknown)
+        bot = new_bot(fake, db=bot.db)
+        room = fake.create_room(ana, name="plain")
+        fake.invite_bot(room, ana)
+        fake._wait(lambda: room in fake.bot_rooms(), 10, lambda: "the bot did not join")
+        fake.say(ana, room, "!game new fortuna")
+        fake.say(ana, room, "!hand")
+        fake._wait(lambda: fake.dm_room(ana) is not None, 10, lambda: "no direct chat")
+        assert has_encryption(fake, fake.dm_room(ana)), \
+            "a direct chat without encryption after the keys were up"
+        assert "no end-to-end encryption keys API" not in bot.log()
+    finally:
+        bot.stop()
+        fake.stop()
+
+
 if __name__ == "__main__":
     if len(sys.argv) > 1:
         mt.BIN = sys.argv[1]
