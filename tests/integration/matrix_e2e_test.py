@@ -949,6 +949,10 @@ def test_homeserver_without_key_api_plain_dms_with_a_note():
     try:
         ana, = mt.players(fake, 1)
         fake._wait(lambda: fake.bot_device() is not None, 10, lambda: "no device keys")
+        # the bot has read the answer (and stored that its keys are up):
+        # stopped before, it would rightly not know they were
+        fake._wait(lambda: "uploaded the device's keys" in bot.log(), 10,
+                   lambda: "the bot did not read the upload's answer")
         bot.stop()
         fake.fail_next("POST", "/keys/upload", 404, count=1000, body=unknown)
         bot = new_bot(fake, db=bot.db)

@@ -33,7 +33,7 @@ MEGOLM = olmclient.MEGOLM
 OLM = olmclient.OLM
 NAMES = ("Ana", "Ben", "Cy")
 # matrix-sdk-crypto's shield colours and codes (ShieldColor, ShieldStateCode)
-RED, GREY, NO_SHIELD = 0, 1, 2
+RED, NO_SHIELD = 0, 2
 UNSIGNED_DEVICE, UNVERIFIED_IDENTITY = 2, 3
 
 
@@ -116,12 +116,18 @@ class World:
         self.close()
 
     def close(self):
-        if self.sdk:
-            self.sdk.stop()
-        for b in reversed(self.bots):
-            if b.proc.poll() is None:
-                b.stop()
-        self.fake.stop()
+        try:
+            if self.sdk:
+                self.sdk.stop()
+            for b in reversed(self.bots):
+                if b.proc.poll() is None:
+                    b.stop()        # (checks its exit status and its log)
+        finally:
+            for b in self.bots:
+                if b.proc.poll() is None:
+                    b.proc.kill()
+                    b.proc.wait()
+            self.fake.stop()
 
 
 def read_all(w, dev, room, timeout=10):

@@ -16,7 +16,6 @@ synced: decrypted or not), "late" (one decrypted after its key came),
 import json
 import os
 import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -101,9 +100,11 @@ class Sdk:
                     raise SdkError("sdk: timeout after %.1fs: %s\nsdk stderr: %s" %
                                    (timeout * SLOW, msg() if callable(msg) else msg,
                                     self.log()[-2000:]))
-                if self.proc.poll() is not None and not any(
-                        e.get("event") == "exit" for e in self.events[-1:]):
-                    pass
+                if self.proc.poll() is not None:
+                    raise SdkError("sdk: the client exited (%s) while waiting: %s\n"
+                                   "sdk stderr: %s" % (self.proc.returncode,
+                                                       msg() if callable(msg) else msg,
+                                                       self.log()[-2000:]))
                 self._cond.wait(min(left, 0.2))
 
     def call(self, cmd, timeout=20, **kw):
