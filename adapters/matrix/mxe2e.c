@@ -248,6 +248,7 @@ static void on_uploaded(void *ctx, long status, const char *body, size_t len)
 	struct pend *p = ctx;
 	struct mxe2e *e = p->e;
 	json_t *j;
+	int was;
 
 	pend_free(p);
 	e->uploading = 0;
@@ -273,10 +274,11 @@ static void on_uploaded(void *ctx, long status, const char *body, size_t len)
 		return;
 	}
 	mxc_account_published(e->acc);
-	if (!e->uploaded)
-		log_info("matrix: uploaded the device's keys");
+	was = e->uploaded;
 	e->uploaded = 1;
 	account_save(e);
+	if (!was)	/* after the store knows it (tests wait for this line) */
+		log_info("matrix: uploaded the device's keys");
 	settle(e);
 	j = json_loadb(body, len, 0, NULL);
 	{
