@@ -2429,7 +2429,7 @@ static void e2e_new_device(void *ctx, const char *user, const char *device, cons
 			  "privados (tu mano) hasta que lo apruebes: si es tuyo, escribe aquí \"trust "
 			  "%s\" desde un dispositivo que ya uses. Si no es tuyo, no lo apruebes.",
 			  id, id, *nm ? " (\"" : "", nm, *nm ? "\")" : "", fingerprint, id);
-	c = json_pack("[o]", mx_notice_contents(&body));
+	c = mx_notice_contents(&body);
 	new_txn(m, txn, sizeof(txn));
 	send_private(m, user, c, txn, 0, NULL, NULL);
 	json_decref(c);
