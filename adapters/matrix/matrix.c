@@ -2485,8 +2485,8 @@ static void run_trust(struct matrix *m, const struct mx_item *it, int dm, const 
 			  "dispositivo %s desde otra de tus sesiones; no ha cambiado nada.",
 			  shownid, shownid);
 	} else if (t == MXE_TRUST_OFF) {
-		rich_text(&body, "There is no encryption here, so nothing to approve. / Aquí no hay "
-			  "cifrado: no hay nada que aprobar.");
+		rich_text(&body, "This chat is not encrypted, so there is nothing to approve. / Este "
+			  "chat no está cifrado: no hay nada que aprobar.");
 	} else {
 		rich_text(&body, "You have no device %s that I know of; nothing changed. / No "
 			  "conozco ningún dispositivo tuyo %s; no ha cambiado nada.",

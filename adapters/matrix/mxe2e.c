@@ -1728,10 +1728,10 @@ enum mxe_trust mxe2e_trust(struct mxe2e *e, const char *user, const char *sender
 	struct mxk_user *u;
 	const struct mxk_device *from;
 
-	if (!e->started)
-		return MXE_TRUST_OFF;
+	if (!e->started || !sender_key || !*sender_key)
+		return MXE_TRUST_OFF;	/* a message in clear: an unencrypted chat */
 	u = user_get(e, user);
-	from = sender_key && *sender_key ? mxk_by_curve(u, sender_key) : NULL;
+	from = mxk_by_curve(u, sender_key);
 	if (!from || !mxk_private_ok(u, from))
 		return MXE_TRUST_NOT_FROM_TRUSTED;
 	switch (mxk_approve(u, device)) {

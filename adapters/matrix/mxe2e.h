@@ -172,7 +172,7 @@ enum mxe_trust {
 	MXE_TRUST_NOT_FROM_TRUSTED,	/* the request did not come from a trusted device */
 	MXE_TRUST_UNKNOWN,	/* user has no usable device with that id */
 	MXE_TRUST_CROSS_SIGNING,	/* user has cross-signing: verify it instead */
-	MXE_TRUST_OFF,		/* no encryption here */
+	MXE_TRUST_OFF,		/* no encryption here (a message in clear) */
 };
 
 /*
