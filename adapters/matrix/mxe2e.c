@@ -1347,6 +1347,10 @@ static void on_query(void *ctx, long status, const char *body, size_t len)
 			n->cross = mxk_cross_usable(u);
 			log_warn("matrix: a new device of %s does not get their private chat's key "
 				 "until they %s it", u->user, n->cross ? "sign" : "approve");
+			if (!n->cross && !mxk_any_private(u))
+				log_warn("matrix: %s has no device left that reads their private "
+					 "chat, so none can approve it; the operator can reset their "
+					 "devices (docs/matrix.md, \"Trust\")", u->user);
 		}
 		if (changed)
 			user_save(e, u);

@@ -350,6 +350,16 @@ int mxk_pending(const struct mxk_user *u, const struct mxk_device *d)
 	return u && u->pin == MXK_PINNED && mxk_usable(d) && !mxk_private_ok(u, d);
 }
 
+int mxk_any_private(const struct mxk_user *u)
+{
+	size_t i;
+
+	for (i = 0; i < u->ndev; i++)
+		if (mxk_private_ok(u, &u->dev[i]))
+			return 1;
+	return 0;
+}
+
 int mxk_pin(struct mxk_user *u)
 {
 	size_t i;

@@ -122,6 +122,8 @@ int mxk_private_ok(const struct mxk_user *u, const struct mxk_device *d);
 /* Whether d is a device of pinned u that may not read the private chat
  * yet: the one to tell u about. */
 int mxk_pending(const struct mxk_user *u, const struct mxk_device *d);
+/* Whether any device of u may read their private chat. */
+int mxk_any_private(const struct mxk_user *u);
 /*
  * Pins u's devices (their first command): those that may read the
  * private chat now are approved, later ones wait.  When the list is not
