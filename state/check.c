@@ -123,7 +123,11 @@ int store_check_commit(const struct store_commit *c, struct buf *err)
 			return -1;
 		}
 	}
-	if (c->cursor_key && !c->cursor_value) {
+	if (c->cursor_delete && !c->cursor_key) {
+		seterr(err, "store: deleting a cursor needs its key");
+		return -1;
+	}
+	if (c->cursor_key && !c->cursor_delete && !c->cursor_value) {
 		seterr(err, "store: cursor %s without a value", c->cursor_key);
 		return -1;
 	}

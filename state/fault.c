@@ -132,6 +132,21 @@ static int fault_cursor_set(struct store *s, const char *key, const char *value,
 	return store_cursor_set(fs->inner, key, value, err);
 }
 
+static int fault_cursor_delete(struct store *s, const char *key, struct buf *err)
+{
+	struct fault_store *fs = fault_downcast(s);
+
+	if (fault_hit(fs, err))
+		return -1;
+	return store_cursor_delete(fs->inner, key, err);
+}
+
+static int fault_cursors_prefix(struct store *s, const char *prefix, store_cursor_cb cb,
+				void *ctx, struct buf *err)
+{
+	return store_cursors_prefix(fault_downcast(s)->inner, prefix, cb, ctx, err);
+}
+
 static int fault_sessions_of_user(struct store *s, const char *platform, const char *user,
 				  store_session_cb cb, void *ctx, struct buf *err)
 {
@@ -198,6 +213,8 @@ static const struct store_ops fault_ops = {
 	.sessions_due = fault_sessions_due,
 	.next_due = fault_next_due,
 	.cursor_set = fault_cursor_set,
+	.cursors_prefix = fault_cursors_prefix,
+	.cursor_delete = fault_cursor_delete,
 	.sessions_of_user = fault_sessions_of_user,
 	.count_lobbies = fault_count_lobbies,
 	.session_stamp = fault_session_stamp,

@@ -4,7 +4,8 @@
  * position itself (after a batch, after a command that changed nothing):
  * given this wrapper, a process that lost the Matrix lease (frozen, cut
  * off) cannot move the position the new holder works from.  Commits get
- * the fence; a cursor_set becomes a fenced commit of just that cursor.
+ * the fence; a cursor_set (or cursor_delete) becomes a fenced commit of
+ * just that cursor.
  * Reads, leases and claims go through.
  */
 #include "state/store_int.h"
@@ -60,6 +61,19 @@ static int fence_cursor_set(struct store *s, const char *key, const char *value,
 		return -1;
 	}
 	return fence_commit(s, &c, err);
+}
+
+static int fence_cursor_delete(struct store *s, const char *key, struct buf *err)
+{
+	struct store_commit c = { .cursor_key = key, .cursor_delete = 1 };
+
+	return fence_commit(s, &c, err);
+}
+
+static int fence_cursors_prefix(struct store *s, const char *prefix, store_cursor_cb cb,
+				void *ctx, struct buf *err)
+{
+	return store_cursors_prefix(inner_of(s), prefix, cb, ctx, err);
 }
 
 static int fence_session_current(struct store *s, const char *platform, const char *room,
@@ -181,6 +195,8 @@ static const struct store_ops fence_ops = {
 	.sessions_due = fence_sessions_due,
 	.next_due = fence_next_due,
 	.cursor_set = fence_cursor_set,
+	.cursors_prefix = fence_cursors_prefix,
+	.cursor_delete = fence_cursor_delete,
 	.sessions_of_user = fence_sessions_of_user,
 	.count_lobbies = fence_count_lobbies,
 	.session_stamp = fence_session_stamp,

@@ -208,6 +208,8 @@ enum pg_stmt {
 	P_SETVAL,
 	P_VERSION_OF,
 	P_OUTBOX_BY_KEY,
+	P_CURSOR_DELETE,
+	P_CURSORS_PREFIX,
 	P_COUNT
 };
 
@@ -346,6 +348,10 @@ static const char *const stmt_sql[P_COUNT] = {
 		" FROM outbox WHERE id > $1 ORDER BY id LIMIT $2",
 	[P_DUMP_CURSORS] =
 		"SELECT key, value FROM cursors WHERE key > $1 ORDER BY key LIMIT $2",
+	[P_CURSOR_DELETE] = "DELETE FROM cursors WHERE key = $1",
+	/* whatever the database's collation: starts_with compares the
+	 * characters; one row more than the bound tells it is exceeded */
+	[P_CURSORS_PREFIX] = "SELECT key, value FROM cursors WHERE starts_with(key, $1) LIMIT $2",
 	[P_IMPORT_OUTBOX] =
 		"INSERT INTO outbox (id, platform, room, \"user\", key, payload, created, sent_at)"
 		" VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
@@ -401,14 +407,20 @@ static void disconnect(struct pg_store *ps)
 }
 
 /* The connection's last error, one line, without libpq's trailing newline. */
+/* libpq's own message, which may quote the URI or a part of it: redacted
+ * (store_redact) before anyone can log or print it. */
 static void conn_error(struct pg_store *ps, struct buf *err, const char *what)
 {
 	const char *m = ps->conn ? PQerrorMessage(ps->conn) : "not connected";
-	size_t n = strlen(m);
+	struct buf safe = BUF_INIT;
+	size_t n;
 
-	while (n && (m[n - 1] == '\n' || m[n - 1] == ' '))
+	store_redact(ps->uri, m, &safe);
+	n = safe.len;
+	while (n && (safe.s[n - 1] == '\n' || safe.s[n - 1] == ' '))
 		n--;
-	seterr(err, "store: %s: %.*s", what, (int)n, m);
+	seterr(err, "store: %s: %.*s", what, (int)n, buf_str(&safe));
+	buf_release(&safe);
 }
 
 /*
@@ -1561,7 +1573,11 @@ static int pg_commit(struct store *s, struct store_commit *c, struct buf *err)
 		p_text(&p, c->owner ? c->owner : "");
 		SEND(P_OUTBOX_INSERT, i);
 	}
-	if (c->cursor_key) {
+	if (c->cursor_key && c->cursor_delete) {
+		p.n = 0;
+		p_text(&p, c->cursor_key);
+		SEND(P_CURSOR_DELETE, 0);
+	} else if (c->cursor_key) {
 		p.n = 0;
 		p_text(&p, c->cursor_key);
 		p_text(&p, c->cursor_value);
@@ -1658,6 +1674,60 @@ static int pg_cursor_set(struct store *s, const char *key, const char *value,
 	r = run(ps, P_CURSOR_SET, &p, 1, err);
 	PQclear(r);
 	return r ? 0 : -1;
+}
+
+static int pg_cursor_delete(struct store *s, const char *key, struct buf *err)
+{
+	struct pg_store *ps = pg_downcast(s);
+	struct params p = { 0 };
+	PGresult *r;
+
+	p_text(&p, key);
+	r = run(ps, P_CURSOR_DELETE, &p, 1, err);
+	PQclear(r);
+	return r ? 0 : -1;
+}
+
+static int pg_cursors_prefix(struct store *s, const char *prefix, store_cursor_cb cb,
+			     void *ctx, struct buf *err)
+{
+	struct pg_store *ps = pg_downcast(s);
+	struct params p = { 0 };
+	PGresult *r;
+	char **rows;
+	int n, i;
+
+	if (!prefix || !*prefix) {
+		seterr(err, "store: listing cursors needs a prefix");
+		return -1;
+	}
+	p_text(&p, prefix);
+	p_i64(&p, STORE_PREFIX_MAX + 1);
+	r = run(ps, P_CURSORS_PREFIX, &p, 1, err);
+	if (!r)
+		return -1;
+	n = PQntuples(r);
+	if (n > STORE_PREFIX_MAX) {
+		PQclear(r);
+		seterr(err, "store: more than %d cursors start with %s", STORE_PREFIX_MAX, prefix);
+		return -1;
+	}
+	/* copied out first: cb may use the connection */
+	rows = xcalloc((size_t)n * 2 + 1, sizeof(*rows));
+	for (i = 0; i < n; i++) {
+		rows[2 * i] = xstrdup(PQgetvalue(r, i, 0));
+		rows[2 * i + 1] = xstrdup(PQgetvalue(r, i, 1));
+	}
+	PQclear(r);
+	for (i = 0; i < n; i++)
+		if (cb(ctx, rows[2 * i], rows[2 * i + 1]))
+			break;
+	for (i = 0; i < 2 * n; i++) {
+		explicit_bzero(rows[i], strlen(rows[i]));
+		free(rows[i]);
+	}
+	free(rows);
+	return 0;
 }
 
 /* ---------------------------------------------------- several processes */
@@ -2256,6 +2326,8 @@ static const struct store_ops pg_ops = {
 	.sessions_due = pg_sessions_due,
 	.next_due = pg_next_due,
 	.cursor_set = pg_cursor_set,
+	.cursors_prefix = pg_cursors_prefix,
+	.cursor_delete = pg_cursor_delete,
 	.sessions_of_user = pg_sessions_of_user,
 	.count_lobbies = pg_count_lobbies,
 	.session_stamp = pg_session_stamp,

@@ -177,6 +177,8 @@ enum stmt_id {
 	ST_IMPORT_SESSION,
 	ST_IMPORT_OUTBOX,
 	ST_COUNT_RECORDS,
+	ST_CURSOR_DELETE,
+	ST_CURSORS_PREFIX,
 	ST_COUNT
 };
 
@@ -325,6 +327,12 @@ static const char *const stmt_sql[ST_COUNT] = {
 	[ST_COUNT_RECORDS] =
 		"SELECT (SELECT count(*) FROM sessions) + (SELECT count(*) FROM outbox)"
 		" + (SELECT count(*) FROM cursors)",
+	[ST_CURSOR_DELETE] = "DELETE FROM cursors WHERE key = ?1",
+	/* keys compare bytewise (BINARY): [prefix, prefix's successor) is
+	 * one range of the primary key; one row more than the bound tells
+	 * that it is exceeded */
+	[ST_CURSORS_PREFIX] =
+		"SELECT key, value FROM cursors WHERE key >= ?1 AND key < ?2 LIMIT ?3",
 };
 
 struct sqlite_store {
@@ -1127,6 +1135,14 @@ static int cursor_put(struct sqlite_store *ss, const char *key, const char *valu
 	return stmt_run(ss, st, err, "setting a cursor");
 }
 
+static int cursor_del(struct sqlite_store *ss, const char *key, struct buf *err)
+{
+	sqlite3_stmt *st = stmt(ss, ST_CURSOR_DELETE);
+
+	bind_text(st, 1, key);
+	return stmt_run(ss, st, err, "deleting a cursor");
+}
+
 static int fence_check(struct sqlite_store *ss, const char *lease, const char *holder,
 		       struct buf *err);
 
@@ -1181,7 +1197,8 @@ static int sqlite_commit(struct store *s, struct store_commit *c, struct buf *er
 	for (i = 0; i < c->noutbox; i++)
 		if (outbox_insert(ss, &c->outbox[i], c->owner, &ids[i], err))
 			goto fail;
-	if (c->cursor_key && cursor_put(ss, c->cursor_key, c->cursor_value, err))
+	if (c->cursor_key && (c->cursor_delete ? cursor_del(ss, c->cursor_key, err) :
+			      cursor_put(ss, c->cursor_key, c->cursor_value, err)))
 		goto fail;
 	if (stmt_run(ss, stmt(ss, ST_COMMIT), err, "committing"))
 		goto fail;
@@ -1222,6 +1239,78 @@ static int sqlite_cursor_set(struct store *s, const char *key, const char *value
 		return -1;
 	}
 	return cursor_put(ss, key, value, err);
+}
+
+static int sqlite_cursor_delete(struct store *s, const char *key, struct buf *err)
+{
+	return cursor_del(sqlite_downcast(s), key, err);
+}
+
+/* The smallest string above every string that starts with prefix
+ * (bytewise), into out: -1 when there is none (prefix all 0xff). */
+static int prefix_successor(const char *prefix, struct buf *out)
+{
+	size_t n = strlen(prefix);
+
+	while (n && (unsigned char)prefix[n - 1] == 0xff)
+		n--;
+	if (!n)
+		return -1;
+	buf_reset(out);
+	buf_add(out, prefix, n);
+	out->s[n - 1] = (char)((unsigned char)out->s[n - 1] + 1);
+	return 0;
+}
+
+static int sqlite_cursors_prefix(struct store *s, const char *prefix, store_cursor_cb cb,
+				 void *ctx, struct buf *err)
+{
+	struct sqlite_store *ss = sqlite_downcast(s);
+	sqlite3_stmt *st = stmt(ss, ST_CURSORS_PREFIX);
+	struct buf upper = BUF_INIT;
+	char **rows = NULL;
+	size_t n = 0, cap = 0, i;
+	int rc, ret = -1;
+
+	if (!prefix || !*prefix || prefix_successor(prefix, &upper)) {
+		seterr(err, "store: listing cursors needs a prefix");
+		buf_release(&upper);
+		return -1;
+	}
+	bind_text(st, 1, prefix);
+	bind_text(st, 2, buf_str(&upper));
+	sqlite3_bind_int(st, 3, STORE_PREFIX_MAX + 1);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (n + 2 > cap) {
+			cap = cap ? cap * 2 : 32;
+			rows = xrealloc(rows, cap * sizeof(*rows));
+		}
+		rows[n++] = col_strdup(st, 0);
+		rows[n++] = col_strdup(st, 1);
+	}
+	if (rc != SQLITE_DONE)
+		db_fail(ss, err, "listing cursors");
+	stmt_done(st);
+	buf_release(&upper);
+	if (rc != SQLITE_DONE)
+		goto out;
+	if (n / 2 > STORE_PREFIX_MAX) {
+		seterr(err, "store: more than %d cursors start with %s", STORE_PREFIX_MAX, prefix);
+		goto out;
+	}
+	ret = 0;
+	for (i = 0; i < n; i += 2)
+		if (rows[i] && cb(ctx, rows[i], rows[i + 1] ? rows[i + 1] : ""))
+			break;
+out:
+	for (i = 0; i < n; i++) {
+		/* the values may be pickles: wiped */
+		if (rows[i])
+			explicit_bzero(rows[i], strlen(rows[i]));
+		free(rows[i]);
+	}
+	free(rows);
+	return ret;
 }
 
 /* ---------------------------------------------------- several processes */
@@ -2021,6 +2110,8 @@ static const struct store_ops sqlite_ops = {
 	.sessions_due = sqlite_sessions_due,
 	.next_due = sqlite_next_due,
 	.cursor_set = sqlite_cursor_set,
+	.cursors_prefix = sqlite_cursors_prefix,
+	.cursor_delete = sqlite_cursor_delete,
 	.sessions_of_user = sqlite_sessions_of_user,
 	.count_lobbies = sqlite_count_lobbies,
 	.session_stamp = sqlite_session_stamp,

@@ -36,8 +36,9 @@
 #include "util/buf.h"
 
 /* 2: votes, sessions_of_user, count_lobbies; 3: caps, conflict and fence
- * codes, session_stamp, leases, claims, dump and import */
-#define STORE_API_VERSION 3
+ * codes, session_stamp, leases, claims, dump and import; 4: cursors by
+ * prefix, deleting a cursor (in a commit too) */
+#define STORE_API_VERSION 4
 #define STORE_MAX_SEATS 8
 #define STORE_VOTES_MAX 16384	/* bytes of session_rec.votes, NUL excluded */
 
@@ -123,6 +124,9 @@ struct store_commit {
 	size_t noutbox;
 	const char *cursor_key;		/* optional: set with the rest */
 	const char *cursor_value;
+	/* with cursor_key: the cursor is deleted instead (cursor_value NULL);
+	 * deleting one that is not there is no error */
+	int cursor_delete;
 	/* optional (undo): when truncate is set, the session's actions with
 	 * seq > truncate_after are deleted first, in the same transaction */
 	int truncate;
@@ -160,6 +164,7 @@ typedef int (*store_session_cb)(void *ctx, const struct session_rec *s);
 typedef int (*store_action_cb)(void *ctx, const struct action_rec *a);
 typedef int (*store_outbox_cb)(void *ctx, const struct outbox_rec *o);
 typedef int (*store_item_cb)(void *ctx, const struct store_item *it);
+typedef int (*store_cursor_cb)(void *ctx, const char *key, const char *value);
 
 /* Callbacks return 0 to go on, non-zero to stop early (not an error). */
 struct store_ops {
@@ -245,7 +250,25 @@ struct store_ops {
 	 * in one transaction; refused unless this store holds no session,
 	 * outbox row or cursor.  0 or -1 (nothing copied). */
 	int (*import)(struct store *s, struct store *from, struct buf *err);
+
+	/* ---- API version 4 ---- */
+
+	/*
+	 * Every cursor whose key starts with prefix (not empty), in no
+	 * promised order: cb(ctx, key, value), both valid during the call.
+	 * The rows are read before the first call, so cb may write the store
+	 * (set or delete cursors, even of this prefix).  Meant for small
+	 * families of keys (one room's keys, the held events): at most
+	 * STORE_PREFIX_MAX rows; more is an error and no callback runs.
+	 */
+	int (*cursors_prefix)(struct store *s, const char *prefix, store_cursor_cb cb,
+			      void *ctx, struct buf *err);
+	/* Deletes the cursor key: 0 (also when there was none) or -1. */
+	int (*cursor_delete)(struct store *s, const char *key, struct buf *err);
 };
+
+/* store_ops.cursors_prefix's bound on one family of keys */
+#define STORE_PREFIX_MAX 65536
 
 struct store {
 	const struct store_ops *ops;
@@ -260,6 +283,13 @@ struct store *store_open(const char *where, struct buf *err);
 int store_is_postgres(const char *where);
 /* where as it may be logged: a password in a URI is replaced by "***". */
 void store_describe(const char *where, struct buf *out);
+/*
+ * msg (an error text of libpq, which quotes what it could not parse: the
+ * whole URI, a host, a token of the userinfo) as it may be logged, into
+ * out: where itself is replaced by store_describe's form, then every copy
+ * of its password (as written, and percent-decoded) by "***".
+ */
+void store_redact(const char *where, const char *msg, struct buf *out);
 
 /*
  * Opens (creating and migrating) a SQLite store; ":memory:" works.
@@ -307,9 +337,9 @@ struct store *store_fence_wrap(struct store *inner, const char *lease, const cha
 int store_migrate(struct store *from, struct store *to, struct buf *err);
 
 /* Wraps inner so that the write numbered fail_at (1-based: commit,
- * outbox_done, cursor_set count as writes) and every later one fail
- * without touching inner, until store_fault_heal().  Takes ownership of
- * inner. */
+ * outbox_done, cursor_set, cursor_delete count as writes) and every later
+ * one fail without touching inner, until store_fault_heal().  Takes
+ * ownership of inner. */
 struct store *store_fault_wrap(struct store *inner, int fail_at);
 void store_fault_heal(struct store *s);
 /* The next n commits that update a stored session fail with STORE_CONFLICT
@@ -441,6 +471,17 @@ static inline int store_outbox_claim(struct store *s, const char *owner,
 static inline int store_dump(struct store *s, store_item_cb cb, void *ctx, struct buf *err)
 {
 	return s->ops->dump(s, cb, ctx, err);
+}
+
+static inline int store_cursors_prefix(struct store *s, const char *prefix, store_cursor_cb cb,
+				       void *ctx, struct buf *err)
+{
+	return s->ops->cursors_prefix(s, prefix, cb, ctx, err);
+}
+
+static inline int store_cursor_delete(struct store *s, const char *key, struct buf *err)
+{
+	return s->ops->cursor_delete(s, key, err);
 }
 
 #endif

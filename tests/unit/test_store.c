@@ -901,6 +901,127 @@ static void test_cursors(void **state)
 	buf_release(&value);
 }
 
+/* A family of cursors: listed by prefix (and nothing else), deleted one by
+ * one, in a commit too; the callback may write the store. */
+struct prefix_seen {
+	struct store *s;
+	int n, deleted;
+	char keys[8][64];
+	char values[8][64];
+};
+
+static int collect_prefix(void *ctx, const char *key, const char *value)
+{
+	struct prefix_seen *ps = ctx;
+
+	if (ps->n < 8) {
+		snprintf(ps->keys[ps->n], sizeof(ps->keys[0]), "%s", key);
+		snprintf(ps->values[ps->n], sizeof(ps->values[0]), "%s", value);
+	}
+	ps->n++;
+	/* writing from the callback: the rows were read before */
+	if (ps->deleted >= 0 && !store_cursor_delete(ps->s, key, NULL))
+		ps->deleted++;
+	return 0;
+}
+
+static int has_pair(const struct prefix_seen *ps, const char *key, const char *value)
+{
+	int i;
+
+	for (i = 0; i < ps->n && i < 8; i++)
+		if (!strcmp(ps->keys[i], key) && !strcmp(ps->values[i], value))
+			return 1;
+	return 0;
+}
+
+static int stop_at_first(void *ctx, const char *key, const char *value)
+{
+	(*(int *)ctx)++;
+	return 1;
+}
+
+static void test_cursors_prefix_and_delete(void **state)
+{
+	struct fixture *f = *state;
+	struct prefix_seen ps = { .s = f->s, .deleted = -1 };
+	struct store_commit c = { .cursor_key = "m.e.held.$b", .cursor_delete = 1 };
+	struct buf value = BUF_INIT;
+	int calls = 0;
+
+	assert_int_equal(store_cursor_set(f->s, "m.e.held.$a", "A", &f->err), 0);
+	assert_int_equal(store_cursor_set(f->s, "m.e.held.$b", "B", &f->err), 0);
+	assert_int_equal(store_cursor_set(f->s, "m.e.held.\xc3\xa9", "\xc3\xa9", &f->err), 0);
+	assert_int_equal(store_cursor_set(f->s, "m.e.helc", "before", &f->err), 0);
+	assert_int_equal(store_cursor_set(f->s, "m.e.held", "the prefix itself", &f->err), 0);
+	assert_int_equal(store_cursor_set(f->s, "m.e.hele", "after", &f->err), 0);
+	assert_int_equal(store_cursors_prefix(f->s, "m.e.held.", collect_prefix, &ps, &f->err),
+			 0);
+	assert_int_equal(ps.n, 3);
+	assert_true(has_pair(&ps, "m.e.held.$a", "A"));
+	assert_true(has_pair(&ps, "m.e.held.$b", "B"));
+	assert_true(has_pair(&ps, "m.e.held.\xc3\xa9", "\xc3\xa9"));
+	/* a callback that stops is called once */
+	assert_int_equal(store_cursors_prefix(f->s, "m.e.held.", stop_at_first, &calls, &f->err),
+			 0);
+	assert_int_equal(calls, 1);
+	/* an empty prefix would list everything: refused */
+	assert_int_equal(store_cursors_prefix(f->s, "", stop_at_first, &calls, &f->err), -1);
+	assert_int_equal(calls, 1);
+
+	/* deleted in a commit, and on its own (twice: no error) */
+	commit_ok(f, &c);
+	assert_int_equal(store_cursor_get(f->s, "m.e.held.$b", &value, &f->err), 0);
+	assert_int_equal(store_cursor_delete(f->s, "m.e.held.$a", &f->err), 0);
+	assert_int_equal(store_cursor_delete(f->s, "m.e.held.$a", &f->err), 0);
+	assert_int_equal(store_cursor_get(f->s, "m.e.held.$a", &value, &f->err), 0);
+	c.cursor_key = NULL;
+	assert_int_equal(store_commit(f->s, &c, &f->err), -1);	/* delete without key */
+
+	/* every one deleted from inside the callback */
+	memset(&ps, 0, sizeof(ps));
+	ps.s = f->s;
+	assert_int_equal(store_cursors_prefix(f->s, "m.e.he", collect_prefix, &ps, &f->err), 0);
+	assert_int_equal(ps.n, 4);
+	assert_int_equal(ps.deleted, 4);
+	memset(&ps, 0, sizeof(ps));
+	ps.deleted = -1;
+	assert_int_equal(store_cursors_prefix(f->s, "m.e.", collect_prefix, &ps, &f->err), 0);
+	assert_int_equal(ps.n, 0);
+	buf_release(&value);
+}
+
+/* The fence wrapper (the Matrix adapter's store with several processes):
+ * its cursor writes and deletes land only while its lease is held. */
+static void test_fence_cursor_writes(void **state)
+{
+	struct fixture *f = *state;
+	struct store *fenced = store_fence_wrap(f->s, "matrix", "node-a");
+	struct buf value = BUF_INIT;
+	struct prefix_seen ps = { .deleted = -1 };
+
+	assert_non_null(fenced);
+	assert_int_equal(store_lease(f->s, "matrix", "node-a", 60000, &f->err), 1);
+	assert_int_equal(store_cursor_set(fenced, "matrix.e2e.D.held.$1", "x", &f->err), 0);
+	assert_int_equal(store_cursors_prefix(fenced, "matrix.e2e.D.", collect_prefix, &ps,
+					      &f->err), 0);
+	assert_int_equal(ps.n, 1);
+	assert_int_equal(store_cursor_delete(fenced, "matrix.e2e.D.held.$1", &f->err), 0);
+	assert_int_equal(store_cursor_get(f->s, "matrix.e2e.D.held.$1", &value, &f->err), 0);
+	assert_int_equal(store_cursor_set(fenced, "matrix.e2e.D.held.$2", "y", &f->err), 0);
+	/* another process took the lease: nothing more is written or deleted */
+	assert_int_equal(store_lease(f->s, "matrix", "node-a", 0, &f->err), 0);
+	assert_int_equal(store_lease(f->s, "matrix", "node-b", 60000, &f->err), 1);
+	assert_int_equal(store_cursor_set(fenced, "matrix.e2e.D.held.$3", "z", &f->err),
+			 STORE_FENCED);
+	assert_int_equal(store_cursor_delete(fenced, "matrix.e2e.D.held.$2", &f->err),
+			 STORE_FENCED);
+	assert_int_equal(store_cursor_get(f->s, "matrix.e2e.D.held.$2", &value, &f->err), 1);
+	assert_int_equal(store_cursor_get(f->s, "matrix.e2e.D.held.$3", &value, &f->err), 0);
+	store_close(fenced);
+	buf_release(&value);
+}
+
 /* ------------------------------------------------- contract: field limits */
 
 static void test_overlong_fields_rejected(void **state)
@@ -3285,7 +3406,45 @@ static void test_describe(void **state)
 	assert_string_equal(buf_str(&b), "./var/tabula.db");
 	assert_true(store_is_postgres("postgres://x"));
 	assert_false(store_is_postgres("postgresx://x"));
+	/* an unencoded '@' in the password: the userinfo runs to the last '@' */
+	store_describe("postgresql://bot:pa@ss@db/t", &b);
+	assert_string_equal(buf_str(&b), "postgresql://bot:***@db/t");
+	store_redact("postgresql://bot:s3cr%2Ft@db/t?password=other", "no \"s3cr%2Ft\", s3cr/t, "
+		     "other; postgresql://bot:s3cr%2Ft@db/t?password=other", &b);
+	assert_string_equal(buf_str(&b), "no \"***\", ***, ***; "
+			    "postgresql://bot:***@db/t?password=***");
+	store_redact("./var/tabula.db", "disk full", &b);
+	assert_string_equal(buf_str(&b), "disk full");
 	buf_release(&b);
+}
+
+/* libpq quotes what it cannot parse: the whole URI, a token of it.  The
+ * store's errors never carry the password (an IPv6 typo, a bad escape). */
+static void test_pg_errors_hide_the_password(void **state)
+{
+	static const char *const bad[] = {
+		"postgresql://bob:s3cretPW@[::1:5432/db",
+		"postgresql://bob:s3cretPW@[::1]x:5432/db",
+		"postgresql://bob:s3cret%ZZPW@localhost/db",
+		"postgresql://bob:s3cretPW@[::1]/db?port=abc",
+		"postgresql://bob@localhost/db?password=s3cretPW&sslmode=bogus",
+		"postgresql://bob:s3c@retPW@[::1/db",
+	};
+	struct buf err = BUF_INIT;
+	size_t i;
+
+	(void)state;
+	unsetenv("TABULA_DB_TIMEOUT");	/* another test's value */
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct store *s = store_pg_open(bad[i], &err);
+
+		assert_null(s);
+		assert_non_null(strstr(buf_str(&err), "cannot connect"));
+		assert_null(strstr(buf_str(&err), "s3cretPW"));
+		assert_null(strstr(buf_str(&err), "retPW"));
+		assert_null(strstr(buf_str(&err), "s3cret%ZZPW"));
+	}
+	buf_release(&err);
 }
 
 /* Version 1 of the PostgreSQL schema, as migration 1 wrote it. */
@@ -3440,6 +3599,8 @@ int main(void)
 		ALL(test_outbox_fields),
 		ALL(test_outbox_key_conflict),
 		ALL(test_cursors),
+		ALL(test_cursors_prefix_and_delete),
+		ALL(test_fence_cursor_writes),
 		ALL(test_overlong_fields_rejected),
 		ALL(test_many_rows),
 		ALL(test_settings),
@@ -3487,6 +3648,7 @@ int main(void)
 		cmocka_unit_test(test_open_errors),
 		cmocka_unit_test(test_pg_unreachable),
 		cmocka_unit_test(test_describe),
+		cmocka_unit_test(test_pg_errors_hide_the_password),
 		cmocka_unit_test(test_records),
 		cmocka_unit_test(test_fault_every_position),
 		cmocka_unit_test(test_fault_never),
