@@ -536,51 +536,72 @@ def test_rotation_leave_and_late_key_with_matrix_sdk_crypto():
 
 
 def device_added_mid_game(w, cross_signing):
-    """Ana logs in on a second matrix-sdk-crypto device in the middle of a
-    game.  With cross_signing, her first device made her identity
-    (bootstrapCrossSigning) once the game was under way, and signs the new
-    device with its self-signing key once the bot has seen it: the bot
-    knew both devices before their keys gained those signatures.  The new
-    device reads the room's boards from its coming on (the bot shares its
-    room key with every member's devices) and none from before; the hands
-    in Ana's direct chat from then on too (the bot's trust on first use:
-    docs/matrix.md, "Trust"); its commands are done."""
+    """Ana logs in on a second matrix-sdk-crypto device (her phone) in the
+    middle of a game.  It reads the game room from its coming on (the bot
+    shares that room's key with every member's devices), nothing from
+    before, and none of her direct chat at first: the bot tells her there,
+    on the device she had, which device appeared.  Without cross-signing,
+    her `trust <phone>` from that device lets the phone read her next hand;
+    with cross-signing (made by matrix-sdk-crypto's bootstrapCrossSigning
+    before her first command), her first device signing the phone with her
+    self-signing key does, while a tablet she never signs reads none of
+    it.  The phone's commands are done."""
     ana, ben = w.players
+    first = w.dev[ana]
+    if cross_signing:
+        ident = first.call("bootstrap_cross_signing")
+        assert ident["has_master"] and ident["has_self_signing"], ident
     room = w.room()
     moves = start_game(w, room, w.players)
     rng = random.Random(11)
-    moves = play(w, room, w.players, rng, moves, steps=1)[2]
-    if cross_signing:
-        ident = w.dev[ana].call("bootstrap_cross_signing")
-        assert ident["has_master"] and ident["has_self_signing"], ident
+    play(w, room, w.players, rng, moves, steps=1)
+    dm = w.join_dm(ana)
     phone = w.sdk.login(ana, w.passwords[ana], name="ana-phone")
-    # the bot learns of the new device (device_lists.changed) at its next
-    # sync, and shares its next room key with it
+    others = [phone]
+    if cross_signing:
+        others.append(w.sdk.login(ana, w.passwords[ana], name="ana-tablet"))
+    # the bot learns of the new devices (device_lists.changed) at its next
+    # sync; its next private message to Ana tells her of them, on the
+    # device she had
     w.fake.wait_caught_up()
     n_room = len(w.bot_events(room))
-    dm = w.fake.dm_room(ana)
     n_dm = len(w.bot_events(dm))
-    moves = play(w, room, w.players, rng, moves, steps=2)[2]
+    first.send(room, "!hand")
+    for d in others:
+        told = first.wait_message(dm, lambda c: d.id in c.get("body", ""))
+        if not cross_signing:
+            assert "trust " + d.id in told["content"]["body"], told["content"]["body"]
+    read_since(w, first, dm, [e["event_id"] for e in w.bot_events(dm)[n_dm:]], "her hand")
+    for d in others:
+        d.caught_up()
+        got = d.received(dm, w.fake.bot_user)
+        assert got and not [e for e in got if e.get("decrypted")], \
+            "%s read her direct chat before she let it in" % d.name
+    # she lets the phone in
+    n = len(first.messages(dm))
     if cross_signing:
-        w.dev[ana].call("cross_sign_device", device_id=phone.id)
+        first.call("cross_sign_device", device_id=phone.id)
         assert w.fake.signature_uploads[-1].failures == {}, w.fake.signature_uploads[-1]
-        signed = w.dev[ana].device(ana, phone.id)
-        assert signed["cross_signed_by_owner"], signed
-        # Ben's device sees it signed by Ana's identity, the homeserver
-        # having relayed the keys and signatures
         assert w.dev[ben].device(ana, phone.id)["cross_signed_by_owner"]
         w.fake.wait_caught_up()
-    play(w, room, w.players, rng, moves, steps=3)
-    later = [e["event_id"] for e in w.bot_events(room)[n_room:]]
-    assert later
-    read_since(w, phone, room, later, "the board")
-    # what came before it, it cannot read (no key is sent for the past)
-    early = [e for e in phone.received(room, w.fake.bot_user) if e["event_id"] not in later]
-    assert early and not any(e.get("decrypted") for e in early), early[:2]
+    else:
+        first.send(dm, "trust " + phone.id)
+        first.wait_message(dm, lambda c: "Done" in c.get("body", ""), after=n)
+    n_dm = len(w.bot_events(dm))
+    first.send(room, "!hand")
+    first.wait_message(dm, lambda c: "Your moves" in c.get("body", ""), after=n)
     hands = [e["event_id"] for e in w.bot_events(dm)[n_dm:]]
-    assert hands, "no private message to Ana after the device came"
-    # trust on first use: the hands reach it
-    read_since(w, phone, dm, hands, "the hand")
+    read_since(w, phone, dm, hands, "her hand once let in")
+    for d in others[1:]:
+        d.caught_up()
+        assert not [e for e in d.received(dm, w.fake.bot_user)
+                    if e["event_id"] in hands and e.get("decrypted")], d.name
+    # the game room: every device reads from its coming on, none before
+    later = [e["event_id"] for e in w.bot_events(room)[n_room:]]
+    for d in others:
+        read_since(w, d, room, later, "the game room")
+        early = [e for e in d.received(room, w.fake.bot_user) if e["event_id"] not in later]
+        assert early and not any(e.get("decrypted") for e in early), early[:2]
     n = len(w.bot_events(room))
     phone.send(room, "!game status")
     w.fake._wait(lambda: len(w.bot_events(room)) > n, 10, "no answer to the new device")
