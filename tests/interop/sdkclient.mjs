@@ -16,8 +16,9 @@
 // Commands (dev names a device of this process, chosen at login):
 //   login {dev, user, password, device_id?}      log in, upload keys, first sync
 //   send {dev, room, content, share}              encrypt and send; share false
-//                                                 keeps the room key's to-device
-//                                                 messages back (release sends them)
+//                                                 starts a new room key and keeps
+//                                                 its to-device messages back
+//                                                 (release sends them)
 //   release {dev, room}
 //   join / leave {dev, room}
 //   device {dev, user, device_id}                 what the machine thinks of a device
@@ -35,8 +36,8 @@
 
 import {
     Attachment, DecryptionSettings, DeviceId, DeviceLists, EncryptedAttachment,
-    EncryptionAlgorithm, EncryptionSettings, HistoryVisibility, initAsync, OlmMachine, RequestType, RoomId,
-    TrustRequirement, UserId,
+    EncryptionAlgorithm, EncryptionSettings, HistoryVisibility, initAsync, OlmMachine,
+    RequestType, RoomId, TrustRequirement, UserId,
 } from "@matrix-org/matrix-sdk-crypto-wasm";
 import { createHash } from "node:crypto";
 import { writeFileSync } from "node:fs";
