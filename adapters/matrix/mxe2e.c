@@ -535,6 +535,24 @@ static struct mxk_user *user_get(struct mxe2e *e, const char *user)
 	return u;
 }
 
+/* The same, but NULL (and nothing kept in memory) for a user the bot has
+ * never listed: strangers' Olm messages must not grow the table. */
+static struct mxk_user *user_peek(struct mxe2e *e, const char *user)
+{
+	struct mxk_user *u = mxk_get(&e->keys, user);
+	struct buf k = BUF_INIT;
+	char *text;
+
+	if (u)
+		return u;
+	text = kv_get(e, ekey(e, &k, "dev", user, NULL));
+	buf_release(&k);
+	if (!text)
+		return NULL;
+	free(text);
+	return user_get(e, user);
+}
+
 static void user_save(struct mxe2e *e, const struct mxk_user *u)
 {
 	struct buf k = BUF_INIT;
@@ -1264,11 +1282,12 @@ static void pk_accept(struct mxe2e *e, struct pending *p)
 static void pk_drop(struct mxe2e *e, struct pending *p, const char *why)
 {
 	struct buf k = BUF_INIT;
+	struct mxk_user *u = user_peek(e, p->user);
 
 	log_info("matrix: a room key %s; ignored", why);
-	/* the Olm session it came by is not kept either: the device shares
-	 * no room with the bot that it could show */
-	if (!mxk_by_curve(user_get(e, p->user), p->dcurve)) {
+	/* the Olm session it came by is not kept either, unless its device
+	 * is one the bot lists */
+	if (!u || !mxk_by_curve(u, p->dcurve)) {
 		struct olmdev *od = strmap_del(&e->olm, p->dcurve);
 
 		if (od)
@@ -1426,7 +1445,7 @@ static void to_device(struct mxe2e *e, const json_t *ev)
 	/* an Olm session is kept for a device the bot lists (someone it
 	 * shares a room with), or one whose room key is taken or checked: not
 	 * for anybody else's, which could otherwise fill the store */
-	u = plain_id(m.sender) ? user_get(e, m.sender) : NULL;
+	u = plain_id(m.sender) ? user_peek(e, m.sender) : NULL;
 	dev = u ? mxk_by_curve(u, m.sender_key) : NULL;
 	keep = dev && !dev->blocked;
 	if (mx_olm_payload_decode(plain, plen, &p, &err)) {

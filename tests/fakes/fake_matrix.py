@@ -2447,6 +2447,15 @@ def _selftest():
         check([e["event_id"] for e in jagain["rooms"]["join"][room]
                ["timeline"]["events"]] == [e1], "same since, same events")
         nb3 = j["next_batch"]
+        # redeliver: the same event (id and content) in a later sync
+        fake.redeliver(e1)
+        st, _, jr = c.req("GET", "/sync", query={"since": nb3, "timeout": 0,
+                                                 "filter": flt})
+        again = jr["rooms"]["join"][room]["timeline"]["events"]
+        check([e["event_id"] for e in again] == [e1] and
+              again[0]["content"] == tl["events"][0]["content"] and
+              fake.redelivered[-1].event_id == e1, "redeliver")
+        nb3 = jr["next_batch"]
 
         # long-poll wakes on a new event
         box = {}
