@@ -910,14 +910,23 @@ def test_squatted_session_key_does_not_silence_its_owner():
     """Attack 4: every member holds every other member's room key.  Ben
     sends the bot Ana's session key as his own before Ana's own share
     reaches it: Ana's key is still taken (a separate entry), her commands
-    run as hers, and Ben's copy decrypts nothing in her name."""
+    run as hers, and Ben's copy decrypts nothing in her name.  (Ben's first
+    key comes before the bot has seen him in the room, members being
+    lazy-loaded: it asks the homeserver whether he is a member.)"""
     fake = mt.new_fake()
+    fake.hide_pre_join_events = True
     bot = new_bot(fake)
     try:
         ana, ben = mt.players(fake, 2)
         room = encrypted_room(fake, [ana, ben])
         anad, bend = fake.e2e.device(ana), fake.e2e.device(ben)
+        bend.share(room)                            # before the bot writes there
+        fake.wait_caught_up()
         ask_status(fake, ben, room)                 # the bot knows the room
+        with fake._lock:
+            asked = [r for r in fake.requests
+                     if r.path == "/rooms/%s/state/m.room.member/%s" % (room, ben)]
+        assert asked and asked[0].status == 200, "Ben's membership was not asked"
         sid, key = anad.new_session(room)           # not shared yet
         bend.send_key_to_bot(room, sid, key)        # Ben's "copy" comes first
         fake.wait_caught_up()
