@@ -303,7 +303,7 @@ static int bot_joined(void *ctx, const char *room, const char *user)
 
 static struct mxe2e *bot_get(void)
 {
-	struct mxe2e_io io = { NULL, bot_call, bot_joined, NULL, NULL };
+	struct mxe2e_io io = { .call = bot_call, .is_joined = bot_joined };
 	struct buf err = BUF_INIT;
 
 	if (bot && bot_uses++ < 512)

@@ -126,7 +126,8 @@ static struct player ana;
 
 static struct mxe2e *bot_new(struct store *st, const char *pickle_key)
 {
-	struct mxe2e_io io = { NULL, io_call, io_joined, st, io_now };
+	struct mxe2e_io io = { .call = io_call, .is_joined = io_joined, .store = st,
+			       .now_ms = io_now };
 	struct mxc_key k;
 	struct buf err = BUF_INIT;
 
