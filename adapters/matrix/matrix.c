@@ -2297,6 +2297,7 @@ static int seal(struct matrix *m, struct mxreq *q)
 	const char *room = q->lane->room;
 	struct mroom *r = room_get(m, room, 1);
 	const char **members;
+	struct dm *dm;
 	struct buf err = BUF_INIT, path = BUF_INIT;
 	json_t *plain, *sealed;
 	size_t n = 0, i;
@@ -2333,7 +2334,8 @@ static int seal(struct matrix *m, struct mxreq *q)
 		buf_release(&path);
 		return SEAL_WAIT;
 	}
-	/* the key goes to the joined and invited members' devices only */
+	/* the key goes to the joined and invited members' devices only; in
+	 * a player's private chat, to the devices they trust (mxkeys.h) */
 	members = xcalloc(strmap_count(&r->mem.map) + 1, sizeof(*members));
 	for (i = 0; (i = strmap_next(&r->mem.map, i, &v));) {
 		const struct mx_member *mm = v;
@@ -2341,7 +2343,8 @@ static int seal(struct matrix *m, struct mxreq *q)
 		if (mm->membership == MXM_JOIN || mm->membership == MXM_INVITE)
 			members[n++] = mm->user;
 	}
-	rc = mxe2e_prepare(m->e2e, room, members, n, on_e2e_ready, q);
+	dm = strmap_get(&m->dm_rooms, room);
+	rc = mxe2e_prepare(m->e2e, room, members, n, dm ? dm->user : NULL, on_e2e_ready, q);
 	free(members);
 	if (rc == 1)
 		return SEAL_WAIT;	/* on_e2e_ready may have run already */
@@ -2545,6 +2548,115 @@ static int is_done(struct matrix *m, const char *event_id)
 	return 0;
 }
 
+/* ---- new devices of players (mxe2e_io.new_device; docs/matrix.md, "Trust") ---- */
+
+/* A device id or name as the bot may show it (untrusted text). */
+static const char *shown(const char *in, char *out, size_t n)
+{
+	if (!text_clean_name(in, strlen(in), out, n))
+		snprintf(out, n, "?");
+	return out;
+}
+
+static void e2e_new_device(void *ctx, const char *user, const char *device, const char *name,
+			   const char *fingerprint, int cross)
+{
+	struct matrix *m = ctx;
+	struct rich body = RICH_INIT;
+	char id[MX_NAME_SIZE], nm[MX_NAME_SIZE], txn[96];
+	json_t *c;
+
+	shown(device, id, sizeof(id));
+	if (*name)
+		shown(name, nm, sizeof(nm));
+	else
+		snprintf(nm, sizeof(nm), "%s", "");
+	rich_text(&body, "A new device appeared on your account: %s%s%s%s, fingerprint %s. ",
+		  id, *nm ? " (\"" : "", nm, *nm ? "\")" : "", fingerprint);
+	if (cross)
+		rich_text(&body, "You have not verified it (cross-signing), so it does not get your "
+			  "private messages (your hand). If it is yours, verify it from another of "
+			  "your sessions; if it is not, sign it out and change your password. / "
+			  "Ha aparecido un dispositivo nuevo en tu cuenta: %s%s%s%s, huella %s. No lo "
+			  "has verificado (firma cruzada), así que no recibe tus mensajes privados "
+			  "(tu mano). Si es tuyo, verifícalo desde otra de tus sesiones; si no, "
+			  "ciérrale la sesión y cambia tu contraseña.",
+			  id, *nm ? " (\"" : "", nm, *nm ? "\")" : "", fingerprint);
+	else
+		rich_text(&body, "It does not get your private messages (your hand) until you "
+			  "approve it: if it is yours, send \"trust %s\" here from a device you "
+			  "already use. If it is not yours, do not approve it. / Ha aparecido un "
+			  "dispositivo nuevo en tu cuenta: %s%s%s%s, huella %s. No recibe tus mensajes "
+			  "privados (tu mano) hasta que lo apruebes: si es tuyo, escribe aquí \"trust "
+			  "%s\" desde un dispositivo que ya uses. Si no es tuyo, no lo apruebes.",
+			  id, id, *nm ? " (\"" : "", nm, *nm ? "\")" : "", fingerprint, id);
+	c = mx_notice_contents(&body);
+	new_txn(m, txn, sizeof(txn));
+	send_private(m, user, c, txn, 0, NULL, NULL);
+	json_decref(c);
+	rich_release(&body);
+}
+
+/* Whether text (len bytes, after the prefix) is the `trust` command:
+ * *arg then points at its argument. */
+static int is_trust(const char *text, size_t len, const char **arg)
+{
+	char word[16];
+	const char *s = text;
+
+	if (memchr(text, '\0', len) || !text_word(&s, word, sizeof(word)) ||
+	    !text_eq(word, "trust"))
+		return 0;
+	*arg = s;
+	return 1;
+}
+
+/* `trust <device id>`: a player approves a new device of theirs, from a
+ * device they trust, in their private chat (mxe2e_trust). */
+static void run_trust(struct matrix *m, const struct mx_item *it, int dm, const char *arg)
+{
+	struct rich body = RICH_INIT;
+	char id[128], shownid[MX_NAME_SIZE];	/* a device id: MXK_DEVICE_ID_SIZE */
+	size_t n;
+	enum mxe_trust t;
+
+	n = text_word(&arg, id, sizeof(id));
+	shown(id, shownid, sizeof(shownid));
+	if (!dm) {
+		rich_text(&body, "\"trust\" works only in your direct chat with me. / \"trust\" "
+			  "solo funciona en tu chat directo conmigo.");
+	} else if (!n || n >= sizeof(id) || *arg) {
+		rich_text(&body, "Usage: trust <device id> (the id my notice named). / Uso: trust "
+			  "<id del dispositivo> (el que nombró mi aviso).");
+	} else if ((t = mxe2e_trust(m->e2e, it->sender, it->sender_key, id)) == MXE_TRUST_OK) {
+		rich_text(&body, "Done: your device %s gets your private messages from now on. / "
+			  "Hecho: tu dispositivo %s recibe tus mensajes privados desde ahora.",
+			  shownid, shownid);
+	} else if (t == MXE_TRUST_ALREADY) {
+		rich_text(&body, "Your device %s gets your private messages already. / Tu "
+			  "dispositivo %s ya recibe tus mensajes privados.", shownid, shownid);
+	} else if (t == MXE_TRUST_NOT_FROM_TRUSTED) {
+		rich_text(&body, "I take \"trust\" only from a device of yours that already gets "
+			  "your private messages (not from a new one); nothing changed. / Solo acepto "
+			  "\"trust\" desde un dispositivo tuyo que ya recibe tus mensajes privados "
+			  "(no desde uno nuevo); no ha cambiado nada.");
+	} else if (t == MXE_TRUST_CROSS_SIGNING) {
+		rich_text(&body, "You use cross-signing: verify the device %s from another of your "
+			  "sessions instead; nothing changed. / Usas firma cruzada: verifica el "
+			  "dispositivo %s desde otra de tus sesiones; no ha cambiado nada.",
+			  shownid, shownid);
+	} else if (t == MXE_TRUST_OFF) {
+		rich_text(&body, "This chat is not encrypted, so there is nothing to approve. / Este "
+			  "chat no está cifrado: no hay nada que aprobar.");
+	} else {
+		rich_text(&body, "You have no device %s that I know of; nothing changed. / No "
+			  "conozco ningún dispositivo tuyo %s; no ha cambiado nada.",
+			  shownid, shownid);
+	}
+	send_notice(m, it->room, &body);
+	rich_release(&body);
+}
+
 static void run_message(struct matrix *m, const struct mx_item *it)
 {
 	struct command cmd;
@@ -2553,6 +2665,7 @@ static void run_message(struct matrix *m, const struct mx_item *it)
 	size_t len = it->text_len, plen = strlen(m->prefix);
 	int dm = is_dm_room(m, it->room, it->sender);
 	char name[MX_NAME_SIZE];
+	const char *targ;
 
 	if (it->bad_utf8) {
 		text = "\xff";	/* the manager answers "not valid text" */
@@ -2576,6 +2689,14 @@ static void run_message(struct matrix *m, const struct mx_item *it)
 		snprintf(m->refs[m->nrefs++], MXE_REF_SIZE, "%s", m->cur_ref);
 	}
 	done_value(m, &val);
+	/* their first command pins the player's devices: one that appears
+	 * later reads their hand only once they approve it */
+	if (mxe2e_started(m->e2e))
+		mxe2e_pin(m->e2e, it->sender);
+	if (!it->bad_utf8 && !it->too_long && is_trust(text, len, &targ)) {
+		run_trust(m, it, dm, targ);
+		goto commit;
+	}
 	memset(&cmd, 0, sizeof(cmd));
 	cmd.platform = "matrix";
 	cmd.room = it->room;
@@ -2590,6 +2711,7 @@ static void run_message(struct matrix *m, const struct mx_item *it)
 	cmd.cursor_value = buf_str(&val);
 	if (m->base.on_command)
 		m->base.on_command(m->base.ctx, &m->base, &cmd);
+commit:
 	/* a command that changed nothing committed nothing: record it here */
 	if (store_cursor_set(m->store, CURSOR_SINCE, buf_str(&val), &err))
 		log_warn("matrix: storing the sync position: %s", buf_str(&err));
@@ -3641,6 +3763,7 @@ struct adapter *matrix_adapter_new(const struct matrix_config *cfg, struct buf *
 	io.ctx = m;
 	io.call = e2e_call;
 	io.is_joined = e2e_is_joined;
+	io.new_device = e2e_new_device;
 	io.settled = e2e_settled;
 	io.store = cfg->store;
 	if (cfg->now) {

@@ -114,6 +114,7 @@ struct outroom {
 	size_t ninflight;
 	struct unreach *unr;		/* devices without one-time keys */
 	size_t nunr;
+	char priv[MX_ID_SIZE];		/* whose private chat it is ("" none), per prepare */
 	char room[];			/* the map's key */
 };
 
@@ -198,6 +199,32 @@ static void call(struct mxe2e *e, const char *method, const char *path, const js
 {
 	e->io.call(e->io.ctx, method, path, body, done, p);
 }
+
+/* A device to tell its user about (mxe2e_io.new_device), collected while
+ * an answer is applied and told once it is. */
+struct newdev {
+	char user[MX_ID_SIZE];
+	char device[MXK_DEVICE_ID_SIZE];
+	char name[MX_NAME_SIZE];
+	char fingerprint[MX_KEY_SIZE * 2];
+	int cross;
+};
+
+/* An ed25519 key in groups of four, as clients show a session key. */
+static void group4(const char *key, char *out, size_t size)
+{
+	size_t i, n = 0;
+
+	for (i = 0; key[i] && n + 2 < size; i++) {
+		if (i && i % 4 == 0)
+			out[n++] = ' ';
+		out[n++] = key[i];
+	}
+	out[n] = '\0';
+}
+
+static void query_add(struct mxe2e *e, const char *user);
+static void query_start(struct mxe2e *e);
 
 /* ---- the store ---- */
 
@@ -312,6 +339,7 @@ static void on_uploaded(void *ctx, long status, const char *body, size_t len)
 	struct pend *p = ctx;
 	struct mxe2e *e = p->e;
 	json_t *j;
+	int was;
 
 	pend_free(p);
 	e->uploading = 0;
@@ -337,10 +365,11 @@ static void on_uploaded(void *ctx, long status, const char *body, size_t len)
 		return;
 	}
 	mxc_account_published(e->acc);
-	if (!e->uploaded)
-		log_info("matrix: uploaded the device's keys");
+	was = e->uploaded;
 	e->uploaded = 1;
 	account_save(e);
+	if (!was)	/* after the store knows it (tests wait for this line) */
+		log_info("matrix: uploaded the device's keys");
 	settle(e);
 	j = json_loadb(body, len, 0, NULL);
 	{
@@ -1530,11 +1559,16 @@ void mxe2e_sync(struct mxe2e *e, const struct mx_sync *s)
 
 		if (u)
 			u->fresh = 0;	/* asked again before the next share */
+		/* a player is told of a new device at once, not at the next
+		 * private message */
+		if (u && u->pin == MXK_PINNED)
+			query_add(e, u->user);
 	}
 	for (i = 0; i < e->npk; i++)
 		e->pk[i].failed = 0;	/* what failed is asked again */
 	json_array_foreach(s->to_device, i, ev)
 		to_device(e, ev);
+	query_start(e);
 	for (i = 0; i < s->ndl_left; i++)
 		mxk_drop(&e->keys, s->dl_left[i]);
 	if (s->otk_count >= 0)
@@ -1642,6 +1676,7 @@ enum mxe_verdict mxe2e_decrypt(struct mxe2e *e, const struct mx_item *c, struct 
 {
 	struct buf err = BUF_INIT;
 	struct insess *s;
+	struct mx_item bound;
 	char *plain = NULL;
 	size_t plen;
 	uint32_t index;
@@ -1690,7 +1725,9 @@ enum mxe_verdict mxe2e_decrypt(struct mxe2e *e, const struct mx_item *c, struct 
 			 "replay); ignored");
 		goto bad;
 	}
-	if (mx_decrypted_parse(plain, plen, c, out, &err)) {
+	bound = *c;
+	bound.sender_key = s->sender_key;	/* the device its key came from */
+	if (mx_decrypted_parse(plain, plen, &bound, out, &err)) {
 		log_info("matrix: an encrypted message from %s: %s", c->sender, buf_str(&err));
 		mx_sync_release(out);
 		goto bad;
@@ -2081,10 +2118,17 @@ static void maybe_rotate(struct mxe2e *e, struct outroom *r)
 			discard(e, r, "a device was signed out or changed");
 			return;
 		}
+		/* one that had it before its player's rule said otherwise
+		 * (cross-signing published, a device that lost its signature) */
+		for (k = 0; !strcmp(u->user, r->priv) && k < u->ndev; k++)
+			if (!strcmp(u->dev[k].id, r->sh[i].device) &&
+			    !mxk_private_ok(u, &u->dev[k])) {
+				discard(e, r, "a device may not read a private chat any more");
+				return;
+			}
 	}
 }
 
-static void query_start(struct mxe2e *e);
 static void room_kick(struct mxe2e *e, struct outroom *r);
 
 static int in_list(char **v, size_t n, const char *s)
@@ -2170,7 +2214,8 @@ static void on_query(void *ctx, long status, const char *body, size_t len)
 	json_t *j = status == 200 ? json_loadb(body, len, 0, NULL) : NULL;
 	json_t *dk = json_object_get(j, "device_keys");
 	json_t *failures = json_object_get(j, "failures");
-	size_t i;
+	struct newdev *nd = NULL;
+	size_t i, k, nnd = 0;
 
 	pend_free(p);
 	e->querying = 0;
@@ -2193,6 +2238,7 @@ static void on_query(void *ctx, long status, const char *body, size_t len)
 	}
 	for (i = 0; i < e->nqnow; i++) {
 		struct mxk_user *u = user_get(e, e->qnow[i]);
+		int changed;
 
 		if (server_failed(failures, u->user)) {
 			/* their server did not answer: the devices known stay;
@@ -2200,8 +2246,33 @@ static void on_query(void *ctx, long status, const char *body, size_t len)
 			u->fresh = 1;
 			continue;
 		}
-		if (mxk_apply(u, json_object_get(dk, u->user),
-			      !strcmp(u->user, e->user) ? e->device : NULL))
+		changed = mxk_apply_answer(u, j, !strcmp(u->user, e->user) ? e->device : NULL);
+		for (k = 0; k < u->ndev; k++) {
+			struct mxk_device *d = &u->dev[k];
+			const char *name = json_string_value(json_object_get(json_object_get(
+				json_object_get(json_object_get(dk, u->user), d->id), "unsigned"),
+				"device_display_name"));
+			struct newdev *n;
+
+			if (d->told || !mxk_pending(u, d))
+				continue;
+			d->told = 1;
+			changed = 1;
+			nd = xrealloc(nd, (nnd + 1) * sizeof(*nd));
+			n = &nd[nnd++];
+			snprintf(n->user, sizeof(n->user), "%s", u->user);
+			snprintf(n->device, sizeof(n->device), "%s", d->id);
+			snprintf(n->name, sizeof(n->name), "%s", name ? name : "");
+			group4(d->ed, n->fingerprint, sizeof(n->fingerprint));
+			n->cross = mxk_cross_usable(u);
+			log_warn("matrix: a new device of %s does not get their private chat's key "
+				 "until they %s it", u->user, n->cross ? "sign" : "approve");
+			if (!n->cross && !mxk_any_private(u))
+				log_warn("matrix: %s has no device left that reads their private "
+					 "chat, so none can approve it; the operator can reset their "
+					 "devices (docs/matrix.md, \"Trust\")", u->user);
+		}
+		if (changed)
 			user_save(e, u);
 	}
 	free_list(e->qnow, e->nqnow);
@@ -2210,6 +2281,14 @@ static void on_query(void *ctx, long status, const char *body, size_t len)
 	json_decref(j);
 	query_start(e);
 	kick_waiting(e, 0);
+	/* the adapter sends its notice from here (mxe2e_prepare again) */
+	for (i = 0; i < nnd; i++)
+		if (e->io.new_device)
+			e->io.new_device(e->io.ctx, nd[i].user, nd[i].device, nd[i].name,
+					 nd[i].fingerprint, nd[i].cross);
+	free(nd);
+	/* last: the room keys waiting for this answer are judged (a batch
+	 * waiting for them goes on from here) */
 	pk_run(e);
 }
 
@@ -2247,6 +2326,9 @@ static size_t missing(struct mxe2e *e, struct outroom *r, struct devref **out)
 
 			if (!mxk_usable(d) || (!strcmp(u->user, e->user) && !strcmp(d->id, e->device)) ||
 			    has_key(r, u->user, d->id, d->curve) || unreachable(e, r, d->curve))
+				continue;
+			/* a player's private chat: only the devices they trust */
+			if (!strcmp(u->user, r->priv) && !mxk_private_ok(u, d))
 				continue;
 			*out = xrealloc(*out, (n + 1) * sizeof(**out));
 			devref_set(&(*out)[n++], u->user, d->id, d->curve);
@@ -2529,7 +2611,7 @@ static void room_kick(struct mxe2e *e, struct outroom *r)
 }
 
 int mxe2e_prepare(struct mxe2e *e, const char *room, const char *const *members, size_t n,
-		  mxe_ready_fn ready, void *ctx)
+		  const char *private_user, mxe_ready_fn ready, void *ctx)
 {
 	struct outroom *r;
 	struct waiter *w, **pw;
@@ -2539,6 +2621,7 @@ int mxe2e_prepare(struct mxe2e *e, const char *room, const char *const *members,
 	if (!e->started)
 		return -1;
 	r = outroom_get(e, room);
+	snprintf(r->priv, sizeof(r->priv), "%s", private_user ? private_user : "");
 	outroom_clear_members(r);
 	r->members = xcalloc(n ? n : 1, sizeof(*r->members));
 	for (i = 0; i < n; i++)
@@ -2560,6 +2643,52 @@ int mxe2e_prepare(struct mxe2e *e, const char *room, const char *const *members,
 			break;
 		}
 	return rc;
+}
+
+void mxe2e_pin(struct mxe2e *e, const char *user)
+{
+	struct mxk_user *u;
+
+	if (!e->started || !strcmp(user, e->user))
+		return;
+	u = user_get(e, user);
+	if (!mxk_pin(u))
+		return;
+	user_save(e, u);
+	log_info("matrix: the devices of %s are pinned: a new one reads their private chat "
+		 "once they approve it%s", user, u->pin == MXK_PIN_NEXT ? " (at the next answer)" :
+		 "");
+	if (u->pin == MXK_PIN_NEXT) {
+		query_add(e, user);
+		query_start(e);
+	}
+}
+
+enum mxe_trust mxe2e_trust(struct mxe2e *e, const char *user, const char *sender_key,
+			   const char *device)
+{
+	struct mxk_user *u;
+	const struct mxk_device *from;
+
+	if (!e->started || !sender_key || !*sender_key)
+		return MXE_TRUST_OFF;	/* a message in clear: an unencrypted chat */
+	u = user_get(e, user);
+	from = mxk_by_curve(u, sender_key);
+	if (!from || !mxk_private_ok(u, from))
+		return MXE_TRUST_NOT_FROM_TRUSTED;
+	switch (mxk_approve(u, device)) {
+	case MXK_APPROVED:
+		user_save(e, u);
+		log_info("matrix: %s approved a device of theirs", user);
+		return MXE_TRUST_OK;
+	case MXK_ALREADY:
+		return MXE_TRUST_ALREADY;
+	case MXK_USE_CROSS_SIGNING:
+		return MXE_TRUST_CROSS_SIGNING;
+	case MXK_UNKNOWN:
+		break;
+	}
+	return MXE_TRUST_UNKNOWN;
 }
 
 json_t *mxe2e_seal(struct mxe2e *e, const char *room, const json_t *content, struct buf *err)
@@ -2714,17 +2843,10 @@ int mxe2e_start(struct mxe2e *e, const char *user, const char *device, struct bu
 	buf_release(&k);
 	e->started = 1;
 	{
-		/* as clients show a session key: groups of four */
 		char grouped[MXC_KEY_SIZE * 2];
 		const char *ed = mxc_account_ed(e->acc);
-		size_t i, n = 0;
 
-		for (i = 0; ed[i] && n + 2 < sizeof(grouped); i++) {
-			if (i && i % 4 == 0)
-				grouped[n++] = ' ';
-			grouped[n++] = ed[i];
-		}
-		grouped[n] = '\0';
+		group4(ed, grouped, sizeof(grouped));
 		log_info("matrix: device %s, fingerprint (ed25519) %s (as clients show it: %s)",
 			 e->device, ed, grouped);
 	}

@@ -46,12 +46,15 @@
  * to-device message it encrypted.
  *
  * Trust: see mxkeys.h.  A room key is shared only with the devices of the
- * users the adapter names as the room's joined and invited members.  A
- * room key is taken only for a room the bot is in, from a member, over Olm
- * from a listed, usable device of theirs that the payload names; a
- * forwarded one only from such a device of the bot's own account.  Every
- * store failure that would let a ratchet step be used twice stops what
- * would use it: a message is not sealed, a key share not sent.
+ * users the adapter names as the room's joined and invited members; in a
+ * player's private chat (the room their hand goes to), only with their
+ * devices that may read it (mxk_private_ok: cross-signed, or pinned and
+ * approved) and the bot's own.  A room key is taken only for a room the
+ * bot is in, from a member, over Olm from a listed, usable device of
+ * theirs that the payload names; a forwarded one only from such a device
+ * of the bot's own account.  Every store failure that would let a ratchet
+ * step be used twice stops what would use it: a message is not sealed, a
+ * key share not sent.
  */
 #ifndef ADAPTERS_MATRIX_MXE2E_H
 #define ADAPTERS_MATRIX_MXE2E_H
@@ -95,6 +98,17 @@ struct mxe2e_io {
 	/* Called once, when mxe2e_settled() becomes true after the start
 	 * (the first answer to the key upload); may be NULL. */
 	void (*settled)(void *ctx);
+	/*
+	 * A device appeared on the account of user, whose devices are pinned,
+	 * that does not get their private chat's key (NULL: nobody is told):
+	 * device (its id), name (its display name as the homeserver says,
+	 * untrusted, "" none), fingerprint (its ed25519 key in groups of four),
+	 * cross (1: user has cross-signing and the device is not signed; 0: it
+	 * waits for `trust`).  Once per device (stored); called after the
+	 * answer that showed it is applied.
+	 */
+	void (*new_device)(void *ctx, const char *user, const char *device, const char *name,
+			   const char *fingerprint, int cross);
 };
 
 struct mxe2e;
@@ -207,19 +221,47 @@ void mxe2e_member_left(struct mxe2e *e, const char *room, const char *user);
  * the room keys still waiting for their checks. */
 void mxe2e_room_left(struct mxe2e *e, const char *room);
 
+/*
+ * user's command is being handled: the first one pins their devices
+ * (mxk_pin; stored).  Devices that appear later read their private chat
+ * only once approved (mxe2e_trust) or, with cross-signing, signed.
+ */
+void mxe2e_pin(struct mxe2e *e, const char *user);
+
+enum mxe_trust {
+	MXE_TRUST_OK,		/* approved: it gets the private chat's key from now on */
+	MXE_TRUST_ALREADY,	/* it could read it already */
+	MXE_TRUST_NOT_FROM_TRUSTED,	/* the request did not come from a trusted device */
+	MXE_TRUST_UNKNOWN,	/* user has no usable device with that id */
+	MXE_TRUST_CROSS_SIGNING,	/* user has cross-signing: verify it instead */
+	MXE_TRUST_OFF,		/* no encryption here (a message in clear) */
+};
+
+/*
+ * user asks, in their private chat, that their device `device` read it:
+ * sender_key is the curve25519 key of the device the request came from
+ * (the decrypted message's sender_key; "" not encrypted), which must be
+ * one of user's devices that may read it already.  Stored before this
+ * returns; the next message to the private chat shares its key.
+ */
+enum mxe_trust mxe2e_trust(struct mxe2e *e, const char *user, const char *sender_key,
+			   const char *device);
+
 typedef void (*mxe_ready_fn)(void *ctx, int ok);
 
 /*
  * Makes room's outbound session ready for a message: rotated when due
- * (age, message count, a member or a device gone), shared over Olm with
- * every usable device of members (the room's joined and invited users,
- * the bot included: its other devices get it too), device lists queried
- * and one-time keys claimed as needed.  0 ready now; 1 not yet:
- * ready(ctx, ok) is called once later (ok 0: it failed, the message waits
- * for the next start); -1 not started.
+ * (age, message count, a member or a device gone, a device of
+ * private_user that may not read it any more), shared over Olm with every
+ * usable device of members (the room's joined and invited users, the bot
+ * included: its other devices get it too), device lists queried and
+ * one-time keys claimed as needed.  private_user: the player whose private
+ * chat room is (their devices get the key only when mxk_private_ok), or
+ * NULL.  0 ready now; 1 not yet: ready(ctx, ok) is called once later (ok
+ * 0: it failed, the message waits for the next start); -1 not started.
  */
 int mxe2e_prepare(struct mxe2e *e, const char *room, const char *const *members, size_t n,
-		  mxe_ready_fn ready, void *ctx);
+		  const char *private_user, mxe_ready_fn ready, void *ctx);
 
 /*
  * Encrypts content (an m.room.message content, borrowed) for room, whose

@@ -11,7 +11,9 @@
  *   'd'  a Megolm plaintext for mx_decrypted_parse() (for a fixed event);
  *   'c'  a ciphertext for mxc_in_decrypt() and mxc_olm_decrypt() (both
  *        types) with fixed sessions, and a pickle for the unpicklers;
- *   'k'  a /keys/query answer's devices object for mxk_apply(), then a
+ *   'k'  a /keys/query answer's devices object for mxk_apply(), the same
+ *        bytes as a whole answer for mxk_apply_answer() (cross-signing,
+ *        the pin, approvals), then a
  *        /keys/claim answer for mxk_claimed(); then the same bytes as a
  *        held list for mxh_decode();
  *   'b'  a /sync body through a started mxe2e (the bot's own device on an
@@ -262,7 +264,12 @@ static void fuzz_keys(const uint8_t *data, size_t size)
 	mxk_init(&k, 1, 2);
 	u = mxk_add(&k, "@a:x", NULL);
 	mxk_apply(u, j, "ME");
+	/* the same bytes as a whole answer: cross-signing keys, then devices */
+	mxk_apply_answer(u, j, "ME");
+	mxk_pin(u);
 	for (i = 0; i < u->ndev; i++) {
+		mxk_private_ok(u, &u->dev[i]);
+		mxk_approve(u, u->dev[i].id);
 		str_ok(u->dev[i].id, sizeof(u->dev[i].id), "device id");
 		str_ok(u->dev[i].curve, sizeof(u->dev[i].curve), "curve");
 		mxk_claimed(j, "@a:x", &u->dev[i], otk);

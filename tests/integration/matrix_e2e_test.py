@@ -945,11 +945,9 @@ def test_homeserver_without_key_api_plain_dms_with_a_note():
     bot = new_bot(fake)
     try:
         ana, = mt.players(fake, 1)
-        fake._wait(lambda: fake.bot_device() is not None, 10, lambda: "no device keys")
-        # the bot has stored that its keys are up (the fake has them a
-        # moment before the bot reads its answer)
-        fake._wait(lambda: "uploaded the device's keys" in bot.log(), 10,
-                   lambda: "the upload's answer was not read")
+        # the bot stored that its keys are up (the fake had them before)
+        fake._wait(lambda: "uploaded the device's keys" in bot.log(), 10 * SLOW,
+                   lambda: "no device keys")
         bot.stop()
         fake.fail_next("POST", "/keys/upload", 404, count=1000, body=unknown)
         bot = new_bot(fake, db=bot.db)

@@ -12,6 +12,12 @@ Element does, over Olm (to-device messages) and Megolm (room messages).
     eid = dev.send(room, "!game status", share=False)   # key withheld ...
     dev.share(room)             # ... and sent later
     dev.decrypt(room, event)    # what this device can read (None: nothing)
+    xs = e2e.cross_signing(ana) # Ana's master, self-signing and user-signing
+                                # keys, published; her devices signed
+    xs.sign(phone)              # a later device verified (Element: "verify
+                                # this session" from another one)
+    evil = e2e.homeserver_device(ana)   # the homeserver's own device on
+                                # Ana's account: self-signed, not cross-signed
 
 What a hostile homeserver or room member sends the bot:
 
@@ -65,11 +71,13 @@ class Device:
     """One device of a test user: an Olm account, its sessions, the room
     keys it received (inbound Megolm) and the ones it sends with."""
 
-    def __init__(self, e2e, user, device_id, publish=True):
+    def __init__(self, e2e, user, device_id, name=None, homeserver=False, publish=True):
         self.e2e = e2e
         self.fake = e2e.fake
         self.user = user
         self.id = device_id
+        self.name = name            # its display name (unsigned), or None
+        self.homeserver = homeserver    # added by the homeserver, no login
         self.acct = olm.Account()
         self.curve = self.acct.identity_keys["curve25519"]
         self.ed = self.acct.identity_keys["ed25519"]
@@ -100,8 +108,19 @@ class Device:
         fb = {"signed_curve25519:" + kid: self.sign({"key": k, "fallback": True})
               for kid, k in self.acct.fallback_key["curve25519"].items()}
         self.acct.mark_keys_as_published()
-        self.fake.upload_keys(self.user, self.id, {"device_keys": dk, "one_time_keys": keys,
-                                                   "fallback_keys": fb})
+        body = {"device_keys": dk, "one_time_keys": keys, "fallback_keys": fb}
+        if self.homeserver:
+            self.fake.homeserver_adds_device(self.user, self.id, body, self.name)
+            return
+        if self.name is not None:
+            with self.fake._lock:
+                self.fake._device_names[(self.user, self.id)] = self.name
+        self.fake.upload_keys(self.user, self.id, body)
+
+    def device_keys(self):
+        """This device's keys as the homeserver holds them (signatures
+        added since included)."""
+        return self.fake.query_keys([self.user])["device_keys"][self.user][self.id]
 
     # -- receiving ----------------------------------------------------
     def _olm_decrypt(self, sender_key, msg):
@@ -308,6 +327,47 @@ class Device:
             self.shared.pop(room, None)
 
 
+class CrossSigning:
+    """A test user's cross-signing keys (ed25519, python-olm's PkSigning):
+    the master key signs the self-signing and user-signing keys; the
+    self-signing key signs the user's devices.  publish() uploads them (as
+    POST /keys/device_signing/upload); sign(device) uploads a device's
+    signature (as POST /keys/signatures/upload)."""
+
+    def __init__(self, e2e, user):
+        self.e2e = e2e
+        self.fake = e2e.fake
+        self.user = user
+        self.master = olm.PkSigning(olm.PkSigning.generate_seed())
+        self.self_signing = olm.PkSigning(olm.PkSigning.generate_seed())
+        self.user_signing = olm.PkSigning(olm.PkSigning.generate_seed())
+
+    def _sign(self, by, obj):
+        obj.setdefault("signatures", {}).setdefault(self.user, {})[
+            "ed25519:" + by.public_key] = by.sign(canonical(obj))
+        return obj
+
+    def key(self, pk, usage, signer=None):
+        """The cross-signing key object of pk (signed by signer)."""
+        obj = {"user_id": self.user, "usage": [usage],
+               "keys": {"ed25519:" + pk.public_key: pk.public_key}}
+        return self._sign(signer, obj) if signer else obj
+
+    def publish(self):
+        self.fake.upload_cross_signing(self.user, {
+            "master_key": self.key(self.master, "master"),
+            "self_signing_key": self.key(self.self_signing, "self_signing", self.master),
+            "user_signing_key": self.key(self.user_signing, "user_signing", self.master)})
+
+    def sign(self, device):
+        """Signs device (one of the user's) with the self-signing key."""
+        obj = {k: v for k, v in device.device_keys().items() if k != "unsigned"}
+        obj["signatures"] = {}
+        self._sign(self.self_signing, obj)
+        failures = self.fake.upload_signatures(self.user, {self.user: {device.id: obj}})
+        assert failures == {"failures": {}}, failures
+
+
 class E2E:
     """Every test user's devices, and the hooks the fake calls."""
 
@@ -319,12 +379,30 @@ class E2E:
         fake.decryptor = self.decrypt
         fake.encryptor = self.encrypt
 
-    def add_device(self, user):
+    def add_device(self, user, name=None, homeserver=False):
+        """A new device of user (name: its display name)."""
         with self.fake._lock:
             self.n += 1
-            d = Device(self, user, "PY%04d%s" % (self.n, os.urandom(2).hex().upper()))
+            d = Device(self, user, "PY%04d%s" % (self.n, os.urandom(2).hex().upper()),
+                       name, homeserver)
             self.devices.setdefault(user, []).append(d)
             return d
+
+    def homeserver_device(self, user, name=None):
+        """The homeserver's attack: a device of its own on user's account
+        (the fake's homeserver_adds_device), self-signed, never
+        cross-signed; announced to the bot in device_lists.changed."""
+        return self.add_device(user, name, homeserver=True)
+
+    def cross_signing(self, user):
+        """user's cross-signing keys, published, with every device of
+        theirs so far signed."""
+        with self.fake._lock:
+            xs = CrossSigning(self, user)
+            xs.publish()
+            for d in self.devices.get(user, []):
+                xs.sign(d)
+            return xs
 
     def device(self, user):
         return self.devices[user][0]

@@ -113,6 +113,21 @@ static void on_checked(void *ctx)
 	checked_n++;
 }
 
+/* What mxe2e_io.new_device said last, and how often. */
+static char told_device[64], told_name[64], told_fp[128];
+static int told_n, told_cross;
+
+static void io_new_device(void *ctx, const char *user, const char *device, const char *name,
+			  const char *fingerprint, int cross)
+{
+	assert_string_equal(user, ANA);
+	snprintf(told_device, sizeof(told_device), "%s", device);
+	snprintf(told_name, sizeof(told_name), "%s", name);
+	snprintf(told_fp, sizeof(told_fp), "%s", fingerprint);
+	told_cross = cross;
+	told_n++;
+}
+
 /* ---- the player's device ---- */
 
 struct player {
@@ -127,7 +142,7 @@ static struct player ana;
 static struct mxe2e *bot_new(struct store *st, const char *pickle_key)
 {
 	struct mxe2e_io io = { .call = io_call, .is_joined = io_joined, .store = st,
-			       .now_ms = io_now };
+			       .now_ms = io_now, .new_device = io_new_device };
 	struct mxc_key k;
 	struct buf err = BUF_INIT;
 
@@ -247,7 +262,7 @@ static void test_e2e_device_room_keys_and_sharing(void **state)
 	ana.out = mxc_out_new();
 	ana.first_key = mxc_out_key(ana.out);
 	/* start: device keys, one-time keys and a fallback key go up */
-	assert_int_equal(mxe2e_prepare(e, ROOM, members, 2, on_ready, NULL), -1);
+	assert_int_equal(mxe2e_prepare(e, ROOM, members, 2, NULL, on_ready, NULL), -1);
 	assert_int_equal(mxe2e_start(e, BOT, "BOTDEV", &err), 0);
 	c = pending("/_matrix/client/v3/keys/upload");
 	assert_non_null(c);
@@ -346,7 +361,7 @@ static void test_e2e_device_room_keys_and_sharing(void **state)
 	/* sharing the bot's key: Ana's devices asked for, a key claimed,
 	 * the key sent over Olm; then the message sealed */
 	ready_ok = -1;
-	assert_int_equal(mxe2e_prepare(e, ROOM, members, 2, on_ready, NULL), 1);
+	assert_int_equal(mxe2e_prepare(e, ROOM, members, 2, NULL, on_ready, NULL), 1);
 	c = pending("/_matrix/client/v3/keys/query");
 	assert_non_null(c);
 	/* Ana's list is fresh (asked for her key): only the bot's own */
@@ -432,9 +447,9 @@ static void test_e2e_device_room_keys_and_sharing(void **state)
 		mxc_in_free(key);
 	}
 	/* ready at once now; after Ana leaves, a new key nobody else gets */
-	assert_int_equal(mxe2e_prepare(e, ROOM, members, 2, on_ready, NULL), 0);
+	assert_int_equal(mxe2e_prepare(e, ROOM, members, 2, NULL, on_ready, NULL), 0);
 	mxe2e_member_left(e, ROOM, ANA);
-	assert_int_equal(mxe2e_prepare(e, ROOM, members, 1, on_ready, NULL), 0);
+	assert_int_equal(mxe2e_prepare(e, ROOM, members, 1, NULL, on_ready, NULL), 0);
 	{
 		json_t *content = json_pack("{s:s, s:s}", "msgtype", "m.notice", "body", "x");
 		json_t *sealed = mxe2e_seal(e, ROOM, content, &err);
@@ -490,6 +505,182 @@ static void test_e2e_device_room_keys_and_sharing(void **state)
 	mxc_account_free(phone);
 	store_close(st);
 	calls_reset();
+	buf_release(&err);
+}
+
+/* ---- a player's private chat: pinned devices ---- */
+
+#define DM "!dm:s"
+
+/* A /keys/query answer for Ana: ANA1 (ana.acc), and ANA2 (phone, named
+ * "Phone") unless phone is NULL. */
+static json_t *ana_devices(struct mxc_account *phone)
+{
+	json_t *devs = json_pack("{s:o}", "ANA1", signed_device(ana.acc, ANA, "ANA1"));
+
+	if (phone) {
+		json_t *d = signed_device(phone, ANA, "ANA2");
+
+		json_object_set_new(d, "unsigned", json_pack("{s:s}", "device_display_name",
+							     "Phone"));
+		json_object_set_new(devs, "ANA2", d);
+	}
+	return json_pack("{s:{s:o}, s:{}}", "device_keys", ANA, devs, "failures");
+}
+
+/* Answers the pending claim with a one-time key of each (device, account). */
+static void answer_claim(struct call *c, const char *dev1, struct mxc_account *a1,
+			 const char *dev2, struct mxc_account *a2)
+{
+	json_t *mine = json_object();
+	const char *devs[2] = { dev1, dev2 };
+	struct mxc_account *accs[2] = { a1, a2 };
+	size_t i;
+
+	for (i = 0; i < 2; i++) {
+		json_t *k;
+
+		if (!devs[i])
+			continue;
+		mxc_account_generate_otks(accs[i], 1);
+		k = mxc_account_otks(accs[i], ANA, devs[i]);
+		mxc_account_published(accs[i]);
+		json_object_set_new(mine, devs[i], k);
+	}
+	answer(c, 200, json_pack("{s:{s:o}}", "one_time_keys", ANA, mine));
+}
+
+/* The devices of Ana a key share goes to ("ANA1,ANA2"), and answers it. */
+static void shared_to(char *out, size_t n)
+{
+	struct call *c = pending("/_matrix/client/v3/sendToDevice/m.room.encrypted/");
+	const char *id;
+	json_t *v;
+
+	out[0] = '\0';
+	assert_non_null(c);
+	json_object_foreach(json_object_get(json_object_get(c->body, "messages"), ANA), id, v)
+		snprintf(out + strlen(out), n - strlen(out), "%s%s", out[0] ? "," : "", id);
+	answer(c, 200, NULL);
+}
+
+/* The session id of the bot's next message in the private chat. */
+static const char *dm_session(struct mxe2e *e)
+{
+	static char sid[64];
+	struct buf err = BUF_INIT;
+	json_t *content = json_pack("{s:s, s:s}", "msgtype", "m.notice", "body", "x");
+	json_t *sealed = mxe2e_seal(e, DM, content, &err);
+
+	assert_non_null(sealed);
+	snprintf(sid, sizeof(sid), "%s", json_string_value(json_object_get(sealed, "session_id")));
+	json_decref(sealed);
+	json_decref(content);
+	buf_release(&err);
+	return sid;
+}
+
+static void test_e2e_private_chat_new_device(void **state)
+{
+	struct buf err = BUF_INIT;
+	struct store *st = store_sqlite_open(":memory:", &err);
+	struct mxe2e *e = bot_new(st, "a pickle key of length");
+	struct mxc_account *phone = mxc_account_new();
+	const char *dm_members[] = { BOT, ANA }, *room_members[] = { BOT, ANA };
+	struct call *c;
+	struct mx_sync s;
+	char to[64], fp[128], sid[64];
+
+	memset(&ana, 0, sizeof(ana));
+	ana.acc = mxc_account_new();
+	told_n = 0;
+	assert_int_equal(mxe2e_start(e, BOT, "BOTDEV", &err), 0);
+	answer(pending("/_matrix/client/v3/keys/upload"), 200, NULL);
+	/* Ana's first command pins her devices: asked for at once */
+	mxe2e_pin(e, ANA);
+	c = pending("/_matrix/client/v3/keys/query");
+	assert_non_null(c);
+	answer(c, 200, ana_devices(NULL));
+	mxe2e_pin(e, ANA);			/* once */
+	assert_null(pending("/_matrix/client/v3/keys/query"));
+	/* a device appears: asked for at once, and she is told of it once */
+	{
+		const char *body = "{\"next_batch\": \"s2\", \"device_lists\": "
+				   "{\"changed\": [\"" ANA "\"]}}";
+
+		assert_int_equal(mx_sync_parse(body, strlen(body), BOT, &s, &err), 0);
+	}
+	mxe2e_sync(e, &s);
+	answer(pending("/_matrix/client/v3/keys/query"), 200, ana_devices(phone));
+	assert_int_equal(told_n, 1);
+	assert_string_equal(told_device, "ANA2");
+	assert_string_equal(told_name, "Phone");
+	assert_false(told_cross);
+	snprintf(fp, sizeof(fp), "%.4s %.4s", mxc_account_ed(phone), mxc_account_ed(phone) + 4);
+	assert_memory_equal(told_fp, fp, 9);
+	assert_int_equal(strlen(told_fp), 43 + 10);	/* 11 groups */
+	mxe2e_sync(e, &s);
+	answer(pending("/_matrix/client/v3/keys/query"), 200, ana_devices(phone));
+	assert_int_equal(told_n, 1);
+	mx_sync_release(&s);
+
+	/* her private chat's key: ANA1 only */
+	ready_ok = -1;
+	assert_int_equal(mxe2e_prepare(e, DM, dm_members, 2, ANA, on_ready, NULL), 1);
+	answer(pending("/_matrix/client/v3/keys/query"), 200,
+	       json_pack("{s:{s:{}}}", "device_keys", BOT));	/* the bot's own */
+	c = pending("/_matrix/client/v3/keys/claim");
+	assert_non_null(c);
+	assert_null(json_object_get(json_object_get(json_object_get(c->body, "one_time_keys"), ANA),
+				    "ANA2"));
+	answer_claim(c, "ANA1", ana.acc, NULL, NULL);
+	shared_to(to, sizeof(to));
+	assert_string_equal(to, "ANA1");
+	assert_int_equal(ready_ok, 1);
+	/* a game room's, as before: every device of hers */
+	assert_int_equal(mxe2e_prepare(e, ROOM, room_members, 2, NULL, on_ready, NULL), 1);
+	answer_claim(pending("/_matrix/client/v3/keys/claim"), "ANA2", phone, NULL, NULL);
+	shared_to(to, sizeof(to));
+	assert_true(!strcmp(to, "ANA1,ANA2") || !strcmp(to, "ANA2,ANA1"));
+
+	/* approving: only from a device she trusts, only a device of hers */
+	assert_int_equal(mxe2e_trust(e, ANA, mxc_account_curve(phone), "ANA2"),
+			 MXE_TRUST_NOT_FROM_TRUSTED);
+	assert_int_equal(mxe2e_trust(e, ANA, "", "ANA2"), MXE_TRUST_OFF);	/* in clear */
+	assert_int_equal(mxe2e_trust(e, "@eve:s", mxc_account_curve(ana.acc), "ANA2"),
+			 MXE_TRUST_NOT_FROM_TRUSTED);
+	assert_int_equal(mxe2e_trust(e, ANA, mxc_account_curve(ana.acc), "ANA3"),
+			 MXE_TRUST_UNKNOWN);
+	assert_int_equal(mxe2e_trust(e, ANA, mxc_account_curve(ana.acc), "ANA1"),
+			 MXE_TRUST_ALREADY);
+	assert_int_equal(mxe2e_prepare(e, DM, dm_members, 2, ANA, on_ready, NULL), 0);
+	assert_null(pending("/_matrix/client/v3/sendToDevice"));
+	snprintf(sid, sizeof(sid), "%s", dm_session(e));
+	/* a restart: still pending, not told again */
+	mxe2e_free(e);
+	calls_reset();
+	e = bot_new(st, "a pickle key of length");
+	assert_int_equal(mxe2e_start(e, BOT, "BOTDEV", &err), 0);
+	assert_int_equal(mxe2e_prepare(e, DM, dm_members, 2, ANA, on_ready, NULL), 1);
+	c = pending("/_matrix/client/v3/keys/query");
+	answer(c, 200, ana_devices(phone));
+	if ((c = pending("/_matrix/client/v3/keys/query")))
+		answer(c, 200, json_pack("{s:{s:{}}}", "device_keys", BOT));
+	assert_int_equal(told_n, 1);
+	assert_null(pending("/_matrix/client/v3/sendToDevice"));
+	assert_int_equal(mxe2e_trust(e, ANA, mxc_account_curve(ana.acc), "ANA2"), MXE_TRUST_OK);
+	assert_int_equal(mxe2e_trust(e, ANA, mxc_account_curve(ana.acc), "ANA2"),
+			 MXE_TRUST_ALREADY);
+	/* the next message there shares the key with it, no new key */
+	assert_int_equal(mxe2e_prepare(e, DM, dm_members, 2, ANA, on_ready, NULL), 1);
+	shared_to(to, sizeof(to));
+	assert_string_equal(to, "ANA2");
+	assert_string_equal(dm_session(e), sid);
+	mxe2e_free(e);
+	calls_reset();
+	mxc_account_free(ana.acc);
+	mxc_account_free(phone);
+	store_close(st);
 	buf_release(&err);
 }
 
@@ -573,6 +764,227 @@ static void test_keys_trust_on_first_use(void **state)
 	mxc_account_free(a);
 	mxc_account_free(b);
 	mxc_account_free(forged);
+}
+
+/* ---- mxkeys: cross-signing and pinned devices ---- */
+
+/* A cross-signing key of user made of account k (its ed25519 key), with
+ * usage, signed by signer (NULL: unsigned) under signer_id (NULL: the
+ * signer's own key). */
+static json_t *xkey_obj(struct mxc_account *k, const char *user, const char *usage,
+			struct mxc_account *signer, const char *signer_id)
+{
+	char kid[MX_KEY_SIZE + 16];
+	json_t *o;
+
+	snprintf(kid, sizeof(kid), "ed25519:%s", mxc_account_ed(k));
+	o = json_pack("{s:s, s:[s], s:{s:s}}", "user_id", user, "usage", usage, "keys", kid,
+		      mxc_account_ed(k));
+	if (signer)
+		mxc_account_sign_json(signer, o, user, signer_id ? signer_id : mxc_account_ed(signer));
+	return o;
+}
+
+/* A /keys/query answer for ANA: master, self-signing (either NULL: left
+ * out) and the devices (stolen). */
+static json_t *answer_of(json_t *master, json_t *ssk, json_t *devices)
+{
+	json_t *a = json_pack("{s:{s:o}, s:{}, s:{}}", "device_keys", ANA, devices,
+			      "master_keys", "self_signing_keys");
+
+	if (master)
+		json_object_set_new(json_object_get(a, "master_keys"), ANA, master);
+	if (ssk)
+		json_object_set_new(json_object_get(a, "self_signing_keys"), ANA, ssk);
+	return a;
+}
+
+/* Ana's device dev of account a, signed by ssk (NULL: not). */
+static json_t *xdevice(struct mxc_account *a, const char *dev, struct mxc_account *ssk)
+{
+	json_t *d = signed_device(a, ANA, dev);
+
+	if (ssk)
+		mxc_account_sign_json(ssk, d, ANA, mxc_account_ed(ssk));
+	return d;
+}
+
+static const struct mxk_device *dev_of(const struct mxk_user *u, struct mxc_account *a)
+{
+	const struct mxk_device *d = mxk_by_curve(u, mxc_account_curve(a));
+
+	assert_non_null(d);
+	return d;
+}
+
+static void test_keys_cross_signing(void **state)
+{
+	struct mxkeys k;
+	struct mxc_account *msk = mxc_account_new(), *ssk = mxc_account_new();
+	struct mxc_account *msk2 = mxc_account_new(), *ssk2 = mxc_account_new();
+	struct mxc_account *d1 = mxc_account_new(), *d2 = mxc_account_new(), *d3 = mxc_account_new();
+	struct mxc_account *d4 = mxc_account_new(), *other = mxc_account_new();
+	struct mxk_user *u;
+	json_t *ans, *devs;
+	char *enc;
+
+	mxk_init(&k, 1, 2);
+	u = mxk_add(&k, ANA, NULL);
+	/* master -> self-signing -> D1; D2 unsigned; D3 carries a
+	 * "self-signing" signature someone else made */
+	devs = json_pack("{s:o, s:o, s:o}", "D1", xdevice(d1, "D1", ssk), "D2",
+			 xdevice(d2, "D2", NULL), "D3", signed_device(d3, ANA, "D3"));
+	mxc_account_sign_json(other, json_object_get(devs, "D3"), ANA, mxc_account_ed(ssk));
+	ans = answer_of(xkey_obj(msk, ANA, "master", NULL, NULL),
+			xkey_obj(ssk, ANA, "self_signing", msk, NULL), devs);
+	assert_int_equal(mxk_apply_answer(u, ans, NULL), 1);
+	assert_true(mxk_cross_usable(u));
+	assert_string_equal(u->msk, mxc_account_ed(msk));
+	assert_true(mxk_private_ok(u, dev_of(u, d1)));
+	assert_false(mxk_private_ok(u, dev_of(u, d2)));
+	assert_false(mxk_private_ok(u, dev_of(u, d3)));
+	assert_true(mxk_usable(dev_of(u, d2)));		/* game rooms: as before */
+	assert_false(mxk_pending(u, dev_of(u, d2)));	/* not pinned: nobody told */
+	assert_int_equal(mxk_apply_answer(u, ans, NULL), 0);
+	json_decref(ans);
+
+	/* a self-signing key its master did not sign (another key did, under
+	 * the master's id): not used, so cross-signing does not decide */
+	devs = json_pack("{s:o, s:o}", "D1", xdevice(d1, "D1", ssk), "D2", xdevice(d2, "D2", NULL));
+	ans = answer_of(xkey_obj(msk, ANA, "master", NULL, NULL),
+			xkey_obj(ssk, ANA, "self_signing", other, mxc_account_ed(msk)), devs);
+	mxk_apply_answer(u, ans, NULL);
+	assert_false(mxk_cross_usable(u));
+	assert_true(mxk_private_ok(u, dev_of(u, d2)));	/* never pinned: first use */
+	json_decref(ans);
+	/* keys of the wrong shape: another user's, another usage, two keys */
+	{
+		json_t *bad[3];
+		size_t i;
+
+		bad[0] = xkey_obj(msk, "@eve:s", "master", NULL, NULL);
+		bad[1] = xkey_obj(msk, ANA, "self_signing", NULL, NULL);
+		bad[2] = xkey_obj(msk, ANA, "master", NULL, NULL);
+		json_object_set_new(json_object_get(bad[2], "keys"), "ed25519:x", json_string("x"));
+		for (i = 0; i < 3; i++) {
+			devs = json_pack("{s:o}", "D1", xdevice(d1, "D1", ssk));
+			ans = answer_of(bad[i], xkey_obj(ssk, ANA, "self_signing", msk, NULL), devs);
+			mxk_apply_answer(u, ans, NULL);
+			assert_false(mxk_cross_usable(u));
+			assert_string_equal(u->msk, mxc_account_ed(msk));	/* kept */
+			assert_false(u->msk_bad);
+			json_decref(ans);
+		}
+	}
+
+	/* signed again; Ana's first command pins: D1 (signed) approved */
+	devs = json_pack("{s:o, s:o}", "D1", xdevice(d1, "D1", ssk), "D2", xdevice(d2, "D2", NULL));
+	ans = answer_of(xkey_obj(msk, ANA, "master", NULL, NULL),
+			xkey_obj(ssk, ANA, "self_signing", msk, NULL), devs);
+	mxk_apply_answer(u, ans, NULL);
+	json_decref(ans);
+	assert_int_equal(mxk_pin(u), 1);
+	assert_int_equal(mxk_pin(u), 0);
+	assert_int_equal(u->pin, MXK_PINNED);
+	assert_true(dev_of(u, d1)->approved);
+	assert_false(dev_of(u, d2)->approved);
+	assert_true(mxk_pending(u, dev_of(u, d2)));
+	assert_int_equal(mxk_approve(u, "D2"), MXK_USE_CROSS_SIGNING);
+	assert_int_equal(mxk_approve(u, "D1"), MXK_ALREADY);
+
+	/* the master key changes (a homeserver's own, with its self-signing
+	 * key and a device it signed): not trusted, for good; the pinned
+	 * rule decides: D1 stays, D4 waits, D2 too */
+	devs = json_pack("{s:o, s:o, s:o}", "D1", xdevice(d1, "D1", ssk), "D2",
+			 xdevice(d2, "D2", NULL), "D4", xdevice(d4, "D4", ssk2));
+	ans = answer_of(xkey_obj(msk2, ANA, "master", NULL, NULL),
+			xkey_obj(ssk2, ANA, "self_signing", msk2, NULL), devs);
+	assert_int_equal(mxk_apply_answer(u, ans, NULL), 1);
+	json_decref(ans);
+	assert_true(u->msk_bad);
+	assert_false(mxk_cross_usable(u));
+	assert_string_equal(u->msk, mxc_account_ed(msk));
+	assert_true(mxk_private_ok(u, dev_of(u, d1)));
+	assert_false(mxk_private_ok(u, dev_of(u, d4)));
+	assert_false(mxk_private_ok(u, dev_of(u, d2)));
+	assert_true(mxk_pending(u, dev_of(u, d4)));
+	/* ... and the old master back does not make it trusted again */
+	devs = json_pack("{s:o, s:o, s:o}", "D1", xdevice(d1, "D1", ssk), "D2",
+			 xdevice(d2, "D2", NULL), "D4", xdevice(d4, "D4", ssk2));
+	ans = answer_of(xkey_obj(msk, ANA, "master", NULL, NULL),
+			xkey_obj(ssk, ANA, "self_signing", msk, NULL), devs);
+	mxk_apply_answer(u, ans, NULL);
+	json_decref(ans);
+	assert_false(mxk_cross_usable(u));
+	/* approved by its user: D4 reads it now */
+	assert_int_equal(mxk_approve(u, "D4"), MXK_APPROVED);
+	assert_true(mxk_private_ok(u, dev_of(u, d4)));
+	assert_int_equal(mxk_approve(u, "D9"), MXK_UNKNOWN);
+	/* stored and read back: the pin, the approvals, the bad master */
+	enc = mxk_encode(u);
+	mxk_drop(&k, ANA);
+	u = mxk_add(&k, ANA, enc);
+	free(enc);
+	assert_int_equal(u->pin, MXK_PINNED);
+	assert_true(u->msk_bad);
+	assert_true(mxk_private_ok(u, dev_of(u, d4)));
+	assert_true(mxk_pending(u, dev_of(u, d2)));
+	/* D4 signed out, then back: its approval went with it */
+	devs = json_pack("{s:o, s:o}", "D1", xdevice(d1, "D1", ssk), "D2", xdevice(d2, "D2", NULL));
+	ans = answer_of(NULL, NULL, devs);
+	assert_int_equal(mxk_apply_answer(u, ans, NULL), 1);
+	json_decref(ans);
+	devs = json_pack("{s:o, s:o, s:o}", "D1", xdevice(d1, "D1", ssk), "D2",
+			 xdevice(d2, "D2", NULL), "D4", xdevice(d4, "D4", NULL));
+	ans = answer_of(NULL, NULL, devs);
+	mxk_apply_answer(u, ans, NULL);
+	json_decref(ans);
+	assert_true(mxk_pending(u, dev_of(u, d4)));
+	mxk_drop(&k, ANA);
+
+	/* a user pinned without cross-signing whose master key shows up later:
+	 * not trusted (the homeserver could have made it up) */
+	u = mxk_add(&k, ANA, NULL);
+	assert_int_equal(mxk_pin(u), 1);
+	assert_int_equal(u->pin, MXK_PIN_NEXT);		/* not queried yet */
+	devs = json_pack("{s:o}", "D1", xdevice(d1, "D1", NULL));
+	ans = answer_of(NULL, NULL, devs);
+	mxk_apply_answer(u, ans, NULL);
+	json_decref(ans);
+	assert_int_equal(u->pin, MXK_PINNED);
+	assert_true(dev_of(u, d1)->approved);
+	devs = json_pack("{s:o, s:o}", "D1", xdevice(d1, "D1", ssk2), "D4", xdevice(d4, "D4", ssk2));
+	ans = answer_of(xkey_obj(msk2, ANA, "master", NULL, NULL),
+			xkey_obj(ssk2, ANA, "self_signing", msk2, NULL), devs);
+	mxk_apply_answer(u, ans, NULL);
+	json_decref(ans);
+	assert_true(u->msk_bad);
+	assert_false(mxk_private_ok(u, dev_of(u, d4)));
+	assert_true(mxk_private_ok(u, dev_of(u, d1)));
+	mxk_drop(&k, ANA);
+	/* pinned at its first answer, which has cross-signing: trusted */
+	u = mxk_add(&k, ANA, NULL);
+	mxk_pin(u);
+	devs = json_pack("{s:o, s:o}", "D1", xdevice(d1, "D1", ssk2), "D2", xdevice(d2, "D2", NULL));
+	ans = answer_of(xkey_obj(msk2, ANA, "master", NULL, NULL),
+			xkey_obj(ssk2, ANA, "self_signing", msk2, NULL), devs);
+	mxk_apply_answer(u, ans, NULL);
+	json_decref(ans);
+	assert_true(mxk_cross_usable(u));
+	assert_true(dev_of(u, d1)->approved);
+	assert_false(dev_of(u, d2)->approved);
+	assert_true(mxk_pending(u, dev_of(u, d2)));
+
+	mxk_release(&k);
+	mxc_account_free(msk);
+	mxc_account_free(ssk);
+	mxc_account_free(msk2);
+	mxc_account_free(ssk2);
+	mxc_account_free(d1);
+	mxc_account_free(d2);
+	mxc_account_free(d3);
+	mxc_account_free(d4);
+	mxc_account_free(other);
 }
 
 /* ---- mxhold ---- */
@@ -1387,7 +1799,7 @@ static void test_store_failure_refuses_to_seal_and_share(void **state)
 	env_sync(&b, dev_own_key(&b, &a1, ROOM));
 	answer_query(json_pack("{s:o}", ANA, devices_of(&a1)));
 	ready_ok = -1;
-	assert_int_equal(mxe2e_prepare(b.e, ROOM, members, 2, on_ready, NULL), 1);
+	assert_int_equal(mxe2e_prepare(b.e, ROOM, members, 2, NULL, on_ready, NULL), 1);
 	answer_query(json_pack("{s:{}}", BOT));
 	c = pending("/_matrix/client/v3/sendToDevice/");
 	assert_non_null(c);
@@ -1417,7 +1829,7 @@ static void test_store_failure_refuses_to_seal_and_share(void **state)
 		free(s.dl_changed);
 	}
 	ready_ok = -1;
-	assert_int_equal(mxe2e_prepare(b.e, ROOM, members, 2, on_ready, NULL), 1);
+	assert_int_equal(mxe2e_prepare(b.e, ROOM, members, 2, NULL, on_ready, NULL), 1);
 	answer_query(json_pack("{s:{s:o, s:o}}", ANA, "A1", signed_device(a1.acc, ANA, "A1"),
 			       "A2", signed_device(a2.acc, ANA, "A2")));
 	c = pending("/_matrix/client/v3/keys/claim");
@@ -1438,7 +1850,7 @@ static void test_store_failure_refuses_to_seal_and_share(void **state)
 	/* the lease back: both go again */
 	lease_to(inner, "other", "me");
 	ready_ok = -1;
-	assert_int_equal(mxe2e_prepare(b.e, ROOM, members, 2, on_ready, NULL), 1);
+	assert_int_equal(mxe2e_prepare(b.e, ROOM, members, 2, NULL, on_ready, NULL), 1);
 	c = pending("/_matrix/client/v3/sendToDevice/");
 	assert_non_null(c);
 	answer(c, 200, NULL);
@@ -1574,7 +1986,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_e2e_device_room_keys_and_sharing),
+		cmocka_unit_test(test_e2e_private_chat_new_device),
 		cmocka_unit_test(test_keys_trust_on_first_use),
+		cmocka_unit_test(test_keys_cross_signing),
 		cmocka_unit_test(test_hold_bounded),
 		cmocka_unit_test(test_decoders),
 		cmocka_unit_test(test_room_keys_bound_to_their_senders),
