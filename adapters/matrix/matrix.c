@@ -217,6 +217,7 @@ struct batch {
 	int gap_ended;		/* its start (or the bot's join) was reached */
 	struct unit *run;	/* what is handled now, in order */
 	int paused;		/* the send queue is full */
+	int keywait;		/* its room keys are being checked (mxe2e_checking) */
 };
 
 struct matrix {
@@ -238,6 +239,10 @@ struct matrix {
 	char *since;		/* NULL before the first sync */
 	char done[DONE_MAX][MX_ID_SIZE];
 	size_t ndone;
+	/* the refs (mxe2e_ref) of the encrypted commands among them */
+	char (*refs)[MXE_REF_SIZE];
+	size_t nrefs;
+	const char *cur_ref;	/* the encrypted event being handled, or NULL */
 	enum sync_mode mode;
 	struct batch batch;
 	json_t *direct;		/* our m.direct content */
@@ -2219,13 +2224,20 @@ static int64_t e2e_now_ms(void *ctx)
 	return m->now(m->now_ctx) * 1000;
 }
 
+/* mxe2e_io.is_joined: a room the adapter does not know is not the bot's
+ * (rooms come from the syncs); a member it has not seen, with lazy-loaded
+ * members, is unknown unless the list is complete. */
 static int e2e_is_joined(void *ctx, const char *room, const char *user)
 {
 	struct matrix *m = ctx;
 	struct mroom *r = room_get(m, room, 0);
 	const struct mx_member *mm = r ? mx_members_get(&r->mem, user) : NULL;
 
-	return mm && mm->membership == MXM_JOIN;
+	if (!r)
+		return 0;
+	if (!mm || mm->membership == MXM_NONE)
+		return r->mem.complete ? 0 : -1;
+	return mm->membership == MXM_JOIN ? 1 : mm->membership == MXM_INVITE ? 2 : 0;
 }
 
 /* The member list of an encrypted room, fetched whole before a message
@@ -2508,7 +2520,13 @@ static void save_since(struct matrix *m, const char *value)
 	buf_release(&err);
 }
 
-/* The cursor value after handling event_id in the batch after m->since. */
+/*
+ * The cursor value after handling event_id in the batch after m->since:
+ * the token, a line per event handled, and a line "+<ref>" per encrypted
+ * command handled (mxe2e_handled: the ratchet index it used, refused from
+ * then on), which start-up applies again (a crash may come between the
+ * commit and mxe2e_handled).
+ */
 static void done_value(struct matrix *m, struct buf *out)
 {
 	size_t i;
@@ -2516,6 +2534,8 @@ static void done_value(struct matrix *m, struct buf *out)
 	buf_addstr(out, m->since);
 	for (i = 0; i < m->ndone; i++)
 		buf_printf(out, "\n%s", m->done[i]);
+	for (i = 0; i < m->nrefs; i++)
+		buf_printf(out, "\n+%s", m->refs[i]);
 }
 
 static int is_done(struct matrix *m, const char *event_id)
@@ -2664,6 +2684,10 @@ static void run_message(struct matrix *m, const struct mx_item *it)
 	log_debug("matrix: a command in %s", dm ? "a direct chat" : "a room");
 	if (m->ndone < DONE_MAX && it->event_id[0])
 		copy_id(m->done[m->ndone++], MX_ID_SIZE, it->event_id);
+	if (m->cur_ref && m->nrefs < DONE_MAX) {
+		m->refs = xrealloc(m->refs, (m->nrefs + 1) * sizeof(*m->refs));
+		snprintf(m->refs[m->nrefs++], MXE_REF_SIZE, "%s", m->cur_ref);
+	}
 	done_value(m, &val);
 	/* their first command pins the player's devices: one that appears
 	 * later reads their hand only once they approve it */
@@ -2862,8 +2886,16 @@ static void cipher_item(struct matrix *m, const struct mx_item *it, int initial,
 		return;
 	}
 	if (mxe2e_decrypt(m->e2e, it, &plain) == MXE_OK) {
+		char ref[MXE_REF_SIZE];
+
+		/* its ratchet index is refused once it is handled: the mark
+		 * goes after the command's commit, which carries it too */
+		snprintf(ref, sizeof(ref), "%s", mxe2e_ref(m->e2e));
+		m->cur_ref = ref;
 		if (plain.nitems)
 			message_item(m, &plain.items[0], initial, before_join);
+		m->cur_ref = NULL;
+		mxe2e_handled(m->e2e, ref);
 		/* after its commit: held until then, lost by no crash */
 		mxe2e_forget(m->e2e, it->event_id);
 	}
@@ -2888,6 +2920,8 @@ static void handle_item(struct matrix *m, const struct mx_item *it, int initial,
 			dm_pump(m, d);
 		}
 		room_drop(m, it->room);
+		/* the room keys received there go: nothing of it is read again */
+		mxe2e_room_left(m->e2e, it->room);
 		break;
 	case MX_ENCRYPTED:
 		r = room_get(m, it->room, 1);
@@ -3099,6 +3133,7 @@ static void batch_end(struct matrix *m)
 	free(m->since);
 	m->since = xstrdup(b->main.next_batch);
 	m->ndone = 0;
+	m->nrefs = 0;	/* each was marked handled after its commit */
 	save_since(m, m->since);
 	mx_sync_release(&b->main);
 	free(b->main_before_join);
@@ -3116,7 +3151,7 @@ static void batch_step(struct matrix *m)
 {
 	struct batch *b = &m->batch;
 
-	while (b->on && !b->fetching && !b->paused && !m->stopping) {
+	while (b->on && !b->fetching && !b->paused && !b->keywait && !m->stopping) {
 		if (b->run) {
 			if (!run_units(m))
 				return;
@@ -3196,7 +3231,6 @@ static void e2e_batch(struct matrix *m, struct batch *b)
 
 	if (!mxe2e_started(m->e2e))
 		return;
-	mxe2e_sync(m->e2e, &b->main);
 	mxe2e_expire(m->e2e, on_never_came, &u);
 	for (i = 0; i < u.n; i++) {
 		struct rich body = RICH_INIT;
@@ -3225,11 +3259,21 @@ static void e2e_batch(struct matrix *m, struct batch *b)
 	}
 }
 
+static void batch_go(struct matrix *m);
+
+static void on_keys_checked(void *ctx)
+{
+	struct matrix *m = ctx;
+
+	m->batch.keywait = 0;
+	if (!m->stopping && m->batch.on)
+		batch_go(m);
+}
+
 /* A sync response to handle: s moves into the batch. */
 static void batch_begin(struct matrix *m, struct mx_sync *s, int initial)
 {
 	struct batch *b = &m->batch;
-	size_t i;
 
 	memset(b, 0, sizeof(*b));
 	b->on = 1;
@@ -3240,6 +3284,25 @@ static void batch_begin(struct matrix *m, struct mx_sync *s, int initial)
 		merge_direct(m, b->main.direct);
 	b->main_before_join = before_join_of(m, &b->main);
 	apply_members(m, &b->main);
+	if (mxe2e_started(m->e2e)) {
+		mxe2e_sync(m->e2e, &b->main);
+		/* the room keys that came are checked (their senders' devices
+		 * or membership asked for) before the events they open */
+		if (mxe2e_checking(m->e2e, on_keys_checked, m)) {
+			b->keywait = 1;
+			return;
+		}
+	}
+	batch_go(m);
+}
+
+/* The rest of batch_begin, once the room keys that came are checked. */
+static void batch_go(struct matrix *m)
+{
+	struct batch *b = &m->batch;
+	int initial = b->initial;
+	size_t i;
+
 	e2e_batch(m, b);
 	if (!m->rooms_known) {
 		/* whether their rooms are encrypted is known now */
@@ -3369,6 +3432,13 @@ static void load_since(struct matrix *m)
 			m->since = xmalloc(n + 1);
 			memcpy(m->since, p, n);
 			m->since[n] = '\0';
+		} else if (*p == '+') {
+			/* an encrypted command's ref: e2e_begin marks it again */
+			if (m->nrefs < DONE_MAX && n - 1 < MXE_REF_SIZE) {
+				m->refs = xrealloc(m->refs, (m->nrefs + 1) * sizeof(*m->refs));
+				snprintf(m->refs[m->nrefs++], MXE_REF_SIZE, "%.*s", (int)(n - 1),
+					 p + 1);
+			}
 		} else if (m->ndone < DONE_MAX) {
 			snprintf(m->done[m->ndone++], MX_ID_SIZE, "%.*s", (int)n, p);
 		}
@@ -3390,6 +3460,7 @@ static void load_since(struct matrix *m)
 static int e2e_begin(struct matrix *m)
 {
 	struct buf err = BUF_INIT;
+	size_t i;
 
 	if (mxe2e_started(m->e2e))
 		return 0;
@@ -3408,6 +3479,10 @@ static int e2e_begin(struct matrix *m)
 		return -1;
 	}
 	buf_release(&err);
+	/* a crash between a command's commit and mxe2e_handled: the stored
+	 * position names what ran */
+	for (i = 0; i < m->nrefs; i++)
+		mxe2e_handled(m->e2e, m->refs[i]);
 	return 0;
 }
 
@@ -3594,6 +3669,7 @@ static void matrix_free(struct adapter *a)
 	json_decref(m->undirect);
 	json_decref(m->direct);
 	mxe2e_free(m->e2e);
+	free(m->refs);
 	free(m->since);
 	if (m->token) {
 		memset(m->token, 0, strlen(m->token));

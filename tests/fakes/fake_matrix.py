@@ -414,6 +414,7 @@ class FakeMatrix:
         self.keys_claims = []       # Rec(t, user, body, response)
         self.undecryptable = []     # the bot's encrypted events nobody read
         self.reencrypted = []       # Rec(t, txn_id, room): a re-sent one
+        self.redelivered = []       # Rec(event_id, pos): events sent again (redeliver)
         self._plain = {}            # event id -> decrypted payload
         self._register(bot_user, "tabula", bot_password)
         self.access_token = None
@@ -768,6 +769,25 @@ class FakeMatrix:
         with self._lock:
             return self._add_event(self._room(room), etype, user, content,
                                    state_key).ev["event_id"]
+
+    def redeliver(self, event_id):
+        """The homeserver sends an event again, as it is (same event id,
+        same content: a replay), in the next /sync: it goes into its room's
+        timeline once more at a new stream position.  Returns the new
+        position."""
+        with self._lock:
+            old = self._events[event_id]
+            room = self._room(old.room)
+            self._pos += 1
+            r = Rec(pos=self._pos, ev=old.ev, txn=None, room=room.id, edits=[],
+                    redacted=False, prev_content=None, replay=True)
+            room.timeline.append(r)
+            room.tpos.append(self._pos)
+            self._log_pos.append(self._pos)
+            self._log_room.append(room.id)
+            self.redelivered.append(Rec(event_id=event_id, pos=self._pos))
+            self._cond.notify_all()
+            return self._pos
 
     def say(self, user, room, body, msgtype="m.text", edit_of=None,
             formatted_body=None, mentions=None, extra=None):
@@ -2679,6 +2699,15 @@ def _selftest():
         check([e["event_id"] for e in jagain["rooms"]["join"][room]
                ["timeline"]["events"]] == [e1], "same since, same events")
         nb3 = j["next_batch"]
+        # redeliver: the same event (id and content) in a later sync
+        fake.redeliver(e1)
+        st, _, jr = c.req("GET", "/sync", query={"since": nb3, "timeout": 0,
+                                                 "filter": flt})
+        again = jr["rooms"]["join"][room]["timeline"]["events"]
+        check([e["event_id"] for e in again] == [e1] and
+              again[0]["content"] == tl["events"][0]["content"] and
+              fake.redelivered[-1].event_id == e1, "redeliver")
+        nb3 = jr["next_batch"]
 
         # long-poll wakes on a new event
         box = {}

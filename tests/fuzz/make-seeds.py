@@ -321,6 +321,14 @@ def matrix_e2e():
         "signatures": {"@a:x": {"ed25519:D1": "S" * 86}}}
     put("matrix_e2e", "keys-query", "k" + json.dumps({"D1": dk, "ME": dk}))
     put("matrix_e2e", "keys-held", "k" + json.dumps([{"r": "!r:x", "s": "S", "t": 1, "e": megolm}]))
+    # the bot's device: the same sync, and one whose event names no sender_key
+    put("matrix_e2e", "bot-sync", "b" + json.dumps(sync))
+    bare = json.loads(json.dumps(megolm))
+    del bare["content"]["sender_key"]
+    sync2 = json.loads(json.dumps(sync))
+    sync2["rooms"]["join"]["!r:example.org"]["timeline"]["events"] = [bare]
+    put("matrix_e2e", "bot-sync-no-sender-key", "b" + json.dumps(sync2))
+    put("matrix_e2e", "ref", "r3 !r:example.org " + "S" * 43 + " @ana:example.org " + "C" * 43)
     keys_cross()
 
 

@@ -19,6 +19,15 @@ Element does, over Olm (to-device messages) and Megolm (room messages).
     evil = e2e.homeserver_device(ana)   # the homeserver's own device on
                                 # Ana's account: self-signed, not cross-signed
 
+What a hostile homeserver or room member sends the bot:
+
+    evil = e2e.rogue_device(ana)            # an Olm device claiming to be Ana's
+                                            # that her device list does not show
+    evil.send_key_to_bot(room, sid, key)    # an m.room_key over Olm, from it
+    evil.send_key_to_bot(room, sid, key, forwarded=(curve, ed))
+                                            # an m.forwarded_room_key
+    evil.send_as(room, "!game abort", ana)  # an event "from" Ana under its key
+
 python3-olm installs into the system Python's dist-packages; the test
 scripts may run under another python3 of the same version (pyenv): the
 path is added when `import olm` fails at first.
@@ -62,7 +71,7 @@ class Device:
     """One device of a test user: an Olm account, its sessions, the room
     keys it received (inbound Megolm) and the ones it sends with."""
 
-    def __init__(self, e2e, user, device_id, name=None, homeserver=False):
+    def __init__(self, e2e, user, device_id, name=None, homeserver=False, publish=True):
         self.e2e = e2e
         self.fake = e2e.fake
         self.user = user
@@ -79,7 +88,8 @@ class Device:
         self.first_key = {}     # room -> its session key at index 0
         self.shared = {}        # room -> {(user, device)} holding our key
         self.seen = 0           # the last to-device seq read
-        self.upload()
+        if publish:
+            self.upload()
 
     def sign(self, obj):
         obj.setdefault("signatures", {}).setdefault(self.user, {})[
@@ -250,6 +260,65 @@ class Device:
         c = self.encrypt(room, {"msgtype": msgtype, "body": body}, share)
         return self.fake.send_event(self.user, room, "m.room.encrypted", c)
 
+    def send_key_to_bot(self, room, session_id, session_key, envelope=None,
+                        payload_sender=None, ed=None, forwarded=None):
+        """Sends the bot's device a room key over Olm from this device: an
+        m.room_key for (room, session_id) with session_key (anyone's: a
+        member holds every other member's), or with forwarded=(sender
+        curve25519, claimed ed25519) an m.forwarded_room_key (session_key
+        then in the export format).  envelope: the to-device sender the
+        homeserver shows (default: this device's user); payload_sender:
+        the Olm plaintext's (default: envelope); ed: the keys.ed25519 it
+        names (default: this device's)."""
+        with self.fake._lock:
+            bot = self.fake.bot_user
+            dev, keys = self.fake.bot_device()
+            curve, s = self._session_to(bot, dev, keys)
+            envelope = envelope or self.user
+            content = {"algorithm": MEGOLM, "room_id": room, "session_id": session_id,
+                       "session_key": session_key}
+            etype = "m.room_key"
+            if forwarded:
+                etype = "m.forwarded_room_key"
+                content.update({"sender_key": forwarded[0],
+                                "sender_claimed_ed25519_key": forwarded[1],
+                                "forwarding_curve25519_key_chain": []})
+            payload = {"type": etype, "content": content,
+                       "sender": payload_sender or envelope, "sender_device": self.id,
+                       "keys": {"ed25519": ed or self.ed}, "recipient": bot,
+                       "recipient_keys": {"ed25519": keys["keys"]["ed25519:" + dev]}}
+            m = s.encrypt(json.dumps(payload))
+            self.fake.send_to_device(envelope, self.id, "m.room.encrypted", {bot: {dev: {
+                "algorithm": OLM, "sender_key": self.curve,
+                "ciphertext": {curve: {"type": m.message_type, "body": m.ciphertext}}}}})
+
+    def new_session(self, room):
+        """A new outbound session of this device for room, shared with
+        nobody: (session id, session key)."""
+        with self.fake._lock:
+            out = self._new_outbound(room)
+            return out.id, self.first_key[room]
+
+    def export(self, room):
+        """This device's outbound session for room in the export format
+        (what an m.forwarded_room_key carries), from its first index."""
+        with self.fake._lock:
+            s = olm.InboundGroupSession(self.first_key[room])
+            return s.export_session(s.first_known_index)
+
+    def send_as(self, room, body, sender, with_sender_key=True, sender_key=None):
+        """An encrypted message under this device's session for room that
+        the homeserver posts as sender's (a forged event); its event id.
+        sender_key: the curve25519 key it names instead of this device's
+        (a forwarded session's claimed one)."""
+        c = self.encrypt(room, {"msgtype": "m.text", "body": body}, share=False)
+        if sender_key:
+            c["sender_key"] = sender_key
+        if not with_sender_key:
+            c.pop("sender_key", None)
+            c.pop("device_id", None)
+        return self.fake.send_event(sender, room, "m.room.encrypted", c)
+
     def rotate(self, room):
         """Starts a new outbound session for room (Element does on a leave)."""
         with self.fake._lock:
@@ -337,6 +406,13 @@ class E2E:
 
     def device(self, user):
         return self.devices[user][0]
+
+    def rogue_device(self, user):
+        """An Olm device claiming to be user's that the homeserver does not
+        list among user's devices (a homeserver's own, or anyone's)."""
+        with self.fake._lock:
+            self.n += 1
+            return Device(self, user, "ROGUE%04d" % self.n, publish=False)
 
     def decrypt(self, room, ev):
         """The fake's view: whatever device of anyone can read it."""
