@@ -12,8 +12,9 @@
  *   'c'  a ciphertext for mxc_in_decrypt() and mxc_olm_decrypt() (both
  *        types) with fixed sessions, and a pickle for the unpicklers;
  *   'k'  a /keys/query answer's devices object for mxk_apply(), then a
- *        /keys/claim answer for mxk_claimed(); then the same bytes as a
- *        held list for mxh_decode().
+ *        /keys/claim answer for mxk_claimed(); then the same bytes as the
+ *        held list of older versions for mxh_restore_list() and as one
+ *        held event's row for mxh_restore().
  * Beyond "no crash, no leak, no UB": decoded strings are NUL-terminated
  * within their sizes and valid UTF-8; a cipher item read back from its
  * event has the same fields; a decrypted message names the fixed event.
@@ -269,7 +270,8 @@ static void fuzz_keys(const uint8_t *data, size_t size)
 	json_decref(j);
 	mxh_init(&h, 0, 0);
 	s = cstr(data, size);
-	mxh_decode(&h, s);
+	mxh_restore_list(&h, s, NULL, NULL);
+	mxh_restore(&h, NULL, s);
 	if (h.n > h.max)
 		bug("a held list over its bound");
 	free(s);
