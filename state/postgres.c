@@ -407,14 +407,20 @@ static void disconnect(struct pg_store *ps)
 }
 
 /* The connection's last error, one line, without libpq's trailing newline. */
+/* libpq's own message, which may quote the URI or a part of it: redacted
+ * (store_redact) before anyone can log or print it. */
 static void conn_error(struct pg_store *ps, struct buf *err, const char *what)
 {
 	const char *m = ps->conn ? PQerrorMessage(ps->conn) : "not connected";
-	size_t n = strlen(m);
+	struct buf safe = BUF_INIT;
+	size_t n;
 
-	while (n && (m[n - 1] == '\n' || m[n - 1] == ' '))
+	store_redact(ps->uri, m, &safe);
+	n = safe.len;
+	while (n && (safe.s[n - 1] == '\n' || safe.s[n - 1] == ' '))
 		n--;
-	seterr(err, "store: %s: %.*s", what, (int)n, m);
+	seterr(err, "store: %s: %.*s", what, (int)n, buf_str(&safe));
+	buf_release(&safe);
 }
 
 /*

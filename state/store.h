@@ -283,6 +283,13 @@ struct store *store_open(const char *where, struct buf *err);
 int store_is_postgres(const char *where);
 /* where as it may be logged: a password in a URI is replaced by "***". */
 void store_describe(const char *where, struct buf *out);
+/*
+ * msg (an error text of libpq, which quotes what it could not parse: the
+ * whole URI, a host, a token of the userinfo) as it may be logged, into
+ * out: where itself is replaced by store_describe's form, then every copy
+ * of its password (as written, and percent-decoded) by "***".
+ */
+void store_redact(const char *where, const char *msg, struct buf *out);
 
 /*
  * Opens (creating and migrating) a SQLite store; ":memory:" works.

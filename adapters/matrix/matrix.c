@@ -51,9 +51,13 @@ struct mroom {
 	char id[MX_ID_SIZE];	/* the rooms map's key */
 	size_t index;		/* in matrix.roomv */
 	struct mx_members mem;
-	int encrypted;		/* has m.room.encryption (enc_known: looked up) */
+	int encrypted;		/* Megolm-encrypted, for good (enc_known: looked up) */
 	int enc_known;
-	int refused;		/* encrypted, the bot cannot take part: told and left */
+	/* an m.room.encryption the bot cannot take part in (another
+	 * algorithm, or none) in a room it never knew as Megolm-encrypted:
+	 * nothing but the refusal notice may go there */
+	int foreign;
+	int refused;		/* the bot cannot take part: told and left */
 	int touched;		/* membership changed in this batch */
 	/* the bot's last public answer here, which a newer answer with the
 	 * same first line replaces (m.replace) while the room has moved on by
@@ -149,6 +153,7 @@ struct mxreq {
 	 * (seal); plain keeps the plaintext body (a private part that goes
 	 * back to its player's queue) */
 	int room_msg;
+	int refusal;		/* REQ_REFUSAL */
 	int sealed;
 	char *plain;
 	int early;		/* waits for the first sync: is its room encrypted? */
@@ -495,7 +500,9 @@ static void sendq_shrunk(struct matrix *m)
 /* ---- requests ---- */
 
 static void req_start(struct mxreq *q);
+static void dm_forget(struct matrix *m, struct dm *d);
 static int room_encrypted(struct matrix *m, struct mroom *r);
+static int room_unusable(const struct mroom *r);
 static void img_as_text(struct mximg *im);
 static void on_timer_closed(uv_handle_t *h);
 
@@ -564,6 +571,8 @@ enum req_flags {
 	REQ_NOAUTH = 1 << 0,	/* no access token (login) */
 	REQ_UNCOUNTED = 1 << 1,	/* not in the send queue (the sync) */
 	REQ_ROOM_MSG = 1 << 2,	/* an m.room.message: encrypted in encrypted rooms */
+	REQ_REFUSAL = 1 << 3,	/* the fixed refusal notice: the one message that may
+				 * go in clear to a room the bot cannot take part in */
 };
 
 static struct mxreq *req_queue(struct matrix *m, struct mxreq *q, const char *lane_room);
@@ -590,6 +599,7 @@ static struct mxreq *mx_call_ex(struct matrix *m, const char *method, const char
 	q->body = body ? json_dumps(body, JSON_COMPACT) : NULL;
 	q->auth = !(flags & REQ_NOAUTH);
 	q->room_msg = !!(flags & REQ_ROOM_MSG);
+	q->refusal = !!(flags & REQ_REFUSAL);
 	q->timeout_ms = timeout_ms;
 	q->cb = cb;
 	q->ctx = ctx;
@@ -800,6 +810,14 @@ static void req_start(struct mxreq *q)
 		q->early = 1;	/* is its room encrypted? the first sync says */
 		return;
 	}
+	if (q->upload_of && !q->att && q->lane && room_unusable(room_get(m, q->lane->room, 1))) {
+		/* a picture is never uploaded in clear from where the bot
+		 * cannot encrypt: its event is failed by seal() */
+		img_as_text(q->upload_of);
+		q->cb = NULL;
+		finish(q, 0, NULL, "", 0);
+		return;
+	}
 	if (q->upload_of && !q->att && q->lane &&
 	    room_encrypted(m, room_get(m, q->lane->room, 1)) && upload_encrypt(q)) {
 		/* no picture in clear from an encrypted room: the text board */
@@ -807,6 +825,17 @@ static void req_start(struct mxreq *q)
 		q->cb = NULL;
 		finish(q, 0, NULL, "", 0);
 		return;
+	}
+	/* a direct chat made encrypted that the bot cannot encrypt for now (a
+	 * token without a device, a homeserver without the key API): not the
+	 * player's direct chat any more; a new one, which says it is not
+	 * encrypted, gets this */
+	if (q->priv_user[0] && q->lane && !mxe2e_usable(m->e2e) &&
+	    room_encrypted(m, room_get(m, q->lane->room, 1))) {
+		struct dm *d = dm_get(m, q->priv_user, 0);
+
+		if (d && !strcmp(d->room, q->lane->room))
+			dm_forget(m, d);
 	}
 	/* the last moment to find that a private chat is private no more */
 	if (q->priv_user[0] && q->lane && !dm_still_private(m, q->lane->room, q->priv_user)) {
@@ -1469,14 +1498,34 @@ static struct dmctx *dmctx_new(struct matrix *m, const char *user, const char *r
 static void record_direct(struct matrix *m, const char *user, const char *room);
 static void unrecord_direct(struct matrix *m, const char *user, const char *room);
 
-/* r has m.room.encryption (ev, an MX_ENCRYPTED item; NULL: the one the bot
- * put in a room it created): known, and stored (mxe2e) so that a restart
- * knows before any sync.  -1 when the bot cannot take part. */
+/*
+ * r has m.room.encryption (ev, an MX_ENCRYPTED item; NULL: the one the bot
+ * put in a room it created).  Megolm: known, and stored (mxe2e) so that a
+ * restart knows before any sync.  Encryption cannot be turned off or
+ * changed once on (the specification): in a room known as Megolm-encrypted
+ * (this run, or the store), an event naming another algorithm, or none, is
+ * a homeserver's forgery (it can send state events to the bot alone): it
+ * is logged and changes nothing.  In a room never known as encrypted it
+ * makes the room foreign: the bot says it cannot take part and leaves
+ * (handle_item), and nothing else goes there.  -1 when the bot cannot take
+ * part.
+ */
 static int room_mark_encrypted(struct matrix *m, struct mroom *r, const struct mx_item *ev)
 {
 	struct mx_item it;
 
+	if (ev && strcmp(ev->algorithm, MXC_MEGOLM_ALGORITHM)) {
+		if (room_encrypted(m, r)) {
+			log_warn("matrix: an m.room.encryption event would change a Megolm-encrypted "
+				 "room's encryption (to \"%s\"); ignored: encryption is never turned "
+				 "off, the room stays encrypted", ev->algorithm);
+			return 0;
+		}
+		r->foreign = 1;
+		return -1;
+	}
 	r->encrypted = r->enc_known = 1;
+	r->foreign = 0;
 	if (!mxe2e_started(m->e2e))
 		return -1;
 	if (!ev) {
@@ -1490,8 +1539,14 @@ static int room_mark_encrypted(struct matrix *m, struct mroom *r, const struct m
 	return mxe2e_room_encrypted(m->e2e, ev);
 }
 
-/* Whether room r is encrypted: what a sync said, else what the store
- * remembers of earlier runs. */
+/* Whether nothing but the refusal notice may go to r. */
+static int room_unusable(const struct mroom *r)
+{
+	return r->foreign || r->refused;
+}
+
+/* Whether room r is Megolm-encrypted: what a sync said, else what the
+ * store remembers of earlier runs. */
 static int room_encrypted(struct matrix *m, struct mroom *r)
 {
 	if (!r->enc_known && m->e2e) {
@@ -1500,6 +1555,8 @@ static int room_encrypted(struct matrix *m, struct mroom *r)
 	}
 	return r->encrypted;
 }
+
+static void say_not_encrypted(struct matrix *m, const char *room);
 
 static void on_room_created(struct matrix *m, long status, const char *errcode,
 			    const char *body, size_t len, void *ctx)
@@ -1518,8 +1575,10 @@ static void on_room_created(struct matrix *m, long status, const char *errcode,
 		mx_members_set(&r->mem, m->me, MXM_JOIN, NULL);
 		mx_members_set(&r->mem, c->user, MXM_INVITE, NULL);
 		r->mem.complete = 1;
-		if (mxe2e_started(m->e2e))
+		if (mxe2e_usable(m->e2e))
 			room_mark_encrypted(m, r, NULL);
+		else
+			say_not_encrypted(m, room);
 		dm_set_room(m, d, room);
 		d->told = 0;
 		dm_remember(m, c->user, room, 0);
@@ -1535,6 +1594,25 @@ static void on_room_created(struct matrix *m, long status, const char *errcode,
 	free(c);
 }
 
+/* The first message of a direct chat the bot could not encrypt: its
+ * player is told, before their hand comes, who else can read it. */
+static void say_not_encrypted(struct matrix *m, const char *room)
+{
+	struct rich body = RICH_INIT;
+
+	rich_text(&body, "This chat is not end-to-end encrypted: tabula cannot encrypt on this "
+		  "homeserver (it offers no encryption keys, or the bot's login has no device), "
+		  "so the homeserver can read what I send you here, your hand included. / Este "
+		  "chat no está cifrado de extremo a extremo: tabula no puede cifrar en este "
+		  "servidor (no ofrece claves de cifrado, o la sesión del bot no tiene "
+		  "dispositivo), así que el servidor puede leer lo que te envío aquí, también tu "
+		  "mano.");
+	send_notice(m, room, &body);
+	rich_release(&body);
+	log_warn("matrix: made a direct chat without encryption (the bot cannot encrypt on "
+		 "this homeserver); its player is told");
+}
+
 static void dm_create(struct matrix *m, struct dm *d)
 {
 	json_t *req = json_pack("{s:s, s:b, s:[s], s:s, s:[{s:s, s:s, s:{s:s}}]}",
@@ -1544,7 +1622,7 @@ static void dm_create(struct matrix *m, struct dm *d)
 				"content", "history_visibility", "invited");
 
 	/* the hands travel there: encrypted from its first event */
-	if (mxe2e_started(m->e2e))
+	if (mxe2e_usable(m->e2e))
 		json_array_append_new(json_object_get(req, "initial_state"),
 				      json_pack("{s:s, s:s, s:{s:s}}", "type", "m.room.encryption",
 						"state_key", "", "content", "algorithm",
@@ -1735,7 +1813,10 @@ static void dm_pump(struct matrix *m, struct dm *d)
 	if (d->busy != DM_IDLE || !d->waiting || m->stopping)
 		return;
 	if (!d->room[0]) {
-		dm_create(m, d);
+		/* encrypted or not: known once the keys' upload was answered
+		 * (e2e_settled pumps again) */
+		if (mxe2e_settled(m->e2e))
+			dm_create(m, d);
 		return;
 	}
 	switch (dm_verdict(m, d->room, d->user)) {
@@ -1744,7 +1825,8 @@ static void dm_pump(struct matrix *m, struct dm *d)
 		return;
 	case MX_NO:
 		dm_abandon(m, d, 1);
-		dm_create(m, d);
+		if (mxe2e_settled(m->e2e))
+			dm_create(m, d);
 		return;
 	case MX_YES:
 		break;
@@ -2101,6 +2183,36 @@ static void e2e_call(void *ctx, const char *method, const char *path, const json
 	mx_call(m, method, path, (json_t *)body, NULL, 0, on_e2e_http, c);
 }
 
+static void say_encrypted_and_leave(struct matrix *m, struct mroom *r);
+
+/*
+ * The key upload's first answer came.  On a homeserver without the key
+ * API, a direct chat made encrypted meanwhile cannot be written to: the
+ * bot stops using it (its messages come back to the player's queue, for
+ * a new chat without encryption, which says so); the private messages
+ * that waited for this answer go now.
+ */
+static void e2e_settled(void *ctx)
+{
+	struct matrix *m = ctx;
+	struct dm **all;
+	size_t i, n = 0;
+	void *v;
+
+	all = xcalloc(strmap_count(&m->dms) + 1, sizeof(*all));
+	for (i = 0; (i = strmap_next(&m->dms, i, &v));)
+		all[n++] = v;
+	for (i = 0; i < n; i++) {
+		struct mroom *r = all[i]->room[0] ? room_get(m, all[i]->room, 0) : NULL;
+
+		if (r && room_encrypted(m, r) && !mxe2e_usable(m->e2e))
+			dm_forget(m, all[i]);
+	}
+	for (i = 0; i < n; i++)
+		dm_pump(m, all[i]);
+	free(all);
+}
+
 static int64_t e2e_now_ms(void *ctx)
 {
 	struct matrix *m = ctx;
@@ -2201,8 +2313,11 @@ static void on_e2e_ready(void *ctx, int ok)
  * Just before a message goes to an encrypted room: the whole member list
  * is known, the room's key is shared with their devices (mxe2e_prepare),
  * then the body is replaced by its m.room.encrypted content.  A room that
- * is not encrypted (or one the bot refused and is leaving) gets it as it
- * is.  SEAL_WAIT: q waits (req_start again when ready).
+ * is not encrypted gets it as it is.  A room the bot cannot take part in
+ * (refused, or with an encryption it does not speak) gets nothing but the
+ * fixed refusal notice: whatever else waited in its lane fails (a hand on
+ * its way to a direct chat that turned foreign stays in the outbox).
+ * SEAL_WAIT: q waits (req_start again when ready).
  */
 static int seal(struct matrix *m, struct mxreq *q)
 {
@@ -2216,10 +2331,20 @@ static int seal(struct matrix *m, struct mxreq *q)
 	int rc;
 	char *at;
 
-	if (!room_encrypted(m, r) || r->refused)
+	if (room_unusable(r)) {
+		if (q->refusal)
+			return SEAL_GO;
+		log_warn("matrix: a message to a room the bot cannot encrypt for is not sent");
+		return SEAL_FAIL;
+	}
+	if (!room_encrypted(m, r))
 		return SEAL_GO;
-	if (!mxe2e_started(m->e2e)) {
+	if (!mxe2e_usable(m->e2e)) {
+		/* it cannot take part: says so (the refusal goes unsealed
+		 * to a room it never encrypted for) and leaves */
 		log_warn("matrix: a message to an encrypted room, and no device to encrypt it");
+		if (!q->priv_user[0])
+			say_encrypted_and_leave(m, r);
 		return SEAL_FAIL;
 	}
 	if (!r->mem.complete) {
@@ -2371,20 +2496,36 @@ static void handle_invite(struct matrix *m, const struct mx_item *it)
 }
 
 /* An encrypted room the bot cannot take part in (no device of its own, or
- * an algorithm other than Megolm v1): it says so, in clear, and leaves. */
+ * an algorithm other than Megolm v1 in a room it never knew as Megolm):
+ * it says so, in clear (a fixed text: nothing of a game), and leaves. */
 static void say_encrypted_and_leave(struct matrix *m, struct mroom *r)
 {
 	struct rich body = RICH_INIT;
+	struct buf path = BUF_INIT;
+	struct dm *d;
+	json_t *c, *one;
+	char txn[96];
 
 	if (r->refused)
 		return;
 	r->refused = 1;
+	/* a player's direct chat no more: their private messages go to a
+	 * new one (the ones waiting here go back to their queue) */
+	if ((d = strmap_get(&m->dm_rooms, r->id)))
+		dm_forget(m, d);
 	rich_text(&body, "This room's end-to-end encryption is one tabula cannot take part in, "
 		  "so it is leaving. Invite it to a room with the usual encryption (or none) to "
 		  "play. / Tabula no puede participar en el cifrado de extremo a extremo de esta "
 		  "sala, así que se va. Invítalo a una sala con el cifrado habitual (o sin "
 		  "cifrado) para jugar.");
-	send_notice(m, r->id, &body);
+	c = mx_notice_contents(&body);
+	one = json_array_get(c, 0);
+	new_txn(m, txn, sizeof(txn));
+	send_path(&path, r->id, txn);
+	mx_call_ex(m, "PUT", buf_str(&path), one, r->id, 0, REQ_ROOM_MSG | REQ_REFUSAL, on_sent,
+		   post_new(m, 0, 1), NULL, NULL);
+	json_decref(c);
+	buf_release(&path);
 	leave_room(m, r->id);
 	rich_release(&body);
 	log_info("matrix: left an encrypted room");
@@ -2669,7 +2810,10 @@ static void handle_item(struct matrix *m, const struct mx_item *it, int initial,
 		r = room_get(m, it->room, 1);
 		if (gap)
 			room_mark_encrypted(m, r, it);	/* apply_members saw the others */
-		if (!mxe2e_started(m->e2e) || strcmp(it->algorithm, MXC_MEGOLM_ALGORITHM))
+		/* after the whole response's memberships and encryption: a
+		 * forged event in a Megolm room changed nothing */
+		if ((room_encrypted(m, r) && !mxe2e_usable(m->e2e)) ||
+		    (r->foreign && !room_encrypted(m, r)))
 			say_encrypted_and_leave(m, r);
 		break;
 	case MX_MEMBER:
@@ -2685,7 +2829,8 @@ static void handle_item(struct matrix *m, const struct mx_item *it, int initial,
 			r->since_last++;
 		/* in an encrypted room only encrypted messages are commands: a
 		 * plain one is not bound to its sender's device */
-		if (!room_encrypted(m, room_get(m, it->room, 1)))
+		r = room_get(m, it->room, 1);
+		if (!room_encrypted(m, r) && !room_unusable(r))
 			message_item(m, it, initial, before_join);
 		break;
 	case MX_CIPHER:
@@ -3474,6 +3619,7 @@ struct adapter *matrix_adapter_new(const struct matrix_config *cfg, struct buf *
 	io.call = e2e_call;
 	io.is_joined = e2e_is_joined;
 	io.may_hold = e2e_may_hold;
+	io.settled = e2e_settled;
 	io.store = cfg->store;
 	if (cfg->now) {
 		m->now = cfg->now;

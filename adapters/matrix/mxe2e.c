@@ -96,6 +96,8 @@ struct mxe2e {
 	struct mxc_account *acc;
 	int uploaded;		/* the device keys are on the server */
 	int uploading;
+	int no_api;		/* the homeserver has no key API (mxe2e_usable) */
+	int settled;		/* mxe2e_settled */
 	long otk_count;		/* on the server, -1 unknown */
 	int need_fallback;
 	struct strmap olm;	/* curve -> struct olmdev */
@@ -235,6 +237,15 @@ static void account_save(struct mxe2e *e)
 	buf_release(&k);
 }
 
+static void settle(struct mxe2e *e)
+{
+	if (e->settled)
+		return;
+	e->settled = 1;
+	if (e->io.settled)
+		e->io.settled(e->io.ctx);
+}
+
 static void on_uploaded(void *ctx, long status, const char *body, size_t len)
 {
 	struct pend *p = ctx;
@@ -244,8 +255,24 @@ static void on_uploaded(void *ctx, long status, const char *body, size_t len)
 	pend_free(p);
 	e->uploading = 0;
 	if (status != 200) {
-		log_warn("matrix: could not upload the device's keys (HTTP %ld); again after the "
-			 "next sync", status);
+		j = json_loadb(body, len, 0, NULL);
+		if (!e->uploaded && (status == 400 || status == 404 || status == 405) &&
+		    !strcmp(json_string_value(json_object_get(j, "errcode")) ?
+			    json_string_value(json_object_get(j, "errcode")) : "",
+			    "M_UNRECOGNIZED")) {
+			/* believed only before the keys were ever up: later, a
+			 * homeserver saying so would turn hands into plain text */
+			e->no_api = 1;
+			log_warn("matrix: the homeserver has no end-to-end encryption keys API "
+				 "(HTTP %ld M_UNRECOGNIZED): direct chats are made without "
+				 "encryption, each telling its player so, and encrypted rooms are "
+				 "left", status);
+		} else {
+			log_warn("matrix: could not upload the device's keys (HTTP %ld); again "
+				 "after the next sync", status);
+		}
+		json_decref(j);
+		settle(e);
 		return;
 	}
 	mxc_account_published(e->acc);
@@ -253,6 +280,7 @@ static void on_uploaded(void *ctx, long status, const char *body, size_t len)
 		log_info("matrix: uploaded the device's keys");
 	e->uploaded = 1;
 	account_save(e);
+	settle(e);
 	j = json_loadb(body, len, 0, NULL);
 	{
 		json_t *c = json_object_get(json_object_get(j, "one_time_key_counts"),
@@ -277,7 +305,7 @@ static void maybe_upload(struct mxe2e *e)
 	json_t *body, *otks, *fb;
 	int changed = 0;
 
-	if (!e->started || e->uploading)
+	if (!e->started || e->uploading || e->no_api)
 		return;
 	if (e->otk_count >= 0 && (size_t)e->otk_count < target / 2) {
 		mxc_account_generate_otks(e->acc, target - (size_t)e->otk_count);
@@ -296,6 +324,7 @@ static void maybe_upload(struct mxe2e *e)
 	if (e->uploaded && !json_object_size(otks) && !json_object_size(fb)) {
 		json_decref(otks);
 		json_decref(fb);
+		settle(e);
 		return;
 	}
 	body = json_object();
@@ -1930,6 +1959,16 @@ int mxe2e_start(struct mxe2e *e, const char *user, const char *device, struct bu
 int mxe2e_started(const struct mxe2e *e)
 {
 	return e && e->started;
+}
+
+int mxe2e_usable(const struct mxe2e *e)
+{
+	return e && e->started && !e->no_api;
+}
+
+int mxe2e_settled(const struct mxe2e *e)
+{
+	return !e || !e->started || e->settled || e->uploaded;
 }
 
 const char *mxe2e_fingerprint(const struct mxe2e *e)

@@ -74,6 +74,9 @@ struct mxe2e_io {
 	struct store *store;	/* borrowed */
 	/* the clock (ms); NULL: the real one */
 	int64_t (*now_ms)(void *ctx);
+	/* Called once, when mxe2e_settled() becomes true after the start
+	 * (the first answer to the key upload); may be NULL. */
+	void (*settled)(void *ctx);
 	/*
 	 * Whether an event of sender in room whose key has not come may wait
 	 * for it (mxhold.h): the adapter says yes for players and members of
@@ -101,6 +104,17 @@ void mxe2e_free(struct mxe2e *e);
  */
 int mxe2e_start(struct mxe2e *e, const char *user, const char *device, struct buf *err);
 int mxe2e_started(const struct mxe2e *e);
+/*
+ * Whether the homeserver has the key API the bot needs: started, and not
+ * answered "unknown endpoint" (M_UNRECOGNIZED) to the first upload of a
+ * device that never uploaded its keys.  A device that uploaded its keys
+ * once never believes such an answer later (a homeserver cannot talk an
+ * encrypting bot into plain direct chats): it is an error, tried again.
+ */
+int mxe2e_usable(const struct mxe2e *e);
+/* Whether mxe2e_usable() is known: not started, or the device's keys were
+ * uploaded once (now or in an earlier run), or the upload was answered. */
+int mxe2e_settled(const struct mxe2e *e);
 /* The device's ed25519 key (its fingerprint), "" before the start. */
 const char *mxe2e_fingerprint(const struct mxe2e *e);
 

@@ -945,6 +945,202 @@ def test_unsupported_encryption_refused():
         fake.stop()
 
 
+def test_room_turning_to_unknown_encryption_gets_only_the_refusal():
+    """A room in clear that turns to an encryption the bot does not speak
+    while an answer waits there (a 429): the answer is not sent; the
+    fixed refusal notice is the one message that goes, then the bot
+    leaves."""
+    fake = mt.new_fake()
+    bot = new_bot(fake)
+    try:
+        ana, = mt.players(fake, 1)
+        room = fake.create_room(ana, name="plain")
+        fake.invite_bot(room, ana)
+        fake._wait(lambda: room in fake.bot_rooms(), 10, lambda: "the bot did not join")
+        fake.say(ana, room, "!game new fortuna")
+        mt.wait_text(fake, room, "lobby")
+        fake.wait_idle()
+        n = len(mt.texts(fake, room))
+        fake.fail_next("PUT", "/send/", 429, retry_after_ms=int(1500 * SLOW))
+        fake.say(ana, room, "!help")
+        fake.wait_requests(lambda r: r.status == 429, timeout=10 * SLOW)
+        fake.send_event(ana, room, "m.room.encryption", {"algorithm": "m.megolm.v9.xyz"},
+                        state_key="")
+        fake._wait(lambda: room not in fake.bot_rooms(), 10 * SLOW,
+                   lambda: "the bot stayed")
+        fake.wait_idle()
+        after = mt.texts(fake, room)[n:]
+        assert len(after) == 1 and "cannot take part" in after[0], after
+        fake.violations[:] = [v for v in fake.violations if "plaintext message" not in v]
+        mt.check_clean(fake)
+    finally:
+        bot.stop()
+        fake.stop()
+
+
+def test_forged_encryption_change_never_sends_in_clear():
+    """Encryption is never turned off.  A homeserver forges m.room.encryption
+    events (another algorithm; none at all) in a game room and in a
+    player's direct chat, both known as Megolm-encrypted, while the bot's
+    answers wait for a device query it delays: nothing goes in clear (no
+    board, no hand, no refusal notice), the bot stays in both rooms and
+    goes on under Megolm, and the log names the forgery."""
+    fake = mt.new_fake()
+    bot = new_bot(fake)
+    try:
+        ps = mt.players(fake, 2)
+        room = encrypted_room(fake, ps)
+        fake.say(ps[0], room, "!game new fortuna")
+        fake.say(ps[1], room, "!game join")
+        fake.say(ps[0], room, "!game start")
+        mt.settle_start(fake, room, bot.db)
+        dm = fake.dm_room(ps[0])
+        assert dm, "no direct chat"
+        if ps[0] not in fake.joined_members(dm):
+            fake.accept_invite(ps[0], dm)
+        fake.wait_idle()
+        n_room, n_dm = len(bot_events(fake, room, None)), len(bot_events(fake, dm, None))
+        # the next answers wait for Ana's devices (a new one was announced),
+        # whose query the homeserver answers slowly
+        fake.fail_next("POST", "/keys/query", 429, retry_after_ms=int(1500 * SLOW))
+        fake.e2e.add_device(ps[0])
+        nq = len([r for r in fake.requests if "/keys/query" in r.path])
+        fake.say(ps[1], room, "!game status")
+        fake.say(ps[0], dm, "hand")
+        fake.wait_requests(lambda r: "/keys/query" in r.path, n=nq + 1, timeout=10 * SLOW)
+        fake.send_event(ps[0], room, "m.room.encryption",
+                        {"algorithm": "m.olm.v1.curve25519-aes-sha2"}, state_key="")
+        fake.send_event(ps[0], dm, "m.room.encryption", {}, state_key="")
+        fake.send_event(ps[0], dm, "m.room.encryption", {"algorithm": "none"}, state_key="")
+        fake._wait(lambda: len(bot_events(fake, room, None)) > n_room and
+                   len(bot_events(fake, dm, None)) > n_dm, 15 * SLOW,
+                   lambda: "the answers never came: %s" % bot.log()[-1500:])
+        fake.wait_idle()
+        plain = [(e.room, e.content.get("body", "")[:80]) for e in fake.bot_sends()
+                 if not e.encrypted]
+        assert not plain, ("sent in clear", plain)
+        assert room in fake.bot_rooms() and dm in fake.bot_rooms(), "the bot left"
+        # and it goes on, encrypted, readable by the players
+        ask_status(fake, ps[1], room)
+        last = fake.bot_sends(room)[-1]
+        assert last.encrypted and last.content.get("body"), last
+        log = bot.log()
+        assert "encryption is never turned off" in log, log[-2000:]
+        assert "cannot take part" not in " ".join(mt.texts(fake, room) + mt.texts(fake, dm))
+        fake.violations[:] = [v for v in fake.violations if "plaintext message" not in v]
+        mt.check_clean(fake)
+    finally:
+        bot.stop()
+        fake.stop()
+
+
+def test_remote_strings_cannot_forge_log_lines():
+    """Ids and types a homeserver or a stranger chooses (a to-device
+    message's sender and type, with newlines, a carriage return, a bidi
+    override) are logged on one line, escaped: none writes a log line of
+    its own."""
+    fake = mt.new_fake()
+    bot = new_bot(fake)
+    try:
+        ana, = mt.players(fake, 1)
+        fake._wait(lambda: fake.bot_device() is not None, 10, lambda: "no device keys")
+        dev_id, keys = fake.bot_device()
+        curve = keys["keys"]["curve25519:" + dev_id]
+        forged = "\n2026-11-28T00:00:00Z tabula error: FORGED\r\u202e"
+        # (a sender with a carriage return is no user id: not read at all)
+        fake.send_to_device("@eve:fake.test" + forged.replace("\r", ""), "EVE",
+                            "m.room.encrypted", {
+            fake.bot_user: {dev_id: {
+                "algorithm": "m.olm.v1.curve25519-aes-sha2",
+                "sender_key": "A" * 43,
+                "ciphertext": {curve: {"type": 1, "body": "AwgA" * 8}}}}})
+        fake.send_to_device(ana, "X", "m.tabula" + forged, {fake.bot_user: {dev_id: {}}})
+        fake.wait_caught_up()
+        fake._wait(lambda: "could not be decrypted" in bot.log() and "m.tabula" in bot.log(),
+                   10 * SLOW, lambda: bot.log()[-1500:])
+        log = bot.log()
+        for line in log.splitlines():
+            assert not line.startswith("2026-11-28T00:00:00Z"), ("a forged line", line)
+            assert "\r" not in line and "\u202e" not in line, ("raw controls", line)
+        assert "@eve:fake.test\\x0a2026-11-28T00:00:00Z tabula error: FORGED\\u{202e}" \
+            in log, log[-1500:]
+        assert "m.tabula\\x0a2026-11-28T00:00:00Z tabula error: FORGED\\x0d\\u{202e}" \
+            in log, log[-1500:]
+    finally:
+        bot.stop()
+        fake.stop()
+
+
+def has_encryption(fake, room):
+    return any(e["type"] == "m.room.encryption" for e in fake.room_state(room))
+
+
+def test_homeserver_without_key_api_plain_dms_with_a_note():
+    """A homeserver without the key API (/keys/upload answers 404
+    M_UNRECOGNIZED to a device that never uploaded its keys): private
+    views are not lost, they go to direct chats made without encryption
+    whose first message tells the player so; an encrypted room gets the
+    refusal notice and the bot leaves it.  A device whose keys were up
+    once does not believe the same answer later: its direct chats stay
+    encrypted."""
+    fake = mt.new_fake()
+    unknown = {"errcode": "M_UNRECOGNIZED", "error": "Unrecognized request"}
+    fake.fail_next("POST", "/keys/upload", 404, count=1000, body=unknown)
+    bot = new_bot(fake)
+    try:
+        ps = mt.players(fake, 2)
+        room = fake.create_room(ps[0], name="plain", members=ps[1:])
+        fake.invite_bot(room, ps[0])
+        fake._wait(lambda: room in fake.bot_rooms(), 10, lambda: "the bot did not join")
+        fake.say(ps[0], room, "!game new fortuna")
+        fake.say(ps[1], room, "!game join")
+        fake.say(ps[0], room, "!game start")
+        mt.settle_start(fake, room, bot.db)
+        for p in ps:
+            dm = fake.dm_room(p)
+            assert dm, "no direct chat for %s" % p
+            assert not has_encryption(fake, dm), "encrypted DM"
+            fake._wait(lambda: len(mt.texts(fake, dm)) >= 2, 10 * SLOW,
+                       lambda: "no hand in %s: %r" % (dm, mt.texts(fake, dm)))
+            first = mt.texts(fake, dm)[0]
+            assert "not end-to-end encrypted" in first, first
+            assert sum("not end-to-end encrypted" in t for t in mt.texts(fake, dm)) == 1
+        assert mt.fresh_moves(fake, ps[0]) or mt.fresh_moves(fake, ps[1]), "no moves"
+        # an encrypted room: the refusal, then the bot leaves
+        enc = fake.create_room(ps[0], name="secret", encrypted=True)
+        fake.invite_bot(enc, ps[0])
+        fake._wait(lambda: any("cannot take part" in t for t in mt.texts(fake, enc)), 10,
+                   lambda: "no refusal")
+        fake._wait(lambda: enc not in fake.bot_rooms(), 10, lambda: "the bot stayed")
+        assert "no end-to-end encryption keys API" in bot.log()
+        fake.violations[:] = [v for v in fake.violations
+                              if "plaintext message" not in v and "keys/upload" not in v]
+    finally:
+        bot.stop()
+        fake.stop()
+    # keys up once: the same answer later is not believed
+    fake = mt.new_fake()
+    bot = new_bot(fake)
+    try:
+        ana, = mt.players(fake, 1)
+        fake._wait(lambda: fake.bot_device() is not None, 10, lambda: "no device keys")
+        bot.stop()
+        fake.fail_next("POST", "/keys/upload", 404, count=1000, body=unknown)
+        bot = new_bot(fake, db=bot.db)
+        room = fake.create_room(ana, name="plain")
+        fake.invite_bot(room, ana)
+        fake._wait(lambda: room in fake.bot_rooms(), 10, lambda: "the bot did not join")
+        fake.say(ana, room, "!game new fortuna")
+        fake.say(ana, room, "!hand")
+        fake._wait(lambda: fake.dm_room(ana) is not None, 10, lambda: "no direct chat")
+        assert has_encryption(fake, fake.dm_room(ana)), \
+            "a direct chat without encryption after the keys were up"
+        assert "no end-to-end encryption keys API" not in bot.log()
+    finally:
+        bot.stop()
+        fake.stop()
+
+
 if __name__ == "__main__":
     if len(sys.argv) > 1:
         mt.BIN = sys.argv[1]

@@ -3406,7 +3406,45 @@ static void test_describe(void **state)
 	assert_string_equal(buf_str(&b), "./var/tabula.db");
 	assert_true(store_is_postgres("postgres://x"));
 	assert_false(store_is_postgres("postgresx://x"));
+	/* an unencoded '@' in the password: the userinfo runs to the last '@' */
+	store_describe("postgresql://bot:pa@ss@db/t", &b);
+	assert_string_equal(buf_str(&b), "postgresql://bot:***@db/t");
+	store_redact("postgresql://bot:s3cr%2Ft@db/t?password=other", "no \"s3cr%2Ft\", s3cr/t, "
+		     "other; postgresql://bot:s3cr%2Ft@db/t?password=other", &b);
+	assert_string_equal(buf_str(&b), "no \"***\", ***, ***; "
+			    "postgresql://bot:***@db/t?password=***");
+	store_redact("./var/tabula.db", "disk full", &b);
+	assert_string_equal(buf_str(&b), "disk full");
 	buf_release(&b);
+}
+
+/* libpq quotes what it cannot parse: the whole URI, a token of it.  The
+ * store's errors never carry the password (an IPv6 typo, a bad escape). */
+static void test_pg_errors_hide_the_password(void **state)
+{
+	static const char *const bad[] = {
+		"postgresql://bob:s3cretPW@[::1:5432/db",
+		"postgresql://bob:s3cretPW@[::1]x:5432/db",
+		"postgresql://bob:s3cret%ZZPW@localhost/db",
+		"postgresql://bob:s3cretPW@[::1]/db?port=abc",
+		"postgresql://bob@localhost/db?password=s3cretPW&sslmode=bogus",
+		"postgresql://bob:s3c@retPW@[::1/db",
+	};
+	struct buf err = BUF_INIT;
+	size_t i;
+
+	(void)state;
+	unsetenv("TABULA_DB_TIMEOUT");	/* another test's value */
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct store *s = store_pg_open(bad[i], &err);
+
+		assert_null(s);
+		assert_non_null(strstr(buf_str(&err), "cannot connect"));
+		assert_null(strstr(buf_str(&err), "s3cretPW"));
+		assert_null(strstr(buf_str(&err), "retPW"));
+		assert_null(strstr(buf_str(&err), "s3cret%ZZPW"));
+	}
+	buf_release(&err);
 }
 
 /* Version 1 of the PostgreSQL schema, as migration 1 wrote it. */
@@ -3610,6 +3648,7 @@ int main(void)
 		cmocka_unit_test(test_open_errors),
 		cmocka_unit_test(test_pg_unreachable),
 		cmocka_unit_test(test_describe),
+		cmocka_unit_test(test_pg_errors_hide_the_password),
 		cmocka_unit_test(test_records),
 		cmocka_unit_test(test_fault_every_position),
 		cmocka_unit_test(test_fault_never),

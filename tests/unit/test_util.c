@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "util/buf.h"
+#include "util/logging.h"
 #include "util/rich.h"
 #include "util/rng.h"
 #include "util/text.h"
@@ -325,12 +326,37 @@ static void test_clean_name(void **state)
 	assert_int_equal(text_clean_name("abc", 3, out, 1), 0);
 }
 
+/* A remote string cannot write a log line of its own, nor reorder one. */
+static void test_log_escape(void **state)
+{
+	char out[256];
+	const char evil[] = "@eve:x\n2026-01-01T00:00:00Z tabula info: forged\r\x1b[2J";
+	const char odd[] = "a\xe2\x80\xae" "b\xe2\x80\x8b" "c\xe2\x80\xa8" "d\xc2\x85" "e\xff\\";
+
+	log_escape(evil, strlen(evil), out, sizeof(out));
+	assert_string_equal(out, "@eve:x\\x0a2026-01-01T00:00:00Z tabula info: forged\\x0d"
+			    "\\x1b[2J");
+	assert_null(strchr(out, '\n'));
+	/* bidi override, zero-width, line separator, C1, not UTF-8, backslash */
+	log_escape(odd, sizeof(odd) - 1, out, sizeof(out));
+	assert_string_equal(out, "a\\u{202e}b\\u{200b}c\\u{2028}d\\u{85}e\\xff\\\\");
+	/* text stays as it is, accents included */
+	log_escape("Tabula: león, ñandú", strlen("Tabula: león, ñandú"), out, sizeof(out));
+	assert_string_equal(out, "Tabula: león, ñandú");
+	/* cut at a whole escape, always terminated */
+	assert_int_equal(log_escape("\n\n\n", 3, out, 9), 8);
+	assert_string_equal(out, "\\x0a\\x0a");
+	assert_int_equal(log_escape("abc", 3, out, 1), 0);
+	assert_string_equal(out, "");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_buf_cap),
 		cmocka_unit_test(test_buf_detach_pad),
 		cmocka_unit_test(test_utf8_valid),
+		cmocka_unit_test(test_log_escape),
 		cmocka_unit_test(test_fold),
 		cmocka_unit_test(test_word),
 		cmocka_unit_test(test_rng),
