@@ -10,7 +10,6 @@
 #include <time.h>
 
 #include "adapters/matrix/mxhold.h"
-#include "adapters/matrix/mxhtml.h"
 #include "adapters/matrix/mxkeys.h"
 #include "util/logging.h"
 #include "util/strmap.h"
@@ -821,12 +820,6 @@ static void tell(struct mxe2e *e, const char *room, const char *sender)
 	e->nuntold++;
 }
 
-/* A remote user id for a log line: only a well-formed one is printed. */
-static const char *loggable(const char *user)
-{
-	return mx_user_id_valid(user) ? user : "(a malformed user id)";
-}
-
 struct held_load {
 	struct mxe2e *e;
 	size_t prefix_len;
@@ -986,7 +979,7 @@ static int hold(struct mxe2e *e, const struct mx_item *c)
 		if (log_it)
 			log_warn("matrix: %s sends more encrypted messages without their keys than "
 				 "the bot holds (%d, then one every %d s); the others are dropped",
-				 loggable(c->sender), MXH_RATE_BURST, MXH_RATE_MS / 1000);
+				 c->sender, MXH_RATE_BURST, MXH_RATE_MS / 1000);
 		return -1;
 	}
 	if (e->io.may_hold && !e->io.may_hold(e->io.ctx, c->room, c->sender)) {
