@@ -135,9 +135,13 @@ class Bot:
 
 # ---------------------------------------------------------------- Discord
 
-def discord_open(fake, who, chans, batch=50):
+def discord_open(fake, who, chans, batch=10):
     """Opens a game in every channel, up to `batch` interactions in flight
-    (Discord wants a callback within 3 s of each)."""
+    (Discord wants a callback within 3 s of each).  One user opens them
+    all, and a user may have 10 lobbies waiting at once (bot/session.h,
+    SESSION_LOBBIES_PER_USER): a bigger batch had most of its lobbies
+    refused, and the 1000-room run stopped at "No game is being played
+    here"."""
     for i in range(0, len(chans), batch):
         for sub, opts in (("new", {"game": "fortuna"}), ("addbot", {"count": 2}),
                           ("start", None)):
