@@ -217,6 +217,7 @@ struct batch {
 	int gap_ended;		/* its start (or the bot's join) was reached */
 	struct unit *run;	/* what is handled now, in order */
 	int paused;		/* the send queue is full */
+	int keywait;		/* its room keys are being checked (mxe2e_checking) */
 };
 
 struct matrix {
@@ -238,6 +239,10 @@ struct matrix {
 	char *since;		/* NULL before the first sync */
 	char done[DONE_MAX][MX_ID_SIZE];
 	size_t ndone;
+	/* the refs (mxe2e_ref) of the encrypted commands among them */
+	char (*refs)[MXE_REF_SIZE];
+	size_t nrefs;
+	const char *cur_ref;	/* the encrypted event being handled, or NULL */
 	enum sync_mode mode;
 	struct batch batch;
 	json_t *direct;		/* our m.direct content */
@@ -2220,13 +2225,20 @@ static int64_t e2e_now_ms(void *ctx)
 	return m->now(m->now_ctx) * 1000;
 }
 
+/* mxe2e_io.is_joined: a room the adapter does not know is not the bot's
+ * (rooms come from the syncs); a member it has not seen, with lazy-loaded
+ * members, is unknown unless the list is complete. */
 static int e2e_is_joined(void *ctx, const char *room, const char *user)
 {
 	struct matrix *m = ctx;
 	struct mroom *r = room_get(m, room, 0);
 	const struct mx_member *mm = r ? mx_members_get(&r->mem, user) : NULL;
 
-	return mm && mm->membership == MXM_JOIN;
+	if (!r)
+		return 0;
+	if (!mm || mm->membership == MXM_NONE)
+		return r->mem.complete ? 0 : -1;
+	return mm->membership == MXM_JOIN ? 1 : mm->membership == MXM_INVITE ? 2 : 0;
 }
 
 static int any_session(void *ctx, const struct session_rec *s)
@@ -2252,7 +2264,7 @@ static int e2e_may_hold(void *ctx, const char *room, const char *sender)
 	session_rec_init(&s);
 	r = store_session_current(m->store, "matrix", room, &s, &err);
 	if (r > 0 && (s.status == SESSION_LOBBY || s.status == SESSION_ACTIVE) &&
-	    e2e_is_joined(m, room, sender))
+	    e2e_is_joined(m, room, sender) == 1)
 		yes = 1;
 	session_rec_release(&s);
 	if (!yes && r >= 0 &&
@@ -2324,6 +2336,7 @@ static int seal(struct matrix *m, struct mxreq *q)
 	const char *room = q->lane->room;
 	struct mroom *r = room_get(m, room, 1);
 	const char **members;
+	struct dm *dm;
 	struct buf err = BUF_INIT, path = BUF_INIT;
 	json_t *plain, *sealed;
 	size_t n = 0, i;
@@ -2360,7 +2373,8 @@ static int seal(struct matrix *m, struct mxreq *q)
 		buf_release(&path);
 		return SEAL_WAIT;
 	}
-	/* the key goes to the joined and invited members' devices only */
+	/* the key goes to the joined and invited members' devices only; in
+	 * a player's private chat, to the devices they trust (mxkeys.h) */
 	members = xcalloc(strmap_count(&r->mem.map) + 1, sizeof(*members));
 	for (i = 0; (i = strmap_next(&r->mem.map, i, &v));) {
 		const struct mx_member *mm = v;
@@ -2368,7 +2382,8 @@ static int seal(struct matrix *m, struct mxreq *q)
 		if (mm->membership == MXM_JOIN || mm->membership == MXM_INVITE)
 			members[n++] = mm->user;
 	}
-	rc = mxe2e_prepare(m->e2e, room, members, n, on_e2e_ready, q);
+	dm = strmap_get(&m->dm_rooms, room);
+	rc = mxe2e_prepare(m->e2e, room, members, n, dm ? dm->user : NULL, on_e2e_ready, q);
 	free(members);
 	if (rc == 1)
 		return SEAL_WAIT;	/* on_e2e_ready may have run already */
@@ -2544,7 +2559,13 @@ static void save_since(struct matrix *m, const char *value)
 	buf_release(&err);
 }
 
-/* The cursor value after handling event_id in the batch after m->since. */
+/*
+ * The cursor value after handling event_id in the batch after m->since:
+ * the token, a line per event handled, and a line "+<ref>" per encrypted
+ * command handled (mxe2e_handled: the ratchet index it used, refused from
+ * then on), which start-up applies again (a crash may come between the
+ * commit and mxe2e_handled).
+ */
 static void done_value(struct matrix *m, struct buf *out)
 {
 	size_t i;
@@ -2552,6 +2573,8 @@ static void done_value(struct matrix *m, struct buf *out)
 	buf_addstr(out, m->since);
 	for (i = 0; i < m->ndone; i++)
 		buf_printf(out, "\n%s", m->done[i]);
+	for (i = 0; i < m->nrefs; i++)
+		buf_printf(out, "\n+%s", m->refs[i]);
 }
 
 static int is_done(struct matrix *m, const char *event_id)
@@ -2564,6 +2587,115 @@ static int is_done(struct matrix *m, const char *event_id)
 	return 0;
 }
 
+/* ---- new devices of players (mxe2e_io.new_device; docs/matrix.md, "Trust") ---- */
+
+/* A device id or name as the bot may show it (untrusted text). */
+static const char *shown(const char *in, char *out, size_t n)
+{
+	if (!text_clean_name(in, strlen(in), out, n))
+		snprintf(out, n, "?");
+	return out;
+}
+
+static void e2e_new_device(void *ctx, const char *user, const char *device, const char *name,
+			   const char *fingerprint, int cross)
+{
+	struct matrix *m = ctx;
+	struct rich body = RICH_INIT;
+	char id[MX_NAME_SIZE], nm[MX_NAME_SIZE], txn[96];
+	json_t *c;
+
+	shown(device, id, sizeof(id));
+	if (*name)
+		shown(name, nm, sizeof(nm));
+	else
+		snprintf(nm, sizeof(nm), "%s", "");
+	rich_text(&body, "A new device appeared on your account: %s%s%s%s, fingerprint %s. ",
+		  id, *nm ? " (\"" : "", nm, *nm ? "\")" : "", fingerprint);
+	if (cross)
+		rich_text(&body, "You have not verified it (cross-signing), so it does not get your "
+			  "private messages (your hand). If it is yours, verify it from another of "
+			  "your sessions; if it is not, sign it out and change your password. / "
+			  "Ha aparecido un dispositivo nuevo en tu cuenta: %s%s%s%s, huella %s. No lo "
+			  "has verificado (firma cruzada), así que no recibe tus mensajes privados "
+			  "(tu mano). Si es tuyo, verifícalo desde otra de tus sesiones; si no, "
+			  "ciérrale la sesión y cambia tu contraseña.",
+			  id, *nm ? " (\"" : "", nm, *nm ? "\")" : "", fingerprint);
+	else
+		rich_text(&body, "It does not get your private messages (your hand) until you "
+			  "approve it: if it is yours, send \"trust %s\" here from a device you "
+			  "already use. If it is not yours, do not approve it. / Ha aparecido un "
+			  "dispositivo nuevo en tu cuenta: %s%s%s%s, huella %s. No recibe tus mensajes "
+			  "privados (tu mano) hasta que lo apruebes: si es tuyo, escribe aquí \"trust "
+			  "%s\" desde un dispositivo que ya uses. Si no es tuyo, no lo apruebes.",
+			  id, id, *nm ? " (\"" : "", nm, *nm ? "\")" : "", fingerprint, id);
+	c = mx_notice_contents(&body);
+	new_txn(m, txn, sizeof(txn));
+	send_private(m, user, c, txn, 0, NULL, NULL);
+	json_decref(c);
+	rich_release(&body);
+}
+
+/* Whether text (len bytes, after the prefix) is the `trust` command:
+ * *arg then points at its argument. */
+static int is_trust(const char *text, size_t len, const char **arg)
+{
+	char word[16];
+	const char *s = text;
+
+	if (memchr(text, '\0', len) || !text_word(&s, word, sizeof(word)) ||
+	    !text_eq(word, "trust"))
+		return 0;
+	*arg = s;
+	return 1;
+}
+
+/* `trust <device id>`: a player approves a new device of theirs, from a
+ * device they trust, in their private chat (mxe2e_trust). */
+static void run_trust(struct matrix *m, const struct mx_item *it, int dm, const char *arg)
+{
+	struct rich body = RICH_INIT;
+	char id[128], shownid[MX_NAME_SIZE];	/* a device id: MXK_DEVICE_ID_SIZE */
+	size_t n;
+	enum mxe_trust t;
+
+	n = text_word(&arg, id, sizeof(id));
+	shown(id, shownid, sizeof(shownid));
+	if (!dm) {
+		rich_text(&body, "\"trust\" works only in your direct chat with me. / \"trust\" "
+			  "solo funciona en tu chat directo conmigo.");
+	} else if (!n || n >= sizeof(id) || *arg) {
+		rich_text(&body, "Usage: trust <device id> (the id my notice named). / Uso: trust "
+			  "<id del dispositivo> (el que nombró mi aviso).");
+	} else if ((t = mxe2e_trust(m->e2e, it->sender, it->sender_key, id)) == MXE_TRUST_OK) {
+		rich_text(&body, "Done: your device %s gets your private messages from now on. / "
+			  "Hecho: tu dispositivo %s recibe tus mensajes privados desde ahora.",
+			  shownid, shownid);
+	} else if (t == MXE_TRUST_ALREADY) {
+		rich_text(&body, "Your device %s gets your private messages already. / Tu "
+			  "dispositivo %s ya recibe tus mensajes privados.", shownid, shownid);
+	} else if (t == MXE_TRUST_NOT_FROM_TRUSTED) {
+		rich_text(&body, "I take \"trust\" only from a device of yours that already gets "
+			  "your private messages (not from a new one); nothing changed. / Solo acepto "
+			  "\"trust\" desde un dispositivo tuyo que ya recibe tus mensajes privados "
+			  "(no desde uno nuevo); no ha cambiado nada.");
+	} else if (t == MXE_TRUST_CROSS_SIGNING) {
+		rich_text(&body, "You use cross-signing: verify the device %s from another of your "
+			  "sessions instead; nothing changed. / Usas firma cruzada: verifica el "
+			  "dispositivo %s desde otra de tus sesiones; no ha cambiado nada.",
+			  shownid, shownid);
+	} else if (t == MXE_TRUST_OFF) {
+		rich_text(&body, "This chat is not encrypted, so there is nothing to approve. / Este "
+			  "chat no está cifrado: no hay nada que aprobar.");
+	} else {
+		rich_text(&body, "You have no device %s that I know of; nothing changed. / No "
+			  "conozco ningún dispositivo tuyo %s; no ha cambiado nada.",
+			  shownid, shownid);
+	}
+	send_notice(m, it->room, &body);
+	rich_release(&body);
+}
+
 static void run_message(struct matrix *m, const struct mx_item *it)
 {
 	struct command cmd;
@@ -2572,6 +2704,7 @@ static void run_message(struct matrix *m, const struct mx_item *it)
 	size_t len = it->text_len, plen = strlen(m->prefix);
 	int dm = is_dm_room(m, it->room, it->sender);
 	char name[MX_NAME_SIZE];
+	const char *targ;
 
 	if (it->bad_utf8) {
 		text = "\xff";	/* the manager answers "not valid text" */
@@ -2590,7 +2723,19 @@ static void run_message(struct matrix *m, const struct mx_item *it)
 	log_debug("matrix: a command in %s", dm ? "a direct chat" : "a room");
 	if (m->ndone < DONE_MAX && it->event_id[0])
 		copy_id(m->done[m->ndone++], MX_ID_SIZE, it->event_id);
+	if (m->cur_ref && m->nrefs < DONE_MAX) {
+		m->refs = xrealloc(m->refs, (m->nrefs + 1) * sizeof(*m->refs));
+		snprintf(m->refs[m->nrefs++], MXE_REF_SIZE, "%s", m->cur_ref);
+	}
 	done_value(m, &val);
+	/* their first command pins the player's devices: one that appears
+	 * later reads their hand only once they approve it */
+	if (mxe2e_started(m->e2e))
+		mxe2e_pin(m->e2e, it->sender);
+	if (!it->bad_utf8 && !it->too_long && is_trust(text, len, &targ)) {
+		run_trust(m, it, dm, targ);
+		goto commit;
+	}
 	memset(&cmd, 0, sizeof(cmd));
 	cmd.platform = "matrix";
 	cmd.room = it->room;
@@ -2605,6 +2750,7 @@ static void run_message(struct matrix *m, const struct mx_item *it)
 	cmd.cursor_value = buf_str(&val);
 	if (m->base.on_command)
 		m->base.on_command(m->base.ctx, &m->base, &cmd);
+commit:
 	/* a command that changed nothing committed nothing: record it here */
 	if (store_cursor_set(m->store, CURSOR_SINCE, buf_str(&val), &err))
 		log_warn("matrix: storing the sync position: %s", buf_str(&err));
@@ -2779,8 +2925,16 @@ static void cipher_item(struct matrix *m, const struct mx_item *it, int initial,
 		return;
 	}
 	if (mxe2e_decrypt(m->e2e, it, &plain) == MXE_OK) {
+		char ref[MXE_REF_SIZE];
+
+		/* its ratchet index is refused once it is handled: the mark
+		 * goes after the command's commit, which carries it too */
+		snprintf(ref, sizeof(ref), "%s", mxe2e_ref(m->e2e));
+		m->cur_ref = ref;
 		if (plain.nitems)
 			message_item(m, &plain.items[0], initial, before_join);
+		m->cur_ref = NULL;
+		mxe2e_handled(m->e2e, ref);
 		/* after its commit: held until then, lost by no crash */
 		mxe2e_forget(m->e2e, it->event_id);
 	}
@@ -2805,6 +2959,8 @@ static void handle_item(struct matrix *m, const struct mx_item *it, int initial,
 			dm_pump(m, d);
 		}
 		room_drop(m, it->room);
+		/* the room keys received there go: nothing of it is read again */
+		mxe2e_room_left(m->e2e, it->room);
 		break;
 	case MX_ENCRYPTED:
 		r = room_get(m, it->room, 1);
@@ -3017,6 +3173,7 @@ static void batch_end(struct matrix *m)
 	free(m->since);
 	m->since = xstrdup(b->main.next_batch);
 	m->ndone = 0;
+	m->nrefs = 0;	/* each was marked handled after its commit */
 	save_since(m, m->since);
 	mx_sync_release(&b->main);
 	free(b->main_before_join);
@@ -3034,7 +3191,7 @@ static void batch_step(struct matrix *m)
 {
 	struct batch *b = &m->batch;
 
-	while (b->on && !b->fetching && !b->paused && !m->stopping) {
+	while (b->on && !b->fetching && !b->paused && !b->keywait && !m->stopping) {
 		if (b->run) {
 			if (!run_units(m))
 				return;
@@ -3156,11 +3313,21 @@ static void e2e_batch(struct matrix *m, struct batch *b)
 	}
 }
 
+static void batch_go(struct matrix *m);
+
+static void on_keys_checked(void *ctx)
+{
+	struct matrix *m = ctx;
+
+	m->batch.keywait = 0;
+	if (!m->stopping && m->batch.on)
+		batch_go(m);
+}
+
 /* A sync response to handle: s moves into the batch. */
 static void batch_begin(struct matrix *m, struct mx_sync *s, int initial)
 {
 	struct batch *b = &m->batch;
-	size_t i;
 
 	memset(b, 0, sizeof(*b));
 	b->on = 1;
@@ -3171,6 +3338,25 @@ static void batch_begin(struct matrix *m, struct mx_sync *s, int initial)
 		merge_direct(m, b->main.direct);
 	b->main_before_join = before_join_of(m, &b->main);
 	apply_members(m, &b->main);
+	if (mxe2e_started(m->e2e)) {
+		mxe2e_sync(m->e2e, &b->main);
+		/* the room keys that came are checked (their senders' devices
+		 * or membership asked for) before the events they open */
+		if (mxe2e_checking(m->e2e, on_keys_checked, m)) {
+			b->keywait = 1;
+			return;
+		}
+	}
+	batch_go(m);
+}
+
+/* The rest of batch_begin, once the room keys that came are checked. */
+static void batch_go(struct matrix *m)
+{
+	struct batch *b = &m->batch;
+	int initial = b->initial;
+	size_t i;
+
 	e2e_batch(m, b);
 	if (!m->rooms_known) {
 		/* whether their rooms are encrypted is known now */
@@ -3300,6 +3486,13 @@ static void load_since(struct matrix *m)
 			m->since = xmalloc(n + 1);
 			memcpy(m->since, p, n);
 			m->since[n] = '\0';
+		} else if (*p == '+') {
+			/* an encrypted command's ref: e2e_begin marks it again */
+			if (m->nrefs < DONE_MAX && n - 1 < MXE_REF_SIZE) {
+				m->refs = xrealloc(m->refs, (m->nrefs + 1) * sizeof(*m->refs));
+				snprintf(m->refs[m->nrefs++], MXE_REF_SIZE, "%.*s", (int)(n - 1),
+					 p + 1);
+			}
 		} else if (m->ndone < DONE_MAX) {
 			snprintf(m->done[m->ndone++], MX_ID_SIZE, "%.*s", (int)n, p);
 		}
@@ -3321,6 +3514,7 @@ static void load_since(struct matrix *m)
 static int e2e_begin(struct matrix *m)
 {
 	struct buf err = BUF_INIT;
+	size_t i;
 
 	if (mxe2e_started(m->e2e))
 		return 0;
@@ -3339,6 +3533,10 @@ static int e2e_begin(struct matrix *m)
 		return -1;
 	}
 	buf_release(&err);
+	/* a crash between a command's commit and mxe2e_handled: the stored
+	 * position names what ran */
+	for (i = 0; i < m->nrefs; i++)
+		mxe2e_handled(m->e2e, m->refs[i]);
 	return 0;
 }
 
@@ -3525,6 +3723,7 @@ static void matrix_free(struct adapter *a)
 	json_decref(m->undirect);
 	json_decref(m->direct);
 	mxe2e_free(m->e2e);
+	free(m->refs);
 	free(m->since);
 	if (m->token) {
 		memset(m->token, 0, strlen(m->token));
@@ -3618,6 +3817,7 @@ struct adapter *matrix_adapter_new(const struct matrix_config *cfg, struct buf *
 	io.ctx = m;
 	io.call = e2e_call;
 	io.is_joined = e2e_is_joined;
+	io.new_device = e2e_new_device;
 	io.may_hold = e2e_may_hold;
 	io.settled = e2e_settled;
 	io.store = cfg->store;

@@ -17,7 +17,11 @@
 #define API "/_matrix/client/v3"
 #define OLM_PER_DEVICE 4	/* Olm sessions kept with one device */
 #define CACHE_MAX 4096		/* sessions in memory; beyond, read again from the store */
-#define SEEN_MAX 512		/* message indexes remembered per inbound session */
+#define HANDLED_MAX 512		/* handled indexes kept above a session's floor */
+#define IN_PER_SENDER 32	/* inbound sessions kept per sender and room */
+#define PENDING_MAX 256		/* room keys waiting for their checks */
+#define PENDING_PER_SENDER 16	/* of them from one sender */
+#define PENDING_MS (15 * 60 * 1000)	/* how long one waits at most */
 #define UNREACHABLE_MS (10 * 60 * 1000)	/* a device without one-time keys: asked again after */
 #define QUERY_TIMEOUT_MS 10000
 
@@ -29,16 +33,52 @@ struct olmdev {
 	char curve[];				/* the map's key */
 };
 
+/*
+ * An inbound Megolm session: one sender's copy of (room, session id).  Its
+ * key, in the map and (after "matrix.e2e.<d>.in.") in the store, is
+ * "<room> <session id> <user> <curve>": every member holds every other
+ * member's session key, so a copy sent by someone else is another entry,
+ * which decrypts only its own sender's events (no squatting).
+ */
 struct insess {
 	struct mxc_in *s;
 	char room[MX_ID_SIZE];
 	char session_id[MX_KEY_SIZE];
 	char sender_key[MX_KEY_SIZE];	/* the device that made it (curve25519) */
-	char user[MX_ID_SIZE];		/* its user; "" when forwarded */
-	char ed[MX_KEY_SIZE];
+	char user[MX_ID_SIZE];		/* its user; "*" when forwarded */
+	char ed[MX_KEY_SIZE];		/* that device's ed25519 key */
 	int forwarded;
-	json_t *seen;			/* {"<index>": "<event id>"} */
-	char key[];			/* "<room>\n<session id>": the map's key */
+	int64_t t;			/* when it arrived (ms): the oldest go first */
+	/* replays: every index below floor was handled (or cannot be
+	 * decrypted), and so were those in h (ascending, above floor) */
+	uint32_t floor;
+	uint32_t *h;
+	size_t nh;
+	char key[];			/* "<room> <sid> <user> <curve>" */
+};
+
+/*
+ * A room key whose checks have not finished (the sender's membership or
+ * devices are being asked for): held here and in the store, sealed with
+ * the pickle key (the Olm message that carried it is used up), under
+ * "matrix.e2e.<d>.pk.<its insess key>".
+ */
+struct pending {
+	struct mxc_in *in;		/* the session (owned) */
+	char room[MX_ID_SIZE];
+	char sid[MX_KEY_SIZE];
+	char user[MX_ID_SIZE];		/* who sent it (the Olm envelope's sender) */
+	char dcurve[MX_KEY_SIZE];	/* from their device with these keys */
+	char ded[MX_KEY_SIZE];
+	char scurve[MX_KEY_SIZE];	/* the session's device (forwarded: as claimed) */
+	char sed[MX_KEY_SIZE];
+	int forwarded;
+	int64_t t;			/* when it arrived */
+	int member;			/* the homeserver said the sender is in the room */
+	int asking;			/* that question is on its way */
+	int queried;			/* the sender's devices were asked for it */
+	int waiting;			/* an answer is awaited */
+	int failed;			/* a request failed: again at the next sync */
 };
 
 struct devref {
@@ -74,6 +114,7 @@ struct outroom {
 	size_t ninflight;
 	struct unreach *unr;		/* devices without one-time keys */
 	size_t nunr;
+	char priv[MX_ID_SIZE];		/* whose private chat it is ("" none), per prepare */
 	char room[];			/* the map's key */
 };
 
@@ -83,6 +124,7 @@ struct pend {
 	struct pend *prev, *next;
 	struct mxe2e *e;
 	char room[MX_ID_SIZE];
+	char user[MX_ID_SIZE];	/* a membership question: whose */
 };
 
 struct mxe2e {
@@ -99,8 +141,14 @@ struct mxe2e {
 	int settled;		/* mxe2e_settled */
 	long otk_count;		/* on the server, -1 unknown */
 	int need_fallback;
+	int acc_unsaved;	/* the account's last store failed */
 	struct strmap olm;	/* curve -> struct olmdev */
-	struct strmap in;	/* "<room>\n<sid>" -> struct insess */
+	struct strmap in;	/* "<room> <sid> <user> <curve>" -> struct insess */
+	struct pending *pk;	/* room keys waiting for their checks */
+	size_t npk;
+	void (*checked_fn)(void *ctx);	/* mxe2e_checking's waiter */
+	void *checked_ctx;
+	char last_ref[MXE_REF_SIZE];	/* mxe2e_ref */
 	struct strmap out;	/* room -> struct outroom */
 	struct mxkeys keys;
 	struct mxh held;
@@ -154,6 +202,32 @@ static void call(struct mxe2e *e, const char *method, const char *path, const js
 	e->io.call(e->io.ctx, method, path, body, done, p);
 }
 
+/* A device to tell its user about (mxe2e_io.new_device), collected while
+ * an answer is applied and told once it is. */
+struct newdev {
+	char user[MX_ID_SIZE];
+	char device[MXK_DEVICE_ID_SIZE];
+	char name[MX_NAME_SIZE];
+	char fingerprint[MX_KEY_SIZE * 2];
+	int cross;
+};
+
+/* An ed25519 key in groups of four, as clients show a session key. */
+static void group4(const char *key, char *out, size_t size)
+{
+	size_t i, n = 0;
+
+	for (i = 0; key[i] && n + 2 < size; i++) {
+		if (i && i % 4 == 0)
+			out[n++] = ' ';
+		out[n++] = key[i];
+	}
+	out[n] = '\0';
+}
+
+static void query_add(struct mxe2e *e, const char *user);
+static void query_start(struct mxe2e *e);
+
 /* ---- the store ---- */
 
 /* The stored value of key (a new string: mxc_free_secret), or NULL. */
@@ -174,12 +248,26 @@ static char *kv_get(struct mxe2e *e, const char *key)
 	return buf_detach(&v);
 }
 
-static void kv_set(struct mxe2e *e, const char *key, const char *value)
+/* 0, or -1 (logged): a failed store (an I/O error, a lost lease) must stop
+ * whatever would use the state it did not keep (a message sealed with a
+ * ratchet step the store does not have is never sent). */
+static int kv_set(struct mxe2e *e, const char *key, const char *value)
+{
+	struct buf err = BUF_INIT;
+	int rc = store_cursor_set(e->io.store, key, value, &err) ? -1 : 0;
+
+	if (rc)
+		log_warn("matrix: storing the encryption keys: %s", buf_str(&err));
+	buf_release(&err);
+	return rc;
+}
+
+static void kv_del(struct mxe2e *e, const char *key)
 {
 	struct buf err = BUF_INIT;
 
-	if (store_cursor_set(e->io.store, key, value, &err))
-		log_warn("matrix: storing the encryption keys: %s", buf_str(&err));
+	if (store_cursor_delete(e->io.store, key, &err))
+		log_warn("matrix: deleting an encryption key: %s", buf_str(&err));
 	buf_release(&err);
 }
 
@@ -196,13 +284,14 @@ static const char *ekey(struct mxe2e *e, struct buf *b, const char *kind, const 
 	return buf_str(b);
 }
 
-/* Stores j (dumped, then wiped: it may hold pickles). */
-static void kv_set_json(struct mxe2e *e, const char *key, json_t *j)
+/* Stores j (dumped, then wiped: it may hold pickles): 0 or -1. */
+static int kv_set_json(struct mxe2e *e, const char *key, json_t *j)
 {
 	char *s = json_dumps(j, JSON_COMPACT);
+	int rc = s ? kv_set(e, key, s) : -1;
 
-	kv_set(e, key, s ? s : "");
 	mxc_free_secret(s);
+	return rc;
 }
 
 /* Wipes a pickle held in a JSON string, then releases j. */
@@ -225,15 +314,17 @@ static json_t *pickle_json(char *pickle)
 
 /* ---- the account ---- */
 
-static void account_save(struct mxe2e *e)
+static int account_save(struct mxe2e *e)
 {
 	struct buf k = BUF_INIT;
 	json_t *j = json_pack("{s:o, s:b}", "p", pickle_json(mxc_account_pickle(e->acc, &e->key)),
 			      "up", e->uploaded);
+	int rc = kv_set_json(e, ekey(e, &k, "account", NULL, NULL), j);
 
-	kv_set_json(e, ekey(e, &k, "account", NULL, NULL), j);
+	e->acc_unsaved = rc != 0;
 	json_wipe_decref(j, "p");
 	buf_release(&k);
+	return rc;
 }
 
 static void settle(struct mxe2e *e)
@@ -250,6 +341,7 @@ static void on_uploaded(void *ctx, long status, const char *body, size_t len)
 	struct pend *p = ctx;
 	struct mxe2e *e = p->e;
 	json_t *j;
+	int was;
 
 	pend_free(p);
 	e->uploading = 0;
@@ -275,10 +367,11 @@ static void on_uploaded(void *ctx, long status, const char *body, size_t len)
 		return;
 	}
 	mxc_account_published(e->acc);
-	if (!e->uploaded)
-		log_info("matrix: uploaded the device's keys");
+	was = e->uploaded;
 	e->uploaded = 1;
 	account_save(e);
+	if (!was)	/* after the store knows it (tests wait for this line) */
+		log_info("matrix: uploaded the device's keys");
 	settle(e);
 	j = json_loadb(body, len, 0, NULL);
 	{
@@ -316,8 +409,10 @@ static void maybe_upload(struct mxe2e *e)
 		e->need_fallback = 0;
 		changed = 1;
 	}
-	if (changed)
-		account_save(e);
+	/* keys on the server that the store lost would be claimed and never
+	 * open: they go up once they are stored */
+	if ((changed || e->acc_unsaved) && account_save(e))
+		return;
 	otks = mxc_account_otks(e->acc, e->user, e->device);
 	fb = mxc_account_fallback(e->acc, e->user, e->device);
 	if (e->uploaded && !json_object_size(otks) && !json_object_size(fb)) {
@@ -402,19 +497,21 @@ static struct olmdev *olmdev_get(struct mxe2e *e, const char *curve)
 	return d;
 }
 
-static void olmdev_save(struct mxe2e *e, struct olmdev *d)
+static int olmdev_save(struct mxe2e *e, struct olmdev *d)
 {
 	struct buf k = BUF_INIT;
 	json_t *arr = json_array(), *v;
 	size_t i;
+	int rc;
 
 	for (i = 0; i < d->n; i++)
 		json_array_append_new(arr, pickle_json(mxc_olm_pickle(d->s[i], &e->key)));
-	kv_set_json(e, ekey(e, &k, "olm", d->curve, NULL), arr);
+	rc = kv_set_json(e, ekey(e, &k, "olm", d->curve, NULL), arr);
 	json_array_foreach(arr, i, v)
 		explicit_bzero((char *)json_string_value(v), json_string_length(v));
 	json_decref(arr);
 	buf_release(&k);
+	return rc;
 }
 
 /* Puts s first (the one used for sending), dropping the oldest. */
@@ -498,6 +595,24 @@ static struct mxk_user *user_get(struct mxe2e *e, const char *user)
 	return u;
 }
 
+/* The same, but NULL (and nothing kept in memory) for a user the bot has
+ * never listed: strangers' Olm messages must not grow the table. */
+static struct mxk_user *user_peek(struct mxe2e *e, const char *user)
+{
+	struct mxk_user *u = mxk_get(&e->keys, user);
+	struct buf k = BUF_INIT;
+	char *text;
+
+	if (u)
+		return u;
+	text = kv_get(e, ekey(e, &k, "dev", user, NULL));
+	buf_release(&k);
+	if (!text)
+		return NULL;
+	free(text);
+	return user_get(e, user);
+}
+
 static void user_save(struct mxe2e *e, const struct mxk_user *u)
 {
 	struct buf k = BUF_INIT;
@@ -510,10 +625,28 @@ static void user_save(struct mxe2e *e, const struct mxk_user *u)
 
 /* ---- inbound Megolm sessions ---- */
 
+static void query_add(struct mxe2e *e, const char *user);
+static void query_start(struct mxe2e *e);
+
+/*
+ * Whether s can be a field of a space-separated key (store keys, refs): not
+ * empty, no space or control character.  Room, user and session ids that
+ * are not are never filed (their events cannot be decrypted).
+ */
+static int plain_id(const char *s)
+{
+	if (!s || !*s)
+		return 0;
+	for (; *s; s++)
+		if ((unsigned char)*s <= ' ' || *s == 0x7f)
+			return 0;
+	return 1;
+}
+
 static void insess_free(struct insess *s)
 {
 	mxc_in_free(s->s);
-	json_decref(s->seen);
+	free(s->h);
 	free(s);
 }
 
@@ -530,65 +663,133 @@ static void cache_trim_in(struct mxe2e *e)
 	strmap_init(&e->in, e->k0, e->k1);
 }
 
-static void insess_save(struct mxe2e *e, struct insess *s)
+/* "matrix.e2e.<d>.in.<room> <sid> <user> <curve>" into b. */
+static const char *in_skey(struct mxe2e *e, struct buf *b, const char *room, const char *sid,
+			   const char *user, const char *curve)
 {
-	struct buf k = BUF_INIT;
-	json_t *j = json_pack("{s:o, s:s, s:s, s:s, s:b, s:O}",
-			      "p", pickle_json(mxc_in_pickle(s->s, &e->key)),
-			      "sk", s->sender_key, "u", s->user, "ed", s->ed, "f", s->forwarded,
-			      "seen", s->seen);
-
-	kv_set_json(e, ekey(e, &k, "in", s->room, s->session_id), j);
-	json_wipe_decref(j, "p");
-	buf_release(&k);
+	buf_reset(b);
+	buf_printf(b, "matrix.e2e.%s.in.%s %s %s %s", e->device, room, sid, user, curve);
+	return buf_str(b);
 }
 
-static struct insess *insess_new(struct mxe2e *e, const char *room, const char *sid)
+static int insess_save(struct mxe2e *e, struct insess *s)
+{
+	struct buf k = BUF_INIT;
+	json_t *h = json_array(), *j;
+	size_t i;
+	int rc;
+
+	for (i = 0; i < s->nh; i++)
+		json_array_append_new(h, json_integer(s->h[i]));
+	j = json_pack("{s:o, s:s, s:b, s:I, s:I, s:o}",
+		      "p", pickle_json(mxc_in_pickle(s->s, &e->key)), "ed", s->ed,
+		      "f", s->forwarded, "t", (json_int_t)s->t, "fl", (json_int_t)s->floor, "h", h);
+	rc = kv_set_json(e, in_skey(e, &k, s->room, s->session_id, s->user, s->sender_key), j);
+	json_wipe_decref(j, "p");
+	buf_release(&k);
+	return rc;
+}
+
+static struct insess *insess_new(struct mxe2e *e, const char *room, const char *sid,
+				 const char *user, const char *curve)
 {
 	struct insess *s;
 	struct buf key = BUF_INIT;
 
-	buf_printf(&key, "%s\n%s", room, sid);
+	buf_printf(&key, "%s %s %s %s", room, sid, user, curve);
 	cache_trim_in(e);
 	s = xcalloc(1, sizeof(*s) + key.len + 1);
 	memcpy(s->key, buf_str(&key), key.len + 1);
 	snprintf(s->room, sizeof(s->room), "%s", room);
 	snprintf(s->session_id, sizeof(s->session_id), "%s", sid);
-	s->seen = json_object();
+	snprintf(s->user, sizeof(s->user), "%s", user);
+	snprintf(s->sender_key, sizeof(s->sender_key), "%s", curve);
 	strmap_put(&e->in, s->key, s);
 	buf_release(&key);
 	return s;
 }
 
-/* The inbound session sid of room (read from the store the first time), or
- * NULL when the bot has not got its key. */
-static struct insess *in_get(struct mxe2e *e, const char *room, const char *sid)
-{
-	struct buf key = BUF_INIT, k = BUF_INIT, err = BUF_INIT;
-	struct insess *s;
-	char *text;
-	json_t *j;
-	struct mxc_in *in;
-	const char *sk, *u, *ed;
+/* ---- replays: the handled indexes of a session ---- */
 
-	buf_printf(&key, "%s\n%s", room, sid);
-	s = strmap_get(&e->in, buf_str(&key));
-	buf_release(&key);
-	if (s)
-		return s;
-	text = kv_get(e, ekey(e, &k, "in", room, sid));
-	buf_release(&k);
-	if (!text)
-		return NULL;
-	j = json_loads(text, 0, NULL);
-	mxc_free_secret(text);
-	sk = json_string_value(json_object_get(j, "sk"));
-	u = json_string_value(json_object_get(j, "u"));
-	ed = json_string_value(json_object_get(j, "ed"));
-	in = json_is_string(json_object_get(j, "p")) ?
-	     mxc_in_unpickle(&e->key, json_string_value(json_object_get(j, "p")), &err) : NULL;
-	if (!in || !sk || !u || !ed || strlen(sk) >= MX_KEY_SIZE || strlen(u) >= MX_ID_SIZE ||
-	    strlen(ed) >= MX_KEY_SIZE) {
+static int handled_has(const struct insess *s, uint32_t index)
+{
+	size_t lo = 0, hi = s->nh;
+
+	if (index < s->floor)
+		return 1;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->h[mid] == index)
+			return 1;
+		if (s->h[mid] < index)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
+}
+
+/* The floor rises over what is handled without a gap; beyond HANDLED_MAX
+ * indexes above it, over the lowest ones (an older one never handled is
+ * then refused too: a message 512 of its sender's later ones overtook). */
+static void handled_compact(struct insess *s)
+{
+	size_t drop = 0;
+
+	while (drop < s->nh && (s->h[drop] <= s->floor || s->nh - drop > HANDLED_MAX)) {
+		if (s->h[drop] >= s->floor && s->h[drop] < UINT32_MAX)
+			s->floor = s->h[drop] + 1;
+		drop++;
+	}
+	memmove(s->h, s->h + drop, (s->nh - drop) * sizeof(*s->h));
+	s->nh -= drop;
+}
+
+/* 1 when index was not handled before. */
+static int handled_add(struct insess *s, uint32_t index)
+{
+	size_t at = 0;
+
+	if (handled_has(s, index))
+		return 0;
+	while (at < s->nh && s->h[at] < index)
+		at++;
+	s->h = xrealloc(s->h, (s->nh + 1) * sizeof(*s->h));
+	memmove(s->h + at + 1, s->h + at, (s->nh - at) * sizeof(*s->h));
+	s->h[at] = index;
+	s->nh++;
+	handled_compact(s);
+	return 1;
+}
+
+/* Reads the handled indexes (a JSON array) into s, above its floor. */
+static void handled_read(struct insess *s, const json_t *arr)
+{
+	const json_t *v;
+	size_t i;
+
+	json_array_foreach(arr, i, v) {
+		json_int_t n = json_integer_value(v);
+
+		if (json_is_integer(v) && n >= 0 && n <= (json_int_t)UINT32_MAX)
+			handled_add(s, (uint32_t)n);
+	}
+}
+
+/* The stored session (user, curve) of (room, sid): text is its value. */
+static struct insess *in_read(struct mxe2e *e, const char *room, const char *sid,
+			      const char *user, const char *curve, const char *text)
+{
+	struct buf err = BUF_INIT;
+	json_t *j = json_loads(text, 0, NULL), *fl;
+	const char *ed = json_string_value(json_object_get(j, "ed"));
+	struct mxc_in *in = json_is_string(json_object_get(j, "p")) ?
+			    mxc_in_unpickle(&e->key, json_string_value(json_object_get(j, "p")),
+					    &err) : NULL;
+	struct insess *s;
+
+	if (!in || !ed || strlen(ed) >= MX_KEY_SIZE) {
 		log_warn("matrix: a stored room key does not read back%s%s",
 			 err.len ? ": " : "", buf_str(&err));
 		mxc_in_free(in);
@@ -596,67 +797,680 @@ static struct insess *in_get(struct mxe2e *e, const char *room, const char *sid)
 		buf_release(&err);
 		return NULL;
 	}
-	s = insess_new(e, room, sid);
+	s = insess_new(e, room, sid, user, curve);
 	s->s = in;
-	snprintf(s->sender_key, sizeof(s->sender_key), "%s", sk);
-	snprintf(s->user, sizeof(s->user), "%s", u);
 	snprintf(s->ed, sizeof(s->ed), "%s", ed);
 	s->forwarded = json_is_true(json_object_get(j, "f"));
-	if (json_is_object(json_object_get(j, "seen"))) {
-		json_decref(s->seen);
-		s->seen = json_incref(json_object_get(j, "seen"));
-	}
+	s->t = (int64_t)json_integer_value(json_object_get(j, "t"));
+	fl = json_object_get(j, "fl");
+	s->floor = json_is_integer(fl) && json_integer_value(fl) >= 0 &&
+		   json_integer_value(fl) <= (json_int_t)UINT32_MAX ?
+		   (uint32_t)json_integer_value(fl) : mxc_in_first_index(in);
+	handled_read(s, json_object_get(j, "h"));
 	json_wipe_decref(j, "p");
 	buf_release(&err);
 	return s;
 }
 
-/*
- * A room key arrived (over Olm from sender_key, the device of user; user
- * "" for a forwarded one): stored, unless it is not the session it names,
- * or that session came from another device.  Of two copies of one session
- * the one that reads further back is kept.
- */
-static void room_key_add(struct mxe2e *e, const struct mx_olm_payload *p,
-			 const char *sender_key, const char *user, const char *ed, int forwarded)
+/* The session (room, sid) of user's device curve if it is in memory. */
+static struct insess *in_cached(struct mxe2e *e, const char *room, const char *sid,
+				const char *user, const char *curve)
 {
-	struct buf err = BUF_INIT;
-	struct mxc_in *in = mxc_in_new(p->session_key, forwarded, &err);
+	struct buf key = BUF_INIT;
 	struct insess *s;
 
+	buf_printf(&key, "%s %s %s %s", room, sid, user, curve);
+	s = strmap_get(&e->in, buf_str(&key));
+	buf_release(&key);
+	return s;
+}
+
+/* The same, read from the store when it is not in memory; NULL: none. */
+static struct insess *in_get(struct mxe2e *e, const char *room, const char *sid,
+			     const char *user, const char *curve)
+{
+	struct insess *s = in_cached(e, room, sid, user, curve);
+	struct buf k = BUF_INIT;
+	char *text;
+
+	if (s)
+		return s;
+	text = kv_get(e, in_skey(e, &k, room, sid, user, curve));
+	buf_release(&k);
+	if (!text)
+		return NULL;
+	s = in_read(e, room, sid, user, curve, text);
+	mxc_free_secret(text);
+	return s;
+}
+
+/*
+ * A session stored by an older version, under "matrix.e2e.<d>.in.<room>
+ * <sid>" (one copy per session id, bound to the user and device that sent
+ * it): when it is user's (and, curve given, that device's), it moves to
+ * its key of today, the indexes it saw counted as handled.  Forwarded ones
+ * are not taken over (an older version took them from any member).
+ */
+static struct insess *in_upgrade(struct mxe2e *e, const char *room, const char *sid,
+				 const char *user, const char *curve)
+{
+	struct buf k = BUF_INIT, err = BUF_INIT;
+	char *text = kv_get(e, ekey(e, &k, "in", room, sid));
+	json_t *j, *seen, *v;
+	const char *sk, *u, *ed, *idx;
+	struct mxc_in *in;
+	struct insess *s = NULL;
+
+	if (!text) {
+		buf_release(&k);
+		return NULL;
+	}
+	j = json_loads(text, 0, NULL);
+	mxc_free_secret(text);
+	sk = json_string_value(json_object_get(j, "sk"));
+	u = json_string_value(json_object_get(j, "u"));
+	ed = json_string_value(json_object_get(j, "ed"));
+	if (json_is_true(json_object_get(j, "f"))) {
+		log_info("matrix: a forwarded room key kept by an older version is not used");
+		kv_del(e, buf_str(&k));
+		goto out;
+	}
+	if (!sk || !u || !ed || strcmp(u, user) || (curve && strcmp(sk, curve)) || !plain_id(sk) ||
+	    strlen(sk) >= MX_KEY_SIZE || strlen(ed) >= MX_KEY_SIZE ||
+	    !json_is_string(json_object_get(j, "p")))
+		goto out;
+	in = mxc_in_unpickle(&e->key, json_string_value(json_object_get(j, "p")), &err);
 	if (!in) {
-		log_info("matrix: %s", buf_str(&err));
-		buf_release(&err);
-		return;
+		log_warn("matrix: a stored room key does not read back: %s", buf_str(&err));
+		goto out;
 	}
+	s = insess_new(e, room, sid, user, sk);
+	s->s = in;
+	snprintf(s->ed, sizeof(s->ed), "%s", ed);
+	s->t = now_ms(e);
+	s->floor = mxc_in_first_index(in);
+	seen = json_object_get(j, "seen");
+	json_object_foreach(seen, idx, v) {
+		char *end;
+		unsigned long n = strtoul(idx, &end, 10);
+
+		if (*idx && !*end && n <= UINT32_MAX)
+			handled_add(s, (uint32_t)n);
+	}
+	/* the new entry first: a crash in between finds it, not the old */
+	if (!insess_save(e, s))
+		kv_del(e, buf_str(&k));
+	log_debug("matrix: a room key moved to today's format");
+out:
+	json_wipe_decref(j, "p");
+	buf_release(&k);
 	buf_release(&err);
-	if (strcmp(mxc_in_id(in), p->session_id)) {
-		log_warn("matrix: a room key that is not the session it names; ignored");
-		mxc_in_free(in);
-		return;
+	return s;
+}
+
+struct scan {
+	const char *user;	/* the sender */
+	const struct mxk_user *u;
+	char found_user[MX_ID_SIZE];
+	char found_curve[MX_KEY_SIZE];
+	size_t skip;		/* the prefix's length */
+};
+
+static int on_scan(void *ctx, const char *key, const char *value)
+{
+	struct scan *sc = ctx;
+	const char *tail = key + sc->skip, *sp = strchr(tail, ' ');
+	size_t n = sp ? (size_t)(sp - tail) : 0;
+
+	if (!sp || strchr(sp + 1, ' ') || strlen(sp + 1) >= MX_KEY_SIZE || n >= MX_ID_SIZE)
+		return 0;
+	/* the sender's own copy, else one forwarded naming their device */
+	if ((n == strlen(sc->user) && !strncmp(tail, sc->user, n)) ||
+	    (n == 1 && *tail == '*' && !sc->found_user[0] && mxk_by_curve(sc->u, sp + 1))) {
+		snprintf(sc->found_user, sizeof(sc->found_user), "%.*s", (int)n, tail);
+		snprintf(sc->found_curve, sizeof(sc->found_curve), "%s", sp + 1);
+		return *tail != '*';
 	}
-	s = in_get(e, p->room, p->session_id);
+	return 0;
+}
+
+/* The sender's copy of (room, sid) in the store, whichever device made it. */
+static struct insess *in_scan(struct mxe2e *e, const char *room, const char *sid,
+			      const char *user, const struct mxk_user *u)
+{
+	struct buf k = BUF_INIT, err = BUF_INIT;
+	struct scan sc;
+
+	memset(&sc, 0, sizeof(sc));
+	sc.user = user;
+	sc.u = u;
+	buf_printf(&k, "matrix.e2e.%s.in.%s %s ", e->device, room, sid);
+	sc.skip = k.len;
+	if (store_cursors_prefix(e->io.store, buf_str(&k), on_scan, &sc, &err))
+		log_warn("matrix: reading the room keys: %s", buf_str(&err));
+	buf_release(&k);
+	buf_release(&err);
+	return sc.found_user[0] ? in_get(e, room, sid, sc.found_user, sc.found_curve) : NULL;
+}
+
+/*
+ * The inbound session of room and sid for an event of sender: the copy
+ * sender's device curve sent (curve "" or NULL, as newer clients send no
+ * sender_key: any device of sender's), else a forwarded one naming that
+ * device, else an older version's entry of the sender's.  NULL: none.  Who
+ * owns the device is checked by the caller (owner_ok).
+ */
+static struct insess *in_find(struct mxe2e *e, const char *room, const char *sender,
+			      const char *curve, const char *sid)
+{
+	struct insess *s;
+	struct mxk_user *u;
+	size_t i;
+
+	if (!plain_id(room) || !plain_id(sender) || !plain_id(sid) || !strcmp(sender, "*"))
+		return NULL;
+	if (curve && *curve) {
+		if (!plain_id(curve))
+			return NULL;
+		if ((s = in_get(e, room, sid, sender, curve)) || (s = in_get(e, room, sid, "*", curve)))
+			return s;
+		return in_upgrade(e, room, sid, sender, curve);
+	}
+	u = user_get(e, sender);
+	for (i = 0; i < u->ndev; i++)
+		if ((s = in_cached(e, room, sid, sender, u->dev[i].curve)) ||
+		    (s = in_cached(e, room, sid, "*", u->dev[i].curve)))
+			return s;
+	if ((s = in_scan(e, room, sid, sender, u)))
+		return s;
+	return in_upgrade(e, room, sid, sender, NULL);
+}
+
+/*
+ * Whether the event's sender owns the device that made s: one of their
+ * listed devices with its curve25519 and ed25519 keys, not blocked (a
+ * device signed out since still counts: what it sent before it went may
+ * come late).  -1 when the bot knows none of sender's devices yet.
+ */
+static int owner_ok(struct mxe2e *e, const struct insess *s, const char *sender)
+{
+	struct mxk_user *u = user_get(e, sender);
+	const struct mxk_device *d;
+
+	if (!u->fresh && !u->ndev)
+		return -1;
+	if (!s->forwarded && strcmp(s->user, sender))
+		return 0;
+	d = mxk_by_curve(u, s->sender_key);
+	return d && !d->blocked && !strcmp(d->ed, s->ed);
+}
+
+/* Whether a held event of sender in room under sid can be read now. */
+static int key_here(struct mxe2e *e, const char *room, const char *sender, const char *sid)
+{
+	struct insess *s = in_find(e, room, sender, NULL, sid);
+
+	return s && owner_ok(e, s, sender) == 1;
+}
+
+struct capscan {
+	const char *user;
+	size_t skip;
+	char **keys;		/* store keys of user's sessions in the room */
+	int64_t *t;
+	size_t n;
+};
+
+static int on_capscan(void *ctx, const char *key, const char *value)
+{
+	struct capscan *c = ctx;
+	const char *tail = key + c->skip, *a = strchr(tail, ' '), *b = a ? strchr(a + 1, ' ') : NULL;
+	json_t *j;
+
+	/* "<sid> <user> <curve>" (an older version's "<sid>" is not counted) */
+	if (!b || (size_t)(b - a - 1) != strlen(c->user) || strncmp(a + 1, c->user, b - a - 1))
+		return 0;
+	j = json_loads(value, 0, NULL);
+	c->keys = xrealloc(c->keys, (c->n + 1) * sizeof(*c->keys));
+	c->t = xrealloc(c->t, (c->n + 1) * sizeof(*c->t));
+	c->keys[c->n] = xstrdup(key);
+	c->t[c->n++] = (int64_t)json_integer_value(json_object_get(j, "t"));
+	json_wipe_decref(j, "p");
+	return 0;
+}
+
+/* user's sessions in room beyond IN_PER_SENDER go, the oldest first: a
+ * member who sends key after key keeps only their latest ones. */
+static void cap_sender(struct mxe2e *e, const char *room, const char *user)
+{
+	struct buf k = BUF_INIT, err = BUF_INIT;
+	struct capscan c;
+	size_t i, dropped = 0;
+
+	memset(&c, 0, sizeof(c));
+	c.user = user;
+	buf_printf(&k, "matrix.e2e.%s.in.%s ", e->device, room);
+	c.skip = k.len;
+	if (store_cursors_prefix(e->io.store, buf_str(&k), on_capscan, &c, &err))
+		log_warn("matrix: reading the room keys: %s", buf_str(&err));
+	while (c.n - dropped > IN_PER_SENDER) {
+		size_t old = 0;
+		struct insess *s;
+
+		for (i = 1; i < c.n; i++)
+			if (c.keys[i] && (!c.keys[old] || c.t[i] < c.t[old]))
+				old = i;
+		kv_del(e, c.keys[old]);
+		s = strmap_del(&e->in, c.keys[old] + c.skip - strlen(room) - 1);
+		if (s)
+			insess_free(s);
+		free(c.keys[old]);
+		c.keys[old] = NULL;
+		dropped++;
+	}
+	if (dropped)
+		log_info("matrix: %zu older room keys of one sender dropped (%d are kept per sender "
+			 "and room)", dropped, IN_PER_SENDER);
+	for (i = 0; i < c.n; i++)
+		free(c.keys[i]);
+	free(c.keys);
+	free(c.t);
+	buf_release(&k);
+	buf_release(&err);
+}
+
+/* ---- room keys: checked before they are taken ---- */
+
+enum { PK_WAIT, PK_ACCEPT, PK_DROP };
+
+/* The membership io: 1 joined, 2 invited, 0 neither, -1 unknown. */
+static int joined(struct mxe2e *e, const char *room, const char *user)
+{
+	return e->io.is_joined ? e->io.is_joined(e->io.ctx, room, user) : -1;
+}
+
+static void pk_skey(struct mxe2e *e, struct buf *b, const struct pending *p)
+{
+	buf_reset(b);
+	buf_printf(b, "matrix.e2e.%s.pk.%s %s %s %s", e->device, p->room, p->sid,
+		   p->forwarded ? "*" : p->user, p->scurve);
+}
+
+static void pk_save(struct mxe2e *e, const struct pending *p)
+{
+	struct buf k = BUF_INIT;
+	json_t *j = json_pack("{s:o, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:b, s:I}",
+			      "p", pickle_json(mxc_in_pickle(p->in, &e->key)), "r", p->room,
+			      "s", p->sid, "u", p->user, "dc", p->dcurve, "de", p->ded,
+			      "sc", p->scurve, "se", p->sed, "f", p->forwarded, "t", (json_int_t)p->t);
+
+	pk_skey(e, &k, p);
+	kv_set_json(e, buf_str(&k), j);
+	json_wipe_decref(j, "p");
+	buf_release(&k);
+}
+
+/* Takes the pending key i out (from the store too). */
+static void pk_remove(struct mxe2e *e, size_t i)
+{
+	struct buf k = BUF_INIT;
+
+	pk_skey(e, &k, &e->pk[i]);
+	kv_del(e, buf_str(&k));
+	buf_release(&k);
+	mxc_in_free(e->pk[i].in);
+	memmove(&e->pk[i], &e->pk[i + 1], (e->npk - i - 1) * sizeof(*e->pk));
+	e->npk--;
+}
+
+static int pk_same(const struct pending *a, const struct pending *b)
+{
+	return !strcmp(a->room, b->room) && !strcmp(a->sid, b->sid) &&
+	       a->forwarded == b->forwarded && !strcmp(a->scurve, b->scurve) &&
+	       (a->forwarded || !strcmp(a->user, b->user));
+}
+
+/*
+ * Holds p (its session moves in) until its checks are done.  Bounded: a
+ * sender's 17th pushes their own oldest out; when the list is full, the
+ * oldest of whoever holds the most goes (nobody's one key is pushed out by
+ * a crowd of others').
+ */
+static void pk_add(struct mxe2e *e, struct pending *p)
+{
+	size_t i, mine = 0, victim = e->npk;
+
+	for (i = 0; i < e->npk; i++) {
+		if (pk_same(&e->pk[i], p)) {
+			mxc_in_free(p->in);	/* the same key waits already */
+			p->in = NULL;
+			return;
+		}
+		if (!strcmp(e->pk[i].user, p->user) && mine++ == 0)
+			victim = i;
+	}
+	if (mine < PENDING_PER_SENDER)
+		victim = e->npk;
+	if (victim == e->npk && e->npk >= PENDING_MAX) {
+		size_t best = 0, bi = 0, j;
+
+		for (i = 0; i < e->npk; i++) {
+			size_t n = 0;
+
+			for (j = 0; j < e->npk; j++)
+				n += !strcmp(e->pk[j].user, e->pk[i].user);
+			if (n > best) {
+				best = n;
+				bi = i;	/* the first (oldest) of theirs */
+			}
+		}
+		victim = bi;
+	}
+	if (victim < e->npk) {
+		log_warn("matrix: too many room keys wait for their checks; an older one is dropped");
+		pk_remove(e, victim);
+	}
+	e->pk = xrealloc(e->pk, (e->npk + 1) * sizeof(*e->pk));
+	e->pk[e->npk] = *p;
+	p->in = NULL;
+	pk_save(e, &e->pk[e->npk]);
+	e->npk++;
+}
+
+static void pk_run(struct mxe2e *e);
+
+/* URL path segment encoding. */
+static void enc(struct buf *b, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+		    c == '-' || c == '_' || c == '.' || c == '~')
+			buf_addch(b, (char)c);
+		else
+			buf_printf(b, "%%%02X", c);
+	}
+}
+
+static void on_member(void *ctx, long status, const char *body, size_t len)
+{
+	struct pend *p = ctx;
+	struct mxe2e *e = p->e;
+	json_t *j = status == 200 ? json_loadb(body, len, 0, NULL) : NULL;
+	const char *mb = json_string_value(json_object_get(j, "membership"));
+	/* 200: what it is; 403 (the bot is not in the room), 404 (never a
+	 * member): no; anything else: asked again at the next sync */
+	int v = status == 200 ? (mb && (!strcmp(mb, "join") || !strcmp(mb, "invite")) ? 1 : -1) :
+		status == 403 || status == 404 ? -1 : 0;
+	size_t i;
+
+	for (i = 0; i < e->npk; i++) {
+		struct pending *k = &e->pk[i];
+
+		if (!k->asking || strcmp(k->room, p->room) || strcmp(k->user, p->user))
+			continue;
+		k->asking = 0;
+		if (v)
+			k->member = v;
+		else
+			k->failed = 1;
+	}
+	if (!v)
+		log_warn("matrix: could not ask whether a room key's sender is in its room (HTTP "
+			 "%ld); again after the next sync", status);
+	json_decref(j);
+	pend_free(p);
+	pk_run(e);
+}
+
+/* Asks the homeserver whether p's sender is in p's room (the bot knows
+ * only the members it has seen: lazy loading). */
+static void member_ask(struct mxe2e *e, struct pending *p)
+{
+	struct buf path = BUF_INIT;
+	struct pend *q;
+	size_t i;
+
+	for (i = 0; i < e->npk; i++)
+		if (e->pk[i].asking && !strcmp(e->pk[i].room, p->room) &&
+		    !strcmp(e->pk[i].user, p->user)) {
+			p->asking = 1;	/* that answer is this one's too */
+			return;
+		}
+	p->asking = 1;
+	q = pend_new(e, p->room);
+	snprintf(q->user, sizeof(q->user), "%s", p->user);
+	buf_addstr(&path, API "/rooms/");
+	enc(&path, p->room);
+	buf_addstr(&path, "/state/m.room.member/");
+	enc(&path, p->user);
+	call(e, "GET", buf_str(&path), NULL, on_member, q);
+	buf_release(&path);
+}
+
+/*
+ * The checks of a room key (m.room_key: bound to its sender, as the spec
+ * and matrix-sdk-crypto bind it; docs/matrix.md, "Reading"): the bot is in
+ * the room, the sender is a member (asked for when the bot has not seen),
+ * and the Olm message came from a listed, usable device of the sender
+ * whose ed25519 key is the one the payload names (the sender's devices are
+ * asked for when not known to be fresh, or when the device is not in the
+ * list: it may be new).  A forwarded key: from such a device of the bot's
+ * own account only.  dry: no request is made (PK_WAIT says one is needed).
+ */
+static int pk_judge(struct mxe2e *e, struct pending *p, int dry, const char **why)
+{
+	int b = joined(e, p->room, e->user);
+	int s = p->forwarded ? 1 : joined(e, p->room, p->user);
+	struct mxk_user *u;
+	const struct mxk_device *d;
+
+	if (b == 0 || b == 2 || (p->forwarded && p->member < 0)) {
+		*why = "is for a room the bot is not in";
+		return PK_DROP;
+	}
+	if (s == 0 || p->member < 0) {
+		*why = "came from someone who is not in its room";
+		return PK_DROP;
+	}
+	if ((b < 0 || s < 0) && p->member <= 0) {
+		if (!dry && !p->asking && !p->failed)
+			member_ask(e, p);
+		return PK_WAIT;
+	}
+	u = user_get(e, p->user);
+	d = mxk_by_curve(u, p->dcurve);
+	if (!u->fresh || (!d && !p->queried)) {
+		if (!dry && !p->failed) {
+			u->fresh = 0;	/* a device not listed: maybe a new one */
+			p->queried = 1;
+			query_add(e, p->user);
+		}
+		return PK_WAIT;
+	}
+	if (!d || !mxk_usable(d) || strcmp(d->ed, p->ded)) {
+		*why = p->forwarded ? "was forwarded by a device the bot's account does not list" :
+		       "came from a device its sender does not list (or one blocked, or with "
+		       "other keys)";
+		return PK_DROP;
+	}
+	return PK_ACCEPT;
+}
+
+/*
+ * Takes p's room key: a new session, or a copy of one the bot has that
+ * reads further back (p's session moves out of p).  Then the sender's
+ * oldest beyond IN_PER_SENDER in that room go.
+ */
+static void room_key_store(struct mxe2e *e, struct pending *p)
+{
+	const char *user = p->forwarded ? "*" : p->user;
+	struct insess *s = in_get(e, p->room, p->sid, user, p->scurve);
+
 	if (s) {
-		if (strcmp(s->sender_key, sender_key)) {
-			log_warn("matrix: a room key for a session another device made; ignored");
-			mxc_in_free(in);
-		} else if (mxc_in_first_index(in) < mxc_in_first_index(s->s)) {
+		if (mxc_in_first_index(p->in) < mxc_in_first_index(s->s)) {
 			mxc_in_free(s->s);	/* the same session, from further back */
-			s->s = in;
+			s->s = p->in;
+			p->in = NULL;
 			insess_save(e, s);
-		} else {
-			mxc_in_free(in);
 		}
 		return;
 	}
-	s = insess_new(e, p->room, p->session_id);
-	s->s = in;
-	snprintf(s->sender_key, sizeof(s->sender_key), "%s", sender_key);
-	snprintf(s->user, sizeof(s->user), "%s", user);
-	snprintf(s->ed, sizeof(s->ed), "%s", ed);
-	s->forwarded = forwarded;
+	s = insess_new(e, p->room, p->sid, user, p->scurve);
+	s->s = p->in;
+	p->in = NULL;
+	snprintf(s->ed, sizeof(s->ed), "%s", p->sed);
+	s->forwarded = p->forwarded;
+	s->t = now_ms(e);
+	s->floor = mxc_in_first_index(s->s);
 	insess_save(e, s);
-	log_debug("matrix: a room key arrived%s", forwarded ? " (forwarded)" : "");
+	log_debug("matrix: a room key arrived%s", p->forwarded ? " (forwarded)" : "");
+	cap_sender(e, p->room, user);
+}
+
+static void pk_accept(struct mxe2e *e, struct pending *p)
+{
+	struct olmdev *od = strmap_get(&e->olm, p->dcurve);
+
+	room_key_store(e, p);
+	/* the Olm session it came by is kept now (see to_device) */
+	if (od && od->n)
+		olmdev_save(e, od);
+}
+
+static void pk_drop(struct mxe2e *e, struct pending *p, const char *why)
+{
+	struct buf k = BUF_INIT;
+	struct mxk_user *u = user_peek(e, p->user);
+
+	log_info("matrix: a room key %s; ignored", why);
+	/* the Olm session it came by is not kept either, unless its device
+	 * is one the bot lists */
+	if (!u || !mxk_by_curve(u, p->dcurve)) {
+		struct olmdev *od = strmap_del(&e->olm, p->dcurve);
+
+		if (od)
+			olmdev_free(od);
+		kv_del(e, ekey(e, &k, "olm", p->dcurve, NULL));
+	}
+	buf_release(&k);
+}
+
+static int pk_checking(const struct mxe2e *e)
+{
+	size_t i;
+
+	for (i = 0; i < e->npk; i++)
+		if (e->pk[i].waiting)
+			return 1;
+	return 0;
+}
+
+/* Judges every waiting key again (an answer came, a sync): each is taken,
+ * dropped, or waits; the batch waiting for them goes on once none waits
+ * for an answer. */
+static void pk_run(struct mxe2e *e)
+{
+	int64_t now = now_ms(e);
+	size_t i = 0;
+
+	while (i < e->npk) {
+		struct pending *p = &e->pk[i];
+		const char *why = NULL;
+		int v;
+
+		if (now - p->t >= PENDING_MS || p->t > now + PENDING_MS) {
+			why = "waited too long for its checks";
+			v = PK_DROP;
+		} else {
+			v = pk_judge(e, p, 0, &why);
+		}
+		if (v == PK_WAIT) {
+			p->waiting = !p->failed;
+			i++;
+			continue;
+		}
+		if (v == PK_ACCEPT)
+			pk_accept(e, p);
+		else
+			pk_drop(e, p, why);
+		pk_remove(e, i);
+	}
+	query_start(e);
+	if (e->checked_fn && !pk_checking(e)) {
+		void (*fn)(void *ctx) = e->checked_fn;
+
+		e->checked_fn = NULL;
+		fn(e->checked_ctx);
+	}
+}
+
+int mxe2e_checking(struct mxe2e *e, void (*fn)(void *ctx), void *ctx)
+{
+	if (!e->started || !pk_checking(e))
+		return 0;
+	e->checked_fn = fn;
+	e->checked_ctx = ctx;
+	return 1;
+}
+
+/*
+ * A room key arrived over Olm from m's device: taken at once when its
+ * checks can be made now, dropped when they fail, else held until the
+ * answers come (pk_run).  1 when it was taken or waits (the Olm session it
+ * came by is kept), 0 when it was dropped.
+ */
+static int room_key_in(struct mxe2e *e, const struct mx_olm_payload *pl,
+		       const struct mx_olm_msg *m, int forwarded)
+{
+	struct buf err = BUF_INIT;
+	struct pending k;
+	const char *why = NULL;
+	int v;
+
+	if (forwarded && strcmp(m->sender, e->user)) {
+		/* the bot asks nobody for keys; a stranger could plant any */
+		log_info("matrix: a forwarded room key from another account; ignored");
+		return 0;
+	}
+	if (!plain_id(pl->room) || !plain_id(pl->session_id) || !plain_id(m->sender) ||
+	    !strcmp(m->sender, "*") || !plain_id(m->sender_key) ||
+	    (forwarded && !plain_id(pl->orig_sender_key))) {
+		log_info("matrix: a room key whose ids the bot cannot file; ignored");
+		return 0;
+	}
+	memset(&k, 0, sizeof(k));
+	k.in = mxc_in_new(pl->session_key, forwarded, &err);
+	if (!k.in) {
+		log_info("matrix: %s", buf_str(&err));
+		buf_release(&err);
+		return 0;
+	}
+	buf_release(&err);
+	if (strcmp(mxc_in_id(k.in), pl->session_id)) {
+		log_warn("matrix: a room key that is not the session it names; ignored");
+		mxc_in_free(k.in);
+		return 0;
+	}
+	snprintf(k.room, sizeof(k.room), "%s", pl->room);
+	snprintf(k.sid, sizeof(k.sid), "%s", pl->session_id);
+	snprintf(k.user, sizeof(k.user), "%s", m->sender);
+	snprintf(k.dcurve, sizeof(k.dcurve), "%s", m->sender_key);
+	snprintf(k.ded, sizeof(k.ded), "%s", pl->sender_ed);
+	snprintf(k.scurve, sizeof(k.scurve), "%s", forwarded ? pl->orig_sender_key : m->sender_key);
+	snprintf(k.sed, sizeof(k.sed), "%s", forwarded ? pl->claimed_ed : pl->sender_ed);
+	k.forwarded = forwarded;
+	k.t = now_ms(e);
+	v = pk_judge(e, &k, 1, &why);
+	if (v == PK_ACCEPT)
+		room_key_store(e, &k);
+	else if (v == PK_DROP)
+		log_info("matrix: a room key %s; ignored", why);
+	else
+		pk_add(e, &k);
+	mxc_in_free(k.in);
+	return v != PK_DROP;
 }
 
 /* ---- to-device messages ---- */
@@ -671,7 +1485,7 @@ static void to_device(struct mxe2e *e, const json_t *ev)
 	const struct mxk_device *dev;
 	char *plain;
 	size_t plen;
-	int acc_dirty;
+	int acc_dirty, keep = 0;
 
 	if (mx_olm_msg_decode(ev, mxc_account_curve(e->acc), &m)) {
 		const char *t = json_string_value(json_object_get(ev, "type"));
@@ -688,6 +1502,12 @@ static void to_device(struct mxe2e *e, const json_t *ev)
 		buf_release(&err);
 		return;
 	}
+	/* an Olm session is kept for a device the bot lists (someone it
+	 * shares a room with), or one whose room key is taken or checked: not
+	 * for anybody else's, which could otherwise fill the store */
+	u = plain_id(m.sender) ? user_peek(e, m.sender) : NULL;
+	dev = u ? mxk_by_curve(u, m.sender_key) : NULL;
+	keep = dev && !dev->blocked;
 	if (mx_olm_payload_decode(plain, plen, &p, &err)) {
 		log_info("matrix: an Olm message from %s: %s", m.sender, buf_str(&err));
 		goto save;
@@ -699,8 +1519,6 @@ static void to_device(struct mxe2e *e, const json_t *ev)
 		goto save;
 	}
 	/* a device the bot knows must be the one those keys say */
-	u = user_get(e, m.sender);
-	dev = mxk_by_curve(u, m.sender_key);
 	if (dev && (strcmp(dev->ed, p.sender_ed) || dev->blocked)) {
 		log_warn("matrix: an Olm message from a device of %s whose keys do not match "
 			 "what the bot trusts; ignored", m.sender);
@@ -708,17 +1526,10 @@ static void to_device(struct mxe2e *e, const json_t *ev)
 	}
 	switch (p.kind) {
 	case MX_OLM_ROOM_KEY:
-		room_key_add(e, &p, m.sender_key, m.sender, p.sender_ed, 0);
+		keep |= room_key_in(e, &p, &m, 0);
 		break;
 	case MX_OLM_FORWARDED:
-		/* only from the bot's own devices or someone in that room: a
-		 * stranger could otherwise plant keys for any session id */
-		if (!strcmp(m.sender, e->user) ||
-		    (e->io.is_joined && e->io.is_joined(e->io.ctx, p.room, m.sender)))
-			room_key_add(e, &p, p.orig_sender_key, "", p.claimed_ed, 1);
-		else
-			log_info("matrix: a forwarded room key from someone not in its room; "
-				 "ignored");
+		keep |= room_key_in(e, &p, &m, 1);
 		break;
 	case MX_OLM_OTHER:
 		log_debug("matrix: an Olm message of type %s", p.type);
@@ -727,7 +1538,8 @@ static void to_device(struct mxe2e *e, const json_t *ev)
 save:
 	/* after the room key: a crash in between finds the message again
 	 * (the sync position has not moved) with the session as it was */
-	olmdev_save(e, d);
+	if (keep)
+		olmdev_save(e, d);
 	if (acc_dirty)
 		account_save(e);
 	explicit_bzero(&p, sizeof(p));
@@ -742,14 +1554,23 @@ void mxe2e_sync(struct mxe2e *e, const struct mx_sync *s)
 
 	if (!e->started)
 		return;
-	json_array_foreach(s->to_device, i, ev)
-		to_device(e, ev);
+	/* changed lists first: a new device's first room key may come in
+	 * the same response as the news of it */
 	for (i = 0; i < s->ndl_changed; i++) {
 		struct mxk_user *u = mxk_get(&e->keys, s->dl_changed[i]);
 
 		if (u)
 			u->fresh = 0;	/* asked again before the next share */
+		/* a player is told of a new device at once, not at the next
+		 * private message */
+		if (u && u->pin == MXK_PINNED)
+			query_add(e, u->user);
 	}
+	for (i = 0; i < e->npk; i++)
+		e->pk[i].failed = 0;	/* what failed is asked again */
+	json_array_foreach(s->to_device, i, ev)
+		to_device(e, ev);
+	query_start(e);
 	for (i = 0; i < s->ndl_left; i++)
 		mxk_drop(&e->keys, s->dl_left[i]);
 	if (s->otk_count >= 0)
@@ -757,6 +1578,7 @@ void mxe2e_sync(struct mxe2e *e, const struct mx_sync *s)
 	if (s->fallback_unused == 0)
 		e->need_fallback = 1;
 	maybe_upload(e);
+	pk_run(e);
 	e->nready_done = 0;	/* a new round of held events */
 }
 
@@ -917,7 +1739,7 @@ int mxe2e_take_ready(struct mxe2e *e, struct mx_sync *out)
 
 		for (j = 0; j < e->nready_done; j++)
 			given |= !strcmp(e->ready_done[j], h->room);
-		if (given || !in_get(e, h->room, h->session_id))
+		if (given || !key_here(e, h->room, h->sender, h->session_id))
 			continue;
 		e->ready_done = xrealloc(e->ready_done,
 					 (e->nready_done + 1) * sizeof(*e->ready_done));
@@ -1031,15 +1853,17 @@ enum mxe_verdict mxe2e_decrypt(struct mxe2e *e, const struct mx_item *c, struct 
 {
 	struct buf err = BUF_INIT;
 	struct insess *s;
-	char *plain = NULL, idx[16];
-	const char *seen;
+	struct mx_item bound;
+	char *plain = NULL;
 	size_t plen;
 	uint32_t index;
 	enum mxe_verdict v = MXE_BAD;
+	int owner;
 
 	memset(out, 0, sizeof(*out));
 	out->otk_count = -1;
 	out->fallback_unused = -1;
+	e->last_ref[0] = '\0';
 	if (!e->started || c->kind != MX_CIPHER)
 		return MXE_BAD;
 	if (strcmp(c->algorithm, MXC_MEGOLM_ALGORITHM) || !c->session_id[0] || !c->text_len) {
@@ -1047,16 +1871,23 @@ enum mxe_verdict mxe2e_decrypt(struct mxe2e *e, const struct mx_item *c, struct 
 			 c->too_long ? "too long" : c->algorithm[0] ? c->algorithm : "malformed");
 		goto bad;
 	}
-	s = in_get(e, c->room, c->session_id);
-	if (!s) {
+	s = in_find(e, c->room, c->sender, c->sender_key, c->session_id);
+	owner = s ? owner_ok(e, s, c->sender) : 0;
+	if (!s || owner < 0) {
+		if (owner < 0) {
+			/* a key an older version took: whose device made it is
+			 * asked first (key_here waits for the answer) */
+			query_add(e, c->sender);
+			query_start(e);
+		}
 		if (!hold(e, c))
 			return MXE_HELD;
 		log_info("matrix: an encrypted message without its key is dropped");
 		goto bad;
 	}
-	if (c->sender_key[0] && strcmp(c->sender_key, s->sender_key)) {
-		log_warn("matrix: an encrypted message naming a session of another device; "
-			 "ignored");
+	if (!owner) {
+		log_warn("matrix: an encrypted message from %s under a key of a device that is not "
+			 "theirs (or is blocked); ignored", c->sender);
 		goto bad;
 	}
 	if (mxc_in_decrypt(s->s, c->text, &plain, &plen, &index, &err)) {
@@ -1064,41 +1895,21 @@ enum mxe_verdict mxe2e_decrypt(struct mxe2e *e, const struct mx_item *c, struct 
 			 buf_str(&err));
 		goto bad;
 	}
-	/* the key must be the sender's: shared by one of their devices, or
-	 * (forwarded) naming one of them when the bot knows their devices */
-	if (!s->forwarded ? strcmp(s->user, c->sender) != 0 :
-	    (mxk_get(&e->keys, c->sender) && mxk_get(&e->keys, c->sender)->ndev &&
-	     !mxk_by_curve(mxk_get(&e->keys, c->sender), s->sender_key))) {
-		log_warn("matrix: an encrypted message from %s under a key of someone else; "
-			 "ignored", c->sender);
+	if (handled_has(s, index)) {
+		/* the same ciphertext again (a re-delivery, or under a new
+		 * event id): it ran already, or was refused for good */
+		log_warn("matrix: an encrypted message that was handled already came again (a "
+			 "replay); ignored");
 		goto bad;
 	}
-	snprintf(idx, sizeof(idx), "%u", index);
-	seen = json_string_value(json_object_get(s->seen, idx));
-	if (seen && strcmp(seen, c->event_id)) {
-		log_warn("matrix: an encrypted message replayed as a new event; ignored");
-		goto bad;
-	}
-	if (!seen) {
-		if (json_object_size(s->seen) >= SEEN_MAX) {
-			/* the lowest indexes go: replays of those are old news */
-			const char *k, *low = NULL;
-			json_t *x;
-
-			json_object_foreach(s->seen, k, x)
-				if (!low || strtoul(k, NULL, 10) < strtoul(low, NULL, 10))
-					low = k;
-			if (low)
-				json_object_del(s->seen, low);
-		}
-		json_object_set_new(s->seen, idx, json_string(c->event_id));
-		insess_save(e, s);
-	}
-	if (mx_decrypted_parse(plain, plen, c, out, &err)) {
+	bound = *c;
+	bound.sender_key = s->sender_key;	/* the device its key came from */
+	if (mx_decrypted_parse(plain, plen, &bound, out, &err)) {
 		log_info("matrix: an encrypted message from %s: %s", c->sender, buf_str(&err));
 		mx_sync_release(out);
 		goto bad;
 	}
+	snprintf(e->last_ref, sizeof(e->last_ref), "%u %s", index, s->key);
 	v = MXE_OK;	/* still held, until the caller has handled it */
 bad:
 	if (v == MXE_BAD)
@@ -1106,6 +1917,48 @@ bad:
 	mxc_free_secret(plain);
 	buf_release(&err);
 	return v;
+}
+
+const char *mxe2e_ref(const struct mxe2e *e)
+{
+	return e ? e->last_ref : "";
+}
+
+void mxe2e_handled(struct mxe2e *e, const char *ref)
+{
+	char room[MX_ID_SIZE], sid[MX_KEY_SIZE], user[MX_ID_SIZE], curve[MX_KEY_SIZE];
+	const char *f[4], *p;
+	size_t n[4], i;
+	unsigned long index;
+	char *end;
+	struct insess *s;
+
+	if (!e || !e->started || !ref)
+		return;
+	/* "<index> <room> <sid> <user> <curve>" */
+	index = strtoul(ref, &end, 10);
+	if (end == ref || *end != ' ' || index > UINT32_MAX || ref[0] == '-' || ref[0] == '+')
+		return;
+	p = end;
+	for (i = 0; i < 4; i++) {
+		if (*p != ' ')
+			return;
+		f[i] = ++p;
+		n[i] = strcspn(p, " ");
+		p += n[i];
+	}
+	if (*p || !n[0] || !n[1] || !n[2] || !n[3] || n[0] >= MX_ID_SIZE || n[1] >= MX_KEY_SIZE ||
+	    n[2] >= MX_ID_SIZE || n[3] >= MX_KEY_SIZE)
+		return;
+	snprintf(room, sizeof(room), "%.*s", (int)n[0], f[0]);
+	snprintf(sid, sizeof(sid), "%.*s", (int)n[1], f[1]);
+	snprintf(user, sizeof(user), "%.*s", (int)n[2], f[2]);
+	snprintf(curve, sizeof(curve), "%.*s", (int)n[3], f[3]);
+	if (!plain_id(room) || !plain_id(sid) || !plain_id(user) || !plain_id(curve))
+		return;
+	s = in_get(e, room, sid, user, curve);
+	if (s && handled_add(s, (uint32_t)index))
+		insess_save(e, s);
 }
 
 /* ---- rooms ---- */
@@ -1163,17 +2016,18 @@ static void settings_load(struct mxe2e *e, struct outroom *r)
 	buf_release(&k);
 }
 
-static void out_save(struct mxe2e *e, struct outroom *r)
+static int out_save(struct mxe2e *e, struct outroom *r)
 {
 	struct buf k = BUF_INIT;
 	json_t *j, *sh;
 	size_t i;
+	int rc;
 
 	ekey(e, &k, "out", r->room, NULL);
 	if (!r->out) {
-		kv_set(e, buf_str(&k), "");
+		rc = kv_set(e, buf_str(&k), "");
 		buf_release(&k);
-		return;
+		return rc;
 	}
 	sh = json_array();
 	for (i = 0; i < r->nsh; i++)
@@ -1181,9 +2035,10 @@ static void out_save(struct mxe2e *e, struct outroom *r)
 						    r->sh[i].curve));
 	j = json_pack("{s:o, s:I, s:o}", "p", pickle_json(mxc_out_pickle(r->out, &e->key)),
 		      "t", (json_int_t)r->created, "s", sh);
-	kv_set_json(e, buf_str(&k), j);
+	rc = kv_set_json(e, buf_str(&k), j);
 	json_wipe_decref(j, "p");
 	buf_release(&k);
+	return rc;
 }
 
 static void devref_set(struct devref *d, const char *user, const char *device,
@@ -1296,6 +2151,72 @@ void mxe2e_member_left(struct mxe2e *e, const char *room, const char *user)
 		}
 }
 
+struct delscan {
+	struct mxe2e *e;
+	size_t n;
+};
+
+static int on_delscan(void *ctx, const char *key, const char *value)
+{
+	struct delscan *d = ctx;
+
+	kv_del(d->e, key);
+	d->n++;
+	return 0;
+}
+
+/* Deletes every stored key starting with prefix; how many. */
+static size_t kv_del_prefix(struct mxe2e *e, const char *prefix)
+{
+	struct buf err = BUF_INIT;
+	struct delscan d = { e, 0 };
+
+	if (store_cursors_prefix(e->io.store, prefix, on_delscan, &d, &err))
+		log_warn("matrix: reading the room keys: %s", buf_str(&err));
+	buf_release(&err);
+	return d.n;
+}
+
+void mxe2e_room_left(struct mxe2e *e, const char *room)
+{
+	struct buf k = BUF_INIT;
+	struct insess **gone = NULL;
+	struct outroom *r;
+	size_t i, n = 0, nd;
+	void *v;
+
+	if (!e || !e->started)
+		return;
+	for (i = 0; i < e->npk;)
+		if (!strcmp(e->pk[i].room, room))
+			pk_remove(e, i);
+		else
+			i++;
+	for (i = 0; (i = strmap_next(&e->in, i, &v));) {
+		struct insess *s = v;
+
+		if (!strcmp(s->room, room)) {
+			gone = xrealloc(gone, (n + 1) * sizeof(*gone));
+			gone[n++] = s;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		strmap_del(&e->in, gone[i]->key);
+		insess_free(gone[i]);
+	}
+	free(gone);
+	/* today's keys and an older version's: "<room> " begins both */
+	buf_printf(&k, "matrix.e2e.%s.in.%s ", e->device, room);
+	nd = kv_del_prefix(e, buf_str(&k));
+	if (nd)
+		log_info("matrix: left a room: its %zu room keys are deleted", nd);
+	if ((r = strmap_get(&e->out, room)))
+		discard(e, r, "the bot left the room");
+	else
+		kv_del(e, ekey(e, &k, "out", room, NULL));
+	buf_release(&k);
+}
+
 /* ---- sharing the room key ---- */
 
 static int is_member(const struct outroom *r, const char *user)
@@ -1374,10 +2295,17 @@ static void maybe_rotate(struct mxe2e *e, struct outroom *r)
 			discard(e, r, "a device was signed out or changed");
 			return;
 		}
+		/* one that had it before its player's rule said otherwise
+		 * (cross-signing published, a device that lost its signature) */
+		for (k = 0; !strcmp(u->user, r->priv) && k < u->ndev; k++)
+			if (!strcmp(u->dev[k].id, r->sh[i].device) &&
+			    !mxk_private_ok(u, &u->dev[k])) {
+				discard(e, r, "a device may not read a private chat any more");
+				return;
+			}
 	}
 }
 
-static void query_start(struct mxe2e *e);
 static void room_kick(struct mxe2e *e, struct outroom *r);
 
 static int in_list(char **v, size_t n, const char *s)
@@ -1463,24 +2391,31 @@ static void on_query(void *ctx, long status, const char *body, size_t len)
 	json_t *j = status == 200 ? json_loadb(body, len, 0, NULL) : NULL;
 	json_t *dk = json_object_get(j, "device_keys");
 	json_t *failures = json_object_get(j, "failures");
-	size_t i;
+	struct newdev *nd = NULL;
+	size_t i, k, nnd = 0;
 
 	pend_free(p);
 	e->querying = 0;
 	if (!json_is_object(j)) {
-		/* the messages waiting for it wait for the next start */
+		/* the messages waiting for it wait for the next start; the room
+		 * keys waiting for it, for the next sync */
 		log_warn("matrix: could not read the devices of %zu users (HTTP %ld)", e->nqnow,
 			 status);
+		for (i = 0; i < e->npk; i++)
+			if (in_list(e->qnow, e->nqnow, e->pk[i].user))
+				e->pk[i].failed = 1;
 		free_list(e->qnow, e->nqnow);
 		e->qnow = NULL;
 		e->nqnow = 0;
 		json_decref(j);
 		kick_waiting(e, 1);
 		query_start(e);
+		pk_run(e);
 		return;
 	}
 	for (i = 0; i < e->nqnow; i++) {
 		struct mxk_user *u = user_get(e, e->qnow[i]);
+		int changed;
 
 		if (server_failed(failures, u->user)) {
 			/* their server did not answer: the devices known stay;
@@ -1488,8 +2423,33 @@ static void on_query(void *ctx, long status, const char *body, size_t len)
 			u->fresh = 1;
 			continue;
 		}
-		if (mxk_apply(u, json_object_get(dk, u->user),
-			      !strcmp(u->user, e->user) ? e->device : NULL))
+		changed = mxk_apply_answer(u, j, !strcmp(u->user, e->user) ? e->device : NULL);
+		for (k = 0; k < u->ndev; k++) {
+			struct mxk_device *d = &u->dev[k];
+			const char *name = json_string_value(json_object_get(json_object_get(
+				json_object_get(json_object_get(dk, u->user), d->id), "unsigned"),
+				"device_display_name"));
+			struct newdev *n;
+
+			if (d->told || !mxk_pending(u, d))
+				continue;
+			d->told = 1;
+			changed = 1;
+			nd = xrealloc(nd, (nnd + 1) * sizeof(*nd));
+			n = &nd[nnd++];
+			snprintf(n->user, sizeof(n->user), "%s", u->user);
+			snprintf(n->device, sizeof(n->device), "%s", d->id);
+			snprintf(n->name, sizeof(n->name), "%s", name ? name : "");
+			group4(d->ed, n->fingerprint, sizeof(n->fingerprint));
+			n->cross = mxk_cross_usable(u);
+			log_warn("matrix: a new device of %s does not get their private chat's key "
+				 "until they %s it", u->user, n->cross ? "sign" : "approve");
+			if (!n->cross && !mxk_any_private(u))
+				log_warn("matrix: %s has no device left that reads their private "
+					 "chat, so none can approve it; the operator can reset their "
+					 "devices (docs/matrix.md, \"Trust\")", u->user);
+		}
+		if (changed)
 			user_save(e, u);
 	}
 	free_list(e->qnow, e->nqnow);
@@ -1498,6 +2458,15 @@ static void on_query(void *ctx, long status, const char *body, size_t len)
 	json_decref(j);
 	query_start(e);
 	kick_waiting(e, 0);
+	/* the adapter sends its notice from here (mxe2e_prepare again) */
+	for (i = 0; i < nnd; i++)
+		if (e->io.new_device)
+			e->io.new_device(e->io.ctx, nd[i].user, nd[i].device, nd[i].name,
+					 nd[i].fingerprint, nd[i].cross);
+	free(nd);
+	/* last: the room keys waiting for this answer are judged (a batch
+	 * waiting for them goes on from here) */
+	pk_run(e);
 }
 
 static void query_start(struct mxe2e *e)
@@ -1534,6 +2503,9 @@ static size_t missing(struct mxe2e *e, struct outroom *r, struct devref **out)
 
 			if (!mxk_usable(d) || (!strcmp(u->user, e->user) && !strcmp(d->id, e->device)) ||
 			    has_key(r, u->user, d->id, d->curve) || unreachable(e, r, d->curve))
+				continue;
+			/* a player's private chat: only the devices they trust */
+			if (!strcmp(u->user, r->priv) && !mxk_private_ok(u, d))
 				continue;
 			*out = xrealloc(*out, (n + 1) * sizeof(**out));
 			devref_set(&(*out)[n++], u->user, d->id, d->curve);
@@ -1629,9 +2601,10 @@ static void on_keys_sent(void *ctx, long status, const char *body, size_t len)
 }
 
 /* The m.room_key for d, Olm-encrypted, as a to-device content (new
- * reference), or NULL. */
+ * reference), or NULL (*unstored set when the Olm session's new state
+ * could not be stored: nothing may go then). */
 static json_t *key_for(struct mxe2e *e, struct outroom *r, const struct devref *d,
-		       const char *session_key)
+		       const char *session_key, int *unstored)
 {
 	const struct mxk_device *dev = device_of(e, d);
 	struct olmdev *od = dev ? olmdev_get(e, d->curve) : NULL;
@@ -1658,7 +2631,11 @@ static json_t *key_for(struct mxe2e *e, struct outroom *r, const struct devref *
 		free(ct);
 		/* stored before the message goes: a crash must not reuse the
 		 * chain step this used */
-		olmdev_save(e, od);
+		if (olmdev_save(e, od)) {
+			json_decref(content);
+			content = NULL;
+			*unstored = 1;
+		}
 	} else if (text) {
 		log_warn("matrix: %s", buf_str(&err));
 	}
@@ -1668,7 +2645,8 @@ static json_t *key_for(struct mxe2e *e, struct outroom *r, const struct devref *
 }
 
 /* Sends the room key to the devices in r->inflight: 1 on its way (busy),
- * 0 none could be sent to (they are marked unreachable). */
+ * 0 none could be sent to (they are marked unreachable), -1 the store
+ * failed (nothing goes). */
 static int share(struct mxe2e *e, struct outroom *r)
 {
 	char *skey = mxc_out_key(r->out), txn[48];
@@ -1676,11 +2654,14 @@ static int share(struct mxe2e *e, struct outroom *r)
 	json_t *messages = json_object(), *body;
 	struct buf path = BUF_INIT;
 	size_t i, n = 0;
+	int unstored = 0;
 
-	for (i = 0; i < r->ninflight; i++) {
+	for (i = 0; i < r->ninflight && !unstored; i++) {
 		const struct devref *d = &r->inflight[i];
-		json_t *c = skey ? key_for(e, r, d, skey) : NULL, *mine;
+		json_t *c = skey ? key_for(e, r, d, skey, &unstored) : NULL, *mine;
 
+		if (unstored)
+			break;
 		if (!c) {
 			mark_unreachable(e, r, d->curve);
 			memmove(&r->inflight[i], &r->inflight[i + 1],
@@ -1698,12 +2679,14 @@ static int share(struct mxe2e *e, struct outroom *r)
 		n++;
 	}
 	mxc_free_secret(skey);
-	if (!n) {
+	if (!n || unstored) {
+		if (unstored)
+			log_warn("matrix: a room key was not sent: the store failed");
 		json_decref(messages);
 		free(r->inflight);
 		r->inflight = NULL;
 		r->ninflight = 0;
-		return 0;
+		return unstored ? -1 : 0;
 	}
 	mxc_random(rnd, sizeof(rnd));
 	snprintf(txn, sizeof(txn), "tabula.k.%02x%02x%02x%02x%02x%02x%02x%02x", rnd[0], rnd[1],
@@ -1786,8 +2769,12 @@ static int room_step(struct mxe2e *e, struct outroom *r)
 	r->inflight = miss;
 	r->ninflight = n;
 	r->busy = 0;
-	if (share(e, r))
+	switch (share(e, r)) {
+	case 1:
 		return 1;
+	case -1:
+		return -1;
+	}
 	return room_step(e, r);	/* none was reachable: marked, so this ends */
 }
 
@@ -1801,7 +2788,7 @@ static void room_kick(struct mxe2e *e, struct outroom *r)
 }
 
 int mxe2e_prepare(struct mxe2e *e, const char *room, const char *const *members, size_t n,
-		  mxe_ready_fn ready, void *ctx)
+		  const char *private_user, mxe_ready_fn ready, void *ctx)
 {
 	struct outroom *r;
 	struct waiter *w, **pw;
@@ -1811,6 +2798,7 @@ int mxe2e_prepare(struct mxe2e *e, const char *room, const char *const *members,
 	if (!e->started)
 		return -1;
 	r = outroom_get(e, room);
+	snprintf(r->priv, sizeof(r->priv), "%s", private_user ? private_user : "");
 	outroom_clear_members(r);
 	r->members = xcalloc(n ? n : 1, sizeof(*r->members));
 	for (i = 0; i < n; i++)
@@ -1832,6 +2820,52 @@ int mxe2e_prepare(struct mxe2e *e, const char *room, const char *const *members,
 			break;
 		}
 	return rc;
+}
+
+void mxe2e_pin(struct mxe2e *e, const char *user)
+{
+	struct mxk_user *u;
+
+	if (!e->started || !strcmp(user, e->user))
+		return;
+	u = user_get(e, user);
+	if (!mxk_pin(u))
+		return;
+	user_save(e, u);
+	log_info("matrix: the devices of %s are pinned: a new one reads their private chat "
+		 "once they approve it%s", user, u->pin == MXK_PIN_NEXT ? " (at the next answer)" :
+		 "");
+	if (u->pin == MXK_PIN_NEXT) {
+		query_add(e, user);
+		query_start(e);
+	}
+}
+
+enum mxe_trust mxe2e_trust(struct mxe2e *e, const char *user, const char *sender_key,
+			   const char *device)
+{
+	struct mxk_user *u;
+	const struct mxk_device *from;
+
+	if (!e->started || !sender_key || !*sender_key)
+		return MXE_TRUST_OFF;	/* a message in clear: an unencrypted chat */
+	u = user_get(e, user);
+	from = mxk_by_curve(u, sender_key);
+	if (!from || !mxk_private_ok(u, from))
+		return MXE_TRUST_NOT_FROM_TRUSTED;
+	switch (mxk_approve(u, device)) {
+	case MXK_APPROVED:
+		user_save(e, u);
+		log_info("matrix: %s approved a device of theirs", user);
+		return MXE_TRUST_OK;
+	case MXK_ALREADY:
+		return MXE_TRUST_ALREADY;
+	case MXK_USE_CROSS_SIGNING:
+		return MXE_TRUST_CROSS_SIGNING;
+	case MXK_UNKNOWN:
+		break;
+	}
+	return MXE_TRUST_UNKNOWN;
 }
 
 json_t *mxe2e_seal(struct mxe2e *e, const char *room, const json_t *content, struct buf *err)
@@ -1859,8 +2893,14 @@ json_t *mxe2e_seal(struct mxe2e *e, const char *room, const json_t *content, str
 		return NULL;
 	}
 	/* the ratchet moved: stored before the message goes, so that a crash
-	 * cannot make the bot use this index again */
-	out_save(e, r);
+	 * cannot make the bot use this index again; not stored (an I/O error,
+	 * a lost lease), the message does not go (the outbox keeps it) */
+	if (out_save(e, r)) {
+		free(ct);
+		json_decref(rel);
+		buf_setf(err, "the room key's new state could not be stored");
+		return NULL;
+	}
 	out = json_pack("{s:s, s:s, s:s, s:s, s:s}", "algorithm", MXC_MEGOLM_ALGORITHM,
 			"sender_key", mxc_account_curve(e->acc), "ciphertext", ct,
 			"session_id", mxc_out_id(r->out), "device_id", e->device);
@@ -1871,6 +2911,44 @@ json_t *mxe2e_seal(struct mxe2e *e, const char *room, const json_t *content, str
 }
 
 /* ---- lifecycle ---- */
+
+static int on_pk_load(void *ctx, const char *key, const char *value)
+{
+	struct mxe2e *e = ctx;
+	struct buf err = BUF_INIT;
+	json_t *j = json_loads(value, 0, NULL);
+	const char *f[7] = { "r", "s", "u", "dc", "de", "sc", "se" };
+	const char *v[7];
+	struct pending k;
+	size_t i, ok = e->npk < PENDING_MAX;
+
+	memset(&k, 0, sizeof(k));
+	for (i = 0; i < 7; i++) {
+		v[i] = json_string_value(json_object_get(j, f[i]));
+		ok = ok && v[i] && strlen(v[i]) < (i == 0 || i == 2 ? MX_ID_SIZE : MX_KEY_SIZE);
+	}
+	if (ok && json_is_string(json_object_get(j, "p")))
+		k.in = mxc_in_unpickle(&e->key, json_string_value(json_object_get(j, "p")), &err);
+	if (!k.in) {
+		log_warn("matrix: a room key waiting for its checks does not read back; dropped");
+		kv_del(e, key);
+	} else {
+		snprintf(k.room, sizeof(k.room), "%s", v[0]);
+		snprintf(k.sid, sizeof(k.sid), "%s", v[1]);
+		snprintf(k.user, sizeof(k.user), "%s", v[2]);
+		snprintf(k.dcurve, sizeof(k.dcurve), "%s", v[3]);
+		snprintf(k.ded, sizeof(k.ded), "%s", v[4]);
+		snprintf(k.scurve, sizeof(k.scurve), "%s", v[5]);
+		snprintf(k.sed, sizeof(k.sed), "%s", v[6]);
+		k.forwarded = json_is_true(json_object_get(j, "f"));
+		k.t = (int64_t)json_integer_value(json_object_get(j, "t"));
+		e->pk = xrealloc(e->pk, (e->npk + 1) * sizeof(*e->pk));
+		e->pk[e->npk++] = k;
+	}
+	json_wipe_decref(j, "p");
+	buf_release(&err);
+	return 0;
+}
 
 struct mxe2e *mxe2e_new(const struct mxe2e_io *io, const struct mxc_key *key, uint64_t k0,
 			uint64_t k1, size_t hold_max, int64_t hold_ms)
@@ -1927,21 +3005,21 @@ int mxe2e_start(struct mxe2e *e, const char *user, const char *device, struct bu
 		account_save(e);
 		log_info("matrix: made the keys of device %s", e->device);
 	}
+	/* room keys whose checks a stop interrupted: judged at the first sync */
+	buf_reset(&k);
+	buf_printf(&k, "matrix.e2e.%s.pk.", e->device);
+	if (store_cursors_prefix(e->io.store, buf_str(&k), on_pk_load, e, err)) {
+		log_warn("matrix: reading the room keys waiting for their checks: %s", buf_str(err));
+		buf_reset(err);
+	}
 	held_load(e);
 	buf_release(&k);
 	e->started = 1;
 	{
-		/* as clients show a session key: groups of four */
 		char grouped[MXC_KEY_SIZE * 2];
 		const char *ed = mxc_account_ed(e->acc);
-		size_t i, n = 0;
 
-		for (i = 0; ed[i] && n + 2 < sizeof(grouped); i++) {
-			if (i && i % 4 == 0)
-				grouped[n++] = ' ';
-			grouped[n++] = ed[i];
-		}
-		grouped[n] = '\0';
+		group4(ed, grouped, sizeof(grouped));
 		log_info("matrix: device %s, fingerprint (ed25519) %s (as clients show it: %s)",
 			 e->device, ed, grouped);
 	}
@@ -1989,6 +3067,9 @@ void mxe2e_free(struct mxe2e *e)
 	strmap_release(&e->out);
 	mxk_release(&e->keys);
 	mxh_release(&e->held);
+	for (i = 0; i < e->npk; i++)
+		mxc_in_free(e->pk[i].in);
+	free(e->pk);
 	free_list(e->qnext, e->nqnext);
 	free_list(e->qnow, e->nqnow);
 	free(e->ready_done);

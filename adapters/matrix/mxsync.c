@@ -836,6 +836,7 @@ int mx_decrypted_parse(const char *plain, size_t len, const struct mx_item *ciph
 		i->sender = arena_dup(out, cipher->sender, strlen(cipher->sender));
 		i->event_id = arena_dup(out, cipher->event_id, strlen(cipher->event_id));
 		i->ts = cipher->ts;
+		i->sender_key = arena_dup(out, cipher->sender_key, strlen(cipher->sender_key));
 		read_message(out, i, content);
 		i->is_edit |= cipher->is_edit;
 	}

@@ -102,7 +102,10 @@ struct mx_item {
 	 * integer).  CIPHER: algorithm, sender_key, session_id and device_id
 	 * of the content ("" absent), the ciphertext in text (too_long when
 	 * over MX_CIPHER_SIZE - 1 bytes), is_edit from the cleartext
-	 * m.relates_to. */
+	 * m.relates_to.  MESSAGE decrypted (mx_decrypted_parse): sender_key
+	 * is the cipher's, which mxe2e_decrypt sets to the curve25519 key of
+	 * the device whose room key decrypted it: the device that spoke ("" in
+	 * a message that came in clear). */
 	const char *algorithm;
 	int64_t rotation_ms;
 	long rotation_msgs;
@@ -221,7 +224,7 @@ int mx_olm_payload_decode(const char *plain, size_t len, struct mx_olm_payload *
 /*
  * The plaintext of a Megolm message ({"type", "content", "room_id"}) that
  * came as cipher (an MX_CIPHER item): *out (fully overwritten) holds one
- * MX_MESSAGE item with cipher's room, sender, event_id and ts, read from
+ * MX_MESSAGE item with cipher's room, sender, event_id, ts and sender_key, read from
  * the content as mx_sync_parse reads an m.room.message (is_edit also when
  * the cleartext said so), or no item when the type is not m.room.message.
  * -1 with err when the plaintext is not such an object or names another

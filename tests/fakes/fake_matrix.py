@@ -382,11 +382,15 @@ class FakeMatrix:
         self._td_seq = 0
         self._td_txns = {}          # (uid, dev, txn) -> body
         self._claimed_ids = {}      # (uid, dev) -> {key ids claimed}
+        self._xsign = {}            # uid -> {"master"|"self_signing"|"user_signing": key}
+        self._device_names = {}     # (uid, dev) -> display name
+        self.homeserver_devices = []    # Rec(user, device): added by the "homeserver"
         self.keys_uploads = []      # Rec(t, user, device, body)
         self.keys_queries = []      # Rec(t, user, body)
         self.keys_claims = []       # Rec(t, user, body, response)
         self.undecryptable = []     # the bot's encrypted events nobody read
         self.reencrypted = []       # Rec(t, txn_id, room): a re-sent one
+        self.redelivered = []       # Rec(event_id, pos): events sent again (redeliver)
         self._plain = {}            # event id -> decrypted payload
         self._register(bot_user, "tabula", bot_password)
         self.access_token = None
@@ -741,6 +745,25 @@ class FakeMatrix:
         with self._lock:
             return self._add_event(self._room(room), etype, user, content,
                                    state_key).ev["event_id"]
+
+    def redeliver(self, event_id):
+        """The homeserver sends an event again, as it is (same event id,
+        same content: a replay), in the next /sync: it goes into its room's
+        timeline once more at a new stream position.  Returns the new
+        position."""
+        with self._lock:
+            old = self._events[event_id]
+            room = self._room(old.room)
+            self._pos += 1
+            r = Rec(pos=self._pos, ev=old.ev, txn=None, room=room.id, edits=[],
+                    redacted=False, prev_content=None, replay=True)
+            room.timeline.append(r)
+            room.tpos.append(self._pos)
+            self._log_pos.append(self._pos)
+            self._log_room.append(room.id)
+            self.redelivered.append(Rec(event_id=event_id, pos=self._pos))
+            self._cond.notify_all()
+            return self._pos
 
     def say(self, user, room, body, msgtype="m.text", edit_of=None,
             formatted_body=None, mentions=None, extra=None):
@@ -1434,6 +1457,11 @@ class FakeMatrix:
                 return self._keys_query(req, who, body, now)
             if segs == ["keys", "claim"] and method == "POST":
                 return self._keys_claim(req, who, body, now)
+            if segs == ["keys", "device_signing", "upload"] and \
+                    method == "POST":
+                return 200, {}, self._xsign_upload(who.user, body)
+            if segs == ["keys", "signatures", "upload"] and method == "POST":
+                return 200, {}, self._signatures_upload(who.user, body)
             if s0 == "sendToDevice" and n == 3 and method == "PUT":
                 return self._send_to_device(req, who, segs[1], segs[2], body)
             if s0 in ("pushrules", "capabilities", "presence", "voip",
@@ -1645,9 +1673,22 @@ class FakeMatrix:
                                      body=_copy(body)))
         return 200, {}, self._upload(who.user, who.device, body, req)
 
-    def _query(self, users):
-        return {"device_keys": {u: _copy(self._devices.get(u, {}))
-                                for u in users}, "failures": {}}
+    def _query(self, users, asker=None):
+        out = {"device_keys": {}, "failures": {}, "master_keys": {},
+               "self_signing_keys": {}, "user_signing_keys": {}}
+        for u in users:
+            devs = _copy(self._devices.get(u, {}))
+            for d, k in devs.items():
+                name = self._device_names.get((u, d))
+                if name is not None:
+                    k["unsigned"] = {"device_display_name": name}
+            out["device_keys"][u] = devs
+            xs = self._xsign.get(u, {})
+            for kind in ("master", "self_signing") + (
+                    ("user_signing",) if u == asker else ()):
+                if kind in xs:
+                    out[kind + "_keys"][u] = _copy(xs[kind])
+        return out
 
     def _keys_query(self, req, who, body, now):
         dk = (body or {}).get("device_keys")
@@ -1655,7 +1696,74 @@ class FakeMatrix:
             self._violate("/keys/query without device_keys", req)
             raise MxError(400, "M_BAD_JSON", "device_keys")
         self.keys_queries.append(Rec(t=now, user=who.user, body=_copy(body)))
-        return 200, {}, self._query(list(dk))
+        return 200, {}, self._query(list(dk), who.user)
+
+    def _xsign_upload(self, uid, body):
+        """POST /keys/device_signing/upload for uid (no interactive auth:
+        the fake trusts its users).  Each key names uid, its usage and one
+        ed25519 key; a self-signing or user-signing key must carry a
+        signature by the master key (checked for presence only: clients
+        verify)."""
+        if not isinstance(body, dict):
+            raise MxError(400, "M_BAD_JSON", "not an object")
+        new = dict(self._xsign.get(uid, {}))
+        for field, kind in (("master_key", "master"),
+                            ("self_signing_key", "self_signing"),
+                            ("user_signing_key", "user_signing")):
+            k = body.get(field)
+            if k is None:
+                continue
+            keys = k.get("keys") if isinstance(k, dict) else None
+            if not isinstance(keys, dict) or len(keys) != 1 or \
+                    k.get("user_id") != uid or kind not in (k.get("usage") or []):
+                raise MxError(400, "M_INVALID_PARAM", "a malformed %s" % field)
+            new[kind] = _copy(k)
+        if "master" not in new:
+            raise MxError(400, "M_INVALID_PARAM", "no master key")
+        mkid = list(new["master"]["keys"])[0]
+        for kind in ("self_signing", "user_signing"):
+            if kind in new and mkid not in \
+                    (new[kind].get("signatures") or {}).get(uid, {}):
+                raise MxError(400, "M_INVALID_SIGNATURE",
+                              "%s key not signed by the master key" % kind)
+        self._xsign[uid] = new
+        self._device_changed(uid)
+        return {}
+
+    def _signatures_upload(self, uid, body):
+        """POST /keys/signatures/upload by uid: {user: {key id: signed
+        object}}; the signatures are added to that user's device keys (key
+        id: a device id) or master key (key id: its public key).  Answers
+        {"failures": {...}} for what it cannot place."""
+        if not isinstance(body, dict):
+            raise MxError(400, "M_BAD_JSON", "not an object")
+        failures = {}
+        for target, objs in body.items():
+            for kid, obj in (objs or {}).items():
+                sigs = (obj or {}).get("signatures") or {}
+                dev = self._devices.get(target, {}).get(kid)
+                master = self._xsign.get(target, {}).get("master")
+                if dev is not None:
+                    have = dev
+                elif master is not None and kid in [
+                        k.split(":", 1)[1] for k in master["keys"]]:
+                    have = master
+                else:
+                    failures.setdefault(target, {})[kid] = {
+                        "errcode": "M_NOT_FOUND", "error": "unknown key"}
+                    continue
+                strip = {k: v for k, v in obj.items()
+                         if k not in ("signatures", "unsigned")}
+                mine = {k: v for k, v in have.items()
+                        if k not in ("signatures", "unsigned")}
+                if strip != mine or uid not in sigs:
+                    failures.setdefault(target, {})[kid] = {
+                        "errcode": "M_INVALID_PARAM", "error": "other content"}
+                    continue
+                have.setdefault("signatures", {}).setdefault(uid, {}).update(
+                    _copy(sigs[uid]))
+                self._device_changed(target)
+        return {"failures": failures}
 
     def _claim(self, uid, dev):
         """A one-time key of (uid, dev), else its fallback key: (key id,
@@ -1728,10 +1836,41 @@ class FakeMatrix:
         with self._lock:
             return self._upload(user, device, body)
 
-    def query_keys(self, users):
-        """As POST /keys/query: {device_keys: {user: {device: keys}}}."""
+    def query_keys(self, users, asker=None):
+        """As POST /keys/query by asker: {device_keys: {user: {device:
+        keys}}, master_keys, self_signing_keys, user_signing_keys (the
+        asker's own)}."""
         with self._lock:
-            return self._query(users)
+            return self._query(users, asker)
+
+    def upload_cross_signing(self, user, body):
+        """A test user uploads cross-signing keys (as POST
+        /keys/device_signing/upload)."""
+        with self._lock:
+            return self._xsign_upload(user, body)
+
+    def upload_signatures(self, user, body):
+        """A test user uploads signatures (as POST /keys/signatures/upload);
+        the answer's failures."""
+        with self._lock:
+            return self._signatures_upload(user, body)
+
+    def set_device_name(self, user, device, name):
+        """The display name /keys/query shows for a device (unsigned)."""
+        with self._lock:
+            self._device_names[(user, device)] = name
+            self._device_changed(user)
+
+    def homeserver_adds_device(self, user, device, body, name=None):
+        """The homeserver's attack: a device of its own on user's account,
+        with no login (keys uploaded as POST /keys/upload would: self-
+        signed, never cross-signed by the user), announced in the bot's
+        device_lists.changed.  Logged in homeserver_devices."""
+        with self._lock:
+            if name is not None:
+                self._device_names[(user, device)] = name
+            self.homeserver_devices.append(Rec(user=user, device=device))
+            return self._upload(user, device, body)
 
     def claim_key(self, user, device):
         """As POST /keys/claim for one device: (key id, object) or None."""
@@ -2427,6 +2566,15 @@ def _selftest():
         check([e["event_id"] for e in jagain["rooms"]["join"][room]
                ["timeline"]["events"]] == [e1], "same since, same events")
         nb3 = j["next_batch"]
+        # redeliver: the same event (id and content) in a later sync
+        fake.redeliver(e1)
+        st, _, jr = c.req("GET", "/sync", query={"since": nb3, "timeout": 0,
+                                                 "filter": flt})
+        again = jr["rooms"]["join"][room]["timeline"]["events"]
+        check([e["event_id"] for e in again] == [e1] and
+              again[0]["content"] == tl["events"][0]["content"] and
+              fake.redelivered[-1].event_id == e1, "redeliver")
+        nb3 = jr["next_batch"]
 
         # long-poll wakes on a new event
         box = {}
@@ -2715,6 +2863,55 @@ def _selftest():
         check(fake.bot_user in j["device_lists"]["changed"], "device_lists")
         check(j["device_one_time_keys_count"] == {"signed_curve25519": 0} and
               j["device_unused_fallback_key_types"] == [], "key counts")
+        nb9 = j["next_batch"]
+        # cross-signing: keys uploaded, signatures added, both in /keys/query
+        # (user-signing keys only for the asker's own user)
+
+        def xkey(user, usage, pub, signer=None):
+            k = {"user_id": user, "usage": [usage], "keys": {"ed25519:" + pub: pub}}
+            if signer:
+                k["signatures"] = {user: {"ed25519:" + signer: "sig"}}
+            return k
+        st, _, j = c.req("POST", "/keys/device_signing/upload", {
+            "self_signing_key": xkey(fake.bot_user, "self_signing", "S", "M")})
+        check(st == 400, "a self-signing key without a master key")
+        st, _, j = c.req("POST", "/keys/device_signing/upload", {
+            "master_key": xkey(fake.bot_user, "master", "M"),
+            "self_signing_key": xkey(fake.bot_user, "self_signing", "S", "X")})
+        check(st == 400, "a self-signing key the master did not sign")
+        st, _, j = c.req("POST", "/keys/device_signing/upload", {
+            "master_key": xkey(fake.bot_user, "master", "M"),
+            "self_signing_key": xkey(fake.bot_user, "self_signing", "S", "M"),
+            "user_signing_key": xkey(fake.bot_user, "user_signing", "U", "M")})
+        check(st == 200, "cross-signing upload %r" % (j,))
+        signed = dict(dkeys(fake.bot_user, dev),
+                      signatures={fake.bot_user: {"ed25519:S": "devsig"}})
+        st, _, j = c.req("POST", "/keys/signatures/upload",
+                         {fake.bot_user: {dev: signed, "NOPE": signed}})
+        check(st == 200 and list(j["failures"][fake.bot_user]) == ["NOPE"],
+              "signatures upload %r" % (j,))
+        fake.upload_cross_signing(bob, {
+            "master_key": xkey(bob, "master", "BM"),
+            "self_signing_key": xkey(bob, "self_signing", "BS", "BM"),
+            "user_signing_key": xkey(bob, "user_signing", "BU", "BM")})
+        st, _, j = c.req("POST", "/keys/query",
+                         {"device_keys": {fake.bot_user: [], bob: []}})
+        sigs = j["device_keys"][fake.bot_user][dev]["signatures"][fake.bot_user]
+        check(sigs == {"ed25519:" + dev: "S", "ed25519:S": "devsig"}, "sigs %r" % sigs)
+        check(set(j["master_keys"]) == {fake.bot_user, bob} and
+              set(j["self_signing_keys"]) == {fake.bot_user, bob} and
+              set(j["user_signing_keys"]) == {fake.bot_user}, "xsign query %r" % j)
+        # the homeserver's own device on bob's account, named, announced
+        fake.homeserver_adds_device(bob, "EVIL", {"device_keys": dkeys(bob, "EVIL")},
+                                    name="Bob's phone")
+        check(fake.homeserver_devices[-1].device == "EVIL", "homeserver_devices")
+        st, _, j = c.req("POST", "/keys/query", {"device_keys": {bob: []}})
+        check(j["device_keys"][bob]["EVIL"]["unsigned"] ==
+              {"device_display_name": "Bob's phone"}, "device name %r" % j)
+        st, _, j = c.req("GET", "/sync", query={"since": nb9, "timeout": 0,
+                                                "filter": flt})
+        check(bob in j["device_lists"]["changed"] and
+              fake.bot_user in j["device_lists"]["changed"], "xsign changes %r" % j)
         fake.wait_synced(fake.sync_count, 1)
         try:
             fake.wait_synced(10 ** 6, 0.2)

@@ -11,10 +11,18 @@
  *   'd'  a Megolm plaintext for mx_decrypted_parse() (for a fixed event);
  *   'c'  a ciphertext for mxc_in_decrypt() and mxc_olm_decrypt() (both
  *        types) with fixed sessions, and a pickle for the unpicklers;
- *   'k'  a /keys/query answer's devices object for mxk_apply(), then a
+ *   'k'  a /keys/query answer's devices object for mxk_apply(), the same
+ *        bytes as a whole answer for mxk_apply_answer() (cross-signing,
+ *        the pin, approvals), then a
  *        /keys/claim answer for mxk_claimed(); then the same bytes as the
  *        held list of older versions for mxh_restore_list() and as one
- *        held event's row for mxh_restore().
+ *        held event's row for mxh_restore();
+ *   'b'  a /sync body through a started mxe2e (the bot's own device on an
+ *        in-memory store): mxe2e_sync() (to-device messages, device lists),
+ *        then mxe2e_decrypt() of each encrypted event: room, sender,
+ *        sender_key and session ids chosen by others become store keys
+ *        and prefixes (the instance is made anew every 512 inputs);
+ *   'r'  a ref for mxe2e_handled() (what the stored sync position holds).
  * Beyond "no crash, no leak, no UB": decoded strings are NUL-terminated
  * within their sizes and valid UTF-8; a cipher item read back from its
  * event has the same fields; a decrypted message names the fixed event.
@@ -27,9 +35,11 @@
 #include <jansson.h>
 
 #include "adapters/matrix/mxcrypto.h"
+#include "adapters/matrix/mxe2e.h"
 #include "adapters/matrix/mxhold.h"
 #include "adapters/matrix/mxkeys.h"
 #include "adapters/matrix/mxsync.h"
+#include "state/store.h"
 #include "util/buf.h"
 #include "util/logging.h"
 #include "util/text.h"
@@ -255,7 +265,12 @@ static void fuzz_keys(const uint8_t *data, size_t size)
 	mxk_init(&k, 1, 2);
 	u = mxk_add(&k, "@a:x", NULL);
 	mxk_apply(u, j, "ME");
+	/* the same bytes as a whole answer: cross-signing keys, then devices */
+	mxk_apply_answer(u, j, "ME");
+	mxk_pin(u);
 	for (i = 0; i < u->ndev; i++) {
+		mxk_private_ok(u, &u->dev[i]);
+		mxk_approve(u, u->dev[i].id);
 		str_ok(u->dev[i].id, sizeof(u->dev[i].id), "device id");
 		str_ok(u->dev[i].curve, sizeof(u->dev[i].curve), "curve");
 		mxk_claimed(j, "@a:x", &u->dev[i], otk);
@@ -278,6 +293,74 @@ static void fuzz_keys(const uint8_t *data, size_t size)
 	mxh_release(&h);
 }
 
+/* ---- the bot's device ---- */
+
+static struct store *bot_store;
+static struct mxe2e *bot;
+static unsigned bot_uses;
+
+static void bot_call(void *ctx, const char *method, const char *path, const json_t *body,
+		     mxe_done_fn done, void *done_ctx)
+{
+	/* never answered: the instance frees what waits */
+}
+
+static int bot_joined(void *ctx, const char *room, const char *user)
+{
+	return (int)(strlen(room) % 4) - 1;	/* unknown, neither, joined, invited */
+}
+
+static struct mxe2e *bot_get(void)
+{
+	struct mxe2e_io io = { .call = bot_call, .is_joined = bot_joined };
+	struct buf err = BUF_INIT;
+
+	if (bot && bot_uses++ < 512)
+		return bot;
+	mxe2e_free(bot);
+	bot_uses = 0;
+	if (!bot_store)
+		bot_store = store_sqlite_open(":memory:", &err);
+	io.store = bot_store;
+	bot = mxe2e_new(&io, &key, 1, 2, 0, 0);
+	if (mxe2e_start(bot, ME, "FUZZDEV", &err))
+		bug("the bot's device does not start");
+	buf_release(&err);
+	return bot;
+}
+
+static void fuzz_bot(const uint8_t *data, size_t size)
+{
+	struct mxe2e *e = bot_get();
+	struct buf err = BUF_INIT;
+	struct mx_sync s, out;
+	size_t i;
+
+	if (mx_sync_parse((const char *)data, size, ME, &s, &err) == 0) {
+		mxe2e_sync(e, &s);
+		for (i = 0; i < s.nitems; i++) {
+			if (s.items[i].kind != MX_CIPHER)
+				continue;
+			if (mxe2e_decrypt(e, &s.items[i], &out) == MXE_OK)
+				bug("an event decrypted without a key");
+			if (strlen(mxe2e_ref(e)) >= MXE_REF_SIZE)
+				bug("ref");
+			mx_sync_release(&out);
+			mxe2e_forget(e, s.items[i].event_id);
+		}
+	}
+	mx_sync_release(&s);
+	buf_release(&err);
+}
+
+static void fuzz_ref(const uint8_t *data, size_t size)
+{
+	char *s = cstr(data, size);
+
+	mxe2e_handled(bot_get(), s);
+	free(s);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static int ready;
@@ -294,6 +377,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	case 'd': fuzz_decrypted(data + 1, size - 1); break;
 	case 'c': fuzz_cipher(data + 1, size - 1); break;
 	case 'k': fuzz_keys(data + 1, size - 1); break;
+	case 'b': fuzz_bot(data + 1, size - 1); break;
+	case 'r': fuzz_ref(data + 1, size - 1); break;
 	default: break;
 	}
 	return 0;

@@ -321,6 +321,53 @@ def matrix_e2e():
         "signatures": {"@a:x": {"ed25519:D1": "S" * 86}}}
     put("matrix_e2e", "keys-query", "k" + json.dumps({"D1": dk, "ME": dk}))
     put("matrix_e2e", "keys-held", "k" + json.dumps([{"r": "!r:x", "s": "S", "t": 1, "e": megolm}]))
+    # the bot's device: the same sync, and one whose event names no sender_key
+    put("matrix_e2e", "bot-sync", "b" + json.dumps(sync))
+    bare = json.loads(json.dumps(megolm))
+    del bare["content"]["sender_key"]
+    sync2 = json.loads(json.dumps(sync))
+    sync2["rooms"]["join"]["!r:example.org"]["timeline"]["events"] = [bare]
+    put("matrix_e2e", "bot-sync-no-sender-key", "b" + json.dumps(sync2))
+    put("matrix_e2e", "ref", "r3 !r:example.org " + "S" * 43 + " @ana:example.org " + "C" * 43)
+    keys_cross()
+
+
+def keys_cross():
+    """A whole /keys/query answer with cross-signing keys and a device
+    signed by them, with real ed25519 signatures (python3-olm; skipped
+    without it) so that the fuzzer starts past the signature checks."""
+    try:
+        sys.path.append("/usr/lib/python3/dist-packages")
+        import olm
+    except ImportError:
+        print("make-seeds: no python3-olm; keys-answer-cross left as it is")
+        return
+
+    def canon(o):
+        o = {k: v for k, v in o.items() if k not in ("signatures", "unsigned")}
+        return json.dumps(o, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+    def sign(o, key_id, signer):
+        o.setdefault("signatures", {}).setdefault("@a:x", {})[key_id] = signer.sign(canon(o))
+        return o
+    master = olm.PkSigning(olm.PkSigning.generate_seed())
+    ssk = olm.PkSigning(olm.PkSigning.generate_seed())
+    acct = olm.Account()
+    ids = acct.identity_keys
+    dk = {"user_id": "@a:x", "device_id": "D1", "algorithms": [
+        "m.olm.v1.curve25519-aes-sha2", "m.megolm.v1.aes-sha2"],
+        "keys": {"curve25519:D1": ids["curve25519"], "ed25519:D1": ids["ed25519"]}}
+    dk["signatures"] = {"@a:x": {"ed25519:D1": acct.sign(canon(dk))}}
+    sign(dk, "ed25519:" + ssk.public_key, ssk)
+
+    def xkey(pk, usage):
+        return {"user_id": "@a:x", "usage": [usage],
+                "keys": {"ed25519:" + pk.public_key: pk.public_key}}
+    answer = {"device_keys": {"@a:x": {"D1": dk}},
+              "master_keys": {"@a:x": xkey(master, "master")},
+              "self_signing_keys": {"@a:x": sign(xkey(ssk, "self_signing"),
+                                                 "ed25519:" + master.public_key, master)}}
+    put("matrix_e2e", "keys-answer-cross", "k" + json.dumps(answer))
 
 
 def main():

@@ -1123,7 +1123,9 @@ def test_homeserver_without_key_api_plain_dms_with_a_note():
     bot = new_bot(fake)
     try:
         ana, = mt.players(fake, 1)
-        fake._wait(lambda: fake.bot_device() is not None, 10, lambda: "no device keys")
+        # the bot stored that its keys are up (the fake had them before)
+        fake._wait(lambda: "uploaded the device's keys" in bot.log(), 10 * SLOW,
+                   lambda: "no device keys")
         bot.stop()
         fake.fail_next("POST", "/keys/upload", 404, count=1000, body=unknown)
         bot = new_bot(fake, db=bot.db)
@@ -1138,6 +1140,283 @@ def test_homeserver_without_key_api_plain_dms_with_a_note():
         assert "no end-to-end encryption keys API" not in bot.log()
     finally:
         bot.stop()
+        fake.stop()
+
+
+def seated(db):
+    """The users seated in the store's sessions (any status)."""
+    con = sqlite3.connect("file:%s?mode=ro" % db, uri=True, timeout=10)
+    try:
+        return sorted(u for (u,) in con.execute("SELECT user FROM seats WHERE is_bot = 0"))
+    finally:
+        con.close()
+
+
+def lobby_with_ana(fake, bot, ana, room):
+    """Ana opens a Fortuna lobby in room; returns once it shows."""
+    fake.say(ana, room, "!game new fortuna")
+    mt.wait_text(fake, room, "lobby")
+    fake.wait_idle()
+    assert seated(bot.db) == [ana], seated(bot.db)
+
+
+def room_key_cursors(db, room=None):
+    """The store's inbound session keys (of room, if given)."""
+    return {k: v for k, v in cursor_values(db, "matrix.e2e.").items()
+            if ".in." in k and (room is None or (".in.%s " % room) in k)}
+
+
+def test_forged_room_key_from_an_unlisted_device_runs_nothing():
+    """Attack 2: the homeserver (or anyone with an Olm device) sends the bot
+    a room key "from" Ben over Olm from a device Ben's device list does not
+    show, and posts commands "from" Ben under it, with and without a
+    sender_key.  The key is refused once Ben's devices are asked, no command
+    runs in his name, and that device's Olm session is not kept; Ben's own
+    `!game join` then works."""
+    fake = mt.new_fake()
+    bot = new_bot(fake)
+    try:
+        ana, ben = mt.players(fake, 2)
+        room = encrypted_room(fake, [ana, ben])
+        lobby_with_ana(fake, bot, ana, room)
+        evil = fake.e2e.rogue_device(ben)
+        sid, key = evil.new_session(room)
+        evil.send_key_to_bot(room, sid, key)
+        fake.wait_caught_up()
+        evil.send_as(room, "!game join", ben)
+        evil.send_as(room, "!game join", ben, with_sender_key=False)
+        fake.wait_caught_up()
+        ask_status(fake, ana, room)         # answered after the forged ones
+        assert seated(bot.db) == [ana], seated(bot.db)
+        log = bot.log()
+        assert "does not list" in log, log[-2000:]
+        stored = cursor_values(bot.db, "matrix.e2e.")
+        assert not [k for k in stored if evil.curve in k], "the rogue device's keys were kept"
+        fake.say(ben, room, "!game join")
+        fake._wait(lambda: sorted(seated(bot.db)) == sorted([ana, ben]), 10,
+                   lambda: "Ben's own join did not run: %r" % seated(bot.db))
+        mt.check_clean(fake)
+    finally:
+        bot.stop()
+        fake.stop()
+
+
+def test_forged_forwarded_room_keys_are_refused():
+    """Attack 2: the bot asks nobody for room keys, so it takes an
+    m.forwarded_room_key only from a listed device of its own account.  Cy,
+    a member, forwards a session of his own as Ben's; the homeserver
+    forwards another "from the bot's own account" through a device that
+    account does not list: events "from" Ben under either seat nobody.  A
+    key forwarded by the bot's account's listed device is taken."""
+    fake = mt.new_fake()
+    bot = new_bot(fake)
+    try:
+        ana, ben, cy = mt.players(fake, 3)
+        bots_other = fake.e2e.add_device(fake.bot_user)
+        room = encrypted_room(fake, [ana, ben, cy])
+        lobby_with_ana(fake, bot, ana, room)
+        bend = fake.e2e.device(ben)
+        for forwarder in (fake.e2e.device(cy), fake.e2e.rogue_device(fake.bot_user)):
+            sid, _ = forwarder.new_session(room)
+            forwarder.send_key_to_bot(room, sid, forwarder.export(room),
+                                      forwarded=(bend.curve, bend.ed))
+            fake.wait_caught_up()
+            forwarder.send_as(room, "!game join", ben, sender_key=bend.curve)
+            forwarder.send_as(room, "!game join", ben, with_sender_key=False)
+            ask_status(fake, ana, room)
+            assert seated(bot.db) == [ana], seated(bot.db)
+        assert bot.log().count("forwarded") >= 2, bot.log()[-2000:]
+        # Ben's session, forwarded by the bot's own (listed) other device
+        sid, _ = bend.new_session(room)
+        bots_other.send_key_to_bot(room, sid, bend.export(room),
+                                   forwarded=(bend.curve, bend.ed))
+        fake.wait_caught_up()
+        bend.send_as(room, "!game join", ben, with_sender_key=False)
+        fake._wait(lambda: sorted(seated(bot.db)) == sorted([ana, ben]), 10,
+                   lambda: "the forwarded key was not taken: %r" % seated(bot.db))
+        mt.check_clean(fake)
+    finally:
+        bot.stop()
+        fake.stop()
+
+
+def test_replayed_encrypted_command_runs_once():
+    """Attack 3: the homeserver delivers an encrypted event again in a later
+    sync (same event id, same ciphertext).  Ben's `!game join`, replayed
+    after he left, does not seat him again: not at once, not after a
+    restart, nor its ciphertext under a new event id."""
+    fake = mt.new_fake()
+    bot = new_bot(fake)
+    bot2 = None
+    try:
+        ana, ben = mt.players(fake, 2)
+        room = encrypted_room(fake, [ana, ben])
+        lobby_with_ana(fake, bot, ana, room)
+        join = fake.say(ben, room, "!game join")
+        fake._wait(lambda: sorted(seated(bot.db)) == sorted([ana, ben]), 10, "no join")
+        fake.say(ben, room, "!game leave")
+        fake._wait(lambda: seated(bot.db) == [ana], 10, "no leave")
+        fake.wait_idle()
+        fake.redeliver(join)
+        ask_status(fake, ana, room)
+        assert seated(bot.db) == [ana], ("the replay ran", seated(bot.db))
+        assert "a replay" in bot.log()
+        bot.stop()
+        bot2 = new_bot(fake, db=bot.db)
+        fake.wait_caught_up()
+        fake.redeliver(join)
+        with fake._lock:
+            content = fake._events[join].ev["content"]
+        fake.send_event(ben, room, "m.room.encrypted", content)    # a new event id
+        ask_status(fake, ana, room)
+        assert seated(bot.db) == [ana], ("the replay ran after a restart", seated(bot.db))
+        assert bot2.log().count("a replay") >= 2, bot2.log()[-2000:]
+        # Ben's new join runs
+        fake.say(ben, room, "!game join")
+        fake._wait(lambda: sorted(seated(bot.db)) == sorted([ana, ben]), 10, "no new join")
+        mt.check_clean(fake)
+    finally:
+        for b in (bot2, bot):
+            if b and b.proc.poll() is None:
+                b.stop()
+        fake.stop()
+
+
+def test_squatted_session_key_does_not_silence_its_owner():
+    """Attack 4: every member holds every other member's room key.  Ben
+    sends the bot Ana's session key as his own before Ana's own share
+    reaches it: Ana's key is still taken (a separate entry), her commands
+    run as hers, and Ben's copy decrypts nothing in her name.  (Ben's first
+    key comes before the bot has seen him in the room, members being
+    lazy-loaded: it asks the homeserver whether he is a member.)"""
+    fake = mt.new_fake()
+    fake.hide_pre_join_events = True
+    bot = new_bot(fake)
+    try:
+        ana, ben = mt.players(fake, 2)
+        room = encrypted_room(fake, [ana, ben])
+        anad, bend = fake.e2e.device(ana), fake.e2e.device(ben)
+        bend.share(room)                            # before the bot writes there
+        fake.wait_caught_up()
+        ask_status(fake, ben, room)                 # the bot knows the room
+        sid, key = anad.new_session(room)           # not shared yet
+        bend.send_key_to_bot(room, sid, key)        # Ben's "copy" comes first
+        fake.wait_caught_up()
+        fake.wait_idle()
+        fake.say(ana, room, "!game new fortuna")    # her key, then her command
+        mt.wait_text(fake, room, "lobby")
+        fake.wait_idle()
+        assert seated(bot.db) == [ana], seated(bot.db)
+        # Ben's copy runs nothing as Ana: an event "from" Ana naming Ben's
+        # device under that session is not hers
+        c = anad.encrypt(room, {"msgtype": "m.text", "body": "!game leave"}, share=False)
+        c["sender_key"] = bend.curve
+        fake.send_event(ana, room, "m.room.encrypted", c)
+        ask_status(fake, ben, room)
+        assert seated(bot.db) == [ana], seated(bot.db)
+        keys = room_key_cursors(bot.db, room)
+        assert [k for k in keys if (" %s %s " % (sid, ana)) in k], keys.keys()
+        with fake._lock:
+            asked = [r for r in fake.requests
+                     if r.path == "/rooms/%s/state/m.room.member/%s" % (room, ben)]
+        assert asked and asked[0].status == 200, "Ben's membership was not asked"
+        mt.check_clean(fake)
+    finally:
+        bot.stop()
+        fake.stop()
+
+
+def test_strangers_keys_not_kept_capped_per_sender_pruned_on_leave():
+    """Attack 7 (low): room keys and Olm sessions from a stranger who shares
+    no room with the bot are not kept, for the bot's room or another; one
+    member's room keys in a room are capped (the oldest go, 32 kept); when
+    the bot leaves (here: is kicked), the room's keys go from the store."""
+    fake = mt.new_fake()
+    bot = new_bot(fake)
+    try:
+        ana, ben, eve = mt.players(fake, 3, names=("Ana", "Ben", "Eve"))
+        room = encrypted_room(fake, [ana, ben])
+        other = fake.create_room(eve, name="elsewhere", encrypted=True)
+        ask_status(fake, ana, room)
+        for i in range(6):
+            d = fake.e2e.add_device(eve)
+            for r in (room, other):
+                sid, key = d.new_session(r)
+                d.send_key_to_bot(r, sid, key)
+        anad = fake.e2e.device(ana)
+        for i in range(40):
+            sid, key = anad.new_session(room)
+            anad.send_key_to_bot(room, sid, key)
+        fake.wait_caught_up()
+        ask_status(fake, ana, room)
+        stored = cursor_values(bot.db, "matrix.e2e.")
+        eves = [d.curve for d in fake.e2e.devices[eve]]
+        assert not [k for k in stored for c in eves if c in k], "a stranger's keys were kept"
+        mine = [k for k in room_key_cursors(bot.db, room) if (" %s " % ana) in k]
+        assert len(mine) == 32, len(mine)
+        assert any(sid in k for k in mine), "the newest key was not kept"
+        fake.kick(ana, room, fake.bot_user)
+        fake.wait_caught_up()
+        fake._wait(lambda: not room_key_cursors(bot.db, room), 10,
+                   lambda: "%d room keys left" % len(room_key_cursors(bot.db, room)))
+        mt.check_clean(fake)
+    finally:
+        bot.stop()
+        fake.stop()
+
+
+def test_room_keys_stored_by_an_older_version_still_read():
+    """A store from before the keys were bound to their senders (inbound
+    sessions under "in.<room> <session id>", the indexes seen in "seen")
+    keeps working: a command under such a session runs once, its key moves
+    to today's format, and an index seen before is not run again."""
+    fake = mt.new_fake()
+    bot = new_bot(fake)
+    bot2 = None
+    try:
+        ana, ben = mt.players(fake, 2)
+        room = encrypted_room(fake, [ana, ben])
+        old = fake.say(ana, room, "!game status")
+        fake.wait_idle()
+        ask_status(fake, ana, room)
+        bot.stop()
+        # rewrite Ana's session the way an older version stored it
+        con = sqlite3.connect(bot.db)
+        rows = con.execute("SELECT key, value FROM cursors WHERE key LIKE 'matrix.e2e.%'"
+                           " AND key LIKE '%.in.%'").fetchall()
+        n = 0
+        for k, v in rows:
+            head, sid, user, curve = k.rsplit(" ", 3)
+            if user != ana:
+                continue
+            j = json.loads(v)
+            seen = {str(i): "$x%d" % i for i in j.get("h", [])}
+            seen.update({str(i): "$y%d" % i for i in range(j.get("fl", 0))})
+            con.execute("DELETE FROM cursors WHERE key = ?", (k,))
+            con.execute("INSERT INTO cursors (key, value) VALUES (?, ?)",
+                        ("%s %s" % (head, sid), json.dumps(
+                            {"p": j["p"], "sk": curve, "u": user, "ed": j["ed"], "f": False,
+                             "seen": seen})))
+            n += 1
+        con.commit()
+        con.close()
+        assert n >= 1, rows
+        bot2 = new_bot(fake, db=bot.db)
+        fake.wait_caught_up()
+        fake.say(ana, room, "!game new fortuna")        # under the same session
+        mt.wait_text(fake, room, "lobby")
+        fake.wait_idle()
+        assert seated(bot.db) == [ana]
+        keys = room_key_cursors(bot.db, room)
+        assert any(k.count(" ") == 3 and (" %s " % ana) in k for k in keys), keys.keys()
+        fake.redeliver(old)                             # seen by the older version
+        ask_status(fake, ben, room)
+        assert "a replay" in bot2.log(), bot2.log()[-2000:]
+        mt.check_clean(fake)
+    finally:
+        for b in (bot2, bot):
+            if b and b.proc.poll() is None:
+                b.stop()
         fake.stop()
 
 

@@ -12,6 +12,21 @@ Element does, over Olm (to-device messages) and Megolm (room messages).
     eid = dev.send(room, "!game status", share=False)   # key withheld ...
     dev.share(room)             # ... and sent later
     dev.decrypt(room, event)    # what this device can read (None: nothing)
+    xs = e2e.cross_signing(ana) # Ana's master, self-signing and user-signing
+                                # keys, published; her devices signed
+    xs.sign(phone)              # a later device verified (Element: "verify
+                                # this session" from another one)
+    evil = e2e.homeserver_device(ana)   # the homeserver's own device on
+                                # Ana's account: self-signed, not cross-signed
+
+What a hostile homeserver or room member sends the bot:
+
+    evil = e2e.rogue_device(ana)            # an Olm device claiming to be Ana's
+                                            # that her device list does not show
+    evil.send_key_to_bot(room, sid, key)    # an m.room_key over Olm, from it
+    evil.send_key_to_bot(room, sid, key, forwarded=(curve, ed))
+                                            # an m.forwarded_room_key
+    evil.send_as(room, "!game abort", ana)  # an event "from" Ana under its key
 
 python3-olm installs into the system Python's dist-packages; the test
 scripts may run under another python3 of the same version (pyenv): the
@@ -56,11 +71,13 @@ class Device:
     """One device of a test user: an Olm account, its sessions, the room
     keys it received (inbound Megolm) and the ones it sends with."""
 
-    def __init__(self, e2e, user, device_id):
+    def __init__(self, e2e, user, device_id, name=None, homeserver=False, publish=True):
         self.e2e = e2e
         self.fake = e2e.fake
         self.user = user
         self.id = device_id
+        self.name = name            # its display name (unsigned), or None
+        self.homeserver = homeserver    # added by the homeserver, no login
         self.acct = olm.Account()
         self.curve = self.acct.identity_keys["curve25519"]
         self.ed = self.acct.identity_keys["ed25519"]
@@ -71,7 +88,8 @@ class Device:
         self.first_key = {}     # room -> its session key at index 0
         self.shared = {}        # room -> {(user, device)} holding our key
         self.seen = 0           # the last to-device seq read
-        self.upload()
+        if publish:
+            self.upload()
 
     def sign(self, obj):
         obj.setdefault("signatures", {}).setdefault(self.user, {})[
@@ -90,8 +108,19 @@ class Device:
         fb = {"signed_curve25519:" + kid: self.sign({"key": k, "fallback": True})
               for kid, k in self.acct.fallback_key["curve25519"].items()}
         self.acct.mark_keys_as_published()
-        self.fake.upload_keys(self.user, self.id, {"device_keys": dk, "one_time_keys": keys,
-                                                   "fallback_keys": fb})
+        body = {"device_keys": dk, "one_time_keys": keys, "fallback_keys": fb}
+        if self.homeserver:
+            self.fake.homeserver_adds_device(self.user, self.id, body, self.name)
+            return
+        if self.name is not None:
+            with self.fake._lock:
+                self.fake._device_names[(self.user, self.id)] = self.name
+        self.fake.upload_keys(self.user, self.id, body)
+
+    def device_keys(self):
+        """This device's keys as the homeserver holds them (signatures
+        added since included)."""
+        return self.fake.query_keys([self.user])["device_keys"][self.user][self.id]
 
     # -- receiving ----------------------------------------------------
     def _olm_decrypt(self, sender_key, msg):
@@ -231,12 +260,112 @@ class Device:
         c = self.encrypt(room, {"msgtype": msgtype, "body": body}, share)
         return self.fake.send_event(self.user, room, "m.room.encrypted", c)
 
+    def send_key_to_bot(self, room, session_id, session_key, envelope=None,
+                        payload_sender=None, ed=None, forwarded=None):
+        """Sends the bot's device a room key over Olm from this device: an
+        m.room_key for (room, session_id) with session_key (anyone's: a
+        member holds every other member's), or with forwarded=(sender
+        curve25519, claimed ed25519) an m.forwarded_room_key (session_key
+        then in the export format).  envelope: the to-device sender the
+        homeserver shows (default: this device's user); payload_sender:
+        the Olm plaintext's (default: envelope); ed: the keys.ed25519 it
+        names (default: this device's)."""
+        with self.fake._lock:
+            bot = self.fake.bot_user
+            dev, keys = self.fake.bot_device()
+            curve, s = self._session_to(bot, dev, keys)
+            envelope = envelope or self.user
+            content = {"algorithm": MEGOLM, "room_id": room, "session_id": session_id,
+                       "session_key": session_key}
+            etype = "m.room_key"
+            if forwarded:
+                etype = "m.forwarded_room_key"
+                content.update({"sender_key": forwarded[0],
+                                "sender_claimed_ed25519_key": forwarded[1],
+                                "forwarding_curve25519_key_chain": []})
+            payload = {"type": etype, "content": content,
+                       "sender": payload_sender or envelope, "sender_device": self.id,
+                       "keys": {"ed25519": ed or self.ed}, "recipient": bot,
+                       "recipient_keys": {"ed25519": keys["keys"]["ed25519:" + dev]}}
+            m = s.encrypt(json.dumps(payload))
+            self.fake.send_to_device(envelope, self.id, "m.room.encrypted", {bot: {dev: {
+                "algorithm": OLM, "sender_key": self.curve,
+                "ciphertext": {curve: {"type": m.message_type, "body": m.ciphertext}}}}})
+
+    def new_session(self, room):
+        """A new outbound session of this device for room, shared with
+        nobody: (session id, session key)."""
+        with self.fake._lock:
+            out = self._new_outbound(room)
+            return out.id, self.first_key[room]
+
+    def export(self, room):
+        """This device's outbound session for room in the export format
+        (what an m.forwarded_room_key carries), from its first index."""
+        with self.fake._lock:
+            s = olm.InboundGroupSession(self.first_key[room])
+            return s.export_session(s.first_known_index)
+
+    def send_as(self, room, body, sender, with_sender_key=True, sender_key=None):
+        """An encrypted message under this device's session for room that
+        the homeserver posts as sender's (a forged event); its event id.
+        sender_key: the curve25519 key it names instead of this device's
+        (a forwarded session's claimed one)."""
+        c = self.encrypt(room, {"msgtype": "m.text", "body": body}, share=False)
+        if sender_key:
+            c["sender_key"] = sender_key
+        if not with_sender_key:
+            c.pop("sender_key", None)
+            c.pop("device_id", None)
+        return self.fake.send_event(sender, room, "m.room.encrypted", c)
+
     def rotate(self, room):
         """Starts a new outbound session for room (Element does on a leave)."""
         with self.fake._lock:
             self.outbound.pop(room, None)
             self.first_key.pop(room, None)
             self.shared.pop(room, None)
+
+
+class CrossSigning:
+    """A test user's cross-signing keys (ed25519, python-olm's PkSigning):
+    the master key signs the self-signing and user-signing keys; the
+    self-signing key signs the user's devices.  publish() uploads them (as
+    POST /keys/device_signing/upload); sign(device) uploads a device's
+    signature (as POST /keys/signatures/upload)."""
+
+    def __init__(self, e2e, user):
+        self.e2e = e2e
+        self.fake = e2e.fake
+        self.user = user
+        self.master = olm.PkSigning(olm.PkSigning.generate_seed())
+        self.self_signing = olm.PkSigning(olm.PkSigning.generate_seed())
+        self.user_signing = olm.PkSigning(olm.PkSigning.generate_seed())
+
+    def _sign(self, by, obj):
+        obj.setdefault("signatures", {}).setdefault(self.user, {})[
+            "ed25519:" + by.public_key] = by.sign(canonical(obj))
+        return obj
+
+    def key(self, pk, usage, signer=None):
+        """The cross-signing key object of pk (signed by signer)."""
+        obj = {"user_id": self.user, "usage": [usage],
+               "keys": {"ed25519:" + pk.public_key: pk.public_key}}
+        return self._sign(signer, obj) if signer else obj
+
+    def publish(self):
+        self.fake.upload_cross_signing(self.user, {
+            "master_key": self.key(self.master, "master"),
+            "self_signing_key": self.key(self.self_signing, "self_signing", self.master),
+            "user_signing_key": self.key(self.user_signing, "user_signing", self.master)})
+
+    def sign(self, device):
+        """Signs device (one of the user's) with the self-signing key."""
+        obj = {k: v for k, v in device.device_keys().items() if k != "unsigned"}
+        obj["signatures"] = {}
+        self._sign(self.self_signing, obj)
+        failures = self.fake.upload_signatures(self.user, {self.user: {device.id: obj}})
+        assert failures == {"failures": {}}, failures
 
 
 class E2E:
@@ -250,15 +379,40 @@ class E2E:
         fake.decryptor = self.decrypt
         fake.encryptor = self.encrypt
 
-    def add_device(self, user):
+    def add_device(self, user, name=None, homeserver=False):
+        """A new device of user (name: its display name)."""
         with self.fake._lock:
             self.n += 1
-            d = Device(self, user, "PY%04d%s" % (self.n, os.urandom(2).hex().upper()))
+            d = Device(self, user, "PY%04d%s" % (self.n, os.urandom(2).hex().upper()),
+                       name, homeserver)
             self.devices.setdefault(user, []).append(d)
             return d
 
+    def homeserver_device(self, user, name=None):
+        """The homeserver's attack: a device of its own on user's account
+        (the fake's homeserver_adds_device), self-signed, never
+        cross-signed; announced to the bot in device_lists.changed."""
+        return self.add_device(user, name, homeserver=True)
+
+    def cross_signing(self, user):
+        """user's cross-signing keys, published, with every device of
+        theirs so far signed."""
+        with self.fake._lock:
+            xs = CrossSigning(self, user)
+            xs.publish()
+            for d in self.devices.get(user, []):
+                xs.sign(d)
+            return xs
+
     def device(self, user):
         return self.devices[user][0]
+
+    def rogue_device(self, user):
+        """An Olm device claiming to be user's that the homeserver does not
+        list among user's devices (a homeserver's own, or anyone's)."""
+        with self.fake._lock:
+            self.n += 1
+            return Device(self, user, "ROGUE%04d" % self.n, publish=False)
 
     def decrypt(self, room, ev):
         """The fake's view: whatever device of anyone can read it."""

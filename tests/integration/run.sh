@@ -17,6 +17,7 @@ python3 tests/integration/at_rest_test.py "$bin" || rc=1
 python3 tests/integration/discord_test.py "$bin" || rc=1
 python3 tests/integration/matrix_test.py "$bin" || rc=1
 python3 tests/integration/matrix_e2e_test.py "$bin" || rc=1
+python3 tests/integration/matrix_devices_test.py "$bin" || rc=1
 python3 tests/integration/builders_platforms_test.py "$bin" || rc=1
 python3 tests/integration/crash_test.py "$bin" || rc=1
 python3 tests/integration/cluster_test.py "$bin" || rc=1
