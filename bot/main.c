@@ -76,6 +76,8 @@ static void usage(FILE *f)
 	      "  TABULA_TEST_MATRIX_SENDQ  tests only: the Matrix send queue's bound\n"
 	      "  TABULA_TEST_MATRIX_HOLD_MS tests only: how long an encrypted message waits\n"
 	      "                     for its key\n"
+	      "  TABULA_TEST_MATRIX_HOLD_MAX tests only: how many encrypted messages wait\n"
+	      "                     for their keys at most\n"
 	      "  DISCORD_TOKEN      Discord bot token: runs the Discord adapter (never logged)\n"
 	      "  DISCORD_APPLICATION_ID  the application id (default: learnt at connect)\n"
 	      "  DISCORD_GUILD_ID   register the slash commands in this server only\n"
@@ -288,6 +290,8 @@ static struct adapter *matrix_from_env(struct store *store, const char *db, uint
 	/* tests only: how long an encrypted message waits for its key */
 	if (getenv("TABULA_TEST_MATRIX_HOLD_MS"))
 		cfg.hold_ms = strtoll(getenv("TABULA_TEST_MATRIX_HOLD_MS"), NULL, 10);
+	if (getenv("TABULA_TEST_MATRIX_HOLD_MAX"))
+		cfg.hold_max = (size_t)strtoul(getenv("TABULA_TEST_MATRIX_HOLD_MAX"), NULL, 10);
 	/* tests only: room keys rotate by the test clock */
 	if (tclock.mode)
 		cfg.now = test_now;

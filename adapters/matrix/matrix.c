@@ -476,6 +476,7 @@ static size_t sendq_len(const struct matrix *m)
 }
 
 static void batch_step(struct matrix *m);
+static void e2e_tell(struct matrix *m);
 
 static void on_resume(uv_timer_t *t)
 {
@@ -2240,6 +2241,44 @@ static int e2e_is_joined(void *ctx, const char *room, const char *user)
 	return mm->membership == MXM_JOIN ? 1 : mm->membership == MXM_INVITE ? 2 : 0;
 }
 
+static int any_session(void *ctx, const struct session_rec *s)
+{
+	*(int *)ctx = 1;
+	return 1;
+}
+
+/*
+ * Whether an encrypted event of sender in room may wait for its key
+ * (mxe2e_io.may_hold): when sender is joined to room and a game is open
+ * there, or sender holds a seat in an open game (their direct chat).  The
+ * store answers, as it does for the session manager.  A store that does
+ * not answer: yes (the list's own bounds still hold).
+ */
+static int e2e_may_hold(void *ctx, const char *room, const char *sender)
+{
+	struct matrix *m = ctx;
+	struct session_rec s;
+	struct buf err = BUF_INIT;
+	int r, yes = 0;
+
+	session_rec_init(&s);
+	r = store_session_current(m->store, "matrix", room, &s, &err);
+	if (r > 0 && (s.status == SESSION_LOBBY || s.status == SESSION_ACTIVE) &&
+	    e2e_is_joined(m, room, sender) == 1)
+		yes = 1;
+	session_rec_release(&s);
+	if (!yes && r >= 0 &&
+	    store_sessions_of_user(m->store, "matrix", sender, any_session, &yes, &err) < 0)
+		r = -1;
+	if (r < 0) {
+		log_warn("matrix: could not ask the store whose encrypted messages may wait for "
+			 "their keys: %s", buf_str(&err));
+		yes = 1;
+	}
+	buf_release(&err);
+	return yes;
+}
+
 /* The member list of an encrypted room, fetched whole before a message
  * goes (with lazy-loaded members the bot knows only some): then q goes on. */
 struct memctx {
@@ -3129,6 +3168,7 @@ static void batch_end(struct matrix *m)
 	struct batch *b = &m->batch;
 
 	after_batch(m);
+	e2e_tell(m);
 	m->synced = 1;
 	free(m->since);
 	m->since = xstrdup(b->main.next_batch);
@@ -3216,17 +3256,14 @@ static void on_never_came(void *ctx, const char *room, const char *sender)
 }
 
 /*
- * The encryption side of a sync response, before any of its events: room
- * keys from to-device messages, device lists, key counts; then the held
- * events whose keys are here now go first in the batch's run; those whose
- * keys never came are dropped, and their senders told (a command of
- * theirs may be among them).
+ * Held events whose keys never came are dropped; their senders, and those
+ * whose encrypted events were pushed out of the held list or not held at
+ * all, are told (a command of theirs may be among them).  At the start of
+ * a batch and at its end, so that nobody waits for the next sync to hear.
  */
-static void e2e_batch(struct matrix *m, struct batch *b)
+static void e2e_tell(struct matrix *m)
 {
 	struct unread u = { m, NULL, 0 };
-	struct unit **tail = &b->run;
-	struct mx_sync ready;
 	size_t i;
 
 	if (!mxe2e_started(m->e2e))
@@ -3246,6 +3283,23 @@ static void e2e_batch(struct matrix *m, struct batch *b)
 		rich_release(&body);
 	}
 	free(u.pairs);
+}
+
+/*
+ * The encryption side of a sync response, before any of its events: room
+ * keys from to-device messages, device lists, key counts; then the held
+ * events whose keys are here now go first in the batch's run (e2e_tell
+ * first).
+ */
+static void e2e_batch(struct matrix *m, struct batch *b)
+{
+	struct unit **tail = &b->run;
+	struct mx_sync ready;
+
+	if (!mxe2e_started(m->e2e))
+		return;
+	mxe2e_sync(m->e2e, &b->main);
+	e2e_tell(m);
 	if (b->initial)
 		return;
 	while (*tail)
@@ -3764,6 +3818,7 @@ struct adapter *matrix_adapter_new(const struct matrix_config *cfg, struct buf *
 	io.call = e2e_call;
 	io.is_joined = e2e_is_joined;
 	io.new_device = e2e_new_device;
+	io.may_hold = e2e_may_hold;
 	io.settled = e2e_settled;
 	io.store = cfg->store;
 	if (cfg->now) {

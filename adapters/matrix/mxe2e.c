@@ -162,6 +162,8 @@ struct mxe2e {
 	size_t nqnow;
 	char (*ready_done)[MX_ID_SIZE];	/* rooms mxe2e_take_ready gave this round */
 	size_t nready_done;
+	char (*untold)[2][MX_ID_SIZE];	/* (room, sender) to tell at mxe2e_expire */
+	size_t nuntold;
 	struct pend pend;	/* list head */
 };
 
@@ -1599,14 +1601,146 @@ void mxe2e_sync(struct mxe2e *e, const struct mx_sync *s)
 
 /* ---- held events ---- */
 
-static void held_save(struct mxe2e *e)
+/*
+ * One store row per held event (matrix.e2e.<d>.held.<event id>), written
+ * when it is held and deleted when it goes: a hold costs one row however
+ * many wait, and a flood of them cannot turn into megabytes of writes.
+ */
+static const char *held_key(struct mxe2e *e, struct buf *k, const char *event_id)
 {
-	struct buf k = BUF_INIT;
-	char *text = mxh_encode(&e->held);
+	ekey(e, k, "held", NULL, NULL);
+	buf_printf(k, ".%s", event_id);
+	return buf_str(k);
+}
 
-	kv_set(e, ekey(e, &k, "held", NULL, NULL), e->held.n ? text : "");
+/* 0 stored, -1 not (logged). */
+static int held_save(struct mxe2e *e, const struct mxh_event *h)
+{
+	struct buf k = BUF_INIT, err = BUF_INIT;
+	char *text = mxh_row(h);
+	int rc = store_cursor_set(e->io.store, held_key(e, &k, h->event_id), text, &err);
+
+	if (rc)
+		log_warn("matrix: storing an encrypted message waiting for its key: %s",
+			 buf_str(&err));
 	free(text);
 	buf_release(&k);
+	buf_release(&err);
+	return rc ? -1 : 0;
+}
+
+static void held_delete(struct mxe2e *e, const char *event_id)
+{
+	struct buf k = BUF_INIT, err = BUF_INIT;
+
+	if (store_cursor_delete(e->io.store, held_key(e, &k, event_id), &err))
+		log_warn("matrix: deleting an encrypted message that waited for its key: %s",
+			 buf_str(&err));
+	buf_release(&k);
+	buf_release(&err);
+}
+
+/* sender is told (at the next mxe2e_expire) that an event of theirs in
+ * room was lost, unless they were lately. */
+static void tell(struct mxe2e *e, const char *room, const char *sender)
+{
+	size_t i;
+
+	if (!mxh_tell(&e->held, room, sender, now_ms(e)))
+		return;
+	for (i = 0; i < e->nuntold; i++)
+		if (!strcmp(e->untold[i][0], room) && !strcmp(e->untold[i][1], sender))
+			return;
+	if (e->nuntold >= MXH_MAX)
+		return;		/* notices in one sync: the rest go untold */
+	e->untold = xrealloc(e->untold, (e->nuntold + 1) * sizeof(*e->untold));
+	snprintf(e->untold[e->nuntold][0], MX_ID_SIZE, "%s", room);
+	snprintf(e->untold[e->nuntold][1], MX_ID_SIZE, "%s", sender);
+	e->nuntold++;
+}
+
+struct held_load {
+	struct mxe2e *e;
+	size_t prefix_len;
+	size_t n, dropped;
+	int failed;		/* a converted row was not stored */
+};
+
+static int on_held_row(void *ctx, const char *key, const char *value)
+{
+	struct held_load *l = ctx;
+	enum mxh_added r = mxh_restore(&l->e->held, key + l->prefix_len, value);
+
+	if (r == MXH_ADDED) {
+		l->n++;
+	} else if (r != MXH_KNOWN) {
+		struct buf err = BUF_INIT;
+
+		l->dropped++;
+		if (store_cursor_delete(l->e->io.store, key, &err))
+			log_warn("matrix: deleting a held encrypted message: %s", buf_str(&err));
+		buf_release(&err);
+	}
+	return 0;
+}
+
+static void on_held_converted(void *ctx, const struct mxh_event *h)
+{
+	struct held_load *l = ctx;
+
+	l->n++;
+	if (held_save(l->e, h))
+		l->failed = 1;
+}
+
+/*
+ * The held events, from their rows; then the single list that versions
+ * before one row per event stored (matrix.e2e.<d>.held), converted once:
+ * its rows are written first and the list deleted only when they all
+ * were, so a crash or an error in between converts it again (the events
+ * already held are skipped).
+ */
+static void held_load(struct mxe2e *e)
+{
+	struct buf k = BUF_INIT, v = BUF_INIT, err = BUF_INIT;
+	struct held_load l = { e, 0, 0, 0, 0 };
+	int r;
+
+	ekey(e, &k, "held", NULL, NULL);
+	buf_printf(&k, ".");
+	l.prefix_len = k.len;
+	if (store_cursors_prefix(e->io.store, buf_str(&k), on_held_row, &l, &err))
+		log_warn("matrix: reading the encrypted messages waiting for their keys: %s",
+			 buf_str(&err));
+	if (l.dropped)
+		log_warn("matrix: %zu stored encrypted messages waiting for their keys were "
+			 "unreadable or over the bound; dropped", l.dropped);
+	buf_reset(&err);
+	r = store_cursor_get(e->io.store, ekey(e, &k, "held", NULL, NULL), &v, &err);
+	if (r < 0)
+		log_warn("matrix: reading the encrypted messages waiting for their keys: %s",
+			 buf_str(&err));
+	if (r > 0) {
+		l.n = 0;
+		if (v.len && mxh_restore_list(&e->held, buf_str(&v), on_held_converted, &l))
+			log_warn("matrix: the stored list of encrypted messages waiting for keys "
+				 "is not readable; dropped");
+		if (l.failed) {
+			log_warn("matrix: the list of encrypted messages waiting for keys is kept "
+				 "until its rows are stored");
+		} else {
+			buf_reset(&err);
+			if (store_cursor_delete(e->io.store, buf_str(&k), &err))
+				log_warn("matrix: deleting the old list of encrypted messages: %s",
+					 buf_str(&err));
+			else if (l.n)
+				log_info("matrix: %zu encrypted messages waiting for their keys "
+					 "now stored one by one", l.n);
+		}
+	}
+	buf_release(&k);
+	buf_release(&v);
+	buf_release(&err);
 }
 
 int mxe2e_take_ready(struct mxe2e *e, struct mx_sync *out)
@@ -1634,51 +1768,94 @@ int mxe2e_take_ready(struct mxe2e *e, struct mx_sync *out)
 	return 0;
 }
 
-struct expire_ctx {
-	void (*cb)(void *ctx, const char *room, const char *sender);
-	void *ctx;
-};
-
 static void on_expired(void *ctx, const struct mxh_event *h)
 {
-	struct expire_ctx *x = ctx;
+	struct mxe2e *e = ctx;
 
 	log_warn("matrix: an encrypted message waited %d minutes for its key, which never "
 		 "came; dropped", MXH_TTL_MS / 60000);
-	x->cb(x->ctx, h->room, h->sender);
+	held_delete(e, h->event_id);
+	tell(e, h->room, h->sender);
 }
 
 void mxe2e_expire(struct mxe2e *e, void (*cb)(void *ctx, const char *room, const char *sender),
 		  void *ctx)
 {
-	struct expire_ctx x = { cb, ctx };
+	size_t i;
 
-	if (mxh_expire(&e->held, now_ms(e), on_expired, &x))
-		held_save(e);
+	if (!e->started)
+		return;
+	mxh_expire(&e->held, now_ms(e), on_expired, e);
+	for (i = 0; i < e->nuntold; i++)
+		cb(ctx, e->untold[i][0], e->untold[i][1]);
+	free(e->untold);
+	e->untold = NULL;
+	e->nuntold = 0;
 }
 
-/* 0 held (or held already), -1 not holdable. */
+/*
+ * 0 held (or held already), -1 not held: too long; over its sender's rate
+ * (dropped, logged once a while); from someone the adapter does not hold
+ * for (in no game); or the list is full and nothing of the sender's may
+ * give way.  Those last two senders are told.  An event pushed out for it
+ * (the sender's own, or the room's) has its sender told.
+ */
 static int hold(struct mxe2e *e, const struct mx_item *c)
 {
 	struct mxh_event dropped;
-	int nd, rc = mxh_add(&e->held, c, now_ms(e), &dropped, &nd);
+	const struct mxh_event *added;
+	int64_t now = now_ms(e);
+	int nd, log_it;
+	enum mxh_added rc;
 
-	if (rc <= 0)
-		return rc;
+	if (c->text_len > MXH_CIPHER_MAX || c->too_long) {
+		log_info("matrix: an encrypted message without its key, too long to wait for it");
+		return -1;
+	}
+	if (mxh_has(&e->held, c->event_id))
+		return 0;	/* delivered again */
+	if (!mxh_rate(&e->held, c->sender, now, &log_it)) {
+		if (log_it)
+			log_warn("matrix: %s sends more encrypted messages without their keys than "
+				 "the bot holds (%d, then one every %d s); the others are dropped",
+				 c->sender, MXH_RATE_BURST, MXH_RATE_MS / 1000);
+		return -1;
+	}
+	if (e->io.may_hold && !e->io.may_hold(e->io.ctx, c->room, c->sender)) {
+		log_info("matrix: an encrypted message without its key from someone in no game "
+			 "here; not held");
+		tell(e, c->room, c->sender);
+		return -1;
+	}
+	rc = mxh_add(&e->held, c, now, &dropped, &nd, &added);
+	if (rc == MXH_KNOWN)
+		return 0;
+	if (rc == MXH_FULL) {
+		log_warn("matrix: too many encrypted messages wait for their keys; a new one is "
+			 "not held");
+		tell(e, c->room, c->sender);
+		return -1;
+	}
+	if (rc != MXH_ADDED)
+		return -1;
 	if (nd) {
-		log_warn("matrix: too many encrypted messages wait for their keys; the oldest "
-			 "is dropped");
+		log_warn("matrix: too many encrypted messages wait for their keys in one room or "
+			 "from one sender; the oldest of them is dropped");
+		held_delete(e, dropped.event_id);
+		tell(e, dropped.room, dropped.sender);
 		json_decref(dropped.ev);
 	}
 	log_info("matrix: an encrypted message waits for its key");
-	held_save(e);
+	/* not stored, it would be lost by a restart: kept in memory anyway,
+	 * as the sync position moves on either way */
+	held_save(e, added);
 	return 0;
 }
 
 static void unhold(struct mxe2e *e, const char *event_id)
 {
 	if (mxh_remove(&e->held, event_id))
-		held_save(e);
+		held_delete(e, event_id);
 }
 
 void mxe2e_forget(struct mxe2e *e, const char *event_id)
@@ -1722,7 +1899,7 @@ enum mxe_verdict mxe2e_decrypt(struct mxe2e *e, const struct mx_item *c, struct 
 		}
 		if (!hold(e, c))
 			return MXE_HELD;
-		log_info("matrix: an encrypted message without its key, too long to wait for it");
+		log_info("matrix: an encrypted message without its key is dropped");
 		goto bad;
 	}
 	if (!owner) {
@@ -2852,11 +3029,7 @@ int mxe2e_start(struct mxe2e *e, const char *user, const char *device, struct bu
 		log_warn("matrix: reading the room keys waiting for their checks: %s", buf_str(err));
 		buf_reset(err);
 	}
-	text = kv_get(e, ekey(e, &k, "held", NULL, NULL));
-	if (text && mxh_decode(&e->held, text))
-		log_warn("matrix: the stored list of encrypted messages waiting for keys is not "
-			 "readable; dropped");
-	free(text);
+	held_load(e);
 	buf_release(&k);
 	e->started = 1;
 	{
@@ -2917,6 +3090,7 @@ void mxe2e_free(struct mxe2e *e)
 	free_list(e->qnext, e->nqnext);
 	free_list(e->qnow, e->nqnow);
 	free(e->ready_done);
+	free(e->untold);
 	mxc_account_free(e->acc);
 	mxc_key_wipe(&e->key);
 	free(e);

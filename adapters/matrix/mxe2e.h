@@ -38,7 +38,9 @@
  *                                   a room key waiting for its checks
  *   matrix.e2e.<d>.out.<room>       the room's outbound session, and who has it
  *   matrix.e2e.<d>.dev.<user>       a user's devices (trust on first use)
- *   matrix.e2e.<d>.held             events waiting for their key
+ *   matrix.e2e.<d>.held.<event id>  an event waiting for its key (one row
+ *                                   each; the single list .held of older
+ *                                   versions is converted at the start)
  *   matrix.enc.<room>               the room's m.room.encryption settings
  * Order matters where a crash could lose a key: a room key is stored before
  * the Olm session that decrypted it, an outbound session's new index before
@@ -109,6 +111,13 @@ struct mxe2e_io {
 	 */
 	void (*new_device)(void *ctx, const char *user, const char *device, const char *name,
 			   const char *fingerprint, int cross);
+	/*
+	 * Whether an event of sender in room whose key has not come may wait
+	 * for it (mxhold.h): the adapter says yes for players and members of
+	 * a room with a game, so that strangers cannot fill the list.  NULL:
+	 * anyone's may.
+	 */
+	int (*may_hold)(void *ctx, const char *room, const char *sender);
 };
 
 struct mxe2e;
@@ -163,8 +172,11 @@ int mxe2e_checking(struct mxe2e *e, void (*fn)(void *ctx), void *ctx);
 int mxe2e_take_ready(struct mxe2e *e, struct mx_sync *out);
 
 /*
- * Held events past their time (or pushed out by newer ones): cb(ctx, room,
- * sender) once per such event; they are dropped.
+ * Drops the held events past their time; then cb(ctx, room, sender) for
+ * each sender to tell that an event of theirs in room was lost since the
+ * last call: past its time, pushed out by a newer one of theirs or of the
+ * room, or not held at all (the list full, or they are in no game).  At
+ * most once per room and sender every MXH_TELL_MS.
  */
 void mxe2e_expire(struct mxe2e *e, void (*cb)(void *ctx, const char *room, const char *sender),
 		  void *ctx);

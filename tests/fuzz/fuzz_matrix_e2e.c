@@ -14,8 +14,9 @@
  *   'k'  a /keys/query answer's devices object for mxk_apply(), the same
  *        bytes as a whole answer for mxk_apply_answer() (cross-signing,
  *        the pin, approvals), then a
- *        /keys/claim answer for mxk_claimed(); then the same bytes as a
- *        held list for mxh_decode();
+ *        /keys/claim answer for mxk_claimed(); then the same bytes as the
+ *        held list of older versions for mxh_restore_list() and as one
+ *        held event's row for mxh_restore();
  *   'b'  a /sync body through a started mxe2e (the bot's own device on an
  *        in-memory store): mxe2e_sync() (to-device messages, device lists),
  *        then mxe2e_decrypt() of each encrypted event: room, sender,
@@ -284,7 +285,8 @@ static void fuzz_keys(const uint8_t *data, size_t size)
 	json_decref(j);
 	mxh_init(&h, 0, 0);
 	s = cstr(data, size);
-	mxh_decode(&h, s);
+	mxh_restore_list(&h, s, NULL, NULL);
+	mxh_restore(&h, NULL, s);
 	if (h.n > h.max)
 		bug("a held list over its bound");
 	free(s);

@@ -426,11 +426,65 @@ def test_room_key_rotates_after_rotation_period_ms():
         fake.stop()
 
 
+def held_ids(db):
+    """The event ids of the encrypted events the store holds for their key:
+    one row each (matrix.e2e.<d>.held.<event id>), or the single list that
+    versions before stored (so a test run against those fails on what it
+    asserts, not on reading)."""
+    out = set()
+    for k, v in cursor_values(db, "matrix.e2e.").items():
+        m = re.match(r"matrix\.e2e\.[^.]+\.held\.(.+)$", k)
+        if m:
+            out.add(m.group(1))
+        elif re.match(r"matrix\.e2e\.[^.]+\.held$", k) and v:
+            out.update(e["e"]["event_id"] for e in json.loads(v))
+    return out
+
+
+def seats(db):
+    """The number of seats of the store's games."""
+    con = sqlite3.connect("file:%s?mode=ro" % db, uri=True, timeout=10)
+    try:
+        return con.execute("SELECT count(*) FROM seats").fetchone()[0]
+    finally:
+        con.close()
+
+
+def undecryptable(fake, user, room, n=1, size=2000):
+    """n m.room.encrypted events from user in room that nobody can decrypt
+    (each under a made-up session: what a member, or a homeserver, can send
+    at will); their event ids."""
+    ids = []
+    for _ in range(n):
+        sid = "".join(random.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+                      for _ in range(43))
+        ids.append(fake.send_event(user, room, "m.room.encrypted", {
+            "algorithm": MEGOLM, "sender_key": "F" * 43, "device_id": "FLOOD",
+            "session_id": sid, "ciphertext": "A" * size}))
+    return ids
+
+
+def open_lobby(fake, dev, room):
+    """dev's player opens a lobby in room (a command the bot can read), then
+    starts a new session whose key it has not sent yet."""
+    dev.send(room, "!game new fortuna")
+    mt.wait_text(fake, room, "lobby")
+    fake.wait_idle()
+    dev.rotate(room)
+
+
+def told(fake, room):
+    """The bot's "could not read an encrypted message of yours" notices in
+    room: the users each mentions."""
+    return [m["m.mentions"].get("user_ids", []) for m in fake.bot_messages(room)
+            if "could not read an encrypted message" in m.get("body", "")]
+
+
 def test_late_room_key_handled_exactly_once():
     """A command whose room key reaches the bot after the command does
-    waits for it, across a restart, and is done once when the key comes,
-    never again (another restart); commands of others are answered
-    meanwhile."""
+    waits for it (stored one row per event), across a restart, and is done
+    once when the key comes, never again (another restart); commands of
+    others are answered meanwhile."""
     fake = mt.new_fake()
     bot = new_bot(fake)
     bot2 = bot3 = None
@@ -438,20 +492,20 @@ def test_late_room_key_handled_exactly_once():
         ana, ben = mt.players(fake, 2)
         room = encrypted_room(fake, [ana, ben])
         dev = fake.e2e.device(ana)
-        dev.send(room, "!game new fortuna", share=False)     # the key withheld
+        open_lobby(fake, dev, room)
+        eid = dev.send(room, "!game addbot 1", share=False)     # the key withheld
         fake.wait_caught_up()
         fake.wait_idle()
         ask_status(fake, ben, room)                         # others go on
-        assert not any("lobby" in t for t in mt.texts(fake, room))
-        held = cursor_values(bot.db, "matrix.e2e.")
-        assert any(k.endswith(".held") and v for k, v in held.items()), held.keys()
+        assert seats(bot.db) == 1
+        assert held_ids(bot.db) == {eid}, held_ids(bot.db)
         bot.stop()
         bot2 = new_bot(fake, db=bot.db)
         fake.wait_caught_up()
         fake.wait_idle()
-        assert not any("lobby" in t for t in mt.texts(fake, room))
+        assert seats(bot.db) == 1
         dev.share(room)                                      # the key arrives
-        mt.wait_text(fake, room, "lobby")
+        fake._wait(lambda: seats(bot.db) == 2, 10, lambda: "the held command did not run")
         fake.wait_idle()
         time.sleep(0.3 * SLOW)
         bot2.stop()
@@ -459,13 +513,11 @@ def test_late_room_key_handled_exactly_once():
         fake.wait_caught_up()
         fake.wait_idle()
         time.sleep(0.3 * SLOW)
-        lobbies = [t for t in mt.texts(fake, room) if "lobby" in t]
-        assert len(lobbies) == 1, lobbies
+        assert seats(bot.db) == 2
         con = sqlite3.connect("file:%s?mode=ro" % bot.db, uri=True)
         assert con.execute("SELECT count(*) FROM sessions").fetchone()[0] == 1
         con.close()
-        assert not any(k.endswith(".held") and v
-                       for k, v in cursor_values(bot.db, "matrix.e2e.").items())
+        assert not held_ids(bot.db)
         assert "waits for its key" in bot.log()
         mt.check_clean(fake)
     finally:
@@ -485,20 +537,146 @@ def test_room_key_that_never_comes_is_dropped_and_its_sender_told():
         ana, ben = mt.players(fake, 2)
         room = encrypted_room(fake, [ana, ben])
         dev = fake.e2e.device(ana)
-        dev.send(room, "!game new fortuna", share=False)
+        open_lobby(fake, dev, room)
+        n = len(mt.texts(fake, room))
+        dev.send(room, "!game addbot 1", share=False)
         dev.send(room, "!game status", share=False)
         fake.wait_caught_up()
+        fake._wait(lambda: len(held_ids(bot.db)) == 2, 10, lambda: "not held")
         time.sleep(1.6 * SLOW)
         fake.say(ben, room, "hello")                        # a sync after the wait
-        fake._wait(lambda: any("could not read" in t for t in mt.texts(fake, room)), 10,
-                   lambda: "no notice: %r" % mt.texts(fake, room))
-        told = [m for m in fake.bot_messages(room) if "could not read" in m.get("body", "")]
-        assert len(told) == 1 and told[0]["m.mentions"]["user_ids"] == [ana], told
+        fake._wait(lambda: told(fake, room), 10, lambda: "no notice: %r" % mt.texts(fake, room))
+        assert told(fake, room) == [[ana]], told(fake, room)
+        assert not held_ids(bot.db)
         dev.share(room)
         fake.wait_caught_up()
         fake.wait_idle()
         time.sleep(0.3 * SLOW)
-        assert not any("lobby" in t for t in mt.texts(fake, room)), mt.texts(fake, room)
+        assert seats(bot.db) == 1
+        assert len(mt.texts(fake, room)) == n + 1, mt.texts(fake, room)[n:]
+        mt.check_clean(fake)
+    finally:
+        bot.stop()
+        fake.stop()
+
+
+def test_flood_cannot_push_out_a_players_waiting_command():
+    """Seventeen accounts in a room of their own (with a game, so that their
+    events are held at all) send 16 undecryptable events each, more than the
+    whole list holds: a player's command waiting for its key elsewhere stays
+    and runs when its key comes (on the old global list the oldest event of
+    all went, whoever's it was); the flood's own events push out only the
+    flood's (its room's share), and the flooders whose events went are told
+    there, once each.  Each flooder gets a few held, then is over its rate."""
+    fake = mt.new_fake()
+    bot = new_bot(fake)
+    try:
+        ana, ben = mt.players(fake, 2)
+        room = encrypted_room(fake, [ana, ben])
+        dev = fake.e2e.device(ana)
+        open_lobby(fake, dev, room)
+        eid = dev.send(room, "!game addbot 1", share=False)
+        fake.wait_caught_up()
+        fake._wait(lambda: eid in held_ids(bot.db), 10, lambda: "not held")
+        flooders = [fake.register_user("flood%d" % i, "Flood%d" % i) for i in range(17)]
+        flood = fake.create_room(flooders[0], name="flood", members=flooders[1:])
+        fake.invite_bot(flood, flooders[0])
+        fake._wait(lambda: flood in fake.bot_rooms(), 10, lambda: "the bot did not join")
+        fake.say(flooders[0], flood, "!game new fortuna")
+        mt.wait_text(fake, flood, "lobby")
+        for _ in range(16):
+            for f in flooders:
+                undecryptable(fake, f, flood)
+        fake.wait_caught_up(timeout=30)
+        fake.wait_idle()
+        held = held_ids(bot.db)
+        assert eid in held, "the player's command was pushed out"
+        assert len(held) <= 1 + 64, len(held)       # the flood room's share
+        dev.share(room)                             # a sync: the notices go too
+        fake._wait(lambda: seats(bot.db) == 2, 10, lambda: "the held command did not run")
+        fake._wait(lambda: told(fake, flood), 10, lambda: "no flooder told")
+        fake.wait_idle()
+        who = [u for us in told(fake, flood) for u in us]
+        assert who and set(who) <= set(flooders), who
+        assert len(who) == len(set(who)), "told twice: %r" % who
+        assert not told(fake, room), told(fake, room)
+        log = bot.log()
+        assert "the oldest of them is dropped" in log
+        assert "sends more encrypted messages without their keys" in log
+        mt.check_clean(fake)
+    finally:
+        bot.stop()
+        fake.stop()
+
+
+def test_held_events_quotas():
+    """Who gets held and how many: a stranger's undecryptable event in a
+    room without a game is not held (and they are told); one sender's burst
+    is capped by its rate; a flood in the player's own room pushes out the
+    flood's events (the room's share goes to whoever holds the most), not
+    the player's; and a full list refuses a newcomer's event (told) rather
+    than push out anybody's."""
+    fake = mt.new_fake()
+    bot = new_bot(fake, extra_env={"TABULA_TEST_MATRIX_HOLD_MAX": "80"})
+    try:
+        ana, ben, cy = mt.players(fake, 3)
+        room = encrypted_room(fake, [ana, ben, cy])
+        dev = fake.e2e.device(ana)
+        # a stranger in a room with no game: not held, told
+        odd = fake.register_user("odd", "Odd")
+        other = fake.create_room(odd, name="no game")
+        fake.invite_bot(other, odd)
+        fake._wait(lambda: other in fake.bot_rooms(), 10, lambda: "the bot did not join")
+        sid = undecryptable(fake, odd, other)[0]
+        fake.wait_caught_up()
+        fake._wait(lambda: told(fake, other), 10, lambda: "the stranger was not told")
+        assert told(fake, other) == [[odd]]
+        assert sid not in held_ids(bot.db)
+        # the player's command waits
+        open_lobby(fake, dev, room)
+        eid = dev.send(room, "!game addbot 1", share=False)
+        fake.wait_caught_up()
+        fake._wait(lambda: eid in held_ids(bot.db), 10, lambda: "not held")
+        # one sender's burst: its rate
+        eve = fake.register_user("eve", "Eve")
+        fake.join(eve, room)
+        eves = undecryptable(fake, eve, room, 12)
+        fake.wait_caught_up()
+        fake.wait_idle()
+        assert len(set(eves) & held_ids(bot.db)) == 8, len(set(eves) & held_ids(bot.db))
+        # seventeen more in the player's room: the room's share (64) is
+        # kept by pushing out the biggest holders' events, never hers
+        mals = [fake.register_user("mal%d" % i, "Mal%d" % i) for i in range(17)]
+        for m in mals:
+            fake.join(m, room)
+        for _ in range(4):
+            for m in mals:
+                undecryptable(fake, m, room)
+        fake.wait_caught_up(timeout=30)
+        fake.wait_idle()
+        held = held_ids(bot.db)
+        assert eid in held and len(held) == 64, (eid in held, len(held))
+        # the list full (80 here): a newcomer with nothing held is refused
+        # (others' rooms: 64 in the player's room, 16 in a second one)
+        room2 = encrypted_room(fake, [ben, cy], name="second")
+        open_lobby(fake, fake.e2e.device(ben), room2)
+        for i in range(2):
+            x = fake.register_user("x%d" % i, "X%d" % i)
+            fake.join(x, room2)
+            undecryptable(fake, x, room2, 8)
+        fake.wait_caught_up()
+        fake.wait_idle()
+        assert len(held_ids(bot.db)) == 80, len(held_ids(bot.db))
+        cid = fake.e2e.device(cy).send(room2, "!game join", share=False)
+        fake.wait_caught_up()
+        fake.wait_idle()
+        assert cid not in held_ids(bot.db)
+        assert eid in held_ids(bot.db)
+        fake.say(ben, room2, "hello")                   # a sync: the notices
+        fake._wait(lambda: [cy] in told(fake, room2), 10, lambda: "cy not told")
+        dev.share(room)
+        fake._wait(lambda: seats(bot.db) >= 3, 10, lambda: "the held command did not run")
+        assert "not held" in bot.log()
         mt.check_clean(fake)
     finally:
         bot.stop()

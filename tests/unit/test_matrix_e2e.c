@@ -1,6 +1,7 @@
 /* adapters/matrix: mxe2e (the bot's device against a scripted homeserver
  * and a player's device made with mxcrypto), mxkeys (trust on first use),
- * mxhold (bounded waiting), and mxsync's end-to-end decoders. */
+ * held events in the store (mxhold.h; the list's own rules are in
+ * test_matrix_hold.c), and mxsync's end-to-end decoders. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -1069,88 +1070,220 @@ static void cipher_item(struct mx_sync *s, const char *room, const char *sender,
 	free(ct);
 }
 
-static int expired_n;
+/* ---- held events in the store ---- */
 
-static void on_expired(void *ctx, const struct mxh_event *e)
+static int io_may_hold(void *ctx, const char *room, const char *sender)
 {
-	expired_n++;
+	return strcmp(sender, "@stranger:s") != 0;	/* in no game */
 }
 
-static void test_hold_bounded(void **state)
+static int count_row(void *ctx, const char *key, const char *value)
 {
-	struct mxh h;
-	struct mxh_event dropped;
-	struct mx_sync s, r;
-	int nd;
-	size_t i;
-	char id[32], *enc;
+	(*(int *)ctx)++;
+	return 0;
+}
 
-	mxh_init(&h, 20, 1000);
-	cipher_item(&s, ROOM, ANA, "$a", "S1", 100);
-	assert_int_equal(mxh_add(&h, &s.items[0], 10, &dropped, &nd), 1);
-	assert_int_equal(mxh_add(&h, &s.items[0], 11, &dropped, &nd), 0);	/* once */
+/* The bot's held rows (matrix.e2e.BOTDEV.held.<event id>). */
+static int held_rows(struct store *st)
+{
+	struct buf err = BUF_INIT;
+	int n = 0;
+
+	assert_int_equal(store_cursors_prefix(st, "matrix.e2e.BOTDEV.held.", count_row, &n,
+					      &err), 0);
+	buf_release(&err);
+	return n;
+}
+
+static int has_row(struct store *st, const char *key)
+{
+	struct buf v = BUF_INIT, err = BUF_INIT;
+	int r = store_cursor_get(st, key, &v, &err);
+
+	buf_release(&v);
+	buf_release(&err);
+	return r;
+}
+
+static char told[16][2][64];
+static size_t ntold;
+
+static void on_told(void *ctx, const char *room, const char *sender)
+{
+	assert_true(ntold < 16);
+	snprintf(told[ntold][0], sizeof(told[ntold][0]), "%s", room);
+	snprintf(told[ntold][1], sizeof(told[ntold][1]), "%s", sender);
+	ntold++;
+}
+
+static int was_told(const char *room, const char *sender)
+{
+	size_t i;
+
+	for (i = 0; i < ntold; i++)
+		if (!strcmp(told[i][0], room) && !strcmp(told[i][1], sender))
+			return 1;
+	return 0;
+}
+
+static struct mxe2e *held_bot(struct store *st)
+{
+	struct mxe2e_io io = { .call = io_call, .is_joined = io_joined, .store = st,
+			       .now_ms = io_now, .may_hold = io_may_hold };
+	struct mxc_key k;
+	struct buf err = BUF_INIT;
+	struct mxe2e *e;
+
+	assert_int_equal(mxc_pickle_key_load("a pickle key of length", NULL, &k, &err), 0);
+	e = mxe2e_new(&io, &k, 1, 2, 12, 0);	/* twelve held at most */
+	assert_int_equal(mxe2e_start(e, BOT, "BOTDEV", &err), 0);
+	buf_release(&err);
+	return e;
+}
+
+static enum mxe_verdict decrypt_one(struct mxe2e *e, const char *sender, const char *id,
+				    const char *body)
+{
+	struct mx_sync s, plain;
+	enum mxe_verdict v;
+
+	sync_of(&s, NULL, json_pack("[o]", cipher_event(sender, id, ROOM, body)));
+	v = mxe2e_decrypt(e, cipher_in(&s), &plain);
+	mx_sync_release(&plain);
 	mx_sync_release(&s);
-	cipher_item(&s, ROOM, ANA, "$big", "S1", MXH_CIPHER_MAX + 1);
-	assert_int_equal(mxh_add(&h, &s.items[0], 10, &dropped, &nd), -1);
-	mx_sync_release(&s);
-	/* one sender cannot hold more than its share: its oldest goes */
-	for (i = 0; i < MXH_PER_SENDER + 3; i++) {
+	return v;
+}
+
+/*
+ * One store row per held event, written when it is held and deleted when
+ * it goes (not the whole list per change); the single list a store from
+ * before kept is converted at the start and its events still run when
+ * their key comes; strangers' events are not held, a flooder's rate is
+ * capped, a full list pushes out only the sender's own, and whoever lost
+ * an event is told.
+ */
+static void test_e2e_held_rows(void **state)
+{
+	struct buf err = BUF_INIT;
+	struct store *st = store_sqlite_open(":memory:", &err);
+	struct mxe2e *e;
+	struct mx_sync s, plain, ready;
+	struct call *c;
+	json_t *up, *dk, *old;
+	char *otk, *text, bot_curve[64], bot_ed[64], id[32];
+	size_t i;
+
+	memset(&ana, 0, sizeof(ana));
+	ntold = 0;
+	calls_reset();
+	ana.acc = mxc_account_new();
+	ana.out = mxc_out_new();
+	ana.first_key = mxc_out_key(ana.out);
+	/* what a store from before one row per event holds */
+	old = json_pack("[{s:s, s:s, s:I, s:o}]", "r", ROOM, "s", mxc_out_id(ana.out), "t",
+			(json_int_t)clock_ms - 1000, "e", cipher_event(ANA, "$old", ROOM, "!play 1"));
+	text = json_dumps(old, JSON_COMPACT);
+	assert_int_equal(store_cursor_set(st, "matrix.e2e.BOTDEV.held", text, &err), 0);
+	free(text);
+	json_decref(old);
+
+	e = held_bot(st);
+	c = pending("/_matrix/client/v3/keys/upload");
+	up = json_incref(c->body);
+	dk = json_object_get(up, "device_keys");
+	snprintf(bot_curve, sizeof(bot_curve), "%s", json_string_value(json_object_get(
+		 json_object_get(dk, "keys"), "curve25519:BOTDEV")));
+	snprintf(bot_ed, sizeof(bot_ed), "%s", json_string_value(json_object_get(
+		 json_object_get(dk, "keys"), "ed25519:BOTDEV")));
+	answer(c, 200, json_pack("{s:{s:i}}", "one_time_key_counts", "signed_curve25519", 50));
+	otk = bot_otk(up);
+	/* converted: one row, the old list gone */
+	assert_int_equal(has_row(st, "matrix.e2e.BOTDEV.held"), 0);
+	assert_int_equal(held_rows(st), 1);
+	assert_int_equal(has_row(st, "matrix.e2e.BOTDEV.held.$old"), 1);
+
+	/* a player's command waits: one more row */
+	assert_int_equal(decrypt_one(e, ANA, "$ana", "!play 2"), MXE_HELD);
+	assert_int_equal(held_rows(st), 2);
+	/* someone in no game: not held, told */
+	assert_int_equal(decrypt_one(e, "@stranger:s", "$s1", "!game abort"), MXE_BAD);
+	assert_int_equal(held_rows(st), 2);
+	/* a flood from one sender: its burst held, then nothing */
+	for (i = 0; i < MXH_RATE_BURST + 4; i++) {
 		snprintf(id, sizeof(id), "$eve%zu", i);
-		cipher_item(&s, ROOM, "@eve:s", id, "S2", 10);
-		mxh_add(&h, &s.items[0], 20, &dropped, &nd);
-		if (nd) {
-			assert_string_equal(dropped.sender, "@eve:s");
-			json_decref(dropped.ev);
-		}
-		mx_sync_release(&s);
+		assert_int_equal(decrypt_one(e, "@eve:s", id, "x"),
+				 i < MXH_RATE_BURST ? MXE_HELD : MXE_BAD);
 	}
-	assert_true(mxh_has(&h, "$a"));
-	assert_false(mxh_has(&h, "$eve0"));
-	assert_true(mxh_has(&h, "$eve18"));
-	assert_int_equal(h.n, 1 + MXH_PER_SENDER);
-	/* the whole list is bounded too: the oldest of all goes */
-	for (i = 0; i < 10; i++) {
-		snprintf(id, sizeof(id), "$x%zu", i);
-		cipher_item(&s, ROOM, id, id, "S3", 10);	/* ten senders */
-		mxh_add(&h, &s.items[0], 30, &dropped, &nd);
-		if (nd)
-			json_decref(dropped.ev);
-		mx_sync_release(&s);
+	assert_int_equal(held_rows(st), 2 + MXH_RATE_BURST);
+	/* a second flooder fills the list (12), then pushes out its own */
+	for (i = 0; i < 3; i++) {
+		snprintf(id, sizeof(id), "$mal%zu", i);
+		assert_int_equal(decrypt_one(e, "@mal:s", id, "x"), MXE_HELD);
 	}
-	assert_int_equal(h.n, 20);
-	assert_false(mxh_has(&h, "$a"));
-	/* ready: the room's session's events, read back as items */
-	assert_int_equal(mxh_ready(&h, ROOM, "S3", &r), 10);
-	assert_int_equal(r.items[0].kind, MX_CIPHER);
-	assert_string_equal(r.items[0].session_id, "S3");
-	mx_sync_release(&r);
-	assert_int_equal(mxh_ready(&h, "!other:s", NULL, &r), 0);
-	mx_sync_release(&r);
-	/* stored and read back */
-	enc = mxh_encode(&h);
-	mxh_release(&h);
-	assert_int_equal(mxh_decode(&h, enc), 0);
-	assert_int_equal(h.n, 20);
-	assert_true(mxh_has(&h, "$x9"));
-	free(enc);
-	assert_int_equal(mxh_decode(&h, "{\"not\": \"a list\"}"), -1);
-	assert_int_equal(h.n, 0);
-	assert_int_equal(mxh_decode(&h, "[1, {\"r\": 2}, {}]"), 0);
-	assert_int_equal(h.n, 0);
-	/* past their time: handed back, gone */
-	cipher_item(&s, ROOM, ANA, "$old", "S1", 10);
-	mxh_add(&h, &s.items[0], 1000, &dropped, &nd);
+	assert_int_equal(held_rows(st), 12);
+	assert_int_equal(has_row(st, "matrix.e2e.BOTDEV.held.$mal0"), 0);
+	assert_int_equal(has_row(st, "matrix.e2e.BOTDEV.held.$mal2"), 1);
+	/* a full list refuses a newcomer rather than push out the player */
+	assert_int_equal(decrypt_one(e, "@ben:s", "$ben", "!play 3"), MXE_BAD);
+	assert_int_equal(has_row(st, "matrix.e2e.BOTDEV.held.$ana"), 1);
+	assert_int_equal(has_row(st, "matrix.e2e.BOTDEV.held.$old"), 1);
+	mxe2e_expire(e, on_told, NULL);
+	assert_int_equal(ntold, 3);
+	assert_true(was_told(ROOM, "@stranger:s"));
+	assert_true(was_told(ROOM, "@mal:s"));
+	assert_true(was_told(ROOM, "@ben:s"));
+	ntold = 0;
+	mxe2e_expire(e, on_told, NULL);
+	assert_int_equal(ntold, 0);
+
+	/* a restart: the rows are read back; the key comes, both run */
+	mxe2e_free(e);
+	calls_reset();
+	e = held_bot(st);
+	assert_int_equal(held_rows(st), 12);
+	sync_of(&s, room_key_event(bot_curve, bot_ed, otk), NULL);
+	mxe2e_sync(e, &s);
 	mx_sync_release(&s);
-	cipher_item(&s, ROOM, ANA, "$new", "S1", 10);
-	mxh_add(&h, &s.items[0], 1900, &dropped, &nd);
-	mx_sync_release(&s);
-	expired_n = 0;
-	assert_int_equal(mxh_expire(&h, 2100, on_expired, NULL), 1);
-	assert_int_equal(expired_n, 1);
-	assert_true(mxh_has(&h, "$new"));
-	assert_true(mxh_remove(&h, "$new"));
-	assert_false(mxh_remove(&h, "$new"));
-	mxh_release(&h);
+	c = pending("/_matrix/client/v3/keys/query");	/* her devices, first */
+	assert_non_null(c);
+	answer(c, 200, json_pack("{s:{s:{s:o}}, s:{}}", "device_keys", ANA, "ANA1",
+				 signed_device(ana.acc, ANA, "ANA1"), "failures"));
+	memset(&s, 0, sizeof(s));
+	s.otk_count = -1;
+	s.fallback_unused = -1;
+	mxe2e_sync(e, &s);
+	assert_int_equal(mxe2e_take_ready(e, &ready), 1);
+	assert_int_equal(ready.nitems, 12);
+	assert_string_equal(ready.items[0].event_id, "$old");
+	assert_int_equal(mxe2e_decrypt(e, &ready.items[0], &plain), MXE_OK);
+	assert_string_equal(plain.items[0].text, "!play 1");
+	mx_sync_release(&plain);
+	mxe2e_forget(e, "$old");
+	assert_int_equal(has_row(st, "matrix.e2e.BOTDEV.held.$old"), 0);
+	assert_string_equal(ready.items[1].event_id, "$ana");
+	assert_int_equal(mxe2e_decrypt(e, &ready.items[1], &plain), MXE_OK);
+	assert_string_equal(plain.items[0].text, "!play 2");
+	mx_sync_release(&plain);
+	mxe2e_forget(e, "$ana");
+	mx_sync_release(&ready);
+	assert_int_equal(held_rows(st), 10);
+	/* past their time: dropped, rows deleted, their senders told once */
+	clock_ms += MXH_TTL_MS + 1;
+	mxe2e_expire(e, on_told, NULL);
+	assert_int_equal(held_rows(st), 0);
+	assert_int_equal(ntold, 2);
+	assert_true(was_told(ROOM, "@eve:s"));
+	assert_true(was_told(ROOM, "@mal:s"));
+	mxe2e_free(e);
+	json_decref(up);
+	free(otk);
+	mxc_free_secret(ana.first_key);
+	mxc_olm_free(ana.to_bot);
+	mxc_out_free(ana.out);
+	mxc_account_free(ana.acc);
+	store_close(st);
+	calls_reset();
+	buf_release(&err);
 }
 
 /* ---- mxsync's decoders ---- */
@@ -2045,7 +2178,7 @@ int main(void)
 		cmocka_unit_test(test_e2e_private_chat_new_device),
 		cmocka_unit_test(test_keys_trust_on_first_use),
 		cmocka_unit_test(test_keys_cross_signing),
-		cmocka_unit_test(test_hold_bounded),
+		cmocka_unit_test(test_e2e_held_rows),
 		cmocka_unit_test(test_decoders),
 		cmocka_unit_test(test_room_keys_bound_to_their_senders),
 		cmocka_unit_test(test_squatted_key_is_a_separate_entry),
