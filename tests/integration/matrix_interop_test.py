@@ -478,9 +478,9 @@ def test_rotation_leave_and_late_key_with_matrix_sdk_crypto():
     messages and the players' matrix-sdk-crypto devices read each; they
     rotate their own as asked and the bot reads those.  Cy leaves: the
     bot's next message is under a key Cy's device never gets and cannot
-    decrypt.  Ana's command whose room key her device holds back is held
-    by the bot (Ben is answered meanwhile) and done once when the key
-    comes."""
+    decrypt.  Ana's command in the room's game whose room key her device
+    holds back is held by the bot (Ben is answered meanwhile) and done once
+    when the key comes."""
     with World(3) as w:
         ana, ben, cy = w.players
         room = w.room(encryption={"algorithm": MEGOLM, "rotation_period_msgs": 3})
@@ -516,21 +516,31 @@ def test_rotation_leave_and_late_key_with_matrix_sdk_crypto():
         assert not got["decrypted"], "Cy read a message sent after she left"
         assert after["content"]["session_id"] not in {
             k["session_id"] for k in cyd.call("room_keys")["keys"] if k["room"] == room}
-        # a late key: Ana's command waits for it, Ben is answered meanwhile
+        # a late key: Ana's command in the room's game waits for it (the
+        # bot holds only what players and members of a game's room send),
+        # Ben is answered meanwhile
+        w.dev[ana].send(room, "!game new fortuna")
+        w.dev[ben].wait_message(room, lambda c: "lobby" in c.get("body", ""))
+        w.fake.wait_caught_up()
+        w.fake.wait_idle()
         n = len(w.bot_events(room))
-        w.dev[ana].send(room, "!game new fortuna", share=False)
+        w.dev[ana].send(room, "!game addbot 1", share=False)
         w.fake.wait_caught_up()
         w.fake.wait_idle()
         w.dev[ben].send(room, "!game status")
         w.fake._wait(lambda: len(w.bot_events(room)) > n, 10, "Ben got no answer")
-        assert not any("lobby" in t for t in w.dev[ben].texts(room))
+
+        def two_seats():
+            return [t for t in w.dev[ben].texts(room) if "Seats (2 of" in t]
+        read_all(w, w.dev[ben], room)
+        assert not two_seats(), "the command ran before its key came"
         assert w.dev[ana].release(room) > 0
-        w.dev[ben].wait_message(room, lambda c: "lobby" in c.get("body", ""))
+        w.dev[ben].wait_message(room, lambda c: "Seats (2 of" in c.get("body", ""))
         w.fake.wait_caught_up()
         w.fake.wait_idle()
         for p in (ana, ben):
             read_all(w, w.dev[p], room)
-        assert len([t for t in w.dev[ben].texts(room) if "lobby" in t]) == 1
+        assert len(two_seats()) == 1, two_seats()          # once
         assert "waits for its key" in w.bot.log()
         w.check_clean()
 
