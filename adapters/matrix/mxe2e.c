@@ -45,9 +45,8 @@ struct insess {
 	char room[MX_ID_SIZE];
 	char session_id[MX_KEY_SIZE];
 	char sender_key[MX_KEY_SIZE];	/* the device that made it (curve25519) */
-	char user[MX_ID_SIZE];		/* its user; "*" when forwarded */
+	char user[MX_ID_SIZE];		/* its user */
 	char ed[MX_KEY_SIZE];		/* that device's ed25519 key */
-	int forwarded;
 	int64_t t;			/* when it arrived (ms): the oldest go first */
 	/* replays: every index below floor was handled (or cannot be
 	 * decrypted), and so were those in h (ascending, above floor) */
@@ -70,9 +69,8 @@ struct pending {
 	char user[MX_ID_SIZE];		/* who sent it (the Olm envelope's sender) */
 	char dcurve[MX_KEY_SIZE];	/* from their device with these keys */
 	char ded[MX_KEY_SIZE];
-	char scurve[MX_KEY_SIZE];	/* the session's device (forwarded: as claimed) */
+	char scurve[MX_KEY_SIZE];	/* the session's device */
 	char sed[MX_KEY_SIZE];
-	int forwarded;
 	int64_t t;			/* when it arrived */
 	int member;			/* the homeserver said the sender is in the room */
 	int asking;			/* that question is on its way */
@@ -685,9 +683,9 @@ static int insess_save(struct mxe2e *e, struct insess *s)
 
 	for (i = 0; i < s->nh; i++)
 		json_array_append_new(h, json_integer(s->h[i]));
-	j = json_pack("{s:o, s:s, s:b, s:I, s:I, s:o}",
+	j = json_pack("{s:o, s:s, s:I, s:I, s:o}",
 		      "p", pickle_json(mxc_in_pickle(s->s, &e->key)), "ed", s->ed,
-		      "f", s->forwarded, "t", (json_int_t)s->t, "fl", (json_int_t)s->floor, "h", h);
+		      "t", (json_int_t)s->t, "fl", (json_int_t)s->floor, "h", h);
 	rc = kv_set_json(e, in_skey(e, &k, s->room, s->session_id, s->user, s->sender_key), j);
 	json_wipe_decref(j, "p");
 	buf_release(&k);
@@ -804,7 +802,13 @@ static struct insess *in_read(struct mxe2e *e, const char *room, const char *sid
 	s = insess_new(e, room, sid, user, curve);
 	s->s = in;
 	snprintf(s->ed, sizeof(s->ed), "%s", ed);
-	s->forwarded = json_is_true(json_object_get(j, "f"));
+	if (json_is_true(json_object_get(j, "f"))) {
+		/* forwarded: taken by no version since */
+		mxc_in_free(in);
+		json_wipe_decref(j, "p");
+		buf_release(&err);
+		return NULL;
+	}
 	s->t = (int64_t)json_integer_value(json_object_get(j, "t"));
 	fl = json_object_get(j, "fl");
 	s->floor = json_is_integer(fl) && json_integer_value(fl) >= 0 &&
@@ -914,7 +918,6 @@ out:
 
 struct scan {
 	const char *user;	/* the sender */
-	const struct mxk_user *u;
 	char found_user[MX_ID_SIZE];
 	char found_curve[MX_KEY_SIZE];
 	size_t skip;		/* the prefix's length */
@@ -928,26 +931,24 @@ static int on_scan(void *ctx, const char *key, const char *value)
 
 	if (!sp || strchr(sp + 1, ' ') || strlen(sp + 1) >= MX_KEY_SIZE || n >= MX_ID_SIZE)
 		return 0;
-	/* the sender's own copy, else one forwarded naming their device */
-	if ((n == strlen(sc->user) && !strncmp(tail, sc->user, n)) ||
-	    (n == 1 && *tail == '*' && !sc->found_user[0] && mxk_by_curve(sc->u, sp + 1))) {
+	/* the sender's own copy */
+	if (n == strlen(sc->user) && !strncmp(tail, sc->user, n)) {
 		snprintf(sc->found_user, sizeof(sc->found_user), "%.*s", (int)n, tail);
 		snprintf(sc->found_curve, sizeof(sc->found_curve), "%s", sp + 1);
-		return *tail != '*';
+		return 1;
 	}
 	return 0;
 }
 
 /* The sender's copy of (room, sid) in the store, whichever device made it. */
 static struct insess *in_scan(struct mxe2e *e, const char *room, const char *sid,
-			      const char *user, const struct mxk_user *u)
+			      const char *user)
 {
 	struct buf k = BUF_INIT, err = BUF_INIT;
 	struct scan sc;
 
 	memset(&sc, 0, sizeof(sc));
 	sc.user = user;
-	sc.u = u;
 	buf_printf(&k, "matrix.e2e.%s.in.%s %s ", e->device, room, sid);
 	sc.skip = k.len;
 	if (store_cursors_prefix(e->io.store, buf_str(&k), on_scan, &sc, &err))
@@ -960,8 +961,8 @@ static struct insess *in_scan(struct mxe2e *e, const char *room, const char *sid
 /*
  * The inbound session of room and sid for an event of sender: the copy
  * sender's device curve sent (curve "" or NULL, as newer clients send no
- * sender_key: any device of sender's), else a forwarded one naming that
- * device, else an older version's entry of the sender's.  NULL: none.  Who
+ * sender_key: any device of sender's), else an older version's entry of
+ * the sender's.  NULL: none.  Who
  * owns the device is checked by the caller (owner_ok).
  */
 static struct insess *in_find(struct mxe2e *e, const char *room, const char *sender,
@@ -976,16 +977,15 @@ static struct insess *in_find(struct mxe2e *e, const char *room, const char *sen
 	if (curve && *curve) {
 		if (!plain_id(curve))
 			return NULL;
-		if ((s = in_get(e, room, sid, sender, curve)) || (s = in_get(e, room, sid, "*", curve)))
+		if ((s = in_get(e, room, sid, sender, curve)))
 			return s;
 		return in_upgrade(e, room, sid, sender, curve);
 	}
 	u = user_get(e, sender);
 	for (i = 0; i < u->ndev; i++)
-		if ((s = in_cached(e, room, sid, sender, u->dev[i].curve)) ||
-		    (s = in_cached(e, room, sid, "*", u->dev[i].curve)))
+		if ((s = in_cached(e, room, sid, sender, u->dev[i].curve)))
 			return s;
-	if ((s = in_scan(e, room, sid, sender, u)))
+	if ((s = in_scan(e, room, sid, sender)))
 		return s;
 	return in_upgrade(e, room, sid, sender, NULL);
 }
@@ -1003,7 +1003,7 @@ static int owner_ok(struct mxe2e *e, const struct insess *s, const char *sender)
 
 	if (!u->fresh && !u->ndev)
 		return -1;
-	if (!s->forwarded && strcmp(s->user, sender))
+	if (strcmp(s->user, sender))
 		return 0;
 	d = mxk_by_curve(u, s->sender_key);
 	return d && !d->blocked && !strcmp(d->ed, s->ed);
@@ -1096,17 +1096,17 @@ static int joined(struct mxe2e *e, const char *room, const char *user)
 static void pk_skey(struct mxe2e *e, struct buf *b, const struct pending *p)
 {
 	buf_reset(b);
-	buf_printf(b, "matrix.e2e.%s.pk.%s %s %s %s", e->device, p->room, p->sid,
-		   p->forwarded ? "*" : p->user, p->scurve);
+	buf_printf(b, "matrix.e2e.%s.pk.%s %s %s %s", e->device, p->room, p->sid, p->user,
+		   p->scurve);
 }
 
 static void pk_save(struct mxe2e *e, const struct pending *p)
 {
 	struct buf k = BUF_INIT;
-	json_t *j = json_pack("{s:o, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:b, s:I}",
+	json_t *j = json_pack("{s:o, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:I}",
 			      "p", pickle_json(mxc_in_pickle(p->in, &e->key)), "r", p->room,
 			      "s", p->sid, "u", p->user, "dc", p->dcurve, "de", p->ded,
-			      "sc", p->scurve, "se", p->sed, "f", p->forwarded, "t", (json_int_t)p->t);
+			      "sc", p->scurve, "se", p->sed, "t", (json_int_t)p->t);
 
 	pk_skey(e, &k, p);
 	kv_set_json(e, buf_str(&k), j);
@@ -1130,8 +1130,7 @@ static void pk_remove(struct mxe2e *e, size_t i)
 static int pk_same(const struct pending *a, const struct pending *b)
 {
 	return !strcmp(a->room, b->room) && !strcmp(a->sid, b->sid) &&
-	       a->forwarded == b->forwarded && !strcmp(a->scurve, b->scurve) &&
-	       (a->forwarded || !strcmp(a->user, b->user));
+	       !strcmp(a->scurve, b->scurve) && !strcmp(a->user, b->user);
 }
 
 /*
@@ -1260,17 +1259,17 @@ static void member_ask(struct mxe2e *e, struct pending *p)
  * and the Olm message came from a listed, usable device of the sender
  * whose ed25519 key is the one the payload names (the sender's devices are
  * asked for when not known to be fresh, or when the device is not in the
- * list: it may be new).  A forwarded key: from such a device of the bot's
- * own account only.  dry: no request is made (PK_WAIT says one is needed).
+ * list: it may be new).  dry: no request is made (PK_WAIT says one is
+ * needed).
  */
 static int pk_judge(struct mxe2e *e, struct pending *p, int dry, const char **why)
 {
 	int b = joined(e, p->room, e->user);
-	int s = p->forwarded ? 1 : joined(e, p->room, p->user);
+	int s = joined(e, p->room, p->user);
 	struct mxk_user *u;
 	const struct mxk_device *d;
 
-	if (b == 0 || b == 2 || (p->forwarded && p->member < 0)) {
+	if (b == 0 || b == 2) {
 		*why = "is for a room the bot is not in";
 		return PK_DROP;
 	}
@@ -1294,8 +1293,7 @@ static int pk_judge(struct mxe2e *e, struct pending *p, int dry, const char **wh
 		return PK_WAIT;
 	}
 	if (!d || !mxk_usable(d) || strcmp(d->ed, p->ded)) {
-		*why = p->forwarded ? "was forwarded by a device the bot's account does not list" :
-		       "came from a device its sender does not list (or one blocked, or with "
+		*why = "came from a device its sender does not list (or one blocked, or with "
 		       "other keys)";
 		return PK_DROP;
 	}
@@ -1309,7 +1307,7 @@ static int pk_judge(struct mxe2e *e, struct pending *p, int dry, const char **wh
  */
 static void room_key_store(struct mxe2e *e, struct pending *p)
 {
-	const char *user = p->forwarded ? "*" : p->user;
+	const char *user = p->user;
 	struct insess *s = in_get(e, p->room, p->sid, user, p->scurve);
 
 	if (s) {
@@ -1325,11 +1323,10 @@ static void room_key_store(struct mxe2e *e, struct pending *p)
 	s->s = p->in;
 	p->in = NULL;
 	snprintf(s->ed, sizeof(s->ed), "%s", p->sed);
-	s->forwarded = p->forwarded;
 	s->t = now_ms(e);
 	s->floor = mxc_in_first_index(s->s);
 	insess_save(e, s);
-	log_debug("matrix: a room key arrived%s", p->forwarded ? " (forwarded)" : "");
+	log_debug("matrix: a room key arrived");
 	cap_sender(e, p->room, user);
 }
 
@@ -1426,26 +1423,20 @@ int mxe2e_checking(struct mxe2e *e, void (*fn)(void *ctx), void *ctx)
  * came by is kept), 0 when it was dropped.
  */
 static int room_key_in(struct mxe2e *e, const struct mx_olm_payload *pl,
-		       const struct mx_olm_msg *m, int forwarded)
+		       const struct mx_olm_msg *m)
 {
 	struct buf err = BUF_INIT;
 	struct pending k;
 	const char *why = NULL;
 	int v;
 
-	if (forwarded && strcmp(m->sender, e->user)) {
-		/* the bot asks nobody for keys; a stranger could plant any */
-		log_info("matrix: a forwarded room key from another account; ignored");
-		return 0;
-	}
 	if (!plain_id(pl->room) || !plain_id(pl->session_id) || !plain_id(m->sender) ||
-	    !strcmp(m->sender, "*") || !plain_id(m->sender_key) ||
-	    (forwarded && !plain_id(pl->orig_sender_key))) {
+	    !strcmp(m->sender, "*") || !plain_id(m->sender_key)) {
 		log_info("matrix: a room key whose ids the bot cannot file; ignored");
 		return 0;
 	}
 	memset(&k, 0, sizeof(k));
-	k.in = mxc_in_new(pl->session_key, forwarded, &err);
+	k.in = mxc_in_new(pl->session_key, 0, &err);
 	if (!k.in) {
 		log_info("matrix: %s", buf_str(&err));
 		buf_release(&err);
@@ -1462,9 +1453,8 @@ static int room_key_in(struct mxe2e *e, const struct mx_olm_payload *pl,
 	snprintf(k.user, sizeof(k.user), "%s", m->sender);
 	snprintf(k.dcurve, sizeof(k.dcurve), "%s", m->sender_key);
 	snprintf(k.ded, sizeof(k.ded), "%s", pl->sender_ed);
-	snprintf(k.scurve, sizeof(k.scurve), "%s", forwarded ? pl->orig_sender_key : m->sender_key);
-	snprintf(k.sed, sizeof(k.sed), "%s", forwarded ? pl->claimed_ed : pl->sender_ed);
-	k.forwarded = forwarded;
+	snprintf(k.scurve, sizeof(k.scurve), "%s", m->sender_key);
+	snprintf(k.sed, sizeof(k.sed), "%s", pl->sender_ed);
 	k.t = now_ms(e);
 	v = pk_judge(e, &k, 1, &why);
 	if (v == PK_ACCEPT)
@@ -1530,10 +1520,13 @@ static void to_device(struct mxe2e *e, const json_t *ev)
 	}
 	switch (p.kind) {
 	case MX_OLM_ROOM_KEY:
-		keep |= room_key_in(e, &p, &m, 0);
+		keep |= room_key_in(e, &p, &m);
 		break;
 	case MX_OLM_FORWARDED:
-		keep |= room_key_in(e, &p, &m, 1);
+		/* the bot asks nobody for keys; and a forwarder cannot be
+		 * trusted: even a device of the bot's own account may be one
+		 * the homeserver listed there (docs/matrix.md, "Reading") */
+		log_info("matrix: a forwarded room key; ignored (the bot asks nobody for keys)");
 		break;
 	case MX_OLM_OTHER:
 		log_debug("matrix: an Olm message of type %s", p.type);
@@ -2301,6 +2294,12 @@ static void maybe_rotate(struct mxe2e *e, struct outroom *r)
 			discard(e, r, "a member left");
 			return;
 		}
+		if (r->priv[0] && !strcmp(r->sh[i].user, e->user)) {
+			/* shared before private chats were kept from the bot's
+			 * own other devices (missing()) */
+			discard(e, r, "a private chat's key is kept from the bot's other devices");
+			return;
+		}
 		u = mxk_get(&e->keys, r->sh[i].user);
 		if (!u || !u->fresh)
 			continue;	/* judged once the list is fresh */
@@ -2521,8 +2520,12 @@ static size_t missing(struct mxe2e *e, struct outroom *r, struct devref **out)
 			if (!mxk_usable(d) || (!strcmp(u->user, e->user) && !strcmp(d->id, e->device)) ||
 			    has_key(r, u->user, d->id, d->curve) || unreachable(e, r, d->curve))
 				continue;
-			/* a player's private chat: only the devices they trust */
-			if (!strcmp(u->user, r->priv) && !mxk_private_ok(u, d))
+			/* a player's private chat: only the devices they trust,
+			 * and none of the bot's own account (the homeserver can
+			 * add a device there as to anyone's, and nobody would
+			 * approve it; the operator reads the store anyway) */
+			if (r->priv[0] && (!strcmp(u->user, e->user) ||
+					   (!strcmp(u->user, r->priv) && !mxk_private_ok(u, d))))
 				continue;
 			*out = xrealloc(*out, (n + 1) * sizeof(**out));
 			devref_set(&(*out)[n++], u->user, d->id, d->curve);
@@ -2957,7 +2960,6 @@ static int on_pk_load(void *ctx, const char *key, const char *value)
 		snprintf(k.ded, sizeof(k.ded), "%s", v[4]);
 		snprintf(k.scurve, sizeof(k.scurve), "%s", v[5]);
 		snprintf(k.sed, sizeof(k.sed), "%s", v[6]);
-		k.forwarded = json_is_true(json_object_get(j, "f"));
 		k.t = (int64_t)json_integer_value(json_object_get(j, "t"));
 		e->pk = xrealloc(e->pk, (e->npk + 1) * sizeof(*e->pk));
 		e->pk[e->npk++] = k;
