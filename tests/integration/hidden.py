@@ -8,9 +8,13 @@ from the bot's own store (read-only, beside the running bot: SQLite WAL
 allows it); tabula-secrets (tests/tools/secrets.c, built by make into
 $TABULA_TOOLS) loads each with the game's own code and prints its secrets.
 """
+import atexit
 import os
 import sqlite3
 import subprocess
+import threading
+
+_lock = threading.Lock()
 
 TOOLS = os.environ.get("TABULA_TOOLS") or os.path.join(
     os.path.dirname(os.path.abspath(__file__)), "..", "..", "build", "tests")
@@ -31,14 +35,41 @@ def states(db):
     finally:
         con.close()
 
+_server = None
+
+
+def _serve():
+    """One tabula-secrets --serve for the whole script: the tests ask after
+    every step, and starting the program each time (an ASan build above
+    all) cost minutes of the suite."""
+    global _server
+    if _server is None or _server.poll() is not None:
+        _server = subprocess.Popen([TOOL, "--serve"], stdin=subprocess.PIPE,
+                                   stdout=subprocess.PIPE)
+        atexit.register(_server.kill)
+    return _server
+
+
 def secrets_of(pairs):
     """The secrets of [(game, state JSON)], a set of strings."""
     if not pairs:
         return set()
     data = "".join("%s\t%s\n" % (g, st.replace("\n", " ")) for g, st in pairs)
-    p = subprocess.run([TOOL], input=data.encode(), capture_output=True, timeout=60)
-    assert p.returncode == 0, "tabula-secrets: %s" % p.stderr.decode(errors="replace")
-    return {l for l in p.stdout.decode().split("\n") if l}
+    with _lock:
+        srv = _serve()
+        srv.stdin.write(data.encode() + b"\n")
+        srv.stdin.flush()
+        out = []
+        while True:
+            line = srv.stdout.readline()
+            assert line, "tabula-secrets --serve stopped (its stderr is above)"
+            line = line.decode().rstrip("\n")
+            if not line:
+                break
+            out.append(line)
+    bad = [l for l in out if l.startswith("!")]
+    assert not bad, "tabula-secrets: %s" % bad
+    return set(out)
 
 def secrets_now(db):
     """Every secret of every game in play in the store at db, now."""

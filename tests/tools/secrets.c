@@ -7,6 +7,12 @@
  * language: text that must not appear in anything the room can read at
  * that moment.  Exit 0; 2 on a line it cannot load (the test fails).
  *
+ * --serve: the same for one request after another, so that a test that
+ * asks after every step starts the program (and its libraries) once: a
+ * request is its lines followed by an empty line; the answer is its
+ * secrets followed by an empty line, a line it cannot load reported as a
+ * line "!" and the reason before it.
+ *
  * A test tool, never installed: it reads the store the operator owns, so
  * it shows nothing the operator could not see already.
  */
@@ -28,12 +34,23 @@ static int seen(char **v, size_t n, const char *s)
 	return 0;
 }
 
-int main(void)
+static void flush_out(char **out, size_t *nout)
+{
+	size_t i;
+
+	for (i = 0; i < *nout; i++) {
+		printf("%s\n", out[i]);
+		free(out[i]);
+	}
+	*nout = 0;
+}
+
+int main(int argc, char **argv)
 {
 	char *line = NULL, **out = NULL;
-	size_t cap = 0, nout = 0, capout = 0, i;
+	size_t cap = 0, nout = 0, capout = 0;
 	ssize_t len;
-	int rc = 0;
+	int rc = 0, serve = argc > 1 && !strcmp(argv[1], "--serve");
 
 	while ((len = getline(&line, &cap, stdin)) > 0) {
 		const struct game_ops *ops;
@@ -47,6 +64,16 @@ int main(void)
 			break;
 		if (line[len - 1] == '\n')
 			line[--len] = '\0';
+		if (serve && !len) {
+			/* the end of a request */
+			if (rc)
+				printf("!some state could not be read (see stderr)\n");
+			flush_out(out, &nout);
+			printf("\n");
+			fflush(stdout);
+			rc = 0;
+			continue;
+		}
 		tab = strchr(line, '\t');
 		if (!tab)
 			continue;
@@ -84,10 +111,7 @@ int main(void)
 		buf_release(&sec);
 		buf_release(&err);
 	}
-	for (i = 0; i < nout; i++) {
-		printf("%s\n", out[i]);
-		free(out[i]);
-	}
+	flush_out(out, &nout);
 	free(out);
 	free(line);
 	return rc;
