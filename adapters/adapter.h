@@ -41,6 +41,13 @@
  * reply_image() still receive pictures then, and deal with them.
  */
 #define ADAPTER_CAP_IMAGES 0x2u
+/*
+ * ADAPTER_CAP_ONE_STREAM: everything the adapter shows is read as one
+ * stream, in order (the console's terminal), so pictures that follow their
+ * messages (adapter_image.follow) come in the order of those messages
+ * across rooms and players, not only per room.
+ */
+#define ADAPTER_CAP_ONE_STREAM 0x4u
 
 /* One move offered in a menu or an autocomplete list. */
 #define ADAPTER_CHOICES_MAX 25
@@ -145,9 +152,17 @@ struct command {
  * A picture that goes with a message: a board or a private view, painted
  * (paint/paint.h).  The message's body says what happened and who is
  * asked; the picture shows the board.  Borrowed for the call's duration.
+ *
+ * A picture may follow its message (follow != 0; only to adapters with
+ * a `picture` op): it is painted on a worker thread while the message's
+ * text goes at once.  send() and reply_image() then get the picture's
+ * description without its pixels (png NULL, width and height 0), send the
+ * text now and hold the message open -- an outbox message is not
+ * confirmed (on_sent) before its picture is out -- until `picture` is
+ * called with the same follow id, exactly once, on the loop.
  */
 struct adapter_image {
-	const unsigned char *png;	/* a PNG file */
+	const unsigned char *png;	/* a PNG file; NULL while it follows */
 	size_t len;
 	int width, height;		/* pixels */
 	const char *name;		/* a file name: "board-s12-m40.png" */
@@ -157,6 +172,7 @@ struct adapter_image {
 	/* the body holds the text board too (`game settings board both`);
 	 * 0: only here, in alt (a platform may offer it: Discord's Text) */
 	int text_in_body;
+	uint64_t follow;		/* != 0: the picture follows (above) */
 };
 
 /* One message to deliver.  Borrowed for the call's duration. */
@@ -200,6 +216,18 @@ struct adapter_ops {
 	int (*reply_image)(struct adapter *a, const struct command *cmd, int private_,
 			   const struct rich *body, const struct adapter_image *img,
 			   struct buf *err);
+	/*
+	 * Optional: the picture of a message sent or answered with
+	 * img->follow == follow.  img: painted; NULL: none comes (a newer
+	 * board took its place before it was painted, or painting failed).
+	 * text (may be NULL): what to show in its place, after the message
+	 * (the text board, when painting failed).  The adapter then finishes
+	 * the message (on_sent once every part is out).  An id it no longer
+	 * knows (the message failed, the adapter stopped) is ignored.  NULL:
+	 * pictures never follow on this adapter; they come with their text.
+	 */
+	int (*picture)(struct adapter *a, uint64_t follow, const struct adapter_image *img,
+		       const struct rich *text, struct buf *err);
 };
 
 struct adapter {
@@ -267,6 +295,19 @@ static inline int adapter_reply_image(struct adapter *a, const struct command *c
 				      struct buf *err)
 {
 	return a->ops->reply_image(a, cmd, private_, body, img, err);
+}
+
+/* Whether a's pictures may follow their messages (adapter_image.follow). */
+static inline int adapter_has_picture(const struct adapter *a)
+{
+	return a->ops->picture != NULL;
+}
+
+static inline int adapter_picture(struct adapter *a, uint64_t follow,
+				  const struct adapter_image *img, const struct rich *text,
+				  struct buf *err)
+{
+	return a->ops->picture(a, follow, img, text, err);
 }
 
 static inline void adapter_free(struct adapter *a)

@@ -19,8 +19,10 @@
 #include "bot/cluster.h"
 #include "bot/config.h"
 #include "bot/harden.h"
+#include "bot/paintjob.h"
 #include "bot/session.h"
 #include "bot/think.h"
+#include "bot/workers.h"
 #include "paint/paint.h"
 #include "state/store.h"
 #include "util/logging.h"
@@ -67,12 +69,16 @@ static void usage(FILE *f)
 	      "  TABULA_BOARDS      console: where pictures of boards are written\n"
 	      "                     (default: boards/ beside the store)\n"
 	      "  TABULA_LOG         log level on stderr: debug, info (default), warn, error\n"
+	      "  TABULA_PAINT_THREADS threads that paint pictures of boards, 1..16\n"
+	      "                     (default 2; off the event loop: docs/pictures.md)\n"
 	      "  TABULA_SEED        fixes the bot's random seed (tests, replays)\n"
 	      "  TABULA_THROTTLE    per-user command throttle: burst/seconds (a user may\n"
 	      "                     send burst commands at once, then one every seconds)\n"
 	      "                     or off (default 10/2 on Discord and Matrix, off on\n"
 	      "                     the console)\n"
 	      "  TABULA_TEST_CLOCK  tests only: a fake clock (unix seconds, or a file)\n"
+	      "  TABULA_TEST_PAINT_HOLD tests only: pictures wait to be painted while\n"
+	      "                     this file exists\n"
 	      "  TABULA_TEST_MATRIX_SENDQ  tests only: the Matrix send queue's bound\n"
 	      "  TABULA_TEST_MATRIX_HOLD_MS tests only: how long an encrypted message waits\n"
 	      "                     for its key\n"
@@ -507,6 +513,60 @@ static int think(void *ctx, struct think_job *job)
 	return 0;
 }
 
+/* ---- pictures, painted by a pool of worker threads (docs/pictures.md) ---- */
+
+#define PAINT_THREADS_DEFAULT 2
+
+static struct workers *painters;
+static const char *paint_hold;	/* TABULA_TEST_PAINT_HOLD */
+
+static void paint_run(void *job)
+{
+	/* tests only: a picture waits while the file exists, so that a test
+	 * sees the text of a message before its picture, queues newer boards
+	 * behind it, or kills the bot between the two */
+	while (paint_hold && access(paint_hold, F_OK) == 0)
+		usleep(2000);
+	paint_job_run(job);
+}
+
+static void paint_after(void *ctx, void *job)
+{
+	if (stopping) {
+		/* its message stays in the outbox, unconfirmed: the next start
+		 * sends its text again (deduplicated) and paints it again */
+		paint_job_free(job);
+		return;
+	}
+	session_mgr_paint_done(ctx, job);
+}
+
+static void paint_discard(void *job)
+{
+	paint_job_free(job);
+}
+
+static int paint(void *ctx, struct paint_job *job)
+{
+	return painters ? workers_submit(painters, job) : -1;
+}
+
+/* TABULA_PAINT_THREADS: 1..WORKERS_MAX, default PAINT_THREADS_DEFAULT.
+ * The count, or -1 on a bad value. */
+static int paint_threads_from_env(void)
+{
+	const char *v = getenv("TABULA_PAINT_THREADS");
+	char *e;
+	long n;
+
+	if (!v || !*v)
+		return PAINT_THREADS_DEFAULT;
+	n = strtol(v, &e, 10);
+	if (*e || n < 1 || n > WORKERS_MAX)
+		return -1;
+	return (int)n;
+}
+
 static void on_signal(uv_signal_t *h, int signum)
 {
 	log_info("signal %d: stopping", signum);
@@ -704,6 +764,27 @@ int main(int argc, char **argv)
 	session_mgr_init(mgr, store, seed);
 	mgr->think = think;
 	mgr->think_ctx = mgr;
+	{
+		int n = paint_threads_from_env();
+
+		if (n < 0) {
+			fprintf(stderr, "tabula: TABULA_PAINT_THREADS must be 1..%d\n", WORKERS_MAX);
+			rc = EXIT_USAGE;
+			goto out;
+		}
+		env = getenv("TABULA_TEST_PAINT_HOLD");
+		paint_hold = env && *env ? env : NULL;
+		painters = workers_new(uv_default_loop(), n, paint_run, paint_after, mgr,
+				       paint_thread_cleanup, &err);
+		if (!painters) {
+			/* pictures are painted on the loop then, as before */
+			log_warn("%s; pictures are painted on the event loop", buf_str(&err));
+			buf_reset(&err);
+		} else {
+			mgr->paint = paint;
+			mgr->paint_ctx = mgr;
+		}
+	}
 	/* a smaller search budget for tests and slow machines */
 	env = getenv("TABULA_AI_ITERATIONS");
 	if (env && *env) {
@@ -858,9 +939,18 @@ int main(int argc, char **argv)
 	log_debug("ready (store %s)", buf_str(&shown));
 	if (!nodes.exit_code)
 		uv_run(loop, UV_RUN_DEFAULT);
+	/* the console's input ended: its pictures still come, in order (the
+	 * last lines of a script are often a board); a stopped service leaves
+	 * the waiting ones in its outbox, for the next start */
+	if (!use_discord && !use_matrix)
+		while (session_mgr_paint_depth(mgr) && painters && workers_pending(painters))
+			uv_run(loop, UV_RUN_ONCE);
+	session_mgr_paint_drop_waiting(mgr);
 	stopping = 1;
 	while (thinking_out)	/* a job holds memory a worker still writes */
 		uv_run(loop, UV_RUN_ONCE);
+	workers_free(painters, paint_discard);	/* waits for the pictures being painted */
+	painters = NULL;
 	for (k = 0; k < 3; k++) {
 		struct adapter *p = platforms[k];
 
@@ -888,6 +978,11 @@ int main(int argc, char **argv)
 	else
 		uv_run(loop, UV_RUN_NOWAIT);
 out:
+	if (painters) {		/* an early exit */
+		workers_free(painters, paint_discard);
+		painters = NULL;
+		uv_run(uv_default_loop(), UV_RUN_NOWAIT);	/* its handle closes */
+	}
 	session_mgr_release(mgr);
 	free(mgr);
 	for (k = 0; k < 3; k++)

@@ -117,10 +117,12 @@ static void outmsg_controls(struct session_mgr *m, const struct outbox_rec *o,
 
 /* Hands o to its adapter; known: its message (known_pic its picture) when
  * the caller still has it (a fresh commit), else NULL (re-sent from the
- * store: parsed back).  A picture is painted here, after the commit; one
- * that cannot be painted goes as its text board. */
+ * store: parsed back).  A picture is painted after the commit: off the
+ * loop, following the message's text (bot/pictures.c), where the program
+ * and the adapter can; else here, before the message goes.  One that
+ * cannot be painted goes as its text board. */
 void deliver(struct session_mgr *m, const struct outbox_rec *o, const struct rich *known,
-	     const struct pic *known_pic)
+	     struct pic *known_pic)
 {
 	struct adapter *a = mgr_adapter(m, o->platform);
 	struct buf err = BUF_INIT;
@@ -157,6 +159,23 @@ void deliver(struct session_mgr *m, const struct outbox_rec *o, const struct ric
 	msg.user = o->user[0] ? o->user : NULL;
 	msg.key = o->key;
 	msg.body = known;
+	if (known_pic && pic_follows(m, a)) {
+		/* the text now; the picture when it is painted, which confirms
+		 * the message (a crash before: the next start sends both again,
+		 * the text under its idempotency key) */
+		memset(&img, 0, sizeof(img));
+		img.name = known_pic->name;
+		img.alt = known_pic->alt;
+		img.text_in_body = known_pic->text_in_body;
+		img.follow = pic_next_id(m);
+		msg.image = &img;
+		outmsg_controls(m, o, &msg);
+		if (adapter_send(a, &msg, &err))
+			log_warn("outbox %lld: send failed: %s", (long long)o->id, buf_str(&err));
+		else
+			pic_enqueue(m, a, img.follow, o->room, msg.user, o->id, known_pic);
+		goto out;
+	}
 	if (known_pic) {
 		if (!pic_paint(known_pic, &im, &img, &err)) {
 			msg.image = &img;
@@ -173,6 +192,7 @@ void deliver(struct session_mgr *m, const struct outbox_rec *o, const struct ric
 		log_warn("outbox %lld: send failed: %s", (long long)o->id, buf_str(&err));
 	if (painted)
 		paint_image_release(&im);
+out:
 	rich_release(&body);
 	pic_release(&pic);
 	buf_release(&err);
@@ -586,10 +606,11 @@ void queue_updates(struct session_mgr *m, struct change *c, const struct capture
 
 /* After a successful commit: the acting player's private update, if the
  * platform shows it as an answer rather than a message. */
-void reply_actor_view(struct adapter *a, const struct command *cmd, struct change *c)
+void reply_actor_view(struct session_mgr *m, struct adapter *a, const struct command *cmd,
+		      struct change *c)
 {
 	if (c->has_actor_view && c->has_actor_pic)
-		reply_picture(a, cmd, 1, &c->actor_view, &c->actor_pic);
+		reply_picture(m, a, cmd, 1, &c->actor_view, &c->actor_pic);
 	else if (c->has_actor_view)
 		reply_rich(a, cmd, 1, &c->actor_view);
 }

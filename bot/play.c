@@ -106,7 +106,7 @@ void cmd_hand(const struct cmd_ctx *x)
 	if (mode != BOARD_TEXT && !pic_build(s, s->st, x->seat, loc, &r, "hand", &pic)) {
 		rich_append(&pic.full, &r);
 		pic.text_in_body = mode == BOARD_BOTH;
-		reply_picture(x->a, x->cmd, cmd_private(x), mode == BOARD_BOTH ? &r : &empty, &pic);
+		reply_picture(x->m, x->a, x->cmd, cmd_private(x), mode == BOARD_BOTH ? &r : &empty, &pic);
 		pic_release(&pic);
 	} else {
 		reply_rich(x->a, x->cmd, cmd_private(x), &r);
@@ -158,7 +158,7 @@ void cmd_board(const struct cmd_ctx *x)
 		if (mode == BOARD_BOTH)
 			rich_append(&r, &view);
 		rich_append(&r, &tail);
-		reply_picture(x->a, x->cmd, priv, &r, &pic);
+		reply_picture(x->m, x->a, x->cmd, priv, &r, &pic);
 		pic_release(&pic);
 	} else {
 		rich_append(&r, &view);

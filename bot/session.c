@@ -582,7 +582,7 @@ void change_commit_answer(struct session_mgr *m, struct change *c, struct adapte
 	if (change_commit(m, c, &err))	/* logged there */
 		reply_commit_failed(m, a, cmd, loc);
 	else
-		reply_actor_view(a, cmd, c);
+		reply_actor_view(m, a, cmd, c);
 	buf_release(&err);
 }
 
@@ -622,6 +622,17 @@ void session_mgr_init(struct session_mgr *m, struct store *store, uint64_t seed)
 	m->max_lobbies_user = SESSION_LOBBIES_PER_USER;
 	m->max_lobbies_platform = SESSION_LOBBIES_PER_PLATFORM;
 	throttle_init(&m->throttle, 0, 0);
+	{
+		/* the picture streams' hash key: from the seed, not from m->rng
+		 * (whose draws are the games' seeds) */
+		struct rng k;
+		uint64_t k0, k1;
+
+		rng_seed(&k, seed, 0x70696373ULL);
+		k0 = (uint64_t)rng_next(&k) << 32 | rng_next(&k);
+		k1 = (uint64_t)rng_next(&k) << 32 | rng_next(&k);
+		strmap_init(&m->pic_streams, k0, k1);
+	}
 }
 
 void session_mgr_set_throttle(struct session_mgr *m, unsigned burst, int64_t period_ms)
@@ -644,6 +655,7 @@ void session_mgr_release(struct session_mgr *m)
 		m->buckets[i] = NULL;
 	}
 	throttle_release(&m->throttle);
+	pic_streams_release(m);
 }
 
 void session_mgr_add_adapter(struct session_mgr *m, struct adapter *a)

@@ -31,6 +31,7 @@
 #include "games/game.h"
 #include "state/store.h"
 #include "util/rng.h"
+#include "util/strmap.h"
 
 #define SESSION_BUCKETS 4096
 #define SESSION_MAX_ADAPTERS 4
@@ -49,6 +50,7 @@
 #define SESSION_THROTTLE_PERIOD_MS 2000
 
 struct think_job;
+struct paint_job;
 
 struct session {
 	struct session_rec rec;
@@ -94,6 +96,20 @@ struct session_mgr {
 	int (*think)(void *ctx, struct think_job *job);
 	void *think_ctx;
 	int thinking;			/* jobs out */
+	/*
+	 * Pictures (docs/pictures.md, "Painted off the loop").  paint, when
+	 * set, runs the job away from the loop and returns 0, and the
+	 * program hands it back to session_mgr_paint_done() on the loop; the
+	 * message's text goes at once and its picture follows, in the order
+	 * of the messages (bot/pictures.c).  No paint (or an adapter without
+	 * the `picture` op): pictures are painted inline, with their text.
+	 */
+	int (*paint)(void *ctx, struct paint_job *job);
+	void *paint_ctx;
+	struct strmap pic_streams;	/* stream key -> struct pic_stream */
+	uint64_t pic_ids;		/* the last follow id given */
+	size_t pic_depth;		/* pictures waiting or being painted */
+	long pics_superseded, pics_failed;	/* counters, for the log and the tests */
 	int search_iterations;		/* > 0: overrides search_defaults (tests) */
 	unsigned max_lobbies_user;	/* SESSION_LOBBIES_PER_USER; 0: no cap */
 	unsigned max_lobbies_platform;	/* SESSION_LOBBIES_PER_PLATFORM; 0: no cap */
@@ -164,6 +180,20 @@ int64_t session_mgr_next_due(struct session_mgr *m);
 /* A job of m->think is back: stores its decisions if the game has not
  * moved meanwhile, and frees the job. */
 void session_mgr_ai_done(struct session_mgr *m, struct think_job *job);
+
+/* A picture job of m->paint is back (painted, or failed): its picture goes
+ * to its adapter when the pictures before it in its room have gone; the
+ * job is freed.  Then the next picture of that room is painted. */
+void session_mgr_paint_done(struct session_mgr *m, struct paint_job *job);
+
+/* Pictures whose text went and that wait to be painted or are being
+ * painted (the paint queue's depth, for metrics). */
+size_t session_mgr_paint_depth(const struct session_mgr *m);
+
+/* Drops the pictures still waiting to be painted (a stop: their messages
+ * stay in the outbox, unconfirmed, and the next start sends them again).
+ * The ones being painted come back through session_mgr_paint_done. */
+void session_mgr_paint_drop_waiting(struct session_mgr *m);
 
 /* Delivers every undelivered outbox message (at start-up: after a crash).
  * With a node: the messages of no live node on the adapters' platforms,

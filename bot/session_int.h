@@ -20,7 +20,8 @@
  *   outbox.c    what a change tells the room and each player; delivery,
  *               confirmation and re-send of outbox messages
  *   pictures.c  boards as pictures: the room's form of boards, a message's
- *               picture in the outbox, painting it after the commit
+ *               picture in the outbox, painting it after the commit (off
+ *               the loop: the picture follows its text, in order per room)
  *
  * These functions are the manager's internals: no checks of their own
  * beyond what their comments say, and they may assume the caller's
@@ -145,6 +146,9 @@ const char *board_mode_word(enum board_mode b);	/* "text", "image", "both" */
 struct pic {
 	struct scene scene;
 	char *alt;
+	struct rich view;	/* the text board, as rich text (what a picture
+				 * that cannot be painted becomes, after the
+				 * text that went before it) */
 	struct rich full;
 	char name[64];		/* "board-s12-m40.png" */
 	int text_in_body;	/* the message's body holds the text board too */
@@ -168,9 +172,28 @@ struct paint_image;
 int pic_paint(const struct pic *p, struct paint_image *im, struct adapter_image *img,
 	      struct buf *err);
 /* Answers cmd with body and the picture p; p->full as text where the
- * platform takes no pictures or painting fails (logged). */
-void reply_picture(struct adapter *a, const struct command *cmd, int priv,
-		   const struct rich *body, const struct pic *p);
+ * platform takes no pictures or painting fails (logged).  Where pictures
+ * follow (pic_follows), body goes now and the picture when it is painted;
+ * p's scene is taken then (p is left without it). */
+void reply_picture(struct session_mgr *m, struct adapter *a, const struct command *cmd,
+		   int priv, const struct rich *body, struct pic *p);
+
+/* Whether a's pictures are painted off the loop and follow their text. */
+int pic_follows(const struct session_mgr *m, const struct adapter *a);
+/*
+ * The next follow id (adapter_image.follow) and the picture of p that
+ * follows its message, sent with that id and img (see struct
+ * adapter_image): painted in turn in its stream (the room, or a player's
+ * private messages there: platform, room, user ("" for the room); the
+ * whole platform when the adapter reads as one stream), then handed to
+ * the adapter.  outbox_id: the message's (0: an answer, which no newer
+ * board supersedes).  p's scene is taken.
+ */
+uint64_t pic_next_id(struct session_mgr *m);
+void pic_enqueue(struct session_mgr *m, struct adapter *a, uint64_t id, const char *room,
+		 const char *user, int64_t outbox_id, struct pic *p);
+/* Frees every picture still queued (session_mgr_release). */
+void pic_streams_release(struct session_mgr *m);
 
 /* ---- outbox.c: messages waiting for their commit ---- */
 
@@ -189,9 +212,10 @@ void pending_add(struct session_mgr *m, struct pending *p, const struct session 
 void pending_release(struct pending *p);
 /* Hands o to its adapter; known: its message (and known_pic its picture,
  * or NULL) when the caller still has it (a fresh commit), else NULL
- * (re-sent from the store: parsed back). */
+ * (re-sent from the store: parsed back).  A picture that follows takes
+ * known_pic's scene. */
 void deliver(struct session_mgr *m, const struct outbox_rec *o, const struct rich *known,
-	     const struct pic *known_pic);
+	     struct pic *known_pic);
 
 /* ---- session.c: one change of a session, committed before it is sent ---- */
 
@@ -246,7 +270,8 @@ void add_moves(const struct session *s, const void *st, int seat, enum locale lo
 void queue_updates(struct session_mgr *m, struct change *c, const struct capture *cap);
 /* After a successful commit: the acting player's private update, if the
  * platform shows it as an answer rather than a message. */
-void reply_actor_view(struct adapter *a, const struct command *cmd, struct change *c);
+void reply_actor_view(struct session_mgr *m, struct adapter *a, const struct command *cmd,
+		      struct change *c);
 
 /* ---- settings.c ---- */
 

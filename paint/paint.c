@@ -997,12 +997,17 @@ void paint_scratch_free(void)
 	}
 }
 
-void paint_cleanup(void)
+void paint_thread_cleanup(void)
 {
 	paint_scratch_free();
+	pango_cairo_font_map_set_default(NULL);
+}
+
+void paint_cleanup(void)
+{
 	/* pango's font map holds cairo's font faces, which hold fontconfig's
 	 * patterns: let go of them in that order, then fontconfig itself */
-	pango_cairo_font_map_set_default(NULL);
+	paint_thread_cleanup();
 	cairo_debug_reset_static_data();
 	FcFini();
 }

@@ -13,8 +13,10 @@
  *
  * It knows no rule and reads nothing but the scene.  Fonts: DejaVu Sans
  * (Debian fonts-dejavu-core) through fontconfig; another sans-serif if it
- * is missing.  Must run on one thread at a time per process (pango's
- * default font map is per thread; the bot paints on its loop thread).
+ * is missing.  Several threads may paint at once: what painting keeps
+ * (pango's font map, the scratch memory, the caches of shaped text) is
+ * per thread, and cairo's and fontconfig's shared caches lock themselves.
+ * The bot paints on worker threads (bot/workers.h).
  */
 #ifndef PAINT_PAINT_H
 #define PAINT_PAINT_H
@@ -79,10 +81,17 @@ void *paint_scratch(enum paint_scratch_kind k, size_t n);
 void paint_scratch_free(void);
 
 /*
+ * Gives back what painting keeps for the calling thread: its scratch
+ * memory, its caches, pango's font map of that thread.  A worker thread
+ * calls it as it ends.
+ */
+void paint_thread_cleanup(void);
+
+/*
  * Gives back everything painting keeps for the process: the calling
- * thread's scratch memory, pango's font map of that thread, cairo's and
- * fontconfig's caches.  At exit only, after the last picture (leak
- * checkers would count them); a later paint_scene starts them again.
+ * thread's (paint_thread_cleanup), then cairo's and fontconfig's caches.
+ * At exit only, after the last picture of every thread (leak checkers
+ * would count them); a later paint_scene starts them again.
  */
 void paint_cleanup(void);
 

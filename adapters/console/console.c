@@ -12,8 +12,20 @@
 #define LINE_MAX_BYTES (64 * 1024)	/* longer lines are refused whole */
 #define READ_CHUNK 4096
 
+/* A message whose picture follows (adapter_image.follow): where it goes,
+ * and the outbox message it confirms once the picture is out. */
+struct held {
+	struct held *next;
+	uint64_t follow;
+	int64_t outbox_id;
+	char tag[320];
+	char room[128];
+	char user[128];		/* "": the room */
+};
+
 struct console {
 	struct adapter base;
+	struct held *held;
 	int in;
 	FILE *out;
 	uv_loop_t *loop;
@@ -130,6 +142,22 @@ out:
 	return rc;
 }
 
+/* The picture of a message follows: it is held until console_picture. */
+static void hold(struct console *c, const char *tag, const char *room, const char *user,
+		 uint64_t follow, int64_t outbox_id)
+{
+	struct held *h = xcalloc(1, sizeof(*h)), **at = &c->held;
+
+	h->follow = follow;
+	h->outbox_id = outbox_id;
+	snprintf(h->tag, sizeof(h->tag), "%s", tag);
+	snprintf(h->room, sizeof(h->room), "%s", room);
+	snprintf(h->user, sizeof(h->user), "%s", user ? user : "");
+	while (*at)
+		at = &(*at)->next;
+	*at = h;
+}
+
 static int console_send(struct adapter *a, const struct outmsg *m, struct buf *err)
 {
 	struct console *c = console_downcast(a);
@@ -141,6 +169,10 @@ static int console_send(struct adapter *a, const struct outmsg *m, struct buf *e
 		room_tag(m->room, tag, sizeof(tag));
 	if (m->body->n)
 		write_tagged(c, tag, m->body);
+	if (m->image && m->image->follow) {
+		hold(c, tag, m->room, m->user, m->image->follow, m->outbox_id);
+		return 0;	/* confirmed with its picture */
+	}
 	if (m->image && write_picture(c, tag, m->room, m->user, m->image, err)) {
 		/* the text board instead, so nothing is lost */
 		struct rich r = RICH_INIT;
@@ -183,6 +215,10 @@ static int console_reply_image(struct adapter *a, const struct command *cmd, int
 		room_tag(cmd->room, tag, sizeof(tag));
 	if (body->n)
 		write_tagged(c, tag, body);
+	if (img->follow) {
+		hold(c, tag, cmd->room, private_ ? cmd->user : NULL, img->follow, 0);
+		return 0;
+	}
 	if (write_picture(c, tag, cmd->room, private_ ? cmd->user : NULL, img, err)) {
 		struct rich r = RICH_INIT;
 
@@ -192,6 +228,37 @@ static int console_reply_image(struct adapter *a, const struct command *cmd, int
 		console_error(c, buf_str(err));
 		buf_reset(err);
 	}
+	return 0;
+}
+
+/* A held message's picture: the file and its line, else the text in its
+ * place (painting failed, or the file cannot be written); then the
+ * message is confirmed. */
+static int console_picture(struct adapter *a, uint64_t follow, const struct adapter_image *img,
+			   const struct rich *text, struct buf *err)
+{
+	struct console *c = console_downcast(a);
+	struct held **at = &c->held, *h;
+
+	while (*at && (*at)->follow != follow)
+		at = &(*at)->next;
+	if (!(h = *at))
+		return 0;
+	*at = h->next;
+	if (img && write_picture(c, h->tag, h->room, h->user[0] ? h->user : NULL, img, err)) {
+		struct rich r = RICH_INIT;
+
+		rich_line(&r, "%s", img->alt ? img->alt : "");
+		write_tagged(c, h->tag, &r);
+		rich_release(&r);
+		console_error(c, buf_str(err));
+		buf_reset(err);
+	} else if (!img && text && text->n) {
+		write_tagged(c, h->tag, text);
+	}
+	if (h->outbox_id && a->on_sent)
+		a->on_sent(a->ctx, a, h->outbox_id);
+	free(h);
 	return 0;
 }
 
@@ -399,6 +466,12 @@ static void console_free(struct adapter *a)
 {
 	struct console *c = console_downcast(a);
 
+	while (c->held) {
+		struct held *h = c->held;
+
+		c->held = h->next;
+		free(h);
+	}
 	buf_release(&c->line);
 	free(c->boards);
 	free(c);
@@ -407,12 +480,14 @@ static void console_free(struct adapter *a)
 static const struct adapter_ops console_ops = {
 	.api_version = ADAPTER_API_VERSION,
 	.name = "console",
+	.caps = ADAPTER_CAP_ONE_STREAM,
 	.start = console_start,
 	.stop = console_stop,
 	.send = console_send,
 	.reply = console_reply,
 	.free = console_free,
 	.reply_image = console_reply_image,
+	.picture = console_picture,
 };
 
 static struct console *console_downcast(struct adapter *a)
