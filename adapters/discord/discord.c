@@ -84,7 +84,74 @@ struct discord {
 	size_t ndms;
 
 	struct live live;	/* list head */
+	struct follow *follows;	/* messages whose picture follows */
 };
+
+/*
+ * A message whose picture follows (adapter_image.follow, docs/pictures.md):
+ * an outbox post waiting to be finished, or an interaction answered with
+ * its text.  The manager calls picture() once per id; an id gone (its
+ * post failed, the adapter stopped) is ignored.
+ */
+struct post;
+struct ix;
+
+enum follow_where {
+	FOLLOW_POST,		/* p: an edit of its last message adds it */
+	FOLLOW_ORIGINAL,	/* x: an edit of the answer adds it */
+	FOLLOW_WEBHOOK,		/* x: a follow-up message of its own */
+	FOLLOW_CHANNEL,		/* x: a message in the channel (a public answer
+				 * of a deferred interaction) */
+};
+
+struct follow {
+	struct follow *next;
+	uint64_t id;
+	enum follow_where where;
+	struct post *p;
+	struct ix *x;
+	int priv;		/* x: the answer is ephemeral */
+	int filled;		/* x, FOLLOW_ORIGINAL: a deferred answer that
+				 * waits for the picture (no text went) */
+};
+
+static struct follow *follow_add(struct discord *d, uint64_t id, enum follow_where where)
+{
+	struct follow *f = xcalloc(1, sizeof(*f));
+
+	f->id = id;
+	f->where = where;
+	f->next = d->follows;
+	d->follows = f;
+	return f;
+}
+
+/* Takes the follow of id out of the list (NULL: not there). */
+static struct follow *follow_take(struct discord *d, uint64_t id)
+{
+	struct follow **at = &d->follows, *f;
+
+	while ((f = *at) && f->id != id)
+		at = &f->next;
+	if (f)
+		*at = f->next;
+	return f;
+}
+
+/* Forgets the follows of a post or interaction being freed. */
+static void follow_forget(struct discord *d, const struct post *p, const struct ix *x)
+{
+	struct follow **at = &d->follows, *f;
+
+	while ((f = *at)) {
+		if ((p && f->p == p) || (x && f->x == x)) {
+			*at = f->next;
+			free(f);
+		} else {
+			at = &f->next;
+		}
+	}
+}
 
 static void live_add(struct discord *d, struct live *l, void (*release)(struct live *))
 {
@@ -633,6 +700,7 @@ struct ix {
 	struct ixreq *q;
 	size_t qlen, qhead, qcap;
 	int inflight;
+	int follows;		/* pictures to come (struct follow): it waits */
 };
 
 static void ix_pump(struct ix *x);
@@ -651,6 +719,7 @@ static void ix_free(struct ix *x)
 	size_t i;
 
 	live_del(&x->live);
+	follow_forget(x->d, NULL, x);
 	for (i = x->qhead; i < x->qlen; i++)
 		ixreq_release(&x->q[i]);
 	free(x->q);
@@ -701,7 +770,7 @@ static void ix_pump(struct ix *x)
 		x->qhead++;
 	}
 	buf_release(&err);
-	if (!x->inflight && x->qhead == x->qlen && !x->collecting)
+	if (!x->inflight && x->qhead == x->qlen && !x->collecting && !x->follows)
 		ix_free(x);
 }
 
@@ -1026,6 +1095,116 @@ static int discord_reply(struct adapter *a, const struct command *cmd, int priva
 }
 
 /*
+ * An answer whose picture follows (docs/pictures.md, "Discord"): its text
+ * now, as reply() sends it, within Discord's 3 seconds; the picture is
+ * added to that answer by an edit when it comes (or, after a text of
+ * several messages, comes as a follow-up of its own).  With no text at
+ * all, the answer is deferred now (Discord shows "thinking") and the
+ * picture fills it.
+ */
+static int reply_follow(struct discord *d, struct ix *x, const struct command *cmd,
+			int private_, const struct rich *body, const struct adapter_image *img,
+			struct buf *err)
+{
+	int responded = x->responded, deferred = x->deferred, filled = x->original_filled;
+	enum follow_where where;
+	struct follow *f;
+	struct chunks ch;
+
+	if (render(body, &ch, err))
+		return -1;
+	if (ch.n) {
+		chunks_release(&ch);
+		if (discord_reply(&d->base, cmd, private_, body, err))
+			return -1;
+		if (deferred && !private_)
+			where = FOLLOW_CHANNEL;
+		else if (!x->want_menu && ch.n == 1 && (!responded || (deferred && !filled)))
+			where = FOLLOW_ORIGINAL;	/* the text is the answer itself */
+		else
+			where = FOLLOW_WEBHOOK;
+	} else if (!responded) {
+		json_t *r = discord_response_deferred(1);
+
+		ix_callback(x, r);
+		json_decref(r);
+		x->deferred = 1;
+		/* private: the picture fills the answer; public: the answer
+		 * gets the acknowledgement, the picture goes to the channel */
+		where = private_ ? FOLLOW_ORIGINAL : FOLLOW_CHANNEL;
+	} else {
+		where = deferred && !private_ ? FOLLOW_CHANNEL
+			: deferred && !filled ? FOLLOW_ORIGINAL : FOLLOW_WEBHOOK;
+	}
+	f = follow_add(d, img->follow, where);
+	f->x = x;
+	f->priv = private_;
+	if (where == FOLLOW_ORIGINAL && x->deferred && !x->original_filled) {
+		/* the deferred answer is the picture's: no "Done." in it */
+		x->original_filled = 1;
+		f->filled = 1;
+	}
+	x->follows++;
+	return 0;
+}
+
+static const char *ack_text(const struct discord_interaction *in);
+
+/* The picture (or the text in its place) of an answer's follow f. */
+static void ix_picture(struct discord *d, struct follow *f, const struct adapter_image *img,
+		       const struct rich *text)
+{
+	struct ix *x = f->x;
+	char path[DISCORD_TOKEN_SIZE + 96];
+	struct buf err = BUF_INIT;
+	struct chunks ch = { NULL, 0 };
+	size_t i = 0;
+
+	if (img) {
+		struct file fl = { img->name ? img->name : "board.png", "image/png", img->png,
+				   img->len, img->alt };
+		json_t *data = json_pack("{s:{s:[]}}", "allowed_mentions", "parse");
+
+		json_object_set_new(data, "attachments", attachments(&fl));
+		if (f->where == FOLLOW_ORIGINAL) {
+			snprintf(path, sizeof(path), "/webhooks/%s/%s/messages/@original",
+				 x->in.application_id, x->in.token);
+			ix_push_file(x, "PATCH", path, data, &fl);
+		} else if (f->where == FOLLOW_CHANNEL) {
+			channel_post(d, x->in.channel_id, "", NULL, NULL, NULL, &fl, NULL, NULL);
+		} else {
+			if (f->priv)
+				json_object_set_new(data, "flags", json_integer(DISCORD_FLAG_EPHEMERAL));
+			snprintf(path, sizeof(path), "/webhooks/%s/%s", x->in.application_id,
+				 x->in.token);
+			ix_push_file(x, "POST", path, data, &fl);
+		}
+		json_decref(data);
+	} else if (text && text->n && !render(text, &ch, &err) && ch.n) {
+		json_t *none = json_pack("{s:[]}", "parse");
+
+		if (f->filled) {
+			ix_edit_original(x, ch.v[i++], none);
+			x->original_filled = 1;
+		}
+		for (; i < ch.n; i++) {
+			if (f->where == FOLLOW_CHANNEL)
+				channel_post(d, x->in.channel_id, ch.v[i], none, NULL, NULL, NULL,
+					     NULL, NULL);
+			else
+				ix_followup(x, ch.v[i], f->priv, none);
+		}
+		json_decref(none);
+	} else if (f->filled) {
+		ix_edit_original(x, ack_text(&x->in), NULL);
+	}
+	chunks_release(&ch);
+	buf_release(&err);
+	x->follows--;
+	ix_pump(x);
+}
+
+/*
  * An answer with a picture: the body's chunks as reply() sends them, the
  * picture with the last one (or alone), ephemeral when private_ (My hand,
  * `hand`, `board text`... and a public `board image` in the channel).
@@ -1044,6 +1223,8 @@ static int discord_reply_image(struct adapter *a, const struct command *cmd, int
 
 	if (!x)
 		return buf_setf(err, "no interaction to answer"), -1;
+	if (img->follow)
+		return reply_follow(d, x, cmd, private_, body, img, err);
 	if (render(body, &ch, err))
 		return -1;
 	if (!ch.n)
@@ -1344,6 +1525,16 @@ struct post {
 	size_t png_len;
 	char png_name[64];
 	char *png_alt;
+	/* a picture that follows (adapter_image.follow): the post waits for
+	 * it (awaiting) once its text landed, then adds it to the text's last
+	 * message (last_id) by an edit, or posts what comes in its place
+	 * (more); on_sent only then */
+	uint64_t follow;
+	int awaiting;
+	int held;		/* its text landed while awaiting */
+	char last_id[DISCORD_SNOWFLAKE_SIZE];
+	struct chunks more;
+	int finishing;		/* the picture's (or more's) requests are out */
 };
 
 static void post_drop_picture(struct post *p)
@@ -1358,8 +1549,11 @@ static void post_drop_picture(struct post *p)
 static void post_free(struct post *p)
 {
 	live_del(&p->live);
+	if (p->follow)
+		follow_forget(p->d, p, NULL);
 	post_drop_picture(p);
 	chunks_release(&p->ch);
+	chunks_release(&p->more);
 	json_decref(p->mentions);
 	json_decref(p->components);
 	free(p);
@@ -1383,7 +1577,9 @@ static void make_nonce(const char *key, size_t chunk, char out[32])
 }
 
 static void post_fallback(struct post *p);
+static void post_follow_up(struct post *p);
 
+/* Every request of p landed (its text; then what follows it). */
 static void post_finish(struct post *p)
 {
 	struct discord *d = p->d;
@@ -1391,6 +1587,14 @@ static void post_finish(struct post *p)
 	if (p->refused_dm) {
 		p->refused_dm = 0;
 		post_fallback(p);
+		return;
+	}
+	if (!p->failed && p->follow && !p->finishing) {
+		if (p->awaiting) {
+			p->held = 1;	/* its picture comes: discord_picture */
+			return;
+		}
+		post_follow_up(p);
 		return;
 	}
 	if (!p->failed && d->base.on_sent && p->outbox_id > 0)
@@ -1412,7 +1616,7 @@ static void on_chunk_sent(const struct discord_rest_resp *resp, void *ctx)
 	if (resp->status == 403 && error_code(resp->body) == 50007 && p->user[0]) {
 		p->refused_dm = 1;
 	} else if (resp->status == 403 && error_code(resp->body) == 50013 && p->png &&
-		   !p->no_attach) {
+		   !p->no_attach && !p->follow) {
 		/* Missing Permissions on the message with the picture: the
 		 * channel does not let the bot attach files (it was invited
 		 * without Attach Files).  The message goes again without it;
@@ -1440,6 +1644,23 @@ static void on_chunk_sent(const struct discord_rest_resp *resp, void *ctx)
 		post_finish(p);
 }
 
+/* The last chunk's answer: its message id (a picture that follows is
+ * added to that message), then as every chunk's. */
+static void on_last_chunk_sent(const struct discord_rest_resp *resp, void *ctx)
+{
+	struct post *p = ctx;
+
+	if (!p->d->stopping && resp->status >= 200 && resp->status < 300 && resp->body) {
+		json_t *j = json_loads(buf_str(resp->body), 0, NULL);
+		const char *id = json_string_value(json_object_get(j, "id"));
+
+		if (is_snowflake(id))
+			snprintf(p->last_id, sizeof(p->last_id), "%s", id);
+		json_decref(j);
+	}
+	on_chunk_sent(resp, ctx);
+}
+
 /* The last chunk again, without the picture (on_chunk_sent's 50013); its
  * pending count is the failed request's. */
 static void post_repost_last(struct post *p)
@@ -1464,6 +1685,11 @@ static void post_chunks(struct post *p, const char *channel)
 
 	snprintf(p->channel, sizeof(p->channel), "%s", channel);
 	p->pending = n;
+	if (!n) {
+		/* no text (a picture alone): it follows */
+		post_finish(p);
+		return;
+	}
 	for (i = 0; i < n; i++) {
 		struct file f = { p->png_name, "image/png", p->png, p->png_len, p->png_alt };
 		char nonce[32];
@@ -1471,8 +1697,124 @@ static void post_chunks(struct post *p, const char *channel)
 		make_nonce(p->key, i, nonce);
 		channel_post(p->d, channel, p->ch.v[i], p->mentions,
 			     i + 1 == n ? p->components : NULL, p->key[0] ? nonce : NULL,
-			     i + 1 == n && p->png ? &f : NULL, on_chunk_sent, p);
+			     i + 1 == n && p->png && !p->follow ? &f : NULL,
+			     i + 1 == n && p->follow ? on_last_chunk_sent : on_chunk_sent, p);
 	}
+}
+
+/* The answer to the picture's request (an edit, or a post of its own). */
+static void on_picture_sent(const struct discord_rest_resp *resp, void *ctx)
+{
+	struct post *p = ctx;
+
+	if (p->d->stopping) {
+		if (--p->pending == 0)
+			post_free(p);
+		return;
+	}
+	if (resp->status == 403 && error_code(resp->body) == 50013) {
+		/* no Attach Files here: the text went, its Text button still
+		 * shows the board */
+		log_warn("discord: channel %s refuses the bot's attachments (no Attach Files "
+			 "permission): its boards go without pictures", p->channel);
+		if (!p->last_id[0] && !p->ch.n) {
+			/* the picture was the message: a line in its place */
+			char nonce[32];
+
+			make_nonce(p->key, 0, nonce);
+			channel_post(p->d, p->channel, p->es
+				     ? "(Este canal no deja al bot adjuntar imágenes: el botón "
+				       "Texto muestra el tablero.)"
+				     : "(This channel does not let the bot attach pictures: the "
+				       "Text button shows the board.)", p->mentions, p->components,
+				     p->key[0] ? nonce : NULL, NULL, on_chunk_sent, p);
+			return;
+		}
+	} else if (resp->status >= 200 && resp->status < 300) {
+		/* delivered */
+	} else if (resp->status >= 400 && resp->status < 500 && resp->status != 429 &&
+		   !resp->error) {
+		log_warn("discord: outbox %lld's picture refused (HTTP %ld, code %ld); dropped",
+			 (long long)p->outbox_id, resp->status, error_code(resp->body));
+	} else {
+		log_warn("discord: outbox %lld's picture not delivered (HTTP %ld%s%s); kept for "
+			 "the next start", (long long)p->outbox_id, resp->status,
+			 resp->error ? ": " : "", resp->error ? resp->error : "");
+		p->failed = 1;
+	}
+	if (--p->pending == 0)
+		post_finish(p);
+}
+
+/* Adds the file f to message id of channel (an edit: its text and buttons
+ * stay as they are). */
+static void channel_attach(struct discord *d, const char *channel, const char *id,
+			   const struct file *f, discord_rest_fn cb, void *ctx)
+{
+	char path[96];
+	struct buf err = BUF_INIT;
+	json_t *data = json_object();
+	char *text;
+	size_t len;
+
+	json_object_set_new(data, "attachments", attachments(f));
+	text = multipart(data, f, &len);
+	snprintf(path, sizeof(path), "/channels/%s/messages/%s", channel, id);
+	if (discord_rest_submit_raw(d->rest, "PATCH", path, ATTACH_CTYPE, text, len, cb, ctx,
+				    &err)) {
+		struct discord_rest_resp resp = { .status = 0, .error = buf_str(&err) };
+		struct buf empty = BUF_INIT;
+
+		resp.body = &empty;
+		cb(&resp, ctx);
+	}
+	free(text);
+	json_decref(data);
+	buf_release(&err);
+}
+
+/*
+ * p's text landed and what follows it is known: the picture, added to the
+ * text's last message (or posted alone, when there was no text), or the
+ * text in its place (more), or nothing.  Then post_finish confirms it.
+ */
+static void post_follow_up(struct post *p)
+{
+	size_t i;
+
+	p->finishing = 1;
+	if (p->png) {
+		struct file f = { p->png_name, "image/png", p->png, p->png_len, p->png_alt };
+		char nonce[32];
+
+		p->pending = 1;
+		if (p->last_id[0]) {
+			channel_attach(p->d, p->channel, p->last_id, &f, on_picture_sent, p);
+		} else {
+			make_nonce(p->key, p->ch.n, nonce);
+			channel_post(p->d, p->channel, "", p->mentions, p->components,
+				     p->key[0] ? nonce : NULL, &f, on_picture_sent, p);
+		}
+		post_drop_picture(p);
+		return;
+	}
+	if (p->more.n) {
+		struct chunks more = p->more;
+
+		memset(&p->more, 0, sizeof(p->more));
+		p->pending = more.n;
+		for (i = 0; i < more.n; i++) {
+			char nonce[32];
+
+			/* after the text's chunks: a restart sends the same */
+			make_nonce(p->key, p->ch.n + 1 + i, nonce);
+			channel_post(p->d, p->channel, more.v[i], NULL, NULL,
+				     p->key[0] ? nonce : NULL, NULL, on_chunk_sent, p);
+		}
+		chunks_release(&more);
+		return;
+	}
+	post_finish(p);
 }
 
 /* The DM was refused: a mention in the game's channel, with the buttons
@@ -1483,8 +1825,15 @@ static void post_fallback(struct post *p)
 	struct rich r = RICH_INIT;
 	struct buf md = BUF_INIT;
 
-	/* the picture was of the player's private view: never in the channel */
+	/* the picture was of the player's private view: never in the channel
+	 * (one that follows is not waited for) */
 	post_drop_picture(p);
+	chunks_release(&p->more);
+	if (p->follow) {
+		follow_forget(p->d, p, NULL);
+		p->follow = 0;
+		p->awaiting = 0;
+	}
 	rich_mention(&r, p->user, p->user);
 	rich_text(&r, "%s", p->es
 		  ? " no puedo enviarte mensajes directos (tu configuración de privacidad los "
@@ -1575,7 +1924,15 @@ static int discord_send(struct adapter *a, const struct outmsg *m, struct buf *e
 		post_free(p);
 		return -1;
 	}
-	if (m->image) {
+	if (m->image && m->image->follow) {
+		/* the text now; the picture is added to its last message
+		 * when it comes (discord_picture) */
+		struct follow *f = follow_add(d, m->image->follow, FOLLOW_POST);
+
+		f->p = p;
+		p->follow = m->image->follow;
+		p->awaiting = 1;
+	} else if (m->image) {
 		/* the picture goes with the last chunk, or alone */
 		p->png = xmalloc(m->image->len ? m->image->len : 1);
 		memcpy(p->png, m->image->png, m->image->len);
@@ -1586,7 +1943,7 @@ static int discord_send(struct adapter *a, const struct outmsg *m, struct buf *e
 		if (!p->ch.n)
 			collect_chunk(&p->ch, "", 0);
 	}
-	if (!p->ch.n) {
+	if (!p->ch.n && !p->follow) {
 		/* nothing to show: delivered by definition */
 		post_finish(p);
 		return 0;
@@ -1618,6 +1975,47 @@ static int discord_send(struct adapter *a, const struct outmsg *m, struct buf *e
 			return -1;
 		}
 		free(text);
+	}
+	return 0;
+}
+
+/*
+ * The picture of a message sent or answered with img->follow (adapter.h):
+ * an outbox post adds it to its text's last message once that text
+ * landed (or posts what comes in its place), then confirms the message;
+ * an answer gets it by an edit or a follow-up (ix_picture).
+ */
+static int discord_picture(struct adapter *a, uint64_t id, const struct adapter_image *img,
+			   const struct rich *text, struct buf *err)
+{
+	struct discord *d = downcast(a);
+	struct follow *f = follow_take(d, id);
+	struct post *p;
+
+	if (!f)
+		return 0;	/* its message failed, or was dropped */
+	if (f->x) {
+		ix_picture(d, f, img, text);
+		free(f);
+		return 0;
+	}
+	p = f->p;
+	free(f);
+	p->awaiting = 0;
+	if (img && img->png) {
+		post_drop_picture(p);
+		p->png = xmalloc(img->len ? img->len : 1);
+		memcpy(p->png, img->png, img->len);
+		p->png_len = img->len;
+		snprintf(p->png_name, sizeof(p->png_name), "%s", img->name ? img->name : "board.png");
+		p->png_alt = img->alt ? xstrdup(img->alt) : NULL;
+	} else if (text && text->n && render(text, &p->more, err)) {
+		log_warn("discord: outbox %lld: %s", (long long)p->outbox_id, buf_str(err));
+		buf_reset(err);
+	}
+	if (p->held) {
+		p->held = 0;
+		post_finish(p);
 	}
 	return 0;
 }
@@ -1695,6 +2093,12 @@ static void discord_free(struct adapter *a)
 
 	if (d->started)
 		gateway_release(&d->gw);
+	while (d->follows) {	/* none left by stop(); an adapter never started */
+		struct follow *f = d->follows;
+
+		d->follows = f->next;
+		free(f);
+	}
 	free(d->connect_url);
 	if (d->token) {
 		memset(d->token, 0, strlen(d->token));
@@ -1717,6 +2121,7 @@ static const struct adapter_ops discord_ops = {
 	.reply = discord_reply,
 	.free = discord_free,
 	.reply_image = discord_reply_image,
+	.picture = discord_picture,
 };
 
 struct adapter *discord_adapter_new(const struct discord_config *cfg, struct buf *err)

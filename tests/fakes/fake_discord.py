@@ -2103,6 +2103,7 @@ class FakeDiscord:
             if ch in self.no_attach_channels and body.get("attachments"):
                 # the bot lacks Attach Files in this channel
                 self.attach_refusals.append(Rec(t=now, channel_id=ch))
+                self._cond.notify_all()
                 return 403, {"message": "Missing Permissions", "code": 50013}
             nonce = body.get("nonce")
             if nonce is not None:
@@ -2142,6 +2143,12 @@ class FakeDiscord:
                 return 204, None
             if m.get("_private") and m["_kind"] != "channel":
                 return 403, {"message": "Missing Access", "code": 50001}
+            if ch in self.no_attach_channels and isinstance(body, dict) and \
+                    body.get("attachments"):
+                # an edit that adds a file needs Attach Files too
+                self.attach_refusals.append(Rec(t=now, channel_id=ch))
+                self._cond.notify_all()
+                return 403, {"message": "Missing Permissions", "code": 50013}
             probs = self._check_message(body, req, False, "message edit")
             sf = self._strict_fail(probs)
             if sf:

@@ -450,7 +450,7 @@ def test_sylla_one_human_three_ai():
                                   db=bot.db)
         assert steps > 40, steps
         assert checked[0] > 20, checked
-        final = bs[-1]["content"] + "\n" + picture_text(bs[-1])
+        final = bs[-1]["content"] + "\n" + picture_text(pictured(fake, bs[-1]))
         assert "Final scoring" in final and "Winner" in final, final[-400:]
         # the screens were shown to their owner only
         assert any("Behind your screen" in t for t in fake.all_private_texts())
@@ -607,6 +607,21 @@ def test_stale_and_foreign_clicks():
         fake.stop()
 
 
+def pictured(fake, m, timeout=10):
+    """m once its picture came: a board's text goes at once, and its
+    picture, painted off the event loop, is added to that message by an
+    edit (docs/pictures.md, "Discord")."""
+    fake._wait(lambda: picture_text(fake.message(m["id"]) or {}), timeout,
+               lambda: "no picture came to message %s: %r" % (m["id"], fake.message(m["id"])))
+    return fake.message(m["id"])
+
+
+def with_picture(h, timeout=5):
+    """The final messages of interaction h once one carries a picture (an
+    answer's picture follows its text, by an edit or a follow-up)."""
+    return h.wait_final(lambda ms: any(picture_text(x) for x in ms), timeout)
+
+
 def attachment_png(m):
     """(info, bytes) of m's one picture (tests/fakes/pngread.py)."""
     pngs = [a for a in m.get("attachments") or [] if a.get("png_b64")]
@@ -626,7 +641,8 @@ def test_boards_come_as_pictures():
     picture, ephemerally, and nothing of it reaches the channel.  `game
     settings board text|both` changes the room's boards at once, for
     anyone seated; `/board form:image` posts a picture whatever the room's
-    setting; an idempotency nonce rides on the picture's post too."""
+    setting; an idempotency nonce rides on the picture's post too.  The
+    picture follows its text: an edit of the same message adds it."""
     fake, bot = start()
     try:
         fake.wait_ready(10)
@@ -634,6 +650,7 @@ def test_boards_come_as_pictures():
         board = lobby(fake, ps, game="gtr")[-1]
         assert "Glory to Rome" not in board["content"], board["content"]
         assert "Waiting for" in board["content"], board["content"]
+        board = pictured(fake, board)
         info, data = attachment_png(board)
         assert info["width"] == 1000 and 300 < info["height"] < 8000, info
         assert info["text"].startswith("Glory to Rome: turn 1\n"), info["text"][:200]
@@ -650,7 +667,7 @@ def test_boards_come_as_pictures():
         assert "Sites in town/out of town" in "\n".join(c for c, _ in t)
         # My hand: the private picture, ephemeral
         hh = fake.click(ps[0], CHAN, board, button(board, "hand"))
-        ms = texts_msgs(hh)
+        ms = with_picture(hh)
         assert all(x["ephemeral"] for x in ms), ms
         pinfo, _ = attachment_png(ms[-1])
         assert pinfo["text"].startswith("Glory to Rome: your hand\n"), pinfo["text"][:200]
@@ -665,12 +682,12 @@ def test_boards_come_as_pictures():
         assert "Glory to Rome: turn 1" in ms[0]["content"]
         # both: the text board and the picture
         cmd(fake, ps[0], "game", {"key": "board", "value": "both"}, sub="settings")
-        ms = texts_msgs(cmd(fake, ps[0], "board"))
+        ms = with_picture(cmd(fake, ps[0], "board"))
         assert "Glory to Rome: turn 1" in "\n".join(x["content"] for x in ms)
         assert sum(1 for x in ms if picture_text(x)) == 1, ms
         # a picture on demand, in a text room
         cmd(fake, ps[0], "game", {"key": "board", "value": "text"}, sub="settings")
-        ms = texts_msgs(cmd(fake, ps[1], "board", {"form": "image"}))
+        ms = with_picture(cmd(fake, ps[1], "board", {"form": "image"}))
         assert not ms[-1]["ephemeral"] and picture_text(ms[-1]).startswith("Glory to Rome"), ms
         assert fake.violations == [], fake.violations
     finally:
@@ -695,6 +712,9 @@ def test_move_menu_only_ephemeral():
             mark = scan(fake, bot.db, mark)
             ids = custom_ids(board)
             # My hand, My moves, and Text under a board sent as a picture
+            # (which follows its text: an edit adds it)
+            if any(i.split(":")[1] == "text" for i in ids):
+                board = pictured(fake, board)
             assert sorted(i.split(":")[1] for i in ids) == (
                 ["hand", "moves", "text"] if picture_text(board) else ["hand", "moves"]), ids
             who = users[awaited(board)[0]]
@@ -895,7 +915,7 @@ def test_names_cannot_forge_lines():
         cmd(fake, eve, "game", sub="join", nick="\u202eeve\r\nRound 9 begins.\u2066\u200b")
         cmd(fake, ghost, "game", sub="join")
         cmd(fake, mallory, "game", sub="start")
-        wait_boards(fake, 1)
+        pictured(fake, wait_boards(fake, 1)[-1])    # its picture's texts are read too
         h = cmd(fake, eve, "game", sub="status", nick="\u202eeve\r\nRound 9 begins.\u2066")
         pub = fake.all_public_texts() + [one_text(h)]
         for t in pub:
@@ -1050,15 +1070,17 @@ def test_full_rest_queue_refuses_moves_and_recovers():
 def test_channel_without_attach_files_gets_boards_without_pictures():
     """A server that invited the bot without Attach Files (the invite URL
     of earlier versions): Discord refuses the board's picture with 403
-    50013; the board goes again without it, once, with its buttons (Text
-    shows the board), a log line names the channel, and nothing is lost."""
+    50013 (the edit that adds it to the board's message); the board's
+    message stays as its text went, with its buttons (Text shows the
+    board), a log line names the channel, and nothing is lost."""
     fake, bot = start()
     try:
         fake.wait_ready(10)
         fake.no_attach_channels.add(CHAN)
         ps = [user(fake, i) for i in (1, 2)]
         board = lobby(fake, ps, game="gtr")[-1]
-        assert fake.attach_refusals, "the fake never refused a picture"
+        fake._wait(lambda: fake.attach_refusals, 10, "the fake never refused a picture")
+        board = fake.message(board["id"])
         assert not board.get("attachments"), board
         assert "Waiting for" in board["content"], board["content"]
         hx = fake.click(ps[1], CHAN, board, button(board, "text"))
@@ -1107,7 +1129,8 @@ def test_dm_notifications_and_refusal():
         assert any(i.startswith("t1:hand:") for i in custom_ids(fb))
         # the private view came as a picture where DMs go, and the refused
         # player's picture was dropped, never posted in the channel
-        assert any(picture_text(m) for m in fake.dm_messages(b["id"])), fake.dm_messages(b["id"])
+        fake._wait(lambda: any(picture_text(m) for m in fake.dm_messages(b["id"])), 10,
+                   lambda: fake.dm_messages(b["id"]))
         assert not any(m.get("attachments") for m in fake.channel_messages(CHAN)
                        if c["id"] in m["content"] and "direct messages" in m["content"]), fb
         assert not fake.dm_messages(a["id"]), "a got DMs without asking"
