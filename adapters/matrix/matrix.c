@@ -269,6 +269,7 @@ struct matrix {
 	uv_timer_t sync_timer;
 	uv_timer_t resume_timer;
 	struct live live;
+	struct post *follows;	/* messages whose picture follows */
 };
 
 static struct matrix *downcast(struct adapter *a)
@@ -943,11 +944,29 @@ struct post {
 	/* a one-message public answer: remember its event for later edits */
 	char room[MX_ID_SIZE];
 	char title[128];
+	/*
+	 * A picture that follows (adapter_image.follow): one part is kept
+	 * pending for it, and the message is confirmed only once it (or the
+	 * text in its place) landed.  Its events are the message's next
+	 * parts: txn.<nparts>, ... in room, or privately to user.
+	 */
+	uint64_t follow;
+	struct post *fnext;		/* in matrix.follows */
+	char txn[96];
+	size_t nparts;
+	char user[MX_ID_SIZE];		/* "": to room */
+	char origin_room[MX_ID_SIZE];
 };
+
+static void follow_unlink(struct matrix *m, struct post *p);
 
 static void post_release(struct live *l)
 {
+	struct post *p = (struct post *)l;
+
 	live_del(l);
+	if (p->follow)
+		follow_unlink(p->m, p);
 	free(l);
 }
 
@@ -974,6 +993,44 @@ static void post_part_done(struct matrix *m, struct post *p, int ok)
 		m->base.on_sent(m->base.ctx, &m->base, p->outbox_id);
 	live_del(&p->live);
 	free(p);
+}
+
+/* Messages whose picture follows (struct post.follow). */
+static void follow_unlink(struct matrix *m, struct post *p)
+{
+	struct post **at = &m->follows;
+
+	while (*at && *at != p)
+		at = &(*at)->fnext;
+	if (*at)
+		*at = p->fnext;
+	p->follow = 0;
+}
+
+static struct post *follow_take(struct matrix *m, uint64_t id)
+{
+	struct post *p;
+
+	for (p = m->follows; p && p->follow != id; p = p->fnext)
+		;
+	if (p)
+		follow_unlink(m, p);
+	return p;
+}
+
+/* p's picture follows under id: its part stays pending until then. */
+static void follow_keep(struct matrix *m, struct post *p, uint64_t id, const char *room,
+			const char *user, const char *origin_room, const char *txn, size_t nparts)
+{
+	p->follow = id;
+	p->pending++;
+	copy_id(p->room, MX_ID_SIZE, room ? room : "");
+	copy_id(p->user, MX_ID_SIZE, user ? user : "");
+	copy_id(p->origin_room, MX_ID_SIZE, origin_room ? origin_room : "");
+	snprintf(p->txn, sizeof(p->txn), "%s", txn);
+	p->nparts = nparts;
+	p->fnext = m->follows;
+	m->follows = p;
 }
 
 static void on_sent(struct matrix *m, long status, const char *errcode, const char *body,
@@ -1018,31 +1075,20 @@ static void send_path(struct buf *path, const char *room, const char *txn)
 static void img_upload(struct matrix *m, struct mximg *im, const char *room);
 static void img_attach(struct mximg *im, struct mxreq *q);
 
-/* Sends the messages of contents (an array, borrowed) to room, with txn ids
- * txn.0, txn.1, ...; on_sent(outbox_id) when all landed.  img: the last
- * one is the m.image of that picture (uploaded just before it), or NULL. */
-static void send_contents_t(struct matrix *m, const char *room, json_t *contents,
-			    const char *txn, int64_t outbox_id, const char *title,
-			    struct mximg *img)
+/* Sends the events of contents (an array, borrowed) to room as p's parts
+ * first, first + 1, ... (txn ids txn.<part>).  img: the last one is the
+ * m.image of that picture (uploaded just before it), or NULL. */
+static void post_parts(struct matrix *m, struct post *p, const char *room, json_t *contents,
+		       const char *txn, size_t first, struct mximg *img)
 {
 	size_t i, n = json_array_size(contents);
-	struct post *p;
 
-	if (!n) {
-		if (outbox_id > 0 && m->base.on_sent)
-			m->base.on_sent(m->base.ctx, &m->base, outbox_id);
-		return;
-	}
-	p = post_new(m, outbox_id, n);
-	copy_id(p->room, MX_ID_SIZE, room);
-	if (title && n == 1)
-		snprintf(p->title, sizeof(p->title), "%s", title);
 	for (i = 0; i < n; i++) {
 		struct buf path = BUF_INIT, t = BUF_INIT;
 		int pic = img && i + 1 == n;
 		json_t *c = json_incref(json_array_get(contents, i));
 
-		buf_printf(&t, "%s.%zu", txn, i);
+		buf_printf(&t, "%s.%zu", txn, first + i);
 		send_path(&path, room, buf_str(&t));
 		if (pic)
 			img_upload(m, img, room);
@@ -1054,6 +1100,32 @@ static void send_contents_t(struct matrix *m, const char *room, json_t *contents
 	}
 }
 
+/* Sends the messages of contents (an array, borrowed) to room, with txn ids
+ * txn.0, txn.1, ...; on_sent(outbox_id) when all landed.  img: the last
+ * one is the m.image of that picture (uploaded just before it), or NULL.
+ * follow: the picture follows under that id (matrix_picture), as the
+ * next part; 0: none. */
+static void send_contents_t(struct matrix *m, const char *room, json_t *contents,
+			    const char *txn, int64_t outbox_id, const char *title,
+			    struct mximg *img, uint64_t follow)
+{
+	size_t n = json_array_size(contents);
+	struct post *p;
+
+	if (!n && !follow) {
+		if (outbox_id > 0 && m->base.on_sent)
+			m->base.on_sent(m->base.ctx, &m->base, outbox_id);
+		return;
+	}
+	p = post_new(m, outbox_id, n);
+	copy_id(p->room, MX_ID_SIZE, room);
+	if (title && n == 1 && !follow)
+		snprintf(p->title, sizeof(p->title), "%s", title);
+	if (follow)
+		follow_keep(m, p, follow, room, NULL, NULL, txn, n);
+	post_parts(m, p, room, contents, txn, 0, img);
+}
+
 static void new_txn(struct matrix *m, char *out, size_t n)
 {
 	snprintf(out, n, "tabula.r.%llu.%u", (unsigned long long)m->txn_base, ++m->txn_counter);
@@ -1062,7 +1134,7 @@ static void new_txn(struct matrix *m, char *out, size_t n)
 static void send_contents(struct matrix *m, const char *room, json_t *contents, const char *txn,
 			  int64_t outbox_id)
 {
-	send_contents_t(m, room, contents, txn, outbox_id, NULL, NULL);
+	send_contents_t(m, room, contents, txn, outbox_id, NULL, NULL, 0);
 }
 
 /* A bilingual notice to room, outside any outbox. */
@@ -1844,26 +1916,21 @@ static void dm_pump(struct matrix *m, struct dm *d)
 	d->tail = &d->waiting;
 }
 
-/* Sends contents (an array, borrowed) privately to user; img: the last
- * one is the m.image of that picture, or NULL. */
-static void send_private(struct matrix *m, const char *user, json_t *contents, const char *txn,
-			 int64_t outbox_id, const char *origin_room, struct mximg *img)
+/* Queues the events of contents (an array, borrowed) for user's direct
+ * chat as p's parts first, first + 1, ...; img: the last one is the
+ * m.image of that picture, or NULL. */
+static void private_parts(struct matrix *m, struct post *p, const char *user, json_t *contents,
+			  const char *txn, size_t first, const char *origin_room,
+			  struct mximg *img)
 {
 	struct dm *d = dm_get(m, user, 1);
 	size_t i, n = json_array_size(contents);
-	struct post *p;
 
-	if (!n) {
-		if (outbox_id > 0 && m->base.on_sent)
-			m->base.on_sent(m->base.ctx, &m->base, outbox_id);
-		return;
-	}
-	p = post_new(m, outbox_id, n);
 	for (i = 0; i < n; i++) {
 		struct part *pt = xcalloc(1, sizeof(*pt));
 
 		pt->content = json_incref(json_array_get(contents, i));
-		snprintf(pt->txn, sizeof(pt->txn), "%s.%zu", txn, i);
+		snprintf(pt->txn, sizeof(pt->txn), "%s.%zu", txn, first + i);
 		pt->post = p;
 		if (img && i + 1 == n) {
 			pt->img = img;
@@ -1875,6 +1942,27 @@ static void send_private(struct matrix *m, const char *user, json_t *contents, c
 		m->nwaiting++;
 	}
 	dm_pump(m, d);
+}
+
+/* Sends contents (an array, borrowed) privately to user; img: the last
+ * one is the m.image of that picture, or NULL; follow: the picture
+ * follows under that id, as the next part (0: none). */
+static void send_private(struct matrix *m, const char *user, json_t *contents, const char *txn,
+			 int64_t outbox_id, const char *origin_room, struct mximg *img,
+			 uint64_t follow)
+{
+	size_t n = json_array_size(contents);
+	struct post *p;
+
+	if (!n && !follow) {
+		if (outbox_id > 0 && m->base.on_sent)
+			m->base.on_sent(m->base.ctx, &m->base, outbox_id);
+		return;
+	}
+	p = post_new(m, outbox_id, n);
+	if (follow)
+		follow_keep(m, p, follow, NULL, user, origin_room, txn, n);
+	private_parts(m, p, user, contents, txn, 0, origin_room, img);
 }
 
 /* ---- m.direct ---- */
@@ -2018,21 +2106,24 @@ static void unrecord_direct(struct matrix *m, const char *user, const char *room
 		put_direct(m);
 }
 
+/* An outbox message: its notices, then the m.image of its picture (now,
+ * or as the next part when the picture follows: matrix_picture). */
 static int matrix_send(struct adapter *a, const struct outmsg *msg, struct buf *err)
 {
 	struct matrix *m = downcast(a);
-	struct mximg *im = msg->image ? img_new(msg->image) : NULL;
-	json_t *c = picture_contents(msg->body, im);
+	uint64_t follow = msg->image ? msg->image->follow : 0;
+	struct mximg *im = msg->image && !follow ? img_new(msg->image) : NULL;
+	json_t *c = follow && !msg->body->n ? json_array() : picture_contents(msg->body, im);
 	char txn[96];
 
 	snprintf(txn, sizeof(txn), "%s", msg->key && *msg->key ? msg->key : "");
 	if (!txn[0])
 		new_txn(m, txn, sizeof(txn));
 	if (msg->user) {
-		send_private(m, msg->user, c, txn, msg->outbox_id, msg->room, im);
+		send_private(m, msg->user, c, txn, msg->outbox_id, msg->room, im, follow);
 	} else {
 		board_posted(m, msg->room);
-		send_contents_t(m, msg->room, c, txn, msg->outbox_id, NULL, im);
+		send_contents_t(m, msg->room, c, txn, msg->outbox_id, NULL, im, follow);
 	}
 	img_unref(im);
 	json_decref(c);
@@ -2047,16 +2138,70 @@ static int matrix_reply_image(struct adapter *a, const struct command *cmd, int 
 			      struct buf *err)
 {
 	struct matrix *m = downcast(a);
-	struct mximg *im = img_new(img);
-	json_t *c = picture_contents(body, im);
+	struct mximg *im = img->follow ? NULL : img_new(img);
+	json_t *c = img->follow && !body->n ? json_array() : picture_contents(body, im);
 	char txn[96];
 
 	new_txn(m, txn, sizeof(txn));
 	if (private_) {
-		send_private(m, cmd->user, c, txn, 0, cmd->room, im);
+		send_private(m, cmd->user, c, txn, 0, cmd->room, im, img->follow);
 	} else {
 		board_posted(m, cmd->room);
-		send_contents_t(m, cmd->room, c, txn, 0, NULL, im);
+		send_contents_t(m, cmd->room, c, txn, 0, NULL, im, img->follow);
+	}
+	img_unref(im);
+	json_decref(c);
+	return 0;
+}
+
+/*
+ * The picture of a message sent with img->follow (adapter.h): its m.image
+ * (uploaded just before it, encrypted where the room is, as every picture)
+ * as the message's next part, in the same lane, or the notices of the
+ * text in its place; the message is confirmed when that landed.  Its txn
+ * id is the message's own plus its part number: a restart that sends the
+ * message again sends the same ids, and the homeserver drops what it has.
+ */
+static int matrix_picture(struct adapter *a, uint64_t id, const struct adapter_image *img,
+			  const struct rich *text, struct buf *err)
+{
+	struct matrix *m = downcast(a);
+	struct post *p = follow_take(m, id);
+	struct mximg *im = NULL;
+	json_t *c;
+	size_t n;
+
+	if (!p)
+		return 0;	/* its message is gone (a stop) */
+	if (p->failed) {
+		/* its text did not land: the outbox keeps the message, and the
+		 * next start sends it all again */
+		post_part_done(m, p, 0);
+		return 0;
+	}
+	if (img && img->png) {
+		struct rich none = RICH_INIT;
+
+		im = img_new(img);
+		c = picture_contents(&none, im);
+	} else if (text && text->n) {
+		c = mx_notice_contents(text);
+	} else {
+		post_part_done(m, p, 1);	/* nothing follows after all */
+		return 0;
+	}
+	n = json_array_size(c);
+	if (!n) {
+		json_decref(c);
+		img_unref(im);
+		post_part_done(m, p, 1);
+		return 0;
+	}
+	p->pending += n - 1;	/* the part kept for it, and any more */
+	if (p->user[0]) {
+		private_parts(m, p, p->user, c, p->txn, p->nparts, p->origin_room, im);
+	} else {
+		post_parts(m, p, p->room, c, p->txn, p->nparts, im);
 	}
 	img_unref(im);
 	json_decref(c);
@@ -2132,7 +2277,7 @@ static void send_public_answer(struct matrix *m, const char *room, json_t *conte
 	r->last_event[0] = '\0';
 	r->answer_pending = 1;
 	r->since_last = 0;
-	send_contents_t(m, room, contents, txn, 0, title, NULL);
+	send_contents_t(m, room, contents, txn, 0, title, NULL, 0);
 }
 
 static int matrix_reply(struct adapter *a, const struct command *cmd, int private_,
@@ -2144,7 +2289,7 @@ static int matrix_reply(struct adapter *a, const struct command *cmd, int privat
 
 	new_txn(m, txn, sizeof(txn));
 	if (private_)
-		send_private(m, cmd->user, c, txn, 0, cmd->room, NULL);
+		send_private(m, cmd->user, c, txn, 0, cmd->room, NULL, 0);
 	else
 		send_public_answer(m, cmd->room, c, txn);
 	json_decref(c);
@@ -2631,7 +2776,7 @@ static void e2e_new_device(void *ctx, const char *user, const char *device, cons
 			  id, id, *nm ? " (\"" : "", nm, *nm ? "\")" : "", fingerprint, id);
 	c = mx_notice_contents(&body);
 	new_txn(m, txn, sizeof(txn));
-	send_private(m, user, c, txn, 0, NULL, NULL);
+	send_private(m, user, c, txn, 0, NULL, NULL, 0);
 	json_decref(c);
 	rich_release(&body);
 }
@@ -3749,6 +3894,7 @@ static const struct adapter_ops matrix_ops = {
 	.send = matrix_send,
 	.reply = matrix_reply,
 	.reply_image = matrix_reply_image,
+	.picture = matrix_picture,
 	.free = matrix_free,
 };
 

@@ -926,6 +926,14 @@ class FakeMatrix:
         with self._lock:
             return [self._view(e) for e in self._bot_msg_recs(room)]
 
+    def bot_message_txns(self, room):
+        """The transaction ids the bot sent bot_messages(room) under, in
+        the same order (None where not known): the parts of one message
+        share a prefix ("tabula.4.7.12.1.0", "...1.1"), so a picture that
+        follows its text is found by it."""
+        with self._lock:
+            return [e.txn[2] if e.txn else None for e in self._bot_msg_recs(room)]
+
     def bot_message_events(self, room):
         """Like bot_messages but full events (event_id, content after
         edits, 'edits': [event ids])."""

@@ -140,13 +140,18 @@ def boards(fake, room):
 
 
 def picture_after(fake, room, msg):
-    """The m.image the bot sent right after msg in room (a board's picture
-    follows its notice), or None."""
-    ms = fake.bot_messages(room)
+    """The m.image of msg's message in room, or None: a board's picture
+    follows its notice, painted off the event loop, as a later part of the
+    same message (its transaction id: the notice's, with the next part
+    number); other messages may come between them."""
+    ms, txns = fake.bot_messages(room), fake.bot_message_txns(room)
     for i, m in enumerate(ms):
-        if m is msg or m == msg:
-            nxt = ms[i + 1] if i + 1 < len(ms) else None
-            return nxt if nxt and nxt.get("msgtype") == "m.image" else None
+        if (m is msg or m == msg) and txns[i]:
+            prefix = txns[i].rsplit(".", 1)[0] + "."
+            for m2, t2 in zip(ms[i + 1:], txns[i + 1:]):
+                if t2 and t2.startswith(prefix) and m2.get("msgtype") == "m.image":
+                    return m2
+            return None
     return None
 
 
@@ -295,7 +300,8 @@ def test_full_game():
             assert "Your moves" not in m.get("body", ""), "private text in the room"
             assert m.get("msgtype") in ("m.notice", "m.image"), m
         # the boards came as pictures after their notices (Matrix's default)
-        assert picture_after(fake, room, bs[0]) is not None
+        fake._wait(lambda: picture_after(fake, room, bs[0]) is not None, 10,
+                   "no picture after the first board")
         assert sum(1 for m in fake.bot_messages(room) if m.get("msgtype") == "m.image") > 10
         # every DM room is recorded in the bot's m.direct
         direct = fake.account_data(fake.bot_user, "m.direct") or {}
