@@ -24,12 +24,39 @@ static struct captured *record(struct capture_adapter *c, const char *room, cons
 	m->outbox_id = id;
 	m->session = m->version = 0;
 	m->locale = NULL;
+	m->follow = 0;
+	m->picture = NULL;
+	m->png_len = 0;
 	buf_addstr(&ment, "");
 	for (i = 0; i < body->n; i++)
 		if (body->v[i].kind == RICH_MENTION)
 			buf_printf(&ment, "%s ", body->v[i].user ? body->v[i].user : "");
 	m->mentions = buf_detach(&ment);
 	return m;
+}
+
+/* An entry for the picture img (NULL: none; text: what came instead) of
+ * the message at index of. */
+static void record_picture(struct capture_adapter *c, size_t of,
+			   const struct adapter_image *img, const struct rich *text)
+{
+	struct rich r = RICH_INIT;
+	struct captured *m;
+	char *room = xstrdup(c->v[of].room), *user = c->v[of].user ? xstrdup(c->v[of].user) : NULL;
+	char *key = c->v[of].key ? xstrdup(c->v[of].key) : NULL;
+	int64_t id = c->v[of].outbox_id;
+
+	if (img)
+		rich_text(&r, "[picture %s]", img->name ? img->name : "");
+	else if (text)
+		rich_append(&r, text);
+	m = record(c, room, user, &r, key, id);
+	m->picture = xstrdup(img && img->name ? img->name : "");
+	m->png_len = img ? img->len : 0;
+	rich_release(&r);
+	free(room);
+	free(user);
+	free(key);
 }
 
 static int cap_send(struct adapter *a, const struct outmsg *m, struct buf *err)
@@ -40,6 +67,12 @@ static int cap_send(struct adapter *a, const struct outmsg *m, struct buf *err)
 	r->session = m->session;
 	r->version = m->version;
 	r->locale = m->locale ? xstrdup(m->locale) : NULL;
+	if (m->image && m->image->follow) {
+		r->follow = m->image->follow;
+		return 0;	/* confirmed with its picture */
+	}
+	if (m->image)
+		record_picture(c, c->n - 1, m->image, NULL);
 	if (c->confirm && m->outbox_id && a->on_sent)
 		a->on_sent(a->ctx, a, m->outbox_id);
 	return 0;
@@ -50,6 +83,41 @@ static int cap_reply(struct adapter *a, const struct command *cmd, int private_,
 {
 	record((struct capture_adapter *)a, cmd->room, private_ ? cmd->user : NULL, body,
 	       NULL, 0);
+	return 0;
+}
+
+static int cap_reply_image(struct adapter *a, const struct command *cmd, int private_,
+			   const struct rich *body, const struct adapter_image *img,
+			   struct buf *err)
+{
+	struct capture_adapter *c = (struct capture_adapter *)a;
+	struct captured *r = record(c, cmd->room, private_ ? cmd->user : NULL, body, NULL, 0);
+
+	if (img->follow)
+		r->follow = img->follow;
+	else
+		record_picture(c, c->n - 1, img, NULL);
+	return 0;
+}
+
+static int cap_picture(struct adapter *a, uint64_t follow, const struct adapter_image *img,
+		       const struct rich *text, struct buf *err)
+{
+	struct capture_adapter *c = (struct capture_adapter *)a;
+	size_t i;
+	int64_t id;
+
+	for (i = c->n; i-- > 0;)
+		if (c->v[i].follow == follow && !c->v[i].picture)
+			break;
+	if (i == (size_t)-1)
+		return 0;	/* not ours */
+	id = c->v[i].outbox_id;
+	c->v[i].follow = 0;
+	record_picture(c, i, img, text);
+	c->v[c->n - 1].follow = follow;	/* which message it was for */
+	if (c->confirm && id && a->on_sent)
+		a->on_sent(a->ctx, a, id);
 	return 0;
 }
 
@@ -71,7 +139,7 @@ static void cap_free(struct adapter *a)
 static struct adapter_ops capture_ops[CAPTURE_KINDS];
 static char capture_names[CAPTURE_KINDS][32];
 
-struct capture_adapter *capture_new_caps(const char *platform, unsigned caps)
+static struct capture_adapter *capture_kind(const char *platform, unsigned caps, int pictures)
 {
 	struct capture_adapter *c = xcalloc(1, sizeof(*c));
 	int i;
@@ -80,7 +148,8 @@ struct capture_adapter *capture_new_caps(const char *platform, unsigned caps)
 	 * coexist; a table once made is never changed under a live fake */
 	for (i = 0; i < CAPTURE_KINDS; i++) {
 		if (capture_ops[i].name) {
-			if (strcmp(capture_ops[i].name, platform) || capture_ops[i].caps != caps)
+			if (strcmp(capture_ops[i].name, platform) || capture_ops[i].caps != caps ||
+			    !capture_ops[i].picture != !pictures)
 				continue;
 		} else {
 			snprintf(capture_names[i], sizeof(capture_names[i]), "%s", platform);
@@ -88,6 +157,8 @@ struct capture_adapter *capture_new_caps(const char *platform, unsigned caps)
 				.api_version = ADAPTER_API_VERSION, .name = capture_names[i],
 				.caps = caps, .start = cap_start, .stop = cap_stop,
 				.send = cap_send, .reply = cap_reply, .free = cap_free,
+				.reply_image = pictures ? cap_reply_image : NULL,
+				.picture = pictures ? cap_picture : NULL,
 			};
 		}
 		c->base.ops = &capture_ops[i];
@@ -99,6 +170,16 @@ struct capture_adapter *capture_new_caps(const char *platform, unsigned caps)
 	}
 	c->confirm = 1;
 	return c;
+}
+
+struct capture_adapter *capture_new_caps(const char *platform, unsigned caps)
+{
+	return capture_kind(platform, caps, 0);
+}
+
+struct capture_adapter *capture_new_pictures(const char *platform, unsigned caps)
+{
+	return capture_kind(platform, caps, 1);
 }
 
 struct capture_adapter *capture_new(const char *platform)
@@ -117,6 +198,7 @@ void capture_clear(struct capture_adapter *c)
 		free(c->v[i].key);
 		free(c->v[i].locale);
 		free(c->v[i].mentions);
+		free(c->v[i].picture);
 	}
 	c->n = 0;
 }

@@ -20,6 +20,13 @@ struct captured {
 	/* the user ids of the message's mentions, in order, each followed
 	 * by a space ("ana ben "); "" when none */
 	char *mentions;
+	/* pictures (capture_new_pictures): a message whose picture follows
+	 * carries its follow id; what came for it is an entry of its own,
+	 * with picture set (the file name; text "[picture NAME]"), or
+	 * picture "" (none came: text is what came in its place, or "") */
+	uint64_t follow;
+	char *picture;
+	size_t png_len;
 };
 
 struct capture_adapter {
@@ -31,6 +38,11 @@ struct capture_adapter {
 };
 
 struct capture_adapter *capture_new(const char *platform);
+/* The same taking pictures: answers with pictures (reply_image) and
+ * pictures that follow their messages (the `picture` op, which confirms
+ * an outbox message then).  A picture sent with its message is recorded
+ * as an entry after it. */
+struct capture_adapter *capture_new_pictures(const char *platform, unsigned caps);
 /* The same with capability bits (ADAPTER_CAP_*).  Fakes with different
  * names or caps coexist (one ops table each, at most 8 kinds). */
 struct capture_adapter *capture_new_caps(const char *platform, unsigned caps);
