@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -519,13 +520,14 @@ static int think(void *ctx, struct think_job *job)
 
 static struct workers *painters;
 static const char *paint_hold;	/* TABULA_TEST_PAINT_HOLD */
+static atomic_int paint_stopping;	/* ends the hold */
 
 static void paint_run(void *job)
 {
 	/* tests only: a picture waits while the file exists, so that a test
 	 * sees the text of a message before its picture, queues newer boards
 	 * behind it, or kills the bot between the two */
-	while (paint_hold && access(paint_hold, F_OK) == 0)
+	while (paint_hold && !atomic_load(&paint_stopping) && access(paint_hold, F_OK) == 0)
 		usleep(2000);
 	paint_job_run(job);
 }
@@ -949,6 +951,7 @@ int main(int argc, char **argv)
 	stopping = 1;
 	while (thinking_out)	/* a job holds memory a worker still writes */
 		uv_run(loop, UV_RUN_ONCE);
+	atomic_store(&paint_stopping, 1);
 	workers_free(painters, paint_discard);	/* waits for the pictures being painted */
 	painters = NULL;
 	for (k = 0; k < 3; k++) {
@@ -979,6 +982,7 @@ int main(int argc, char **argv)
 		uv_run(loop, UV_RUN_NOWAIT);
 out:
 	if (painters) {		/* an early exit */
+		atomic_store(&paint_stopping, 1);
 		workers_free(painters, paint_discard);
 		painters = NULL;
 		uv_run(uv_default_loop(), UV_RUN_NOWAIT);	/* its handle closes */

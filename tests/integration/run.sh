@@ -16,6 +16,7 @@ python3 tests/integration/console_scan_test.py "$bin" || rc=1
 python3 tests/integration/console_pictures_test.py "$bin" || rc=1
 python3 tests/integration/at_rest_test.py "$bin" || rc=1
 python3 tests/integration/discord_test.py "$bin" || rc=1
+python3 tests/integration/paint_test.py "$bin" || rc=1
 python3 tests/integration/matrix_test.py "$bin" || rc=1
 python3 tests/integration/matrix_e2e_test.py "$bin" || rc=1
 python3 tests/integration/matrix_interop_test.py "$bin" || rc=1
