@@ -146,11 +146,12 @@ int main(void)
 	for (i = 0; all[i]; i++) {
 		const struct game_ops *g = all[i];
 		struct samples ms = { 0 }, bytes = { 0 }, paint_ms = { 0 }, priv = { 0 }, wms = { 0 };
-		void *st = game_state_new(g);
+		void *st;
 		int n = g->max_players > 4 ? 4 : g->max_players, k, j, l, hmax = 0;
 
-		if (!g->scene)
+		if (!g->scene || (getenv("BENCH_IMAGE_GAME") && strcmp(getenv("BENCH_IMAGE_GAME"), g->id)))
 			continue;
+		st = game_state_new(g);
 		if (i == 0) {	/* fontconfig's first look, not a board's cost */
 			struct samples warm = { 0 };
 

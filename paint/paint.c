@@ -11,9 +11,14 @@
  * shaped twice; cairo's recording surfaces, which would save that, cost
  * more to play back than the shaping.
  *
- * Text goes through one PangoLayout (DejaVu Sans), positioned with
+ * Text goes through PangoLayouts (DejaVu Sans), positioned with
  * cairo_move_to: the transformation matrix stays the identity, so one
- * pango context fits every surface.
+ * pango context fits every surface.  Shaping is most of the cost of a
+ * picture's text, and boards repeat their texts (names, labels, numbers:
+ * between the two passes, and from one board to the next), so each thread
+ * keeps its context and a cache of laid-out texts (struct lay), keyed by
+ * the text and how it is set; a text is shaped once per thread until the
+ * cache fills and starts again (LAY_MAX).
  */
 #include "paint/paint.h"
 
@@ -228,11 +233,33 @@ static const struct { int px; int bold; } fonts[F_COUNT] = {
 	[F_HEAD] = { 17, 1 },
 };
 
+/* A text laid out: the layout, its size, and how it was set (the key). */
+struct lay {
+	struct lay *next;	/* hash chain */
+	uint64_t hash;
+	PangoLayout *layout;
+	int w, h;
+	short f, px, lines, align;
+	int width;
+	char text[];
+};
+
+#define LAY_BITS 12
+#define LAY_MAX 4096		/* texts kept per thread (a few MB) */
+
+/* What a painting thread keeps from one picture to the next. */
+static _Thread_local struct {
+	PangoContext *ctx;
+	PangoFontDescription *fd[F_COUNT];
+	struct lay *tab[1u << LAY_BITS];
+	size_t n;
+	/* a layout for a text too long to keep (never cached) */
+	PangoLayout *spare;
+} kept;
+
 struct painter {
 	const struct scene *sc;
-	PangoContext *ctx;
-	PangoLayout *lay;
-	PangoFontDescription *fd[F_COUNT];
+	PangoLayout *lay;	/* the text last set (kept's, borrowed) */
 	unsigned flags;
 	struct paint_box *boxes;
 	size_t nboxes, capboxes;
@@ -259,40 +286,176 @@ static void box(struct painter *p, size_t item, double x, double y, double w, do
 	p->nboxes++;
 }
 
+/* The thread's pango context and fonts, made on its first picture. */
+static void kept_init(void)
+{
+	cairo_font_options_t *fo;
+	cairo_surface_t *img;
+	cairo_t *cr;
+	int f;
+
+	if (kept.ctx)
+		return;
+	kept.ctx = pango_font_map_create_context(pango_cairo_font_map_get_default());
+	fo = cairo_font_options_create();
+	/* grey antialiasing, no hinting: the same pixels on every machine
+	 * with the same fonts, and no colour fringes */
+	cairo_font_options_set_antialias(fo, CAIRO_ANTIALIAS_GRAY);
+	cairo_font_options_set_hint_style(fo, CAIRO_HINT_STYLE_NONE);
+	cairo_font_options_set_hint_metrics(fo, CAIRO_HINT_METRICS_OFF);
+	pango_cairo_context_set_font_options(kept.ctx, fo);
+	cairo_font_options_destroy(fo);
+	/* every surface is drawn with the identity matrix: the context set
+	 * once for one fits them all, and laid-out texts stay valid */
+	img = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 1, 1);
+	cr = cairo_create(img);
+	pango_cairo_update_context(cr, kept.ctx);
+	cairo_destroy(cr);
+	cairo_surface_destroy(img);
+	for (f = 0; f < F_COUNT; f++) {
+		kept.fd[f] = pango_font_description_from_string(FONT);
+		pango_font_description_set_absolute_size(kept.fd[f], fonts[f].px * PANGO_SCALE);
+		pango_font_description_set_weight(kept.fd[f], fonts[f].bold ? PANGO_WEIGHT_BOLD
+								    : PANGO_WEIGHT_NORMAL);
+	}
+}
+
+static void kept_clear(void)
+{
+	size_t i;
+
+	for (i = 0; i < (1u << LAY_BITS); i++) {
+		struct lay *l = kept.tab[i], *next;
+
+		for (; l; l = next) {
+			next = l->next;
+			g_object_unref(l->layout);
+			free(l);
+		}
+		kept.tab[i] = NULL;
+	}
+	kept.n = 0;
+}
+
+static void kept_release(void)
+{
+	int f;
+
+	kept_clear();
+	if (kept.spare)
+		g_object_unref(kept.spare);
+	kept.spare = NULL;
+	for (f = 0; f < F_COUNT; f++) {
+		if (kept.fd[f])
+			pango_font_description_free(kept.fd[f]);
+		kept.fd[f] = NULL;
+	}
+	if (kept.ctx)
+		g_object_unref(kept.ctx);
+	kept.ctx = NULL;
+}
+
+/* FNV-1a over the text and how it is set. */
+static uint64_t lay_hash(const char *s, size_t n, int f, int px, int width, int lines, int align)
+{
+	uint64_t h = 1469598103934665603ULL;
+	int v[5] = { f, px, width, lines, align }, k;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
+	for (k = 0; k < 5; k++)
+		h = (h ^ (uint64_t)(unsigned)v[k]) * 1099511628211ULL;
+	return h;
+}
+
+/* Sets l to s as the key says. */
+static void lay_setup(PangoLayout *l, const char *s, enum font f, int px, int width, int lines,
+		      PangoAlignment align)
+{
+	if (px != fonts[f].px) {
+		PangoFontDescription *fd = pango_font_description_copy_static(kept.fd[f]);
+
+		pango_font_description_set_absolute_size(fd, px * PANGO_SCALE);
+		pango_layout_set_font_description(l, fd);
+		pango_font_description_free(fd);
+	} else {
+		pango_layout_set_font_description(l, kept.fd[f]);
+	}
+	pango_layout_set_text(l, s, -1);
+	pango_layout_set_width(l, width > 0 ? width * PANGO_SCALE : -1);
+	pango_layout_set_wrap(l, PANGO_WRAP_WORD_CHAR);
+	pango_layout_set_alignment(l, align);
+	if (lines > 0 && width > 0) {
+		pango_layout_set_height(l, -lines);
+		pango_layout_set_ellipsize(l, PANGO_ELLIPSIZE_END);
+	} else {
+		pango_layout_set_height(l, -1);
+		pango_layout_set_ellipsize(l, PANGO_ELLIPSIZE_NONE);
+	}
+}
+
 /*
- * Sets the layout to s in font f, wrapped at width (0: no wrap), at most
- * lines lines (0: any; past them an ellipsis), aligned (PANGO_ALIGN_*).
+ * Sets the layout to s in font f (at px pixels; 0: the font's size),
+ * wrapped at width (0: no wrap), at most lines lines (0: any; past them
+ * an ellipsis), aligned (PANGO_ALIGN_*): p->lay is it, for text_draw.
  * Returns the pixel height; *w the pixel width when w is not NULL.
  */
 static int text_set_px(struct painter *p, const char *s, enum font f, int px, int width,
 		       int lines, PangoAlignment align, int *w)
 {
+	size_t n;
+	uint64_t h;
+	struct lay *l, **slot;
 	int tw, th;
 
-	if (px && px != fonts[f].px) {
-		PangoFontDescription *fd = pango_font_description_copy_static(p->fd[f]);
-
-		pango_font_description_set_absolute_size(fd, px * PANGO_SCALE);
-		pango_layout_set_font_description(p->lay, fd);
-		pango_font_description_free(fd);
-	} else {
-		pango_layout_set_font_description(p->lay, p->fd[f]);
+	s = s ? s : "";
+	n = strlen(s);
+	px = px ? px : fonts[f].px;
+	if (width <= 0)
+		width = 0;
+	if (n > SCENE_TEXT_MAX) {
+		/* a text longer than any scene's piece (never, in practice):
+		 * laid out each time */
+		if (!kept.spare)
+			kept.spare = pango_layout_new(kept.ctx);
+		lay_setup(kept.spare, s, f, px, width, lines, align);
+		pango_layout_get_pixel_size(kept.spare, &tw, &th);
+		p->lay = kept.spare;
+		if (w)
+			*w = tw;
+		return th;
 	}
-	pango_layout_set_text(p->lay, s ? s : "", -1);
-	pango_layout_set_width(p->lay, width > 0 ? width * PANGO_SCALE : -1);
-	pango_layout_set_wrap(p->lay, PANGO_WRAP_WORD_CHAR);
-	pango_layout_set_alignment(p->lay, align);
-	if (lines > 0 && width > 0) {
-		pango_layout_set_height(p->lay, -lines);
-		pango_layout_set_ellipsize(p->lay, PANGO_ELLIPSIZE_END);
-	} else {
-		pango_layout_set_height(p->lay, -1);
-		pango_layout_set_ellipsize(p->lay, PANGO_ELLIPSIZE_NONE);
+	h = lay_hash(s, n, f, px, width, lines, align);
+	slot = &kept.tab[h & ((1u << LAY_BITS) - 1)];
+	for (l = *slot; l; l = l->next)
+		if (l->hash == h && l->f == (short)f && l->px == px && l->width == width &&
+		    l->lines == lines && l->align == (short)align && !strcmp(l->text, s))
+			break;
+	if (!l) {
+		if (kept.n >= LAY_MAX) {
+			kept_clear();
+			slot = &kept.tab[h & ((1u << LAY_BITS) - 1)];
+		}
+		l = xmalloc(sizeof(*l) + n + 1);
+		memcpy(l->text, s, n + 1);
+		l->hash = h;
+		l->f = (short)f;
+		l->px = (short)px;
+		l->width = width;
+		l->lines = (short)lines;
+		l->align = (short)align;
+		l->layout = pango_layout_new(kept.ctx);
+		lay_setup(l->layout, s, f, px, width, lines, align);
+		pango_layout_get_pixel_size(l->layout, &l->w, &l->h);
+		l->next = *slot;
+		*slot = l;
+		kept.n++;
 	}
-	pango_layout_get_pixel_size(p->lay, &tw, &th);
+	p->lay = l->layout;
 	if (w)
-		*w = tw;
-	return th;
+		*w = l->w;
+	return l->h;
 }
 
 static int text_set(struct painter *p, const char *s, enum font f, int width, int lines,
@@ -1000,6 +1163,7 @@ void paint_scratch_free(void)
 void paint_thread_cleanup(void)
 {
 	paint_scratch_free();
+	kept_release();
 	pango_cairo_font_map_set_default(NULL);
 }
 
@@ -1016,15 +1180,6 @@ void paint_cleanup(void)
 
 static void painter_release(struct painter *p)
 {
-	int f;
-
-	for (f = 0; f < F_COUNT; f++)
-		if (p->fd[f])
-			pango_font_description_free(p->fd[f]);
-	if (p->lay)
-		g_object_unref(p->lay);
-	if (p->ctx)
-		g_object_unref(p->ctx);
 	free(p->boxes);
 }
 
@@ -1053,7 +1208,7 @@ int paint_scene(const struct scene *sc, unsigned flags, struct paint_image *out,
 	cairo_t *cr;
 	struct buf png = BUF_INIT, text = BUF_INIT;
 	size_t i = 0;
-	int h, f, rc = -1;
+	int h, rc = -1;
 
 	memset(out, 0, sizeof(*out));
 	if (injected_failure())
@@ -1061,25 +1216,7 @@ int paint_scene(const struct scene *sc, unsigned flags, struct paint_image *out,
 	memset(&p, 0, sizeof(p));
 	p.sc = sc;
 	p.flags = flags;
-	p.ctx = pango_font_map_create_context(pango_cairo_font_map_get_default());
-	p.lay = pango_layout_new(p.ctx);
-	for (f = 0; f < F_COUNT; f++) {
-		p.fd[f] = pango_font_description_from_string(FONT);
-		pango_font_description_set_absolute_size(p.fd[f], fonts[f].px * PANGO_SCALE);
-		pango_font_description_set_weight(p.fd[f], fonts[f].bold ? PANGO_WEIGHT_BOLD
-								   : PANGO_WEIGHT_NORMAL);
-	}
-	{
-		cairo_font_options_t *fo = cairo_font_options_create();
-
-		/* grey antialiasing, no hinting: the same pixels on every
-		 * machine with the same fonts, and no colour fringes */
-		cairo_font_options_set_antialias(fo, CAIRO_ANTIALIAS_GRAY);
-		cairo_font_options_set_hint_style(fo, CAIRO_HINT_STYLE_NONE);
-		cairo_font_options_set_hint_metrics(fo, CAIRO_HINT_METRICS_OFF);
-		pango_cairo_context_set_font_options(p.ctx, fo);
-		cairo_font_options_destroy(fo);
-	}
+	kept_init();
 	/* measure (every height, on a surface one pixel wide), then draw */
 	p.area_h = xcalloc(sc->n + 1, sizeof(*p.area_h));
 	p.card_h = xcalloc(sc->n + 1, sizeof(*p.card_h));
@@ -1087,7 +1224,6 @@ int paint_scene(const struct scene *sc, unsigned flags, struct paint_image *out,
 	p.dry = 1;
 	img = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 1, 1);
 	cr = cairo_create(img);
-	pango_cairo_update_context(cr, p.ctx);
 	h = blocks(&p, cr, &i, MARGIN, MARGIN, PAINT_WIDTH - 2 * MARGIN, 0) + 2 * MARGIN;
 	cairo_destroy(cr);
 	cairo_surface_destroy(img);
@@ -1114,8 +1250,12 @@ int paint_scene(const struct scene *sc, unsigned flags, struct paint_image *out,
 		goto fail;
 	}
 	cr = cairo_create(img);
-	pango_cairo_update_context(cr, p.ctx);
-	pango_layout_context_changed(p.lay);
+	/* curves flattened to half a pixel, and shapes' edges smoothed on a
+	 * 4x4 grid rather than a 15x17 one: a card's corner or a shape is as
+	 * round to the eye at a third of the cost (strokes and fills were
+	 * most of the drawing).  Text has its own antialiasing (kept_init). */
+	cairo_set_tolerance(cr, 0.5);
+	cairo_set_antialias(cr, CAIRO_ANTIALIAS_FAST);
 	set_rgb(cr, PAGE);
 	cairo_paint(cr);
 	p.dry = 0;

@@ -139,18 +139,83 @@ static unsigned dist(uint32_t a, uint32_t b)
 	return (unsigned)(2 * dr * dr + 4 * dg * dg + 3 * db * db);
 }
 
-static uint8_t nearest(uint32_t rgb, const uint32_t *pal, int npal)
+/*
+ * The palette sorted by green (the channel weighted most in dist), so that
+ * nearest() looks at the entries whose green is close first and stops
+ * when green alone is farther than the best found: a few dozen distances
+ * instead of 256, for each of the thousands of edge colours of a board.
+ */
+struct by_green {
+	int n;
+	uint8_t g[256];		/* green of each, ascending */
+	uint8_t index[256];	/* its palette entry */
+};
+
+static void by_green_init(struct by_green *bg, const uint32_t *pal, int npal)
 {
+	int j, k;
+
+	bg->n = npal;
+	for (j = 0; j < npal; j++) {	/* insertion sort: 256 at most, once */
+		uint8_t g = (uint8_t)(pal[j] >> 8);
+
+		for (k = j; k > 0 && bg->g[k - 1] > g; k--) {
+			bg->g[k] = bg->g[k - 1];
+			bg->index[k] = bg->index[k - 1];
+		}
+		bg->g[k] = g;
+		bg->index[k] = (uint8_t)j;
+	}
+}
+
+static uint8_t nearest(uint32_t rgb, const uint32_t *pal, const struct by_green *bg)
+{
+	int g = (int)((rgb >> 8) & 255), lo, hi, mid;
 	unsigned best = ~0u;
 	uint8_t at = 0;
-	int j;
 
-	for (j = 0; j < npal; j++) {
-		unsigned d = dist(rgb, pal[j]);
+	/* the first entry with green >= g, then outwards both ways */
+	lo = 0;
+	hi = bg->n;
+	while (lo < hi) {
+		mid = (lo + hi) / 2;
+		if (bg->g[mid] < g)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	hi = lo;
+	lo--;
+	while (lo >= 0 || hi < bg->n) {
+		if (hi < bg->n) {
+			int dg = bg->g[hi] - g;
 
-		if (d < best) {
-			best = d;
-			at = (uint8_t)j;
+			if ((unsigned)(4 * dg * dg) >= best) {
+				hi = bg->n;
+			} else {
+				unsigned d = dist(rgb, pal[bg->index[hi]]);
+
+				if (d < best) {
+					best = d;
+					at = bg->index[hi];
+				}
+				hi++;
+			}
+		}
+		if (lo >= 0) {
+			int dg = g - bg->g[lo];
+
+			if ((unsigned)(4 * dg * dg) >= best) {
+				lo = -1;
+			} else {
+				unsigned d = dist(rgb, pal[bg->index[lo]]);
+
+				if (d < best) {
+					best = d;
+					at = bg->index[lo];
+				}
+				lo--;
+			}
 		}
 	}
 	return at;
@@ -165,6 +230,7 @@ static int quantise(const unsigned char *pixels, int w, int h, int stride, uint3
 		    int *npal, unsigned char *idx)
 {
 	struct hist hs = { 0 };
+	struct by_green bg;
 	struct slot **order = NULL;
 	uint32_t last = 0xFFFFFFFFu;
 	struct slot *ls = NULL;
@@ -206,14 +272,13 @@ static int quantise(const unsigned char *pixels, int w, int h, int stride, uint3
 			order[k++] = &hs.v[i];
 	qsort(order, hs.n, sizeof(*order), by_count);
 	*npal = hs.n < 256 ? (int)hs.n : 256;
-	for (i = 0; i < hs.n; i++) {
-		if (i < 256) {
-			pal[i] = order[i]->rgb;
-			order[i]->index = (uint8_t)i;
-		} else {
-			order[i]->index = nearest(order[i]->rgb, pal, *npal);
-		}
+	for (i = 0; i < hs.n && i < 256; i++) {
+		pal[i] = order[i]->rgb;
+		order[i]->index = (uint8_t)i;
 	}
+	by_green_init(&bg, pal, *npal);
+	for (; i < hs.n; i++)
+		order[i]->index = nearest(order[i]->rgb, pal, &bg);
 	free(order);
 	order = NULL;
 	last = 0xFFFFFFFFu;
@@ -238,7 +303,7 @@ static int quantise(const unsigned char *pixels, int w, int h, int stride, uint3
 					}
 					ls->rgb = c;
 					ls->count = 1;
-					ls->index = nearest(c, pal, *npal);
+					ls->index = nearest(c, pal, &bg);
 					hs.n++;
 				}
 			}
