@@ -255,6 +255,7 @@ static _Thread_local struct {
 	size_t n;
 	/* a layout for a text too long to keep (never cached) */
 	PangoLayout *spare;
+	cairo_pattern_t *stripes;	/* a card's back (card_draw) */
 } kept;
 
 struct painter {
@@ -345,6 +346,9 @@ static void kept_release(void)
 	if (kept.spare)
 		g_object_unref(kept.spare);
 	kept.spare = NULL;
+	if (kept.stripes)
+		cairo_pattern_destroy(kept.stripes);
+	kept.stripes = NULL;
 	for (f = 0; f < F_COUNT; f++) {
 		if (kept.fd[f])
 			pango_font_description_free(kept.fd[f]);
@@ -582,6 +586,33 @@ static int card_height(struct painter *p, size_t i)
 	return h;
 }
 
+/* The tile of a card's back: white lines 6 wide along u + v = 16 n, at
+ * 10 % (seamless when repeated: the lines go on 16 pixels further). */
+static cairo_pattern_t *stripes(void)
+{
+	cairo_surface_t *t;
+	cairo_t *c;
+	int k;
+
+	if (kept.stripes)
+		return kept.stripes;
+	t = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 16, 16);
+	c = cairo_create(t);
+	cairo_set_source_rgba(c, 1, 1, 1, 0.10);
+	cairo_set_line_width(c, 6);
+	for (k = -16; k <= 48; k += 16) {	/* u + v = k, across the tile */
+		cairo_move_to(c, k + 16, -16);
+		cairo_line_to(c, k - 32, 32);
+	}
+	cairo_stroke(c);
+	cairo_destroy(c);
+	kept.stripes = cairo_pattern_create_for_surface(t);
+	cairo_surface_destroy(t);
+	cairo_pattern_set_extend(kept.stripes, CAIRO_EXTEND_REPEAT);
+	cairo_pattern_set_filter(kept.stripes, CAIRO_FILTER_NEAREST);
+	return kept.stripes;
+}
+
 static void card_draw(struct painter *p, cairo_t *cr, size_t i, double x, double y, int h)
 {
 	const struct scene_item *it = &p->sc->v[i];
@@ -607,29 +638,30 @@ static void card_draw(struct painter *p, cairo_t *cr, size_t i, double x, double
 	}
 	cairo_stroke(cr);
 	if (down) {
-		/* a back: diagonal lines, so it never reads as a face */
-		double k;
+		/* a back: diagonal stripes (x + y = 16 n from the card's
+		 * corner), so it never reads as a face: a rectangle inside the
+		 * rounded corners filled with a tile of them (drawing the lines
+		 * themselves, clipped, cost more than the rest of the card) */
+		cairo_matrix_t mx;
 
 		cairo_save(cr);
-		rounded(cr, x + 5, y + 5, CARD_W - 10, h - 10, 6);
-		cairo_clip(cr);
-		cairo_set_source_rgba(cr, 1, 1, 1, 0.10);
-		cairo_set_line_width(cr, 6);
-		for (k = -h; k < CARD_W; k += 16) {
-			cairo_move_to(cr, x + k, y + h);
-			cairo_line_to(cr, x + k + h, y);
-		}
-		cairo_stroke(cr);
-		cairo_restore(cr);
-	} else {
-		/* the band: the suit's colour, its shape, its words, the value */
-		cairo_save(cr);
-		rounded(cr, x, y, CARD_W, h, 9);
-		cairo_clip(cr);
-		cairo_rectangle(cr, x, y, CARD_W, BAND_H);
-		set_rgb(cr, sw->rgb);
+		cairo_rectangle(cr, x + 5, y + 5, CARD_W - 10, h - 10);
+		cairo_matrix_init_translate(&mx, -(x + y), 0);
+		cairo_pattern_set_matrix(stripes(), &mx);
+		cairo_set_source(cr, stripes());
 		cairo_fill(cr);
 		cairo_restore(cr);
+	} else {
+		/* the band: the suit's colour, its shape, its words, the value;
+		 * the card's top with its rounded corners, filled (no clip) */
+		cairo_new_sub_path(cr);
+		cairo_arc(cr, x + 9, y + 9, 9, M_PI, 3 * M_PI / 2);
+		cairo_arc(cr, x + CARD_W - 9, y + 9, 9, -M_PI / 2, 0);
+		cairo_line_to(cr, x + CARD_W, y + BAND_H);
+		cairo_line_to(cr, x, y + BAND_H);
+		cairo_close_path(cr);
+		set_rgb(cr, sw->rgb);
+		cairo_fill(cr);
 		bx = 8;
 		if (sw->shape != SH_NONE) {
 			shape(cr, it->colour, x + bx + 9, y + BAND_H / 2.0, 16, ink);

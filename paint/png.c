@@ -289,6 +289,11 @@ static int quantise(const unsigned char *pixels, int w, int h, int stride, uint3
 		/* no filter: the rows of an indexed picture repeat whole, which
 		 * zlib's matches catch, and filters on indices only add noise */
 		dst[-1] = 0;
+		if (y && !memcmp(px, pixels + (size_t)(y - 1) * stride, (size_t)w * 4)) {
+			/* a row like the one above (margins, panels, gaps) */
+			memcpy(dst, dst - (w + 1), (size_t)w);
+			continue;
+		}
 		for (x = 0; x < w; x++) {
 			uint32_t c = px[x] & 0xFFFFFFu;
 
