@@ -5,7 +5,8 @@ ifeq ($(origin CC),default)
 CC = gcc
 endif
 PKG_CONFIG ?= pkg-config
-PKGS = libuv libwebsockets libcurl jansson sqlite3 libpq olm libcrypto cairo pangocairo fontconfig zlib
+PKGS = libuv libwebsockets libcurl jansson sqlite3 libpq olm libcrypto cairo pangocairo fontconfig zlib \
+	libdeflate
 
 O ?= build
 DEV_CFLAGS = -Wall -Wextra -Werror -Wstrict-prototypes -Wvla -Wwrite-strings \

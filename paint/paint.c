@@ -1195,6 +1195,7 @@ void paint_scratch_free(void)
 void paint_thread_cleanup(void)
 {
 	paint_scratch_free();
+	paint_png_thread_cleanup();
 	kept_release();
 	pango_cairo_font_map_set_default(NULL);
 }

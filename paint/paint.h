@@ -76,7 +76,12 @@ void paint_rgb(enum scene_colour c, unsigned char rgb[3]);
  * bytes (contents undefined), or NULL out of memory; paint_scratch_free
  * gives the calling thread's back (at exit, for leak checkers).
  */
-enum paint_scratch_kind { PAINT_SCRATCH_PIXELS, PAINT_SCRATCH_ROWS, PAINT_SCRATCH_KINDS };
+enum paint_scratch_kind {
+	PAINT_SCRATCH_PIXELS,
+	PAINT_SCRATCH_ROWS,
+	PAINT_SCRATCH_DEFLATE,	/* the compressed rows, before they are copied */
+	PAINT_SCRATCH_KINDS
+};
 void *paint_scratch(enum paint_scratch_kind k, size_t n);
 void paint_scratch_free(void);
 
@@ -99,10 +104,12 @@ void paint_cleanup(void);
 
 /*
  * Encodes w x h pixels of cairo's RGB24 (xRGB in native 32-bit words,
- * stride bytes a row) as an 8-bit RGB PNG into out, with text (may be
+ * stride bytes a row) as an 8-bit indexed PNG into out, with text (may be
  * NULL) as a compressed iTXt "Description" chunk.  0, or -1 with err.
  */
 int paint_png_encode(const unsigned char *pixels, int w, int h, int stride, const char *text,
 		     struct buf *out, struct buf *err);
+/* Gives back the calling thread's compressors (paint_thread_cleanup). */
+void paint_png_thread_cleanup(void);
 
 #endif

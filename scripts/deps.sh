@@ -19,6 +19,8 @@ check cairo libcairo2-dev
 check pangocairo libpango1.0-dev
 check fontconfig libfontconfig-dev
 check zlib zlib1g-dev
+# the PNG writer's deflate (paint/png.c): smaller and faster than zlib's
+check libdeflate libdeflate-dev
 # the painter's font (paint/paint.c): any sans-serif would do, DejaVu is the one tested
 [ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need="$need fonts-dejavu-core"
 check olm libolm-dev
