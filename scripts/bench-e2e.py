@@ -8,16 +8,23 @@ usage: scripts/bench-e2e.py [./tabula]
 Discord (one fake user in all channels): a `/play move:1` interaction (the
 first legal move; the AI seats answer inside the same command) from the
 moment the fake writes it to the gateway to the moment the bot's
-interaction callback arrives at the fake.
+interaction callback arrives at the fake: the text part of the answer.
+The pictures are painted off the event loop and follow their text
+(docs/pictures.md): the `.picture` figure is the time to the edit that
+adds the room's board picture to its message (PATCH
+/channels/{id}/messages/{id} with the PNG), and the bench waits for it
+before the next sample.
 
 Matrix (one player per room by default, each with a direct chat for the
 private views, accepted as people do): every room gets "!game new fortuna",
 "!game addbot 2" and "!game start" at once, and the bench waits until the
 bot is idle; then a "!play 1" in a room, from the moment the fake has
 written the /sync response carrying it to the moment the request line of
-the bot's first PUT .../send to that room arrives.  Before each sample the
-bench waits until nothing is in flight and the bot's /sync long-poll is
-waiting.
+the bot's first PUT .../send to that room arrives (the text part; the
+`.picture` figure: to the request line of the first m.image PUT, to the
+room or the player's direct chat, which the bench waits for).  Before each
+sample the bench waits until nothing is in flight and the bot's /sync
+long-poll is waiting.
 
 Samples are taken one at a time, in rooms chosen at random; a finished
 game is replaced (untimed).
@@ -33,8 +40,10 @@ the bot's answer arrives.  Needs python3-olm (tests/integration/olmclient.py);
 without it, a note and no figure.
 
 Prints "<name> <value> <unit>" lines only (diagnostics on stderr):
-  e2e.discord.<rooms>rooms.p50|p99|max  ms
-  e2e.matrix.<rooms>rooms.p50|p99|max   ms
+  e2e.discord.<rooms>rooms.p50|p99|max          ms (the text part)
+  e2e.discord.<rooms>rooms.picture.p50|p99|max  ms (the room's picture)
+  e2e.matrix.<rooms>rooms.p50|p99|max           ms (the text part)
+  e2e.matrix.<rooms>rooms.picture.p50|p99|max   ms (the first picture)
   e2e.matrix.flood.p50|p99|max          ms
 Knobs (environment):
   E2E_SAMPLES                samples per figure (100; 40 for 1000 rooms)
@@ -150,6 +159,25 @@ def discord_open(fake, who, chans, batch=10):
                 h.wait_response(timeout=30)
 
 
+def discord_picture(fake, ch, after_t, timeout=10):
+    """Arrival time of the first edit after after_t that adds a picture
+    to a message of channel ch (a board's picture follows its text), or
+    None when none comes within timeout (a step that shows no board)."""
+    prefix = "/channels/%s/messages/" % ch
+
+    def edit():
+        for r in list(fake.requests):
+            if r.t > after_t and r.method == "PATCH" and (r.path or "").startswith(prefix) \
+                    and isinstance(r.body, dict) and r.body.get("attachments"):
+                return r
+        return None
+    try:
+        fake._wait(edit, timeout, "no picture")
+    except AssertionError:
+        return None
+    return edit().t
+
+
 def discord_ok(body):
     """Whether a /play callback says the move was taken."""
     data = (body or {}).get("data") or {}
@@ -168,7 +196,7 @@ def discord_run(nrooms, nsamples):
         t0 = time.monotonic()
         discord_open(fake, who, chans)
         log("discord: %d rooms opened in %.1f s" % (nrooms, time.monotonic() - t0))
-        lat, refused = [], 0
+        lat, pic, refused = [], [], 0
         rnd = random.Random(nrooms)
         while len(lat) < nsamples:
             ch = rnd.choice(chans)
@@ -181,11 +209,16 @@ def discord_run(nrooms, nsamples):
                 discord_open(fake, who, [ch])     # the game ended: a new one
                 continue
             lat.append(h.callback_t - h.sent_t)
+            t = discord_picture(fake, ch, h.sent_t)
+            if t is not None:
+                pic.append(t - h.sent_t)
         if refused:
             log("discord: %d games finished and were replaced" % refused)
         if fake.violations:
             log("discord: fake violations: %r" % (fake.violations[:5],))
         report("e2e.discord.%drooms" % nrooms, lat)
+        if pic:
+            report("e2e.discord.%drooms.picture" % nrooms, pic)
     finally:
         bot.stop()
         fake.stop()
@@ -250,7 +283,7 @@ def matrix_run(nrooms, nsamples):
         t2 = time.monotonic()
         log("matrix: %d rooms (%d players): joined in %.1f s, games opened in %.1f s"
             % (nrooms, nusers, t1 - t0, t2 - t1))
-        lat, say_lat, replaced = [], [], 0
+        lat, say_lat, pic, replaced = [], [], [], 0
         rnd = random.Random(nrooms)
         while len(lat) < nsamples:
             r = rnd.choice(rooms)
@@ -282,11 +315,26 @@ def matrix_run(nrooms, nsamples):
                 continue
             lat.append(q.t_arrival - d.t)
             say_lat.append(q.t_arrival - t0)
+
+            def pictured():
+                # the first m.image after the command, to the room or the
+                # player's direct chat (pictures follow their text)
+                dm = fake.dm_room(owner[r])
+                qs = [x for x in fake.sends_to(r, d.t) + (fake.sends_to(dm, d.t) if dm else [])
+                      if isinstance(x.body, dict) and x.body.get("msgtype") == "m.image"]
+                return min(qs, key=lambda x: x.t_arrival) if qs else None
+            try:
+                fake._wait(pictured, 10, "no picture")
+                pic.append(pictured().t_arrival - d.t)
+            except AssertionError:
+                pass            # a step that shows no board
         if replaced:
             log("matrix: %d games finished and were replaced" % replaced)
         if fake.violations:
             log("matrix: fake violations: %r" % (fake.violations[:5],))
         report("e2e.matrix.%drooms" % nrooms, lat)
+        if pic:
+            report("e2e.matrix.%drooms.picture" % nrooms, pic)
         log("matrix: %d rooms: from the message's creation (the fake's /sync "
             "build included): p50 %.2f ms, p99 %.2f ms"
             % (nrooms, pct(say_lat, 0.5) * 1e3, pct(say_lat, 0.99) * 1e3))
