@@ -28,10 +28,21 @@
  *   session.<store>.2proc.throughput  commands/s, two processes together
  *   session.<store>.2proc.speedup     x, against one process (postgres, normal)
  *   session.postgres[.2proc].cpu.bot      us of CPU per command in the bot
+ *                                         (getrusage of the process)
  *   session.postgres[.2proc].cpu.server   us of CPU per command in its
  *                                         PostgreSQL backend process
- * The CPU figures say what the throughput would be on free cores: on a
- * shared machine the wall-clock ones say more about the neighbours.
+ *                                         (/proc/<pid>/stat, the pid from
+ *                                         pg_stat_activity)
+ *   session.postgres.roundtrips.play      round trips to PostgreSQL in one
+ *   session.postgres.roundtrips.query     `play` / one query (inside the
+ *                                         command: the cached game's version
+ *                                         check, the commit)
+ *   session.postgres.roundtrips.sent      per outbox message marked sent
+ *   session.postgres.roundtrips           all of them per command
+ * (store_pg_round_trips: a commit's pipeline is one.)  The CPU figures say
+ * what the throughput would be on free cores: on a shared machine the
+ * wall-clock ones say more about the neighbours.  A figure it cannot
+ * measure (no backend process found) fails the bench.
  */
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -87,7 +98,27 @@ struct result {
 	long commands, failed, games;
 	double seconds;
 	double cpu_bot, cpu_server;	/* seconds over the timed loop */
+	/* PostgreSQL round trips over the timed loop: inside play and
+	 * query commands, marking messages sent (nsent of them), all */
+	uint64_t rt_play, rt_query, rt_sent, rt_all;
+	long nsent;
 };
+
+/* Round trips so far of a PostgreSQL store (0 for SQLite). */
+static uint64_t round_trips(struct session_mgr *m)
+{
+	return strcmp(m->store->ops->name, "postgres") ? 0 : store_pg_round_trips(m->store);
+}
+
+/* bench_confirm, counting the messages and their round trips. */
+static void confirm(struct session_mgr *m, struct bench_adapter *b, struct result *res)
+{
+	uint64_t rt = round_trips(m);
+
+	res->nsent += (long)b->nsent;
+	bench_confirm(m, b);
+	res->rt_sent += round_trips(m) - rt;
+}
 
 static double cpu_self(void)
 {
@@ -141,6 +172,8 @@ static long backend_of(const char *app)
 		pid = atol(PQgetvalue(r, 0, 0));
 	PQclear(r);
 	PQfinish(c);
+	if (!pid)
+		fprintf(stderr, "bench: no PostgreSQL backend with application_name %s\n", app);
 	return pid;
 }
 
@@ -165,6 +198,7 @@ static int workload(struct session_mgr *m, struct bench_adapter *b, const char *
 	struct rng r;
 	char room[48], user[96];
 	double t0, t = 0, c0;
+	uint64_t rt0, rt;
 	int i, rc = -1;
 
 	memset(res, 0, sizeof(*res));
@@ -178,6 +212,7 @@ static int workload(struct session_mgr *m, struct bench_adapter *b, const char *
 	t0 = bench_now();
 	cpu0 = cpu_self();
 	srv0 = cpu_of(backend);
+	rt0 = round_trips(m);
 	do {
 		struct session *s;
 		int seat, k = (int)rng_below(&r, (uint32_t)nrooms);
@@ -193,7 +228,7 @@ static int workload(struct session_mgr *m, struct bench_adapter *b, const char *
 		if (seat < 0) {
 			if (!bench_open_game(m, b, room, game_of(k), 2, 1))
 				goto out;
-			bench_confirm(m, b);
+			confirm(m, b, res);
 			res->commands += 5;
 			res->games++;
 			t = bench_now() - t0;
@@ -203,15 +238,19 @@ static int workload(struct session_mgr *m, struct bench_adapter *b, const char *
 		if (rng_below(&r, 4) == 0) {
 			const char *q = rng_below(&r, 2) ? "board" : "moves";
 
+			rt = round_trips(m);
 			c0 = bench_now();
 			bench_cmd(m, b, room, user, q);
 			add_sample(&res->query, bench_now() - c0);
+			res->rt_query += round_trips(m) - rt;
 		} else {
 			bench_pick_play(s, seat, &r, 0, ml, &text);
 			seq = s->last_seq;
+			rt = round_trips(m);
 			c0 = bench_now();
 			bench_cmd(m, b, room, user, buf_str(&text));
 			add_sample(&res->play, bench_now() - c0);
+			res->rt_play += round_trips(m) - rt;
 			add_sample(&res->bygame[k % 2], res->play.v[res->play.n - 1]);
 			/* the command may have replaced s (finished games stay) */
 			s = session_mgr_cached(m, "console", room);
@@ -221,14 +260,20 @@ static int workload(struct session_mgr *m, struct bench_adapter *b, const char *
 						buf_str(&text));
 			}
 		}
-		bench_confirm(m, b);
+		confirm(m, b, res);
 		res->commands++;
 		t = bench_now() - t0;
 	} while (t < seconds);
 	res->seconds = t;
 	res->cpu_bot = cpu_self() - cpu0;
 	res->cpu_server = backend ? cpu_of(backend) - srv0 : 0;
+	res->rt_all = round_trips(m) - rt0;
 	rc = res->failed ? -1 : 0;
+	if (backend && res->cpu_server <= 0) {
+		fprintf(stderr, "bench: no CPU time read for PostgreSQL backend %ld "
+			"(/proc/%ld/stat)\n", backend, backend);
+		rc = -1;
+	}
 out:
 	free(ml);
 	buf_release(&text);
@@ -253,6 +298,18 @@ static void report_all(const char *tag, struct result *res, int nrooms)
 		printf("session.%s.cpu.bot %.0f us\n", tag, res->cpu_bot / res->commands * 1e6);
 		printf("session.%s.cpu.server %.0f us\n", tag,
 		       res->cpu_server / res->commands * 1e6);
+	}
+	if (res->rt_all) {
+		printf("session.%s.roundtrips.play %.2f round trips\n", tag,
+		       (double)res->rt_play / (double)(res->play.n ? res->play.n : 1));
+		printf("session.%s.roundtrips.query %.2f round trips\n", tag,
+		       (double)res->rt_query / (double)(res->query.n ? res->query.n : 1));
+		printf("session.%s.roundtrips.sent %.2f round trips\n", tag,
+		       (double)res->rt_sent / (double)(res->nsent ? res->nsent : 1));
+		printf("session.%s.roundtrips %.2f round trips\n", tag,
+		       (double)res->rt_all / (double)res->commands);
+		fprintf(stderr, "session.%s: %.2f messages sent per command\n", tag,
+			(double)res->nsent / (double)res->commands);
 	}
 	fprintf(stderr, "session.%s: %d rooms, %ld commands in %.1f s, %ld new games, "
 		"%ld plays not applied\n", tag, nrooms, res->commands, res->seconds, res->games,
@@ -291,7 +348,8 @@ static int run_one(const char *tag, const char *path, int nrooms, double seconds
 	struct store *store = open_store(tag, path, "bench-node-0");
 	struct session_mgr *m;
 	struct bench_adapter *b;
-	struct result res;
+	struct result res = { 0 };
+	long backend;
 	int rc;
 
 	if (!store)
@@ -301,8 +359,9 @@ static int run_one(const char *tag, const char *path, int nrooms, double seconds
 	if (!strcmp(tag, "postgres"))
 		session_mgr_set_node(m, "bench-node-0");
 	b = bench_adapter_new(m);
-	rc = workload(m, b, "", nrooms, seconds, 0,
-		      strcmp(tag, "postgres") ? 0 : backend_of("bench-node-0"), &res);
+	backend = strcmp(tag, "postgres") ? 0 : backend_of("bench-node-0");
+	rc = strcmp(tag, "postgres") || backend ? workload(m, b, "", nrooms, seconds, 0, backend, &res)
+						: -1;
 	if (!rc) {
 		report_all(tag, &res, nrooms);
 		*throughput = res.commands / res.seconds;
@@ -341,6 +400,7 @@ static int run_two(const char *tag, const char *path, int nrooms, double seconds
 			struct session_mgr *m;
 			struct bench_adapter *b;
 			struct result res;
+			long backend;
 			FILE *out;
 
 			close(fds[k][0]);
@@ -353,8 +413,9 @@ static int run_two(const char *tag, const char *path, int nrooms, double seconds
 			session_mgr_init(m, store, 1234 + (uint64_t)k);
 			session_mgr_set_node(m, node);
 			b = bench_adapter_new(m);
-			if (workload(m, b, prefix, nrooms, seconds, (uint64_t)k + 1,
-				     strcmp(tag, "postgres") ? 0 : backend_of(node), &res))
+			backend = strcmp(tag, "postgres") ? 0 : backend_of(node);
+			if ((!strcmp(tag, "postgres") && !backend) ||
+			    workload(m, b, prefix, nrooms, seconds, (uint64_t)k + 1, backend, &res))
 				_exit(1);
 			out = fdopen(fds[k][1], "w");
 			fprintf(out, "%ld %f %f %f\n", res.commands, res.seconds, res.cpu_bot,

@@ -379,6 +379,7 @@ struct pg_store {
 	int pinned;		/* in an explicit transaction: never reconnect */
 	int lose_answer;	/* tests: drop the next commit's answer */
 	unsigned generation;	/* connections made so far (tests) */
+	uint64_t round_trips;	/* requests sent and waited for (benches) */
 };
 
 static const struct store_ops pg_ops;
@@ -463,6 +464,9 @@ static int flush_out(struct pg_store *ps, uint64_t deadline, struct buf *err,
 {
 	int rc;
 
+	/* every caller waits for the answer to what this sends: one round
+	 * trip (a commit's whole pipeline included) */
+	ps->round_trips++;
 	while ((rc = PQflush(ps->conn)) == 1) {
 		if (wait_sock(ps, POLLOUT | POLLIN, deadline, err, what))
 			return -1;
@@ -2308,6 +2312,11 @@ void store_pg_test_lose_answer(struct store *s)
 unsigned store_pg_connections(struct store *s)
 {
 	return pg_downcast(s)->generation;
+}
+
+uint64_t store_pg_round_trips(struct store *s)
+{
+	return pg_downcast(s)->round_trips;
 }
 
 static const struct store_ops pg_ops = {

@@ -324,6 +324,11 @@ int store_pg_schema_version(void);
 void store_pg_test_lose_answer(struct store *s);
 /* How many connections the store has made (1 after open; tests). */
 unsigned store_pg_connections(struct store *s);
+/* How many round trips to the server the store has made since it was
+ * opened: requests sent and waited for, a commit's pipeline counting one
+ * (the connection's own start-up not counted).  bench_session divides it
+ * by the commands it ran (docs/performance.md). */
+uint64_t store_pg_round_trips(struct store *s);
 
 /*
  * A store whose writes (commit, cursor_set) are stored only while the

@@ -3285,6 +3285,44 @@ static void test_pg_reconnect(void **state)
 	session_rec_release(&got);
 }
 
+/* A commit is one round trip, whatever it carries (docs/store.md): an
+ * update with actions, outbox messages, a cursor and a fence; a version
+ * check and marking a message sent are one each.  bench_session reports
+ * round trips per command from the same counter. */
+static void test_pg_round_trips(void **state)
+{
+	struct fixture *f = *state;
+	struct session_rec s;
+	struct action_rec act[2];
+	struct outbox_rec out[2];
+	struct store_commit c = { .session = &s, .actions = act, .nactions = 2, .outbox = out,
+				  .noutbox = 2, .cursor_key = "rt", .cursor_value = "1",
+				  .fence_lease = "rt-lease", .fence_holder = "me" };
+	int64_t id = 0, version = 0;
+	uint64_t n;
+
+	assert_int_equal(store_lease(f->s, "rt-lease", "me", 60000, &f->err), 1);
+	mk_session(&s, "discord", "rt", SESSION_ACTIVE);
+	save_session(f, &s);
+	mk_action(&act[0], 1, "go");
+	mk_action(&act[1], 2, "again");
+	mk_outbox(&out[0], "rt-1", "one");
+	mk_outbox(&out[1], "rt-2", "two");
+	n = store_pg_round_trips(f->s);
+	commit_ok(f, &c);
+	assert_int_equal(store_pg_round_trips(f->s) - n, 1);
+	assert_int_equal(count_actions(f->s, s.id), 2);
+
+	n = store_pg_round_trips(f->s);
+	assert_int_equal(store_session_stamp(f->s, "discord", "rt", &id, &version, &f->err), 1);
+	assert_int_equal(version, s.version);
+	assert_int_equal(store_pg_round_trips(f->s) - n, 1);
+	n = store_pg_round_trips(f->s);
+	assert_int_equal(store_outbox_done(f->s, out[0].id, &f->err), 0);
+	assert_int_equal(store_pg_round_trips(f->s) - n, 1);
+	session_rec_release(&s);
+}
+
 /* The commit reached PostgreSQL but its answer was lost: the store finds
  * out that it was stored, and fills the ids. */
 static void test_pg_lost_answer(void **state)
@@ -3624,6 +3662,7 @@ int main(void)
 		PG_ONLY(test_pg_two_processes),
 		PG_ONLY(test_pg_reconnect),
 		PG_ONLY(test_pg_lost_answer),
+		PG_ONLY(test_pg_round_trips),
 		PG_ONLY(test_pg_timeout_bound),
 		PG_ONLY(test_pg_migrate_from_v1),
 		PG_ONLY(test_pg_foreign_refused),
