@@ -117,10 +117,14 @@ valgrind: $(TEST_BIN) $(BIN) $(TOOL_BIN)
 	echo "valgrind: $$(ls $(O)/valgrind | wc -l) bot processes, $$n with errors"; \
 	exit $$rc
 
-# PostgreSQL with its durable defaults, for honest figures
+# PostgreSQL with its durable defaults, for honest figures.  Figures on
+# stdout; each bench's time, and the first that fails (which stops the
+# run, make's status non-zero), on stderr.
 bench: $(BENCH_BIN) $(BIN)
-	@$(PG_RUN) --durable sh -c 'for b in $(BENCH_BIN); do \
-		BENCH_TABULA=$${BENCH_TABULA:-./$(BIN)} $$b || exit 1; done'
+	@$(PG_RUN) --durable sh -c 'for b in $(BENCH_BIN); do t=$$(date +%s); \
+		BENCH_TABULA=$${BENCH_TABULA:-./$(BIN)} $$b || { \
+			echo "make bench: $$b failed (exit $$?)" >&2; exit 1; }; \
+		echo "make bench: $$b took $$(($$(date +%s) - t)) s" >&2; done'
 
 # ---- fuzzing (libFuzzer; docs/fuzzing.md) ----
 # `make fuzz` installs clang if missing, builds every tests/fuzz/fuzz_*.c
