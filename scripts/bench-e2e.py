@@ -10,7 +10,7 @@ by its own player (a user may wait in 10 lobbies at once, and one user
 opening every room met that cap).
 
 Discord: each player says `/game new fortuna`, `/game addbot 2`, `/game
-start` in its channel, up to E2E_DISCORD_BATCH interactions in flight
+start` in its channel, up to E2E_DISCORD_IN_FLIGHT interactions at once
 (the fake keeps Discord's 41.25 s heartbeat interval here); a sample is a
 `/play move:1` (the first legal move; the AI seats answer inside the same
 command) by the room's player, from the moment the fake writes the
@@ -56,7 +56,7 @@ Knobs (environment):
   E2E_MAX_ROOMS              skip room counts above this (1000; 100 drops the
                              1000-room figures, about 2 of the 4 minutes)
   E2E_PICTURE_QUIET          seconds without a request that end a sample (0.15)
-  E2E_DISCORD_BATCH          Discord interactions in flight during set-up (20)
+  E2E_DISCORD_IN_FLIGHT      Discord interactions at once during set-up (10)
   E2E_FLOOD_SAMPLES          samples under the flood (100)
   E2E_FLOOD_RATE             undecryptable events a second (40)
   E2E_MATRIX_MAX_ROOMS       skip Matrix room counts above this (1000)
@@ -97,8 +97,8 @@ MX_MAX_ROOMS = min(MAX_ROOMS, int(os.environ.get("E2E_MATRIX_MAX_ROOMS", "1000")
 # one room go one at a time: a player in many games shares that lane)
 MX_ROOMS_PER_USER = max(1, int(os.environ.get("E2E_MATRIX_ROOMS_PER_USER", "1")))
 MX_SETUP_TIMEOUT = float(os.environ.get("E2E_MATRIX_SETUP_TIMEOUT", "300"))
-# Discord set-up: interactions in flight at once (each room's own player)
-DISCORD_BATCH = max(1, int(os.environ.get("E2E_DISCORD_BATCH", "20")))
+# Discord set-up: interactions outstanding at once (each room's own player)
+DISCORD_IN_FLIGHT = max(1, int(os.environ.get("E2E_DISCORD_IN_FLIGHT", "10")))
 DISCORD_HEARTBEAT_MS = 41250
 # after a command, the quiet (no request arriving) that says its pictures
 # are all in: then the next sample starts
@@ -227,22 +227,43 @@ def discord_reply_text(h, timeout=30):
     return ((body or {}).get("data") or {}).get("content") or ""
 
 
-def discord_open(fake, owner, chans, batch=DISCORD_BATCH):
+DISCORD_SETUP = (("new", {"game": "fortuna"}), ("addbot", {"count": 2}), ("start", None))
+
+
+def discord_open(fake, owner, chans, in_flight=None):
     """Opens a game in every channel, each by its own player (owner[ch]):
-    `game new fortuna`, `game addbot 2`, `game start`, with up to `batch`
-    interactions in flight (Discord wants a callback within 3 s of each,
-    and real players do not all press at once).  Any refusal fails the
+    `game new fortuna`, `game addbot 2`, `game start`, one after the other
+    in a channel, with up to `in_flight` interactions outstanding across
+    the channels (a sliding window: a channel's next step goes as soon as
+    its answer is in).  Discord wants each callback within 3 s, and the
+    bot paints a game's first pictures when it starts: a window much
+    wider than 10 had late callbacks on a loaded machine (Discord then
+    refuses the answer, HTTP 404).  Any refusal, or no answer, fails the
     bench, naming the room and the answer."""
-    for i in range(0, len(chans), batch):
-        part = chans[i:i + batch]
-        for sub, opts in (("new", {"game": "fortuna"}), ("addbot", {"count": 2}),
-                          ("start", None)):
-            hs = [(ch, fake.command(owner[ch], ch, "game", opts, sub=sub)) for ch in part]
-            for ch, h in hs:
-                text = discord_reply_text(h)
-                if SETUP_REFUSED.search(text) or (sub == "new" and "lobby" not in text):
-                    raise AssertionError("discord: `game %s` in %s refused: %r"
-                                         % (sub, ch, text[:300]))
+    in_flight = in_flight or DISCORD_IN_FLIGHT
+    todo = list(reversed(chans))
+    out = []                    # (channel, step, interaction)
+
+    def issue(ch, step):
+        sub, opts = DISCORD_SETUP[step]
+        out.append((ch, step, fake.command(owner[ch], ch, "game", opts, sub=sub)))
+
+    while todo or out:
+        while todo and len(out) < in_flight:
+            issue(todo.pop(), 0)
+        fake._wait(lambda: any(h.callback is not None for _, _, h in out), 30,
+                   lambda: "discord: no answer to `game %s` in %s (see the bot's log)"
+                   % (DISCORD_SETUP[out[0][1]][0], out[0][0]))
+        done = [o for o in out if o[2].callback is not None]
+        out = [o for o in out if o[2].callback is None]
+        for ch, step, h in done:
+            text = discord_reply_text(h)
+            sub = DISCORD_SETUP[step][0]
+            if SETUP_REFUSED.search(text) or (sub == "new" and "lobby" not in text):
+                raise AssertionError("discord: `game %s` in %s refused: %r"
+                                     % (sub, ch, text[:300]))
+            if step + 1 < len(DISCORD_SETUP):
+                issue(ch, step + 1)
 
 
 def discord_ok(body):
@@ -319,8 +340,8 @@ def discord_run(nrooms, nsamples):
         owner = dict(zip(chans, discord_players(fake, nrooms)))
         t0 = time.monotonic()
         discord_open(fake, owner, chans)
-        log("discord: %d rooms opened in %.1f s (%d players, %d interactions in flight)"
-            % (nrooms, time.monotonic() - t0, nrooms, DISCORD_BATCH))
+        log("discord: %d rooms opened in %.1f s (%d players, up to %d interactions "
+            "in flight)" % (nrooms, time.monotonic() - t0, nrooms, DISCORD_IN_FLIGHT))
         lat, refused = Answers("e2e.discord.%drooms" % nrooms), 0
         rnd = random.Random(nrooms)
         discord_settle(fake)
