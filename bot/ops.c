@@ -4,21 +4,12 @@
 #include "bot/ops.h"
 
 #include <string.h>
-#include <time.h>
 
 #include "games/game.h"
 #include "util/logging.h"
 #include "util/meters.h"
 
 #define PROM_TYPE "text/plain; version=0.0.4; charset=utf-8"
-
-static int64_t unix_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static int count_game(void *ctx, const char *game, int status, int64_t n)
 {
@@ -86,8 +77,8 @@ void ops_metrics(struct ops *o, struct buf *out)
 	last = metric_get(&met_matrix_last_sync, 0, 0);
 	if (o->matrix)
 		metric_set(&met_matrix_sync_lag, 0, 0,
-			   last ? unix_ms() - last
-			   : unix_ms() - metric_get(&met_start_time, 0, 0) * 1000);
+			   last ? meters_unix_ms() - last
+			   : meters_unix_ms() - metric_get(&met_start_time, 0, 0) * 1000);
 	metrics_write(out, meters_all, meters_count);
 }
 
@@ -123,7 +114,7 @@ int ops_start(struct ops *o, uv_loop_t *loop, const char *spec, int allow_public
 		n++;
 	}
 	meters_init(ids, n);
-	metric_set(&met_start_time, 0, 0, unix_ms() / 1000);
+	metric_set(&met_start_time, 0, 0, meters_unix_ms() / 1000);
 	o->loop = loop;
 	o->gone = 0;
 	o->store_ok = 1;

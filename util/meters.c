@@ -5,6 +5,7 @@
 #include "util/meters.h"
 
 #include <string.h>
+#include <time.h>
 
 #include <uv.h>
 
@@ -213,4 +214,12 @@ void meters_request(unsigned platform, long status)
 int64_t meters_since_us(uint64_t start_ns)
 {
 	return (int64_t)((uv_hrtime() - start_ns) / 1000);
+}
+
+int64_t meters_unix_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }

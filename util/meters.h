@@ -92,6 +92,8 @@ unsigned meters_status(long status);
 /* One HTTP request a platform adapter made: the one-line bump. */
 void meters_request(unsigned platform, long status);
 
+/* The time now, unix milliseconds (wall clock). */
+int64_t meters_unix_ms(void);
 /* Microseconds from a uv_hrtime()-style nanosecond stamp to now. */
 int64_t meters_since_us(uint64_t start_ns);
 

@@ -14,6 +14,7 @@
 
 #include "adapters/discord/ratelimit.h"
 #include "adapters/http.h"
+#include "util/meters.h"
 
 #define TOKEN_MAX 512
 
@@ -29,6 +30,7 @@ struct rest_req {
 	char *ctype;			/* Content-Type line */
 	unsigned attempts;		/* tries answered so far */
 	int inflight;			/* sent, no answer yet */
+	int waited;			/* counted in met_ratelimit_waits */
 	uint64_t not_before;		/* retry delay (loop time) */
 	char *error;			/* send failure, on the failed list */
 	discord_rest_fn cb;
@@ -199,6 +201,8 @@ static void pump(struct discord_rest *q)
 			continue;
 		}
 		if (ratelimit_acquire(&q->rl, &r->key, now, &wait)) {
+			if (!r->waited && (r->waited = 1))
+				metric_inc(&met_ratelimit_waits, METER_DISCORD, 0);
 			if (now + wait < wake)
 				wake = now + wait;
 			continue;
@@ -284,6 +288,7 @@ static void on_http_done(struct http_resp *resp, void *ctx)
 	r->attempts++;
 	ratelimit_headers_init(&h);
 	h.status = resp->error ? 0 : (int)resp->status;
+	meters_request(METER_DISCORD, h.status);
 	for (i = 0; i < resp->nheaders; i++)
 		ratelimit_headers_parse(&h, resp->headers[i],
 					strlen(resp->headers[i]));
