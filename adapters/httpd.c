@@ -43,7 +43,6 @@ struct httpd {
 struct conn {
 	unsigned char *body;	/* LWS_PRE free bytes, then the body */
 	size_t len, off;
-	int counted;		/* in st.conns */
 };
 
 /* ---- the address ---- */
@@ -245,12 +244,15 @@ static int httpd_callback(struct lws *wsi, enum lws_callback_reasons why, void *
 			return 1;
 		}
 		return 0;
-	case LWS_CALLBACK_HTTP_BIND_PROTOCOL:
-		if (c && !c->counted) {
-			c->counted = 1;
-			h->st.conns++;
-			h->st.accepted++;
-		}
+	case LWS_CALLBACK_WSI_CREATE:
+		/* every accepted connection, from its accept to its end
+		 * (WSI_DESTROY), silent ones included */
+		h->st.conns++;
+		h->st.accepted++;
+		return 0;
+	case LWS_CALLBACK_WSI_DESTROY:
+		if (h->st.conns)
+			h->st.conns--;
 		return 0;
 	case LWS_CALLBACK_HTTP:
 		if (h->dead || !c)
@@ -264,13 +266,8 @@ static int httpd_callback(struct lws *wsi, enum lws_callback_reasons why, void *
 		return write_more(wsi, c);
 	case LWS_CALLBACK_HTTP_DROP_PROTOCOL:
 	case LWS_CALLBACK_CLOSED_HTTP:
-		if (c) {
+		if (c)
 			conn_reset(c);
-			if (c->counted) {
-				c->counted = 0;
-				h->st.conns--;
-			}
-		}
 		return 0;
 	default:
 		return 0;
