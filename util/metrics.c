@@ -183,10 +183,12 @@ static void add_number(struct buf *out, int64_t v, double scale)
 		buf_printf(out, "%.9g", (double)v / scale);
 }
 
-static void add_escaped(struct buf *out, const char *s)
+/* Backslash and newline escaped; double quotes too in label values (the
+ * format does not escape them in HELP text). */
+static void add_escaped(struct buf *out, const char *s, int quotes)
 {
 	for (; *s; s++) {
-		if (*s == '\\' || *s == '"')
+		if (*s == '\\' || (quotes && *s == '"'))
 			buf_addch(out, '\\');
 		if (*s == '\n')
 			buf_addstr(out, "\\n");
@@ -212,7 +214,7 @@ static void add_series(struct buf *out, const struct metric *m, const char *suff
 	for (k = 0; k < m->nlabels; k++) {
 		buf_addstr(out, any++ ? "," : "{");
 		buf_printf(out, "%s=\"", m->labels[k].name);
-		add_escaped(out, m->labels[k].values[idx[k]]);
+		add_escaped(out, m->labels[k].values[idx[k]], 1);
 		buf_addch(out, '"');
 	}
 	if (le) {
@@ -231,7 +233,7 @@ static void write_one(struct buf *out, const struct metric *m)
 	unsigned b;
 
 	buf_printf(out, "# HELP %s ", m->name);
-	add_escaped(out, m->help);
+	add_escaped(out, m->help, 0);
 	buf_printf(out, "\n# TYPE %s %s\n", m->name, types[m->type]);
 	for (s = 0; s < n; s++) {
 		const _Atomic int64_t *c = &m->cells[s * ps];
