@@ -115,6 +115,8 @@ int ops_start(struct ops *o, uv_loop_t *loop, const char *spec, int allow_public
 	}
 	meters_init(ids, n);
 	metric_set(&met_start_time, 0, 0, meters_unix_ms() / 1000);
+	metric_set(&met_platform_configured, METER_DISCORD, 0, o->discord);
+	metric_set(&met_platform_configured, METER_MATRIX, 0, o->matrix);
 	o->loop = loop;
 	o->gone = 0;
 	o->store_ok = 1;

@@ -96,6 +96,12 @@ struct metric met_platform_connected = {
 	.type = METRIC_GAUGE, .nlabels = 1, .labels = { L_PLATFORM },
 };
 
+struct metric met_platform_configured = {
+	.name = "tabula_platform_configured",
+	.help = "1 for the platforms this process is configured to serve (Discord, Matrix).",
+	.type = METRIC_GAUGE, .nlabels = 1, .labels = { L_PLATFORM },
+};
+
 struct metric met_matrix_last_sync = {
 	.name = "tabula_matrix_last_sync_timestamp_seconds",
 	.help = "When the Matrix homeserver last answered a /sync (unix time).",
@@ -164,7 +170,7 @@ struct metric *const meters_all[] = {
 	&met_commands, &met_command_seconds, &met_commit_seconds, &met_commits,
 	&met_outbox_pending, &met_outbox_oldest_age, &met_platform_requests,
 	&met_ratelimit_waits, &met_gateway_reconnects, &met_gateway_resumes,
-	&met_platform_connected, &met_matrix_last_sync, &met_matrix_sync_lag,
+	&met_platform_connected, &met_platform_configured, &met_matrix_last_sync, &met_matrix_sync_lag,
 	&met_matrix_held, &met_leases_held, &met_ai_queue, &met_paint_queue, &met_games,
 	&met_listener_requests, &met_start_time, &met_build_info,
 };

@@ -61,6 +61,7 @@ extern struct metric met_ratelimit_waits;	/* {platform} */
 extern struct metric met_gateway_reconnects;
 extern struct metric met_gateway_resumes;
 extern struct metric met_platform_connected;	/* {platform}: 0 or 1 */
+extern struct metric met_platform_configured;	/* {platform}: 0 or 1 */
 extern struct metric met_matrix_last_sync;	/* unix ms of the last /sync answer */
 extern struct metric met_matrix_sync_lag;	/* ms since then (set at scrape) */
 extern struct metric met_matrix_held;

@@ -290,6 +290,24 @@ def test_bad_requests_refused():
         bot.stop()
 
 
+def test_config_examples():
+    """config/prometheus.yml and the alerting rules it loads pass promtool,
+    and every metric the rules name is one the bot exposes."""
+    root = os.path.join(HERE, "..", "..")
+    for what, path in (("config", "config/prometheus.yml"), ("rules", "config/tabula-alerts.yml")):
+        p = subprocess.run(["promtool", "check", what, os.path.join(root, path)],
+                           capture_output=True, timeout=60)
+        assert p.returncode == 0, (path, p.stdout + p.stderr)
+    bot = Bot({})
+    try:
+        names = set(n for n, _ in samples(bot.get("/metrics")[1]))
+    finally:
+        bot.stop()
+    with open(os.path.join(root, "config", "tabula-alerts.yml")) as f:
+        used = set(re.findall(r"\b(tabula_[a-z_]+)", f.read()))
+    assert used and used <= names, used - names
+
+
 def test_public_address_refused():
     """A listen address that is not loopback is refused (exit 2, saying
     why) unless TABULA_HTTP_PUBLIC=1; IPv6 literals in brackets work
@@ -352,7 +370,10 @@ def test_discord_readyz_and_metrics():
         assert status == 503 and "discord: the gateway is not connected" in body, body
         status, text, _ = bot.get("/metrics")
         promtool(text)
-        assert value(samples(text), "tabula_platform_connected", platform="discord") == 0
+        s = samples(text)
+        assert value(s, "tabula_platform_connected", platform="discord") == 0
+        assert value(s, "tabula_platform_configured", platform="discord") == 1
+        assert value(s, "tabula_platform_configured", platform="matrix") == 0
         fake.refuse_identify = False
         fake.wait_ready(timeout=30)
         end = time.monotonic() + 10 * SLOW
