@@ -43,6 +43,7 @@ struct httpd {
 struct conn {
 	unsigned char *body;	/* LWS_PRE free bytes, then the body */
 	size_t len, off;
+	int close_after;	/* close once the answer is out (a 405) */
 };
 
 /* ---- the address ---- */
@@ -149,12 +150,14 @@ static int respond(struct httpd *h, struct lws *wsi, struct conn *c, int head,
 	    lws_add_http_header_by_name(wsi, (const unsigned char *)"x-content-type-options:",
 					(const unsigned char *)"nosniff", 7, &p, end) ||
 	    (rs->status == 405 &&
-	     lws_add_http_header_by_name(wsi, (const unsigned char *)"allow:",
-					 (const unsigned char *)"GET, HEAD", 9, &p, end)) ||
+	     (lws_add_http_header_by_name(wsi, (const unsigned char *)"allow:",
+					  (const unsigned char *)"GET, HEAD", 9, &p, end) ||
+	      lws_add_http_header_by_name(wsi, (const unsigned char *)"connection:",
+					  (const unsigned char *)"close", 5, &p, end))) ||
 	    lws_finalize_write_http_header(wsi, start, &p, end))
 		return -1;
 	if (head || !len)
-		return lws_http_transaction_completed(wsi) ? -1 : 0;
+		return c->close_after || lws_http_transaction_completed(wsi) ? -1 : 0;
 	c->body = xmalloc(LWS_PRE + len);
 	memcpy(c->body + LWS_PRE, rs->body.s, len);
 	c->len = len;
@@ -186,6 +189,8 @@ static int write_more(struct lws *wsi, struct conn *c)
 		return 0;
 	}
 	conn_reset(c);
+	if (c->close_after)
+		return -1;	/* the small answer went out whole with the write */
 	lws_set_timeout(wsi, NO_PENDING_TIMEOUT, 0);
 	return lws_http_transaction_completed(wsi) ? -1 : 0;
 }
@@ -198,6 +203,7 @@ static int on_request(struct httpd *h, struct lws *wsi, struct conn *c, const ch
 	int head = 0, ret;
 
 	conn_reset(c);
+	c->close_after = 0;
 	buf_init(&rs.body, HTTPD_BODY_MAX);
 	if (lws_hdr_total_length(wsi, WSI_TOKEN_HEAD_URI) > 0)
 		head = 1;
@@ -205,6 +211,9 @@ static int on_request(struct httpd *h, struct lws *wsi, struct conn *c, const ch
 	if (r)
 		meter = r->meter;
 	if (!head && lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) <= 0) {
+		/* its body (a POST's) is not read: the connection ends with
+		 * the answer rather than parse that body as a request */
+		c->close_after = 1;
 		rs.status = 405;
 		buf_addstr(&rs.body, "method not allowed: GET or HEAD\n");
 	} else if (!r) {
@@ -219,10 +228,6 @@ static int on_request(struct httpd *h, struct lws *wsi, struct conn *c, const ch
 		}
 	}
 	ret = respond(h, wsi, c, head, &rs, meter);
-	/* a request with a body (a POST) is not read: close after the answer
-	 * rather than parse its body as the next request */
-	if (!ret && rs.status == 405)
-		ret = c->body ? 0 : -1;
 	buf_release(&rs.body);
 	return ret;
 }

@@ -256,6 +256,11 @@ def test_bad_requests_refused():
         assert status == 404, status
         status, body, hdrs = bot.get("/metrics", method="POST", body="x" * 100)
         assert status == 405 and hdrs.get("allow") == "GET, HEAD", (status, hdrs)
+        assert hdrs.get("connection") == "close", hdrs
+        # a large body is not read: the answer, then the connection ends
+        out = raw(bot, b"POST /metrics HTTP/1.1\r\nHost: x\r\nContent-Length: 10000000\r\n\r\n" +
+                  b"y" * 65536)
+        assert out.startswith(b"HTTP/1.1 405 "), out[:100]
         status, body, _ = bot.get("/healthz?verbose=1")
         assert status == 200, status        # the query is ignored
         out = raw(bot, b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 20000 +
