@@ -35,7 +35,7 @@ struct httpd {
 	int nroutes;
 	int port;
 	int dead;
-	int *gone;		/* httpd_free()'s flag */
+	int *gone;		/* httpd_new()'s flag: set when torn down */
 	struct httpd_stats st;
 };
 
@@ -287,7 +287,8 @@ static const struct lws_protocols httpd_protocols[] = {
 
 /* ---- the server ---- */
 
-struct httpd *httpd_new(uv_loop_t *loop, const char *spec, int allow_public, struct buf *err)
+struct httpd *httpd_new(uv_loop_t *loop, const char *spec, int allow_public, int *gone,
+			struct buf *err)
 {
 	struct lws_context_creation_info info;
 	struct lws_vhost *vh;
@@ -295,12 +296,15 @@ struct httpd *httpd_new(uv_loop_t *loop, const char *spec, int allow_public, str
 	char host[64];
 	int port, v6;
 
+	if (gone)
+		*gone = 1;
 	if (httpd_parse_addr(spec, allow_public, host, sizeof(host), &port, &v6, err))
 		return NULL;
 	/* process-wide, as in adapters/ws.c: lws's lines may quote peers */
 	lws_set_log_level(getenv("WSDBG") ? 0x7ff : 0, NULL);
 	h = xcalloc(1, sizeof(*h));
 	h->loop = loop;
+	h->gone = gone;
 	memset(&info, 0, sizeof(info));
 	info.port = port;	/* 0: the kernel picks a free one */
 	info.iface = host;
@@ -308,7 +312,11 @@ struct httpd *httpd_new(uv_loop_t *loop, const char *spec, int allow_public, str
 	info.gid = (gid_t)-1;
 	info.uid = (uid_t)-1;
 	info.user = h;
-	info.options = v6 ? 0 : LWS_SERVER_OPTION_DISABLE_IPV6;
+	/* the vhost is made below, so that a port in use is an error rather
+	 * than a context that silently listens nowhere */
+	info.options = LWS_SERVER_OPTION_EXPLICIT_VHOSTS |
+		       LWS_SERVER_OPTION_FAIL_UPON_UNABLE_TO_BIND |
+		       (v6 ? 0 : LWS_SERVER_OPTION_DISABLE_IPV6);
 	info.max_http_header_data = HTTPD_HEADER_MAX;
 	info.max_http_header_pool = HTTPD_MAX_CONNS;
 	info.timeout_secs = HTTPD_TIMEOUT_S;
@@ -318,16 +326,18 @@ struct httpd *httpd_new(uv_loop_t *loop, const char *spec, int allow_public, str
 	info.fd_limit_per_thread = HTTPD_MAX_CONNS + 8;
 	info.server_string = "tabula";
 	if (lwsctx_create(&h->lx, loop, &info)) {
-		buf_setf(err, "cannot listen on %s (in use, or not an address of this machine?)",
-			 spec);
+		buf_setf(err, "cannot start the HTTP server (libuv event plugin missing?)");
 		free(h);
 		return NULL;
 	}
-	vh = lws_get_vhost_by_name(h->lx.lws, "default");
-	h->port = vh ? lws_get_vhost_listen_port(vh) : port;
+	if (gone)
+		*gone = 0;	/* from now on the teardown takes loop turns */
+	vh = lws_create_vhost(h->lx.lws, &info);
+	h->port = vh ? lws_get_vhost_listen_port(vh) : 0;
 	if (h->port <= 0) {
-		buf_setf(err, "cannot listen on %s", spec);
-		httpd_free(h, NULL);
+		buf_setf(err, "cannot listen on %s (in use, or not an address of this machine?)",
+			 spec);
+		httpd_free(h);
 		return NULL;
 	}
 	return h;
@@ -371,14 +381,10 @@ static void on_gone(struct lwsctx *x)
 		free(h);	/* else lws never let go: leaked, not freed under it */
 }
 
-void httpd_free(struct httpd *h, int *gone)
+void httpd_free(struct httpd *h)
 {
-	if (!h || h->dead) {
-		if (gone)
-			*gone = 1;
+	if (!h || h->dead)
 		return;
-	}
 	h->dead = 1;
-	h->gone = gone;
 	lwsctx_destroy(&h->lx, on_gone);
 }

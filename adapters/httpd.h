@@ -3,11 +3,12 @@
  * as a server, a context of its own: adapters/lwsctx.h), for operators
  * (/healthz, /readyz, /metrics: bot/ops.c) and, later, each game's page.
  *
- *	struct httpd *h = httpd_new(loop, "127.0.0.1:9464", 0, &err);
+ *	struct httpd *h = httpd_new(loop, "127.0.0.1:9464", 0, &gone, &err);
  *	httpd_route(h, "/healthz", healthz, ctx);
  *	...
  *	httpd_free(h);			// no callback after this
- *	uv_run(loop, UV_RUN_DEFAULT);	// lets lws close its handles
+ *	while (!gone)			// lws closes its handles
+ *		uv_run(loop, UV_RUN_NOWAIT);
  *
  * Routes are exact paths answered synchronously on the loop: the handler
  * fills a status, a content type and a body.  GET and HEAD only (HEAD:
@@ -56,17 +57,22 @@ typedef void (*httpd_fn)(void *ctx, struct httpd_response *rs);
 int httpd_parse_addr(const char *spec, int allow_public, char *host, size_t hostsz, int *port,
 		     int *v6, struct buf *err);
 
-/* Listens on spec (httpd_parse_addr); NULL + err when it cannot. */
-struct httpd *httpd_new(uv_loop_t *loop, const char *spec, int allow_public, struct buf *err);
+/*
+ * Listens on spec (httpd_parse_addr); NULL + err when it cannot.  *gone
+ * (when not NULL) is set to 1 once the server's teardown is over: at once
+ * on most failures, a few loop turns later after httpd_free() or when the
+ * address could not be bound.  Until then the caller runs the loop.
+ */
+struct httpd *httpd_new(uv_loop_t *loop, const char *spec, int allow_public, int *gone,
+			struct buf *err);
 /* Answers GET and HEAD of path ("/metrics") with fn(ctx); 0, or -1 when
  * the table is full or path is no absolute path. */
 int httpd_route(struct httpd *h, const char *path, httpd_fn fn, void *ctx);
 /* The port it listens on. */
 int httpd_port(const struct httpd *h);
 /* Closes every connection and the listener; nothing is called back after
- * this.  The teardown takes a few loop turns: *gone (when not NULL) is set
- * to 1 at its end. */
-void httpd_free(struct httpd *h, int *gone);
+ * this.  The teardown takes a few loop turns (httpd_new's gone). */
+void httpd_free(struct httpd *h);
 
 struct httpd_stats {
 	unsigned long accepted, turned_away, requests;

@@ -120,11 +120,9 @@ int ops_start(struct ops *o, uv_loop_t *loop, const char *spec, int allow_public
 	o->loop = loop;
 	o->gone = 0;
 	o->store_ok = 1;
-	o->http = httpd_new(loop, spec, allow_public, err);
-	if (!o->http) {
-		o->gone = 1;
-		return -1;
-	}
+	o->http = httpd_new(loop, spec, allow_public, &o->gone, err);
+	if (!o->http)
+		return -1;	/* o->gone follows (the loop runs in main) */
 	if (httpd_route(o->http, "/healthz", on_healthz, o) ||
 	    httpd_route(o->http, "/readyz", on_readyz, o) ||
 	    httpd_route(o->http, "/metrics", on_metrics, o)) {
@@ -142,10 +140,6 @@ int ops_port(const struct ops *o)
 
 void ops_stop(struct ops *o)
 {
-	if (!o->http) {
-		o->gone = 1;
-		return;
-	}
-	httpd_free(o->http, &o->gone);
+	httpd_free(o->http);	/* o->gone follows */
 	o->http = NULL;
 }

@@ -50,7 +50,8 @@ int ops_start(struct ops *o, uv_loop_t *loop, const char *spec, int allow_public
 	      struct buf *err);
 /* The port it listens on. */
 int ops_port(const struct ops *o);
-/* Closes the listener; run the loop until o->gone. */
+/* Closes the listener; run the loop until o->gone (also after a failed
+ * ops_start). */
 void ops_stop(struct ops *o);
 
 /* The readiness answer into why (empty when ready): 1 ready, 0 not

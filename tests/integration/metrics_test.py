@@ -316,7 +316,8 @@ def test_config_examples():
 def test_public_address_refused():
     """A listen address that is not loopback is refused (exit 2, saying
     why) unless TABULA_HTTP_PUBLIC=1; IPv6 literals in brackets work
-    ([::1]), a bare IPv6 literal or a host name does not."""
+    ([::1]), a bare IPv6 literal or a host name does not; a port another
+    process listens on is refused too (exit 2)."""
     env = clean_env()
     env["TABULA_DB"] = ":memory:"
     for spec in ("0.0.0.0:0", "[::]:0", "192.0.2.1:9464"):
@@ -346,6 +347,13 @@ def test_public_address_refused():
     bot = Bot({}, listen="[::1]:0")
     try:
         assert bot.host == "::1"
+        assert bot.get("/healthz")[0] == 200
+        # a port in use is an error at start-up, not a listener that is not
+        env = clean_env()
+        env.update({"TABULA_DB": ":memory:", "TABULA_HTTP": "[::1]:%d" % bot.port})
+        p = subprocess.run([BIN, "--console"], env=env, stdin=subprocess.DEVNULL,
+                           capture_output=True, timeout=30 * SLOW)
+        assert p.returncode == 2 and b"cannot listen on" in p.stderr, (p.returncode, p.stderr)
         assert bot.get("/healthz")[0] == 200
     finally:
         bot.stop()
