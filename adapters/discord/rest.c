@@ -62,6 +62,7 @@ struct discord_rest {
 	int proxy;			/* base names a shared proxy */
 	int down;			/* see rest.h */
 	unsigned fail_streak;		/* unreachable answers in a row */
+	uint64_t probe_at;		/* down: the next probe's time */
 	size_t inflight_base;		/* requests out to base */
 	struct discord_rest_stats stats;
 	void (*on_down)(void *ctx, int down);
@@ -215,9 +216,17 @@ static void pump(struct discord_rest *q)
 		next = l->next;
 		if (r->inflight)
 			continue;
-		/* down: one probe at a time; its answer pumps again */
-		if (q->down && !r->direct && q->inflight_base)
-			continue;
+		/* down: one probe at a time, at most one per retry delay;
+		 * its answer pumps again */
+		if (q->down && !r->direct) {
+			if (q->inflight_base)
+				continue;
+			if (q->probe_at > now) {
+				if (q->probe_at < wake)
+					wake = q->probe_at;
+				continue;
+			}
+		}
 		if (r->not_before > now) {
 			if (r->not_before < wake)
 				wake = r->not_before;
@@ -366,11 +375,14 @@ static void on_http_done(struct http_resp *resp, void *ctx)
 	if (!r->direct) {
 		note_health(q, unreachable(h.status));
 		if (q->down && unreachable(h.status)) {
-			/* nothing is given up while Discord is out of reach */
-			if (act == RATELIMIT_GIVE_UP)
-				retry = DISCORD_REST_DOWN_RETRY_MS;
+			/* nothing is given up while Discord is out of reach, and
+			 * the next try of anything waits the probe's delay */
+			retry = DISCORD_REST_DOWN_RETRY_MS;
+			if (q->retry_cap_ms && retry > q->retry_cap_ms)
+				retry = q->retry_cap_ms;
 			act = RATELIMIT_RETRY;
 			r->down_wait = 1;
+			q->probe_at = now + retry;
 		}
 	}
 
