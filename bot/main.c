@@ -648,7 +648,8 @@ int main(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		} else if (!strcmp(argv[i], "--version")) {
-			printf("tabula %s\n", tabula_version);
+			/* the second line is the address Discord's User-Agent names */
+			printf("tabula %s\n%s\n", tabula_version, tabula_url);
 			return 0;
 		} else {
 			fprintf(stderr, "tabula: unknown option '%s'\n", argv[i]);

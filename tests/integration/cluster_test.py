@@ -755,6 +755,9 @@ def test_supervisor_starts_recommended_shards():
         text = f.read().decode("utf-8", "replace")
     assert "2 shards" in text, text[-2000:]
     assert TOKEN not in text
+    # the script's own request has the bot's User-Agent (the fake checks
+    # the form)
+    assert fake.violations == [], fake.violations
     fake.stop()
     schema.drop()
 

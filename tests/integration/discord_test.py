@@ -389,9 +389,10 @@ def test_full_game():
         ua = {r.headers.get("user-agent") for r in fake.requests}
         assert len(ua) == 1, ua
         ua = ua.pop()
-        assert re.match(r"^DiscordBot \(https?://[^ ,()]+, %s\)$" % re.escape(version), ua), ua
+        m = re.match(r"^DiscordBot \((https?://[^ ,()]+), %s\)$" % re.escape(version), ua)
+        assert m, ua
         assert subprocess.run([BIN, "--version"], capture_output=True, text=True,
-                              timeout=10).stdout == "tabula %s\n" % version
+                              timeout=10).stdout == "tabula %s\n%s\n" % (version, m.group(1))
         cmds = fake.wait_commands()
         names = sorted(c["name"] for c in cmds)
         for n in ("game", "play", "moves", "hand", "board", "log", "help"):
