@@ -237,7 +237,9 @@ class Proxy:
     pins, in front of the fake: DISCORD_PROXY_GLOBAL requests per second for
     all its clients together."""
 
-    def __init__(self, fake, per_second, port=0):
+    def __init__(self, fake, per_second, port=0, argv=None, env_extra=None):
+        """argv: the command (default node proxy.mjs); env_extra: settings
+        over the test's (a Unix socket's DISCORD_PROXY_LISTEN...)."""
         self.dir = tempfile.mkdtemp(prefix="tabula-proxy-")
         self.errpath = os.path.join(self.dir, "stderr")
         self.err = open(self.errpath, "wb")
@@ -246,18 +248,20 @@ class Proxy:
         env.update({"DISCORD_PROXY_LISTEN": "127.0.0.1:%d" % port,
                     "DISCORD_PROXY_API": "http://127.0.0.1:%d/api" % fake.port,
                     "DISCORD_PROXY_GLOBAL": str(per_second)})
-        self.proc = subprocess.Popen(["node", PROXY_JS], env=env, stdin=subprocess.DEVNULL,
-                                     stdout=self.err, stderr=self.err)
+        env.update(env_extra or {})
+        self.proc = subprocess.Popen(argv or ["node", PROXY_JS], env=env,
+                                     stdin=subprocess.DEVNULL, stdout=self.err, stderr=self.err)
         end = time.monotonic() + 20 * SLOW
         while True:
-            m = re.search(r"listening on 127\.0\.0\.1:(\d+)", self.log())
+            m = re.search(r"listening on (127\.0\.0\.1:(\d+)|/\S+),", self.log())
             if m:
-                self.port = int(m.group(1))
+                self.port = int(m.group(2) or 0)
                 break
             assert self.proc.poll() is None and time.monotonic() < end, \
                 "the proxy did not start: %s" % self.log()
             time.sleep(0.02)
-        self.url = "http://127.0.0.1:%d/api/v10" % self.port
+        self.url = ("http://127.0.0.1:%d/api/v10" % self.port if self.port
+                    else "unix:" + m.group(1))
 
     def log(self):
         with open(self.errpath, "rb") as f:
@@ -887,6 +891,62 @@ def test_systemd_unit_runs_the_shards():
 
 # the exit statuses that mean "this would only fail again" (README.md)
 CONFIG_ERRORS = {2, 14, 15, 16, 20, 21, 22, 23, 24, 25}
+
+
+PROXY_UNIT = os.path.join(CONFIG, "tabula-discord-proxy.service")
+
+
+def test_systemd_unit_runs_the_proxy():
+    """config/tabula-discord-proxy.service run the way systemd runs it (its
+    Environment= lines, ExecStart= with the script where the comment
+    installs it): the proxy listens on a Unix socket that only its user and
+    group may use, a shard on unix:<socket> with DISCORD_API_PROXY=1 plays
+    through it, and SIGTERM stops it with 0.  tabula@.service starts after
+    it.  systemd-analyze verify, where installed, finds nothing to say."""
+    unit = unit_sections(PROXY_UNIT)
+    svc = dict(unit["Service"])
+    assert svc["User"] == "tabula" and svc["RuntimeDirectory"] == "tabula-discord-proxy", svc
+    assert svc["Restart"] == "always" and svc["KillSignal"] == "SIGTERM", svc
+    env = dict(v.split("=", 1) for k, v in unit["Service"] if k == "Environment")
+    assert env["DISCORD_PROXY_LISTEN"] == "/run/tabula-discord-proxy/proxy.sock", env
+    assert env["DISCORD_PROXY_GLOBAL"] == "50", env
+    argv = svc["ExecStart"].split()
+    assert argv == ["/usr/bin/node", "/usr/local/lib/tabula/discord-proxy/proxy.mjs"], argv
+    assert "tabula-discord-proxy.service" in dict(unit_sections(UNIT)["Unit"])["After"]
+    if shutil.which("systemd-analyze"):
+        p = subprocess.run(["systemd-analyze", "verify", "--man=no", PROXY_UNIT],
+                           capture_output=True, text=True, timeout=60)
+        said = [ln for ln in (p.stdout + p.stderr).splitlines()
+                if "/usr/local/lib/tabula" not in ln and "/usr/bin/node" not in ln]
+        assert p.returncode == 0 and not said, p.stdout + p.stderr
+    # the runtime directory, as systemd makes it, in a temporary place
+    run = tempfile.mkdtemp(prefix="tabula-run-")
+    sock = os.path.join(run, "proxy.sock")
+    fake = new_discord_fake()
+    proxy = Proxy(fake, 50, argv=[shutil.which("node") or "node", PROXY_JS],
+                  env_extra=dict(env, DISCORD_PROXY_LISTEN=sock))
+    schema = pg.Schema()
+    db = schema.uri
+    node = discord_node("solo", fake, db, "0/1",
+                        {"DISCORD_API_URL": proxy.url, "DISCORD_API_PROXY": "1",
+                         "TABULA_TEST_DISCORD_DIRECT_URL": fake.api_url})
+    try:
+        assert proxy.url == "unix:" + sock, proxy.url
+        assert oct(os.stat(sock).st_mode & 0o777) == "0o660"
+        fake.wait_ready(20 * SLOW)
+        room = Room(fake, db, C0, G0, "100000000000000001", "ana")
+        room.open()
+        room.step()
+        posts = [q for q in fake.requests if q.path == "/channels/%s/messages" % C0]
+        assert posts and all("discord.js" in q.headers.get("user-agent", "") for q in posts)
+        assert fake.violations == [], fake.violations
+    finally:
+        node.stop()
+        proxy.proc.send_signal(signal.SIGTERM)
+        assert proxy.proc.wait(timeout=10 * SLOW) == 0
+        proxy.stop()
+        fake.stop()
+        schema.drop()
 
 
 def test_restart_rules_agree():
