@@ -33,6 +33,8 @@ struct rest_req {
 	size_t body_len;
 	char *ctype;			/* Content-Type line */
 	unsigned attempts;		/* tries answered so far */
+	unsigned forgiven;		/* ... of which failed while down: they
+					 * do not count towards giving up */
 	int inflight;			/* sent, no answer yet */
 	int direct;			/* to direct_url, not through the proxy */
 	int held;			/* the limiter holds it (counted once) */
@@ -365,7 +367,7 @@ static void on_http_done(struct http_resp *resp, void *ctx)
 					strlen(resp->headers[i]));
 	if (h.status == 429)
 		parse_429_body(&h, &resp->body);
-	act = ratelimit_update(&q->rl, &r->key, now, &h, r->attempts, &retry);
+	act = ratelimit_update(&q->rl, &r->key, now, &h, r->attempts - r->forgiven, &retry);
 	if (h.status == 429) {
 		q->stats.answers_429++;
 		q->stats.waits++;
@@ -382,6 +384,7 @@ static void on_http_done(struct http_resp *resp, void *ctx)
 				retry = q->retry_cap_ms;
 			act = RATELIMIT_RETRY;
 			r->down_wait = 1;
+			r->forgiven = r->attempts;
 			q->probe_at = now + retry;
 		}
 	}
