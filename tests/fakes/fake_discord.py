@@ -669,7 +669,7 @@ class FakeDiscord:
         catch.  file_text: sent as multipart with that attachment (bytes:
         a picture, c.png).  Returns (status, response)."""
         hdrs = {"authorization": "Bot " + self.token,
-                "user-agent": "DiscordBot (fake, 1)"}
+                "user-agent": "DiscordBot (https://fake.invalid, 1)"}
         if file_text is None:
             hdrs["content-type"] = "application/json"
             raw = json.dumps(body).encode()
@@ -678,7 +678,7 @@ class FakeDiscord:
             png = isinstance(file_text, bytes)
             name = "c.png" if png else "c.txt"
             hdrs["content-type"] = "multipart/form-data; boundary=" + b
-            body = dict(body, attachments=[{"id": 0, "filename": name}])
+            body = dict(body, attachments=[{"id": "0", "filename": name}])
             raw = ("--%s\r\nContent-Disposition: form-data; name=\"payload_json\""
                    "\r\nContent-Type: application/json\r\n\r\n%s\r\n--%s\r\n"
                    "Content-Disposition: form-data; name=\"files[0]\"; "
