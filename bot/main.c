@@ -26,6 +26,7 @@
 #include "state/store.h"
 #include "util/logging.h"
 #include "util/meters.h"
+#include "util/version.h"
 
 #define EXIT_RUNTIME 1
 #define EXIT_USAGE 2
@@ -88,7 +89,13 @@ static void usage(FILE *f)
 	      "  DISCORD_APPLICATION_ID  the application id (default: learnt at connect)\n"
 	      "  DISCORD_GUILD_ID   register the slash commands in this server only\n"
 	      "                     (they appear at once; global ones can take an hour)\n"
-	      "  DISCORD_API_URL    REST base (default https://discord.com/api/v10)\n"
+	      "  DISCORD_API_URL    REST base (default https://discord.com/api/v10), or a\n"
+	      "                     shared REST proxy's (DISCORD_API_PROXY)\n"
+	      "  DISCORD_API_PROXY  1: DISCORD_API_URL is a REST proxy every process shares\n"
+	      "                     (docs/deploy.md): plain http:// to a private address\n"
+	      "                     or unix:/path of its socket allowed\n"
+	      "  TABULA_TEST_DISCORD_DIRECT_URL tests only: where interaction callbacks go\n"
+	      "                     around the proxy (default Discord's REST base)\n"
 	      "  DISCORD_GATEWAY_URL gateway URL (default: asked with GET /gateway/bot)\n"
 	      "  DISCORD_SHARD      id/count, e.g. 0/2, when the bot runs sharded; with a\n"
 	      "                     PostgreSQL store also auto/count: the first shard no\n"
@@ -230,12 +237,20 @@ static int discord_config_from_env(struct discord_config *cfg, int *auto_n, uint
 {
 	const char *shard = getenv("DISCORD_SHARD");
 	const char *queue = getenv("DISCORD_REST_QUEUE");
+	const char *proxy = getenv("DISCORD_API_PROXY");
 
 	memset(cfg, 0, sizeof(*cfg));
 	*auto_n = 0;
 	cfg->token = getenv("DISCORD_TOKEN");
 	cfg->application_id = getenv("DISCORD_APPLICATION_ID");
 	cfg->api_url = getenv("DISCORD_API_URL");
+	cfg->direct_url = getenv("TABULA_TEST_DISCORD_DIRECT_URL");
+	if (proxy && *proxy && strcmp(proxy, "0") && strcmp(proxy, "1")) {
+		buf_setf(err, "DISCORD_API_PROXY must be 1 (DISCORD_API_URL is a shared REST proxy)"
+			 " or 0");
+		return -1;
+	}
+	cfg->api_proxy = proxy && !strcmp(proxy, "1");
 	cfg->gateway_url = getenv("DISCORD_GATEWAY_URL");
 	cfg->guild_id = getenv("DISCORD_GUILD_ID");
 	cfg->seed = seed;
@@ -644,7 +659,8 @@ int main(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		} else if (!strcmp(argv[i], "--version")) {
-			puts("tabula 0.1");
+			/* the second line is the address Discord's User-Agent names */
+			printf("tabula %s\n%s\n", tabula_version, tabula_url);
 			return 0;
 		} else {
 			fprintf(stderr, "tabula: unknown option '%s'\n", argv[i]);

@@ -96,14 +96,21 @@ if [ -n "$need" ]; then
 		$SUDO apt-get install -y -qq --no-install-recommends $(fuzz_rt)
 	fi
 fi
-# matrix-sdk-crypto for the interop tests, at the version the lockfile pins
-# (again when the lockfile names another than the one installed)
-interop="$(dirname "$0")/../tests/interop"
-installed=$(sed -n 's/^ *"version": "\(.*\)",$/\1/p' \
-	"$interop/node_modules/@matrix-org/matrix-sdk-crypto-wasm/package.json" 2>/dev/null || true)
-pinned=$(sed -n '/"node_modules\/@matrix-org\/matrix-sdk-crypto-wasm"/,/}/s/^ *"version": "\(.*\)",$/\1/p' \
-	"$interop/package-lock.json")
-if [ -z "$installed" ] || [ "$installed" != "$pinned" ]; then
-	echo "deps: npm ci in tests/interop (@matrix-org/matrix-sdk-crypto-wasm $pinned)"
-	(cd "$interop" && npm ci --no-audit --no-fund --loglevel=error)
-fi
+# npm packages at the versions their lockfiles pin, installed with npm ci
+# when missing (again when the lockfile names another version than the one
+# installed): npm_pinned DIR PACKAGE
+npm_pinned() {
+	installed=$(sed -n 's/^ *"version": "\(.*\)",$/\1/p' \
+		"$1/node_modules/$2/package.json" 2>/dev/null || true)
+	pinned=$(sed -n '/"node_modules\/'"$(echo "$2" | sed 's,/,\\/,g')"'"/,/}/s/^ *"version": "\(.*\)",$/\1/p' \
+		"$1/package-lock.json")
+	if [ -z "$installed" ] || [ "$installed" != "$pinned" ]; then
+		echo "deps: npm ci in ${1#"$top"/} ($2 $pinned)"
+		(cd "$1" && npm ci --no-audit --no-fund --loglevel=error)
+	fi
+}
+top="$(cd "$(dirname "$0")/.." && pwd)"
+# matrix-sdk-crypto for the interop tests
+npm_pinned "$top/tests/interop" @matrix-org/matrix-sdk-crypto-wasm
+# the shared Discord REST proxy (docs/deploy.md), which the cluster test runs
+npm_pinned "$top/scripts/discord-proxy" @discordjs/proxy

@@ -9,6 +9,8 @@
 
 #include <uv.h>
 
+#include "util/version.h"
+
 static const char *const platforms[] = { "console", "discord", "matrix", "other" };
 static const char *const outcomes[] = { "ok", "answered", "refused", "throttled", "failed" };
 static const char *const commits[] = { "ok", "conflict", "fenced", "failed" };
@@ -16,7 +18,8 @@ static const char *const commits[] = { "ok", "conflict", "fenced", "failed" };
 static const char *const statuses[] = { "none", "1xx", "2xx", "3xx", "4xx", "429", "5xx" };
 static const char *const game_states[] = { "lobby", "active" };
 static const char *const routes[] = { "healthz", "readyz", "metrics", "other" };
-static const char *const versions[] = { "0.1" };
+/* the build's (VERSION) */
+static const char *const versions[] = { tabula_version };
 /* the registry's ids, then "other" (meters_init) */
 static const char *game_values[METER_MAX_GAMES + 1] = { "other" };
 
