@@ -8,6 +8,13 @@ PKG_CONFIG ?= pkg-config
 PKGS = libuv libwebsockets libcurl jansson sqlite3 libpq olm libcrypto cairo pangocairo fontconfig zlib
 
 O ?= build
+# The version (tabula --version, Discord's User-Agent) is the VERSION file;
+# the project's address, which Discord's User-Agent names, is TABULA_URL
+# (`make TABULA_URL=https://your.site` for a build of your own).  Only
+# util/version.c sees them (through $(O)/version.h, rewritten when they
+# change).
+TABULA_VERSION := $(shell cat VERSION)
+TABULA_URL ?= https://tabula.invalid
 DEV_CFLAGS = -Wall -Wextra -Werror -Wstrict-prototypes -Wvla -Wwrite-strings \
 	-Wshadow -Wno-unused-parameter
 OPT ?= -O2 -g
@@ -43,7 +50,7 @@ endif
 .SECONDARY:
 
 .PHONY: all run test check unit integration deps asan valgrind bench clean \
-	fuzz fuzz-deps fuzz-build fuzz-clean
+	fuzz fuzz-deps fuzz-build fuzz-clean FORCE
 
 all: $(BIN)
 
@@ -57,6 +64,15 @@ $(O)/libtabula.a: $(LIB_OBJ)
 $(O)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(O)/version.h: FORCE
+	@mkdir -p $(O)
+	@printf '#define TABULA_VERSION "%s"\n#define TABULA_URL "%s"\n' \
+		'$(TABULA_VERSION)' '$(TABULA_URL)' > $@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+
+$(O)/util/version.o: $(O)/version.h
+$(O)/util/version.o: ALL_CFLAGS += -include $(O)/version.h
 
 $(O)/tests/%: $(O)/tests/unit/%.o $(TEST_SUPPORT_OBJ) $(O)/libtabula.a
 	@mkdir -p $(dir $@)
