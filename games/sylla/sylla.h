@@ -1,10 +1,10 @@
 /*
  * sylla.h: the internal interface of the Sylla rules core (games/sylla/).
  *
- * The specification is the Spanish rulebook (Ystari, /work/shared/seeds/
- * 002_*.txt); what it does not print (the characters' hexagons, the tile
- * counts per letter, the track values) is guide/games.md's reconstruction,
- * kept in one table (cards.c).  docs/games/sylla.md lists the rulings.
+ * The specification is the Spanish rulebook (Ystari,
+ * 002_e1ea23d6d5c38f8f.txt in ../shared/seeds/); what it does not print
+ * (the characters' hexagons, the tile counts per letter, the track values)
+ * is guide/games.md's reconstruction, kept in one table (cards.c).  docs/games/sylla.md lists the rulings.
  *
  * The state is one flat struct of small integers, bit masks and the rng,
  * without pointers: it is copied with memcpy (AI playouts) and saved field

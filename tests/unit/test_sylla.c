@@ -1,7 +1,7 @@
 /*
  * Sylla: scenario tests against the rulebook (Ystari's Spanish "Sylla",
- * /work/shared/seeds/002_*.txt), with guide/games.md's reconstruction and
- * docs/games/sylla.md's rulings.
+ * 002_e1ea23d6d5c38f8f.txt in ../shared/seeds/), with guide/games.md's
+ * reconstruction and docs/games/sylla.md's rulings.
  *
  * Positions are built through games/sylla/sylla.h (sylla_give_char,
  * sylla_give_zone, sylla_give_tokens, sylla_set_money, sylla_set_event,
