@@ -479,6 +479,23 @@ const char *sylla_phase_title(const struct sylla_state *s, enum locale loc)
 	return s->phase < SP_COUNT ? t[s->phase][loc] : "?";
 }
 
+int sylla_supply_total(const struct sylla_state *s)
+{
+	return s->supply[ST_CIVIC] + s->supply[ST_HEALTH] + s->supply[ST_LEISURE];
+}
+
+void sylla_supply_text(const struct sylla_state *s, enum locale loc, struct buf *out)
+{
+	int t, out_of = 0;
+
+	loc = fix(loc);
+	buf_printf(out, "%d", sylla_supply_total(s));
+	for (t = 0; t < ST_COUNT; t++)
+		if (!s->supply[t])
+			buf_printf(out, "%s%s", out_of++ ? ", " : L(loc, "; none left: ", "; no quedan de: "),
+				   sylla_tracks[t].name[loc]);
+}
+
 static void tracks_line(const struct sylla_state *s, enum locale loc, struct rich *out)
 {
 	struct buf b = BUF_INIT;
@@ -491,9 +508,9 @@ static void tracks_line(const struct sylla_state *s, enum locale loc, struct ric
 						: L(loc, "/token", "/ficha"));
 	rich_line(out, L(loc, "Res Publica: %s \xc2\xb7 famine %d/%d",
 			 "Res Publica: %s \xc2\xb7 hambruna %d/%d"), buf_str(&b), s->famine, SY_FAMINE_MAX);
-	rich_line(out, L(loc, "Tokens beside the board: civic spirit %d, health %d, leisure %d.",
-			 "Fichas junto al tablero: espíritu cívico %d, salud %d, ocio %d."),
-		  s->supply[ST_CIVIC], s->supply[ST_HEALTH], s->supply[ST_LEISURE]);
+	buf_reset(&b);
+	sylla_supply_text(s, loc, &b);
+	rich_line(out, L(loc, "Tokens beside the board: %s.", "Fichas junto al tablero: %s."), buf_str(&b));
 	buf_release(&b);
 }
 
@@ -800,6 +817,10 @@ void sylla_secrets(const void *st, enum locale loc, struct buf *out)
 	loc = fix(loc);
 	buf_printf(out, "%s\n", L(loc, "Behind your screen", "Tras tu pantalla"));
 	buf_printf(out, "%s\n", L(loc, "Your secret choice", "Tu elección secreta"));
+	/* the supply by colour: with the colours the table saw, it would tell
+	 * those of the tokens taken in secret (Insula, Private Temple) */
+	buf_printf(out, L(loc, "civic spirit %d, health %d, leisure %d\n", "espíritu cívico %d, salud %d, ocio %d\n"),
+		   s->supply[ST_CIVIC], s->supply[ST_HEALTH], s->supply[ST_LEISURE]);
 	for (i = 0; i < s->nplayers; i++) {
 		size_t at = out->len;
 

@@ -94,9 +94,14 @@ static void res_publica(struct scene *sc, const struct sylla_state *s, enum loca
 		scene_mark(sc, s->famine, SCOL_BLACK, label, buf_str(&alt));
 		buf_release(&alt);
 	}
+	/* one total: the colours would tell those of the tokens taken in
+	 * secret; a colour run out is in view */
 	scene_row(sc, "%s", L(loc, "Tokens beside the board", "Fichas junto al tablero"));
+	scene_chip(sc, SCOL_NONE, L(loc, "all colours", "todos los colores"), "%d", sylla_supply_total(s));
 	for (t = 0; t < ST_COUNT; t++)
-		scene_chip(sc, track_colour[t], sylla_tracks[t].name[loc], "%d", s->supply[t]);
+		if (!s->supply[t])
+			scene_chip(sc, track_colour[t], sylla_tracks[t].name[loc], "%s",
+				   L(loc, "none left", "no quedan"));
 	scene_end(sc);
 }
 

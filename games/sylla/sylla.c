@@ -1225,6 +1225,11 @@ static void resolve_cubes(struct sylla_state *s, struct game_log *log)
 							"%s toma una ficha de %s (mayoría en %s)."),
 				     NAME(log, i), sylla_tracks[sylla_events[e].token].name[loc],
 				     sylla_events[e].name[loc]);
+			} else {
+				LOGF(log, LOG_PUBLIC, L(loc, "%s has the majority on %s, but no %s token is left.",
+							"%s tiene la mayoría en %s, pero no quedan fichas de %s."),
+				     NAME(log, i), sylla_events[e].name[loc],
+				     sylla_tracks[sylla_events[e].token].name[loc]);
 			}
 		}
 	}

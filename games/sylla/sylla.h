@@ -428,6 +428,12 @@ void sylla_screen_text(const struct sylla_state *s, int seat, enum locale loc, s
 /* "«...»": a pending secret choice, as the private view and secrets()
  * write it; nothing when the seat has none. */
 void sylla_choice_text(const struct sylla_state *s, int seat, enum locale loc, struct buf *out);
+/* The Res Publica tokens beside the board, as the table sees them: how
+ * many in all, never how many of each colour (with the colours it saw, the
+ * table would tell those of the tokens taken in secret), and which colours
+ * have run out (an empty pile is in view): "112", "97; none left: health". */
+int sylla_supply_total(const struct sylla_state *s);
+void sylla_supply_text(const struct sylla_state *s, enum locale loc, struct buf *out);
 /* Pieces of the public board the picture (scene.c) shares: the phase's
  * title, and the Great Works line ("Baths; next: ...") appended to b. */
 const char *sylla_phase_title(const struct sylla_state *s, enum locale loc);

@@ -1174,6 +1174,136 @@ static void test_insula(void **state)
 	buf_release(&b);
 }
 
+/* The picture's texts (what the painter draws and each piece's alt). */
+static void picture(const struct sylla_state *s, int seat, struct buf *out)
+{
+	struct game_view v = { LOC_EN, s->nplayers, names };
+	struct scene sc = SCENE_INIT;
+
+	buf_reset(out);
+	assert_int_equal(sylla_scene(s, seat, &v, &sc), 0);
+	scene_texts(&sc, out);
+	scene_release(&sc);
+}
+
+/* Issue 25, point 1: the colour of a token taken in secret (Insula,
+ * Private Temple) stays behind the screen (ruling 7), so the supply beside
+ * the board is one total: by colour, two boards apart would tell the
+ * colour taken.  Neither the text board, nor the picture, nor the others'
+ * private views, nor the log show it by colour; secrets() lists it, so the
+ * scans catch it. */
+static void test_supply_hidden(void **state)
+{
+	struct sylla_state s;
+	struct buf b = BUF_INIT, sec = BUF_INIT;
+	struct game_view v = { LOC_EN, 3, names };
+	int total, seat, t;
+
+	(void)state;
+	bare(&s, 3, 0);
+	sylla_give_char(&s, 0, card(0, 0));
+	total = sylla_supply_total(&s);
+	clear_log();
+	buy(&s, 0, SB_INSULA);
+	MV(&s, 0, SM_INSULA, ST_HEALTH, ST_HEALTH);
+	assert_int_equal(s.supply[ST_HEALTH], 37);
+	assert_int_equal(sylla_supply_total(&s), total - 2);
+	sylla_secrets(&s, LOC_EN, &sec);
+	assert_non_null(strstr(buf_str(&sec), "civic spirit 39, health 37, leisure 39\n"));
+	buf_reset(&sec);
+	sylla_secrets(&s, LOC_ES, &sec);
+	assert_non_null(strstr(buf_str(&sec), "espíritu cívico 39, salud 37, ocio 39\n"));
+	no_secret_public(&s, __LINE__);
+	board(&s, &b);
+	buf_reset(&sec);
+	buf_printf(&sec, "Tokens beside the board: %d.", total - 2);
+	assert_non_null(strstr(buf_str(&b), buf_str(&sec)));
+	assert_null(strstr(buf_str(&b), "health 37"));
+	assert_null(strstr(buf_str(&b), "37"));
+	picture(&s, -1, &b);
+	assert_null(strstr(buf_str(&b), "37"));
+	assert_non_null(strstr(buf_str(&b), "all colours"));
+	for (seat = 1; seat < 3; seat++) {
+		struct rich r = RICH_INIT;
+
+		sylla_render_private(&s, seat, &v, &r);
+		buf_reset(&b);
+		rich_to_plain(&r, &b);
+		rich_release(&r);
+		assert_null(strstr(buf_str(&b), "37"));
+		picture(&s, seat, &b);
+		assert_null(strstr(buf_str(&b), "37"));
+	}
+	NOT_LOGGED("health");
+	NOT_LOGGED("37");
+	/* a colour run out is in view (an empty pile): named, in both */
+	for (t = 0; t < 39; t++)
+		if (s.supply[ST_LEISURE])
+			sylla_give_tokens(&s, 1, ST_LEISURE, 1, 1);
+	check_ok(&s);
+	board(&s, &b);
+	assert_non_null(strstr(buf_str(&b), "; none left: leisure."));
+	picture(&s, -1, &b);
+	assert_non_null(strstr(buf_str(&b), "none left"));
+	buf_release(&b);
+	buf_release(&sec);
+}
+
+/* Issue 25, point 1, the AI's view: determinize() deals the colours of the
+ * others' secret tokens again from what the seat knows (its own tokens,
+ * the colours the table saw, the colours run out), never from the supply
+ * by colour: two positions that differ only in those colours determinize
+ * alike. */
+static void test_determinize_supply(void **state)
+{
+	struct sylla_state a, b, c;
+	struct rng ra, rb;
+	int t, i, held;
+
+	(void)state;
+	bare(&a, 3, 0);
+	memcpy(&b, &a, sizeof(a));
+	sylla_give_tokens(&a, 1, ST_HEALTH, 2, 0);	/* Red's Insula: 2 health */
+	sylla_give_tokens(&b, 1, ST_LEISURE, 2, 0);	/* or 2 leisure */
+	sylla_give_tokens(&a, 0, ST_CIVIC, 1, 0);	/* Blue's own, which it knows */
+	sylla_give_tokens(&b, 0, ST_CIVIC, 1, 0);
+	check_ok(&a);
+	check_ok(&b);
+	assert_int_not_equal(a.supply[ST_HEALTH], b.supply[ST_HEALTH]);
+	rng_seed(&ra, 5, 1);
+	rng_seed(&rb, 5, 1);
+	sylla_determinize(&a, 0, &ra);
+	sylla_determinize(&b, 0, &rb);
+	check_ok(&a);
+	check_ok(&b);
+	assert_memory_equal(&a, &b, sizeof(a));
+	assert_int_equal(a.p[1].blind, 2);
+	assert_int_equal(a.p[0].tok[ST_CIVIC], 1);
+	/* a colour run out stays run out: Red holds every leisure token the
+	 * table did not see (37 in secret), Cy one token in secret */
+	bare(&c, 3, 0);
+	sylla_give_tokens(&c, 1, ST_LEISURE, 2, 1);
+	sylla_give_tokens(&c, 1, ST_LEISURE, 37, 0);
+	sylla_give_tokens(&c, 1, ST_HEALTH, 3, 0);
+	sylla_give_tokens(&c, 2, ST_CIVIC, 1, 0);
+	check_ok(&c);
+	for (i = 0; i < 50; i++) {
+		memcpy(&a, &c, sizeof(c));
+		rng_seed(&ra, (uint64_t)i, 2);
+		sylla_determinize(&a, 0, &ra);
+		check_ok(&a);
+		assert_int_equal(a.supply[ST_LEISURE], 0);
+		assert_true(a.supply[ST_HEALTH] > 0 && a.supply[ST_CIVIC] > 0);
+		assert_int_equal(a.p[1].blind, 40);
+		assert_int_equal(a.p[2].blind, 1);
+		held = 0;
+		for (t = 0; t < ST_COUNT; t++)
+			held += a.p[1].tok[t] + a.p[2].tok[t];
+		assert_int_equal(held, 43);
+		assert_int_equal(a.p[1].tok[ST_LEISURE] + a.p[2].tok[ST_LEISURE], 39);
+	}
+}
+
 /* Grúa: a Crane card, usable from the next turn for any colour; the
  * Floods can turn it. */
 static void test_crane(void **state)
@@ -1878,6 +2008,8 @@ int main(void)
 		cmocka_unit_test(test_field),
 		cmocka_unit_test(test_private_temple),
 		cmocka_unit_test(test_insula),
+		cmocka_unit_test(test_supply_hidden),
+		cmocka_unit_test(test_determinize_supply),
 		cmocka_unit_test(test_crane),
 		cmocka_unit_test(test_tavern),
 		cmocka_unit_test(test_arch_statue_bank),
