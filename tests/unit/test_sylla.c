@@ -927,7 +927,7 @@ static void test_example_baths(void **state)
 	assert_int_equal(s.track[ST_HEALTH], health + 1);
 	/* "Los denarios que hayan utilizado los jugadores se colocan la banca" */
 	assert_int_equal(s.p[RED].money + s.p[WHITE].money + s.p[BLACK].money, 0);
-	LOGGED("9 votes for Public Baths: health 3 -> 4.");
+	LOGGED("9 votes for Public Baths: health 3 → 4.");
 }
 
 /* "la ficha de la Hambruna se sitúa en "3" ... el jugador Blanco tiene una
@@ -1309,6 +1309,7 @@ static void test_determinize_supply(void **state)
 static void test_crane(void **state)
 {
 	struct sylla_state s;
+	struct buf b = BUF_INIT;
 
 	(void)state;
 	bare(&s, 3, 0);
@@ -1316,20 +1317,37 @@ static void test_crane(void **state)
 	buy(&s, 0, SB_CRANE);
 	assert_int_equal(s.p[0].zone[SZ_CRANE], 1);
 	assert_int_equal(s.cranes, SY_CRANES - 1);
-	/* "A partir del siguiente turno": not now */
+	/* "A partir del siguiente turno": not now, and the board says so
+	 * (issue 25: it read "1 turned") */
 	assert_int_equal(sylla_buy_power(&s, 0, SC_GREY), 0);
-	s.p[0].crane_used = 0;	/* the turn's end stands it up */
+	board(&s, &b);
+	assert_non_null(strstr(buf_str(&b), "\n  Crane (usable next turn)\n"));
+	assert_null(strstr(buf_str(&b), "turned)"));
+	picture(&s, -1, &b);
+	assert_non_null(strstr(buf_str(&b), "1 (usable next turn)"));
+	s.p[0].crane_used = s.p[0].crane_new = 0;	/* the turn's end stands it up */
 	check_ok(&s);
 	assert_int_equal(sylla_buy_power(&s, 0, SC_GREY), 1);
 	assert_int_equal(sylla_buy_power(&s, 0, SC_YELLOW), 1);
+	/* a second Crane paid with the first: one turned, one new */
+	sylla_put_tile(&s, 1, SB_CRANE);
+	sylla_start_phase(&s, SP_BUILD, 0, &cap_log);
+	MV(&s, 0, SM_SELL, 1, ANY);
+	MV(&s, 0, SM_BID, 1, ANY);	/* the Senator was turned: the Crane pays */
+	assert_int_equal(s.p[0].zone[SZ_CRANE], 2);
+	board(&s, &b);
+	assert_non_null(strstr(buf_str(&b), "\n  Crane x2 (1 turned, 1 usable next turn)\n"));
+	s.p[0].crane_used = s.p[0].crane_new = 0;
+	check_ok(&s);
 	/* the Floods may take it */
 	sylla_set_event(&s, 0, SE_FLOOD);
 	sylla_set_event(&s, 1, SE_EPIDEMIC);
 	sylla_set_event(&s, 2, SE_ERUPTION);
 	events_avoiding(&s, 1, 3);
-	/* its only building: no choice */
+	/* its only building: no choice (a Crane of the two) */
 	assert_int_equal(s.p[0].zone_down[SZ_CRANE], 1);
-	assert_int_equal(sylla_buy_power(&s, 0, SC_GREY), 0);
+	assert_int_equal(sylla_buy_power(&s, 0, SC_GREY), 1);
+	buf_release(&b);
 }
 
 /* Taberna: one marker one space either way, none moved twice by Taverns;
@@ -1679,7 +1697,7 @@ static void test_granary(void **state)
 	assert_int_equal(prestige(&s, RED), 13 - 3);
 	assert_int_equal(prestige(&s, WHITE), 10 - 3);
 	assert_int_equal(prestige(&s, BLACK), 13 - 3);
-	LOGGED("9 votes for Granary: famine 5 -> 3.");
+	LOGGED("9 votes for Granary: famine 5 → 3.");
 }
 
 static void track_work(int w, int t, const char *line)
@@ -1702,9 +1720,9 @@ static void track_work(int w, int t, const char *line)
 static void test_baths_coliseum_senate(void **state)
 {
 	(void)state;
-	track_work(SG_BATHS, ST_HEALTH, "10 votes for Public Baths: health 1 -> 3.");
-	track_work(SG_COLISEUM, ST_LEISURE, "10 votes for Coliseum: leisure 1 -> 3.");
-	track_work(SG_SENATE, ST_CIVIC, "10 votes for Senate: civic spirit 1 -> 3.");
+	track_work(SG_BATHS, ST_HEALTH, "10 votes for Public Baths: health 1 → 3.");
+	track_work(SG_COLISEUM, ST_LEISURE, "10 votes for Coliseum: leisure 1 → 3.");
+	track_work(SG_SENATE, ST_CIVIC, "10 votes for Senate: civic spirit 1 → 3.");
 }
 
 /* ---- the 3-player game ---- */
@@ -1792,7 +1810,8 @@ static void test_load_rejects(void **state)
 		{ "deck", "[]" },
 		{ "stack", "[0, 24]" },			/* an A under a C */
 		{ "players", "2" },
-		{ "v", "2" },
+		{ "v", "3" },
+		{ "v", "0" },
 	};
 	size_t k;
 
@@ -1808,6 +1827,24 @@ static void test_load_rejects(void **state)
 		if (!sylla_load(&t, bad, &err))
 			fail_msg("load accepted %s = %s", cases[k].key, cases[k].value);
 		assert_true(err.len > 0);
+		json_decref(bad);
+	}
+	/* a version 1 save (before "cranes_new") loads with no Crane new;
+	 * a version 2 one needs it, in range */
+	{
+		json_t *seats;
+
+		bad = json_deep_copy(good);
+		json_object_set_new(bad, "v", json_integer(1));
+		seats = json_object_get(bad, "seats");
+		for (k = 0; k < json_array_size(seats); k++)
+			json_object_del(json_array_get(seats, k), "cranes_new");
+		assert_int_equal(sylla_load(&t, bad, &err), 0);
+		assert_memory_equal(&s, &t, sizeof(s));
+		json_object_set_new(bad, "v", json_integer(2));
+		assert_int_equal(sylla_load(&t, bad, &err), -1);
+		json_object_set_new(json_array_get(seats, 0), "cranes_new", json_integer(4));
+		assert_int_equal(sylla_load(&t, bad, &err), -1);
 		json_decref(bad);
 	}
 	/* a seat's money beyond the box, a character owned twice, a card
