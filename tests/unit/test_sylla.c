@@ -1417,10 +1417,31 @@ static void test_track_events(void **state)
 		/* avoid slots 1 and 2: the event in slot 0 and the Decadence happen */
 		events_avoiding(&s, 1, 2);
 		if (tr[k] >= 0) {
+			char line[80];
+
 			/* the Decadence then takes the markers at the top: all three at 3 */
 			assert_int_equal(s.track[tr[k]], SY_TRACK_START - 1);
+			/* issue 25: the log says where the marker went, and which
+			 * markers the Decadence moved */
+			snprintf(line, sizeof(line), "The %s marker moves: 3 \xe2\x86\x92 2.\n",
+				 sylla_tracks[tr[k]].name[LOC_EN]);
+			LOGGED(line);
+			{
+				int t, n = 0;
+
+				snprintf(line, sizeof(line), "The highest markers move: ");
+				for (t = 0; t < ST_COUNT; t++)
+					if (t != tr[k])
+						snprintf(line + strlen(line), sizeof(line) - strlen(line),
+							 "%s%s 3 \xe2\x86\x92 2", n++ ? ", " : "",
+							 sylla_tracks[t].name[LOC_EN]);
+				LOGGED(line);
+			}
 		} else {
 			assert_int_equal(s.famine, 1);
+			LOGGED("The famine marker moves: 0 \xe2\x86\x92 1.\n");
+			LOGGED("The highest markers move: civic spirit 3 \xe2\x86\x92 2, health 3 \xe2\x86\x92 2, "
+			       "leisure 3 \xe2\x86\x92 2.\n");
 		}
 		LOGGED(sylla_events[ev[k]].name[LOC_EN]);
 		check_ok(&s);
@@ -1754,6 +1775,153 @@ static void test_three_players(void **state)
 	assert_int_equal(s.ndeck, 17);
 }
 
+/* ---- what a player reads (issue 25, point 3) ---- */
+
+/* The pick list keeps its numbers: the whole set in its order, a card
+ * picked listed as "drop" in its place, so `play 1` twice picks the first
+ * card and puts it back; four `play 1` never pick four cards. */
+static void test_pick_list_keeps_numbers(void **state)
+{
+	struct sylla_state s;
+	struct move_list ml;
+	struct buf id = BUF_INIT;
+	int k;
+
+	(void)state;
+	fresh(&s, 4, 3);
+	for (k = 0; k < 4; k++) {
+		sylla_moves(&s, 0, &ml);
+		assert_int_equal(ml.n, SY_PER_SET);
+		if (!(k & 1))
+			assert_int_equal(ml.v[0].kind, SM_PICK);
+		else
+			assert_int_equal(ml.v[0].kind, SM_DROP);
+		assert_int_equal(sylla_apply(&s, 0, ml.v[0], &cap_log, &id), 0);
+		check_ok(&s);
+	}
+	assert_int_equal(s.p[0].picks, 0);
+	MV(&s, 0, SM_PICK, 3, ANY);
+	sylla_moves(&s, 0, &ml);
+	for (k = 0; k < SY_PER_SET; k++) {
+		assert_int_equal(ml.v[k].a, k);
+		assert_int_equal(ml.v[k].kind, k == 3 ? SM_DROP : SM_PICK);
+	}
+	buf_reset(&id);
+	sylla_move_id(&s, 0, ml.v[3], &id);
+	assert_string_equal(buf_str(&id), "drop christian merchant yellow grey");
+	buf_reset(&id);
+	sylla_move_label(&s, 0, ml.v[3], LOC_ES, &id);
+	assert_string_equal(buf_str(&id), "Elegido: Comerciante \xe2\x9c\x9d (A G) (devolverlo)");
+	MV(&s, 0, SM_DROP, 3, ANY);
+	assert_int_equal(s.p[0].picks, 0);
+	buf_release(&id);
+}
+
+/* After confirming, a seat is told so; the last to confirm gets no "it
+ * will be revealed" line (the reveal says it); the others do. */
+static void test_confirmed_and_last(void **state)
+{
+	struct sylla_state s;
+	struct buf b = BUF_INIT;
+	static const uint16_t m[4] = { 0x00f, 0x0f0, 0x00f, 0x0f0 };
+	int i, k;
+
+	(void)state;
+	fresh(&s, 4, 9);
+	clear_log();
+	for (i = 0; i < 4; i++) {
+		for (k = 0; k < SY_PER_SET; k++)
+			if ((m[i] >> k) & 1)
+				MV(&s, i, SM_PICK, k, ANY);
+		buf_reset(&b);
+		sylla_idle_reason(&s, i, LOC_EN, &b);
+		assert_string_equal(buf_str(&b), "");		/* still choosing */
+		MV(&s, i, SM_CONFIRM, ANY, ANY);
+		buf_reset(&b);
+		sylla_idle_reason(&s, i, LOC_EN, &b);
+		if (i < 3) {
+			assert_string_equal(buf_str(&b), "You have confirmed your choice.");
+			buf_reset(&b);
+			sylla_idle_reason(&s, i, LOC_ES, &b);
+			assert_string_equal(buf_str(&b), "Ya has confirmado tu elección.");
+			buf_reset(&b);
+			sylla_prompt(&s, i, LOC_EN, &b);
+			assert_string_equal(buf_str(&b), "You have confirmed your choice; waiting for the others.");
+		} else {
+			assert_string_equal(buf_str(&b), "");	/* revealed: a new step */
+		}
+	}
+	for (i = 0; i < 4; i++) {
+		char line[96];
+
+		snprintf(line, sizeof(line), "[%d] Your choice is made", i);
+		if (i < 3)
+			LOGGED(line);
+		else if (logged(line))
+			fail_msg("the last to confirm was told its choice would be revealed:\n%s",
+				 buf_str(&logbuf));
+	}
+	LOGGED("Black reveals");
+	buf_release(&b);
+}
+
+/* Plurals by the number, in both languages; the cubes left in phase V on
+ * the board and in the prompt; each player's denarii on the board; the
+ * automatic passes of an auction logged. */
+static void test_presentation(void **state)
+{
+	struct sylla_state s;
+	struct buf b = BUF_INIT;
+
+	(void)state;
+	bare(&s, 3, 0);
+	sylla_give_char(&s, 1, card(1, 0));		/* Red: a Senator */
+	sylla_give_char(&s, 2, card(2, 4));		/* White: a Legionary (R) */
+	sylla_set_money(&s, 1, 3);
+	sylla_set_money(&s, 2, 2);
+	/* an election at 1 vote: "more than 1 vote" */
+	sylla_start_phase(&s, SP_CONSUL, 0, &cap_log);
+	MV(&s, 1, SM_OFFER, 1, ANY);
+	buf_reset(&b);
+	sylla_prompt(&s, 2, LOC_EN, &b);
+	assert_string_equal(buf_str(&b), "offer more than 1 vote (Senators + denarii) to be First Consul, or pass.");
+	buf_reset(&b);
+	sylla_prompt(&s, 2, LOC_ES, &b);
+	assert_non_null(strstr(buf_str(&b), "más de 1 voto ("));
+	/* the denarii the table counted, on the board */
+	board(&s, &b);
+	assert_non_null(strstr(buf_str(&b), "Red \xc2\xb7 prestige 10 \xc2\xb7 3 denarii"));
+	assert_non_null(strstr(buf_str(&b), "White \xc2\xb7 prestige 10 \xc2\xb7 2 denarii"));
+	assert_non_null(strstr(buf_str(&b), "Blue (First Consul) \xc2\xb7 prestige 10 \xc2\xb7 0 denarii"));
+	MV(&s, 2, SM_PASS, ANY, ANY);
+	/* White offers a red tile: Blue, first, has nothing red; Red bids 1;
+	 * White, last, cannot beat it */
+	clear_log();
+	sylla_start_phase(&s, SP_BUILD, 2, &cap_log);
+	MV(&s, 2, SM_SELL, 0, ANY);
+	LOGGED("Blue has nothing red to bid with and passes.");
+	NOT_LOGGED("Red cannot");
+	MV(&s, 1, SM_BID, 1, ANY);
+	LOGGED("White cannot outbid 1 and passes.");
+	/* phase V: cubes left */
+	s.tapped = 0;
+	sylla_give_char(&s, 2, card(2, 6));		/* White: a Vestal too */
+	clear_log();
+	sylla_start_phase(&s, SP_EVENTS, 0, &cap_log);
+	if (s.step == SS_CUBE && s.decider == 2) {
+		buf_reset(&b);
+		sylla_prompt(&s, 2, LOC_EN, &b);
+		assert_string_equal(buf_str(&b),
+				    "place one of your cubes on an event (cubes left: Vestal 1, Legionary 1).");
+		board(&s, &b);
+		assert_non_null(strstr(buf_str(&b), "\xc2\xb7 cubes left: Vestal 1, Legionary 1\n"));
+		assert_non_null(strstr(buf_str(&b), "\xc2\xb7 cubes left: none\n"));
+	} else {
+		fail_msg("White is not asked for a cube: step %s", sylla_step_ids[s.step]);
+	}
+	buf_release(&b);
+}
+
 /* ---- save and load ---- */
 
 static void test_save_load(void **state)
@@ -2063,6 +2231,9 @@ int main(void)
 		cmocka_unit_test(test_granary),
 		cmocka_unit_test(test_baths_coliseum_senate),
 		cmocka_unit_test(test_three_players),
+		cmocka_unit_test(test_pick_list_keeps_numbers),
+		cmocka_unit_test(test_confirmed_and_last),
+		cmocka_unit_test(test_presentation),
 		cmocka_unit_test(test_save_load),
 		cmocka_unit_test(test_load_rejects),
 		cmocka_unit_test(test_rules_and_cards),
