@@ -55,6 +55,7 @@ void cmd_play(const struct cmd_ctx *x)
 	int seat = x->seat;
 
 	if (!*args) {
+		cmd_refused(m);
 		reply_text(a, cmd, 1, L(loc, "Usage: `play <move>`. Type `moves` to see yours.",
 					"Uso: `play <jugada>`. Escribe `moves` para ver las tuyas."));
 		return;
@@ -66,6 +67,7 @@ void cmd_play(const struct cmd_ctx *x)
 		return;
 	}
 	if (game_parse(s->ops, s->st, seat, args, loc, &mv, &err)) {
+		cmd_refused(m);
 		reply_text(a, cmd, 1, buf_str(&err));
 		buf_release(&err);
 		return;
@@ -76,6 +78,7 @@ void cmd_play(const struct cmd_ctx *x)
 	change_copy_state(&c);
 	s->ops->move_id(c.st, seat, mv, &id);
 	if (s->ops->apply(c.st, seat, mv, &cap.log, &err)) {
+		cmd_refused(m);
 		reply_text(a, cmd, 1, buf_str(&err));
 		goto out;
 	}
@@ -83,6 +86,7 @@ void cmd_play(const struct cmd_ctx *x)
 	votes_drop_kicks_of(&c.rec, cmd->user);
 	if (run_bots(m, &c, &cap, &err)) {
 		log_err("AI in %s/%s failed: %s", s->rec.platform, s->rec.room, buf_str(&err));
+		m->outcome = METER_FAILED;
 		reply_text(a, cmd, 1, L(loc, "An AI player failed (an internal error); nothing changed.",
 					"Un jugador IA falló (un error interno); nada ha cambiado."));
 		goto out;

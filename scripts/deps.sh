@@ -50,6 +50,12 @@ command -v npm >/dev/null 2>&1 || need="$need npm"
 command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 ||
 	need="$need postgresql"
 command -v psql >/dev/null 2>&1 || need="$need postgresql-client"
+# promtool, which checks the bot's /metrics exposition and config/'s
+# Prometheus examples (tests/integration/metrics_test.py): Debian ships it in
+# the prometheus package (no package of its own); its server is not wanted
+# here and is stopped below if installing it started one
+prom_new=""
+command -v promtool >/dev/null 2>&1 || { need="$need prometheus"; prom_new=1; }
 fuzz=""
 [ "${1:-}" = fuzz ] && fuzz=1
 [ -n "$fuzz" ] && { command -v clang >/dev/null 2>&1 || need="$need clang"; }
@@ -77,6 +83,13 @@ if [ -n "$need" ]; then
 	$SUDO apt-get update -qq
 	# shellcheck disable=SC2086
 	$SUDO apt-get install -y -qq --no-install-recommends $need
+	# a machine with systemd starts the prometheus service on install: the
+	# tests need only its promtool, and a server on :9090 nobody asked for
+	# is stopped and kept from starting at boot
+	if [ -n "$prom_new" ] && command -v systemctl >/dev/null 2>&1 &&
+		systemctl is-active --quiet prometheus 2>/dev/null; then
+		$SUDO systemctl disable --now prometheus >/dev/null 2>&1 || true
+	fi
 	# clang was missing: its runtime's package name is known only now
 	if [ -n "$fuzz" ] && [ -n "$(fuzz_rt)" ]; then
 		# shellcheck disable=SC2046

@@ -194,6 +194,8 @@ enum pg_stmt {
 	P_NEXT_DUE,
 	P_SESSIONS_OF_USER,
 	P_COUNT_LOBBIES,
+	P_STATS_OUTBOX,
+	P_STATS_GAMES,
 	P_SESSION_STAMP,
 	P_LEASE_TAKE,
 	P_LEASE_DROP,
@@ -303,6 +305,11 @@ static const char *const stmt_sql[P_COUNT] = {
 		" AND s.status IN (0, 1) AND t.session > $3"
 		" ORDER BY t.session LIMIT $4",
 	[P_COUNT_LOBBIES] = "SELECT count(*) FROM sessions WHERE platform = $1 AND status = 0",
+	[P_STATS_OUTBOX] =
+		"SELECT count(*), coalesce(min(created), 0) FROM outbox WHERE sent_at IS NULL",
+	[P_STATS_GAMES] =
+		"SELECT game, status, count(*) FROM sessions WHERE status IN (0, 1)"
+		" GROUP BY game, status",
 	[P_SESSION_STAMP] =
 		"SELECT id, version FROM sessions WHERE platform = $1 AND room = $2"
 		" ORDER BY id DESC LIMIT 1",
@@ -1307,6 +1314,30 @@ static int pg_count_lobbies(struct store *s, const char *platform, int64_t *out,
 	if (!r)
 		return -1;
 	*out = col_i64(r, 0, 0);
+	PQclear(r);
+	return 0;
+}
+
+static int pg_stats(struct store *s, struct store_stats *out, store_games_cb cb, void *ctx,
+		    struct buf *err)
+{
+	struct pg_store *ps = pg_downcast(s);
+	struct params p = { 0 };
+	PGresult *r;
+	int i;
+
+	r = run(ps, P_STATS_OUTBOX, &p, 1, err);
+	if (!r)
+		return -1;
+	out->outbox_pending = col_i64(r, 0, 0);
+	out->outbox_oldest = col_i64(r, 0, 1);
+	PQclear(r);
+	r = run(ps, P_STATS_GAMES, &p, 1, err);
+	if (!r)
+		return -1;
+	for (i = 0; i < PQntuples(r); i++)
+		if (cb && cb(ctx, PQgetvalue(r, i, 0), (int)col_i64(r, i, 1), col_i64(r, i, 2)))
+			break;
 	PQclear(r);
 	return 0;
 }
@@ -2330,6 +2361,7 @@ static const struct store_ops pg_ops = {
 	.cursor_delete = pg_cursor_delete,
 	.sessions_of_user = pg_sessions_of_user,
 	.count_lobbies = pg_count_lobbies,
+	.stats = pg_stats,
 	.session_stamp = pg_session_stamp,
 	.lease = pg_lease,
 	.sessions_claim_due = pg_sessions_claim_due,

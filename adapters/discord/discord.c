@@ -22,6 +22,7 @@
 #include "adapters/ws.h"
 #include "games/game.h"
 #include "util/logging.h"
+#include "util/meters.h"
 #include "util/text.h"
 
 /* Discord counts snowflake time from 2015-01-01. */
@@ -1703,6 +1704,7 @@ static void discord_stop(struct adapter *a)
 	if (!d->started || d->stopping)
 		return;
 	d->stopping = 1;
+	metric_set(&met_platform_connected, METER_DISCORD, 0, 0);
 	sendq_clear(d);
 	for (i = 0; i < sizeof(timers) / sizeof(timers[0]); i++)
 		uv_close((uv_handle_t *)timers[i], on_handle_closed);

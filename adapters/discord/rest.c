@@ -14,6 +14,7 @@
 
 #include "adapters/discord/ratelimit.h"
 #include "adapters/http.h"
+#include "util/meters.h"
 #include "util/version.h"
 
 #define TOKEN_MAX 512
@@ -235,8 +236,10 @@ static void pump(struct discord_rest *q)
 			continue;
 		}
 		if (ratelimit_acquire(&q->rl, &r->key, now, &wait)) {
-			if (!r->held)
+			if (!r->held) {
 				q->stats.waits++;
+				metric_inc(&met_ratelimit_waits, METER_DISCORD, 0);
+			}
 			r->held = 1;
 			if (now + wait < wake)
 				wake = now + wait;
@@ -362,6 +365,7 @@ static void on_http_done(struct http_resp *resp, void *ctx)
 	r->attempts++;
 	ratelimit_headers_init(&h);
 	h.status = resp->error ? 0 : (int)resp->status;
+	meters_request(METER_DISCORD, h.status);
 	for (i = 0; i < resp->nheaders; i++)
 		ratelimit_headers_parse(&h, resp->headers[i],
 					strlen(resp->headers[i]));
