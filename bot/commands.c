@@ -209,7 +209,7 @@ static const struct cmd_def table[] = {
 	  .states = CMD_S_ANY, .who = CMD_ANYONE, .flags = CMD_PRIVATE,
 	  .run = cmd_rules },
 	{ .pub = { "card", "carta", TR("A card's text", "El texto de una carta"), card_args },
-	  .usage = TR("card <name>", "card <nombre>"),
+	  .usage = TR("card [game] <name>", "card [juego] <nombre>"),
 	  .help = TR("a card's text", "el texto de una carta"),
 	  .states = CMD_S_ANY, .who = CMD_ANYONE, .flags = CMD_PRIVATE,
 	  .run = cmd_card },

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The lints (translations, layers), then integration tests through the real
+# The lints (translations, layers, paths), then integration tests through the real
 # binary: console transcripts, then the Discord and Matrix adapters against
 # loopback fakes (tests/fakes/; the Matrix interop tests' players are
 # matrix-sdk-crypto in Node, tests/interop/), and several processes on one PostgreSQL
@@ -12,6 +12,8 @@ rc=0
 python3 tests/lint/translations.py || rc=1
 python3 tests/lint/layers.py --self-test || rc=1
 python3 tests/lint/layers.py || rc=1
+python3 tests/lint/paths.py --self-test || rc=1
+python3 tests/lint/paths.py || rc=1
 python3 tests/integration/transcript.py "$bin" tests/data/*/*.txt || rc=1
 python3 tests/integration/console_scan_test.py "$bin" || rc=1
 python3 tests/integration/console_pictures_test.py "$bin" || rc=1
