@@ -9,6 +9,13 @@ PKGS = libuv libwebsockets libcurl jansson sqlite3 libpq olm libcrypto cairo pan
 	libdeflate
 
 O ?= build
+# The version (tabula --version, Discord's User-Agent) is the VERSION file;
+# the project's address, which Discord's User-Agent names, is TABULA_URL
+# (`make TABULA_URL=https://your.site` for a build of your own).  Only
+# util/version.c sees them (through $(O)/version.h, rewritten when they
+# change).
+TABULA_VERSION := $(shell cat VERSION)
+TABULA_URL ?= https://tabula.invalid
 DEV_CFLAGS = -Wall -Wextra -Werror -Wstrict-prototypes -Wvla -Wwrite-strings \
 	-Wshadow -Wno-unused-parameter
 OPT ?= -O2 -g
@@ -44,7 +51,7 @@ endif
 .SECONDARY:
 
 .PHONY: all run test check unit integration deps asan valgrind bench clean \
-	fuzz fuzz-deps fuzz-build fuzz-clean
+	fuzz fuzz-deps fuzz-build fuzz-clean FORCE
 
 all: $(BIN)
 
@@ -58,6 +65,15 @@ $(O)/libtabula.a: $(LIB_OBJ)
 $(O)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(O)/version.h: FORCE
+	@mkdir -p $(O)
+	@printf '#define TABULA_VERSION "%s"\n#define TABULA_URL "%s"\n' \
+		'$(TABULA_VERSION)' '$(TABULA_URL)' > $@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+
+$(O)/util/version.o: $(O)/version.h
+$(O)/util/version.o: ALL_CFLAGS += -include $(O)/version.h
 
 $(O)/tests/%: $(O)/tests/unit/%.o $(TEST_SUPPORT_OBJ) $(O)/libtabula.a
 	@mkdir -p $(dir $@)
@@ -118,10 +134,14 @@ valgrind: $(TEST_BIN) $(BIN) $(TOOL_BIN)
 	echo "valgrind: $$(ls $(O)/valgrind | wc -l) bot processes, $$n with errors"; \
 	exit $$rc
 
-# PostgreSQL with its durable defaults, for honest figures
+# PostgreSQL with its durable defaults, for honest figures.  Figures on
+# stdout; each bench's time, and the first that fails (which stops the
+# run, make's status non-zero), on stderr.
 bench: $(BENCH_BIN) $(BIN)
-	@$(PG_RUN) --durable sh -c 'for b in $(BENCH_BIN); do \
-		BENCH_TABULA=$${BENCH_TABULA:-./$(BIN)} $$b || exit 1; done'
+	@$(PG_RUN) --durable sh -c 'for b in $(BENCH_BIN); do t=$$(date +%s); \
+		BENCH_TABULA=$${BENCH_TABULA:-./$(BIN)} $$b || { \
+			echo "make bench: $$b failed (exit $$?)" >&2; exit 1; }; \
+		echo "make bench: $$b took $$(($$(date +%s) - t)) s" >&2; done'
 
 # ---- fuzzing (libFuzzer; docs/fuzzing.md) ----
 # `make fuzz` installs clang if missing, builds every tests/fuzz/fuzz_*.c

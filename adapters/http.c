@@ -40,6 +40,8 @@ struct http_xfer {
 	char **lines;
 	size_t nlines, lines_cap, header_bytes;
 	int too_big, headers_too_big;
+	int private_only;	/* plain http to a private address only */
+	int refused_public;	/* ... and it resolved to a public one */
 	char errbuf[CURL_ERROR_SIZE];
 	struct http_xfer *prev, *next;
 };
@@ -138,6 +140,9 @@ static void describe_error(struct http_xfer *x, CURLcode rc, struct buf *msg)
 		buf_setf(msg, "http: response body larger than %zu bytes", x->max);
 	else if (x->headers_too_big)
 		buf_setf(msg, "http: response headers too large");
+	else if (x->refused_public)
+		buf_setf(msg, "http: plain-text http:// refused: the host's address is not "
+			 "private (RFC 1918, loopback or unique-local IPv6)");
 	else if (rc == CURLE_OPERATION_TIMEDOUT)
 		buf_setf(msg, "http: timed out after %ld ms", x->timeout_ms);
 	else
@@ -380,6 +385,25 @@ static int header_ok(const char *h)
 	return strchr(h, ':') && !strpbrk(h, "\r\n");
 }
 
+/*
+ * curl's socket for a request that may use plain http to private addresses
+ * only: the address it is about to connect to is checked here, after name
+ * resolution, so a name that resolves to a public address never gets the
+ * request (and its Authorization header) in clear text.
+ */
+static curl_socket_t open_private(void *userp, curlsocktype purpose,
+				  struct curl_sockaddr *a)
+{
+	struct http_xfer *x = userp;
+
+	(void)purpose;
+	if (!http_addr_private(&a->addr)) {
+		x->refused_public = 1;
+		return CURL_SOCKET_BAD;
+	}
+	return socket(a->family, a->socktype, a->protocol);
+}
+
 #define SETOPT(opt, val) do { \
 	if (curl_easy_setopt(x->easy, opt, val) != CURLE_OK) \
 		goto setopt_failed; \
@@ -396,7 +420,8 @@ int http_request(struct http_client *c, const struct http_req *req,
 		buf_setf(err, "http: client is shutting down");
 		return -1;
 	}
-	if (!http_url_allowed(req->url, err))
+	if (!(req->private_http ? http_url_allowed_private(req->url, err)
+				: http_url_allowed(req->url, err)))
 		goto refused;
 	if (strncasecmp(req->url, "http://", 7) &&
 	    strncasecmp(req->url, "https://", 8)) {
@@ -412,6 +437,10 @@ int http_request(struct http_client *c, const struct http_req *req,
 	x->c = c;
 	x->cb = cb;
 	x->ctx = ctx;
+	/* https is TLS whatever the address; plain http is checked at
+	 * connect time unless it goes over a Unix socket */
+	x->private_only = req->private_http && !req->unix_socket &&
+		!strncasecmp(req->url, "http://", 7);
 	x->timeout_ms = req->timeout_ms > 0 ? req->timeout_ms : HTTP_DEFAULT_TIMEOUT_MS;
 	x->max = req->max_response_bytes ? req->max_response_bytes
 					 : HTTP_DEFAULT_MAX_RESPONSE;
@@ -455,6 +484,12 @@ int http_request(struct http_client *c, const struct http_req *req,
 	SETOPT(CURLOPT_HEADERDATA, x);
 	SETOPT(CURLOPT_ERRORBUFFER, x->errbuf);
 	SETOPT(CURLOPT_HTTPHEADER, x->hdrs);
+	if (x->private_only) {
+		SETOPT(CURLOPT_OPENSOCKETFUNCTION, open_private);
+		SETOPT(CURLOPT_OPENSOCKETDATA, x);
+	}
+	if (req->unix_socket)
+		SETOPT(CURLOPT_UNIX_SOCKET_PATH, req->unix_socket);
 	if (!strcmp(method, "GET")) {
 		SETOPT(CURLOPT_HTTPGET, 1L);
 	} else if (!strcmp(method, "HEAD")) {
@@ -510,7 +545,59 @@ static int host_is_loopback(const char *host)
 	return inet_pton(AF_INET6, inner, &a6) == 1 && IN6_IS_ADDR_LOOPBACK(&a6);
 }
 
-int http_url_allowed(const char *url, struct buf *err)
+static int v4_private(uint32_t a)
+{
+	return (a >> 24) == 10 || (a >> 20) == 0xac1 || (a >> 16) == 0xc0a8 ||
+		(a >> 24) == 127;
+}
+
+static int v6_private(const struct in6_addr *a)
+{
+	uint32_t v4;
+
+	if (IN6_IS_ADDR_LOOPBACK(a) || (a->s6_addr[0] & 0xfe) == 0xfc)
+		return 1;
+	if (!IN6_IS_ADDR_V4MAPPED(a))
+		return 0;
+	memcpy(&v4, a->s6_addr + 12, 4);
+	return v4_private(ntohl(v4));
+}
+
+int http_addr_private(const struct sockaddr *addr)
+{
+	if (addr->sa_family == AF_INET)
+		return v4_private(ntohl(((const struct sockaddr_in *)addr)->sin_addr.s_addr));
+	if (addr->sa_family == AF_INET6)
+		return v6_private(&((const struct sockaddr_in6 *)addr)->sin6_addr);
+	return 0;
+}
+
+/* 1: a private literal (or localhost); 0: a public literal or a bad one;
+ * 2: a name, to be checked when it is resolved. */
+static int host_private(const char *host)
+{
+	struct in_addr a4;
+	struct in6_addr a6;
+	char inner[64];
+	size_t n = strlen(host);
+
+	if (host_is_loopback(host))
+		return 1;
+	if (inet_pton(AF_INET, host, &a4) == 1)
+		return v4_private(ntohl(a4.s_addr));
+	if (host[0] == '[') {
+		if (n < 3 || host[n - 1] != ']' || n - 2 >= sizeof(inner))
+			return 0;
+		memcpy(inner, host + 1, n - 2);
+		inner[n - 2] = '\0';
+		return inet_pton(AF_INET6, inner, &a6) == 1 && v6_private(&a6);
+	}
+	/* curl writes every numeric IPv4 form as a dotted quad: a name has a
+	 * letter or a hyphen in it */
+	return strspn(host, "0123456789.") == n ? 0 : 2;
+}
+
+static int url_check(const char *url, int private_ok, struct buf *err)
 {
 	CURLU *u = NULL;
 	char *scheme = NULL, *host = NULL, *user = NULL;
@@ -540,6 +627,12 @@ int http_url_allowed(const char *url, struct buf *err)
 	}
 	if (!strcmp(scheme, "https") || !strcmp(scheme, "wss")) {
 		ok = 1;
+	} else if (private_ok && !strcmp(scheme, "http")) {
+		ok = host_private(host) != 0;
+		if (!ok)
+			buf_setf(err, "http: plain-text http:// is accepted for private "
+				 "addresses only (RFC 1918, loopback, unique-local IPv6); "
+				 "use https://");
 	} else if (!strcmp(scheme, "http") || !strcmp(scheme, "ws")) {
 		ok = host_is_loopback(host);
 		if (!ok)
@@ -556,6 +649,16 @@ out:
 	curl_url_cleanup(u);
 	buf_release(&dummy);
 	return ok;
+}
+
+int http_url_allowed(const char *url, struct buf *err)
+{
+	return url_check(url, 0, err);
+}
+
+int http_url_allowed_private(const char *url, struct buf *err)
+{
+	return url_check(url, 1, err);
 }
 
 const char *http_resp_header(const struct http_resp *resp, const char *name,

@@ -17,6 +17,11 @@
  * Security:
  *  - Only https:// goes anywhere; plain http:// (and ws://, for callers that
  *    check websocket URLs with http_url_allowed()) only to loopback hosts.
+ *    A request marked private_http may also go over plain http:// to a
+ *    private address (a REST proxy the operator named: RFC 1918, loopback,
+ *    unique-local IPv6), checked on the address curl actually connects to,
+ *    so a host name that resolves to a public address is refused; or it
+ *    goes over a Unix socket.
  *  - libcurl is restricted to http and https and never follows redirects;
  *    a 3xx is handed to the caller like any other status.
  *  - Nothing here logs: header values carry tokens, and error texts never
@@ -28,6 +33,7 @@
 #define ADAPTERS_HTTP_H
 
 #include <stddef.h>
+#include <sys/socket.h>
 #include <uv.h>
 
 #include "util/buf.h"
@@ -49,6 +55,13 @@ struct http_req {
 	size_t body_len;
 	long timeout_ms;		/* whole transfer; 0: the default */
 	size_t max_response_bytes;	/* body cap; 0: the default (8 MiB) */
+	/* 1: url may be http:// to a private address (http_url_allowed_private);
+	 * the address connected to must be private too. */
+	int private_http;
+	/* Not NULL: connect to this Unix socket instead of the URL's host
+	 * (the URL, which must then be http://localhost/..., still gives the
+	 * path and the Host header). */
+	const char *unix_socket;
 };
 
 struct http_resp {
@@ -110,6 +123,19 @@ int http_request(struct http_client *c, const struct http_req *req,
  * On 0, err (may be NULL) says why, without quoting the URL.
  */
 int http_url_allowed(const char *url, struct buf *err);
+
+/*
+ * Like http_url_allowed(), and also http:// to a private address: an IPv4
+ * literal in 10/8, 172.16/12, 192.168/16 or 127/8, an IPv6 literal in
+ * fc00::/7 or ::1 (IPv4-mapped ones too), or a host name, whose address is
+ * checked when a request marked private_http connects.  Never a public
+ * literal.  For a REST proxy the operator configured explicitly.
+ */
+int http_url_allowed_private(const char *url, struct buf *err);
+
+/* 1 when addr (a struct sockaddr_in or sockaddr_in6) is one of the private
+ * addresses above. */
+int http_addr_private(const struct sockaddr *addr);
 
 /*
  * The value of the first response header called name (case-insensitive), or

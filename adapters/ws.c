@@ -4,8 +4,8 @@
  * Lifetimes: a client owns one lws context (created with our loop as its
  * "foreign" loop), at most one connection (c->wsi) and three uv handles of
  * its own: `notify` (delivers on_close from the loop), `close_timer` (gives
- * up on a peer that never answers our close) and `reaper` (finishes the
- * teardown, see ws_client_free).
+ * up on a peer that never answers our close) and the context's reaper
+ * (adapters/lwsctx.c: finishes the teardown, see ws_client_free).
  *
  * Which wsi is ours: lws may still call back for a connection we have
  * already given up on (killed after a close timeout, or abandoned while
@@ -20,18 +20,17 @@
  */
 #include "adapters/ws.h"
 
-#include <fcntl.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <curl/curl.h>
 #include <libwebsockets.h>
 
 #include "adapters/http.h"
+#include "adapters/lwsctx.h"
 
 /*
  * lws's own LWS_WRITE_CLOSE: private in 4.1 ("handled by
@@ -42,10 +41,6 @@
 
 /* Received data arrives in pieces of at most this many bytes. */
 #define WS_RX_BUFFER 16384
-/* A reaper that spins longer than this many loop turns gives up on lws:
- * the context and the client are leaked (lws may still call back into
- * the client), but the caller's uv_run() returns instead of hanging. */
-#define WS_REAPER_MAX_TURNS 100000
 
 enum ws_state {
 	WS_IDLE,	/* no connection */
@@ -62,8 +57,8 @@ struct ws_msg {
 
 struct ws_client {
 	uv_loop_t *loop;
-	/* NULL once lws has freed the context (info.pcontext). */
-	struct lws_context *lws;
+	/* the context, its teardown (lx.lws: NULL once lws has freed it) */
+	struct lwsctx lx;
 	struct lws *wsi;		/* the current connection, or NULL */
 	enum ws_state state;
 	struct ws_callbacks cb;
@@ -84,19 +79,8 @@ struct ws_client {
 	int notify_pending;	/* on_close(notify_code) is scheduled */
 	int notify_code;
 	uv_timer_t close_timer;
-	uv_idle_t reaper;
-	unsigned long reaper_turns;
-	int lws_busy;		/* on_reap: a handle of lws's is still there */
-	int destroying;		/* on_reap called lws_context_destroy() */
 
-	/* lws's event pipe (an eventfd), and what guards its number while
-	 * lws tears down: see guard_pipe_fd().  -1: none. */
-	int pipe_fd;
-	int placeholder_fd;
-	dev_t ph_dev;
-	ino_t ph_ino;
-
-	int handles;		/* our open uv handles */
+	int handles;		/* our open uv handles, and the context */
 	int dead;		/* ws_client_free() ran */
 	struct ws_stats stats;
 };
@@ -323,121 +307,12 @@ static const struct lws_protocols ws_protocols[] = {
 	{ .name = NULL },
 };
 
-/* ---- lws's event pipe: working around a double close ---- */
-
-/*
- * lws 4.1.6 with libuv closes its event pipe (an eventfd) twice when the
- * context is destroyed: lws_destroy_event_pipe() closes it at once, and
- * the uv close callback of the pipe's uv_poll (a loop turn later) closes
- * wsi->desc.sockfd, the same number, again.  Whatever the program opened
- * in between under that number (an accepted socket, curl's connection,
- * the SQLite file) would be closed under its feet.  So we learn the
- * pipe's number when the context is created, and the moment
- * lws_context_destroy() returns we park /dev/null on it; lws's second
- * close then closes our placeholder.
- */
-
-struct poll_set {
-	uv_handle_t **v;
-	size_t n, cap;
-	int found;		/* the new eventfd poll's fd, or -1 */
-};
-
-static void collect_polls(uv_handle_t *h, void *arg)
-{
-	struct poll_set *ps = arg;
-
-	if (h->type != UV_POLL)
-		return;
-	if (ps->n == ps->cap) {
-		ps->cap = ps->cap ? 2 * ps->cap : 16;
-		ps->v = xrealloc(ps->v, ps->cap * sizeof(*ps->v));
-	}
-	ps->v[ps->n++] = h;
-}
-
-static int fd_is_eventfd(int fd)
-{
-	char path[64], target[64];
-	ssize_t n;
-
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	n = readlink(path, target, sizeof(target) - 1);
-	if (n <= 0)
-		return 0;
-	target[n] = '\0';
-	return strstr(target, "eventfd") != NULL;
-}
-
-static void find_new_poll(uv_handle_t *h, void *arg)
-{
-	struct poll_set *ps = arg;
-	uv_os_fd_t fd;
-	size_t i;
-
-	if (h->type != UV_POLL || ps->found >= 0)
-		return;
-	for (i = 0; i < ps->n; i++)
-		if (ps->v[i] == h)
-			return;
-	if (uv_fileno(h, &fd) == 0 && fd_is_eventfd(fd))
-		ps->found = fd;
-}
-
-/* Called right after lws_context_destroy() closed the pipe the first time. */
-static void guard_pipe_fd(struct ws_client *c)
-{
-	struct stat st;
-	int fd, d;
-
-	c->placeholder_fd = -1;
-	if (c->pipe_fd < 0 || fcntl(c->pipe_fd, F_GETFD) != -1)
-		return;		/* unknown, or not closed: nothing to guard */
-	fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return;
-	if (fd != c->pipe_fd) {
-		/* Exactly that number, or none: never dup2() over a number
-		 * another thread may have taken meanwhile. */
-		d = fcntl(fd, F_DUPFD_CLOEXEC, c->pipe_fd);
-		close(fd);
-		if (d != c->pipe_fd) {
-			if (d >= 0)
-				close(d);
-			return;
-		}
-		fd = d;
-	}
-	if (fstat(fd, &st)) {
-		close(fd);
-		return;
-	}
-	c->placeholder_fd = fd;
-	c->ph_dev = st.st_dev;
-	c->ph_ino = st.st_ino;
-}
-
-/* After the teardown: if lws did not close the placeholder after all, we do. */
-static void release_placeholder(struct ws_client *c)
-{
-	struct stat st;
-
-	if (c->placeholder_fd < 0)
-		return;
-	if (!fstat(c->placeholder_fd, &st) && st.st_dev == c->ph_dev &&
-	    st.st_ino == c->ph_ino && S_ISCHR(st.st_mode))
-		close(c->placeholder_fd);
-	c->placeholder_fd = -1;
-}
-
 /* ---- the client ---- */
 
 struct ws_client *ws_client_new(uv_loop_t *loop, struct buf *err)
 {
 	struct lws_context_creation_info info;
 	struct ws_client *c;
-	void *loops[1] = { loop };
-	struct poll_set ps = { .found = -1 };
 
 	/* Process-wide; see ws.h for why nothing of lws's may be printed. */
 	lws_set_log_level(getenv("WSDBG") ? 0x7ff : 0, NULL);
@@ -449,19 +324,9 @@ struct ws_client *ws_client_new(uv_loop_t *loop, struct buf *err)
 	info.protocols = ws_protocols;
 	info.gid = (gid_t)-1;
 	info.uid = (uid_t)-1;
-	info.options = LWS_SERVER_OPTION_LIBUV |
-		       LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT;
-	info.foreign_loops = loops;	/* read only during creation */
+	info.options = LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT;
 	info.user = c;
-	info.pcontext = &c->lws;
-	uv_walk(loop, collect_polls, &ps);
-	c->lws = lws_create_context(&info);
-	if (c->lws)
-		uv_walk(loop, find_new_poll, &ps);
-	free(ps.v);
-	c->pipe_fd = ps.found;
-	c->placeholder_fd = -1;
-	if (!c->lws) {
+	if (lwsctx_create(&c->lx, loop, &info)) {
 		buf_setf(err, "ws: lws_create_context failed (libuv event "
 			 "plugin missing?)");
 		free(c);
@@ -471,8 +336,6 @@ struct ws_client *ws_client_new(uv_loop_t *loop, struct buf *err)
 	c->notify.data = c;
 	uv_timer_init(loop, &c->close_timer);
 	c->close_timer.data = c;
-	uv_idle_init(loop, &c->reaper);
-	c->reaper.data = c;
 	c->handles = 3;
 	return c;
 }
@@ -491,68 +354,24 @@ static void free_headers(struct ws_client *c)
 	c->nhdrs = 0;
 }
 
-static void on_handle_closed(uv_handle_t *h)
+static void release(struct ws_client *c)
 {
-	struct ws_client *c = h->data;
-
-	/* The reaper closes last, after lws freed its context; if it gave
-	 * up (c->lws still set) lws may yet call back into c: keep it. */
-	if (--c->handles == 0 && !c->lws) {
+	/* The context goes last, after lws freed it; if the teardown gave
+	 * up (lx.lws still set) lws may yet call back into c: keep it. */
+	if (--c->handles == 0 && !c->lx.lws) {
 		free_headers(c);
 		free(c);
 	}
 }
 
-static void find_lws_handle(uv_handle_t *h, void *arg)
+static void on_handle_closed(uv_handle_t *h)
 {
-	struct ws_client *c = arg;
-
-	/* lws's per-thread handles (its timer and idle) carry the context
-	 * in ->data (LWS_UV_REFCOUNT_STATIC_HANDLE_NEW in lws's libuv.c). */
-	if (h->data == (void *)c->lws)
-		c->lws_busy = 1;
+	release(h->data);
 }
 
-/*
- * The teardown, one step per loop turn, after ws_client_free().
- *
- * First turn: lws_context_destroy() closes every connection (no callback
- * reaches the caller any more: c->dead) and, asynchronously, lws's own uv
- * handles.  It runs here rather than in ws_client_free() so that the
- * latter may be called from inside a callback, while lws is servicing
- * the connection.
- *
- * Later turns: lws 4.1 with a foreign libuv loop does not finish
- * destroying the context by itself.  When its last connection and
- * handle are closed, the final step (lws_context_destroy2/3, which frees
- * the context) runs only if lws_context_destroy() is called once more,
- * and that is only safe after those handles' close callbacks have run
- * (the handles live inside the context).  So we watch the loop until no
- * handle of lws's is left, then call it again; info.pcontext clears
- * c->lws when the context is really gone.
- */
-static void on_reap(uv_idle_t *idle)
+static void on_context_gone(struct lwsctx *x)
 {
-	struct ws_client *c = idle->data;
-
-	if (!c->destroying) {
-		c->destroying = 1;
-		lws_context_destroy(c->lws);
-		guard_pipe_fd(c);
-		return;
-	}
-	if (c->lws) {
-		c->lws_busy = 0;
-		uv_walk(c->loop, find_lws_handle, c);
-		if (c->lws_busy && ++c->reaper_turns < WS_REAPER_MAX_TURNS)
-			return;
-		if (!c->lws_busy)
-			lws_context_destroy(c->lws);
-	}
-	if (!c->lws)
-		release_placeholder(c);
-	uv_idle_stop(idle);
-	uv_close((uv_handle_t *)idle, on_handle_closed);
+	release((struct ws_client *)((char *)x - offsetof(struct ws_client, lx)));
 }
 
 void ws_client_free(struct ws_client *c)
@@ -567,7 +386,8 @@ void ws_client_free(struct ws_client *c)
 	uv_close((uv_handle_t *)&c->notify, on_handle_closed);
 	uv_timer_stop(&c->close_timer);
 	uv_close((uv_handle_t *)&c->close_timer, on_handle_closed);
-	uv_idle_start(&c->reaper, on_reap);
+	/* lws_context_destroy() from the loop: this may be inside a callback */
+	lwsctx_destroy(&c->lx, on_context_gone);
 }
 
 void ws_client_stats(const struct ws_client *c, struct ws_stats *out)
@@ -721,7 +541,7 @@ int ws_connect(struct ws_client *c, const char *url,
 	c->wsi = NULL;
 
 	memset(&i, 0, sizeof(i));
-	i.context = c->lws;
+	i.context = c->lx.lws;
 	i.address = u->address;
 	i.port = u->port;
 	i.ssl_connection = u->tls ? LCCSCF_USE_SSL : 0;

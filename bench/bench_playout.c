@@ -1,7 +1,9 @@
 /*
  * Playout throughput of every registered game, one core: uniformly random
  * legal moves, and AI seats (bot_move).  One figure per line,
- * "<name> <value> <unit>", e.g. "playout.fortuna.3p.random 17000 games/s".
+ * "<name> <value> <unit>", for every player count of every game:
+ *   playout.<game>.<n>p.random|ai             games/s
+ *   playout.<game>.<n>p.random|ai.decisions   decisions/s
  * BENCH_SECONDS (default 1) sets the time spent per figure; BENCH_GAME
  * (an id, e.g. "fortuna") measures that game only.
  */

@@ -28,11 +28,29 @@
  *   session.<store>.2proc.throughput  commands/s, two processes together
  *   session.<store>.2proc.speedup     x, against one process (postgres, normal)
  *   session.postgres[.2proc].cpu.bot      us of CPU per command in the bot
+ *                                         (getrusage of the process)
  *   session.postgres[.2proc].cpu.server   us of CPU per command in its
  *                                         PostgreSQL backend process
- * The CPU figures say what the throughput would be on free cores: on a
- * shared machine the wall-clock ones say more about the neighbours.
+ *                                         (/proc/<pid>/stat, the pid from
+ *                                         pg_stat_activity)
+ *   session.postgres.cpu.server_all       us of CPU per command in the whole
+ *                                         server: the backend, the WAL
+ *                                         writer, the checkpointer, every
+ *                                         other process of its postmaster
+ *   session.postgres.roundtrips.play      round trips to PostgreSQL in one
+ *   session.postgres.roundtrips.query     `play` / one query (inside the
+ *                                         command: the cached game's version
+ *                                         check, the commit)
+ *   session.postgres.roundtrips.sent      per outbox message marked sent
+ *   session.postgres.roundtrips           all of them per command
+ * (store_pg_round_trips: a commit's pipeline is one.)  The CPU figures say
+ * what the throughput would be on free cores: on a shared machine the
+ * wall-clock ones say more about the neighbours.  The 2proc speedup needs
+ * a core for each process and each backend (4): on fewer it measures the
+ * machine, not the processes (stderr says so).  A figure it cannot
+ * measure (no backend process found) fails the bench.
  */
+#include <dirent.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 
@@ -87,7 +105,28 @@ struct result {
 	long commands, failed, games;
 	double seconds;
 	double cpu_bot, cpu_server;	/* seconds over the timed loop */
+	double cpu_server_all;		/* the whole server's, one process only */
+	/* PostgreSQL round trips over the timed loop: inside play and
+	 * query commands, marking messages sent (nsent of them), all */
+	uint64_t rt_play, rt_query, rt_sent, rt_all;
+	long nsent;
 };
+
+/* Round trips so far of a PostgreSQL store (0 for SQLite). */
+static uint64_t round_trips(struct session_mgr *m)
+{
+	return strcmp(m->store->ops->name, "postgres") ? 0 : store_pg_round_trips(m->store);
+}
+
+/* bench_confirm, counting the messages and their round trips. */
+static void confirm(struct session_mgr *m, struct bench_adapter *b, struct result *res)
+{
+	uint64_t rt = round_trips(m);
+
+	res->nsent += (long)b->nsent;
+	bench_confirm(m, b);
+	res->rt_sent += round_trips(m) - rt;
+}
 
 static double cpu_self(void)
 {
@@ -98,28 +137,82 @@ static double cpu_self(void)
 	       (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6;
 }
 
-/* CPU seconds used so far by process pid (0: none, or unreadable). */
-static double cpu_of(long pid)
+/*
+ * From /proc/<pid>/stat: the parent's pid, the CPU seconds of pid itself
+ * and those of its children that have exited and been waited for.  0, or
+ * -1 (no such process, or unreadable).
+ */
+static int proc_stat(long pid, long *ppid, double *self, double *children)
 {
 	char path[64], line[1024], *p;
-	unsigned long long ut = 0, st = 0;
+	unsigned long long ut = 0, st = 0, cut = 0, cst = 0;
+	long pp = 0;
 	FILE *f;
 	int i;
 
 	if (pid <= 0)
-		return 0;
+		return -1;
 	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
 	f = fopen(path, "r");
 	if (!f)
-		return 0;
+		return -1;
 	p = fgets(line, sizeof(line), f) ? strrchr(line, ')') : NULL;
 	fclose(f);
-	/* after "(comm)": state is field 3; utime and stime are 14 and 15 */
+	/* after "(comm)": state is field 3, ppid 4; utime, stime, cutime
+	 * and cstime are 14 to 17 */
+	if (!p || sscanf(p + 1, " %*c %ld", &pp) != 1)
+		return -1;
 	for (i = 3; p && i < 14; i++)
 		p = strchr(p + 1, ' ');
-	if (!p || sscanf(p, " %llu %llu", &ut, &st) != 2)
+	if (!p || sscanf(p, " %llu %llu %llu %llu", &ut, &st, &cut, &cst) != 4)
+		return -1;
+	*ppid = pp;
+	*self = (double)(ut + st) / (double)sysconf(_SC_CLK_TCK);
+	*children = (double)(cut + cst) / (double)sysconf(_SC_CLK_TCK);
+	return 0;
+}
+
+/* CPU seconds used so far by process pid (0: none, or unreadable). */
+static double cpu_of(long pid)
+{
+	long pp;
+	double self, children;
+
+	return proc_stat(pid, &pp, &self, &children) ? 0 : self;
+}
+
+/*
+ * CPU seconds used so far by the whole PostgreSQL server that backend
+ * belongs to: its postmaster (the backend's parent), every live child
+ * (backends, WAL writer, checkpointer, autovacuum...) and the children
+ * that have exited (the postmaster's cutime), so that a process ending
+ * between two readings moves its time rather than losing it.  0 if
+ * unreadable.
+ */
+static double cpu_server_all(long backend)
+{
+	long pm, pp;
+	double self, children, sum;
+	DIR *d;
+	struct dirent *e;
+
+	if (proc_stat(backend, &pm, &self, &children) ||
+	    proc_stat(pm, &pp, &self, &children))
 		return 0;
-	return (double)(ut + st) / (double)sysconf(_SC_CLK_TCK);
+	sum = self + children;
+	d = opendir("/proc");
+	if (!d)
+		return 0;
+	while ((e = readdir(d))) {
+		char *end;
+		long pid = strtol(e->d_name, &end, 10);
+
+		if (pid > 0 && !*end && pid != pm && !proc_stat(pid, &pp, &self, &children) &&
+		    pp == pm)
+			sum += self;
+	}
+	closedir(d);
+	return sum;
 }
 
 /* The server process of the store connection named app (PostgreSQL's
@@ -141,6 +234,8 @@ static long backend_of(const char *app)
 		pid = atol(PQgetvalue(r, 0, 0));
 	PQclear(r);
 	PQfinish(c);
+	if (!pid)
+		fprintf(stderr, "bench: no PostgreSQL backend with application_name %s\n", app);
 	return pid;
 }
 
@@ -159,12 +254,13 @@ static void result_release(struct result *r)
 static int workload(struct session_mgr *m, struct bench_adapter *b, const char *prefix,
 		    int nrooms, double seconds, uint64_t seed, long backend, struct result *res)
 {
-	double cpu0, srv0;
+	double cpu0, srv0, all0;
 	struct move_list *ml = xmalloc(sizeof(*ml));
 	struct buf text = BUF_INIT, err = BUF_INIT;
 	struct rng r;
 	char room[48], user[96];
 	double t0, t = 0, c0;
+	uint64_t rt0, rt;
 	int i, rc = -1;
 
 	memset(res, 0, sizeof(*res));
@@ -178,6 +274,8 @@ static int workload(struct session_mgr *m, struct bench_adapter *b, const char *
 	t0 = bench_now();
 	cpu0 = cpu_self();
 	srv0 = cpu_of(backend);
+	all0 = cpu_server_all(backend);
+	rt0 = round_trips(m);
 	do {
 		struct session *s;
 		int seat, k = (int)rng_below(&r, (uint32_t)nrooms);
@@ -193,7 +291,7 @@ static int workload(struct session_mgr *m, struct bench_adapter *b, const char *
 		if (seat < 0) {
 			if (!bench_open_game(m, b, room, game_of(k), 2, 1))
 				goto out;
-			bench_confirm(m, b);
+			confirm(m, b, res);
 			res->commands += 5;
 			res->games++;
 			t = bench_now() - t0;
@@ -203,15 +301,19 @@ static int workload(struct session_mgr *m, struct bench_adapter *b, const char *
 		if (rng_below(&r, 4) == 0) {
 			const char *q = rng_below(&r, 2) ? "board" : "moves";
 
+			rt = round_trips(m);
 			c0 = bench_now();
 			bench_cmd(m, b, room, user, q);
 			add_sample(&res->query, bench_now() - c0);
+			res->rt_query += round_trips(m) - rt;
 		} else {
 			bench_pick_play(s, seat, &r, 0, ml, &text);
 			seq = s->last_seq;
+			rt = round_trips(m);
 			c0 = bench_now();
 			bench_cmd(m, b, room, user, buf_str(&text));
 			add_sample(&res->play, bench_now() - c0);
+			res->rt_play += round_trips(m) - rt;
 			add_sample(&res->bygame[k % 2], res->play.v[res->play.n - 1]);
 			/* the command may have replaced s (finished games stay) */
 			s = session_mgr_cached(m, "console", room);
@@ -221,14 +323,21 @@ static int workload(struct session_mgr *m, struct bench_adapter *b, const char *
 						buf_str(&text));
 			}
 		}
-		bench_confirm(m, b);
+		confirm(m, b, res);
 		res->commands++;
 		t = bench_now() - t0;
 	} while (t < seconds);
 	res->seconds = t;
 	res->cpu_bot = cpu_self() - cpu0;
 	res->cpu_server = backend ? cpu_of(backend) - srv0 : 0;
+	res->cpu_server_all = backend ? cpu_server_all(backend) - all0 : 0;
+	res->rt_all = round_trips(m) - rt0;
 	rc = res->failed ? -1 : 0;
+	if (backend && res->cpu_server <= 0) {
+		fprintf(stderr, "bench: no CPU time read for PostgreSQL backend %ld "
+			"(/proc/%ld/stat)\n", backend, backend);
+		rc = -1;
+	}
 out:
 	free(ml);
 	buf_release(&text);
@@ -253,6 +362,20 @@ static void report_all(const char *tag, struct result *res, int nrooms)
 		printf("session.%s.cpu.bot %.0f us\n", tag, res->cpu_bot / res->commands * 1e6);
 		printf("session.%s.cpu.server %.0f us\n", tag,
 		       res->cpu_server / res->commands * 1e6);
+		printf("session.%s.cpu.server_all %.0f us\n", tag,
+		       res->cpu_server_all / res->commands * 1e6);
+	}
+	if (res->rt_all) {
+		printf("session.%s.roundtrips.play %.2f round trips\n", tag,
+		       (double)res->rt_play / (double)(res->play.n ? res->play.n : 1));
+		printf("session.%s.roundtrips.query %.2f round trips\n", tag,
+		       (double)res->rt_query / (double)(res->query.n ? res->query.n : 1));
+		printf("session.%s.roundtrips.sent %.2f round trips\n", tag,
+		       (double)res->rt_sent / (double)(res->nsent ? res->nsent : 1));
+		printf("session.%s.roundtrips %.2f round trips\n", tag,
+		       (double)res->rt_all / (double)res->commands);
+		fprintf(stderr, "session.%s: %.2f messages sent per command\n", tag,
+			(double)res->nsent / (double)res->commands);
 	}
 	fprintf(stderr, "session.%s: %d rooms, %ld commands in %.1f s, %ld new games, "
 		"%ld plays not applied\n", tag, nrooms, res->commands, res->seconds, res->games,
@@ -291,7 +414,8 @@ static int run_one(const char *tag, const char *path, int nrooms, double seconds
 	struct store *store = open_store(tag, path, "bench-node-0");
 	struct session_mgr *m;
 	struct bench_adapter *b;
-	struct result res;
+	struct result res = { 0 };
+	long backend;
 	int rc;
 
 	if (!store)
@@ -301,8 +425,9 @@ static int run_one(const char *tag, const char *path, int nrooms, double seconds
 	if (!strcmp(tag, "postgres"))
 		session_mgr_set_node(m, "bench-node-0");
 	b = bench_adapter_new(m);
-	rc = workload(m, b, "", nrooms, seconds, 0,
-		      strcmp(tag, "postgres") ? 0 : backend_of("bench-node-0"), &res);
+	backend = strcmp(tag, "postgres") ? 0 : backend_of("bench-node-0");
+	rc = strcmp(tag, "postgres") || backend ? workload(m, b, "", nrooms, seconds, 0, backend, &res)
+						: -1;
 	if (!rc) {
 		report_all(tag, &res, nrooms);
 		*throughput = res.commands / res.seconds;
@@ -341,6 +466,7 @@ static int run_two(const char *tag, const char *path, int nrooms, double seconds
 			struct session_mgr *m;
 			struct bench_adapter *b;
 			struct result res;
+			long backend;
 			FILE *out;
 
 			close(fds[k][0]);
@@ -353,8 +479,9 @@ static int run_two(const char *tag, const char *path, int nrooms, double seconds
 			session_mgr_init(m, store, 1234 + (uint64_t)k);
 			session_mgr_set_node(m, node);
 			b = bench_adapter_new(m);
-			if (workload(m, b, prefix, nrooms, seconds, (uint64_t)k + 1,
-				     strcmp(tag, "postgres") ? 0 : backend_of(node), &res))
+			backend = strcmp(tag, "postgres") ? 0 : backend_of(node);
+			if ((!strcmp(tag, "postgres") && !backend) ||
+			    workload(m, b, prefix, nrooms, seconds, (uint64_t)k + 1, backend, &res))
 				_exit(1);
 			out = fdopen(fds[k][1], "w");
 			fprintf(out, "%ld %f %f %f\n", res.commands, res.seconds, res.cpu_bot,
@@ -388,6 +515,11 @@ static int run_two(const char *tag, const char *path, int nrooms, double seconds
 	}
 	printf("session.%s.2proc.throughput %.0f commands/s\n", tag, commands / secs);
 	printf("session.%s.2proc.speedup %.2f x\n", tag, commands / secs / one);
+	if (!strcmp(tag, "postgres") && sysconf(_SC_NPROCESSORS_ONLN) < 4)
+		fprintf(stderr, "session.postgres.2proc.speedup: %ld CPUs; two processes and "
+			"their two PostgreSQL backends want 4, so this is no measure of how "
+			"processes scale (the cpu.* figures are: docs/deploy.md, \"Capacity\")\n",
+			sysconf(_SC_NPROCESSORS_ONLN));
 	if (cpu_server > 0) {
 		printf("session.%s.2proc.cpu.bot %.0f us\n", tag, cpu_bot / commands * 1e6);
 		printf("session.%s.2proc.cpu.server %.0f us\n", tag, cpu_server / commands * 1e6);

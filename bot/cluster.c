@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "util/logging.h"
+#include "util/meters.h"
 #include "util/rng.h"
 
 void cluster_role_init(struct cluster_role *r, const char *prefix, int first, int count,
@@ -95,6 +96,7 @@ static void role_step(struct cluster *c, struct cluster_role *r)
 		if (got < 0 && uv_now(c->loop) < r->deadline)
 			return;		/* not renewed yet, still ours: again next time */
 		r->held = 0;
+		metric_add(&met_leases_held, 0, 0, -1);
 		log_err("cluster: lost the lease %s (%s): another process may hold it now",
 			r->name, got == 0 ? "another process took it" : "the store did not renew it");
 		if (r->on_lost)
@@ -109,6 +111,7 @@ static void role_step(struct cluster *c, struct cluster_role *r)
 		if (got != 1)
 			continue;
 		r->held = 1;
+		metric_add(&met_leases_held, 0, 0, 1);
 		r->index = i;
 		snprintf(r->name, sizeof(r->name), "%s", name);
 		log_info("cluster: this process holds %s now", r->name);
@@ -175,6 +178,7 @@ int cluster_init(struct cluster *c, uv_loop_t *loop, struct store *store, int64_
 		return -1;
 	}
 	c->node_deadline = sent + (uint64_t)ttl_ms;
+	metric_add(&met_leases_held, 0, 0, 1);
 	/* referenced: a standby has nothing else to keep its loop running */
 	uv_timer_init(loop, &c->timer);
 	c->timer.data = c;
@@ -212,4 +216,5 @@ void cluster_stop(struct cluster *c)
 			c->roles[i]->held = 0;
 		}
 	give_up(c, c->node);
+	metric_set(&met_leases_held, 0, 0, 0);
 }

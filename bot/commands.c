@@ -209,7 +209,7 @@ static const struct cmd_def table[] = {
 	  .states = CMD_S_ANY, .who = CMD_ANYONE, .flags = CMD_PRIVATE,
 	  .run = cmd_rules },
 	{ .pub = { "card", "carta", TR("A card's text", "El texto de una carta"), card_args },
-	  .usage = TR("card <name>", "card <nombre>"),
+	  .usage = TR("card [game] <name>", "card [juego] <nombre>"),
 	  .help = TR("a card's text", "el texto de una carta"),
 	  .states = CMD_S_ANY, .who = CMD_ANYONE, .flags = CMD_PRIVATE,
 	  .run = cmd_card },
@@ -472,6 +472,7 @@ static void handle_once(struct session_mgr *m, struct adapter *a, const struct c
 	enum locale loc;
 
 	if (cmd->text_len > COMMAND_MAX_BYTES) {
+		cmd_refused(m);
 		loc = cmd_loc(m, cmd, NULL);
 		reply_text(a, cmd, 1, L(loc, "That message is too long for a command.",
 					"Ese mensaje es demasiado largo para una orden."));
@@ -479,6 +480,7 @@ static void handle_once(struct session_mgr *m, struct adapter *a, const struct c
 	}
 	if (!utf8_valid(cmd->text, cmd->text_len) || !utf8_valid(cmd->name, strlen(cmd->name)) ||
 	    !utf8_valid(cmd->user, strlen(cmd->user))) {
+		cmd_refused(m);
 		loc = cmd_loc(m, cmd, NULL);
 		reply_text(a, cmd, 1, L(loc, "That message is not valid text (UTF-8).",
 					"Ese mensaje no es texto válido (UTF-8)."));
@@ -487,6 +489,7 @@ static void handle_once(struct session_mgr *m, struct adapter *a, const struct c
 	if (strlen(cmd->platform) >= sizeof(s->rec.platform) ||
 	    strlen(cmd->room) >= sizeof(s->rec.room) || strlen(cmd->user) >= 128 ||
 	    strlen(cmd->name) >= 128 || !cmd->user[0]) {
+		cmd_refused(m);
 		loc = cmd_loc(m, cmd, NULL);
 		reply_text(a, cmd, 1, L(loc, "Your user or room name is too long.",
 					"Tu nombre de usuario o de sala es demasiado largo."));
@@ -495,6 +498,7 @@ static void handle_once(struct session_mgr *m, struct adapter *a, const struct c
 	s = session_find(m, cmd->platform, cmd->room, &err);
 	if (!s && err.len) {
 		log_err("loading %s/%s: %s", cmd->platform, cmd->room, buf_str(&err));
+		m->outcome = METER_FAILED;
 		loc = cmd_loc(m, cmd, NULL);
 		reply_text(a, cmd, 1, L(loc, "This room's game could not be loaded (an internal error).",
 					"No se pudo cargar la partida de esta sala (un error interno)."));
@@ -508,6 +512,7 @@ static void handle_once(struct session_mgr *m, struct adapter *a, const struct c
 		/* a click on an older board: answering it could act on a
 		 * position the player no longer sees.  Positions count moves,
 		 * so a settings change does not age the board. */
+		cmd_refused(m);
 		reply_text(a, cmd, 1, !s || s->rec.id != cmd->expect_session ||
 			   s->rec.status != SESSION_ACTIVE
 			   ? L(loc, "That button belongs to a game that is over. Nothing changed.",
@@ -522,6 +527,7 @@ static void handle_once(struct session_mgr *m, struct adapter *a, const struct c
 	text_word(&args, word, sizeof(word));
 	def = find_top(word);
 	if (!def) {
+		cmd_refused(m);
 		buf_setf(&err, L(loc, "Unknown command \"%s\". Type `help`.",
 				 "Orden desconocida \"%s\". Escribe `help`."), word);
 		reply_text(a, cmd, 1, buf_str(&err));
@@ -543,6 +549,8 @@ static void handle_once(struct session_mgr *m, struct adapter *a, const struct c
 	x.seat = s ? seat_of(s, cmd->user) : -1;
 	if (checks_pass(&x))
 		def->run(&x);
+	else
+		cmd_refused(m);
 	buf_release(&err);
 }
 
@@ -645,7 +653,22 @@ static void clean_name(const struct command *cmd, char *out, size_t n)
 	snprintf(out, n, "player");
 }
 
+static void handle_counted(struct session_mgr *m, struct adapter *a, const struct command *in);
+
+/* Every command is counted by platform and outcome, and timed
+ * (util/meters.h). */
 void session_mgr_handle(struct session_mgr *m, struct adapter *a, const struct command *in)
+{
+	uint64_t t0 = uv_hrtime();
+	unsigned plat = meters_platform(in->platform);
+
+	m->outcome = METER_ANSWERED;
+	handle_counted(m, a, in);
+	metric_inc(&met_commands, plat, (unsigned)m->outcome);
+	metric_observe(&met_command_seconds, plat, 0, meters_since_us(t0));
+}
+
+static void handle_counted(struct session_mgr *m, struct adapter *a, const struct command *in)
 {
 	struct buf err = BUF_INIT;
 	struct command clean, routed;
@@ -655,8 +678,10 @@ void session_mgr_handle(struct session_mgr *m, struct adapter *a, const struct c
 	struct session *s;
 
 	m->epoch++;	/* cached games are checked against the store again */
-	if (throttled(m, a, in))
+	if (throttled(m, a, in)) {
+		m->outcome = METER_THROTTLED;
 		return;
+	}
 	/* names are untrusted text: defence in depth behind the adapters */
 	clean = *in;
 	clean_name(in, name, sizeof(name));
@@ -685,6 +710,7 @@ void session_mgr_handle(struct session_mgr *m, struct adapter *a, const struct c
 		if (f.n > 1) {
 			enum locale loc = cmd_loc(m, cmd, NULL);
 
+			cmd_refused(m);
 			reply_text(a, cmd, 1, L(loc,
 				"You play in several rooms: send the command in the game's room "
 				"(with the prefix).",

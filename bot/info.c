@@ -241,45 +241,78 @@ void cmd_rules(const struct cmd_ctx *x)
 	rich_release(&r);
 }
 
-/* `card <name>`: anyone, anywhere; the room's game first. */
+/*
+ * `card [game] <name>`: anyone, anywhere.  With a game named first, that
+ * game's card; else the room's game first (with its options: a variant's
+ * card text), then every game.  An answer from a game other than the
+ * room's says which game it is, and which other games have a card of that
+ * name (`card <game> <name>` picks one).
+ */
 void cmd_card(const struct cmd_ctx *x)
 {
 	struct adapter *a = x->a;
 	const struct command *cmd = x->cmd;
 	struct session *s = x->s;
-	const char *args = x->args;
+	const char *args = x->args, *rest = args;
 	enum locale loc = x->loc;
 	const struct game_ops *const *all = game_all();
-	struct rich r = RICH_INIT;
+	const struct game_ops *room = s ? s->ops : NULL, *named, *found = NULL;
+	struct rich r = RICH_INIT, tmp = RICH_INIT;
+	struct buf also = BUF_INIT, folded = BUF_INIT;
+	char word[64];
 	size_t i;
 
 	if (!*args) {
-		reply_text(a, cmd, 1, L(loc, "Usage: `card <name>`.", "Uso: `card <nombre>`."));
+		reply_text(a, cmd, 1, L(loc, "Usage: `card [game] <name>`.",
+					"Uso: `card [juego] <nombre>`."));
 		return;
 	}
-	/* the room's game first (with its options: a variant's card text),
-	 * then every game */
-	if (s && s->ops->card && !s->ops->card(args, s->rec.options, loc, &r)) {
-		reply_rich(a, cmd, cmd_private(x), &r);
-		rich_release(&r);
-		return;
+	text_word(&rest, word, sizeof(word));
+	named = *rest ? game_find(word) : NULL;
+	if (named && named->card) {
+		/* `card builders market`: that game's answer, found or not */
+		if (named != room)
+			rich_line(&r, "%s:", named->name[loc]);
+		named->card(rest, named == room ? s->rec.options : NULL, loc, &r);
+		goto reply;
 	}
+	if (room && room->card && !room->card(args, s->rec.options, loc, &r))
+		goto reply;
+	text_fold(args, &folded);
 	for (i = 0; all[i]; i++) {
+		if (!all[i]->card || all[i] == room)
+			continue;
+		rich_release(&tmp);
+		rich_init(&tmp);
+		if (all[i]->card(args, NULL, loc, &tmp))
+			continue;
+		if (found) {
+			buf_printf(&also, "%s%s (`card %s %s`)", also.len ? ", " : "",
+				   all[i]->name[loc], all[i]->id, buf_str(&folded));
+			continue;
+		}
+		found = all[i];
 		rich_release(&r);
 		rich_init(&r);
-		if (all[i]->card && all[i] != (s ? s->ops : NULL) &&
-		    !all[i]->card(args, NULL, loc, &r)) {
-			reply_rich(a, cmd, cmd_private(x), &r);
-			rich_release(&r);
-			return;
-		}
+		rich_line(&r, "%s:", found->name[loc]);
+		rich_append(&r, &tmp);
+	}
+	if (found) {
+		if (also.len)
+			rich_line(&r, L(loc, "Also a card of %s.", "También es una carta de %s."),
+				  buf_str(&also));
+		goto reply;
 	}
 	rich_release(&r);
 	rich_init(&r);
-	if (s && s->ops->card)
-		s->ops->card(args, s->rec.options, loc, &r);	/* its "no such card" or candidates */
+	if (room && room->card)
+		room->card(args, s->rec.options, loc, &r);	/* its "no such card" or candidates */
 	else
 		rich_line(&r, "%s", L(loc, "No such card.", "No existe esa carta."));
+reply:
 	reply_rich(a, cmd, cmd_private(x), &r);
 	rich_release(&r);
+	rich_release(&tmp);
+	buf_release(&also);
+	buf_release(&folded);
 }

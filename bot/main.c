@@ -20,6 +20,7 @@
 #include "bot/cluster.h"
 #include "bot/config.h"
 #include "bot/harden.h"
+#include "bot/ops.h"
 #include "bot/paintjob.h"
 #include "bot/session.h"
 #include "bot/think.h"
@@ -27,6 +28,8 @@
 #include "paint/paint.h"
 #include "state/store.h"
 #include "util/logging.h"
+#include "util/meters.h"
+#include "util/version.h"
 
 #define EXIT_RUNTIME 1
 #define EXIT_USAGE 2
@@ -77,6 +80,10 @@ static void usage(FILE *f)
 	      "                     send burst commands at once, then one every seconds)\n"
 	      "                     or off (default 10/2 on Discord and Matrix, off on\n"
 	      "                     the console)\n"
+	      "  TABULA_HTTP        HOST:PORT of the operators' HTTP listener (/healthz,\n"
+	      "                     /readyz, /metrics), e.g. 127.0.0.1:9464; off when unset\n"
+	      "  TABULA_HTTP_PUBLIC 1: TABULA_HTTP may name an address other machines\n"
+	      "                     reach (without it only loopback addresses are taken)\n"
 	      "  TABULA_TEST_CLOCK  tests only: a fake clock (unix seconds, or a file)\n"
 	      "  TABULA_TEST_PAINT_HOLD tests only: pictures wait to be painted while\n"
 	      "                     this file exists\n"
@@ -89,7 +96,13 @@ static void usage(FILE *f)
 	      "  DISCORD_APPLICATION_ID  the application id (default: learnt at connect)\n"
 	      "  DISCORD_GUILD_ID   register the slash commands in this server only\n"
 	      "                     (they appear at once; global ones can take an hour)\n"
-	      "  DISCORD_API_URL    REST base (default https://discord.com/api/v10)\n"
+	      "  DISCORD_API_URL    REST base (default https://discord.com/api/v10), or a\n"
+	      "                     shared REST proxy's (DISCORD_API_PROXY)\n"
+	      "  DISCORD_API_PROXY  1: DISCORD_API_URL is a REST proxy every process shares\n"
+	      "                     (docs/deploy.md): plain http:// to a private address\n"
+	      "                     or unix:/path of its socket allowed\n"
+	      "  TABULA_TEST_DISCORD_DIRECT_URL tests only: where interaction callbacks go\n"
+	      "                     around the proxy (default Discord's REST base)\n"
 	      "  DISCORD_GATEWAY_URL gateway URL (default: asked with GET /gateway/bot)\n"
 	      "  DISCORD_SHARD      id/count, e.g. 0/2, when the bot runs sharded; with a\n"
 	      "                     PostgreSQL store also auto/count: the first shard no\n"
@@ -231,12 +244,20 @@ static int discord_config_from_env(struct discord_config *cfg, int *auto_n, uint
 {
 	const char *shard = getenv("DISCORD_SHARD");
 	const char *queue = getenv("DISCORD_REST_QUEUE");
+	const char *proxy = getenv("DISCORD_API_PROXY");
 
 	memset(cfg, 0, sizeof(*cfg));
 	*auto_n = 0;
 	cfg->token = getenv("DISCORD_TOKEN");
 	cfg->application_id = getenv("DISCORD_APPLICATION_ID");
 	cfg->api_url = getenv("DISCORD_API_URL");
+	cfg->direct_url = getenv("TABULA_TEST_DISCORD_DIRECT_URL");
+	if (proxy && *proxy && strcmp(proxy, "0") && strcmp(proxy, "1")) {
+		buf_setf(err, "DISCORD_API_PROXY must be 1 (DISCORD_API_URL is a shared REST proxy)"
+			 " or 0");
+		return -1;
+	}
+	cfg->api_proxy = proxy && !strcmp(proxy, "1");
 	cfg->gateway_url = getenv("DISCORD_GATEWAY_URL");
 	cfg->guild_id = getenv("DISCORD_GUILD_ID");
 	cfg->seed = seed;
@@ -486,6 +507,7 @@ static void think_after(uv_work_t *w, int status)
 	struct think_req *r = w->data;
 
 	thinking_out--;
+	metric_set(&met_ai_queue, 0, 0, thinking_out);
 	if (stopping || status) {
 		/* not stored: the session stays due, and the next start thinks
 		 * again */
@@ -511,6 +533,7 @@ static int think(void *ctx, struct think_job *job)
 		return -1;	/* the manager decides inline */
 	}
 	thinking_out++;
+	metric_set(&met_ai_queue, 0, 0, thinking_out);
 	return 0;
 }
 
@@ -666,6 +689,9 @@ int main(int argc, char **argv)
 	/* discord, matrix, console: created here, or (a Discord shard chosen
 	 * from the leases) when its role is taken */
 	struct adapter *platforms[3] = { NULL, NULL, NULL };
+	struct ops ops = { .gone = 1 };
+	const char *http_spec;
+	int http_public;
 	int started[3] = { 0, 0, 0 };
 	int use_matrix, k, discord_auto = 0;
 	struct store *store, *matrix_store = NULL;
@@ -695,7 +721,8 @@ int main(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		} else if (!strcmp(argv[i], "--version")) {
-			puts("tabula 0.1");
+			/* the second line is the address Discord's User-Agent names */
+			printf("tabula %s\n%s\n", tabula_version, tabula_url);
 			return 0;
 		} else {
 			fprintf(stderr, "tabula: unknown option '%s'\n", argv[i]);
@@ -721,6 +748,27 @@ int main(int argc, char **argv)
 	}
 	if (mig_from)
 		return migrate_store(mig_from, mig_to);
+	/* the operators' listener: checked now, opened once the bot runs */
+	env = getenv("TABULA_HTTP_PUBLIC");
+	if (env && *env && strcmp(env, "0") && strcmp(env, "1")) {
+		fprintf(stderr, "tabula: TABULA_HTTP_PUBLIC must be 1 or 0\n");
+		return EXIT_USAGE;
+	}
+	http_public = env && !strcmp(env, "1");
+	http_spec = getenv("TABULA_HTTP");
+	if (http_spec && !*http_spec)
+		http_spec = NULL;
+	if (http_spec) {
+		char host[64];
+		int port, v6;
+
+		if (httpd_parse_addr(http_spec, http_public, host, sizeof(host), &port, &v6,
+				     &err)) {
+			fprintf(stderr, "tabula: TABULA_HTTP: %s\n", buf_str(&err));
+			buf_release(&err);
+			return EXIT_USAGE;
+		}
+	}
 	use_discord = !force_console && getenv("DISCORD_TOKEN") && *getenv("DISCORD_TOKEN");
 	use_matrix = !force_console && getenv("MATRIX_HOMESERVER") && *getenv("MATRIX_HOMESERVER");
 	if (!db || !*db) {
@@ -938,8 +986,23 @@ int main(int argc, char **argv)
 	uv_signal_start(&sigterm, on_signal, SIGTERM);
 	uv_unref((uv_handle_t *)&sigint);
 	uv_unref((uv_handle_t *)&sigterm);
+	if (http_spec) {
+		ops.store = store;
+		ops.discord = use_discord;
+		ops.matrix = use_matrix;
+		ops.now = mgr->now;
+		ops.now_ctx = mgr->now_ctx;
+		if (ops_start(&ops, loop, http_spec, http_public, &err)) {
+			log_err("TABULA_HTTP: %s", buf_str(&err));
+			rc = EXIT_USAGE;
+		} else {
+			log_info("http: listening on %.*s:%d (/healthz, /readyz, /metrics)",
+				 (int)(strrchr(http_spec, ':') - http_spec), http_spec,
+				 ops_port(&ops));
+		}
+	}
 	log_debug("ready (store %s)", buf_str(&shown));
-	if (!nodes.exit_code)
+	if (!nodes.exit_code && !rc)
 		uv_run(loop, UV_RUN_DEFAULT);
 	/* the console's input ended: its pictures still come, in order (the
 	 * last lines of a script are often a board); a stopped service leaves
@@ -976,9 +1039,13 @@ int main(int argc, char **argv)
 	uv_close((uv_handle_t *)&sigusr1, NULL);
 	due_timer_on = 0;
 	uv_close((uv_handle_t *)&due_timer, NULL);
+	ops_stop(&ops);
 	if (use_discord || use_matrix || nodes.on)
 		uv_run(loop, UV_RUN_DEFAULT);	/* lets the closed handles go */
 	else
+		uv_run(loop, UV_RUN_NOWAIT);
+	/* the listener's teardown takes a few turns (adapters/lwsctx.h) */
+	while (!ops.gone)
 		uv_run(loop, UV_RUN_NOWAIT);
 out:
 	if (painters) {		/* an early exit */

@@ -33,6 +33,7 @@
 #include "bot/session_int.h"
 #include "paint/paint.h"
 #include "util/logging.h"
+#include "util/meters.h"
 
 enum board_mode board_mode(const struct session_rec *rec, const struct adapter *a)
 {
@@ -198,6 +199,7 @@ size_t session_mgr_paint_depth(const struct session_mgr *m)
 static void pic_out_free(struct session_mgr *m, struct pic_out *e)
 {
 	m->pic_depth--;
+	metric_set(&met_paint_queue, 0, 0, (int64_t)m->pic_depth);
 	paint_job_free(e->job);
 	free(e->alt);
 	rich_release(&e->text);
@@ -299,6 +301,7 @@ void pic_enqueue(struct session_mgr *m, struct adapter *a, uint64_t id, const ch
 	e->text_in_body = p->text_in_body;
 	e->job = paint_job_new(id, &p->scene);
 	m->pic_depth++;
+	metric_set(&met_paint_queue, 0, 0, (int64_t)m->pic_depth);
 	if (a->ops->caps & ADAPTER_CAP_ONE_STREAM)
 		snprintf(key, sizeof(key), "%s", e->platform);
 	else

@@ -17,6 +17,27 @@
 #include "util/logging.h"
 #include "util/text.h"
 
+/* The answer to a move from a seat the game does not await: the game's
+ * reason when it has one ("You have confirmed your choice."), else that
+ * it is not the seat's turn; then who is awaited. */
+static void not_awaited(const struct session *s, int seat, enum locale loc, struct buf *out)
+{
+	unsigned aw = s->ops->awaiting(s->st);
+	int i, n = 0;
+
+	buf_reset(out);
+	if (s->ops->idle_reason)
+		s->ops->idle_reason(s->st, seat, loc, out);
+	if (!out->len)
+		buf_addstr(out, L(loc, "It is not your turn to decide.", "No te toca decidir ahora."));
+	for (i = 0; i < s->rec.nseats; i++)
+		if (aw & (1u << i))
+			buf_printf(out, "%s%s", n++ ? ", " : L(loc, " Waiting for ", " Esperando a "),
+				   s->rec.seats[i].name);
+	if (n)
+		buf_addch(out, '.');
+}
+
 /* `play <move>`: a game in play, not paused, a seated caller (the table). */
 void cmd_play(const struct cmd_ctx *x)
 {
@@ -34,11 +55,19 @@ void cmd_play(const struct cmd_ctx *x)
 	int seat = x->seat;
 
 	if (!*args) {
+		cmd_refused(m);
 		reply_text(a, cmd, 1, L(loc, "Usage: `play <move>`. Type `moves` to see yours.",
 					"Uso: `play <jugada>`. Escribe `moves` para ver las tuyas."));
 		return;
 	}
+	if (seat < 0 || !(s->ops->awaiting(s->st) & (1u << seat))) {
+		not_awaited(s, seat, loc, &err);
+		reply_text(a, cmd, 1, buf_str(&err));
+		buf_release(&err);
+		return;
+	}
 	if (game_parse(s->ops, s->st, seat, args, loc, &mv, &err)) {
+		cmd_refused(m);
 		reply_text(a, cmd, 1, buf_str(&err));
 		buf_release(&err);
 		return;
@@ -49,6 +78,7 @@ void cmd_play(const struct cmd_ctx *x)
 	change_copy_state(&c);
 	s->ops->move_id(c.st, seat, mv, &id);
 	if (s->ops->apply(c.st, seat, mv, &cap.log, &err)) {
+		cmd_refused(m);
 		reply_text(a, cmd, 1, buf_str(&err));
 		goto out;
 	}
@@ -56,6 +86,7 @@ void cmd_play(const struct cmd_ctx *x)
 	votes_drop_kicks_of(&c.rec, cmd->user);
 	if (run_bots(m, &c, &cap, &err)) {
 		log_err("AI in %s/%s failed: %s", s->rec.platform, s->rec.room, buf_str(&err));
+		m->outcome = METER_FAILED;
 		reply_text(a, cmd, 1, L(loc, "An AI player failed (an internal error); nothing changed.",
 					"Un jugador IA falló (un error interno); nada ha cambiado."));
 		goto out;

@@ -495,6 +495,7 @@ int change_commit(struct session_mgr *m, struct change *c, struct buf *err)
 		    (c->s->rec.status != SESSION_ACTIVE && c->rec.status == SESSION_ACTIVE);
 	/* one reading: the stored and the live idle clock are the same instant */
 	int64_t now = mgr_now(m);
+	uint64_t t0;
 	size_t i;
 
 	c->rec.version++;
@@ -540,7 +541,17 @@ int change_commit(struct session_mgr *m, struct change *c, struct buf *err)
 			sc.fence_lease = m->fences[i].lease;
 			sc.fence_holder = m->fences[i].holder;
 		}
+	t0 = uv_hrtime();
 	m->last_commit = store_commit(m->store, &sc, err);
+	metric_observe(&met_commit_seconds, 0, 0, meters_since_us(t0));
+	metric_inc(&met_commits, !m->last_commit ? METER_COMMIT_OK
+		   : m->last_commit == STORE_CONFLICT ? METER_COMMIT_CONFLICT
+		   : m->last_commit == STORE_FENCED ? METER_COMMIT_FENCED : METER_COMMIT_FAILED, 0);
+	/* the command's outcome: any failure that is not retried decides it */
+	if (m->last_commit && !(m->last_commit == STORE_CONFLICT && m->may_retry))
+		m->outcome = METER_FAILED;
+	else if (!m->last_commit && m->outcome != METER_FAILED)
+		m->outcome = METER_OK;
 	if (m->last_commit) {
 		if (m->last_commit == STORE_CONFLICT) {
 			/* another process changed the game: reload before use */

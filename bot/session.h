@@ -124,6 +124,7 @@ struct session_mgr {
 	unsigned epoch;			/* bumped by every entry point */
 	int last_commit;		/* the last change_commit's store answer */
 	int conflicted;			/* a commit of this command hit STORE_CONFLICT */
+	int outcome;			/* the command's, for its metric (util/meters.h) */
 	int may_retry;			/* ... and the command will run again */
 	long conflicts, retries;	/* counters, for the log and the tests */
 };

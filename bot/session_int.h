@@ -34,6 +34,7 @@
 
 #include "bot/commands.h"
 #include "bot/session.h"
+#include "util/meters.h"
 
 /* ---- the command being handled (commands.c builds it) ---- */
 
@@ -371,5 +372,13 @@ void cmd_help(const struct cmd_ctx *x);
 void cmd_mygames(const struct cmd_ctx *x);
 void cmd_rules(const struct cmd_ctx *x);
 void cmd_card(const struct cmd_ctx *x);
+
+/* The command being handled was refused (bad text, not allowed now, an
+ * illegal move): its metric's outcome, unless a commit decided it. */
+static inline void cmd_refused(struct session_mgr *m)
+{
+	if (m->outcome == METER_ANSWERED)
+		m->outcome = METER_REFUSED;
+}
 
 #endif

@@ -117,6 +117,126 @@ static int is_number(const char *s, int *out)
 
 #define MAX_CANDIDATES_SHOWN 10
 
+/* The word-th word (0-based) of folded text, into w (n bytes); 0 if none. */
+static int nth_word(const char *s, int word, char *w, size_t n)
+{
+	int k = 0;
+
+	while (*s) {
+		const char *e = strchr(s, ' ');
+		size_t len = e ? (size_t)(e - s) : strlen(s);
+
+		if (k++ == word) {
+			if (len >= n)
+				len = n - 1;
+			memcpy(w, s, len);
+			w[len] = '\0';
+			return 1;
+		}
+		s += len + (e ? 1 : 0);
+	}
+	return 0;
+}
+
+static int word_count(const char *s)
+{
+	int n = *s != '\0';
+
+	for (; *s; s++)
+		n += *s == ' ';
+	return n;
+}
+
+static int all_digits(const char *w)
+{
+	if (!*w)
+		return 0;
+	for (; *w; w++)
+		if (*w < '0' || *w > '9')
+			return 0;
+	return 1;
+}
+
+/*
+ * An amount the moves do not take: "offer -3", "give 3x", "bid 2.5",
+ * "offer 999999".  When a word of the folded input looks like a number
+ * and is not a whole number of 0 or more, err says so; and when moves
+ * have the same words with a number in its place ("offer 4" ... "offer
+ * 7"), err says which amounts are possible now.  Returns 1 with err
+ * written, 0 when the input holds no such word (nothing written).
+ */
+static int amount_refusal(const struct game_ops *ops, const void *st, int seat,
+			  const struct move_list *ml, const char *in, enum locale loc,
+			  struct buf *err)
+{
+	char w[64], a[64], b[64];
+	struct buf id = BUF_INIT, folded = BUF_INIT;
+	int nw = word_count(in), j, i, k, lo = -1, hi = -1, count = 0, more = 0, bad;
+
+	for (j = 0; j < nw && nth_word(in, j, w, sizeof(w)); j++)
+		if ((w[0] >= '0' && w[0] <= '9') ||
+		    ((w[0] == '-' || w[0] == '+') && w[1] >= '0' && w[1] <= '9'))
+			break;
+	if (j == nw)
+		return 0;
+	bad = !all_digits(w) || strlen(w) > 6;
+	/* the same words with a whole number in place of word j */
+	for (i = 0; i < ml->n; i++) {
+		buf_reset(&id);
+		buf_reset(&folded);
+		ops->move_id(st, seat, ml->v[i], &id);
+		text_fold(buf_str(&id), &folded);
+		if (!strcmp(buf_str(&folded), "more"))
+			more = 1;
+		if (word_count(buf_str(&folded)) != nw)
+			continue;
+		for (k = 0; k < nw; k++) {
+			nth_word(in, k, a, sizeof(a));
+			nth_word(buf_str(&folded), k, b, sizeof(b));
+			if (k == j ? !all_digits(b) || strlen(b) > 6 : strcmp(a, b) != 0)
+				break;
+		}
+		if (k < nw)
+			continue;
+		nth_word(buf_str(&folded), j, b, sizeof(b));
+		k = atoi(b);
+		lo = count && lo < k ? lo : k;
+		hi = count && hi > k ? hi : k;
+		count++;
+	}
+	buf_release(&id);
+	buf_release(&folded);
+	if (!bad && !count)
+		return 0;	/* a plain number no move has: "No move matches" */
+	if (w[0] == '-')
+		buf_setf(err, L(loc, "\"%s\" is not an amount: amounts are whole numbers, 0 or more.",
+				"«%s» no es una cantidad: las cantidades son números enteros, de 0 en adelante."),
+			 w);
+	else if (bad && all_digits(w))
+		buf_setf(err, L(loc, "%s is far more than any amount here.",
+				"%s es mucho más que cualquier cantidad posible."), w);
+	else if (bad)
+		buf_setf(err, L(loc, "\"%s\" is not a whole number.", "«%s» no es un número entero."), w);
+	else
+		buf_setf(err, L(loc, "No move matches \"%s\".", "Ninguna jugada coincide con \"%s\"."),
+			 in);
+	if (!count) {
+		buf_addstr(err, L(loc, " Type `moves` to see yours.", " Escribe `moves` para ver las tuyas."));
+		return 1;
+	}
+	if (count == 1)
+		buf_printf(err, L(loc, " The amount possible now: %d.", " La cantidad posible ahora: %d."), lo);
+	else if (hi - lo + 1 == count)
+		buf_printf(err, L(loc, " Amounts possible now: %d to %d.", " Cantidades posibles ahora: de %d a %d."),
+			   lo, hi);
+	else
+		buf_printf(err, L(loc, " Amounts possible now: %d of %d to %d (see `moves`).",
+				  " Cantidades posibles ahora: %d entre %d y %d (ver `moves`)."), count, lo, hi);
+	if (more)
+		buf_addstr(err, L(loc, " `more` lists higher ones.", " `more` muestra otras mayores."));
+	return 1;
+}
+
 /* The index of the move whose folded text k (0: id; 1..: a label) is
  * exactly `folded`, -1 if none. */
 static int exact_move(const struct game_ops *ops, const void *st, int seat,
@@ -251,6 +371,8 @@ int game_parse(const struct game_ops *ops, const void *st, int seat,
 				      "Type `moves` for the current list.",
 				      "La jugada de esa línea y su descripción no coinciden. "
 				      "Escribe `moves` para ver la lista actual."));
+	} else if (nprefix == 0 && amount_refusal(ops, st, seat, ml, buf_str(&in), loc, err)) {
+		/* a negative or malformed amount, or one no move takes */
 	} else if (nprefix == 0) {
 		buf_setf(err, L(loc, "No move matches \"%s\". Type `moves` to see yours.",
 				"Ninguna jugada coincide con \"%s\". Escribe `moves` para ver las tuyas."),

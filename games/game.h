@@ -165,6 +165,11 @@ struct game_ops {
 
 	/* One short sentence: what seat is asked to decide now. */
 	void (*prompt)(const void *st, int seat, enum locale loc, struct buf *out);
+	/* Optional.  Why seat, which is not awaited now, has nothing to
+	 * decide, when that is more than another seat's turn: one short
+	 * sentence ("You have confirmed your choice."), or nothing.  A move
+	 * such a seat types is answered with it and who is awaited. */
+	void (*idle_reason)(const void *st, int seat, enum locale loc, struct buf *out);
 
 	/* Public board: nothing hidden may appear in it. */
 	void (*render_public)(const void *st, const struct game_view *v, struct rich *out);

@@ -52,6 +52,12 @@ command -v npm >/dev/null 2>&1 || need="$need npm"
 command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 ||
 	need="$need postgresql"
 command -v psql >/dev/null 2>&1 || need="$need postgresql-client"
+# promtool, which checks the bot's /metrics exposition and config/'s
+# Prometheus examples (tests/integration/metrics_test.py): Debian ships it in
+# the prometheus package (no package of its own); its server is not wanted
+# here and is stopped below if installing it started one
+prom_new=""
+command -v promtool >/dev/null 2>&1 || { need="$need prometheus"; prom_new=1; }
 fuzz=""
 [ "${1:-}" = fuzz ] && fuzz=1
 [ -n "$fuzz" ] && { command -v clang >/dev/null 2>&1 || need="$need clang"; }
@@ -79,20 +85,34 @@ if [ -n "$need" ]; then
 	$SUDO apt-get update -qq
 	# shellcheck disable=SC2086
 	$SUDO apt-get install -y -qq --no-install-recommends $need
+	# a machine with systemd starts the prometheus service on install: the
+	# tests need only its promtool, and a server on :9090 nobody asked for
+	# is stopped and kept from starting at boot
+	if [ -n "$prom_new" ] && command -v systemctl >/dev/null 2>&1 &&
+		systemctl is-active --quiet prometheus 2>/dev/null; then
+		$SUDO systemctl disable --now prometheus >/dev/null 2>&1 || true
+	fi
 	# clang was missing: its runtime's package name is known only now
 	if [ -n "$fuzz" ] && [ -n "$(fuzz_rt)" ]; then
 		# shellcheck disable=SC2046
 		$SUDO apt-get install -y -qq --no-install-recommends $(fuzz_rt)
 	fi
 fi
-# matrix-sdk-crypto for the interop tests, at the version the lockfile pins
-# (again when the lockfile names another than the one installed)
-interop="$(dirname "$0")/../tests/interop"
-installed=$(sed -n 's/^ *"version": "\(.*\)",$/\1/p' \
-	"$interop/node_modules/@matrix-org/matrix-sdk-crypto-wasm/package.json" 2>/dev/null || true)
-pinned=$(sed -n '/"node_modules\/@matrix-org\/matrix-sdk-crypto-wasm"/,/}/s/^ *"version": "\(.*\)",$/\1/p' \
-	"$interop/package-lock.json")
-if [ -z "$installed" ] || [ "$installed" != "$pinned" ]; then
-	echo "deps: npm ci in tests/interop (@matrix-org/matrix-sdk-crypto-wasm $pinned)"
-	(cd "$interop" && npm ci --no-audit --no-fund --loglevel=error)
-fi
+# npm packages at the versions their lockfiles pin, installed with npm ci
+# when missing (again when the lockfile names another version than the one
+# installed): npm_pinned DIR PACKAGE
+npm_pinned() {
+	installed=$(sed -n 's/^ *"version": "\(.*\)",$/\1/p' \
+		"$1/node_modules/$2/package.json" 2>/dev/null || true)
+	pinned=$(sed -n '/"node_modules\/'"$(echo "$2" | sed 's,/,\\/,g')"'"/,/}/s/^ *"version": "\(.*\)",$/\1/p' \
+		"$1/package-lock.json")
+	if [ -z "$installed" ] || [ "$installed" != "$pinned" ]; then
+		echo "deps: npm ci in ${1#"$top"/} ($2 $pinned)"
+		(cd "$1" && npm ci --no-audit --no-fund --loglevel=error)
+	fi
+}
+top="$(cd "$(dirname "$0")/.." && pwd)"
+# matrix-sdk-crypto for the interop tests
+npm_pinned "$top/tests/interop" @matrix-org/matrix-sdk-crypto-wasm
+# the shared Discord REST proxy (docs/deploy.md), which the cluster test runs
+npm_pinned "$top/scripts/discord-proxy" @discordjs/proxy

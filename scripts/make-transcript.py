@@ -99,10 +99,11 @@ def pick_builders(rnd, moves, area):
 def pick(rnd, ids, game, labels=None, area=""):
     ids = [i for i in ids if i != "concede"] or ids	# resigning ends a transcript early
     if game == "sylla":
-        # a secret choice is made once and confirmed; windows of amounts stay put
+        # a secret choice is made once and confirmed (a card picked is not
+        # put back); windows of amounts stay put
         if "confirm" in ids:
             return "confirm"
-        ids = [i for i in ids if i not in ("change", "more")] or ids
+        ids = [i for i in ids if i not in ("change", "more") and not i.startswith("drop ")] or ids
     if game == "builders" and labels is not None:
         return pick_builders(rnd, list(zip(ids, labels)), area)
     if game != "fortuna":

@@ -39,14 +39,20 @@ if [ -z "$bin" ]; then
 	fi
 fi
 
-# Discord's recommended shard count (the token stays in the environment)
+# Discord's recommended shard count (the token stays in the environment);
+# the User-Agent is the bot's: its version and address from --version.
+# A proxy on a Unix socket (DISCORD_API_PROXY) is passed by: one request.
 recommended() {
-	python3 - <<'EOF'
+	TABULA_VERSION_LINES=$("$bin" --version) python3 - <<'EOF'
 import json, os, sys, urllib.request
 base = os.environ.get("DISCORD_API_URL") or "https://discord.com/api/v10"
+if base.startswith("unix:"):
+    base = "https://discord.com/api/v10"
+name, url = (os.environ["TABULA_VERSION_LINES"].splitlines() + ["", ""])[:2]
 req = urllib.request.Request(base.rstrip("/") + "/gateway/bot",
                              headers={"Authorization": "Bot " + os.environ["DISCORD_TOKEN"],
-                                      "User-Agent": "DiscordBot (tabula, 0.1)"})
+                                      "User-Agent": "DiscordBot (%s, %s)"
+                                      % (url, name.split(" ")[-1])})
 try:
     with urllib.request.urlopen(req, timeout=15) as r:
         n = json.load(r).get("shards")

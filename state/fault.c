@@ -153,6 +153,12 @@ static int fault_sessions_of_user(struct store *s, const char *platform, const c
 	return store_sessions_of_user(fault_downcast(s)->inner, platform, user, cb, ctx, err);
 }
 
+static int fault_stats(struct store *s, struct store_stats *out, store_games_cb cb, void *ctx,
+		       struct buf *err)
+{
+	return store_stats(fault_downcast(s)->inner, out, cb, ctx, err);
+}
+
 static int fault_count_lobbies(struct store *s, const char *platform, int64_t *out,
 			       struct buf *err)
 {
@@ -217,6 +223,7 @@ static const struct store_ops fault_ops = {
 	.cursor_delete = fault_cursor_delete,
 	.sessions_of_user = fault_sessions_of_user,
 	.count_lobbies = fault_count_lobbies,
+	.stats = fault_stats,
 	.session_stamp = fault_session_stamp,
 	.lease = fault_lease,
 	.sessions_claim_due = fault_sessions_claim_due,

@@ -136,6 +136,12 @@ static int fence_sessions_of_user(struct store *s, const char *platform, const c
 	return store_sessions_of_user(inner_of(s), platform, user, cb, ctx, err);
 }
 
+static int fence_stats(struct store *s, struct store_stats *out, store_games_cb cb, void *ctx,
+		       struct buf *err)
+{
+	return store_stats(inner_of(s), out, cb, ctx, err);
+}
+
 static int fence_count_lobbies(struct store *s, const char *platform, int64_t *out,
 			       struct buf *err)
 {
@@ -199,6 +205,7 @@ static const struct store_ops fence_ops = {
 	.cursor_delete = fence_cursor_delete,
 	.sessions_of_user = fence_sessions_of_user,
 	.count_lobbies = fence_count_lobbies,
+	.stats = fence_stats,
 	.session_stamp = fence_session_stamp,
 	.lease = fence_lease_op,
 	.sessions_claim_due = fence_sessions_claim_due,

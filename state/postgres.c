@@ -194,6 +194,8 @@ enum pg_stmt {
 	P_NEXT_DUE,
 	P_SESSIONS_OF_USER,
 	P_COUNT_LOBBIES,
+	P_STATS_OUTBOX,
+	P_STATS_GAMES,
 	P_SESSION_STAMP,
 	P_LEASE_TAKE,
 	P_LEASE_DROP,
@@ -303,6 +305,11 @@ static const char *const stmt_sql[P_COUNT] = {
 		" AND s.status IN (0, 1) AND t.session > $3"
 		" ORDER BY t.session LIMIT $4",
 	[P_COUNT_LOBBIES] = "SELECT count(*) FROM sessions WHERE platform = $1 AND status = 0",
+	[P_STATS_OUTBOX] =
+		"SELECT count(*), coalesce(min(created), 0) FROM outbox WHERE sent_at IS NULL",
+	[P_STATS_GAMES] =
+		"SELECT game, status, count(*) FROM sessions WHERE status IN (0, 1)"
+		" GROUP BY game, status",
 	[P_SESSION_STAMP] =
 		"SELECT id, version FROM sessions WHERE platform = $1 AND room = $2"
 		" ORDER BY id DESC LIMIT 1",
@@ -379,6 +386,7 @@ struct pg_store {
 	int pinned;		/* in an explicit transaction: never reconnect */
 	int lose_answer;	/* tests: drop the next commit's answer */
 	unsigned generation;	/* connections made so far (tests) */
+	uint64_t round_trips;	/* requests sent and waited for (benches) */
 };
 
 static const struct store_ops pg_ops;
@@ -463,6 +471,9 @@ static int flush_out(struct pg_store *ps, uint64_t deadline, struct buf *err,
 {
 	int rc;
 
+	/* every caller waits for the answer to what this sends: one round
+	 * trip (a commit's whole pipeline included) */
+	ps->round_trips++;
 	while ((rc = PQflush(ps->conn)) == 1) {
 		if (wait_sock(ps, POLLOUT | POLLIN, deadline, err, what))
 			return -1;
@@ -1307,6 +1318,30 @@ static int pg_count_lobbies(struct store *s, const char *platform, int64_t *out,
 	if (!r)
 		return -1;
 	*out = col_i64(r, 0, 0);
+	PQclear(r);
+	return 0;
+}
+
+static int pg_stats(struct store *s, struct store_stats *out, store_games_cb cb, void *ctx,
+		    struct buf *err)
+{
+	struct pg_store *ps = pg_downcast(s);
+	struct params p = { 0 };
+	PGresult *r;
+	int i;
+
+	r = run(ps, P_STATS_OUTBOX, &p, 1, err);
+	if (!r)
+		return -1;
+	out->outbox_pending = col_i64(r, 0, 0);
+	out->outbox_oldest = col_i64(r, 0, 1);
+	PQclear(r);
+	r = run(ps, P_STATS_GAMES, &p, 1, err);
+	if (!r)
+		return -1;
+	for (i = 0; i < PQntuples(r); i++)
+		if (cb && cb(ctx, PQgetvalue(r, i, 0), (int)col_i64(r, i, 1), col_i64(r, i, 2)))
+			break;
 	PQclear(r);
 	return 0;
 }
@@ -2310,6 +2345,11 @@ unsigned store_pg_connections(struct store *s)
 	return pg_downcast(s)->generation;
 }
 
+uint64_t store_pg_round_trips(struct store *s)
+{
+	return pg_downcast(s)->round_trips;
+}
+
 static const struct store_ops pg_ops = {
 	.api_version = STORE_API_VERSION,
 	.name = "postgres",
@@ -2330,6 +2370,7 @@ static const struct store_ops pg_ops = {
 	.cursor_delete = pg_cursor_delete,
 	.sessions_of_user = pg_sessions_of_user,
 	.count_lobbies = pg_count_lobbies,
+	.stats = pg_stats,
 	.session_stamp = pg_session_stamp,
 	.lease = pg_lease,
 	.sessions_claim_due = pg_sessions_claim_due,

@@ -162,6 +162,8 @@ enum stmt_id {
 	ST_NEXT_DUE,
 	ST_SESSIONS_OF_USER,
 	ST_COUNT_LOBBIES,
+	ST_STATS_OUTBOX,
+	ST_STATS_GAMES,
 	ST_SESSION_STAMP,
 	ST_LEASE_TAKE,
 	ST_LEASE_DROP,
@@ -272,6 +274,11 @@ static const char *const stmt_sql[ST_COUNT] = {
 		" ORDER BY t.session LIMIT ?4",
 	[ST_COUNT_LOBBIES] =
 		"SELECT count(*) FROM sessions WHERE platform = ?1 AND status = 0",
+	[ST_STATS_OUTBOX] =
+		"SELECT count(*), coalesce(min(created), 0) FROM outbox WHERE sent_at IS NULL",
+	[ST_STATS_GAMES] =
+		"SELECT game, status, count(*) FROM sessions WHERE status IN (0, 1)"
+		" GROUP BY game, status",
 	[ST_SESSION_STAMP] =
 		"SELECT id, version FROM sessions WHERE platform = ?1 AND room = ?2"
 		" ORDER BY id DESC LIMIT 1",
@@ -877,6 +884,38 @@ static int sqlite_count_lobbies(struct store *s, const char *platform, int64_t *
 		return -1;
 	}
 	*out = sqlite3_column_int64(st, 0);
+	stmt_done(st);
+	return 0;
+}
+
+static int sqlite_stats(struct store *s, struct store_stats *out, store_games_cb cb, void *ctx,
+			struct buf *err)
+{
+	struct sqlite_store *ss = sqlite_downcast(s);
+	sqlite3_stmt *st = stmt(ss, ST_STATS_OUTBOX);
+	int rc;
+
+	if (sqlite3_step(st) != SQLITE_ROW) {
+		db_fail(ss, err, "counting the outbox");
+		stmt_done(st);
+		return -1;
+	}
+	out->outbox_pending = sqlite3_column_int64(st, 0);
+	out->outbox_oldest = sqlite3_column_int64(st, 1);
+	stmt_done(st);
+	st = stmt(ss, ST_STATS_GAMES);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *game = (const char *)sqlite3_column_text(st, 0);
+
+		if (cb && cb(ctx, game ? game : "", sqlite3_column_int(st, 1),
+			     sqlite3_column_int64(st, 2)))
+			break;
+	}
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+		db_fail(ss, err, "counting the games");
+		stmt_done(st);
+		return -1;
+	}
 	stmt_done(st);
 	return 0;
 }
@@ -2114,6 +2153,7 @@ static const struct store_ops sqlite_ops = {
 	.cursor_delete = sqlite_cursor_delete,
 	.sessions_of_user = sqlite_sessions_of_user,
 	.count_lobbies = sqlite_count_lobbies,
+	.stats = sqlite_stats,
 	.session_stamp = sqlite_session_stamp,
 	.lease = sqlite_lease,
 	.sessions_claim_due = sqlite_sessions_claim_due,

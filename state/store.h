@@ -165,6 +165,13 @@ typedef int (*store_action_cb)(void *ctx, const struct action_rec *a);
 typedef int (*store_outbox_cb)(void *ctx, const struct outbox_rec *o);
 typedef int (*store_item_cb)(void *ctx, const struct store_item *it);
 typedef int (*store_cursor_cb)(void *ctx, const char *key, const char *value);
+typedef int (*store_games_cb)(void *ctx, const char *game, int status, int64_t n);
+
+/* store_stats()'s figures, for the whole store */
+struct store_stats {
+	int64_t outbox_pending;		/* rows not yet delivered */
+	int64_t outbox_oldest;		/* the oldest one's created (unix s), 0: none */
+};
 
 /* Callbacks return 0 to go on, non-zero to stop early (not an error). */
 struct store_ops {
@@ -265,6 +272,17 @@ struct store_ops {
 			      void *ctx, struct buf *err);
 	/* Deletes the cursor key: 0 (also when there was none) or -1. */
 	int (*cursor_delete)(struct store *s, const char *key, struct buf *err);
+
+	/* ---- optional (NULL: store_stats() says it cannot) ---- */
+
+	/*
+	 * What an operator's scrape shows (bot/ops.c): the undelivered
+	 * outbox rows and the oldest one's time, and cb(ctx, game, status, n)
+	 * once per game and open status (lobby, active) with open sessions.
+	 * Two short reads over partial indexes.
+	 */
+	int (*stats)(struct store *s, struct store_stats *out, store_games_cb cb, void *ctx,
+		     struct buf *err);
 };
 
 /* store_ops.cursors_prefix's bound on one family of keys */
@@ -324,6 +342,11 @@ int store_pg_schema_version(void);
 void store_pg_test_lose_answer(struct store *s);
 /* How many connections the store has made (1 after open; tests). */
 unsigned store_pg_connections(struct store *s);
+/* How many round trips to the server the store has made since it was
+ * opened: requests sent and waited for, a commit's pipeline counting one
+ * (the connection's own start-up not counted).  bench_session divides it
+ * by the commands it ran (docs/performance.md). */
+uint64_t store_pg_round_trips(struct store *s);
 
 /*
  * A store whose writes (commit, cursor_set) are stored only while the
@@ -435,6 +458,16 @@ static inline int store_count_lobbies(struct store *s, const char *platform, int
 				      struct buf *err)
 {
 	return s->ops->count_lobbies(s, platform, out, err);
+}
+
+static inline int store_stats(struct store *s, struct store_stats *out, store_games_cb cb,
+			      void *ctx, struct buf *err)
+{
+	if (!s->ops->stats) {
+		buf_setf(err, "the %s store keeps no figures", s->ops->name);
+		return -1;
+	}
+	return s->ops->stats(s, out, cb, ctx, err);
 }
 
 static inline int store_shared(const struct store *s)

@@ -108,6 +108,18 @@ int text_fold(const char *in, struct buf *out)
 			k = 1;
 		}
 		i += k;
+		/* a minus sign (or a dash typed for one) that starts a word
+		 * and a number stays: "offer -3" must not read as "offer 3" */
+		if ((cp == '-' || cp == 0x2212 || cp == 0x2013) && (!any || pending_space) &&
+		    i < n && p[i] >= '0' && p[i] <= '9') {
+			if (pending_space && buf_addch(out, ' '))
+				return -1;
+			pending_space = 0;
+			any = 1;
+			if (buf_addch(out, '-'))
+				return -1;
+			continue;
+		}
 		if (cp == ' ' || cp == '\t' || cp == '\n' || cp == '\r' ||
 		    cp == '_' || cp == '-' || cp == 0xa0) {
 			pending_space = any;

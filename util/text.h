@@ -22,8 +22,11 @@ size_t utf8_width(const char *s);
 /*
  * Folds text for forgiving comparison: lower case, Latin accents removed
  * (á→a, ñ→n, ü→u ...), '_' and '-' read as spaces, runs of white space
- * collapsed to one space, leading/trailing space dropped.  Appends to out.
- * Returns 0, or -1 when out hit its cap.
+ * collapsed to one space, leading/trailing space dropped.  A minus sign
+ * that starts a word and a number ("-3"; also U+2212 and the en dash a
+ * phone may type for it) stays '-', so that a negative number is never
+ * read as a positive one.  Appends to out.  Returns 0, or -1 when out hit
+ * its cap.
  */
 int text_fold(const char *in, struct buf *out);
 

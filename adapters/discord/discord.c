@@ -22,6 +22,7 @@
 #include "adapters/ws.h"
 #include "games/game.h"
 #include "util/logging.h"
+#include "util/meters.h"
 #include "util/text.h"
 
 /* Discord counts snowflake time from 2015-01-01. */
@@ -49,7 +50,8 @@ struct dm_entry {
 struct discord {
 	struct adapter base;
 	uv_loop_t *loop;
-	char *token, *app_id, *api_url, *gateway_url, *guild_id;
+	char *token, *app_id, *api_url, *gateway_url, *guild_id, *direct_url;
+	int api_proxy;
 	int shard_id, shard_count;
 	uint64_t seed;
 
@@ -242,6 +244,8 @@ static int rest_busy(struct discord *d)
 {
 	size_t pending = discord_rest_pending(d->rest);
 
+	if (discord_rest_down(d->rest))
+		return 1;	/* on_rest_down() logs it */
 	if (!d->busy && pending + rest_reserve(d) + COMMAND_HEADROOM > d->rest_max) {
 		d->busy = 1;
 		log_warn("discord: %zu requests wait for Discord (the queue holds %zu); until half "
@@ -254,6 +258,23 @@ static int rest_busy(struct discord *d)
 			 "again", pending);
 	}
 	return d->busy;
+}
+
+/* The REST queue's down state (rest.h): logged once each way. */
+static void on_rest_down(void *ctx, int down)
+{
+	struct discord *d = ctx;
+
+	if (down)
+		log_warn("discord: Discord does not answer %s (%d failures in a row); until it "
+			 "does, commands are answered \"try again\" without being run, and what "
+			 "waits to be sent is kept and tried again every %d s",
+			 d->api_proxy ? "through the REST proxy (DISCORD_API_URL)" : "REST requests",
+			 DISCORD_REST_DOWN_AFTER, DISCORD_REST_DOWN_RETRY_MS / 1000);
+	else
+		log_info("discord: Discord answers again%s (%zu requests waiting); commands are "
+			 "taken again", d->api_proxy ? " through the REST proxy" : "",
+			 discord_rest_pending(d->rest));
 }
 
 /* Room for n more requests that are not interaction answers? */
@@ -844,7 +865,8 @@ static char *multipart(const json_t *payload, const struct file *f, size_t *len)
  * cut to Discord's cap (a new reference). */
 static json_t *attachments(const struct file *f)
 {
-	json_t *a = json_pack("{s:i, s:s}", "id", 0, "filename", f->name);
+	/* the id is a snowflake, so a string in Discord's OpenAPI description */
+	json_t *a = json_pack("{s:s, s:s}", "id", "0", "filename", f->name);
 
 	if (f->desc && *f->desc) {
 		struct buf d = BUF_INIT;
@@ -1021,7 +1043,7 @@ static void reply_file(struct ix *x, const struct rich *body)
 		n--;
 	buf_printf(&line, "%.*s — %s", (int)n, buf_str(&plain),
 		   es ? "el texto completo va adjunto." : "the full text is attached.");
-	att = json_pack("[{s:i, s:s}]", "id", 0, "filename", "tabula.txt");
+	att = json_pack("[{s:s, s:s}]", "id", "0", "filename", "tabula.txt");
 	data = json_pack("{s:s, s:i, s:{s:[]}, s:o}", "content", buf_str(&line),
 			 "flags", DISCORD_FLAG_EPHEMERAL, "allowed_mentions", "parse",
 			 "attachments", att);
@@ -2041,6 +2063,10 @@ static int discord_start(struct adapter *a, uv_loop_t *loop, struct buf *err)
 	memset(&rc, 0, sizeof(rc));
 	rc.token = d->token;
 	rc.base_url = d->api_url;
+	rc.proxy = d->api_proxy;
+	rc.direct_url = d->direct_url;
+	rc.on_down = on_rest_down;
+	rc.ctx = d;
 	rc.seed = d->seed;
 	rc.max_pending = d->rest_max;
 	d->rest = discord_rest_new(loop, &rc, err);
@@ -2076,6 +2102,7 @@ static void discord_stop(struct adapter *a)
 	if (!d->started || d->stopping)
 		return;
 	d->stopping = 1;
+	metric_set(&met_platform_connected, METER_DISCORD, 0, 0);
 	sendq_clear(d);
 	for (i = 0; i < sizeof(timers) / sizeof(timers[0]); i++)
 		uv_close((uv_handle_t *)timers[i], on_handle_closed);
@@ -2106,6 +2133,7 @@ static void discord_free(struct adapter *a)
 	}
 	free(d->app_id);
 	free(d->api_url);
+	free(d->direct_url);
 	free(d->gateway_url);
 	free(d->guild_id);
 	free(d);
@@ -2123,6 +2151,17 @@ static const struct adapter_ops discord_ops = {
 	.reply_image = discord_reply_image,
 	.picture = discord_picture,
 };
+
+/* A REST base: http(s) as http_url_allowed() says, or with proxy also to a
+ * private address or a proxy's Unix socket (unix:/path; rest.c checks it). */
+static int api_url_ok(const char *url, int proxy)
+{
+	if (proxy && !strncmp(url, "unix:/", 6))
+		return 1;
+	if (strncmp(url, "https://", 8) && strncmp(url, "http://", 7))
+		return 0;
+	return proxy ? http_url_allowed_private(url, NULL) : http_url_allowed(url, NULL);
+}
 
 struct adapter *discord_adapter_new(const struct discord_config *cfg, struct buf *err)
 {
@@ -2150,10 +2189,17 @@ struct adapter *discord_adapter_new(const struct discord_config *cfg, struct buf
 		buf_setf(err, "DISCORD_GATEWAY_URL must be wss://, or ws:// to a loopback address");
 		return NULL;
 	}
-	if (cfg->api_url && *cfg->api_url &&
-	    (!http_url_allowed(cfg->api_url, err) ||
-	     (strncmp(cfg->api_url, "https://", 8) && strncmp(cfg->api_url, "http://", 7)))) {
-		buf_setf(err, "DISCORD_API_URL must be https://, or http:// to a loopback address");
+	if (cfg->api_url && *cfg->api_url && !api_url_ok(cfg->api_url, cfg->api_proxy)) {
+		buf_setf(err, cfg->api_proxy
+			 ? "DISCORD_API_URL must be https://, http:// to a private address (RFC "
+			   "1918, loopback, unique-local IPv6) or unix:/path of the proxy's socket"
+			 : "DISCORD_API_URL must be https://, or http:// to a loopback address (a "
+			   "REST proxy on a private address: DISCORD_API_PROXY=1)");
+		return NULL;
+	}
+	if (cfg->direct_url && *cfg->direct_url && !api_url_ok(cfg->direct_url, 0)) {
+		buf_setf(err, "the direct REST URL must be https://, or http:// to a loopback "
+			 "address");
 		return NULL;
 	}
 	if (cfg->shard_count < 0 || (cfg->shard_count &&
@@ -2173,6 +2219,8 @@ struct adapter *discord_adapter_new(const struct discord_config *cfg, struct buf
 	d->token = xstrdup(cfg->token);
 	d->app_id = dup_or_null(cfg->application_id);
 	d->api_url = dup_or_null(cfg->api_url);
+	d->api_proxy = cfg->api_proxy != 0;
+	d->direct_url = dup_or_null(cfg->direct_url);
 	d->gateway_url = dup_or_null(cfg->gateway_url);
 	d->guild_id = dup_or_null(cfg->guild_id);
 	d->shard_id = cfg->shard_id;
@@ -2180,6 +2228,13 @@ struct adapter *discord_adapter_new(const struct discord_config *cfg, struct buf
 	d->seed = cfg->seed;
 	d->rest_max = cfg->rest_queue ? cfg->rest_queue : DISCORD_REST_QUEUE_DEFAULT;
 	return &d->base;
+}
+
+const struct discord_rest_stats *discord_adapter_rest_stats(const struct adapter *a)
+{
+	const struct discord *d = (const struct discord *)a;
+
+	return d->rest ? discord_rest_stats(d->rest) : NULL;
 }
 
 int discord_adapter_exit_code(const struct adapter *a)

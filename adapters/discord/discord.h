@@ -51,6 +51,11 @@ struct discord_config {
 	const char *token;		/* required, without "Bot " */
 	const char *application_id;	/* NULL: learnt from READY */
 	const char *api_url;		/* NULL: DISCORD_REST_DEFAULT_BASE */
+	/* 1: api_url names a shared REST proxy (DISCORD_API_PROXY=1,
+	 * docs/deploy.md): it may then be plain http:// to a private address
+	 * or unix:/path, and interaction callbacks go to direct_url */
+	int api_proxy;
+	const char *direct_url;		/* NULL: DISCORD_REST_DEFAULT_BASE */
 	const char *gateway_url;	/* NULL: asked with GET /gateway/bot */
 	const char *guild_id;		/* commands per guild; NULL: global */
 	int shard_id, shard_count;	/* shard_count 0: no sharding */
@@ -80,12 +85,20 @@ struct discord_config {
  * outbox message that does not fit is refused to the manager, which keeps
  * it in the store's outbox (sent again at the next start).  Entering and
  * leaving that state (at half the queue) are logged once each.
+ * The adapter is busy too while Discord does not answer through the REST
+ * queue (discord_rest_down(): Discord, or the proxy, out of reach): the
+ * queued messages wait, none is given up, and they go when it answers.
  */
 struct adapter *discord_adapter_new(const struct discord_config *cfg, struct buf *err);
 
 /* 0 while running; after the gateway said the bot must not reconnect
  * (a bad token, disallowed intents...), the exit status to end with. */
 int discord_adapter_exit_code(const struct adapter *a);
+
+/* The REST queue's counters (rate-limit waits, 429s, failures) while the
+ * adapter runs, else NULL. */
+struct discord_rest_stats;
+const struct discord_rest_stats *discord_adapter_rest_stats(const struct adapter *a);
 
 /* Parses DISCORD_SHARD's "id/count"; 0, or -1 when malformed. */
 int discord_shard_parse(const char *s, int *id, int *count);

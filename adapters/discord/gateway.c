@@ -10,6 +10,7 @@
 #include "adapters/discord/gateway.h"
 
 #include "adapters/http.h"
+#include "util/meters.h"
 
 enum {
 	OP_DISPATCH = 0,
@@ -302,6 +303,8 @@ static void connect_after(struct gateway *g, uint64_t delay, uint64_t now)
 	const char *url = g->session_id && g->resume_url ? g->resume_url
 							  : g->base_url;
 
+	metric_inc(&met_gateway_reconnects, 0, 0);	/* only ever after a close */
+
 	g->state = GATEWAY_DISCONNECTED;
 	g->hb_active = 0;
 	g->connected_at = 0;
@@ -316,6 +319,7 @@ static void connect_after(struct gateway *g, uint64_t delay, uint64_t now)
 /* Close the socket ourselves; the CONNECT follows gateway_on_close(). */
 static void close_and_reconnect(struct gateway *g, int code, uint64_t delay)
 {
+	metric_set(&met_platform_connected, METER_DISCORD, 0, 0);
 	g->state = GATEWAY_CLOSING;
 	g->hb_active = 0;
 	g->pending_delay = delay;
@@ -348,6 +352,7 @@ void gateway_on_close(struct gateway *g, int code, uint64_t now)
 
 	if (g->state == GATEWAY_DEAD)
 		return;
+	metric_set(&met_platform_connected, METER_DISCORD, 0, 0);
 	buf_reset(&g->frame);
 	g->frame_skip = 0;
 	if (g->state == GATEWAY_CLOSING) {	/* our own close */
@@ -523,6 +528,7 @@ static void on_ready(struct gateway *g, json_t *d, uint64_t now)
 		logf_(g, "READY without a wss:// resume_gateway_url");
 	if (take_string(&g->app_id, json_object_get(d, "application"), "id") < 0)
 		logf_(g, "READY without application.id");
+	metric_set(&met_platform_connected, METER_DISCORD, 0, 1);
 	g->state = GATEWAY_CONNECTED;
 	g->attempts = 0;
 	g->identify_fails = 0;
@@ -558,6 +564,8 @@ static void on_dispatch(struct gateway *g, json_t *msg, uint64_t now)
 		}
 		on_ready(g, d, now);
 	} else if (!strcmp(name, "RESUMED")) {
+		metric_inc(&met_gateway_resumes, 0, 0);
+		metric_set(&met_platform_connected, METER_DISCORD, 0, 1);
 		g->state = GATEWAY_CONNECTED;
 		g->attempts = 0;
 		g->connected_at = now;

@@ -14,8 +14,14 @@
 
 #include "adapters/discord/ratelimit.h"
 #include "adapters/http.h"
+#include "util/meters.h"
+#include "util/version.h"
 
 #define TOKEN_MAX 512
+/* The base of requests over a proxy's Unix socket. */
+#define UNIX_BASE "http://localhost/api/v10"
+/* sizeof(struct sockaddr_un.sun_path) on Linux */
+#define UNIX_PATH_MAX 108
 
 struct rest_lane;
 
@@ -28,7 +34,12 @@ struct rest_req {
 	size_t body_len;
 	char *ctype;			/* Content-Type line */
 	unsigned attempts;		/* tries answered so far */
+	unsigned forgiven;		/* ... of which failed while down: they
+					 * do not count towards giving up */
 	int inflight;			/* sent, no answer yet */
+	int direct;			/* to direct_url, not through the proxy */
+	int held;			/* the limiter holds it (counted once) */
+	int down_wait;			/* not_before is a retry while down */
 	uint64_t not_before;		/* retry delay (loop time) */
 	char *error;			/* send failure, on the failed list */
 	discord_rest_fn cb;
@@ -47,7 +58,18 @@ struct discord_rest {
 	struct http_client *http;	/* owned */
 	struct ratelimit rl;
 	char *auth;			/* "Authorization: Bot <token>" */
+	char *ua;			/* "User-Agent: DiscordBot (url, version)" */
 	char *base;			/* no trailing slash */
+	char *direct;			/* interaction callbacks; NULL: base */
+	char *unix_path;		/* the proxy's Unix socket, or NULL */
+	int proxy;			/* base names a shared proxy */
+	int down;			/* see rest.h */
+	unsigned fail_streak;		/* unreachable answers in a row */
+	uint64_t probe_at;		/* down: the next probe's time */
+	size_t inflight_base;		/* requests out to base */
+	struct discord_rest_stats stats;
+	void (*on_down)(void *ctx, int down);
+	void *ctx;
 	long timeout_ms;
 	size_t max_pending;
 	uint64_t retry_cap_ms;
@@ -169,7 +191,11 @@ static int send_req(struct discord_rest *q, struct rest_req *r,
 
 	hdrs[0] = q->auth;
 	hdrs[1] = r->ctype ? r->ctype : "Content-Type: application/json";
-	hdrs[2] = "User-Agent: " DISCORD_REST_USER_AGENT;
+	hdrs[2] = q->ua;
+	if (!r->direct) {
+		hr.private_http = q->proxy;
+		hr.unix_socket = q->unix_path;
+	}
 	return http_request(q->http, &hr, on_http_done, r, err);
 }
 
@@ -193,18 +219,37 @@ static void pump(struct discord_rest *q)
 		next = l->next;
 		if (r->inflight)
 			continue;
+		/* down: one probe at a time, at most one per retry delay;
+		 * its answer pumps again */
+		if (q->down && !r->direct) {
+			if (q->inflight_base)
+				continue;
+			if (q->probe_at > now) {
+				if (q->probe_at < wake)
+					wake = q->probe_at;
+				continue;
+			}
+		}
 		if (r->not_before > now) {
 			if (r->not_before < wake)
 				wake = r->not_before;
 			continue;
 		}
 		if (ratelimit_acquire(&q->rl, &r->key, now, &wait)) {
+			if (!r->held) {
+				q->stats.waits++;
+				metric_inc(&met_ratelimit_waits, METER_DISCORD, 0);
+			}
+			r->held = 1;
 			if (now + wait < wake)
 				wake = now + wait;
 			continue;
 		}
+		r->held = 0;
 		if (!send_req(q, r, &err)) {
 			r->inflight = 1;
+			q->inflight_base += !r->direct;
+			q->stats.sent++;
 			continue;
 		}
 		/* Never sent: give the slot back; report from the loop. */
@@ -264,6 +309,40 @@ static void parse_429_body(struct ratelimit_headers *h, const struct buf *body)
 	json_decref(j);
 }
 
+/* Network errors and the gateway statuses: Discord (or the proxy's Discord)
+ * did not answer this request.  A 500 is an answer. */
+static int unreachable(int status)
+{
+	return status == 0 || status == 502 || status == 503 || status == 504;
+}
+
+/* One answer through the base URL: the down state (rest.h). */
+static void note_health(struct discord_rest *q, int failed)
+{
+	struct rest_lane *l;
+
+	if (failed) {
+		if (++q->fail_streak >= DISCORD_REST_DOWN_AFTER && !q->down) {
+			q->down = 1;
+			if (q->on_down)
+				q->on_down(q->ctx, 1);
+		}
+		return;
+	}
+	q->fail_streak = 0;
+	if (!q->down)
+		return;
+	q->down = 0;
+	/* everything that waited for the outage to end goes now */
+	for (l = q->lanes; l; l = l->next)
+		if (l->head->down_wait) {
+			l->head->down_wait = 0;
+			l->head->not_before = 0;
+		}
+	if (q->on_down)
+		q->on_down(q->ctx, 0);
+}
+
 static void on_http_done(struct http_resp *resp, void *ctx)
 {
 	struct rest_req *r = ctx;
@@ -281,15 +360,38 @@ static void on_http_done(struct http_resp *resp, void *ctx)
 	now = uv_now(q->loop);
 
 	r->inflight = 0;
+	if (!r->direct)
+		q->inflight_base--;
 	r->attempts++;
 	ratelimit_headers_init(&h);
 	h.status = resp->error ? 0 : (int)resp->status;
+	meters_request(METER_DISCORD, h.status);
 	for (i = 0; i < resp->nheaders; i++)
 		ratelimit_headers_parse(&h, resp->headers[i],
 					strlen(resp->headers[i]));
 	if (h.status == 429)
 		parse_429_body(&h, &resp->body);
-	act = ratelimit_update(&q->rl, &r->key, now, &h, r->attempts, &retry);
+	act = ratelimit_update(&q->rl, &r->key, now, &h, r->attempts - r->forgiven, &retry);
+	if (h.status == 429) {
+		q->stats.answers_429++;
+		q->stats.waits++;
+	} else if (h.status == 0 || h.status >= 500) {
+		q->stats.failures++;
+	}
+	if (!r->direct) {
+		note_health(q, unreachable(h.status));
+		if (q->down && unreachable(h.status)) {
+			/* nothing is given up while Discord is out of reach, and
+			 * the next try of anything waits the probe's delay */
+			retry = DISCORD_REST_DOWN_RETRY_MS;
+			if (q->retry_cap_ms && retry > q->retry_cap_ms)
+				retry = q->retry_cap_ms;
+			act = RATELIMIT_RETRY;
+			r->down_wait = 1;
+			r->forgiven = r->attempts;
+			q->probe_at = now + retry;
+		}
+	}
 
 	if (act == RATELIMIT_RETRY) {
 		if (q->retry_cap_ms && h.status != 429 && retry > q->retry_cap_ms)
@@ -331,6 +433,8 @@ struct discord_rest *discord_rest_new(uv_loop_t *loop,
 				      struct buf *err)
 {
 	const char *base = cfg->base_url ? cfg->base_url : DISCORD_REST_DEFAULT_BASE;
+	const char *direct = cfg->direct_url ? cfg->direct_url : DISCORD_REST_DEFAULT_BASE;
+	const char *unix_path = NULL;
 	struct discord_rest *q;
 	struct buf b = BUF_INIT;
 	size_t i, n;
@@ -351,7 +455,19 @@ struct discord_rest *discord_rest_new(uv_loop_t *loop,
 				 "or a control character");
 			return NULL;
 		}
-	if (!http_url_allowed(base, err)) {
+	if (cfg->proxy && !strncmp(base, "unix:", 5)) {
+		unix_path = base + 5;
+		if (!strncmp(unix_path, "///", 3))
+			unix_path += 2;		/* unix:///run/x.sock */
+		if (unix_path[0] != '/' || strlen(unix_path) >= UNIX_PATH_MAX) {
+			buf_setf(err, "discord: a proxy's Unix socket is unix:/absolute/path "
+				 "(shorter than %d characters)", UNIX_PATH_MAX);
+			return NULL;
+		}
+		base = UNIX_BASE;
+	}
+	if (!(cfg->proxy ? http_url_allowed_private(base, err) : http_url_allowed(base, err)) ||
+	    (cfg->proxy && !http_url_allowed(direct, err))) {
 		struct buf why = BUF_INIT;
 
 		buf_addstr(&why, buf_str(err));
@@ -372,11 +488,24 @@ struct discord_rest *discord_rest_new(uv_loop_t *loop,
 	ratelimit_init(&q->rl, cfg->seed);
 	buf_printf(&b, "Authorization: Bot %s", cfg->token);
 	q->auth = buf_detach(&b);
+	buf_printf(&b, "User-Agent: DiscordBot (%s, %s)", tabula_url, tabula_version);
+	q->ua = buf_detach(&b);
 	n = strlen(base);
 	while (n && base[n - 1] == '/')
 		n--;
 	buf_add(&b, base, n);
 	q->base = buf_detach(&b);
+	if (cfg->proxy) {
+		n = strlen(direct);
+		while (n && direct[n - 1] == '/')
+			n--;
+		buf_add(&b, direct, n);
+		q->direct = buf_detach(&b);
+		q->unix_path = unix_path ? xstrdup(unix_path) : NULL;
+		q->proxy = 1;
+	}
+	q->on_down = cfg->on_down;
+	q->ctx = cfg->ctx;
 	q->timeout_ms = cfg->timeout_ms;
 	q->max_pending = cfg->max_pending ? cfg->max_pending :
 		DISCORD_REST_DEFAULT_MAX_PENDING;
@@ -416,6 +545,10 @@ void discord_rest_free(struct discord_rest *q)
 	q->auth = NULL;
 	free(q->base);
 	q->base = NULL;
+	free(q->ua);
+	free(q->direct);
+	free(q->unix_path);
+	q->ua = q->direct = q->unix_path = NULL;
 	uv_timer_stop(&q->timer);
 	uv_close((uv_handle_t *)&q->timer, on_closed);	/* frees q */
 }
@@ -427,6 +560,16 @@ static uint64_t wall_ms(void)
 	if (clock_gettime(CLOCK_REALTIME, &ts))
 		return 0;	/* skips the old-message check */
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/* An interaction callback: POST /interactions/{id}/{token}/callback. */
+static int is_callback(const char *route)
+{
+	static const char tail[] = "/callback";
+	size_t n = strlen(route);
+
+	return !strncmp(route, "POST /interactions/", 19) && n > sizeof(tail) &&
+		!strcmp(route + n - (sizeof(tail) - 1), tail);
 }
 
 int discord_rest_submit(struct discord_rest *q, const char *method,
@@ -445,6 +588,7 @@ int discord_rest_submit_raw(struct discord_rest *q, const char *method, const ch
 	struct rest_req *r;
 	struct buf url = BUF_INIT;
 	const char *p;
+	int direct;
 
 	if (!q || q->dead) {
 		buf_setf(err, "discord: the REST queue is closed");
@@ -471,8 +615,10 @@ int discord_rest_submit_raw(struct discord_rest *q, const char *method, const ch
 		}
 	if (ratelimit_route_key(method, path, wall_ms(), &key, err))
 		return -1;
-	buf_printf(&url, "%s%s", q->base, path);
-	if (url.toobig || !http_url_allowed(buf_str(&url), err)) {
+	direct = q->direct && is_callback(key.route);
+	buf_printf(&url, "%s%s", direct ? q->direct : q->base, path);
+	if (url.toobig || !(q->proxy && !direct ? http_url_allowed_private(buf_str(&url), err)
+			    : http_url_allowed(buf_str(&url), err))) {
 		if (url.toobig)
 			buf_setf(err, "discord: URL too long");
 		buf_release(&url);
@@ -482,6 +628,7 @@ int discord_rest_submit_raw(struct discord_rest *q, const char *method, const ch
 	r = xcalloc(1, sizeof(*r));
 	r->q = q;
 	r->key = key;
+	r->direct = direct;
 	r->method = xstrdup(method);
 	r->url = buf_detach(&url);
 	if (body) {
@@ -507,4 +654,14 @@ int discord_rest_submit_raw(struct discord_rest *q, const char *method, const ch
 size_t discord_rest_pending(const struct discord_rest *q)
 {
 	return q ? q->pending : 0;
+}
+
+int discord_rest_down(const struct discord_rest *q)
+{
+	return q ? q->down : 0;
+}
+
+const struct discord_rest_stats *discord_rest_stats(const struct discord_rest *q)
+{
+	return &q->stats;
 }

@@ -23,6 +23,21 @@
  * deliver, retry after a delay (429, 5xx, network error), or give up after
  * RATELIMIT_MAX_ATTEMPTS tries.
  *
+ * Unreachable: DISCORD_REST_DOWN_AFTER answers in a row that were network
+ * errors or 502/503/504 (a proxy whose Discord does not answer says so with
+ * those) make the queue "down": it tells cfg->on_down, gives up on nothing
+ * that fails that way (a failed request waits DISCORD_REST_DOWN_RETRY_MS and
+ * tries again), and sends one request at a time, as a probe.  The first
+ * other answer ends it: cfg->on_down again, and everything waiting goes at
+ * once, lanes in order.  So an outage of Discord or of the proxy loses
+ * nothing that was queued, and does not hammer either.
+ *
+ * A shared proxy (cfg->proxy, docs/deploy.md): base_url may be plain http://
+ * to a private address or a Unix socket ("unix:/path"), and interaction
+ * callbacks go to cfg->direct_url instead: Discord exempts them from the
+ * global limit, they have a bucket per interaction, and the bot can then
+ * answer a player "try again" while the proxy is down.
+ *
  * Secrets: the token lives only in the Authorization header line this
  * module builds (wiped on free); nothing here logs, and no error text ever
  * contains it.
@@ -39,7 +54,12 @@
 #include "util/buf.h"
 
 #define DISCORD_REST_DEFAULT_BASE	"https://discord.com/api/v10"
-#define DISCORD_REST_USER_AGENT		"DiscordBot (tabula, 0.1)"
+/* The User-Agent is "DiscordBot (<tabula_url>, <tabula_version>)"
+ * (util/version.h), the form Discord asks for. */
+/* Failures in a row (network errors, 502/503/504) that make the queue down. */
+#define DISCORD_REST_DOWN_AFTER		3
+/* While down, how long a failed request waits before it is tried again. */
+#define DISCORD_REST_DOWN_RETRY_MS	2000
 /* Used when the config leaves max_pending 0. */
 #define DISCORD_REST_DEFAULT_MAX_PENDING 4096
 
@@ -62,6 +82,29 @@ struct discord_rest_config {
 	 * says.  Otherwise at most this many ms (for tests; 429 delays, which
 	 * the server dictates, are never shortened). */
 	uint64_t retry_cap_ms;
+	/* 1: base_url names a shared REST proxy the operator runs
+	 * (DISCORD_API_PROXY=1): it may also be plain http:// to a private
+	 * address (http_url_allowed_private(), checked again on the address
+	 * connected to) or "unix:/path/to.sock", a Unix socket (requests then
+	 * go to http://localhost/api/v10/... over it); and interaction
+	 * callbacks go to direct_url instead. */
+	int proxy;
+	/* With proxy: where interaction callbacks go; NULL:
+	 * DISCORD_REST_DEFAULT_BASE.  Must pass http_url_allowed().  Copied. */
+	const char *direct_url;
+	/* Told (from the loop, never from inside a call of this API) when the
+	 * queue becomes down (1) and when it is up again (0); may be NULL. */
+	void (*on_down)(void *ctx, int down);
+	void *ctx;
+};
+
+/* What the queue did, since it was made (for the operator's metrics). */
+struct discord_rest_stats {
+	uint64_t sent;		/* attempts sent */
+	uint64_t waits;		/* a request held back by its bucket, the global
+				 * cap or a 429's pause: counted once per wait */
+	uint64_t answers_429;	/* 429 answers */
+	uint64_t failures;	/* network errors and 5xx answers */
 };
 
 struct discord_rest_resp {
@@ -91,7 +134,8 @@ typedef void (*discord_rest_fn)(const struct discord_rest_resp *resp,
 
 /*
  * A new queue on loop with its own HTTP client, or NULL with err filled (a
- * missing or malformed token, a base URL refused by http_url_allowed(), a
+ * missing or malformed token, a base URL refused by http_url_allowed(), or
+ * with cfg->proxy by http_url_allowed_private(), a direct URL refused, a
  * client setup failure).  The loop is borrowed.
  */
 struct discord_rest *discord_rest_new(uv_loop_t *loop,
@@ -130,5 +174,12 @@ int discord_rest_submit_raw(struct discord_rest *q, const char *method, const ch
 
 /* Requests accepted and not yet completed (queued, waiting or in flight). */
 size_t discord_rest_pending(const struct discord_rest *q);
+
+/* 1 while the queue is down (above): Discord does not answer through the
+ * base URL.  Interaction callbacks to a direct URL are not held by it. */
+int discord_rest_down(const struct discord_rest *q);
+
+/* The counters above; valid as long as q. */
+const struct discord_rest_stats *discord_rest_stats(const struct discord_rest *q);
 
 #endif

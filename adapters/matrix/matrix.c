@@ -19,6 +19,7 @@
 #include "adapters/matrix/mxroom.h"
 #include "adapters/matrix/mxsync.h"
 #include "util/logging.h"
+#include "util/meters.h"
 #include "util/rng.h"
 #include "util/strmap.h"
 #include "util/text.h"
@@ -714,6 +715,7 @@ static void on_http(struct http_resp *resp, void *ctx)
 
 	if (m->stopping)
 		return;
+	meters_request(METER_MATRIX, resp->too_big ? 200 : status);
 	if (resp->too_big) {
 		/* the same again if retried: the caller decides */
 		finish(q, STATUS_TOO_BIG, NULL, "", 0);
@@ -735,6 +737,7 @@ static void on_http(struct http_resp *resp, void *ctx)
 		if (wait > 600000)
 			wait = 600000;
 		if (++q->attempts < MAX_ATTEMPTS * 2) {
+			metric_inc(&met_ratelimit_waits, METER_MATRIX, 0);
 			log_info("matrix: rate limited; retrying in %llu ms", (unsigned long long)wait);
 			retry_later(q, wait);
 			json_decref(j);
@@ -3575,11 +3578,14 @@ static void on_sync(struct matrix *m, long status, const char *errcode, const ch
 		return;
 	}
 	if (status != 200) {
+		metric_set(&met_platform_connected, METER_MATRIX, 0, 0);
 		log_warn("matrix: sync failed (HTTP %ld); again in %d ms", status, SYNC_RETRY_MS);
 		uv_timer_start(&m->sync_timer, on_sync_timer, SYNC_RETRY_MS, 0);
 		buf_release(&err);
 		return;
 	}
+	metric_set(&met_platform_connected, METER_MATRIX, 0, 1);
+	metric_set(&met_matrix_last_sync, 0, 0, meters_unix_ms());
 	if (initial)
 		log_info("matrix: first sync; earlier messages are not commands");
 	log_debug("matrix: sync: %zu items", s.nitems);
@@ -3823,6 +3829,7 @@ static void matrix_stop(struct adapter *a)
 	if (!m->started || m->stopping)
 		return;
 	m->stopping = 1;
+	metric_set(&met_platform_connected, METER_MATRIX, 0, 0);
 	uv_close((uv_handle_t *)&m->sync_timer, NULL);
 	uv_close((uv_handle_t *)&m->resume_timer, NULL);
 	http_client_free(m->http);

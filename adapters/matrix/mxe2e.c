@@ -12,6 +12,7 @@
 #include "adapters/matrix/mxhold.h"
 #include "adapters/matrix/mxkeys.h"
 #include "util/logging.h"
+#include "util/meters.h"
 #include "util/strmap.h"
 
 #define API "/_matrix/client/v3"
@@ -1693,6 +1694,12 @@ static void on_held_converted(void *ctx, const struct mxh_event *h)
  * were, so a crash or an error in between converts it again (the events
  * already held are skipped).
  */
+/* The operators' gauge of held events (util/meters.h). */
+static void held_gauge(const struct mxe2e *e)
+{
+	metric_set(&met_matrix_held, 0, 0, (int64_t)e->held.n);
+}
+
 static void held_load(struct mxe2e *e)
 {
 	struct buf k = BUF_INIT, v = BUF_INIT, err = BUF_INIT;
@@ -1731,6 +1738,7 @@ static void held_load(struct mxe2e *e)
 					 "now stored one by one", l.n);
 		}
 	}
+	held_gauge(e);
 	buf_release(&k);
 	buf_release(&v);
 	buf_release(&err);
@@ -1779,6 +1787,7 @@ void mxe2e_expire(struct mxe2e *e, void (*cb)(void *ctx, const char *room, const
 	if (!e->started)
 		return;
 	mxh_expire(&e->held, now_ms(e), on_expired, e);
+	held_gauge(e);
 	for (i = 0; i < e->nuntold; i++)
 		cb(ctx, e->untold[i][0], e->untold[i][1]);
 	free(e->untold);
@@ -1842,6 +1851,7 @@ static int hold(struct mxe2e *e, const struct mx_item *c)
 	/* not stored, it would be lost by a restart: kept in memory anyway,
 	 * as the sync position moves on either way */
 	held_save(e, added);
+	held_gauge(e);
 	return 0;
 }
 
@@ -1849,6 +1859,7 @@ static void unhold(struct mxe2e *e, const char *event_id)
 {
 	if (mxh_remove(&e->held, event_id))
 		held_delete(e, event_id);
+	held_gauge(e);
 }
 
 void mxe2e_forget(struct mxe2e *e, const char *event_id)

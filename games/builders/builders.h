@@ -3,7 +3,7 @@
  * (games/builders/).
  *
  * The specification is the Spanish rulebook ("Los Constructores:
- * Antigüedad", /work/shared/seeds/003_1ee2b25f51d7d57a.txt); the card values
+ * Antigüedad", 003_1ee2b25f51d7d57a.txt in ../shared/seeds/); the card values
  * it does not print come from cards.c (its source is named there); the
  * rulings tabula took are in docs/games/builders.md.
  *

@@ -7,7 +7,7 @@
  * building's stone/wood/architecture/decoration needs, coins and VP, the
  * machines' production, the 18 workers (wage and production), the 6
  * slaves, tools, loans and universities.  Its counts match the rulebook
- * (/work/shared/seeds/003_1ee2b25f51d7d57a.txt: 33 buildings with 4
+ * (003_1ee2b25f51d7d57a.txt in ../shared/seeds/: 33 buildings with 4
  * machines, 18 workers, 6 slaves, 4 tools, 4 loans, 4 universities).
  * The same file gives 5 as a slave's "coût d'affranchissement", which that
  * implementation uses as the freed slave's wage (BUILDERS_FREED_WAGE in

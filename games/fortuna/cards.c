@@ -1,7 +1,7 @@
 /*
  * cards.c: Fortuna's data tables.
  *
- * Sources: the rulebook (/work/shared/seeds/004_108c73968fa59adc.txt) for the
+ * Sources: the rulebook (004_108c73968fa59adc.txt in ../shared/seeds/) for the
  * action, favour and building cards and every count it prints; the project
  * guide (guide/games.md, "Fortuna") for the component counts of the public
  * box lists and for the privilege deck, which no public source lists and the

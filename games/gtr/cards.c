@@ -2,7 +2,8 @@
  * cards.c: Glory to Rome's data tables.
  *
  * Sources: the rulebook's "Apéndice - Edificios y sus funciones" and its
- * component list (/work/shared/seeds/000_af59ce2b58a8d520.txt, 001_*.txt:
+ * component list (000_af59ce2b58a8d520.txt and 001_df12c6ec6f002223.txt in
+ * ../shared/seeds/:
  * "144 cartas de Acción ... amarillo/Escombros y marrón/Madera: 6 x 4
  * edificios; naranja/Ladrillo, azul/Piedra, violeta/Mármol y gris/Cemento:
  * 3 x 8 edificios", "6 Senadores", "36 Solares") for the names, materials

@@ -6,7 +6,8 @@
 /* API-STABLE */
 /*
  * The specification is the Spanish rulebook ("Gloria a Roma", HomoLudicus,
- * /work/shared/seeds/000_*.txt and 001_*.txt), with guide/games.md for the
+ * 000_af59ce2b58a8d520.txt and
+ * 001_df12c6ec6f002223.txt in ../shared/seeds/), with guide/games.md for the
  * card table and guide/rulings.md for the rulings; the rulings tabula made
  * on top are listed at the top of gtr.c.
  *

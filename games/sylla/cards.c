@@ -233,6 +233,8 @@ static const char *const words[SW_COUNT][2][LOC_COUNT] = {
 	[SW_CHRISTIAN] = { { "Christian", "cristiano" }, { "Christians", "cristianos" } },
 	[SW_CHARACTER] = { { "character", "personaje" }, { "characters", "personajes" } },
 	[SW_SPACE] = { { "space", "casilla" }, { "spaces", "casillas" } },
+	[SW_EVENT] = { { "event", "evento" }, { "events", "eventos" } },
+	[SW_HUNGER] = { { "hunger symbol", "símbolo de hambre" }, { "hunger symbols", "símbolos de hambre" } },
 };
 
 const char *sylla_word(int w, int n, enum locale loc)

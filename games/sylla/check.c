@@ -119,6 +119,9 @@ static int check_tiles(const struct sylla_state *s, struct buf *err)
 
 		for (i = 0; i < s->nplayers; i++) {
 			cranes += s->p[i].zone[SZ_CRANE] + s->p[i].zone_down[SZ_CRANE];
+			if (s->p[i].crane_new > s->p[i].crane_used)
+				FAIL("seat %d: %d Cranes new this turn, %d turned", i + 1, s->p[i].crane_new,
+				     s->p[i].crane_used);
 			if (s->p[i].crane_used > s->p[i].zone[SZ_CRANE])
 				FAIL("seat %d turned more Cranes than it has", i + 1);
 		}

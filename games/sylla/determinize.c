@@ -4,14 +4,17 @@
  * Hidden from a seat: the order of the face-down piles (the characters
  * never shown, each letter of the building stack, the events, the Great
  * Works below the known ones), the colours of the others' tokens taken
- * in secret (Insula, Private Temple), and the others' secret choices not
- * yet revealed.  Each pile is laid out in a canonical order and shuffled
- * with the caller's rng.  The others' unseen tokens are pooled by colour
- * -- the pool is public: what the supply lacks, minus the seat's own
- * tokens and the colours the table saw -- and dealt back in the same
- * numbers.  A secret choice another seat has confirmed is made again by
- * the bot's rule for that seat on the re-dealt position; one still being
- * made starts again.
+ * in secret (Insula, Private Temple) -- and so how many of each colour
+ * are left beside the board, of which the table sees only the total and
+ * the colours run out (docs/games/sylla.md, ruling 7) -- and the others'
+ * secret choices not yet revealed.  Each pile is laid out in a canonical
+ * order and shuffled with the caller's rng.  The others' unseen tokens
+ * get their colours again, as many per seat as before: a colour run out
+ * gets exactly what it lacks (it is known), the rest colours drawn at
+ * random among those not run out, none of them emptied; the supply is
+ * what is left.  A secret choice another seat has confirmed is made again
+ * by the bot's rule for that seat on the re-dealt position; one still
+ * being made starts again.
  *
  * Money stays: every change of it happens in the open (sylla.h), so the
  * seat could count it.  The game's own rng is re-seeded from rng.
@@ -43,17 +46,42 @@ static void reshuffle(uint8_t *v, int n, struct rng *rng)
 
 static void deal_tokens(struct sylla_state *s, int seat, struct rng *rng)
 {
-	uint8_t pool[3 * SY_TOKENS];
-	int i, t, k, n = 0;
+	uint8_t pool[3 * SY_TOKENS] = { 0 };
+	int room[ST_COUNT], i, t, k, n = 0, blind = 0;
 
+	for (i = 0; i < s->nplayers; i++)
+		if (i != seat)
+			blind += s->p[i].blind;
 	for (t = 0; t < ST_COUNT; t++) {
-		int unseen = 0;
+		/* of colour t the seat knows its own tokens and those the
+		 * table saw; the others' unseen ones are the rest */
+		int known = s->p[seat].tok[t], rest;
 
 		for (i = 0; i < s->nplayers; i++)
 			if (i != seat)
-				unseen += s->p[i].tok[t] - s->p[i].seen[t];
-		for (k = 0; k < unseen; k++)
-			pool[n++] = (uint8_t)t;
+				known += s->p[i].seen[t];
+		rest = SY_TOKENS - 1 - known;
+		if (!s->supply[t]) {	/* run out, in view: all the rest are theirs */
+			for (k = 0; k < rest && n < blind; k++)
+				pool[n++] = (uint8_t)t;
+			room[t] = 0;
+		} else {		/* at least one stays beside the board */
+			room[t] = rest - 1;
+		}
+	}
+	while (n < blind) {
+		int open = 0, pick;
+
+		for (t = 0; t < ST_COUNT; t++)
+			open += room[t] > 0;
+		if (!open)
+			break;		/* cannot happen: the true colours fit */
+		pick = (int)rng_below(rng, (uint32_t)open);
+		for (t = 0; t < ST_COUNT; t++)
+			if (room[t] > 0 && !pick--)
+				break;
+		room[t]--;
+		pool[n++] = (uint8_t)t;
 	}
 	rng_shuffle(rng, pool, (uint32_t)n, 1);
 	n = 0;
@@ -65,6 +93,13 @@ static void deal_tokens(struct sylla_state *s, int seat, struct rng *rng)
 		memcpy(p->tok, p->seen, sizeof(p->tok));
 		for (k = 0; k < p->blind; k++)
 			p->tok[pool[n++]]++;
+	}
+	for (t = 0; t < ST_COUNT; t++) {
+		int held = 0;
+
+		for (i = 0; i < s->nplayers; i++)
+			held += s->p[i].tok[t];
+		s->supply[t] = (uint8_t)(SY_TOKENS - 1 - held);
 	}
 }
 

@@ -72,6 +72,9 @@ void sylla_move_id(const void *st, int seat, struct move m, struct buf *out)
 	case SM_PICK:
 		buf_printf(out, "pick %s", a < SY_PER_SET ? sylla_chars[a].id : "?");
 		break;
+	case SM_DROP:
+		buf_printf(out, "drop %s", a < SY_PER_SET ? sylla_chars[a].id : "?");
+		break;
 	case SM_CONFIRM:
 		buf_addstr(out, "confirm");
 		break;
@@ -168,6 +171,11 @@ void sylla_move_label(const void *st, int seat, struct move m, enum locale loc, 
 		buf_addstr(out, L(loc, "Choose ", "Elegir "));
 		sylla_char_name(a, loc, out);
 		break;
+	case SM_DROP:
+		buf_addstr(out, L(loc, "Chosen: ", "Elegido: "));
+		sylla_char_name(a, loc, out);
+		buf_addstr(out, L(loc, " (put it back)", " (devolverlo)"));
+		break;
 	case SM_CONFIRM:
 		buf_addstr(out, L(loc, "Confirm my choice", "Confirmar mi elección"));
 		break;
@@ -239,7 +247,7 @@ void sylla_move_label(const void *st, int seat, struct move m, enum locale loc, 
 		if (to < 0 || to > SY_TRACK_MAX)
 			buf_printf(out, L(loc, "Block %s at %d", "Bloquear %s en %d"), track_name(a, loc), v);
 		else
-			buf_printf(out, L(loc, "Move %s %s: %d -> %d", "Mover %s hacia %s: %d -> %d"),
+			buf_printf(out, L(loc, "Move %s %s: %d \xe2\x86\x92 %d", "Mover %s hacia %s: %d \xe2\x86\x92 %d"),
 				   track_name(a, loc), m.b ? L(loc, "up", "arriba") : L(loc, "down", "abajo"), v, to);
 		break;
 	}
@@ -291,6 +299,55 @@ void sylla_move_label(const void *st, int seat, struct move m, enum locale loc, 
 	}
 }
 
+/* ---- pieces shared by the board, the prompt and the picture ---- */
+
+void sylla_cubes_text(const struct sylla_state *s, int seat, enum locale loc, struct buf *out)
+{
+	const struct sylla_player *p = &s->p[seat];
+
+	loc = fix(loc);
+	if (p->cubes[0] && p->cubes[1])
+		buf_printf(out, "%s %d, %s %d", sylla_kinds[SK_VESTAL].name[loc], p->cubes[0],
+			   sylla_kinds[SK_LEGIONARY].name[loc], p->cubes[1]);
+	else if (p->cubes[0] || p->cubes[1])
+		buf_printf(out, "%s %d", sylla_kinds[p->cubes[0] ? SK_VESTAL : SK_LEGIONARY].name[loc],
+			   p->cubes[0] ? p->cubes[0] : p->cubes[1]);
+	else
+		buf_addstr(out, L(loc, "none", "ninguno"));
+}
+
+void sylla_cranes_text(const struct sylla_state *s, int seat, enum locale loc, struct buf *out)
+{
+	const struct sylla_player *p = &s->p[seat];
+	int used = p->crane_used - p->crane_new;
+
+	loc = fix(loc);
+	if (used > 0)
+		buf_printf(out, used == 1 ? L(loc, "%d turned", "%d girada") : L(loc, "%d turned", "%d giradas"),
+			   used);
+	if (!p->crane_new)
+		return;
+	if (used > 0)
+		buf_addstr(out, ", ");
+	if (p->crane_new < p->zone[SZ_CRANE])
+		buf_printf(out, "%d ", p->crane_new);
+	buf_addstr(out, p->crane_new == 1 ? L(loc, "usable next turn", "usable el turno siguiente")
+					  : L(loc, "usable next turn", "usables el turno siguiente"));
+}
+
+/* A seat that confirmed its part of the secret step under way. */
+static int confirmed(const struct sylla_state *s, int seat)
+{
+	return (unsigned)seat < s->nplayers && s->phase != SP_OVER && sylla_secret_step(s->step) &&
+	       ((s->asked >> seat) & 1) && !((s->waiting >> seat) & 1);
+}
+
+void sylla_idle_reason(const void *st, int seat, enum locale loc, struct buf *out)
+{
+	if (confirmed(st, seat))
+		buf_addstr(out, L(fix(loc), "You have confirmed your choice.", "Ya has confirmado tu elección."));
+}
+
 /* ---- prompt ---- */
 
 void sylla_prompt(const void *st, int seat, enum locale loc, struct buf *out)
@@ -298,6 +355,11 @@ void sylla_prompt(const void *st, int seat, enum locale loc, struct buf *out)
 	const struct sylla_state *s = st;
 
 	loc = fix(loc);
+	if (confirmed(s, seat)) {
+		buf_addstr(out, L(loc, "You have confirmed your choice; waiting for the others.",
+				  "Ya has confirmado tu elección; esperando a los demás."));
+		return;
+	}
 	if ((unsigned)seat >= s->nplayers || !((sylla_awaiting(s) >> seat) & 1)) {
 		buf_addstr(out, L(loc, "Nothing to decide now.", "Nada que decidir ahora."));
 		return;
@@ -312,9 +374,9 @@ void sylla_prompt(const void *st, int seat, enum locale loc, struct buf *out)
 				  "haz tu oferta secreta para Primer Cónsul (denarios sumados a tus Senadores) y confirma."));
 		break;
 	case SS_ELECT:
-		buf_printf(out, L(loc, "offer more than %d votes (Senators + denarii) to be First Consul, or pass.",
-				  "ofrece más de %d votos (Senadores + denarios) para ser Primer Cónsul, o pasa."),
-			   s->hi_votes);
+		buf_printf(out, L(loc, "offer more than %d %s (Senators + denarii) to be First Consul, or pass.",
+				  "ofrece más de %d %s (Senadores + denarios) para ser Primer Cónsul, o pasa."),
+			   s->hi_votes, sylla_word(SW_VOTE, s->hi_votes, loc));
 		break;
 	case SS_TOKEN:
 		buf_addstr(out, L(loc, "as First Consul, take a Res Publica token of your choice (its colour is shown).",
@@ -329,10 +391,10 @@ void sylla_prompt(const void *st, int seat, enum locale loc, struct buf *out)
 	case SS_BID: {
 		int slot = s->sale_slot < SY_ROW ? s->sale_slot : 0;
 
-		buf_printf(out, L(loc, "bid for %s (%s): more than %d characters with that colour, or pass.",
-				  "puja por %s (%s): más de %d personajes de ese color, o pasa."),
+		buf_printf(out, L(loc, "bid for %s (%s): more than %d %s with that colour, or pass.",
+				  "puja por %s (%s): más de %d %s de ese color, o pasa."),
 			   sylla_tile_name(s->tiles[slot], loc), sylla_colours[sylla_slot_colour[slot]].name[loc],
-			   s->bid_hi);
+			   s->bid_hi, sylla_word(SW_CHARACTER, s->bid_hi, loc));
 		break;
 	}
 	case SS_TAP:
@@ -352,13 +414,19 @@ void sylla_prompt(const void *st, int seat, enum locale loc, struct buf *out)
 		buf_addstr(out, L(loc, "use your Tavern to move a Res Publica marker one space?",
 				  "¿usar tu Taberna para mover un marcador Res Publica una casilla?"));
 		break;
-	case SS_CUBE:
-		buf_addstr(out, L(loc, "place a Vestal or Legionary cube on an event.",
-				  "coloca un cubo de Vestal o de Legionario sobre un evento."));
+	case SS_CUBE: {
+		struct buf left = BUF_INIT;
+
+		sylla_cubes_text(s, seat, loc, &left);
+		buf_printf(out, L(loc, "place one of your cubes on an event (cubes left: %s).",
+				  "coloca uno de tus cubos sobre un evento (te quedan: %s)."), buf_str(&left));
+		buf_release(&left);
 		break;
+	}
 	case SS_AVOID:
-		buf_printf(out, L(loc, "as First Consul, break the tie: choose %d event(s) to avoid.",
-				  "como Primer Cónsul, deshaz el empate: elige %d evento(s) que se evitan."), s->avoid_left);
+		buf_printf(out, L(loc, "as First Consul, break the tie: choose %d %s to avoid.",
+				  "como Primer Cónsul, deshaz el empate: elige %d %s que se evitan."), s->avoid_left,
+			   sylla_word(SW_EVENT, s->avoid_left, loc));
 		break;
 	case SS_REMOVE:
 		buf_addstr(out, L(loc, "as First Consul, choose which of the two avoided events is removed from the game.",
@@ -479,6 +547,23 @@ const char *sylla_phase_title(const struct sylla_state *s, enum locale loc)
 	return s->phase < SP_COUNT ? t[s->phase][loc] : "?";
 }
 
+int sylla_supply_total(const struct sylla_state *s)
+{
+	return s->supply[ST_CIVIC] + s->supply[ST_HEALTH] + s->supply[ST_LEISURE];
+}
+
+void sylla_supply_text(const struct sylla_state *s, enum locale loc, struct buf *out)
+{
+	int t, out_of = 0;
+
+	loc = fix(loc);
+	buf_printf(out, "%d", sylla_supply_total(s));
+	for (t = 0; t < ST_COUNT; t++)
+		if (!s->supply[t])
+			buf_printf(out, "%s%s", out_of++ ? ", " : L(loc, "; none left: ", "; no quedan de: "),
+				   sylla_tracks[t].name[loc]);
+}
+
 static void tracks_line(const struct sylla_state *s, enum locale loc, struct rich *out)
 {
 	struct buf b = BUF_INIT;
@@ -491,9 +576,9 @@ static void tracks_line(const struct sylla_state *s, enum locale loc, struct ric
 						: L(loc, "/token", "/ficha"));
 	rich_line(out, L(loc, "Res Publica: %s \xc2\xb7 famine %d/%d",
 			 "Res Publica: %s \xc2\xb7 hambruna %d/%d"), buf_str(&b), s->famine, SY_FAMINE_MAX);
-	rich_line(out, L(loc, "Tokens beside the board: civic spirit %d, health %d, leisure %d.",
-			 "Fichas junto al tablero: espíritu cívico %d, salud %d, ocio %d."),
-		  s->supply[ST_CIVIC], s->supply[ST_HEALTH], s->supply[ST_LEISURE]);
+	buf_reset(&b);
+	sylla_supply_text(s, loc, &b);
+	rich_line(out, L(loc, "Tokens beside the board: %s.", "Fichas junto al tablero: %s."), buf_str(&b));
 	buf_release(&b);
 }
 
@@ -621,10 +706,16 @@ static void player_rows(const struct sylla_state *s, const struct game_view *v, 
 		const struct sylla_player *p = &s->p[i];
 		int first = 1;
 
-		buf_printf(out, "%s%s \xc2\xb7 %s %d \xc2\xb7 %s %s\n", game_view_name(v, i),
+		buf_printf(out, "%s%s \xc2\xb7 %s %d \xc2\xb7 %d %s \xc2\xb7 %s %s", game_view_name(v, i),
 			   i == s->fc && s->phase != SP_SETUP ? L(loc, " (First Consul)", " (Primer Cónsul)") : "",
-			   L(loc, "prestige", "prestigio"), p->prestige,
+			   L(loc, "prestige", "prestigio"), p->prestige, p->money,
+			   sylla_word(SW_DENARIUS, p->money, loc),
 			   L(loc, "income tile", "loseta de ingresos"), sylla_numerals[p->set]);
+		if (s->step == SS_CUBE) {
+			buf_addstr(out, L(loc, " \xc2\xb7 cubes left: ", " \xc2\xb7 cubos: "));
+			sylla_cubes_text(s, i, loc, out);
+		}
+		buf_addch(out, '\n');
 		buf_addstr(out, "  ");
 		for (c = 0; c < SY_CHARS; c++) {
 			if (!((s->own[i] >> c) & 1))
@@ -650,8 +741,11 @@ static void player_rows(const struct sylla_state *s, const struct game_view *v, 
 				buf_printf(out, "%s%s", first ? "" : ", ", name);
 				if (p->zone[z] > 1)
 					buf_printf(out, " x%d", p->zone[z]);
-				if (z == SZ_CRANE && p->crane_used)
-					buf_printf(out, L(loc, " (%d turned)", " (%d girada)"), p->crane_used);
+				if (z == SZ_CRANE && p->crane_used) {
+					buf_addstr(out, " (");
+					sylla_cranes_text(s, i, loc, out);
+					buf_addstr(out, ")");
+				}
 				first = 0;
 			}
 			if (p->zone_down[z]) {
@@ -711,11 +805,18 @@ void sylla_render_public(const void *st, const struct game_view *v, struct rich 
 	market_lines(s, v, loc, out);
 	player_rows(s, v, loc, &b);
 	rich_mono(out, buf_str(&b));
-	rich_line(out, "%s", L(loc, "* turned this turn (used to buy). Money and Res Publica tokens stay behind each screen.",
-			       "* girado este turno (usado para comprar). El dinero y las fichas Res Publica quedan tras cada pantalla."));
+	rich_line(out, "%s", sylla_legend(loc));
 	if (s->phase == SP_OVER)
 		final_table(s, v, loc, out);
 	buf_release(&b);
+}
+
+const char *sylla_legend(enum locale loc)
+{
+	return L(fix(loc), "* turned this turn (used to buy). Res Publica tokens stay behind each screen; the denarii "
+		 "are counted from the payments, all made in view.",
+		 "* girado este turno (usado para comprar). Las fichas Res Publica quedan tras cada pantalla; los "
+		 "denarios se cuentan por los pagos, todos a la vista.");
 }
 
 /* ---- private view ---- */
@@ -753,11 +854,12 @@ void sylla_render_private(const void *st, int seat, const struct game_view *v, s
 			  sylla_numerals[s->p[seat].set], buf_str(&b));
 	} else if (s->phase != SP_OVER) {
 		rich_line(out, L(loc, "You can pay with: red %d, yellow %d, grey %d. Senators ready: %d. "
-				 "Income now: %d denarii.",
+				 "Income now: %d %s.",
 				 "Puedes pagar con: rojo %d, amarillo %d, gris %d. Senadores listos: %d. "
-				 "Ingresos ahora: %d denarios."),
+				 "Ingresos ahora: %d %s."),
 			  sylla_buy_power(s, seat, SC_RED), sylla_buy_power(s, seat, SC_YELLOW),
-			  sylla_buy_power(s, seat, SC_GREY), sylla_senators(s, seat), sylla_income(s, seat));
+			  sylla_buy_power(s, seat, SC_GREY), sylla_senators(s, seat), sylla_income(s, seat),
+			  sylla_word(SW_DENARIUS, sylla_income(s, seat), loc));
 	}
 	buf_reset(&b);
 	sylla_prompt(s, seat, loc, &b);
@@ -800,6 +902,10 @@ void sylla_secrets(const void *st, enum locale loc, struct buf *out)
 	loc = fix(loc);
 	buf_printf(out, "%s\n", L(loc, "Behind your screen", "Tras tu pantalla"));
 	buf_printf(out, "%s\n", L(loc, "Your secret choice", "Tu elección secreta"));
+	/* the supply by colour: with the colours the table saw, it would tell
+	 * those of the tokens taken in secret (Insula, Private Temple) */
+	buf_printf(out, L(loc, "civic spirit %d, health %d, leisure %d\n", "espíritu cívico %d, salud %d, ocio %d\n"),
+		   s->supply[ST_CIVIC], s->supply[ST_HEALTH], s->supply[ST_LEISURE]);
 	for (i = 0; i < s->nplayers; i++) {
 		size_t at = out->len;
 

@@ -273,8 +273,11 @@ static const char *const kind_power[SK_COUNT][LOC_COUNT] = {
 			   "un cubo para los eventos marcados con L (fase V) mientras no esté girado" },
 	[SK_VESTAL] = { "a cube for the events marked V (phase V) while untapped",
 			"un cubo para los eventos marcados con V (fase V) mientras no esté girada" },
-	[SK_SLAVE] = { "no power: three hexagons to buy with, and at the end it may be freed for 2 denarii (+3 prestige)",
-		       "sin poder: tres hexágonos para comprar, y al final se puede liberar por 2 denarios (+3 de prestigio)" },
+	[SK_SLAVE] = { "none of its own: it buys, in any of the colours of its three hexagons, and like every card it "
+		       "counts once in a bid, whatever its hexagons; at the end it may be freed for 2 denarii (+3 prestige)",
+		       "ninguno propio: compra, en cualquiera de los colores de sus tres hexágonos, y como toda carta "
+		       "cuenta una vez en una puja, tenga los hexágonos que tenga; al final se puede liberar por 2 denarios "
+		       "(+3 de prestigio)" },
 };
 
 static void card_text(int i, enum locale loc, struct rich *out)

@@ -1,5 +1,5 @@
 /*
- * save.c: a Sylla state as JSON ("v": 1) and back.
+ * save.c: a Sylla state as JSON ("v": 2) and back.
  *
  * One table of fields (struct game_field, games/game.h) drives both
  * directions: 8- and 16-bit scalars, fixed arrays, arrays whose length
@@ -10,13 +10,16 @@
  * that relates fields (conservation, the decision's context): a state it
  * accepts is one that moves() and apply() handle safely.  Unknown keys are
  * ignored; a missing or malformed one fails.
+ *
+ * Version 2 adds each seat's "cranes_new" (the Cranes bought this turn,
+ * shown as usable next turn); a version 1 save loads with none.
  */
 #include <stddef.h>
 #include <string.h>
 
 #include "games/sylla/sylla.h"
 
-#define SAVE_VERSION 1
+#define SAVE_VERSION 2
 #define OWNER_NONE 255
 
 #define S(f) offsetof(struct sylla_state, f)
@@ -115,6 +118,7 @@ json_t *sylla_save(const void *st)
 		json_t *p = json_object();
 
 		game_fields_save(p, &s->p[i], player_fields, NFIELDS(player_fields), s->nplayers);
+		json_object_set_new(p, "cranes_new", json_integer(s->p[i].crane_new));
 		json_array_append_new(players, p);
 	}
 	json_object_set_new(j, "seats", players);
@@ -139,13 +143,12 @@ int sylla_load(void *st, const json_t *j, struct buf *err)
 {
 	struct sylla_state *s = st;
 	const json_t *seats, *owner, *tapped, *down;
-	json_int_t x;
+	json_int_t x, version;
 	int n, i, c;
 
 	memset(s, 0, sizeof(*s));
-	if (!json_is_object(j) ||
-	    game_json_int(json_object_get(j, "v"), SAVE_VERSION, SAVE_VERSION, &x)) {
-		buf_setf(err, "%s", "bad Sylla save: not a version 1 save");
+	if (!json_is_object(j) || game_json_int(json_object_get(j, "v"), 1, SAVE_VERSION, &version)) {
+		buf_setf(err, "%s", "bad Sylla save: not a version 1 or 2 save");
 		return -1;
 	}
 	if (game_json_int(json_object_get(j, "players"), SY_MIN_PLAYERS, SY_MAX_PLAYERS, &x)) {
@@ -170,6 +173,13 @@ int sylla_load(void *st, const json_t *j, struct buf *err)
 		}
 		if (load_fields(p, &s->p[i], player_fields, NFIELDS(player_fields), err))
 			goto fail;
+		if (version >= 2) {
+			if (game_json_int(json_object_get(p, "cranes_new"), 0, SY_CRANES, &x)) {
+				buf_setf(err, "%s", "bad Sylla save: field \"cranes_new\" missing or out of range");
+				goto fail;
+			}
+			s->p[i].crane_new = (uint8_t)x;
+		}
 	}
 	owner = json_object_get(j, "character_owner");
 	tapped = json_object_get(j, "character_tapped");

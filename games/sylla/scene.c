@@ -94,9 +94,14 @@ static void res_publica(struct scene *sc, const struct sylla_state *s, enum loca
 		scene_mark(sc, s->famine, SCOL_BLACK, label, buf_str(&alt));
 		buf_release(&alt);
 	}
+	/* one total: the colours would tell those of the tokens taken in
+	 * secret; a colour run out is in view */
 	scene_row(sc, "%s", L(loc, "Tokens beside the board", "Fichas junto al tablero"));
+	scene_chip(sc, SCOL_NONE, L(loc, "all colours", "todos los colores"), "%d", sylla_supply_total(s));
 	for (t = 0; t < ST_COUNT; t++)
-		scene_chip(sc, track_colour[t], sylla_tracks[t].name[loc], "%d", s->supply[t]);
+		if (!s->supply[t])
+			scene_chip(sc, track_colour[t], sylla_tracks[t].name[loc], "%s",
+				   L(loc, "none left", "no quedan"));
 	scene_end(sc);
 }
 
@@ -211,6 +216,14 @@ static void player_area(struct scene *sc, const struct sylla_state *s, int i,
 						      : "");
 	scene_row(sc, "%s", "");
 	scene_chip(sc, SCOL_GOLD, L(loc, "prestige", "prestigio"), "%d", p->prestige);
+	scene_chip(sc, SCOL_NONE, sylla_word(SW_DENARIUS, p->money, loc), "%d", p->money);
+	if (s->step == SS_CUBE) {
+		struct buf cb = BUF_INIT;
+
+		sylla_cubes_text(s, i, loc, &cb);
+		scene_chip(sc, SCOL_NONE, L(loc, "cubes left", "cubos"), "%s", buf_str(&cb));
+		buf_release(&cb);
+	}
 	scene_chip(sc, SCOL_NONE, L(loc, "income tile", "loseta de ingresos"), "%s",
 		   sylla_numerals[p->set < SY_SETS ? p->set : 0]);
 	for (c = 0; c < SY_CHARS; c++) {
@@ -238,9 +251,13 @@ static void player_area(struct scene *sc, const struct sylla_state *s, int i,
 			if (!any++)
 				scene_row(sc, "%s", L(loc, "Buildings", "Edificios"));
 			it = scene_chip(sc, SCOL_BROWN, name, "%d", p->zone[z]);
-			if (z == SZ_CRANE && p->crane_used)
-				scene_set_corner(it, L(loc, "%d (%d turned)", "%d (%d girada)"),
-						 p->zone[z], p->crane_used);
+			if (z == SZ_CRANE && p->crane_used) {
+				struct buf cb = BUF_INIT;
+
+				sylla_cranes_text(s, i, loc, &cb);
+				scene_set_corner(it, "%d (%s)", p->zone[z], buf_str(&cb));
+				buf_release(&cb);
+			}
 		}
 		if (p->zone_down[z]) {
 			if (!any++)
@@ -306,9 +323,7 @@ static void public_scene(const struct sylla_state *s, const struct game_view *v,
 	market(sc, s, v, loc);
 	for (i = 0; i < s->nplayers; i++)
 		player_area(sc, s, i, v, loc);
-	scene_line(sc, SCENE_NOTE, "%s",
-		   L(loc, "* turned this turn (used to buy). Money and Res Publica tokens stay behind each screen.",
-		     "* girado este turno (usado para comprar). El dinero y las fichas Res Publica quedan tras cada pantalla."));
+	scene_line(sc, SCENE_NOTE, "%s", sylla_legend(loc));
 	if (s->phase == SP_OVER)
 		final_scores(sc, s, v, loc);
 	buf_release(&b);

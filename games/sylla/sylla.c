@@ -599,9 +599,9 @@ static void after_token(struct sylla_state *s, struct game_log *log)
 			h += sylla_events[s->ev_row[i]].hunger;
 	s->famine = (uint8_t)min_int(SY_FAMINE_MAX, s->famine + h);
 	if (h)
-		LOGF(log, LOG_PUBLIC, L(LOC(log), "%s moves the famine marker for %d hunger symbols: %d -> %d.",
-					"%s mueve el marcador de la Hambruna por %d símbolos de hambre: %d -> %d."),
-		     NAME(log, s->fc), h, before, s->famine);
+		LOGF(log, LOG_PUBLIC, L(LOC(log), "%s moves the famine marker for %d %s: %d \xe2\x86\x92 %d.",
+					"%s mueve el marcador de la Hambruna por %d %s: %d \xe2\x86\x92 %d."),
+		     NAME(log, s->fc), h, sylla_word(SW_HUNGER, h, LOC(log)), before, s->famine);
 	start_recruit(s, log);
 }
 
@@ -787,6 +787,14 @@ static void bid_next(struct sylla_state *s, struct game_log *log)
 			ask(s, SS_BID, seat);
 			return;
 		}
+		/* logged as the election's: why the seat was not asked */
+		if (s->bid_hi)
+			LOGF(log, LOG_PUBLIC, L(LOC(log), "%s cannot outbid %d and passes.",
+						"%s no puede superar %d y pasa."), NAME(log, seat), s->bid_hi);
+		else
+			LOGF(log, LOG_PUBLIC, L(LOC(log), "%s has nothing %s to bid with and passes.",
+						"%s no tiene nada %s con que pujar y pasa."),
+			     NAME(log, seat), sylla_colours[colour].name[LOC(log)]);
 		s->cursor++;
 	}
 	if (s->bid_seat >= n) {
@@ -937,6 +945,7 @@ static void gain_tile(struct sylla_state *s, struct game_log *log)
 			s->cranes--;
 			p->zone[SZ_CRANE]++;
 			p->crane_used++;
+			p->crane_new++;
 			LOGF(log, LOG_PUBLIC, L(loc, "%s takes a Crane card (usable from next turn).",
 						"%s toma una carta de Grúa (usable desde el turno siguiente)."),
 			     NAME(log, seat));
@@ -1225,6 +1234,11 @@ static void resolve_cubes(struct sylla_state *s, struct game_log *log)
 							"%s toma una ficha de %s (mayoría en %s)."),
 				     NAME(log, i), sylla_tracks[sylla_events[e].token].name[loc],
 				     sylla_events[e].name[loc]);
+			} else {
+				LOGF(log, LOG_PUBLIC, L(loc, "%s has the majority on %s, but no %s token is left.",
+							"%s tiene la mayoría en %s, pero no quedan fichas de %s."),
+				     NAME(log, i), sylla_events[e].name[loc],
+				     sylla_tracks[sylla_events[e].token].name[loc]);
 			}
 		}
 	}
@@ -1329,6 +1343,22 @@ static int event_hides(int e)
 	       e == SE_PILLAGE;
 }
 
+/* An event moves track t one space left; the result is logged. */
+static void event_track(struct sylla_state *s, int t, struct game_log *log)
+{
+	int before = s->track[t];
+	enum locale loc = LOC(log);
+
+	move_track(s, t, -1);
+	if (before == s->track[t])
+		LOGF(log, LOG_PUBLIC, L(loc, "The %s marker stays at %d.", "El marcador de %s se queda en %d."),
+		     sylla_tracks[t].name[loc], before);
+	else
+		LOGF(log, LOG_PUBLIC, L(loc, "The %s marker moves: %d \xe2\x86\x92 %d.",
+					"El marcador de %s se mueve: %d \xe2\x86\x92 %d."),
+		     sylla_tracks[t].name[loc], before, s->track[t]);
+}
+
 /* An occurring event's effect; 1 when it waits for a secret step. */
 static int event_effect(struct sylla_state *s, int slot, struct game_log *log)
 {
@@ -1339,25 +1369,47 @@ static int event_effect(struct sylla_state *s, int slot, struct game_log *log)
 	     sylla_events[e].text[loc]);
 	switch (e) {
 	case SE_EPIDEMIC:
-		move_track(s, ST_HEALTH, -1);
+		event_track(s, ST_HEALTH, log);
 		return 0;
 	case SE_ERUPTION:
-		move_track(s, ST_LEISURE, -1);
+		event_track(s, ST_LEISURE, log);
 		return 0;
 	case SE_CULT:
-		move_track(s, ST_CIVIC, -1);
+		event_track(s, ST_CIVIC, log);
 		return 0;
 	case SE_FAMINE:
+		top = s->famine;
 		s->famine = (uint8_t)min_int(SY_FAMINE_MAX, s->famine + 1);
+		if (top == s->famine)
+			LOGF(log, LOG_PUBLIC, L(loc, "The famine marker stays at %d.",
+						"El marcador de la Hambruna se queda en %d."), top);
+		else
+			LOGF(log, LOG_PUBLIC, L(loc, "The famine marker moves: %d \xe2\x86\x92 %d.",
+						"El marcador de la Hambruna se mueve: %d \xe2\x86\x92 %d."),
+			     top, s->famine);
 		return 0;
-	case SE_DECADENCE:
+	case SE_DECADENCE: {
+		struct buf b = BUF_INIT;
+
 		for (t = 0; t < ST_COUNT; t++)
 			top = max_int(top, s->track[t]);
 		if (top)
 			for (t = 0; t < ST_COUNT; t++)
-				if (s->track[t] == top)
+				if (s->track[t] == top) {
 					move_track(s, t, -1);
+					if (log)
+						buf_printf(&b, "%s%s %d \xe2\x86\x92 %d", b.len ? ", " : "",
+							   sylla_tracks[t].name[loc], top, s->track[t]);
+				}
+		if (top)
+			LOGF(log, LOG_PUBLIC, L(loc, "The highest markers move: %s.",
+						"Los marcadores más altos se mueven: %s."), buf_str(&b));
+		else
+			LOGF(log, LOG_PUBLIC, "%s", L(loc, "No marker moves: all are at 0.",
+						      "Ningún marcador se mueve: todos están en 0."));
+		buf_release(&b);
 		return 0;
+	}
 	}
 	if (!event_hides(e))
 		return 0;
@@ -1499,6 +1551,8 @@ static void reveal_hide(struct sylla_state *s, struct game_log *log)
 			p->zone_down[z]++;
 			if (z == SZ_CRANE && p->crane_used > p->zone[z])
 				p->crane_used = p->zone[z];
+			if (z == SZ_CRANE && p->crane_new > p->crane_used)
+				p->crane_new = p->crane_used;
 			if (log)
 				buf_addstr(&b, sylla_buildings[sylla_zone_type[z]].name[loc]);
 		}
@@ -1614,15 +1668,15 @@ static void reveal_vote(struct sylla_state *s, struct game_log *log)
 			int before = s->famine;
 
 			s->famine = (uint8_t)max_int(0, s->famine - steps);
-			LOGF(log, LOG_PUBLIC, L(loc, "%d %s for %s: famine %d -> %d.",
-						"%d %s para %s: hambruna %d -> %d."),
+			LOGF(log, LOG_PUBLIC, L(loc, "%d %s for %s: famine %d \xe2\x86\x92 %d.",
+						"%d %s para %s: hambruna %d \xe2\x86\x92 %d."),
 			     total, sylla_word(SW_VOTE, total, loc), sylla_works[w].name[loc], before, s->famine);
 		} else if (sylla_works[w].track < ST_COUNT) {
 			int t = sylla_works[w].track, before = s->track[t];
 
 			move_track(s, t, steps);
-			LOGF(log, LOG_PUBLIC, L(loc, "%d %s for %s: %s %d -> %d.",
-						"%d %s para %s: %s %d -> %d."),
+			LOGF(log, LOG_PUBLIC, L(loc, "%d %s for %s: %s %d \xe2\x86\x92 %d.",
+						"%d %s para %s: %s %d \xe2\x86\x92 %d."),
 			     total, sylla_word(SW_VOTE, total, loc), sylla_works[w].name[loc],
 			     sylla_tracks[t].name[loc], before, s->track[t]);
 		}
@@ -1709,7 +1763,7 @@ static void end_turn(struct sylla_state *s, struct game_log *log)
 	/* "Los Personajes que habían sido girados se enderezan" (Cranes too) */
 	s->tapped = 0;
 	for (i = 0; i < s->nplayers; i++)
-		s->p[i].crane_used = 0;
+		s->p[i].crane_used = s->p[i].crane_new = 0;
 	s->turn++;
 	put_under(s, NULL);	/* nothing left there in a played turn */
 	deal_chars(s, log);
@@ -1846,9 +1900,11 @@ static void secret_moves(const struct sylla_state *s, int seat, struct move_list
 	}
 	switch (s->step) {
 	case SS_PICK:
+		/* the whole set in its order, each card as pick or drop: the
+		 * numbers stay put while one chooses (`play 1` twice picks the
+		 * first card and puts it back, never two cards) */
 		for (k = 0; k < SY_PER_SET; k++)
-			if (!((p->picks >> k) & 1))
-				PUSH(SM_PICK, k, 0);
+			PUSH((p->picks >> k) & 1 ? SM_DROP : SM_PICK, k, 0);
 		break;
 	case SS_SEALED:
 		PUSH(SM_PASS, 0, 0);
@@ -1992,10 +2048,13 @@ static void secret_done(struct sylla_state *s, int seat, struct game_log *log)
 {
 	s->p[seat].stage = SST_DONE;
 	s->waiting &= (uint8_t)~(1u << seat);
-	LOGF(log, seat, "%s", L(LOC(log), "Your choice is made; it will be revealed when everybody has chosen.",
-				"Tu elección está hecha; se revelará cuando todos hayan elegido."));
-	if (s->waiting)
+	/* the last to confirm is told nothing of the kind: the reveal that
+	 * follows at once says it (a private line would come after it) */
+	if (s->waiting) {
+		LOGF(log, seat, "%s", L(LOC(log), "Your choice is made; it will be revealed when everybody has chosen.",
+					"Tu elección está hecha; se revelará cuando todos hayan elegido."));
 		return;
+	}
 	switch (s->step) {
 	case SS_PICK:
 		reveal_picks(s, log);
@@ -2038,6 +2097,9 @@ static void apply_secret(struct sylla_state *s, int seat, struct move m, struct 
 		p->picks |= (uint16_t)(1u << m.a);
 		if (popc(p->picks) == sylla_pick_count(s))
 			p->stage = SST_CONFIRM;
+		return;
+	case SM_DROP:
+		p->picks &= (uint16_t)~(1u << m.a);
 		return;
 	case SM_PASS:
 		p->thumb = 0;
@@ -2170,8 +2232,8 @@ int sylla_apply(void *st, int seat, struct move m, struct game_log *log, struct 
 			move_track(s, m.a, m.b ? 1 : -1);
 			s->tavern_moved |= (uint8_t)(1u << m.a);
 			s->taverns_left--;
-			LOGF(log, LOG_PUBLIC, L(loc, "%s's Tavern moves %s: %d -> %d.",
-						"La Taberna de %s mueve %s: %d -> %d."),
+			LOGF(log, LOG_PUBLIC, L(loc, "%s's Tavern moves %s: %d \xe2\x86\x92 %d.",
+						"La Taberna de %s mueve %s: %d \xe2\x86\x92 %d."),
 			     NAME(log, seat), sylla_tracks[m.a].name[loc], before, s->track[m.a]);
 		} else {
 			s->taverns_left = 0;
@@ -2429,6 +2491,7 @@ const struct game_ops sylla_ops = {
 	.move_label = sylla_move_label,
 	.apply = sylla_apply,
 	.prompt = sylla_prompt,
+	.idle_reason = sylla_idle_reason,
 	.render_public = sylla_render_public,
 	.render_private = sylla_render_private,
 	.scene = sylla_scene,

@@ -1,10 +1,10 @@
 /*
  * sylla.h: the internal interface of the Sylla rules core (games/sylla/).
  *
- * The specification is the Spanish rulebook (Ystari, /work/shared/seeds/
- * 002_*.txt); what it does not print (the characters' hexagons, the tile
- * counts per letter, the track values) is guide/games.md's reconstruction,
- * kept in one table (cards.c).  docs/games/sylla.md lists the rulings.
+ * The specification is the Spanish rulebook (Ystari,
+ * 002_e1ea23d6d5c38f8f.txt in ../shared/seeds/); what it does not print
+ * (the characters' hexagons, the tile counts per letter, the track values)
+ * is guide/games.md's reconstruction, kept in one table (cards.c).  docs/games/sylla.md lists the rulings.
  *
  * The state is one flat struct of small integers, bit masks and the rng,
  * without pointers: it is copied with memcpy (AI playouts) and saved field
@@ -175,6 +175,7 @@ enum sy_move_kind {
 	SM_THUMB,		/* a = 1 up (the Great Work), 0 down (the plebeians) */
 	SM_GIVE,		/* a = denarii in the vote */
 	SM_FREE,		/* a = slaves freed */
+	SM_DROP,		/* a = k: take a card picked back out of the choice */
 	SM_COUNT
 };
 
@@ -239,7 +240,7 @@ extern const uint8_t sylla_zone_type[SZ_COUNT];
 
 /* Counted words: sylla_word(SW_VOTE, n, loc) is "vote" or "votes". */
 enum sy_word { SW_VOTE, SW_DENARIUS, SW_SENATOR, SW_TOKEN, SW_SLAVE, SW_CHRISTIAN, SW_CHARACTER,
-	       SW_SPACE, SW_COUNT };
+	       SW_SPACE, SW_EVENT, SW_HUNGER, SW_COUNT };
 const char *sylla_word(int w, int n, enum locale loc);
 
 /* Masks over the 40 cards, built from the table (cards.c). */
@@ -267,7 +268,8 @@ struct sylla_player {
 	uint8_t blind;		/* public: tokens taken without showing the colour */
 	uint8_t zone[SZ_COUNT];	/* face-up buildings kept (Cranes: the cards) */
 	uint8_t zone_down[SZ_COUNT];	/* face down (Floods, Pillage) */
-	uint8_t crane_used;	/* face-up Cranes that cannot buy this turn */
+	uint8_t crane_used;	/* face-up Cranes that cannot buy this turn... */
+	uint8_t crane_new;	/* ...of which bought this turn (usable next turn) */
 	uint8_t cubes[2];	/* phase V cubes left: [0] Vestal, [1] Legionary */
 	/* a secret decision (SS_PICK, SS_SEALED, SS_HIDE, SS_VOTE, SS_FREE) */
 	uint8_t stage;		/* enum sy_stage */
@@ -415,6 +417,7 @@ void sylla_start_phase(struct sylla_state *s, int phase, int fc, struct game_log
 void sylla_move_id(const void *st, int seat, struct move m, struct buf *out);
 void sylla_move_label(const void *st, int seat, struct move m, enum locale loc, struct buf *out);
 void sylla_prompt(const void *st, int seat, enum locale loc, struct buf *out);
+void sylla_idle_reason(const void *st, int seat, enum locale loc, struct buf *out);
 void sylla_render_public(const void *st, const struct game_view *v, struct rich *out);
 void sylla_render_private(const void *st, int seat, const struct game_view *v, struct rich *out);
 void sylla_secrets(const void *st, enum locale loc, struct buf *out);
@@ -428,10 +431,24 @@ void sylla_screen_text(const struct sylla_state *s, int seat, enum locale loc, s
 /* "«...»": a pending secret choice, as the private view and secrets()
  * write it; nothing when the seat has none. */
 void sylla_choice_text(const struct sylla_state *s, int seat, enum locale loc, struct buf *out);
+/* The Res Publica tokens beside the board, as the table sees them: how
+ * many in all, never how many of each colour (with the colours it saw, the
+ * table would tell those of the tokens taken in secret), and which colours
+ * have run out (an empty pile is in view): "112", "97; none left: health". */
+int sylla_supply_total(const struct sylla_state *s);
+void sylla_supply_text(const struct sylla_state *s, enum locale loc, struct buf *out);
 /* Pieces of the public board the picture (scene.c) shares: the phase's
  * title, and the Great Works line ("Baths; next: ...") appended to b. */
 const char *sylla_phase_title(const struct sylla_state *s, enum locale loc);
 void sylla_works_text(const struct sylla_state *s, enum locale loc, struct buf *b);
+
+/* "Vestal 2, Legionary 1": the phase V cubes seat has left (board, prompt). */
+void sylla_cubes_text(const struct sylla_state *s, int seat, enum locale loc, struct buf *out);
+/* "1 turned, 1 usable next turn": seat's face-up Cranes that cannot buy
+ * now, nothing when all can. */
+void sylla_cranes_text(const struct sylla_state *s, int seat, enum locale loc, struct buf *out);
+/* The board's last line: what * means, what stays behind the screens. */
+const char *sylla_legend(enum locale loc);
 
 /* ---- the picture (scene.c) ---- */
 

@@ -42,6 +42,9 @@ NON_RESUMABLE_CLOSES = {4004, 4007, 4009, 4010, 4011, 4012, 4013, 4014}
 SLOW = float(os.environ.get("TABULA_TEST_SLOW") or 1)
 
 _NAME_RE = re.compile(r"^[-_\w]{1,32}$")
+# Discord's form: "DiscordBot ($url, $versionNumber)"; a library may add
+# more after it (discord.js adds "Node.js/20.x")
+_UA_RE = re.compile(r"^DiscordBot \((https?://[^\s,()]+), ([0-9][^\s,()]*)\)( .*)?$")
 
 
 class Rec(dict):
@@ -412,6 +415,18 @@ class FakeDiscord:
         self.heartbeat_slack_s = 0.5 * SLOW
         self.require_auth_on_webhooks = False
         self.retry_slack_s = 0.05
+        # (limit, window seconds): the bot's global rate limit, counted over
+        # every request but interaction callbacks (Discord exempts those),
+        # in fixed windows that start with a request, whoever sends it (a
+        # REST proxy's requests count like the bot's).  None: not checked.
+        # global_slack_s ends a window that much early: a window starts when
+        # its first request arrives, and a sender's own window started when
+        # that request left it, a moment earlier.
+        self.global_rate = None
+        self.global_slack_s = 0.02
+        self.global_peak = 0      # most requests seen in one window
+        self._global = None       # {"start", "count"}
+        self.user_agents = set()  # every User-Agent seen
         # GET /gateway/bot's session_start_limit; every Identify spends
         # one of `remaining`, as on Discord
         self.session_start_limit = {"total": 1000, "remaining": 999,
@@ -654,7 +669,7 @@ class FakeDiscord:
         catch.  file_text: sent as multipart with that attachment (bytes:
         a picture, c.png).  Returns (status, response)."""
         hdrs = {"authorization": "Bot " + self.token,
-                "user-agent": "DiscordBot (fake, 1)"}
+                "user-agent": "DiscordBot (https://fake.invalid, 1)"}
         if file_text is None:
             hdrs["content-type"] = "application/json"
             raw = json.dumps(body).encode()
@@ -663,7 +678,7 @@ class FakeDiscord:
             png = isinstance(file_text, bytes)
             name = "c.png" if png else "c.txt"
             hdrs["content-type"] = "multipart/form-data; boundary=" + b
-            body = dict(body, attachments=[{"id": 0, "filename": name}])
+            body = dict(body, attachments=[{"id": "0", "filename": name}])
             raw = ("--%s\r\nContent-Disposition: form-data; name=\"payload_json\""
                    "\r\nContent-Type: application/json\r\n\r\n%s\r\n--%s\r\n"
                    "Content-Disposition: form-data; name=\"files[0]\"; "
@@ -1509,7 +1524,20 @@ class FakeDiscord:
                   status=None)
         with self._lock:
             self.requests.append(req)
+            self.user_agents.add(headers.get("user-agent", ""))
+            over = self._count_global(method, path, now)
             self._cond.notify_all()
+        if over:
+            self._violate("exceeded the global rate limit (%d per %.1fs)"
+                          % self.global_rate, req)
+            ra = max(0.001, self._global["start"] + self.global_rate[1] - now)
+            with self._lock:
+                req.status = 429
+            return 429, {"Retry-After": str(int(math.ceil(ra))),
+                         "X-RateLimit-Global": "true",
+                         "X-RateLimit-Scope": "global"}, {
+                "message": "You are being rate limited.",
+                "retry_after": round(ra, 3), "global": True}
         st, h, b = self._handle_rest2(req, method, path, headers, body,
                                       parsed, bad_json, now)
         with self._lock:
@@ -1517,6 +1545,34 @@ class FakeDiscord:
             req.response = b
             self._cond.notify_all()
         return st, h, b
+
+    def _count_global(self, method, path, now):
+        """Counts one request against global_rate (lock held); True when
+        it is over the limit."""
+        if self.global_rate is None or path is None or (
+                method == "POST" and path.startswith("/interactions/")):
+            return False
+        limit, window = self.global_rate
+        g = self._global
+        if g is None or now >= g["start"] + window - self.global_slack_s:
+            g = self._global = {"start": now, "count": 0}
+        g["count"] += 1
+        self.global_peak = max(self.global_peak, g["count"])
+        return g["count"] > limit
+
+    def _check_attachments(self, body, req):
+        """attachments[].id is a snowflake: a string in Discord's OpenAPI
+        description (a number is accepted by Discord today, not promised)."""
+        if not isinstance(body, dict):
+            return
+        for target in (body, body.get("data")):
+            if not isinstance(target, dict):
+                continue
+            for a in target.get("attachments") or []:
+                if isinstance(a, dict) and not (
+                        isinstance(a.get("id"), str) and a["id"].isdigit()):
+                    self._violate("attachments[].id %r is not a snowflake string"
+                                  % (a.get("id"),), req)
 
     def _handle_rest2(self, req, method, path, headers, body, parsed,
                       bad_json, now):
@@ -1531,9 +1587,10 @@ class FakeDiscord:
                     not self.require_auth_on_webhooks):
                 return 401, {}, {"message": "401: Unauthorized", "code": 0}
         ua = headers.get("user-agent", "")
-        if not ua.startswith("DiscordBot ("):
+        if not _UA_RE.match(ua):
             self._violate("User-Agent %r is not 'DiscordBot (url, version)'"
                           % ua, req)
+        self._check_attachments(parsed, req)
         # retry spacing after an injected 429
         with self._lock:
             for i, (m, p, nb, t0) in enumerate(self._retry_after):
@@ -2275,7 +2332,8 @@ def _http(fake, method, path, body=None, token=None, headers=None):
     req = urllib.request.Request(fake.api_url + path, data=data,
                                  method=method)
     req.add_header("Authorization", "Bot " + (token or fake.token))
-    req.add_header("User-Agent", "DiscordBot (selftest, 1)")
+    req.add_header("User-Agent", (headers or {}).pop("User-Agent", None) or
+                   "DiscordBot (https://selftest.invalid, 1)")
     if data is not None:
         req.add_header("Content-Type", "application/json")
     for k, v in (headers or {}).items():
@@ -2610,6 +2668,24 @@ def _selftest():
         _http(fake, "GET", "/nope")
         check(fake.violations == ["unknown endpoint [GET /nope]"],
               "unknown endpoint: %r" % fake.violations)
+        fake.violations.clear()
+        # the User-Agent's form, attachments' ids, the global limit
+        _http(fake, "GET", "/users/@me", headers={"User-Agent": "DiscordBot (tabula, 0.1)"})
+        check(fake.violations and "User-Agent" in fake.violations[0],
+              "a User-Agent without a URL: %r" % fake.violations)
+        fake.violations.clear()
+        _http(fake, "POST", "/channels/700000000000000005/messages",
+              {"content": "a", "allowed_mentions": {"parse": []},
+               "attachments": [{"id": 0, "filename": "a.txt"}]})
+        check(fake.violations and "snowflake string" in fake.violations[0],
+              "a numeric attachment id: %r" % fake.violations)
+        fake.violations.clear()
+        fake.global_rate = (3, 1.0)
+        sts = [_http(fake, "GET", "/users/@me")[0] for _ in range(4)]
+        check(sts == [200, 200, 200, 429] and fake.global_peak == 4 and
+              fake.violations and "global rate limit" in fake.violations[0],
+              "the global limit: %r %r" % (sts, fake.violations))
+        fake.global_rate = None
         fake.violations.clear()
         w = fake.wait_channel_message("700000000000000004",
                                       lambda m: m["content"] == "once", 1)

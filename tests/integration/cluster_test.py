@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Several bot processes on one PostgreSQL store (docs/deploy.md): Discord
 shards in separate processes against the Discord fake (which routes each
-guild's events to its shard's connection, DMs to shard 0), kill -9 of one
-of them mid-game and its restart, reminders across processes, the Matrix
+guild's events to its shard's connection, DMs to shard 0), two shards
+sharing one rate limit through the real @discordjs/proxy
+(scripts/discord-proxy/) and what happens while that proxy is down, kill -9
+of one of them mid-game and its restart, reminders across processes, the Matrix
 lease with a hot standby, the shard supervisor, the systemd unit and
 environment file of config/ run as systemd runs them, and --migrate-store
 through the binary.
@@ -225,6 +227,92 @@ class Room:
         return True
 
 
+# ---- the shared REST proxy (scripts/discord-proxy/proxy.mjs) ----
+
+PROXY_JS = os.path.join(HERE, "..", "..", "scripts", "discord-proxy", "proxy.mjs")
+
+
+class Proxy:
+    """The operator's proxy, @discordjs/proxy at the version the lockfile
+    pins, in front of the fake: DISCORD_PROXY_GLOBAL requests per second for
+    all its clients together."""
+
+    def __init__(self, fake, per_second, port=0, argv=None, env_extra=None):
+        """argv: the command (default node proxy.mjs); env_extra: settings
+        over the test's (a Unix socket's DISCORD_PROXY_LISTEN...)."""
+        self.dir = tempfile.mkdtemp(prefix="tabula-proxy-")
+        self.errpath = os.path.join(self.dir, "stderr")
+        self.err = open(self.errpath, "wb")
+        env = {k: v for k, v in os.environ.items()
+               if not k.startswith(("DISCORD_", "MATRIX_", "TABULA_"))}
+        env.update({"DISCORD_PROXY_LISTEN": "127.0.0.1:%d" % port,
+                    "DISCORD_PROXY_API": "http://127.0.0.1:%d/api" % fake.port,
+                    "DISCORD_PROXY_GLOBAL": str(per_second)})
+        env.update(env_extra or {})
+        self.proc = subprocess.Popen(argv or ["node", PROXY_JS], env=env,
+                                     stdin=subprocess.DEVNULL, stdout=self.err, stderr=self.err)
+        end = time.monotonic() + 20 * SLOW
+        while True:
+            m = re.search(r"listening on (127\.0\.0\.1:(\d+)|/\S+),", self.log())
+            if m:
+                self.port = int(m.group(2) or 0)
+                break
+            assert self.proc.poll() is None and time.monotonic() < end, \
+                "the proxy did not start: %s" % self.log()
+            time.sleep(0.02)
+        self.url = ("http://127.0.0.1:%d/api/v10" % self.port if self.port
+                    else "unix:" + m.group(1))
+
+    def log(self):
+        with open(self.errpath, "rb") as f:
+            return f.read().decode("utf-8", "replace")
+
+    def env(self, fake):
+        """The bot's variables: REST through the proxy, interaction
+        callbacks and the gateway to the fake."""
+        return {"DISCORD_API_URL": self.url, "DISCORD_API_PROXY": "1",
+                "TABULA_TEST_DISCORD_DIRECT_URL": fake.api_url}
+
+    def stop(self, kill=False):
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL if kill else signal.SIGTERM)
+        self.proc.wait(timeout=10 * SLOW)
+        self.err.close()
+        log = self.log()
+        assert TOKEN not in log and "SECRET" not in log, "a secret in the proxy's log"
+        return log
+
+
+def no_token_in_process_lists():
+    """The token is in no process's command line (the bot reads it from its
+    environment, the proxy never holds it)."""
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open("/proc/%s/cmdline" % pid, "rb") as f:
+                cmd = f.read()
+        except OSError:
+            continue
+        assert TOKEN.encode() not in cmd and b"SECRET" not in cmd, \
+            "a secret in the command line of process %s" % pid
+    ps = subprocess.run(["ps", "axww", "-o", "args"], capture_output=True, text=True).stdout
+    assert TOKEN not in ps and "SECRET" not in ps
+
+
+def burst(rooms, db):
+    """One move in every room at once (each process answers its own
+    guild's), then waits until every move is stored and every message sent."""
+    before = harness.store_counts(db)[0]
+    sent = [(r, r.send_move()) for r in rooms if not r.over()]
+    for r, h in sent:
+        assert h is not None, "%s: no move offered in a game in play" % r.chan
+        h.wait_response(timeout=10 * SLOW)
+        r.acked = r.sent
+    harness.wait_settled(db, before + len(sent) - 1, timeout=60, what="after a burst")
+    return len(sent)
+
+
 def nonces_once(fake, chan):
     """Every message the bot posted in chan carries its outbox key's nonce,
     and no nonce twice: nothing was sent twice."""
@@ -287,6 +375,116 @@ def test_two_shards_play_whole_games():
     finally:
         n0.stop()
         n1.stop()
+        fake.stop()
+        schema.drop()
+
+
+PROXY_GLOBAL = 8       # the test's global limit: small, so the bursts reach it
+
+
+def test_shards_share_one_rate_limit_through_the_proxy():
+    """Two shard processes send every REST request through one
+    @discordjs/proxy (DISCORD_API_URL, DISCORD_API_PROXY=1) configured with
+    the fake's global limit; moves made at once in six rooms of both
+    guilds post more boards at once than that limit, and the fake, which
+    counts every request it gets (all the proxy's), never sees more than
+    PROXY_GLOBAL in a second, while it does see that many (the limit was
+    reached).  Interaction callbacks go around the proxy, straight to
+    Discord.  The bot's Authorization header passes through the proxy; the
+    token is in no log and no process list; nothing is lost or doubled."""
+    fake = new_discord_fake()
+    fake.global_rate = (PROXY_GLOBAL, 1.0)
+    proxy = Proxy(fake, PROXY_GLOBAL)
+    schema = pg.Schema()
+    db = schema.uri
+    n0 = discord_node("shard0", fake, db, "0/2", proxy.env(fake))
+    n1 = discord_node("shard1", fake, db, "1/2", proxy.env(fake))
+    try:
+        fake.wait_shards_ready(2, timeout=20 * SLOW)
+        fake.wait_commands()
+        rooms = []
+        for i in range(3):
+            rooms.append(Room(fake, db, "7000000000000001%02d" % i, G0,
+                              "1000000000000001%02d" % i, "ana%d" % i))
+            rooms.append(Room(fake, db, "7000000000000002%02d" % i, G1,
+                              "1000000000000002%02d" % i, "ben%d" % i))
+        for r in rooms:
+            r.open()
+        for _ in range(4):
+            burst(rooms, db)
+        assert harness.store_counts(db)[1] == 0, "messages left undelivered"
+        for r in rooms:
+            nonces_once(fake, r.chan)
+        assert fake.violations == [], fake.violations
+        # the limit was reached (the check meant something) and held
+        assert fake.global_peak == PROXY_GLOBAL, fake.global_peak
+        # every request but the interaction callbacks came through the
+        # proxy (its own User-Agent), with the bot's Authorization
+        via = [q for q in fake.requests if not q.path.startswith("/interactions/")]
+        assert via and all(q.headers.get("user-agent", "").startswith(
+            "DiscordBot (https://discord.js.org") for q in via), \
+            {q.headers.get("user-agent") for q in via}
+        assert all(q.headers.get("authorization") == "Bot " + TOKEN for q in via)
+        assert all(q.status != 401 for q in fake.requests)
+        cbs = [q for q in fake.requests if q.path.startswith("/interactions/")]
+        assert cbs and not any("discord.js" in q.headers.get("user-agent", "") for q in cbs)
+        no_token_in_process_lists()
+    finally:
+        n0.stop()
+        n1.stop()
+        proxy.stop()
+        fake.stop()
+        schema.drop()
+
+
+def test_proxy_down_commands_answered_try_again():
+    """The proxy dies mid-game.  The move made just then is answered (its
+    callback goes around the proxy) and its board waits; once the bot has
+    seen Discord out of reach it answers commands "try again" without
+    running them (autocompletion offers nothing), and says so in its log;
+    the proxy back on the same port, the waiting board goes out (once) and
+    moves are taken again.  Nothing is lost, nothing is doubled."""
+    fake = new_discord_fake()
+    proxy = Proxy(fake, 50)
+    schema = pg.Schema()
+    db = schema.uri
+    node = discord_node("solo", fake, db, "0/1", proxy.env(fake))
+    try:
+        fake.wait_ready(20 * SLOW)
+        fake.wait_commands()
+        room = Room(fake, db, C0, G0, "100000000000000001", "ana")
+        room.open()
+        room.step()
+        proxy.stop(kill=True)
+        posted = len(fake.channel_messages(C0))
+        # this move runs: the bot does not know yet
+        moves = room.human_moves()
+        h = room.send_move()
+        h.wait_response(timeout=5 * SLOW)
+        assert room.human_moves() == moves + 1
+        node.wait_log(r"Discord does not answer through the REST proxy", timeout=20)
+        assert harness.store_counts(db)[1] > 0, "the board should be waiting"
+        # now commands are refused, and change nothing
+        assert room.completions() == []
+        h = fake.command(room.who, C0, "play", {"move": "1"}, guild_id=G0)
+        r = h.wait_response(timeout=5 * SLOW)
+        assert r["data"]["flags"] & 64, r
+        assert "Try again" in r["data"]["content"], r
+        assert room.human_moves() == moves + 1
+        # the proxy comes back on its port: the board goes out, once
+        proxy = Proxy(fake, 50, port=proxy.port)
+        node.wait_log(r"Discord answers again through the REST proxy", timeout=20)
+        fake._wait(lambda: harness.store_counts(db)[1] == 0, 20,
+                   "the waiting board was not sent")
+        assert len(fake.channel_messages(C0)) > posted
+        nonces_once(fake, C0)
+        room.step()
+        assert room.human_moves() == moves + 2
+        assert fake.violations == [], fake.violations
+        no_token_in_process_lists()
+    finally:
+        node.stop()
+        proxy.stop()
         fake.stop()
         schema.drop()
 
@@ -561,6 +759,9 @@ def test_supervisor_starts_recommended_shards():
         text = f.read().decode("utf-8", "replace")
     assert "2 shards" in text, text[-2000:]
     assert TOKEN not in text
+    # the script's own request has the bot's User-Agent (the fake checks
+    # the form)
+    assert fake.violations == [], fake.violations
     fake.stop()
     schema.drop()
 
@@ -690,6 +891,62 @@ def test_systemd_unit_runs_the_shards():
 
 # the exit statuses that mean "this would only fail again" (README.md)
 CONFIG_ERRORS = {2, 14, 15, 16, 20, 21, 22, 23, 24, 25}
+
+
+PROXY_UNIT = os.path.join(CONFIG, "tabula-discord-proxy.service")
+
+
+def test_systemd_unit_runs_the_proxy():
+    """config/tabula-discord-proxy.service run the way systemd runs it (its
+    Environment= lines, ExecStart= with the script where the comment
+    installs it): the proxy listens on a Unix socket that only its user and
+    group may use, a shard on unix:<socket> with DISCORD_API_PROXY=1 plays
+    through it, and SIGTERM stops it with 0.  tabula@.service starts after
+    it.  systemd-analyze verify, where installed, finds nothing to say."""
+    unit = unit_sections(PROXY_UNIT)
+    svc = dict(unit["Service"])
+    assert svc["User"] == "tabula" and svc["RuntimeDirectory"] == "tabula-discord-proxy", svc
+    assert svc["Restart"] == "always" and svc["KillSignal"] == "SIGTERM", svc
+    env = dict(v.split("=", 1) for k, v in unit["Service"] if k == "Environment")
+    assert env["DISCORD_PROXY_LISTEN"] == "/run/tabula-discord-proxy/proxy.sock", env
+    assert env["DISCORD_PROXY_GLOBAL"] == "50", env
+    argv = svc["ExecStart"].split()
+    assert argv == ["/usr/bin/node", "/usr/local/lib/tabula/discord-proxy/proxy.mjs"], argv
+    assert "tabula-discord-proxy.service" in dict(unit_sections(UNIT)["Unit"])["After"]
+    if shutil.which("systemd-analyze"):
+        p = subprocess.run(["systemd-analyze", "verify", "--man=no", PROXY_UNIT],
+                           capture_output=True, text=True, timeout=60)
+        said = [ln for ln in (p.stdout + p.stderr).splitlines()
+                if "/usr/local/lib/tabula" not in ln and "/usr/bin/node" not in ln]
+        assert p.returncode == 0 and not said, p.stdout + p.stderr
+    # the runtime directory, as systemd makes it, in a temporary place
+    run = tempfile.mkdtemp(prefix="tabula-run-")
+    sock = os.path.join(run, "proxy.sock")
+    fake = new_discord_fake()
+    proxy = Proxy(fake, 50, argv=[shutil.which("node") or "node", PROXY_JS],
+                  env_extra=dict(env, DISCORD_PROXY_LISTEN=sock))
+    schema = pg.Schema()
+    db = schema.uri
+    node = discord_node("solo", fake, db, "0/1",
+                        {"DISCORD_API_URL": proxy.url, "DISCORD_API_PROXY": "1",
+                         "TABULA_TEST_DISCORD_DIRECT_URL": fake.api_url})
+    try:
+        assert proxy.url == "unix:" + sock, proxy.url
+        assert oct(os.stat(sock).st_mode & 0o777) == "0o660"
+        fake.wait_ready(20 * SLOW)
+        room = Room(fake, db, C0, G0, "100000000000000001", "ana")
+        room.open()
+        room.step()
+        posts = [q for q in fake.requests if q.path == "/channels/%s/messages" % C0]
+        assert posts and all("discord.js" in q.headers.get("user-agent", "") for q in posts)
+        assert fake.violations == [], fake.violations
+    finally:
+        node.stop()
+        proxy.proc.send_signal(signal.SIGTERM)
+        assert proxy.proc.wait(timeout=10 * SLOW) == 0
+        proxy.stop()
+        fake.stop()
+        schema.drop()
 
 
 def test_restart_rules_agree():

@@ -382,6 +382,17 @@ def test_full_game():
     try:
         fake.wait_ready(10)
         assert any(r.path == "/gateway/bot" for r in fake.requests), "GET /gateway/bot not used"
+        # Discord's User-Agent form (the fake checks it on every request),
+        # with the build's version, the one --version prints
+        with open(os.path.join(HERE, "..", "..", "VERSION")) as f:
+            version = f.read().strip()
+        ua = {r.headers.get("user-agent") for r in fake.requests}
+        assert len(ua) == 1, ua
+        ua = ua.pop()
+        m = re.match(r"^DiscordBot \((https?://[^ ,()]+), %s\)$" % re.escape(version), ua)
+        assert m, ua
+        assert subprocess.run([BIN, "--version"], capture_output=True, text=True,
+                              timeout=10).stdout == "tabula %s\n%s\n" % (version, m.group(1))
         cmds = fake.wait_commands()
         names = sorted(c["name"] for c in cmds)
         for n in ("game", "play", "moves", "hand", "board", "log", "help"):

@@ -1,9 +1,10 @@
 #!/bin/sh
-# The lints (translations, layers), then integration tests through the real
+# The lints (translations, layers, paths), then integration tests through the real
 # binary: console transcripts, then the Discord and Matrix adapters against
 # loopback fakes (tests/fakes/; the Matrix interop tests' players are
 # matrix-sdk-crypto in Node, tests/interop/), and several processes on one PostgreSQL
-# (cluster_test.py: the server is TABULA_TEST_PG, see scripts/pg-test-server.sh).
+# (cluster_test.py: the server is TABULA_TEST_PG, see scripts/pg-test-server.sh),
+# then the operators' HTTP listener (metrics_test.py: promtool checks /metrics).
 # usage: tests/integration/run.sh ./tabula
 bin=${1:-./tabula}
 cd "$(dirname "$0")/../.."
@@ -11,6 +12,8 @@ rc=0
 python3 tests/lint/translations.py || rc=1
 python3 tests/lint/layers.py --self-test || rc=1
 python3 tests/lint/layers.py || rc=1
+python3 tests/lint/paths.py --self-test || rc=1
+python3 tests/lint/paths.py || rc=1
 python3 tests/integration/transcript.py "$bin" tests/data/*/*.txt || rc=1
 python3 tests/integration/console_scan_test.py "$bin" || rc=1
 python3 tests/integration/console_pictures_test.py "$bin" || rc=1
@@ -25,4 +28,5 @@ python3 tests/integration/builders_platforms_test.py "$bin" || rc=1
 python3 tests/integration/crash_test.py "$bin" || rc=1
 python3 tests/integration/cluster_test.py "$bin" || rc=1
 python3 tests/integration/strong_ai_test.py "$bin" || rc=1
+python3 tests/integration/metrics_test.py "$bin" || rc=1
 exit $rc

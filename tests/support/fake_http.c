@@ -8,12 +8,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "tests/support/fake_http.h"
 #include "util/buf.h"
 
 struct fake_http_conn {
-	uv_tcp_t tcp;
+	union {
+		uv_tcp_t tcp;
+		uv_pipe_t pipe;		/* fake_http_start_unix() */
+	} h;
 	struct fake_http_server *srv;
 	struct buf in;
 	int closing;
@@ -45,7 +49,7 @@ void fake_http_close(struct fake_http_conn *fc)
 		fc->srv->conns = fc->next;
 	if (fc->next)
 		fc->next->prev = fc->prev;
-	uv_close((uv_handle_t *)&fc->tcp, conn_closed);
+	uv_close((uv_handle_t *)&fc->h, conn_closed);
 }
 
 static void on_written(uv_write_t *req, int status)
@@ -71,7 +75,7 @@ static void send_owned(struct fake_http_conn *fc, char *data, size_t len,
 	w->close_after = close_after;
 	w->req.data = fc;
 	if (fc->closing ||
-	    uv_write(&w->req, (uv_stream_t *)&fc->tcp, &b, 1, on_written)) {
+	    uv_write(&w->req, (uv_stream_t *)&fc->h, &b, 1, on_written)) {
 		free(data);
 		free(w);
 		fake_http_close(fc);
@@ -223,14 +227,19 @@ static void on_connection(uv_stream_t *st, int status)
 	fc = calloc(1, sizeof(*fc));
 	assert_non_null(fc);
 	fc->srv = srv;
-	assert_int_equal(uv_tcp_init(st->loop, &fc->tcp), 0);
-	fc->tcp.data = fc;
-	assert_int_equal(uv_accept(st, (uv_stream_t *)&fc->tcp), 0);
+	if (srv->is_unix) {
+		assert_int_equal(uv_pipe_init(st->loop, &fc->h.pipe, 0), 0);
+		fc->h.pipe.data = fc;
+	} else {
+		assert_int_equal(uv_tcp_init(st->loop, &fc->h.tcp), 0);
+		fc->h.tcp.data = fc;
+	}
+	assert_int_equal(uv_accept(st, (uv_stream_t *)&fc->h), 0);
 	fc->next = srv->conns;
 	if (srv->conns)
 		srv->conns->prev = fc;
 	srv->conns = fc;
-	uv_read_start((uv_stream_t *)&fc->tcp, on_alloc, on_read);
+	uv_read_start((uv_stream_t *)&fc->h, on_alloc, on_read);
 }
 
 int fake_http_bind_loopback(uv_loop_t *loop, uv_tcp_t *tcp)
@@ -258,13 +267,28 @@ void fake_http_start(struct fake_http_server *srv, uv_loop_t *loop,
 	assert_int_equal(uv_listen((uv_stream_t *)&srv->tcp, 64, on_connection), 0);
 }
 
+void fake_http_start_unix(struct fake_http_server *srv, uv_loop_t *loop, const char *path,
+			  fake_http_handler *handler, void *ctx)
+{
+	memset(srv, 0, sizeof(*srv));
+	srv->loop = loop;
+	srv->handler = handler;
+	srv->ctx = ctx;
+	srv->is_unix = 1;
+	unlink(path);
+	assert_int_equal(uv_pipe_init(loop, &srv->pipe, 0), 0);
+	assert_int_equal(uv_pipe_bind(&srv->pipe, path), 0);
+	srv->pipe.data = srv;
+	assert_int_equal(uv_listen((uv_stream_t *)&srv->pipe, 64, on_connection), 0);
+}
+
 void fake_http_stop(struct fake_http_server *srv)
 {
 	int i;
 
 	while (srv->conns)
 		fake_http_close(srv->conns);
-	uv_close((uv_handle_t *)&srv->tcp, NULL);
+	uv_close(srv->is_unix ? (uv_handle_t *)&srv->pipe : (uv_handle_t *)&srv->tcp, NULL);
 	for (i = 0; i < srv->nreq; i++) {
 		free(srv->recs[i].head);
 		free(srv->recs[i].body);

@@ -37,6 +37,8 @@ struct fake_http_server {
 	struct fake_http_req *recs;	/* recs[0 .. nreq - 1] */
 	/* internal */
 	uv_tcp_t tcp;
+	uv_pipe_t pipe;			/* fake_http_start_unix() */
+	int is_unix;
 	uv_loop_t *loop;
 	size_t recs_cap;
 	struct fake_http_conn *conns;
@@ -46,6 +48,9 @@ struct fake_http_server {
 
 void fake_http_start(struct fake_http_server *srv, uv_loop_t *loop,
 		     fake_http_handler *handler, void *ctx);
+/* The same on a Unix socket at path (removed first if it exists); port 0. */
+void fake_http_start_unix(struct fake_http_server *srv, uv_loop_t *loop, const char *path,
+			  fake_http_handler *handler, void *ctx);
 /* Closes the listener and every connection and frees the records; run the
  * loop afterwards to finish the closes. */
 void fake_http_stop(struct fake_http_server *srv);

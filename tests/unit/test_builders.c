@@ -1,6 +1,6 @@
 /*
  * The Builders: Antiquity: scenario tests against the Spanish rulebook
- * (/work/shared/seeds/003_1ee2b25f51d7d57a.txt), with docs/games/builders.md
+ * (003_1ee2b25f51d7d57a.txt in ../shared/seeds/), with docs/games/builders.md
  * for tabula's rulings.  One scenario per card kind that behaves
  * differently (buildings, machines, each worker rank's wage, slaves and
  * freedmen, tools, loans, universities), the action costs, the end of the

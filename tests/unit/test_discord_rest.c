@@ -15,11 +15,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 #include <uv.h>
 
 #include "adapters/discord/rest.h"
 #include "tests/support/fake_http.h"
 #include "util/buf.h"
+#include "util/version.h"
 
 #define GUARD_MS 15000
 #define TOKEN "SECRET.tok-123"
@@ -55,11 +57,15 @@ static int fk_count_body(const struct fake_http_server *srv, const char *path,
 /* The request carried exactly this header line. */
 static int fk_has_line(const struct fake_http_req *rec, const char *line)
 {
-	char want[256];
+	char want[320];
 
 	snprintf(want, sizeof(want), "\r\n%s\r\n", line);
 	return strstr(rec->head, want) != NULL;
 }
+
+/* This server answers everything 502, as a proxy does while its Discord
+ * cannot be reached (scripts/discord-proxy/proxy.mjs). */
+static const struct fake_http_server *fk_down_srv;
 
 static void fk_handle(void *ctx, const struct fake_http_req *rec,
 		      struct fake_http_conn *fc)
@@ -67,7 +73,13 @@ static void fk_handle(void *ctx, const struct fake_http_req *rec,
 	const struct fake_http_server *srv = ctx;
 	int idx = srv->nreq - 1, before = fk_count(srv, rec->path, idx);
 
-	if (!strcmp(rec->path, "/api/v10/channels/2/messages") && !before) {
+	if (srv == fk_down_srv) {
+		fake_http_reply(fc, 502, "", "", 0);
+	} else if (!strcmp(rec->path, "/api/v10/channels/50/messages") && !before) {
+		/* @discordjs/proxy's own 429: Retry-After in seconds with a
+		 * fraction, no body, no scope, no bucket */
+		fake_http_reply(fc, 429, "Retry-After: 0.25\r\n", "", 0);
+	} else if (!strcmp(rec->path, "/api/v10/channels/2/messages") && !before) {
 		fk_reply(fc, 429, "X-RateLimit-Scope: user\r\n",
 			 "{\"message\": \"You are being rate limited.\", "
 			 "\"retry_after\": 0.2, \"global\": false}");
@@ -278,7 +290,16 @@ static void test_post(void **state)
 	assert_string_equal(rec->body, json);
 	assert_true(fk_has_line(rec, "Authorization: Bot " TOKEN));
 	assert_true(fk_has_line(rec, "Content-Type: application/json"));
-	assert_true(fk_has_line(rec, "User-Agent: DiscordBot (tabula, 0.1)"));
+	{
+		char ua[256];
+
+		/* Discord's form: DiscordBot ($url, $versionNumber) */
+		snprintf(ua, sizeof(ua), "User-Agent: DiscordBot (%s, %s)", tabula_url,
+			 tabula_version);
+		assert_true(fk_has_line(rec, ua));
+		assert_true(!strncmp(tabula_url, "https://", 8));
+		assert_true(tabula_version[0] >= '0' && tabula_version[0] <= '9');
+	}
 
 	/* A GET with a query string; a 404 is a final answer, not an error. */
 	submit(t, &g, "GET", "/channels/1/messages?limit=5", NULL);
@@ -430,28 +451,269 @@ static void test_give_up(void **state)
 	t_free(t);
 }
 
-static void test_network_error(void **state)
+/* What on_down told, in order. */
+struct downs {
+	int n;
+	int v[8];
+};
+
+static void on_down(void *ctx, int down)
+{
+	struct downs *d = ctx;
+
+	if (d->n < 8)
+		d->v[d->n] = down;
+	d->n++;
+}
+
+static struct discord_rest *q_new_cfg(struct t *t, const char *base, uint64_t retry_cap,
+				      int proxy, const char *direct, struct downs *downs)
+{
+	struct discord_rest_config cfg = {
+		.token = TOKEN, .base_url = base, .timeout_ms = 5000, .seed = 42,
+		.retry_cap_ms = retry_cap, .proxy = proxy, .direct_url = direct,
+		.on_down = on_down, .ctx = downs,
+	};
+	struct buf err = BUF_INIT;
+	struct discord_rest *q = discord_rest_new(&t->loop, &cfg, &err);
+
+	if (!q)
+		fail_msg("discord_rest_new: %s", buf_str(&err));
+	buf_release(&err);
+	return q;
+}
+
+/* Connections refused: after DISCORD_REST_DOWN_AFTER failures the queue is
+ * down, and the request is not given up however often it fails (it waits
+ * for Discord, or the proxy, to come back). */
+static void test_unreachable_waits(void **state)
 {
 	struct t *t = t_new(20);
 	struct result r = { 0 };
+	struct downs downs = { 0 };
 	uv_tcp_t closed;
+	char base[64];
 	int port;
 
 	(void)state;
 	/* Bound but not listening: every connect is refused. */
 	port = fake_http_bind_loopback(&t->loop, &closed);
 	discord_rest_free(t->q);
-	t->q = q_new(t, port, 20);
+	snprintf(base, sizeof(base), "http://127.0.0.1:%d/api/v10", port);
+	t->q = q_new_cfg(t, base, 20, 0, NULL, &downs);
 	submit(t, &r, "DELETE", "/channels/1/messages/2", NULL);
-	run_until(t, &t->done, 1);
-	assert_int_equal(r.called, 1);
-	assert_int_equal(r.status, 0);
-	assert_int_equal(r.attempts, 5);
-	assert_non_null(r.error);
-	assert_non_null(strstr(r.error, "gave up"));
-	assert_null(strstr(r.error, "SECRET"));
+	assert_int_equal(discord_rest_down(t->q), 0);
+	while (discord_rest_stats(t->q)->failures < 8 && !t->guard_fired)
+		uv_run(&t->loop, UV_RUN_ONCE);
+	assert_int_equal(r.called, 0);		/* not given up after 5 */
+	assert_int_equal(discord_rest_down(t->q), 1);
+	assert_int_equal(downs.n, 1);
+	assert_int_equal(downs.v[0], 1);
+	assert_int_equal(discord_rest_pending(t->q), 1);
 	uv_close((uv_handle_t *)&closed, NULL);
 	result_release(&r);
+	t_free(t);		/* freed with the request still waiting */
+	assert_int_equal(r.called, 0);
+}
+
+/* A proxy whose Discord is unreachable answers 502: the queue goes down,
+ * probes one request at a time at the retry delay, gives nothing up, and
+ * when answers come back sends everything, lanes in order. */
+static void test_down_and_back(void **state)
+{
+	struct t *t = t_new(100);
+	struct result r[5];
+	struct downs downs = { 0 };
+	char base[64];
+	int i, seen;
+
+	(void)state;
+	memset(r, 0, sizeof(r));
+	discord_rest_free(t->q);
+	snprintf(base, sizeof(base), "http://127.0.0.1:%d/api/v10", t->srv.port);
+	t->q = q_new_cfg(t, base, 100, 1, NULL, &downs);
+	fk_down_srv = &t->srv;
+	for (i = 0; i < 3; i++) {
+		char path[64];
+
+		snprintf(path, sizeof(path), "/channels/%d/messages", 60 + i);
+		submit(t, &r[i], "POST", path, "{}");
+	}
+	submit(t, &r[3], "POST", "/channels/60/messages", "{\"n\": 2}");
+	submit(t, &r[4], "POST", "/channels/60/messages", "{\"n\": 3}");
+	while (!discord_rest_down(t->q) && !t->guard_fired)
+		uv_run(&t->loop, UV_RUN_ONCE);
+	assert_int_equal(downs.n, 1);
+	seen = t->srv.nreq;
+	assert_true(seen >= 3 && seen <= 4);	/* the three lanes' heads, maybe one more */
+	run_for(t, 1000);
+	/* one probe per 100 ms (the capped delay), not a storm */
+	assert_true(t->srv.nreq - seen >= 5);
+	assert_true(t->srv.nreq - seen <= 12);
+	for (i = 0; i < 5; i++)
+		assert_int_equal(r[i].called, 0);
+	assert_int_equal(discord_rest_pending(t->q), 5);
+
+	fk_down_srv = NULL;	/* Discord answers again */
+	run_until(t, &t->done, 5);
+	assert_int_equal(discord_rest_down(t->q), 0);
+	assert_int_equal(downs.n, 2);
+	assert_int_equal(downs.v[1], 0);
+	for (i = 0; i < 5; i++) {
+		assert_int_equal(r[i].status, 200);
+		assert_null(r[i].error);
+	}
+	/* channel 60's three in order */
+	assert_true(r[0].seq < r[3].seq && r[3].seq < r[4].seq);
+	assert_true(discord_rest_stats(t->q)->failures >= 8);
+	for (i = 0; i < 5; i++)
+		result_release(&r[i]);
+	t_free(t);
+}
+
+/* A 429 of the proxy's own (Retry-After: 0.25, nothing else): waited for,
+ * then sent again; counted as a wait and a 429. */
+static void test_proxy_429(void **state)
+{
+	struct t *t = t_new(0);
+	struct result r = { 0 };
+	const char *p = "/api/v10/channels/50/messages";
+
+	(void)state;
+	submit(t, &r, "POST", "/channels/50/messages", "{}");
+	run_until(t, &t->done, 1);
+	assert_int_equal(r.status, 200);
+	assert_int_equal(r.attempts, 2);
+	assert_true(rec_nth(t, p, 1)->at - rec_nth(t, p, 0)->at >= 250);
+	assert_true(rec_nth(t, p, 1)->at - rec_nth(t, p, 0)->at < 1500);
+	assert_int_equal(discord_rest_stats(t->q)->answers_429, 1);
+	assert_true(discord_rest_stats(t->q)->waits >= 1);
+	assert_int_equal(discord_rest_down(t->q), 0);
+	result_release(&r);
+	t_free(t);
+}
+
+/* Through a proxy, interaction callbacks go to the direct URL: answered
+ * while the proxy's side is down, and not held by its down state. */
+static void test_callbacks_around_the_proxy(void **state)
+{
+	struct t *t = t_new(50);
+	struct fake_http_server direct;
+	struct result cb = { 0 }, msg = { 0 }, msg2 = { 0 }, cb2 = { 0 };
+	struct downs downs = { 0 };
+	char base[64], dbase[64];
+
+	(void)state;
+	fake_http_start(&direct, &t->loop, fk_handle, &direct);
+	discord_rest_free(t->q);
+	snprintf(base, sizeof(base), "http://127.0.0.1:%d/api/v10", t->srv.port);
+	snprintf(dbase, sizeof(dbase), "http://127.0.0.1:%d/api/v10", direct.port);
+	t->q = q_new_cfg(t, base, 50, 1, dbase, &downs);
+	submit(t, &msg, "POST", "/channels/1/messages", "{}");
+	submit(t, &cb, "POST", "/interactions/77/itok/callback", "{\"type\": 4}");
+	run_until(t, &t->done, 2);
+	assert_int_equal(t->srv.nreq, 1);
+	assert_string_equal(t->srv.recs[0].path, "/api/v10/channels/1/messages");
+	assert_int_equal(direct.nreq, 1);
+	assert_string_equal(direct.recs[0].path, "/api/v10/interactions/77/itok/callback");
+	assert_true(fk_has_line(&direct.recs[0], "Authorization: Bot " TOKEN));
+
+	fk_down_srv = &t->srv;		/* the proxy's Discord is out of reach */
+	submit(t, &msg2, "POST", "/channels/1/messages", "{}");
+	while (!discord_rest_down(t->q) && !t->guard_fired)
+		uv_run(&t->loop, UV_RUN_ONCE);
+	submit(t, &cb2, "POST", "/interactions/78/itok2/callback", "{\"type\": 4}");
+	run_until(t, &t->done, 3);
+	assert_int_equal(cb2.status, 200);	/* answered while down */
+	assert_int_equal(msg2.called, 0);
+	assert_int_equal(discord_rest_down(t->q), 1);
+	fk_down_srv = NULL;
+	run_until(t, &t->done, 4);
+	assert_int_equal(msg2.status, 200);
+	result_release(&cb);
+	result_release(&msg);
+	result_release(&cb2);
+	result_release(&msg2);
+	fake_http_stop(&direct);
+	t_free(t);
+}
+
+/* A proxy on a Unix socket: unix:/path, the requests' paths under /api/v10. */
+static void test_unix_socket(void **state)
+{
+	struct t *t = t_new(0);
+	struct fake_http_server sock;
+	struct result r = { 0 };
+	char path[64], base[80];
+
+	(void)state;
+	snprintf(path, sizeof(path), "/tmp/tabula-test-rest-%d.sock", (int)getpid());
+	fake_http_start_unix(&sock, &t->loop, path, fk_handle, &sock);
+	discord_rest_free(t->q);
+	snprintf(base, sizeof(base), "unix:%s", path);
+	t->q = q_new_cfg(t, base, 0, 1, NULL, NULL);
+	submit(t, &r, "POST", "/channels/1/messages", "{}");
+	run_until(t, &t->done, 1);
+	assert_int_equal(r.status, 200);
+	assert_int_equal(sock.nreq, 1);
+	assert_string_equal(sock.recs[0].path, "/api/v10/channels/1/messages");
+	assert_true(fk_has_line(&sock.recs[0], "Authorization: Bot " TOKEN));
+	result_release(&r);
+	fake_http_stop(&sock);
+	t_free(t);
+	unlink(path);
+}
+
+/* Which base URLs a queue takes, with and without proxy. */
+static void test_proxy_urls(void **state)
+{
+	static const char *const with_proxy_only[] = {
+		"http://10.1.2.3:8080/api/v10", "http://172.16.0.9/api/v10",
+		"http://172.31.255.1/api/v10", "http://192.168.1.20:80/api/v10",
+		"http://[fd12:3456::1]:8080/api/v10", "http://[::ffff:10.0.0.1]/api/v10",
+		"http://discord-proxy:8080/api/v10", "unix:/run/tabula/proxy.sock",
+		"unix:///run/tabula/proxy.sock",
+	};
+	static const char *const never[] = {
+		"http://8.8.8.8/api/v10", "http://172.32.0.1/api/v10", "http://11.0.0.1/",
+		"http://[2001:db8::1]/api/v10", "http://[fe80::1]/", "http://169.254.0.1/",
+		"http://[::ffff:8.8.8.8]/", "http://192.169.0.1/", "ftp://10.0.0.1/",
+		"unix:relative.sock", "http://u:p@10.0.0.1/",
+	};
+	struct t *t = t_new(0);
+	struct discord_rest_config cfg = { .token = TOKEN };
+	struct buf err = BUF_INIT;
+	struct discord_rest *q;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(with_proxy_only) / sizeof(with_proxy_only[0]); i++) {
+		cfg.base_url = with_proxy_only[i];
+		cfg.proxy = 0;
+		buf_reset(&err);
+		q = discord_rest_new(&t->loop, &cfg, &err);
+		if (q)
+			fail_msg("took %s without proxy", with_proxy_only[i]);
+		cfg.proxy = 1;
+		q = discord_rest_new(&t->loop, &cfg, &err);
+		if (!q)
+			fail_msg("refused %s with proxy: %s", with_proxy_only[i], buf_str(&err));
+		discord_rest_free(q);
+	}
+	for (i = 0; i < sizeof(never) / sizeof(never[0]); i++) {
+		cfg.base_url = never[i];
+		cfg.proxy = 1;
+		buf_reset(&err);
+		q = discord_rest_new(&t->loop, &cfg, &err);
+		if (q)
+			fail_msg("took %s with proxy", never[i]);
+		assert_true(err.len > 0);
+	}
+	/* the direct URL is held to the plain rules */
+	cfg.base_url = "http://10.0.0.1/api/v10";
+	cfg.direct_url = "http://10.0.0.2/api/v10";
+	assert_null(discord_rest_new(&t->loop, &cfg, &err));
+	buf_release(&err);
 	t_free(t);
 }
 
@@ -592,7 +854,12 @@ int main(void)
 		cmocka_unit_test(test_bucket),
 		cmocka_unit_test(test_order),
 		cmocka_unit_test(test_give_up),
-		cmocka_unit_test(test_network_error),
+		cmocka_unit_test(test_unreachable_waits),
+		cmocka_unit_test(test_down_and_back),
+		cmocka_unit_test(test_proxy_429),
+		cmocka_unit_test(test_callbacks_around_the_proxy),
+		cmocka_unit_test(test_unix_socket),
+		cmocka_unit_test(test_proxy_urls),
 		cmocka_unit_test(test_free_pending),
 		cmocka_unit_test(test_free_from_callback),
 		cmocka_unit_test(test_queue_full),

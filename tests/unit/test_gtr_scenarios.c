@@ -1,6 +1,7 @@
 /*
  * Glory to Rome: scenario tests against the rulebook (the Spanish
- * "Gloria a Roma", /work/shared/seeds/000_*.txt and 001_*.txt), with
+ * "Gloria a Roma", 000_af59ce2b58a8d520.txt and
+ * 001_df12c6ec6f002223.txt in ../shared/seeds/), with
  * guide/rulings.md binding and docs/games/gtr.md for tabula's rulings.
  *
  * Positions are built directly through games/gtr/gtr.h (gtr_put,

@@ -15,6 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <uv.h>
 
 #include "adapters/http.h"
@@ -550,10 +553,81 @@ static void test_url_allowed(void **state)
 	buf_release(&err);
 }
 
+/* http:// to private addresses, for a REST proxy named explicitly: the
+ * URL's literal, and the address curl connects to. */
+static void test_private_http(void **state)
+{
+	static const char *const ok[] = {
+		"http://10.0.0.1/", "http://10.255.255.255:8080/x", "http://172.16.0.1/",
+		"http://172.31.9.9/", "http://192.168.0.1/", "http://127.0.0.1:9/",
+		"http://localhost/", "http://[::1]/", "http://[fc00::1]/", "http://[fdff::9]:80/",
+		"http://[::ffff:192.168.1.1]/", "http://discord-proxy:8080/api/v10",
+		"https://example.com/",
+	};
+	static const char *const bad[] = {
+		"http://8.8.8.8/", "http://172.15.255.255/", "http://172.32.0.0/",
+		"http://192.169.0.1/", "http://9.255.255.255/", "http://11.0.0.0/",
+		"http://[fe80::1]/", "http://[2001:db8::1]/", "http://[fbff::1]/",
+		"http://[::ffff:8.8.8.8]/", "http://169.254.1.1/", "http://100.64.0.1/",
+		"ws://10.0.0.1/", "http://u:p@10.0.0.1/", "ftp://10.0.0.1/",
+	};
+	struct sockaddr_in a4 = { .sin_family = AF_INET };
+	struct sockaddr_in6 a6 = { .sin6_family = AF_INET6 };
+	struct t *t = t_new();
+	struct result r = { 0 };
+	struct buf err = BUF_INIT;
+	char url[128];
+	struct http_req req = { .url = url, .private_http = 1 };
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
+		if (!http_url_allowed_private(ok[i], &err))
+			fail_msg("refused %s: %s", ok[i], buf_str(&err));
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		buf_reset(&err);
+		if (http_url_allowed_private(bad[i], &err))
+			fail_msg("accepted %s", bad[i]);
+		assert_true(err.len > 0);
+	}
+	/* without the mark, the loopback rule as before */
+	assert_int_equal(http_url_allowed("http://10.0.0.1/", NULL), 0);
+
+	/* the address connected to */
+	inet_pton(AF_INET, "192.168.7.7", &a4.sin_addr);
+	assert_true(http_addr_private((struct sockaddr *)&a4));
+	inet_pton(AF_INET, "93.184.216.34", &a4.sin_addr);
+	assert_false(http_addr_private((struct sockaddr *)&a4));
+	inet_pton(AF_INET6, "fd00::5", &a6.sin6_addr);
+	assert_true(http_addr_private((struct sockaddr *)&a6));
+	inet_pton(AF_INET6, "::ffff:172.20.0.1", &a6.sin6_addr);
+	assert_true(http_addr_private((struct sockaddr *)&a6));
+	inet_pton(AF_INET6, "2606:4700::1", &a6.sin6_addr);
+	assert_false(http_addr_private((struct sockaddr *)&a6));
+
+	/* a marked request to a name that resolves to loopback goes through
+	 * the connect-time check */
+	snprintf(url, sizeof(url), "http://localhost:%d/get", t->srv.port);
+	r.t = t;
+	assert_int_equal(http_request(t->c, &req, on_done, &r, &err), 0);
+	run_until(t, &t->done, 1);
+	assert_null(r.error);
+	assert_int_equal(r.status, 200);
+	result_release(&r);
+	/* a public literal is refused before anything is sent */
+	snprintf(url, sizeof(url), "http://93.184.216.34/get");
+	buf_reset(&err);
+	assert_int_equal(http_request(t->c, &req, on_done, &r, &err), -1);
+	assert_non_null(strstr(buf_str(&err), "private"));
+	buf_release(&err);
+	t_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_url_allowed),
+		cmocka_unit_test(test_private_http),
 		cmocka_unit_test(test_get),
 		cmocka_unit_test(test_response_headers),
 		cmocka_unit_test(test_post_echo),

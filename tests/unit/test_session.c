@@ -1850,8 +1850,12 @@ static void test_room_sees_steps_not_secrets(void **state)
 	s = room(f, "r1");
 	assert_string_equal(awaited_user(s), "ana");
 	for (i = 0; i < 6; i++) {
+		char line[16];
+
+		/* the pick list keeps its numbers: card i + 1 of the set */
+		snprintf(line, sizeof(line), "play %d", i + 1);
 		capture_clear(f->cap);
-		capture_cmd(f->cap, "r1", "ana", "play 1");
+		capture_cmd(f->cap, "r1", "ana", line);
 		assert_int_equal(public_sent(f->cap), 0);	/* the room learns nothing */
 		assert_int_equal(count_kind(f->cap, "ana", 1), 1);	/* ana sees her step */
 	}
@@ -2417,6 +2421,35 @@ static void test_rules_and_cards(void **state)
 	assert_int_equal(capture_count(f->cap, "ana", "none in this game (nofunctions"), 1);
 	capture_cmd(f->cap, "r2", "ana", "card circus");	/* no game there */
 	assert_int_equal(capture_count(f->cap, "ana", "any card may lead or follow Architect"), 1);
+	/* outside a room of its game, a card names the game it answers for and
+	 * the other games that have one of that name; `card <game> <name>`
+	 * picks one (issue 25) */
+	capture_clear(f->cap);
+	capture_cmd(f->cap, "r2", "ana", "card market");
+	assert_int_equal(f->cap->n, 1);
+	assert_non_null(strstr(f->cap->v[0].text, "Fortuna:\n"));
+	assert_non_null(strstr(f->cap->v[0].text, "`card builders market`"));
+	assert_non_null(strstr(f->cap->v[0].text, "`card gtr market`"));
+	capture_clear(f->cap);
+	capture_cmd(f->cap, "r2", "ana", "card builders market");
+	assert_int_equal(f->cap->n, 1);
+	assert_non_null(strstr(f->cap->v[0].text, "The Builders: Antiquity:\n"));
+	assert_non_null(strstr(f->cap->v[0].text, "sesterces"));
+	assert_null(strstr(f->cap->v[0].text, "Also a card"));
+	capture_clear(f->cap);
+	capture_cmd(f->cap, "r4", "ana", "card market");	/* the room's game: not named */
+	assert_int_equal(f->cap->n, 1);
+	assert_null(strstr(f->cap->v[0].text, "Glory to Rome:"));
+	assert_non_null(strstr(f->cap->v[0].text, "Material: Wood"));
+	capture_clear(f->cap);
+	capture_cmd(f->cap, "r4", "ana", "card builders market");
+	assert_int_equal(f->cap->n, 1);
+	assert_non_null(strstr(f->cap->v[0].text, "The Builders: Antiquity:\n"));
+	capture_clear(f->cap);
+	capture_cmd(f->cap, "r2", "ana", "card sylla market");
+	assert_int_equal(capture_count(f->cap, "ana", "No such card: market"), 1);
+	capture_cmd(f->cap, "r2", "ana", "card fortuna");	/* a game's name alone is a name */
+	assert_int_equal(capture_count(f->cap, "ana", "Usage"), 0);
 	/* Spanish */
 	capture_cmd(f->cap, "r3", "ana", "game new fortuna");
 	capture_cmd(f->cap, "r3", "ana", "game settings locale es");

@@ -1438,6 +1438,83 @@ static void test_count_lobbies(void **state)
 		session_rec_release(&s[i]);
 }
 
+/* ------------------------------------------------------- contract: stats */
+
+struct games_seen {
+	char game[8][16];
+	int status[8];
+	int64_t n[8];
+	int count;
+};
+
+static int seen_games(void *ctx, const char *game, int status, int64_t n)
+{
+	struct games_seen *g = ctx;
+
+	if (g->count < 8) {
+		snprintf(g->game[g->count], sizeof(g->game[0]), "%s", game);
+		g->status[g->count] = status;
+		g->n[g->count++] = n;
+	}
+	return 0;
+}
+
+static int64_t games_of(const struct games_seen *g, const char *game, int status)
+{
+	int i;
+
+	for (i = 0; i < g->count; i++)
+		if (!strcmp(g->game[i], game) && g->status[i] == status)
+			return g->n[i];
+	return 0;
+}
+
+/* What an operator's scrape reads (bot/ops.c): undelivered outbox rows and
+ * the oldest one's time, open games by game and status; through the fault
+ * wrapper too. */
+static void test_stats(void **state)
+{
+	struct fixture *f = *state;
+	struct session_rec s[4];
+	struct outbox_rec out[2];
+	struct store_commit c = { .outbox = out, .noutbox = 2 };
+	struct store_stats st;
+	struct games_seen g;
+	int i;
+
+	memset(&g, 0, sizeof(g));
+	assert_int_equal(store_stats(f->s, &st, seen_games, &g, &f->err), 0);
+	assert_int_equal(st.outbox_pending, 0);
+	assert_int_equal(st.outbox_oldest, 0);
+	assert_int_equal(g.count, 0);
+	mk_session(&s[0], "discord", "c-1", SESSION_LOBBY);
+	mk_session(&s[1], "discord", "c-2", SESSION_ACTIVE);
+	mk_session(&s[2], "matrix", "!m:x", SESSION_ACTIVE);
+	mk_session(&s[3], "matrix", "!n:x", SESSION_FINISHED);
+	snprintf(s[2].game, sizeof(s[2].game), "gtr");
+	for (i = 0; i < 4; i++)
+		save_session(f, &s[i]);
+	mk_outbox(&out[0], "k-1", "one");
+	mk_outbox(&out[1], "k-2", "two");
+	out[1].created = 2500;
+	commit_ok(f, &c);
+	memset(&g, 0, sizeof(g));
+	assert_int_equal(store_stats(f->s, &st, seen_games, &g, &f->err), 0);
+	assert_int_equal(st.outbox_pending, 2);
+	assert_int_equal(st.outbox_oldest, 2500);
+	assert_int_equal(g.count, 3);
+	assert_int_equal(games_of(&g, "fortuna", SESSION_LOBBY), 1);
+	assert_int_equal(games_of(&g, "fortuna", SESSION_ACTIVE), 1);
+	assert_int_equal(games_of(&g, "gtr", SESSION_ACTIVE), 1);
+	assert_int_equal(store_outbox_done(f->s, out[1].id, &f->err), 0);
+	f->s = store_fault_wrap(f->s, 0);
+	assert_int_equal(store_stats(f->s, &st, NULL, NULL, &f->err), 0);
+	assert_int_equal(st.outbox_pending, 1);
+	assert_int_equal(st.outbox_oldest, 3000);
+	for (i = 0; i < 4; i++)
+		session_rec_release(&s[i]);
+}
+
 /* --------------------------------------------------------- contract: due */
 
 static void test_due_round_trip(void **state)
@@ -3285,6 +3362,44 @@ static void test_pg_reconnect(void **state)
 	session_rec_release(&got);
 }
 
+/* A commit is one round trip, whatever it carries (docs/store.md): an
+ * update with actions, outbox messages, a cursor and a fence; a version
+ * check and marking a message sent are one each.  bench_session reports
+ * round trips per command from the same counter. */
+static void test_pg_round_trips(void **state)
+{
+	struct fixture *f = *state;
+	struct session_rec s;
+	struct action_rec act[2];
+	struct outbox_rec out[2];
+	struct store_commit c = { .session = &s, .actions = act, .nactions = 2, .outbox = out,
+				  .noutbox = 2, .cursor_key = "rt", .cursor_value = "1",
+				  .fence_lease = "rt-lease", .fence_holder = "me" };
+	int64_t id = 0, version = 0;
+	uint64_t n;
+
+	assert_int_equal(store_lease(f->s, "rt-lease", "me", 60000, &f->err), 1);
+	mk_session(&s, "discord", "rt", SESSION_ACTIVE);
+	save_session(f, &s);
+	mk_action(&act[0], 1, "go");
+	mk_action(&act[1], 2, "again");
+	mk_outbox(&out[0], "rt-1", "one");
+	mk_outbox(&out[1], "rt-2", "two");
+	n = store_pg_round_trips(f->s);
+	commit_ok(f, &c);
+	assert_int_equal(store_pg_round_trips(f->s) - n, 1);
+	assert_int_equal(count_actions(f->s, s.id), 2);
+
+	n = store_pg_round_trips(f->s);
+	assert_int_equal(store_session_stamp(f->s, "discord", "rt", &id, &version, &f->err), 1);
+	assert_int_equal(version, s.version);
+	assert_int_equal(store_pg_round_trips(f->s) - n, 1);
+	n = store_pg_round_trips(f->s);
+	assert_int_equal(store_outbox_done(f->s, out[0].id, &f->err), 0);
+	assert_int_equal(store_pg_round_trips(f->s) - n, 1);
+	session_rec_release(&s);
+}
+
 /* The commit reached PostgreSQL but its answer was lost: the store finds
  * out that it was stored, and fills the ids. */
 static void test_pg_lost_answer(void **state)
@@ -3608,6 +3723,7 @@ int main(void)
 		ALL(test_sessions_of_user),
 		ALL(test_sessions_of_user_many),
 		ALL(test_count_lobbies),
+		ALL(test_stats),
 		ALL(test_due_round_trip),
 		ALL(test_sessions_due),
 		ALL(test_sessions_due_many),
@@ -3624,6 +3740,7 @@ int main(void)
 		PG_ONLY(test_pg_two_processes),
 		PG_ONLY(test_pg_reconnect),
 		PG_ONLY(test_pg_lost_answer),
+		PG_ONLY(test_pg_round_trips),
 		PG_ONLY(test_pg_timeout_bound),
 		PG_ONLY(test_pg_migrate_from_v1),
 		PG_ONLY(test_pg_foreign_refused),

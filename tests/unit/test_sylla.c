@@ -1,7 +1,7 @@
 /*
  * Sylla: scenario tests against the rulebook (Ystari's Spanish "Sylla",
- * /work/shared/seeds/002_*.txt), with guide/games.md's reconstruction and
- * docs/games/sylla.md's rulings.
+ * 002_e1ea23d6d5c38f8f.txt in ../shared/seeds/), with guide/games.md's
+ * reconstruction and docs/games/sylla.md's rulings.
  *
  * Positions are built through games/sylla/sylla.h (sylla_give_char,
  * sylla_give_zone, sylla_give_tokens, sylla_set_money, sylla_set_event,
@@ -927,7 +927,7 @@ static void test_example_baths(void **state)
 	assert_int_equal(s.track[ST_HEALTH], health + 1);
 	/* "Los denarios que hayan utilizado los jugadores se colocan la banca" */
 	assert_int_equal(s.p[RED].money + s.p[WHITE].money + s.p[BLACK].money, 0);
-	LOGGED("9 votes for Public Baths: health 3 -> 4.");
+	LOGGED("9 votes for Public Baths: health 3 → 4.");
 }
 
 /* "la ficha de la Hambruna se sitúa en "3" ... el jugador Blanco tiene una
@@ -1174,11 +1174,142 @@ static void test_insula(void **state)
 	buf_release(&b);
 }
 
+/* The picture's texts (what the painter draws and each piece's alt). */
+static void picture(const struct sylla_state *s, int seat, struct buf *out)
+{
+	struct game_view v = { LOC_EN, s->nplayers, names };
+	struct scene sc = SCENE_INIT;
+
+	buf_reset(out);
+	assert_int_equal(sylla_scene(s, seat, &v, &sc), 0);
+	scene_texts(&sc, out);
+	scene_release(&sc);
+}
+
+/* Issue 25, point 1: the colour of a token taken in secret (Insula,
+ * Private Temple) stays behind the screen (ruling 7), so the supply beside
+ * the board is one total: by colour, two boards apart would tell the
+ * colour taken.  Neither the text board, nor the picture, nor the others'
+ * private views, nor the log show it by colour; secrets() lists it, so the
+ * scans catch it. */
+static void test_supply_hidden(void **state)
+{
+	struct sylla_state s;
+	struct buf b = BUF_INIT, sec = BUF_INIT;
+	struct game_view v = { LOC_EN, 3, names };
+	int total, seat, t;
+
+	(void)state;
+	bare(&s, 3, 0);
+	sylla_give_char(&s, 0, card(0, 0));
+	total = sylla_supply_total(&s);
+	clear_log();
+	buy(&s, 0, SB_INSULA);
+	MV(&s, 0, SM_INSULA, ST_HEALTH, ST_HEALTH);
+	assert_int_equal(s.supply[ST_HEALTH], 37);
+	assert_int_equal(sylla_supply_total(&s), total - 2);
+	sylla_secrets(&s, LOC_EN, &sec);
+	assert_non_null(strstr(buf_str(&sec), "civic spirit 39, health 37, leisure 39\n"));
+	buf_reset(&sec);
+	sylla_secrets(&s, LOC_ES, &sec);
+	assert_non_null(strstr(buf_str(&sec), "espíritu cívico 39, salud 37, ocio 39\n"));
+	no_secret_public(&s, __LINE__);
+	board(&s, &b);
+	buf_reset(&sec);
+	buf_printf(&sec, "Tokens beside the board: %d.", total - 2);
+	assert_non_null(strstr(buf_str(&b), buf_str(&sec)));
+	assert_null(strstr(buf_str(&b), "health 37"));
+	assert_null(strstr(buf_str(&b), "37"));
+	picture(&s, -1, &b);
+	assert_null(strstr(buf_str(&b), "37"));
+	assert_non_null(strstr(buf_str(&b), "all colours"));
+	for (seat = 1; seat < 3; seat++) {
+		struct rich r = RICH_INIT;
+
+		sylla_render_private(&s, seat, &v, &r);
+		buf_reset(&b);
+		rich_to_plain(&r, &b);
+		rich_release(&r);
+		assert_null(strstr(buf_str(&b), "37"));
+		picture(&s, seat, &b);
+		assert_null(strstr(buf_str(&b), "37"));
+	}
+	NOT_LOGGED("health");
+	NOT_LOGGED("37");
+	/* a colour run out is in view (an empty pile): named, in both */
+	for (t = 0; t < 39; t++)
+		if (s.supply[ST_LEISURE])
+			sylla_give_tokens(&s, 1, ST_LEISURE, 1, 1);
+	check_ok(&s);
+	board(&s, &b);
+	assert_non_null(strstr(buf_str(&b), "; none left: leisure."));
+	picture(&s, -1, &b);
+	assert_non_null(strstr(buf_str(&b), "none left"));
+	buf_release(&b);
+	buf_release(&sec);
+}
+
+/* Issue 25, point 1, the AI's view: determinize() deals the colours of the
+ * others' secret tokens again from what the seat knows (its own tokens,
+ * the colours the table saw, the colours run out), never from the supply
+ * by colour: two positions that differ only in those colours determinize
+ * alike. */
+static void test_determinize_supply(void **state)
+{
+	struct sylla_state a, b, c;
+	struct rng ra, rb;
+	int t, i, held;
+
+	(void)state;
+	bare(&a, 3, 0);
+	memcpy(&b, &a, sizeof(a));
+	sylla_give_tokens(&a, 1, ST_HEALTH, 2, 0);	/* Red's Insula: 2 health */
+	sylla_give_tokens(&b, 1, ST_LEISURE, 2, 0);	/* or 2 leisure */
+	sylla_give_tokens(&a, 0, ST_CIVIC, 1, 0);	/* Blue's own, which it knows */
+	sylla_give_tokens(&b, 0, ST_CIVIC, 1, 0);
+	check_ok(&a);
+	check_ok(&b);
+	assert_int_not_equal(a.supply[ST_HEALTH], b.supply[ST_HEALTH]);
+	rng_seed(&ra, 5, 1);
+	rng_seed(&rb, 5, 1);
+	sylla_determinize(&a, 0, &ra);
+	sylla_determinize(&b, 0, &rb);
+	check_ok(&a);
+	check_ok(&b);
+	assert_memory_equal(&a, &b, sizeof(a));
+	assert_int_equal(a.p[1].blind, 2);
+	assert_int_equal(a.p[0].tok[ST_CIVIC], 1);
+	/* a colour run out stays run out: Red holds every leisure token the
+	 * table did not see (37 in secret), Cy one token in secret */
+	bare(&c, 3, 0);
+	sylla_give_tokens(&c, 1, ST_LEISURE, 2, 1);
+	sylla_give_tokens(&c, 1, ST_LEISURE, 37, 0);
+	sylla_give_tokens(&c, 1, ST_HEALTH, 3, 0);
+	sylla_give_tokens(&c, 2, ST_CIVIC, 1, 0);
+	check_ok(&c);
+	for (i = 0; i < 50; i++) {
+		memcpy(&a, &c, sizeof(c));
+		rng_seed(&ra, (uint64_t)i, 2);
+		sylla_determinize(&a, 0, &ra);
+		check_ok(&a);
+		assert_int_equal(a.supply[ST_LEISURE], 0);
+		assert_true(a.supply[ST_HEALTH] > 0 && a.supply[ST_CIVIC] > 0);
+		assert_int_equal(a.p[1].blind, 40);
+		assert_int_equal(a.p[2].blind, 1);
+		held = 0;
+		for (t = 0; t < ST_COUNT; t++)
+			held += a.p[1].tok[t] + a.p[2].tok[t];
+		assert_int_equal(held, 43);
+		assert_int_equal(a.p[1].tok[ST_LEISURE] + a.p[2].tok[ST_LEISURE], 39);
+	}
+}
+
 /* Grúa: a Crane card, usable from the next turn for any colour; the
  * Floods can turn it. */
 static void test_crane(void **state)
 {
 	struct sylla_state s;
+	struct buf b = BUF_INIT;
 
 	(void)state;
 	bare(&s, 3, 0);
@@ -1186,20 +1317,37 @@ static void test_crane(void **state)
 	buy(&s, 0, SB_CRANE);
 	assert_int_equal(s.p[0].zone[SZ_CRANE], 1);
 	assert_int_equal(s.cranes, SY_CRANES - 1);
-	/* "A partir del siguiente turno": not now */
+	/* "A partir del siguiente turno": not now, and the board says so
+	 * (issue 25: it read "1 turned") */
 	assert_int_equal(sylla_buy_power(&s, 0, SC_GREY), 0);
-	s.p[0].crane_used = 0;	/* the turn's end stands it up */
+	board(&s, &b);
+	assert_non_null(strstr(buf_str(&b), "\n  Crane (usable next turn)\n"));
+	assert_null(strstr(buf_str(&b), "turned)"));
+	picture(&s, -1, &b);
+	assert_non_null(strstr(buf_str(&b), "1 (usable next turn)"));
+	s.p[0].crane_used = s.p[0].crane_new = 0;	/* the turn's end stands it up */
 	check_ok(&s);
 	assert_int_equal(sylla_buy_power(&s, 0, SC_GREY), 1);
 	assert_int_equal(sylla_buy_power(&s, 0, SC_YELLOW), 1);
+	/* a second Crane paid with the first: one turned, one new */
+	sylla_put_tile(&s, 1, SB_CRANE);
+	sylla_start_phase(&s, SP_BUILD, 0, &cap_log);
+	MV(&s, 0, SM_SELL, 1, ANY);
+	MV(&s, 0, SM_BID, 1, ANY);	/* the Senator was turned: the Crane pays */
+	assert_int_equal(s.p[0].zone[SZ_CRANE], 2);
+	board(&s, &b);
+	assert_non_null(strstr(buf_str(&b), "\n  Crane x2 (1 turned, 1 usable next turn)\n"));
+	s.p[0].crane_used = s.p[0].crane_new = 0;
+	check_ok(&s);
 	/* the Floods may take it */
 	sylla_set_event(&s, 0, SE_FLOOD);
 	sylla_set_event(&s, 1, SE_EPIDEMIC);
 	sylla_set_event(&s, 2, SE_ERUPTION);
 	events_avoiding(&s, 1, 3);
-	/* its only building: no choice */
+	/* its only building: no choice (a Crane of the two) */
 	assert_int_equal(s.p[0].zone_down[SZ_CRANE], 1);
-	assert_int_equal(sylla_buy_power(&s, 0, SC_GREY), 0);
+	assert_int_equal(sylla_buy_power(&s, 0, SC_GREY), 1);
+	buf_release(&b);
 }
 
 /* Taberna: one marker one space either way, none moved twice by Taverns;
@@ -1269,10 +1417,31 @@ static void test_track_events(void **state)
 		/* avoid slots 1 and 2: the event in slot 0 and the Decadence happen */
 		events_avoiding(&s, 1, 2);
 		if (tr[k] >= 0) {
+			char line[80];
+
 			/* the Decadence then takes the markers at the top: all three at 3 */
 			assert_int_equal(s.track[tr[k]], SY_TRACK_START - 1);
+			/* issue 25: the log says where the marker went, and which
+			 * markers the Decadence moved */
+			snprintf(line, sizeof(line), "The %s marker moves: 3 \xe2\x86\x92 2.\n",
+				 sylla_tracks[tr[k]].name[LOC_EN]);
+			LOGGED(line);
+			{
+				int t, n = 0;
+
+				snprintf(line, sizeof(line), "The highest markers move: ");
+				for (t = 0; t < ST_COUNT; t++)
+					if (t != tr[k])
+						snprintf(line + strlen(line), sizeof(line) - strlen(line),
+							 "%s%s 3 \xe2\x86\x92 2", n++ ? ", " : "",
+							 sylla_tracks[t].name[LOC_EN]);
+				LOGGED(line);
+			}
 		} else {
 			assert_int_equal(s.famine, 1);
+			LOGGED("The famine marker moves: 0 \xe2\x86\x92 1.\n");
+			LOGGED("The highest markers move: civic spirit 3 \xe2\x86\x92 2, health 3 \xe2\x86\x92 2, "
+			       "leisure 3 \xe2\x86\x92 2.\n");
 		}
 		LOGGED(sylla_events[ev[k]].name[LOC_EN]);
 		check_ok(&s);
@@ -1549,7 +1718,7 @@ static void test_granary(void **state)
 	assert_int_equal(prestige(&s, RED), 13 - 3);
 	assert_int_equal(prestige(&s, WHITE), 10 - 3);
 	assert_int_equal(prestige(&s, BLACK), 13 - 3);
-	LOGGED("9 votes for Granary: famine 5 -> 3.");
+	LOGGED("9 votes for Granary: famine 5 → 3.");
 }
 
 static void track_work(int w, int t, const char *line)
@@ -1572,9 +1741,9 @@ static void track_work(int w, int t, const char *line)
 static void test_baths_coliseum_senate(void **state)
 {
 	(void)state;
-	track_work(SG_BATHS, ST_HEALTH, "10 votes for Public Baths: health 1 -> 3.");
-	track_work(SG_COLISEUM, ST_LEISURE, "10 votes for Coliseum: leisure 1 -> 3.");
-	track_work(SG_SENATE, ST_CIVIC, "10 votes for Senate: civic spirit 1 -> 3.");
+	track_work(SG_BATHS, ST_HEALTH, "10 votes for Public Baths: health 1 → 3.");
+	track_work(SG_COLISEUM, ST_LEISURE, "10 votes for Coliseum: leisure 1 → 3.");
+	track_work(SG_SENATE, ST_CIVIC, "10 votes for Senate: civic spirit 1 → 3.");
 }
 
 /* ---- the 3-player game ---- */
@@ -1604,6 +1773,153 @@ static void test_three_players(void **state)
 	assert_int_equal(shown, 5);
 	/* the unused set joined the deck: 40 - 18 - 5 */
 	assert_int_equal(s.ndeck, 17);
+}
+
+/* ---- what a player reads (issue 25, point 3) ---- */
+
+/* The pick list keeps its numbers: the whole set in its order, a card
+ * picked listed as "drop" in its place, so `play 1` twice picks the first
+ * card and puts it back; four `play 1` never pick four cards. */
+static void test_pick_list_keeps_numbers(void **state)
+{
+	struct sylla_state s;
+	struct move_list ml;
+	struct buf id = BUF_INIT;
+	int k;
+
+	(void)state;
+	fresh(&s, 4, 3);
+	for (k = 0; k < 4; k++) {
+		sylla_moves(&s, 0, &ml);
+		assert_int_equal(ml.n, SY_PER_SET);
+		if (!(k & 1))
+			assert_int_equal(ml.v[0].kind, SM_PICK);
+		else
+			assert_int_equal(ml.v[0].kind, SM_DROP);
+		assert_int_equal(sylla_apply(&s, 0, ml.v[0], &cap_log, &id), 0);
+		check_ok(&s);
+	}
+	assert_int_equal(s.p[0].picks, 0);
+	MV(&s, 0, SM_PICK, 3, ANY);
+	sylla_moves(&s, 0, &ml);
+	for (k = 0; k < SY_PER_SET; k++) {
+		assert_int_equal(ml.v[k].a, k);
+		assert_int_equal(ml.v[k].kind, k == 3 ? SM_DROP : SM_PICK);
+	}
+	buf_reset(&id);
+	sylla_move_id(&s, 0, ml.v[3], &id);
+	assert_string_equal(buf_str(&id), "drop christian merchant yellow grey");
+	buf_reset(&id);
+	sylla_move_label(&s, 0, ml.v[3], LOC_ES, &id);
+	assert_string_equal(buf_str(&id), "Elegido: Comerciante \xe2\x9c\x9d (A G) (devolverlo)");
+	MV(&s, 0, SM_DROP, 3, ANY);
+	assert_int_equal(s.p[0].picks, 0);
+	buf_release(&id);
+}
+
+/* After confirming, a seat is told so; the last to confirm gets no "it
+ * will be revealed" line (the reveal says it); the others do. */
+static void test_confirmed_and_last(void **state)
+{
+	struct sylla_state s;
+	struct buf b = BUF_INIT;
+	static const uint16_t m[4] = { 0x00f, 0x0f0, 0x00f, 0x0f0 };
+	int i, k;
+
+	(void)state;
+	fresh(&s, 4, 9);
+	clear_log();
+	for (i = 0; i < 4; i++) {
+		for (k = 0; k < SY_PER_SET; k++)
+			if ((m[i] >> k) & 1)
+				MV(&s, i, SM_PICK, k, ANY);
+		buf_reset(&b);
+		sylla_idle_reason(&s, i, LOC_EN, &b);
+		assert_string_equal(buf_str(&b), "");		/* still choosing */
+		MV(&s, i, SM_CONFIRM, ANY, ANY);
+		buf_reset(&b);
+		sylla_idle_reason(&s, i, LOC_EN, &b);
+		if (i < 3) {
+			assert_string_equal(buf_str(&b), "You have confirmed your choice.");
+			buf_reset(&b);
+			sylla_idle_reason(&s, i, LOC_ES, &b);
+			assert_string_equal(buf_str(&b), "Ya has confirmado tu elección.");
+			buf_reset(&b);
+			sylla_prompt(&s, i, LOC_EN, &b);
+			assert_string_equal(buf_str(&b), "You have confirmed your choice; waiting for the others.");
+		} else {
+			assert_string_equal(buf_str(&b), "");	/* revealed: a new step */
+		}
+	}
+	for (i = 0; i < 4; i++) {
+		char line[96];
+
+		snprintf(line, sizeof(line), "[%d] Your choice is made", i);
+		if (i < 3)
+			LOGGED(line);
+		else if (logged(line))
+			fail_msg("the last to confirm was told its choice would be revealed:\n%s",
+				 buf_str(&logbuf));
+	}
+	LOGGED("Black reveals");
+	buf_release(&b);
+}
+
+/* Plurals by the number, in both languages; the cubes left in phase V on
+ * the board and in the prompt; each player's denarii on the board; the
+ * automatic passes of an auction logged. */
+static void test_presentation(void **state)
+{
+	struct sylla_state s;
+	struct buf b = BUF_INIT;
+
+	(void)state;
+	bare(&s, 3, 0);
+	sylla_give_char(&s, 1, card(1, 0));		/* Red: a Senator */
+	sylla_give_char(&s, 2, card(2, 4));		/* White: a Legionary (R) */
+	sylla_set_money(&s, 1, 3);
+	sylla_set_money(&s, 2, 2);
+	/* an election at 1 vote: "more than 1 vote" */
+	sylla_start_phase(&s, SP_CONSUL, 0, &cap_log);
+	MV(&s, 1, SM_OFFER, 1, ANY);
+	buf_reset(&b);
+	sylla_prompt(&s, 2, LOC_EN, &b);
+	assert_string_equal(buf_str(&b), "offer more than 1 vote (Senators + denarii) to be First Consul, or pass.");
+	buf_reset(&b);
+	sylla_prompt(&s, 2, LOC_ES, &b);
+	assert_non_null(strstr(buf_str(&b), "más de 1 voto ("));
+	/* the denarii the table counted, on the board */
+	board(&s, &b);
+	assert_non_null(strstr(buf_str(&b), "Red \xc2\xb7 prestige 10 \xc2\xb7 3 denarii"));
+	assert_non_null(strstr(buf_str(&b), "White \xc2\xb7 prestige 10 \xc2\xb7 2 denarii"));
+	assert_non_null(strstr(buf_str(&b), "Blue (First Consul) \xc2\xb7 prestige 10 \xc2\xb7 0 denarii"));
+	MV(&s, 2, SM_PASS, ANY, ANY);
+	/* White offers a red tile: Blue, first, has nothing red; Red bids 1;
+	 * White, last, cannot beat it */
+	clear_log();
+	sylla_start_phase(&s, SP_BUILD, 2, &cap_log);
+	MV(&s, 2, SM_SELL, 0, ANY);
+	LOGGED("Blue has nothing red to bid with and passes.");
+	NOT_LOGGED("Red cannot");
+	MV(&s, 1, SM_BID, 1, ANY);
+	LOGGED("White cannot outbid 1 and passes.");
+	/* phase V: cubes left */
+	s.tapped = 0;
+	sylla_give_char(&s, 2, card(2, 6));		/* White: a Vestal too */
+	clear_log();
+	sylla_start_phase(&s, SP_EVENTS, 0, &cap_log);
+	if (s.step == SS_CUBE && s.decider == 2) {
+		buf_reset(&b);
+		sylla_prompt(&s, 2, LOC_EN, &b);
+		assert_string_equal(buf_str(&b),
+				    "place one of your cubes on an event (cubes left: Vestal 1, Legionary 1).");
+		board(&s, &b);
+		assert_non_null(strstr(buf_str(&b), "\xc2\xb7 cubes left: Vestal 1, Legionary 1\n"));
+		assert_non_null(strstr(buf_str(&b), "\xc2\xb7 cubes left: none\n"));
+	} else {
+		fail_msg("White is not asked for a cube: step %s", sylla_step_ids[s.step]);
+	}
+	buf_release(&b);
 }
 
 /* ---- save and load ---- */
@@ -1662,7 +1978,8 @@ static void test_load_rejects(void **state)
 		{ "deck", "[]" },
 		{ "stack", "[0, 24]" },			/* an A under a C */
 		{ "players", "2" },
-		{ "v", "2" },
+		{ "v", "3" },
+		{ "v", "0" },
 	};
 	size_t k;
 
@@ -1678,6 +1995,24 @@ static void test_load_rejects(void **state)
 		if (!sylla_load(&t, bad, &err))
 			fail_msg("load accepted %s = %s", cases[k].key, cases[k].value);
 		assert_true(err.len > 0);
+		json_decref(bad);
+	}
+	/* a version 1 save (before "cranes_new") loads with no Crane new;
+	 * a version 2 one needs it, in range */
+	{
+		json_t *seats;
+
+		bad = json_deep_copy(good);
+		json_object_set_new(bad, "v", json_integer(1));
+		seats = json_object_get(bad, "seats");
+		for (k = 0; k < json_array_size(seats); k++)
+			json_object_del(json_array_get(seats, k), "cranes_new");
+		assert_int_equal(sylla_load(&t, bad, &err), 0);
+		assert_memory_equal(&s, &t, sizeof(s));
+		json_object_set_new(bad, "v", json_integer(2));
+		assert_int_equal(sylla_load(&t, bad, &err), -1);
+		json_object_set_new(json_array_get(seats, 0), "cranes_new", json_integer(4));
+		assert_int_equal(sylla_load(&t, bad, &err), -1);
 		json_decref(bad);
 	}
 	/* a seat's money beyond the box, a character owned twice, a card
@@ -1878,6 +2213,8 @@ int main(void)
 		cmocka_unit_test(test_field),
 		cmocka_unit_test(test_private_temple),
 		cmocka_unit_test(test_insula),
+		cmocka_unit_test(test_supply_hidden),
+		cmocka_unit_test(test_determinize_supply),
 		cmocka_unit_test(test_crane),
 		cmocka_unit_test(test_tavern),
 		cmocka_unit_test(test_arch_statue_bank),
@@ -1894,6 +2231,9 @@ int main(void)
 		cmocka_unit_test(test_granary),
 		cmocka_unit_test(test_baths_coliseum_senate),
 		cmocka_unit_test(test_three_players),
+		cmocka_unit_test(test_pick_list_keeps_numbers),
+		cmocka_unit_test(test_confirmed_and_last),
+		cmocka_unit_test(test_presentation),
 		cmocka_unit_test(test_save_load),
 		cmocka_unit_test(test_load_rejects),
 		cmocka_unit_test(test_rules_and_cards),

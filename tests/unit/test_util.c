@@ -79,6 +79,18 @@ static void test_fold(void **state)
 	check_fold("cosecha-de-vino", "cosecha de vino");
 	check_fold("Re\xcc\x81", "re");	/* combining acute dropped */
 	check_fold("", "");
+	/* a minus sign starting a number stays: "offer -3" is not "offer 3"
+	 * (issue 25); a hyphen inside a word, or before no digit, is a space */
+	check_fold("offer -3", "offer -3");
+	check_fold("-3", "-3");
+	check_fold("give  -5 ", "give -5");
+	check_fold("give \xe2\x88\x92" "5", "give -5");	/* U+2212 minus sign */
+	check_fold("give \xe2\x80\x93" "5", "give -5");	/* en dash */
+	check_fold("give --5", "give -5");
+	check_fold("sealed-election", "sealed election");
+	check_fold("a-3", "a 3");
+	check_fold("x - 3", "x 3");
+	check_fold("3 -> 4", "3 > 4");
 	assert_true(text_eq("Vender Vino", "vender  vino"));
 	assert_false(text_eq("vender vino", "vender grano"));
 }
