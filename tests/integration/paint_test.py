@@ -13,10 +13,13 @@ nonce, Matrix's txn id), nothing posted twice.
 
 usage: paint_test.py ./tabula [test-name ...]
 """
+import http.client
 import json
 import os
 import random
+import re
 import shutil
+import socket
 import sqlite3
 import sys
 import tempfile
@@ -77,6 +80,31 @@ def picture_rows(db, platform, seen):
     return [seen[i] for i in sorted(seen)]
 
 
+def free_port():
+    """A loopback port nothing listens on (for TABULA_HTTP)."""
+    s = socket.socket()
+    try:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+    finally:
+        s.close()
+
+
+def paint_queue(port):
+    """tabula_paint_queue_depth as the bot's /metrics says it."""
+    c = http.client.HTTPConnection("127.0.0.1", port, timeout=10 * SLOW)
+    try:
+        c.request("GET", "/metrics")
+        r = c.getresponse()
+        text = r.read().decode()
+    finally:
+        c.close()
+    assert r.status == 200, (r.status, text[:300])
+    m = re.search(r"^tabula_paint_queue_depth (\d+)$", text, re.M)
+    assert m, "no tabula_paint_queue_depth in /metrics"
+    return int(m.group(1))
+
+
 # ---------------------------------------------------------------- Discord
 
 def pic_boards(fake):
@@ -101,7 +129,9 @@ def test_discord_text_first_then_pictures_in_order():
     the boards between were superseded and never get one; the answers get
     theirs (an edit of the answer)."""
     hold = Hold()
-    fake, bot = dt.start(extra_env={"TABULA_TEST_PAINT_HOLD": hold.path})
+    port = free_port()
+    fake, bot = dt.start(extra_env={"TABULA_TEST_PAINT_HOLD": hold.path,
+                                    "TABULA_HTTP": "127.0.0.1:%d" % port})
     try:
         fake.wait_ready(10)
         ps = [dt.user(fake, i) for i in (1, 2)]
@@ -136,6 +166,9 @@ def test_discord_text_first_then_pictures_in_order():
         assert not any(dt.picture_text(m) for m in
                        fake.channel_messages(dt.CHAN, include_interactions=True))
         assert harness.store_counts(bot.db)[1] >= 2, "the boards wait for their pictures"
+        # the operator sees them: the board being painted, the newest one
+        # waiting, the answers' pictures (the superseded ones are gone)
+        assert paint_queue(port) >= 3, paint_queue(port)
         hold.release()
         first, last = bs[0], bs[-1]
         dt.pictured(fake, first)
@@ -160,6 +193,7 @@ def test_discord_text_first_then_pictures_in_order():
         while harness.store_counts(bot.db)[1]:
             assert time.monotonic() < end, "messages left unconfirmed"
             time.sleep(0.01)
+        assert paint_queue(port) == 0
         assert fake.violations == [], fake.violations
     finally:
         bot.stop()

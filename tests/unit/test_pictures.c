@@ -24,6 +24,7 @@
 #include "bot/session.h"
 #include "paint/paint.h"
 #include "tests/support/capture.h"
+#include "util/meters.h"
 
 #define JOBS_MAX 64
 
@@ -246,6 +247,9 @@ static void test_order_and_supersede(void **state)
 	assert_true(f->mgr.pics_superseded >= 2);
 	depth = session_mgr_paint_depth(&f->mgr);
 	assert_true(depth >= 3);		/* painting + the answer + the newest */
+	/* what /metrics says (tabula_paint_queue_depth): the superseded
+	 * ones are out of it */
+	assert_int_equal(metric_get(&met_paint_queue, 0, 0), (int64_t)depth);
 	/* the workers finish: always the last handed job first */
 	while (f->njobs)
 		finish(f, f->njobs - 1, 0);
@@ -263,6 +267,7 @@ static void test_order_and_supersede(void **state)
 	/* the superseded message: confirmed, no picture ever */
 	assert_int_equal(unsent(f), 0);
 	assert_int_equal(session_mgr_paint_depth(&f->mgr), 0);
+	assert_int_equal(metric_get(&met_paint_queue, 0, 0), 0);
 }
 
 /* A picture that cannot be painted: the text board after the text that
