@@ -176,6 +176,33 @@ class Bot:
         self.proc = subprocess.Popen([BIN], env=env, stdin=subprocess.DEVNULL,
                                      stdout=subprocess.DEVNULL, stderr=self.err)
 
+    def wait_delivered(self, what, timeout=300):
+        """Waits until the bot's outbox holds no unconfirmed message: every
+        board's picture is in (a message is confirmed only once its
+        picture, painted off the loop, is out: docs/pictures.md).  After
+        opening many rooms the painters, and on Discord the bot's share of
+        the global rate limit (50 requests a second: each board is its
+        text, then an edit adding the picture), work through the set-up's
+        pictures for a while; a sample taken meanwhile would time that
+        backlog, and the rate limit's pauses are quiet enough to pass for
+        a settled bot."""
+        import sqlite3
+        t0 = time.monotonic()
+        db = os.path.join(self.dir, "t.db")
+        while True:
+            con = sqlite3.connect("file:%s?mode=ro" % db, uri=True, timeout=10)
+            try:
+                n = con.execute("SELECT count(*) FROM outbox WHERE sent_at IS NULL").fetchone()[0]
+            finally:
+                con.close()
+            if not n:
+                break
+            if time.monotonic() - t0 > timeout:
+                raise AssertionError("%s: %d messages still unconfirmed after %.0f s"
+                                     % (what, n, timeout))
+            time.sleep(0.05)
+        log("%s: every set-up message delivered %.1f s later" % (what, time.monotonic() - t0))
+
     def tail(self, n=20):
         """The last n lines of the bot's stderr (for a failure's report)."""
         self.err.flush()
@@ -344,6 +371,7 @@ def discord_run(nrooms, nsamples):
             "in flight)" % (nrooms, time.monotonic() - t0, nrooms, DISCORD_IN_FLIGHT))
         lat, refused = Answers("e2e.discord.%drooms" % nrooms), 0
         rnd = random.Random(nrooms)
+        bot.wait_delivered("discord: %d rooms" % nrooms)
         discord_settle(fake)
         while len(lat) < nsamples:
             ch = rnd.choice(chans)
@@ -444,6 +472,7 @@ def matrix_run(nrooms, nsamples):
                    (len(fake.bot_rooms()), nrooms))
         t1 = time.monotonic()
         matrix_open(fake, owner, rooms, MX_SETUP_TIMEOUT)
+        bot.wait_delivered("matrix: %d rooms" % nrooms, MX_SETUP_TIMEOUT)
         t2 = time.monotonic()
         log("matrix: %d rooms (%d players): joined in %.1f s, games opened in %.1f s"
             % (nrooms, nusers, t1 - t0, t2 - t1))
