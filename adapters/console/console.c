@@ -31,6 +31,18 @@ struct console {
 	uv_loop_t *loop;
 	uv_fs_t req;
 	char chunk[READ_CHUNK];
+	/*
+	 * The console is one stream, read by people and scripts in order: a
+	 * line is read only once the pictures of the lines before it are out
+	 * (the texts still go at once, the picture after them).  Reading
+	 * pauses at chunk[pos..n) while a picture is held and resumes from
+	 * `resume` (a turn of the loop later: console_picture is called from
+	 * inside the session manager, which a command must not re-enter).
+	 */
+	ssize_t pos, n;
+	int paused;
+	uv_timer_t resume;
+	int resume_open;
 	struct buf line;
 	int overflow;		/* discarding a too-long line up to its newline */
 	int reading;
@@ -40,6 +52,7 @@ struct console {
 
 static struct console *console_downcast(struct adapter *a);
 static void console_error(struct console *c, const char *msg);
+static void on_resume(uv_timer_t *t);
 
 static void write_tagged(struct console *c, const char *tag, const struct rich *body)
 {
@@ -259,6 +272,8 @@ static int console_picture(struct adapter *a, uint64_t follow, const struct adap
 	if (h->outbox_id && a->on_sent)
 		a->on_sent(a->ctx, a, h->outbox_id);
 	free(h);
+	if (c->paused && !c->held && c->resume_open)
+		uv_timer_start(&c->resume, on_resume, 0, 0);
 	return 0;
 }
 
@@ -400,23 +415,12 @@ void console_feed_line(struct adapter *a, const char *line, size_t len)
 
 static void console_read(struct console *c);
 
-static void on_read(uv_fs_t *req)
+/* Feeds the lines of chunk[pos..n); pauses after a line that left a
+ * picture held (console_picture resumes), else reads on. */
+static void feed_chunk(struct console *c)
 {
-	struct console *c = req->data;
-	ssize_t n = req->result;
-	ssize_t i;
-
-	uv_fs_req_cleanup(req);
-	c->reading = 0;
-	if (n <= 0) {	/* end of input (or an error): the last line, then stop */
-		if (c->line.len && !c->overflow)
-			console_feed_line(&c->base, c->line.s, c->line.len);
-		buf_reset(&c->line);
-		uv_stop(c->loop);
-		return;
-	}
-	for (i = 0; i < n; i++) {
-		char ch = c->chunk[i];
+	while (c->pos < c->n) {
+		char ch = c->chunk[c->pos++];
 
 		if (ch == '\n') {
 			if (c->overflow)
@@ -425,12 +429,46 @@ static void on_read(uv_fs_t *req)
 				console_feed_line(&c->base, buf_str(&c->line), c->line.len);
 			buf_reset(&c->line);
 			c->overflow = 0;
+			if (c->held) {
+				c->paused = 1;
+				return;
+			}
 		} else if (!c->overflow && buf_addch(&c->line, ch)) {
 			c->overflow = 1;
 			buf_reset(&c->line);
 		}
 	}
 	console_read(c);
+}
+
+static void on_read(uv_fs_t *req)
+{
+	struct console *c = req->data;
+	ssize_t n = req->result;
+
+	uv_fs_req_cleanup(req);
+	c->reading = 0;
+	if (n <= 0) {	/* end of input (or an error): the last line, then stop
+			 * (main waits for the pictures still to come) */
+		if (c->line.len && !c->overflow)
+			console_feed_line(&c->base, c->line.s, c->line.len);
+		buf_reset(&c->line);
+		uv_stop(c->loop);
+		return;
+	}
+	c->pos = 0;
+	c->n = n;
+	feed_chunk(c);
+}
+
+static void on_resume(uv_timer_t *t)
+{
+	struct console *c = t->data;
+
+	if (c->paused && !c->held) {
+		c->paused = 0;
+		feed_chunk(c);
+	}
 }
 
 static void console_read(struct console *c)
@@ -450,6 +488,9 @@ static int console_start(struct adapter *a, uv_loop_t *loop, struct buf *err)
 	struct console *c = console_downcast(a);
 
 	c->loop = loop;
+	uv_timer_init(loop, &c->resume);
+	c->resume.data = c;	/* active only while it is due */
+	c->resume_open = 1;
 	console_read(c);
 	return 0;
 }
@@ -460,6 +501,10 @@ static void console_stop(struct adapter *a)
 
 	if (c->reading)
 		uv_cancel((uv_req_t *)&c->req);
+	if (c->resume_open) {
+		uv_close((uv_handle_t *)&c->resume, NULL);
+		c->resume_open = 0;
+	}
 }
 
 static void console_free(struct adapter *a)
