@@ -26,7 +26,7 @@ struct paint_job {
 	/* out (paint_job_run) */
 	struct paint_image im;		/* owned when !failed */
 	int failed;
-	char why[200];			/* when failed: cairo's or zlib's words */
+	char why[200];			/* when failed: cairo's or the compressor's words */
 };
 
 /* A new job for scene, which it takes (*scene is left empty).  Owned by

@@ -50,7 +50,7 @@ struct paint_image {
 
 /*
  * Paints sc.  Returns 0 and fills *out (release it), or -1 with err (cairo
- * or zlib failed: out of memory, a surface too large).  Never reads
+ * or the compressor failed: out of memory, a surface too large).  Never reads
  * anything but sc; a scene with nothing drawable is a small blank picture.
  */
 int paint_scene(const struct scene *sc, unsigned flags, struct paint_image *out,
