@@ -1351,6 +1351,7 @@ const struct game_ops builders_ops = {
 	.moves = builders_moves,
 	.move_id = builders_move_id,
 	.move_label = builders_move_label,
+	.move_group = builders_move_group,
 	.apply = builders_apply,
 	.prompt = builders_prompt,
 	.render_public = builders_render_public,
