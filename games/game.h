@@ -176,6 +176,19 @@ struct game_ops {
 	int (*move_group)(const void *st, int seat, struct move m, enum locale loc,
 			  struct buf *group, struct buf *note, struct buf *item);
 
+	/*
+	 * Optional.  Why text, which a seat now awaited typed and which names
+	 * none of its moves, cannot be played now, when it names a move the
+	 * rules know (one the seat cannot afford, a second investment in a
+	 * turn): one or two sentences with the reason and the figures ("The
+	 * second worker to Armory this turn costs 2 actions (10 s) + wage
+	 * 4 s; you have 8 s."), in loc; nothing when text names no such move.
+	 * text is folded (text_fold).  game_parse() answers with it in place
+	 * of "No move matches".
+	 */
+	void (*near_miss)(const void *st, int seat, const char *text, enum locale loc,
+			  struct buf *out);
+
 	/* Applies m, which must be one of moves(st, seat).  Returns 0, or -1
 	 * with err and the state unchanged when m is not legal. */
 	int (*apply)(void *st, int seat, struct move m, struct game_log *log,
