@@ -990,8 +990,8 @@ static void do_start(struct builders_state *s, int b, struct game_log *log)
 	if (s->brow[i] != BUILDERS_NONE)
 		s->bplace[s->brow[i]] = BP_ROW;
 	if (log) {
+		log_paid(log, s->cur, 1, cost);	/* the payment first, then what it bought */
 		log_card(s, log, s->cur, "%s starts %s.", "%s inicia %s.", 1, b);
-		log_paid(log, s->cur, 1, cost);
 		if (s->brow[i] != BUILDERS_NONE)
 			log_card(s, log, s->cur, "New building for sale (%s's action): %s.",
 				 "Nuevo edificio a la venta (acción de %s): %s.", 1, s->brow[i]);
@@ -1008,8 +1008,8 @@ static void do_hire(struct builders_state *s, int w, struct game_log *log)
 	s->uown[w] = s->cur;
 	s->idle[s->cur] |= 1u << w;
 	if (log) {
-		log_card(s, log, s->cur, "%s hires %s.", "%s contrata a %s.", 0, w);
 		log_paid(log, s->cur, 1, cost);
+		log_card(s, log, s->cur, "%s hires %s.", "%s contrata a %s.", 0, w);
 		if (s->wrow[i] != BUILDERS_NONE)
 			log_card(s, log, s->cur, "New worker for hire (%s's action): %s.",
 				 "Nuevo trabajador disponible (acción de %s): %s.", 0, s->wrow[i]);
@@ -1115,8 +1115,8 @@ static void do_send(struct builders_state *s, int b, int tool, struct game_log *
 	s->pend = BUILDERS_NONE;
 	s->step = BS_TURN;
 	if (log) {
-		log_send(s, log, u, b, tool, k, wage);
 		log_paid(log, s->cur, k, cost);
+		log_send(s, log, u, b, tool, k, wage);
 	}
 	maybe_complete(s, b, log);
 	refresh_lack(s, s->cur);
@@ -1194,8 +1194,8 @@ static void do_invest(struct builders_state *s, struct move m, struct game_log *
 	s->invested = 1;
 	s->step = BS_TURN;
 	if (log) {
-		log_invest(s, log, m);
 		log_paid(log, seat, 1, cost);
+		log_invest(s, log, m);
 	}
 }
 
@@ -1214,6 +1214,7 @@ static void do_free(struct builders_state *s, int u, struct game_log *log)
 	for (k = 0; k < BUILDERS_FREED_WAGE; k++)
 		s->wle[k] &= ~(1u << u);
 	if (log) {
+		log_paid(log, seat, 1, cost);
 		builders_unit_tag(s, u, log->loc, &b);
 		if (s->step == BS_FINAL)
 			game_logf(log, LOG_PUBLIC, L(log->loc, "%s frees a slave for %d s: %s.",
@@ -1223,7 +1224,6 @@ static void do_free(struct builders_state *s, int u, struct game_log *log)
 			game_logf(log, LOG_PUBLIC, L(log->loc, "%s frees a slave: %s.",
 						     "%s libera a un esclavo: %s."),
 				  NAME(log, seat), buf_str(&b));
-		log_paid(log, seat, 1, cost);
 	}
 	buf_release(&b);
 }
@@ -1285,15 +1285,15 @@ int builders_apply(void *st, int seat, struct move m, struct game_log *log, stru
 		cost = spend_actions(s, m.a);
 		gain(s, seat, take_gain[m.a]);
 		if (log) {
+			log_paid(log, seat, m.a, cost);
 			if (m.a == 1)
 				game_logf(log, LOG_PUBLIC, L(log->loc, "%s takes 1 sesterce (1 action).",
-							     "%s toma 1 sestercio (1 acción)."),
+							     "%s coge 1 sestercio (1 acción)."),
 					  NAME(log, seat));
 			else
 				game_logf(log, LOG_PUBLIC, L(log->loc, "%s takes %d sesterces (%d actions).",
-							     "%s toma %d sestercios (%d acciones)."),
+							     "%s coge %d sestercios (%d acciones)."),
 					  NAME(log, seat), take_gain[m.a], m.a);
-			log_paid(log, seat, m.a, cost);
 		}
 		break;
 	case BM_FREE:
@@ -1486,12 +1486,12 @@ void builders_near_miss(const void *st, int seat, const char *text, enum locale 
 
 		if (cost > money)
 			buf_printf(out, L(loc, "Taking %d sesterces takes %d actions: %d extra at %d s; you have %d s.",
-					  "Tomar %d sestercios son %d acciones: %d extra a %d s; tienes %d s."),
+					  "Coger %d sestercios son %d acciones: %d extra a %d s; tienes %d s."),
 				   gain, k, k - f, BUILDERS_ACTION_PRICE, money);
 		else
 			buf_printf(out, L(loc, "Taking %d sesterces takes %d actions and you have %d free: "
 					  "the extra ones would cost %d s, more than it brings.",
-					  "Tomar %d sestercios son %d acciones y te quedan %d libres: "
+					  "Coger %d sestercios son %d acciones y te quedan %d libres: "
 					  "las extra costarían %d s, más de lo que da."), gain, k, f, cost);
 		break;
 	}

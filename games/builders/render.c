@@ -153,9 +153,9 @@ static void actions_text(const struct builders_state *s, int k, enum locale loc,
 	int price = paid * BUILDERS_ACTION_PRICE;
 
 	if (!paid && f == 1)
-		buf_addstr(out, L(loc, "uses your last free action", "usa tu última acción gratis"));
+		buf_addstr(out, L(loc, "uses your last free action", "usa tu última acción libre"));
 	else if (!paid)
-		buf_printf(out, L(loc, "uses %d of your %d free actions", "usa %d de tus %d acciones gratis"),
+		buf_printf(out, L(loc, "uses %d of your %d free actions", "usa %d de tus %d acciones libres"),
 			   free_, f);
 	else if (!free_ && paid == 1)
 		buf_printf(out, L(loc, "1 extra action: %d s", "1 acción extra: %d s"), price);
@@ -163,10 +163,10 @@ static void actions_text(const struct builders_state *s, int k, enum locale loc,
 		buf_printf(out, L(loc, "%d extra actions: %d s", "%d acciones extra: %d s"), paid, price);
 	else if (free_ == 1)
 		buf_printf(out, L(loc, "your last free action + %d extra: %d s",
-				  "tu última acción gratis + %d extra: %d s"), paid, price);
+				  "tu última acción libre + %d extra: %d s"), paid, price);
 	else
 		buf_printf(out, L(loc, "your %d free actions + %d extra: %d s",
-				  "tus %d acciones gratis + %d extra: %d s"), free_, paid, price);
+				  "tus %d acciones libres + %d extra: %d s"), free_, paid, price);
 }
 
 /* ---- move ids ---- */
@@ -249,7 +249,7 @@ static void label_to(const struct builders_state *s, struct move m, enum locale 
 	int u = s->pend, r, done = 1, k = s->sent[m.a] + 1;
 
 	builders_missing(s, m.a, miss);
-	buf_printf(out, L(loc, "To %s", "A %s"), bi->name[loc]);
+	buf_printf(out, L(loc, "To %s", "Destino: %s"), bi->name[loc]);
 	if (m.b)
 		buf_printf(out, L(loc, " with the %s (+%c1)", " con %s (+%c1)"), tname(m.b - 1, loc),
 			   builders_res_letter[loc][m.b - 1]);
@@ -347,7 +347,7 @@ void builders_move_label(const void *st, int seat, struct move m, enum locale lo
 		break;
 	case BM_TAKE:
 		if (m.a >= 1 && m.a <= 3) {
-			buf_printf(out, L(loc, "Take %d %s · ", "Tomar %d %s · "), m.a * (m.a + 1) / 2,
+			buf_printf(out, L(loc, "Take %d %s · ", "Coger %d %s · "), m.a * (m.a + 1) / 2,
 				   m.a == 1 ? L(loc, "sesterce", "sestercio") : L(loc, "sesterces", "sestercios"));
 			actions_text(s, m.a, loc, out);
 		}
@@ -378,10 +378,10 @@ void builders_move_label(const void *st, int seat, struct move m, enum locale lo
 
 			if (f == 1)
 				buf_addstr(out, L(loc, "End your turn (1 free action unused)",
-						  "Terminar tu turno (1 acción gratis sin usar)"));
+						  "Terminar tu turno (1 acción libre sin usar)"));
 			else if (f)
 				buf_printf(out, L(loc, "End your turn (%d free actions unused)",
-						  "Terminar tu turno (%d acciones gratis sin usar)"), f);
+						  "Terminar tu turno (%d acciones libres sin usar)"), f);
 			else
 				buf_addstr(out, L(loc, "End your turn", "Terminar tu turno"));
 		}
@@ -444,7 +444,7 @@ int builders_move_group(const void *st, int seat, struct move m, enum locale loc
 
 		if (m.a >= BUILDERS_BUILDINGS || u >= BUILDERS_UNITS)
 			return -1;
-		buf_addstr(group, L(loc, "to", "a"));
+		buf_addstr(group, L(loc, "to", "destino"));
 		cost_short(s, s->sent[m.a] + 1, loc, note);
 		if (wage)
 			buf_printf(note, L(loc, " + wage %d s", " + sueldo %d s"), wage);
@@ -482,7 +482,7 @@ int builders_move_group(const void *st, int seat, struct move m, enum locale loc
 	case BM_TAKE:
 		if (m.a < 1 || m.a > 3)
 			return -1;
-		buf_addstr(group, L(loc, "take", "tomar"));
+		buf_addstr(group, L(loc, "take", "coger"));
 		buf_printf(item, "%d s (", m.a * (m.a + 1) / 2);
 		cost_short(s, m.a, loc, item);
 		buf_addch(item, ')');
@@ -767,23 +767,29 @@ static void investments_line(const struct builders_state *s, enum locale loc, st
 
 /* The goal and the letters: "First to 17 VP ends the game (the round is
  * played out) · S W A D: stone, wood, architecture, decoration". */
-static void legend_line(const struct builders_state *s, enum locale loc, struct rich *out)
+void builders_legend_text(const struct builders_state *s, enum locale loc, struct buf *out)
 {
-	struct buf b = BUF_INIT;
 	int r;
 
 	if (s->ending)
-		buf_printf(&b, L(loc, "Somebody reached %d VP: this is the last round",
-				 "Alguien llegó a %d PV: es la última ronda"), BUILDERS_END_VP);
+		buf_printf(out, L(loc, "Somebody reached %d VP: this is the last round",
+				  "Alguien llegó a %d PV: es la última ronda"), BUILDERS_END_VP);
 	else
-		buf_printf(&b, L(loc, "First to %d VP ends the game (the round is played out)",
-				 "El primero en llegar a %d PV acaba la partida (se termina la ronda)"),
+		buf_printf(out, L(loc, "First to %d VP ends the game (the round is played out)",
+				  "El primero en llegar a %d PV acaba la partida (se termina la ronda)"),
 			   BUILDERS_END_VP);
-	buf_addstr(&b, " · ");
+	buf_addstr(out, " · ");
 	for (r = 0; r < BR_COUNT; r++)
-		buf_printf(&b, "%s%c", r ? " " : "", builders_res_letter[loc][r]);
+		buf_printf(out, "%s%c", r ? " " : "", builders_res_letter[loc][r]);
 	for (r = 0; r < BR_COUNT; r++)
-		buf_printf(&b, "%s%s", r ? ", " : ": ", rname(r, loc));
+		buf_printf(out, "%s%s", r ? ", " : ": ", rname(r, loc));
+}
+
+static void legend_line(const struct builders_state *s, enum locale loc, struct rich *out)
+{
+	struct buf b = BUF_INIT;
+
+	builders_legend_text(s, loc, &b);
 	rich_line(out, "%s", buf_str(&b));
 	buf_release(&b);
 }
@@ -830,10 +836,12 @@ static void final_table(const struct builders_state *s, const struct game_view *
 			if (res.rank[i] != k)
 				continue;
 			buf_reset(&b);
-			buf_printf(&b, L(loc, "%d. %s: %s%d.%d — %d VP + %d s × 0.1",
-					 "%d. %s: %s%d,%d — %d PV + %d s × 0,1"),
+			/* the sesterces as the points they are worth (issue 25) */
+			buf_printf(&b, L(loc, "%d. %s: %s%d.%d — %d VP + %d.%d for %d s",
+					 "%d. %s: %s%d,%d — %d PV + %d,%d por %d s"),
 				   res.rank[i], game_view_name(v, i), sc < 0 ? "-" : "",
-				   (sc < 0 ? -sc : sc) / 10, (sc < 0 ? -sc : sc) % 10, p->vp, p->money);
+				   (sc < 0 ? -sc : sc) / 10, (sc < 0 ? -sc : sc) % 10, p->vp,
+				   p->money / 10, p->money % 10, p->money);
 			if ((r = builders_enslaved(s, i)))
 				buf_printf(&b, L(loc, " − %d for slaves", " − %d por esclavos"), r);
 			if (p->loans)
@@ -935,5 +943,10 @@ void builders_intro(const void *st, struct game_log *log)
 	}
 	game_logf(log, LOG_PUBLIC, L(fix(log->loc), "Apprentices dealt: %s.", "Aprendices repartidos: %s."),
 		  buf_str(&b));
+	/* the goal and the letters, as the board says them (issue 25) */
+	buf_reset(&b);
+	builders_legend_text(s, fix(log->loc), &b);
+	game_logf(log, LOG_PUBLIC, L(fix(log->loc), "%s. Everything is open except the order of the decks.",
+				     "%s. Todo está a la vista salvo el orden de los mazos."), buf_str(&b));
 	buf_release(&b);
 }

@@ -286,6 +286,14 @@ static void test_free_and_extra_actions(void **state)
 	}
 	assert_int_equal(s.p[ANA].money, 9);
 	assert_true(logged("Ana pays 5 s for an extra action."));
+	/* the payment is logged before what it bought (issue 25) */
+	{
+		const char *pays = strstr(buf_str(&logbuf), "Ana pays 5 s for an extra action.");
+		const char *starts = strstr(buf_str(&logbuf), "Ana starts ");
+
+		assert_non_null(starts);
+		assert_true(pays < starts);
+	}
 	PLAY(&s, ANA, "end turn");
 	assert_int_equal(s.cur, BEN);
 	/* a new turn: 3 free actions again */
@@ -1321,7 +1329,12 @@ static void test_texts(void **state)
 	buf_reset(&b);
 	rich_init(&r);
 	assert_int_equal(builders_card("liberto", NULL, LOC_EN, &r), 0);
+	/* the Freedman's own text: a wage, never "no wage" (issue 25) */
+	rich_to_plain(&r, &b);
+	assert_non_null(strstr(buf_str(&b), "earns a wage of 5"));
+	assert_null(strstr(buf_str(&b), "no wage"));
 	rich_release(&r);
+	buf_reset(&b);
 	rich_init(&r);
 	assert_int_equal(builders_card("casa", NULL, LOC_EN, &r), 0);	/* exact beats prefix */
 	rich_release(&r);
@@ -1354,7 +1367,7 @@ static void test_labels(void **state)
 			assert_non_null(strstr(buf_str(&b), "uses your last free action"));
 			buf_reset(&b);
 			builders_move_label(&s, ANA, ml.v[i], LOC_ES, &b);
-			assert_non_null(strstr(buf_str(&b), "usa tu última acción gratis"));
+			assert_non_null(strstr(buf_str(&b), "usa tu última acción libre"));
 		}
 	PLAY(&s, ANA, "take 1 sesterce");
 	builders_moves(&s, ANA, &ml);
