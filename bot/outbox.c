@@ -356,6 +356,175 @@ out:
 	free(ml);
 }
 
+/* ---- the short list (games with move_group) ---- */
+
+#define GROUPS_MAX 32
+
+struct move_group_acc {
+	struct buf name, note, items, nums;
+	int full, last, run;		/* run: the number a range began at */
+};
+
+/* Appends number k to a group's numbers, as ranges ("1–5, 7"). */
+static void nums_add(struct move_group_acc *g, int k)
+{
+	if (g->last && k == g->last + 1) {
+		g->last = k;
+		return;
+	}
+	if (g->last && g->last != g->run)
+		buf_printf(&g->nums, "–%d", g->last);
+	buf_printf(&g->nums, "%s%d", g->nums.len ? ", " : "", k);
+	g->run = g->last = k;
+}
+
+static void nums_end(struct move_group_acc *g)
+{
+	if (g->last && g->last != g->run)
+		buf_printf(&g->nums, "–%d", g->last);
+	g->run = g->last;
+}
+
+void add_moves_short(const struct session *s, const void *st, int seat, enum locale loc,
+		     struct rich *r, int brief)
+{
+	struct move_list *ml = xmalloc(sizeof(*ml));
+	struct move_group_acc *g = xcalloc(GROUPS_MAX, sizeof(*g));
+	struct buf name = BUF_INIT, note = BUF_INIT, item = BUF_INIT, more = BUF_INIT;
+	const char *names[GAME_MAX_SEATS];
+	struct game_view v;
+	int i, k, ng = 0, nnamed = 0;
+
+	view_init(s, loc, names, &v);
+	s->ops->moves(st, seat, ml);
+	if (!ml->n) {
+		rich_line(r, "%s", L(loc, "You have nothing to decide now.",
+				     "No tienes nada que decidir ahora."));
+		goto out;
+	}
+	for (i = 0; i < ml->n; i++) {
+		int full;
+
+		buf_reset(&name);
+		buf_reset(&note);
+		buf_reset(&item);
+		full = s->ops->move_group(st, seat, ml->v[i], loc, &name, &note, &item);
+		if (full < 0 || !name.len) {
+			/* alone, by its label (by its id among the others
+			 * after a step): a group of its own with no name */
+			buf_reset(&name);
+			buf_reset(&item);
+			game_move_label(s->ops, st, seat, ml->v[i], &v, &item);
+			full = -1;
+		}
+		for (k = 0; k < ng && name.len; k++)
+			if (!strcmp(buf_str(&g[k].name), buf_str(&name)) &&
+			    !strcmp(buf_str(&g[k].note), buf_str(&note)))
+				break;
+		if (k == ng || !name.len) {
+			if (ng == GROUPS_MAX)
+				k = ng - 1;	/* never with today's games */
+			else
+				k = ng++;
+			buf_reset(&g[k].name);
+			buf_addstr(&g[k].name, buf_str(&name));
+			buf_addstr(&g[k].note, buf_str(&note));
+			g[k].full = full;
+		}
+		buf_printf(&g[k].items, "%s%d %s", g[k].items.len ? " · " : "", i + 1, buf_str(&item));
+		if (full < 0) {
+			buf_reset(&item);
+			s->ops->move_id(st, seat, ml->v[i], &item);
+			buf_printf(&g[k].nums, "%d %s", i + 1, buf_str(&item));
+		} else {
+			nums_add(&g[k], i + 1);
+		}
+	}
+	if (!brief)
+		rich_line(r, "%s", L(loc, "Your moves (`play` a number or a name; `moves` explains each):",
+				     "Tus jugadas (`play` y un número o un nombre; `moves` las explica):"));
+	for (k = 0; k < ng; k++)
+		nnamed += g[k].name.len > 0;
+	for (k = 0; k < ng; k++) {
+		nums_end(&g[k]);
+		if (brief && g[k].full < 0 && nnamed) {
+			/* alone: by its number and id */
+			buf_printf(&more, "%s%s", more.len ? " · " : "", buf_str(&g[k].nums));
+			continue;
+		}
+		if (brief && !g[k].full) {
+			buf_printf(&more, "%s%s %s", more.len ? " · " : "", buf_str(&g[k].name),
+				   buf_str(&g[k].nums));
+			continue;
+		}
+		if (!g[k].name.len)
+			rich_line(r, "%s", buf_str(&g[k].items));
+		else if (g[k].note.len)
+			rich_line(r, "%s: %s; %s", buf_str(&g[k].name), buf_str(&g[k].items),
+				  buf_str(&g[k].note));
+		else
+			rich_line(r, "%s: %s", buf_str(&g[k].name), buf_str(&g[k].items));
+	}
+	if (more.len)
+		rich_line(r, L(loc, "More: %s", "Más: %s"), buf_str(&more));
+out:
+	for (k = 0; k < GROUPS_MAX; k++) {
+		buf_release(&g[k].name);
+		buf_release(&g[k].note);
+		buf_release(&g[k].items);
+		buf_release(&g[k].nums);
+	}
+	buf_release(&name);
+	buf_release(&note);
+	buf_release(&item);
+	buf_release(&more);
+	free(g);
+	free(ml);
+}
+
+/* The lines of seat's private view in st that its view in before does not
+ * have, in their order: what a step within a turn changed. */
+static void private_changes(const struct session *s, const void *before, const void *st,
+			    int seat, const struct game_view *v, struct rich *out)
+{
+	struct rich a = RICH_INIT, b = RICH_INIT;
+	struct buf ta = BUF_INIT, tb = BUF_INIT;
+	const char *p, *e;
+
+	s->ops->render_private(before, seat, v, &a);
+	s->ops->render_private(st, seat, v, &b);
+	rich_to_plain(&a, &ta);
+	rich_to_plain(&b, &tb);
+	for (p = buf_str(&tb); *p; p = *e ? e + 1 : e) {
+		const char *q = buf_str(&ta), *hit = NULL;
+		size_t n;
+
+		e = strchr(p, '\n');
+		if (!e)
+			e = p + strlen(p);
+		n = (size_t)(e - p);
+		if (!n)
+			continue;
+		/* the same whole line in the view before */
+		while (*q) {
+			const char *qe = strchr(q, '\n');
+			size_t qn = qe ? (size_t)(qe - q) : strlen(q);
+
+			if (qn == n && !memcmp(q, p, n)) {
+				hit = q;
+				break;
+			}
+			q = qe ? qe + 1 : q + qn;
+		}
+		if (!hit)
+			rich_line(out, "%.*s", (int)n, p);
+	}
+	rich_release(&a);
+	rich_release(&b);
+	buf_release(&ta);
+	buf_release(&tb);
+}
+
 /* The public lines of cap: a human's all, AI seats' the last
  * max_log_lines after a note. */
 static void add_lines(struct session_mgr *m, const struct session *s, const struct capture *cap,
@@ -427,9 +596,9 @@ static void public_update(struct session_mgr *m, const struct session *s, const 
 /* The private message of one seat after a change: its private log lines,
  * and its view and moves when it is awaited (the view also as a picture,
  * *has_pic, as the room's boards go). */
-static int private_update(struct session_mgr *m, const struct session *s, const void *st,
-			  int seat, const struct capture *cap, int awaited, enum board_mode mode,
-			  struct rich *r, struct pic *pic, int *has_pic)
+static int private_update(struct session_mgr *m, const struct session *s, const void *before,
+			  int brief, const void *st, int seat, const struct capture *cap, int awaited,
+			  enum board_mode mode, struct rich *r, struct pic *pic, int *has_pic)
 {
 	enum locale loc = session_loc(s, m);
 	const char *names[GAME_MAX_SEATS];
@@ -451,8 +620,23 @@ static int private_update(struct session_mgr *m, const struct session *s, const 
 		return any;
 	}
 	view_init(s, loc, names, &v);
+	if (s->ops->move_group && before) {
+		/* what changed in the seat's view (the room's board shows the
+		 * rest), and its moves grouped: within a turn only those that
+		 * matter next */
+		private_changes(s, before, st, seat, &v, &view);
+		add_moves_short(s, st, seat, loc, &view, brief);
+		rich_append(r, &head);
+		rich_append(r, &view);
+		rich_release(&head);
+		rich_release(&view);
+		return 1;
+	}
 	s->ops->render_private(st, seat, &v, &view);
-	add_moves(s, st, seat, loc, &tail, SELECT_MAX);
+	if (s->ops->move_group)
+		add_moves_short(s, st, seat, loc, &tail, 0);
+	else
+		add_moves(s, st, seat, loc, &tail, SELECT_MAX);
 	*has_pic = mode != BOARD_TEXT && !pic_build(s, st, seat, loc, &view, "hand", pic);
 	compose(&head, &view, &tail, mode, *has_pic, r, pic);
 	rich_release(&head);
@@ -541,7 +725,7 @@ void queue_updates(struct session_mgr *m, struct change *c, const struct capture
 	enum board_mode mode = board_mode(&c->rec, a);
 	enum locale loc;
 	size_t i, npub = 0;
-	int seat, was_live, quiet = 0, has_pic = 0;
+	int seat, was_live, within, quiet = 0, has_pic = 0;
 
 	pic_init(&pic);
 	/* the position these messages show: after this change's moves */
@@ -575,6 +759,9 @@ void queue_updates(struct session_mgr *m, struct change *c, const struct capture
 		pending_add(m, &c->out, &tmp, NULL, &r, has_pic ? &pic : NULL);
 	rich_release(&r);
 	pic_release(&pic);
+	/* a seat deciding on within the same turn sees only the moves that
+	 * matter next (games with move_group) */
+	within = was_live && c->s->ops->turn && c->s->ops->turn(c->s->st) == c->s->ops->turn(c->st);
 	on_demand = a && (a->ops->caps & ADAPTER_CAP_PRIVATE_ON_DEMAND);
 	for (seat = 0; seat < c->rec.nseats; seat++) {
 		const struct seat_rec *sr = &c->rec.seats[seat];
@@ -582,7 +769,9 @@ void queue_updates(struct session_mgr *m, struct change *c, const struct capture
 		if (sr->is_bot)
 			continue;
 		if (on_demand && c->actor && !strcmp(sr->user, c->actor) && !c->has_actor_view) {
-			c->has_actor_view = private_update(m, &tmp, c->st, seat, cap,
+			c->has_actor_view = private_update(m, &tmp, was_live ? c->s->st : NULL,
+							   within && (before & aw & (1u << seat)),
+							   c->st, seat, cap,
 							   !!(aw & (1u << seat)), mode,
 							   &c->actor_view, &c->actor_pic,
 							   &c->has_actor_pic);
@@ -596,7 +785,8 @@ void queue_updates(struct session_mgr *m, struct change *c, const struct capture
 			continue;	/* still deciding, nothing new to show */
 		rich_init(&r);
 		pic_init(&pic);
-		if (private_update(m, &tmp, c->st, seat, cap, !!(aw & (1u << seat)), mode, &r,
+		if (private_update(m, &tmp, was_live ? c->s->st : NULL,
+				   within && (before & aw & (1u << seat)), c->st, seat, cap, !!(aw & (1u << seat)), mode, &r,
 				   &pic, &has_pic))
 			pending_add(m, &c->out, &tmp, sr->user, &r, has_pic ? &pic : NULL);
 		rich_release(&r);

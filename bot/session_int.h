@@ -267,6 +267,11 @@ void add_result(const struct session *s, const void *st, enum locale loc, struct
 /* seat's legal moves; limit > 0: past that many, only their number. */
 void add_moves(const struct session *s, const void *st, int seat, enum locale loc,
 	       struct rich *r, int limit);
+/* The moves of seat grouped as the game's move_group says, a group on a
+ * line; brief (a step within a turn): the groups that matter next in full,
+ * the others by their numbers. */
+void add_moves_short(const struct session *s, const void *st, int seat, enum locale loc,
+		     struct rich *r, int brief);
 /* Adds the update messages of a game change to c->out. */
 void queue_updates(struct session_mgr *m, struct change *c, const struct capture *cap);
 /* After a successful commit: the acting player's private update, if the

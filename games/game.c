@@ -313,6 +313,24 @@ static int pasted_line(const struct game_ops *ops, const void *st, int seat,
 	return by_id >= 0 ? by_id : by_label;
 }
 
+/* The game's reason why the folded text cannot be played now, in err:
+ * 1, or 0 when the game has none. */
+static int near_miss(const struct game_ops *ops, const void *st, int seat, const char *folded,
+		     enum locale loc, struct buf *err)
+{
+	struct buf why = BUF_INIT;
+	int any;
+
+	ops->near_miss(st, seat, folded, loc, &why);
+	any = why.len > 0;
+	if (any) {
+		buf_setf(err, "%s", buf_str(&why));
+		buf_addstr(err, L(loc, " Type `moves` to see yours.", " Escribe `moves` para ver las tuyas."));
+	}
+	buf_release(&why);
+	return any;
+}
+
 int game_parse(const struct game_ops *ops, const void *st, int seat,
 	       const char *text, enum locale loc, struct move *out, struct buf *err)
 {
@@ -371,6 +389,8 @@ int game_parse(const struct game_ops *ops, const void *st, int seat,
 				      "Type `moves` for the current list.",
 				      "La jugada de esa línea y su descripción no coinciden. "
 				      "Escribe `moves` para ver la lista actual."));
+	} else if (nprefix == 0 && ops->near_miss && near_miss(ops, st, seat, buf_str(&in), loc, err)) {
+		/* the game says why that move is not possible now */
 	} else if (nprefix == 0 && amount_refusal(ops, st, seat, ml, buf_str(&in), loc, err)) {
 		/* a negative or malformed amount, or one no move takes */
 	} else if (nprefix == 0) {

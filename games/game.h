@@ -158,6 +158,37 @@ struct game_ops {
 	void (*move_label_view)(const void *st, int seat, struct move m,
 				const struct game_view *v, struct buf *out);
 
+	/*
+	 * Optional.  How a short list of moves (a turn's notice on a phone)
+	 * groups m: the group's name in group ("start"), what every move of
+	 * the group shares, said once after its moves, in note ("uses 1 of
+	 * your 2 free actions"; may stay empty), and m's short name within
+	 * the group in item ("Saw").  The manager lists a group on one line,
+	 * each move with its number in moves() ("start: 1 Saw · 2 Barracks;
+	 * uses 1 of your 2 free actions"), and the full list on `moves`.
+	 * Returns 1 for a group that matters after a step within a turn (it
+	 * is listed in full then: "to", "send"), 0 for one shown only by its
+	 * numbers then, -1 for a move listed alone by its label (group, note
+	 * and item untouched).  In loc.  NULL: every move on a line of its
+	 * own, as `moves` lists them; the manager then also sends the whole
+	 * private view after each step, not only the lines that changed.
+	 */
+	int (*move_group)(const void *st, int seat, struct move m, enum locale loc,
+			  struct buf *group, struct buf *note, struct buf *item);
+
+	/*
+	 * Optional.  Why text, which a seat now awaited typed and which names
+	 * none of its moves, cannot be played now, when it names a move the
+	 * rules know (one the seat cannot afford, a second investment in a
+	 * turn): one or two sentences with the reason and the figures ("The
+	 * second worker to Armory this turn costs 2 actions (10 s) + wage
+	 * 4 s; you have 8 s."), in loc; nothing when text names no such move.
+	 * text is folded (text_fold).  game_parse() answers with it in place
+	 * of "No move matches".
+	 */
+	void (*near_miss)(const void *st, int seat, const char *text, enum locale loc,
+			  struct buf *out);
+
 	/* Applies m, which must be one of moves(st, seat).  Returns 0, or -1
 	 * with err and the state unchanged when m is not legal. */
 	int (*apply)(void *st, int seat, struct move m, struct game_log *log,

@@ -267,6 +267,13 @@ void builders_move_id(const void *st, int seat, struct move m, struct buf *out);
 void builders_move_label(const void *st, int seat, struct move m, enum locale loc,
 			 struct buf *out);
 void builders_prompt(const void *st, int seat, enum locale loc, struct buf *out);
+/* "First to 17 VP ends the game (the round is played out) · S W A D:
+ * stone, wood, architecture, decoration" (the board's, the intro's). */
+void builders_legend_text(const struct builders_state *s, enum locale loc, struct buf *out);
+void builders_near_miss(const void *st, int seat, const char *text, enum locale loc,
+			struct buf *out);
+int builders_move_group(const void *st, int seat, struct move m, enum locale loc,
+			struct buf *group, struct buf *note, struct buf *item);
 void builders_render_public(const void *st, const struct game_view *v, struct rich *out);
 void builders_render_private(const void *st, int seat, const struct game_view *v,
 			     struct rich *out);

@@ -153,9 +153,9 @@ static void actions_text(const struct builders_state *s, int k, enum locale loc,
 	int price = paid * BUILDERS_ACTION_PRICE;
 
 	if (!paid && f == 1)
-		buf_addstr(out, L(loc, "uses your last free action", "usa tu última acción gratis"));
+		buf_addstr(out, L(loc, "uses your last free action", "usa tu última acción libre"));
 	else if (!paid)
-		buf_printf(out, L(loc, "uses %d of your %d free actions", "usa %d de tus %d acciones gratis"),
+		buf_printf(out, L(loc, "uses %d of your %d free actions", "usa %d de tus %d acciones libres"),
 			   free_, f);
 	else if (!free_ && paid == 1)
 		buf_printf(out, L(loc, "1 extra action: %d s", "1 acción extra: %d s"), price);
@@ -163,10 +163,10 @@ static void actions_text(const struct builders_state *s, int k, enum locale loc,
 		buf_printf(out, L(loc, "%d extra actions: %d s", "%d acciones extra: %d s"), paid, price);
 	else if (free_ == 1)
 		buf_printf(out, L(loc, "your last free action + %d extra: %d s",
-				  "tu última acción gratis + %d extra: %d s"), paid, price);
+				  "tu última acción libre + %d extra: %d s"), paid, price);
 	else
 		buf_printf(out, L(loc, "your %d free actions + %d extra: %d s",
-				  "tus %d acciones gratis + %d extra: %d s"), free_, paid, price);
+				  "tus %d acciones libres + %d extra: %d s"), free_, paid, price);
 }
 
 /* ---- move ids ---- */
@@ -249,7 +249,7 @@ static void label_to(const struct builders_state *s, struct move m, enum locale 
 	int u = s->pend, r, done = 1, k = s->sent[m.a] + 1;
 
 	builders_missing(s, m.a, miss);
-	buf_printf(out, L(loc, "To %s", "A %s"), bi->name[loc]);
+	buf_printf(out, L(loc, "To %s", "Destino: %s"), bi->name[loc]);
 	if (m.b)
 		buf_printf(out, L(loc, " with the %s (+%c1)", " con %s (+%c1)"), tname(m.b - 1, loc),
 			   builders_res_letter[loc][m.b - 1]);
@@ -347,7 +347,7 @@ void builders_move_label(const void *st, int seat, struct move m, enum locale lo
 		break;
 	case BM_TAKE:
 		if (m.a >= 1 && m.a <= 3) {
-			buf_printf(out, L(loc, "Take %d %s · ", "Tomar %d %s · "), m.a * (m.a + 1) / 2,
+			buf_printf(out, L(loc, "Take %d %s · ", "Coger %d %s · "), m.a * (m.a + 1) / 2,
 				   m.a == 1 ? L(loc, "sesterce", "sestercio") : L(loc, "sesterces", "sestercios"));
 			actions_text(s, m.a, loc, out);
 		}
@@ -378,10 +378,10 @@ void builders_move_label(const void *st, int seat, struct move m, enum locale lo
 
 			if (f == 1)
 				buf_addstr(out, L(loc, "End your turn (1 free action unused)",
-						  "Terminar tu turno (1 acción gratis sin usar)"));
+						  "Terminar tu turno (1 acción libre sin usar)"));
 			else if (f)
 				buf_printf(out, L(loc, "End your turn (%d free actions unused)",
-						  "Terminar tu turno (%d acciones gratis sin usar)"), f);
+						  "Terminar tu turno (%d acciones libres sin usar)"), f);
 			else
 				buf_addstr(out, L(loc, "End your turn", "Terminar tu turno"));
 		}
@@ -396,16 +396,131 @@ void builders_move_label(const void *st, int seat, struct move m, enum locale lo
 	(void)seat;
 }
 
+/* ---- the short list ---- */
+
+/* What k actions cost, short: "1 action", "1 extra action: 5 s", "2
+ * actions, 1 extra: 5 s". */
+static void cost_short(const struct builders_state *s, int k, enum locale loc, struct buf *out)
+{
+	int f = builders_free_left(s), paid = k > f ? k - f : 0;
+
+	if (!paid)
+		buf_printf(out, k == 1 ? L(loc, "%d action", "%d acción") : L(loc, "%d actions", "%d acciones"),
+			   k);
+	else if (paid == k)
+		buf_printf(out, paid == 1 ? L(loc, "%d extra action: %d s", "%d acción extra: %d s")
+					  : L(loc, "%d extra actions: %d s", "%d acciones extra: %d s"),
+			   paid, paid * BUILDERS_ACTION_PRICE);
+	else
+		buf_printf(out, L(loc, "%d actions, %d extra: %d s", "%d acciones, %d extra: %d s"), k,
+			   paid, paid * BUILDERS_ACTION_PRICE);
+}
+
+int builders_move_group(const void *st, int seat, struct move m, enum locale loc,
+			struct buf *group, struct buf *note, struct buf *item)
+{
+	const struct builders_state *s = st;
+
+	loc = fix(loc);
+	(void)seat;
+	switch (m.kind) {
+	case BM_START:
+		buf_addstr(group, L(loc, "start", "iniciar"));
+		cost_short(s, 1, loc, note);
+		buf_addstr(item, bname(m.a, loc));
+		return 0;
+	case BM_HIRE:
+		buf_addstr(group, L(loc, "hire", "contratar"));
+		cost_short(s, 1, loc, note);
+		builders_unit_name(s, m.a, loc, item);
+		return 0;
+	case BM_SEND:
+		buf_addstr(group, L(loc, "send to work", "enviar a trabajar"));
+		builders_unit_name(s, m.a, loc, item);
+		return 0;
+	case BM_TO: {
+		uint8_t miss[BR_COUNT];
+		int u = s->pend, r, done = 1, wage = u < BUILDERS_UNITS ? builders_wage(s, u) : 0;
+
+		if (m.a >= BUILDERS_BUILDINGS || u >= BUILDERS_UNITS)
+			return -1;
+		buf_addstr(group, L(loc, "to", "destino"));
+		cost_short(s, s->sent[m.a] + 1, loc, note);
+		if (wage)
+			buf_printf(note, L(loc, " + wage %d s", " + sueldo %d s"), wage);
+		builders_missing(s, m.a, miss);
+		buf_addstr(item, bname(m.a, loc));
+		if (m.b)
+			buf_printf(item, L(loc, " with the %s", " con %s"), tname(m.b - 1, loc));
+		buf_addstr(item, L(loc, " (missing ", " (falta "));
+		builders_res_text(miss, loc, item);
+		for (r = 0; r < BR_COUNT; r++)
+			done &= s->ures[u][r] + (m.b && m.b - 1 == r) >= miss[r];
+		if (done)
+			buf_addstr(item, L(loc, ", completes it", ", la termina"));
+		buf_addch(item, ')');
+		return 1;
+	}
+	case BM_ENSLAVE:
+	case BM_TOOL:
+	case BM_LOAN:
+	case BM_EDUCATE:
+		if (m.a)
+			return -1;	/* the second step: by its label */
+		buf_addstr(group, L(loc, "invest", "invertir"));
+		cost_short(s, 1, loc, note);
+		buf_addstr(note, L(loc, ", 1 a turn", ", 1 por turno"));
+		if (m.kind == BM_ENSLAVE)
+			buf_printf(item, L(loc, "slave %d s", "esclavo %d s"), BUILDERS_SLAVE_PRICE);
+		else if (m.kind == BM_TOOL)
+			buf_printf(item, L(loc, "tool %d s", "herramienta %d s"), BUILDERS_TOOL_PRICE);
+		else if (m.kind == BM_LOAN)
+			buf_printf(item, L(loc, "loan +%d s", "préstamo +%d s"), BUILDERS_LOAN_GAIN);
+		else
+			buf_printf(item, L(loc, "university %d s", "universidad %d s"), BUILDERS_UNI_PRICE);
+		return 0;
+	case BM_TAKE:
+		if (m.a < 1 || m.a > 3)
+			return -1;
+		buf_addstr(group, L(loc, "take", "coger"));
+		buf_printf(item, "%d s (", m.a * (m.a + 1) / 2);
+		cost_short(s, m.a, loc, item);
+		buf_addch(item, ')');
+		return 0;
+	case BM_FREE:
+		if (s->step == BS_FINAL)
+			return -1;
+		buf_addstr(group, L(loc, "free", "liberar"));
+		cost_short(s, 1, loc, note);
+		builders_unit_name(s, m.a, loc, item);
+		return 0;
+	default:
+		return -1;	/* repay, end, back: by their labels */
+	}
+}
+
 /* ---- prompt ---- */
+
+/* "2 free actions left, 10 s": what the deciding seat has this turn. */
+static void turn_short(const struct builders_state *s, enum locale loc, struct buf *out)
+{
+	int f = builders_free_left(s);
+
+	buf_printf(out, f == 1 ? L(loc, "%d free action left", "te queda %d acción libre")
+			       : L(loc, "%d free actions left", "te quedan %d acciones libres"), f);
+	buf_printf(out, ", %d s", s->p[s->cur].money);
+	if (s->invested)
+		buf_addstr(out, L(loc, ", investment made", ", inversión hecha"));
+}
 
 void builders_turn_text(const struct builders_state *s, enum locale loc, struct buf *out)
 {
 	int f = builders_free_left(s);
 
-	buf_printf(out, f == 1 ? L(loc, "%d free action left", "%d acción gratis")
-			       : L(loc, "%d free actions left", "%d acciones gratis"), f);
-	buf_printf(out, L(loc, ", %d s (extra actions 5 s)", ", %d s (acciones extra a 5 s)"),
-		   s->p[s->cur].money);
+	buf_printf(out, f == 1 ? L(loc, "%d free action left", "%d acción libre")
+			       : L(loc, "%d free actions left", "%d acciones libres"), f);
+	buf_printf(out, L(loc, ", %d s (extra actions %d s)", ", %d s (acciones extra a %d s)"),
+		   s->p[s->cur].money, BUILDERS_ACTION_PRICE);
 	if (s->invested)
 		buf_addstr(out, L(loc, ", investment made", ", inversión hecha"));
 }
@@ -427,16 +542,13 @@ void builders_prompt(const void *st, int seat, enum locale loc, struct buf *out)
 	switch (s->step) {
 	case BS_TURN:
 		buf_addstr(out, L(loc, "Your turn: ", "Tu turno: "));
-		builders_turn_text(s, loc, out);
-		buf_addstr(out, L(loc, ". Choose an action or end your turn.",
-				  ". Elige una acción o termina tu turno."));
+		turn_short(s, loc, out);
+		buf_addch(out, '.');
 		break;
 	case BS_SEND:
 		builders_unit_name(s, s->pend, loc, &t);
-		buf_printf(out, L(loc, "Where does %s go to work? ", "¿Adónde va a trabajar %s? "),
+		buf_printf(out, L(loc, "Where does %s go to work?", "¿Adónde va a trabajar %s?"),
 			   buf_str(&t));
-		builders_turn_text(s, loc, out);
-		buf_addch(out, '.');
 		break;
 	case BS_ENSLAVE:
 		buf_printf(out, L(loc, "Choose the slave to buy (%d s).", "Elige el esclavo que compras (%d s)."),
@@ -468,33 +580,71 @@ static int first_of_order(const struct builders_state *s, int i)
 	return seat >= s->nplayers ? seat - s->nplayers : seat;
 }
 
+/* A building in progress: "Temple (→ 10 s, 3 VP)" (what it needs is on
+ * its line as what is missing). */
+static void building_short(int b, enum locale loc, struct buf *out)
+{
+	const struct builders_building_info *bi = &builders_buildings[b];
+
+	if (bi->makes)
+		buf_printf(out, L(loc, "%s (→ %d VP, machine: %c%d)", "%s (→ %d PV, máquina: %c%d)"),
+			   bi->name[loc], bi->vp, builders_res_letter[loc][bi->makes - 1],
+			   BUILDERS_MACHINE_MAKES);
+	else
+		buf_printf(out, L(loc, "%s (→ %d s, %d VP)", "%s (→ %d s, %d PV)"), bi->name[loc],
+			   bi->coins, bi->vp);
+}
+
+/* "Saw 2, Temple 3": the seat's completed buildings and their VP. */
+static void completed_text(const struct builders_state *s, int seat, enum locale loc,
+			   struct buf *out)
+{
+	int bd, n;
+
+	for (bd = n = 0; bd < BUILDERS_BUILDINGS; bd++)
+		if (s->bown[bd] == seat && s->bplace[bd] == BP_DONE)
+			buf_printf(out, "%s%s %d", n++ ? ", " : "", bname(bd, loc), builders_buildings[bd].vp);
+}
+
+/* The seat's tools: "Hammer (+S1), Brush (+D1, in use)"; n set to their number. */
+static void tools_text(const struct builders_state *s, int seat, enum locale loc, struct buf *out,
+		       int *n)
+{
+	int t;
+
+	for (t = *n = 0; t < BUILDERS_TOOLS; t++)
+		if (s->town[t] == seat)
+			buf_printf(out, "%s%s (+%c1%s)", (*n)++ ? ", " : "", tname(t, loc),
+				   builders_res_letter[loc][t],
+				   s->tat[t] == BUILDERS_NONE ? "" : L(loc, ", in use", ", en uso"));
+}
+
 /* "team: Apprentice 2 (W1 D1, wage 2); at work: ..." */
 static void team_lines(const struct builders_state *s, int seat, enum locale loc, struct rich *out)
 {
 	struct buf b = BUF_INIT;
-	int u, t, n = 0;
+	int u, n = 0;
 
+	/* a line each, so that a step shows only who came back */
 	for (u = 0; u < BUILDERS_UNITS; u++)
 		if (s->uown[u] == seat && s->uat[u] == BUILDERS_NONE) {
-			if (n++)
-				buf_addstr(&b, ", ");
+			buf_reset(&b);
 			builders_unit_tag(s, u, loc, &b);
+			rich_line(out, L(loc, "  available: %s", "  disponible: %s"), buf_str(&b));
+			n++;
 		}
-	rich_line(out, L(loc, "  available: %s", "  disponibles: %s"),
-		  n ? buf_str(&b) : L(loc, "nobody", "nadie"));
+	if (!n)
+		rich_line(out, "%s", L(loc, "  available: nobody", "  disponibles: nadie"));
 	buf_reset(&b);
-	for (t = n = 0; t < BUILDERS_TOOLS; t++)
-		if (s->town[t] == seat) {
-			buf_printf(&b, "%s%s (+%c1%s)", n++ ? ", " : "", tname(t, loc),
-				   builders_res_letter[loc][t],
-				   s->tat[t] == BUILDERS_NONE ? "" : L(loc, ", in use", ", en uso"));
-		}
+	tools_text(s, seat, loc, &b, &n);
 	if (n)
 		rich_line(out, L(loc, "  tools: %s", "  herramientas: %s"), buf_str(&b));
 	buf_release(&b);
 }
 
-static void building_lines(const struct builders_state *s, int seat, enum locale loc,
+/* The seat's buildings in progress, a line each, and (done) its completed
+ * ones on a line. */
+static void building_lines(const struct builders_state *s, int seat, enum locale loc, int done,
 			   struct rich *out)
 {
 	struct buf b = BUF_INIT;
@@ -506,7 +656,7 @@ static void building_lines(const struct builders_state *s, int seat, enum locale
 		if (s->bown[bd] != seat || s->bplace[bd] != BP_BUILDING)
 			continue;
 		buf_reset(&b);
-		builders_building_tag(bd, loc, &b);
+		building_short(bd, loc, &b);
 		builders_missing(s, bd, miss);
 		buf_addstr(&b, L(loc, " · missing ", " · falta "));
 		builders_res_text(miss, loc, &b);
@@ -514,41 +664,70 @@ static void building_lines(const struct builders_state *s, int seat, enum locale
 			if (s->uat[u] != bd)
 				continue;
 			buf_addstr(&b, n++ ? ", " : L(loc, " · at work: ", " · trabajando: "));
-			builders_unit_tag(s, u, loc, &b);
+			builders_unit_name(s, u, loc, &b);
 			for (t = 0; t < BUILDERS_TOOLS; t++)
 				if (s->tat[t] == u)
 					buf_printf(&b, " + %s", tname(t, loc));
 		}
-		if (s->sent[bd] && s->cur == seat && s->step <= BS_EDUCATE)
-			buf_printf(&b, L(loc, " · %d sent this turn", " · %d enviado(s) este turno"),
-				   s->sent[bd]);
 		rich_line(out, L(loc, "  building: %s", "  en obra: %s"), buf_str(&b));
 	}
-	buf_reset(&b);
-	for (bd = n = 0; bd < BUILDERS_BUILDINGS; bd++)
+	/* a line each, so that a step shows only what it completed */
+	for (bd = 0; done && bd < BUILDERS_BUILDINGS; bd++)
 		if (s->bown[bd] == seat && s->bplace[bd] == BP_DONE)
-			buf_printf(&b, "%s%s %d", n++ ? ", " : "", bname(bd, loc), builders_buildings[bd].vp);
-	if (n)
-		rich_line(out, L(loc, "  completed (VP): %s", "  terminados (PV): %s"), buf_str(&b));
+			rich_line(out, L(loc, "  completed: %s, %d VP", "  terminado: %s, %d PV"),
+				  bname(bd, loc), builders_buildings[bd].vp);
 	buf_release(&b);
+}
+
+static void seat_head_text(const struct builders_state *s, int seat, const struct game_view *v,
+			   enum locale loc, struct buf *out)
+{
+	const struct builders_player *p = &s->p[seat];
+	int slaves = builders_enslaved(s, seat);
+
+	buf_printf(out, L(loc, "%s%s%s — %d s, %d VP", "%s%s%s — %d s, %d PV"), game_view_name(v, seat),
+		   seat == s->first ? L(loc, " (first player)", " (jugador inicial)") : "",
+		   builders_decider(s) == seat ? " ◀" : "", p->money, p->vp);
+	if (p->loans)
+		buf_printf(out, L(loc, ", loans %d", ", préstamos %d"), p->loans);
+	if (slaves)
+		buf_printf(out, L(loc, ", slaves %d", ", esclavos %d"), slaves);
 }
 
 static void seat_head(const struct builders_state *s, int seat, const struct game_view *v,
 		      enum locale loc, struct rich *out)
 {
-	const struct builders_player *p = &s->p[seat];
-	int slaves = builders_enslaved(s, seat);
 	struct buf b = BUF_INIT;
 
-	buf_printf(&b, L(loc, "%s%s%s — %d s, %d VP", "%s%s%s — %d s, %d PV"), game_view_name(v, seat),
-		   seat == s->first ? L(loc, " (first player)", " (jugador inicial)") : "",
-		   builders_decider(s) == seat ? " ◀" : "", p->money, p->vp);
-	if (p->loans)
-		buf_printf(&b, L(loc, ", loans %d", ", préstamos %d"), p->loans);
-	if (slaves)
-		buf_printf(&b, L(loc, ", slaves %d", ", esclavos %d"), slaves);
+	seat_head_text(s, seat, v, loc, &b);
 	rich_line(out, "%s", buf_str(&b));
 	buf_release(&b);
+}
+
+/* The board's line of a seat: its head, its available team, its tools
+ * and its completed buildings. */
+static void seat_line(const struct builders_state *s, int seat, const struct game_view *v,
+		      enum locale loc, struct rich *out)
+{
+	struct buf b = BUF_INIT, t = BUF_INIT;
+	int u, n = 0;
+
+	seat_head_text(s, seat, v, loc, &b);
+	for (u = 0; u < BUILDERS_UNITS; u++)
+		if (s->uown[u] == seat && s->uat[u] == BUILDERS_NONE) {
+			buf_addstr(&b, n++ ? ", " : L(loc, " · team: ", " · equipo: "));
+			builders_unit_tag(s, u, loc, &b);
+		}
+	tools_text(s, seat, loc, &t, &n);
+	if (n)
+		buf_printf(&b, L(loc, " · tools: %s", " · herramientas: %s"), buf_str(&t));
+	buf_reset(&t);
+	completed_text(s, seat, loc, &t);
+	if (t.len)
+		buf_printf(&b, L(loc, " · completed (VP): %s", " · terminados (PV): %s"), buf_str(&t));
+	rich_line(out, "%s", buf_str(&b));
+	buf_release(&b);
+	buf_release(&t);
 }
 
 static void investments_line(const struct builders_state *s, enum locale loc, struct rich *out)
@@ -582,6 +761,35 @@ static void investments_line(const struct builders_state *s, enum locale loc, st
 			buf_printf(&b, "%s%s", n++ ? ", " : "", rname(k, loc));
 	if (!n)
 		buf_addstr(&b, L(loc, "none", "ninguna"));
+	rich_line(out, "%s", buf_str(&b));
+	buf_release(&b);
+}
+
+/* The goal and the letters: "First to 17 VP ends the game (the round is
+ * played out) · S W A D: stone, wood, architecture, decoration". */
+void builders_legend_text(const struct builders_state *s, enum locale loc, struct buf *out)
+{
+	int r;
+
+	if (s->ending)
+		buf_printf(out, L(loc, "Somebody reached %d VP: this is the last round",
+				  "Alguien llegó a %d PV: es la última ronda"), BUILDERS_END_VP);
+	else
+		buf_printf(out, L(loc, "First to %d VP ends the game (the round is played out)",
+				  "El primero en llegar a %d PV acaba la partida (se termina la ronda)"),
+			   BUILDERS_END_VP);
+	buf_addstr(out, " · ");
+	for (r = 0; r < BR_COUNT; r++)
+		buf_printf(out, "%s%c", r ? " " : "", builders_res_letter[loc][r]);
+	for (r = 0; r < BR_COUNT; r++)
+		buf_printf(out, "%s%s", r ? ", " : ": ", rname(r, loc));
+}
+
+static void legend_line(const struct builders_state *s, enum locale loc, struct rich *out)
+{
+	struct buf b = BUF_INIT;
+
+	builders_legend_text(s, loc, &b);
 	rich_line(out, "%s", buf_str(&b));
 	buf_release(&b);
 }
@@ -628,10 +836,12 @@ static void final_table(const struct builders_state *s, const struct game_view *
 			if (res.rank[i] != k)
 				continue;
 			buf_reset(&b);
-			buf_printf(&b, L(loc, "%d. %s: %s%d.%d — %d VP + %d s × 0.1",
-					 "%d. %s: %s%d,%d — %d PV + %d s × 0,1"),
+			/* the sesterces as the points they are worth (issue 25) */
+			buf_printf(&b, L(loc, "%d. %s: %s%d.%d — %d VP + %d.%d for %d s",
+					 "%d. %s: %s%d,%d — %d PV + %d,%d por %d s"),
 				   res.rank[i], game_view_name(v, i), sc < 0 ? "-" : "",
-				   (sc < 0 ? -sc : sc) / 10, (sc < 0 ? -sc : sc) % 10, p->vp, p->money);
+				   (sc < 0 ? -sc : sc) / 10, (sc < 0 ? -sc : sc) % 10, p->vp,
+				   p->money / 10, p->money % 10, p->money);
 			if ((r = builders_enslaved(s, i)))
 				buf_printf(&b, L(loc, " − %d for slaves", " − %d por esclavos"), r);
 			if (p->loans)
@@ -666,17 +876,15 @@ void builders_render_public(const void *st, const struct game_view *v, struct ri
 			  buf_str(&b));
 		buf_release(&b);
 	}
-	if (s->ending && s->step < BS_FINAL)
-		rich_line(out, "%s", L(loc, "Somebody reached 17 VP: this is the last round.",
-				       "Alguien llegó a 17 PV: es la última ronda."));
+	if (s->step < BS_OVER)
+		legend_line(s, loc, out);
 	rows(s, loc, out);
 	investments_line(s, loc, out);
 	for (i = 0; i < s->nplayers; i++) {
 		int seat = first_of_order(s, i);
 
-		seat_head(s, seat, v, loc, out);
-		team_lines(s, seat, loc, out);
-		building_lines(s, seat, loc, out);
+		seat_line(s, seat, v, loc, out);
+		building_lines(s, seat, loc, 0, out);
 	}
 	if (s->step >= BS_OVER)
 		final_table(s, v, loc, out);
@@ -692,11 +900,9 @@ void builders_render_private(const void *st, int seat, const struct game_view *v
 	if (seat < 0 || seat >= s->nplayers)
 		return;
 	rich_heading(out, L(loc, "The Builders: your area", "Los Constructores: tu zona"));
-	rich_line(out, "%s", L(loc, "Everything is open in this game except the order of the decks.",
-			       "En este juego todo está a la vista salvo el orden de los mazos."));
 	seat_head(s, seat, v, loc, out);
 	team_lines(s, seat, loc, out);
-	building_lines(s, seat, loc, out);
+	building_lines(s, seat, loc, 1, out);
 	builders_prompt(s, seat, loc, &b);
 	rich_line(out, "%s", buf_str(&b));
 	buf_release(&b);
@@ -737,5 +943,10 @@ void builders_intro(const void *st, struct game_log *log)
 	}
 	game_logf(log, LOG_PUBLIC, L(fix(log->loc), "Apprentices dealt: %s.", "Aprendices repartidos: %s."),
 		  buf_str(&b));
+	/* the goal and the letters, as the board says them (issue 25) */
+	buf_reset(&b);
+	builders_legend_text(s, fix(log->loc), &b);
+	game_logf(log, LOG_PUBLIC, L(fix(log->loc), "%s. Everything is open except the order of the decks.",
+				     "%s. Todo está a la vista salvo el orden de los mazos."), buf_str(&b));
 	buf_release(&b);
 }

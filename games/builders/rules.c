@@ -52,7 +52,7 @@ static const struct game_topic topics[] = {
 	  "• Take sesterces: 1 for 1 action, 3 for 2 actions, 6 for 3 actions.\n"
 	  "• Free one of your slaves who is not at work (1 action).\n"
 	  "Repaying a loan (15 sesterces) is not an action. The moves list shows what each action costs now.",
-	  "Tu turno tiene 3 acciones gratis; puedes comprar más a 5 sestercios cada una. Las acciones gratis que no uses se pierden. "
+	  "Tu turno tiene 3 acciones libres; puedes comprar más a 5 sestercios cada una. Las acciones libres que no uses se pierden. "
 	  "Las acciones se eligen de una en una y el turno acaba cuando dices `end turn`.\n"
 	  "• Iniciar un edificio de la línea (1 acción); el hueco se rellena con el mazo.\n"
 	  "• Contratar un trabajador de la línea (1 acción); el hueco se rellena.\n"
@@ -297,10 +297,21 @@ static void card_text(int n, enum locale loc, struct rich *out)
 	case K_RANK:
 		rank_text(c.i, loc, out);
 		break;
-	case K_SLAVE:
 	case K_FREEDMAN:
-		rich_line(out, L(loc, "Investment: %d sesterces and 1 action, once per turn. Works with no wage.",
-				 "Inversión: %d sestercios y 1 acción, una vez por turno. Trabaja sin sueldo."),
+		/* one side of a slave card: its own text, not the slave's
+		 * "works with no wage" (issue 25) */
+		rich_line(out, L(loc, "The other side of a slave card, once freed: it keeps the slave's resources, "
+				      "earns a wage of %d, may carry a tool and be educated, and costs no VP at the end.",
+				 "El otro lado de una carta de esclavo, una vez liberado: conserva los recursos del esclavo, "
+				 "cobra un sueldo de %d, puede llevar herramienta y educarse, y no resta PV al final."),
+			  BUILDERS_FREED_WAGE);
+		rich_line(out, L(loc, "Freeing a slave who is not at work costs 1 action in your turn, or %d sesterces at the final scoring.",
+				 "Liberar a un esclavo que no esté trabajando cuesta 1 acción en tu turno, o %d sestercios en la puntuación final."),
+			  BUILDERS_FREE_PRICE);
+		break;
+	case K_SLAVE:
+		rich_line(out, L(loc, "Investment: %d sesterces and 1 action, once per turn. Works with no wage while a slave.",
+				 "Inversión: %d sestercios y 1 acción, una vez por turno. Trabaja sin sueldo mientras es esclavo."),
 			  BUILDERS_SLAVE_PRICE);
 		for (k = 0; k < BUILDERS_SLAVES; k++) {
 			buf_printf(&t, "%s%s %d: ", k ? "; " : "", L(loc, "Slave", "Esclavo"), k + 1);

@@ -102,7 +102,8 @@ static void rows(struct scene *sc, const struct builders_state *s, enum locale l
 {
 	int i, n;
 
-	scene_area(sc, SCOL_NONE, 0, "%s", L(loc, "Market", "Mercado"));
+	/* not "Market": that is a building's name */
+	scene_area(sc, SCOL_NONE, 0, "%s", L(loc, "Common area", "Zona común"));
 	scene_row(sc, L(loc, "Buildings to start (deck: %d)", "Edificios para iniciar (mazo: %d)"),
 		  s->nbdeck);
 	for (i = n = 0; i < BUILDERS_ROW; i++)
@@ -154,14 +155,10 @@ static void investments(struct scene *sc, const struct builders_state *s, enum l
 		}
 	if (!n)
 		scene_chip(sc, SCOL_NONE, L(loc, "none", "ninguna"), "%s", "");
-	{
-		char label[64];
-
-		snprintf(label, sizeof(label), L(loc, "Loans (+%d s, repay %d)",
-						 "Préstamos (+%d s, devolver %d)"),
-			 BUILDERS_LOAN_GAIN, BUILDERS_LOAN_REPAY);
-		scene_chip(sc, SCOL_GOLD, label, "%d", s->loan_pile);
-	}
+	/* the loans a row of their own, not among the tools */
+	scene_row(sc, L(loc, "Loans (+%d s, repay %d)", "Préstamos (+%d s, devolver %d)"),
+		  BUILDERS_LOAN_GAIN, BUILDERS_LOAN_REPAY);
+	scene_chip(sc, SCOL_GOLD, L(loc, "left", "quedan"), "%d", s->loan_pile);
 	scene_row(sc, L(loc, "Universities (%d s)", "Universidades (%d s)"), BUILDERS_UNI_PRICE);
 	for (k = n = 0; k < BUILDERS_UNIS; k++)
 		if (s->uni[k] == BUILDERS_NONE) {
@@ -262,7 +259,7 @@ static void final_scores(struct scene *sc, const struct builders_state *s,
 	scene_cell(sc, "%s", L(loc, "Player", "Jugador"));
 	scene_cell(sc, "%s", L(loc, "Score", "Puntos"));
 	scene_cell(sc, "%s", L(loc, "VP", "PV"));
-	scene_cell(sc, "%s", L(loc, "s × 0.1", "s × 0,1"));
+	scene_cell(sc, "%s", L(loc, "sesterces", "sestercios"));
 	scene_cell(sc, "%s", L(loc, "slaves", "esclavos"));
 	scene_cell(sc, "%s", L(loc, "loans", "préstamos"));
 	for (k = 1; k <= s->nplayers; k++)
@@ -277,7 +274,9 @@ static void final_scores(struct scene *sc, const struct builders_state *s,
 			scene_cell(sc, "%s%d%s%d", sc10 < 0 ? "-" : "", a / 10, loc == LOC_ES ? "," : ".",
 				   a % 10);
 			scene_cell(sc, "%d", p->vp);
-			scene_cell(sc, "%d", p->money);
+			/* what the sesterces are worth, then how many (issue 25) */
+			scene_cell(sc, "+%d%s%d (%d s)", p->money / 10, loc == LOC_ES ? "," : ".",
+				   p->money % 10, p->money);
 			r = builders_enslaved(s, i);
 			scene_cell(sc, r ? "−%d" : "-", r);
 			scene_cell(sc, p->loans ? "−%d" : "-", p->loans * BUILDERS_LOAN_PENALTY);
@@ -308,9 +307,13 @@ static void public_scene(const struct builders_state *s, const struct game_view 
 			   game_view_name(v, who), buf_str(&b));
 		buf_release(&b);
 	}
-	if (s->ending && s->step < BS_FINAL)
-		scene_line(sc, SCENE_EMPH, "%s", L(loc, "Somebody reached 17 VP: this is the last round.",
-						   "Alguien llegó a 17 PV: es la última ronda."));
+	if (s->step < BS_OVER) {	/* the goal and the letters, as the text board */
+		struct buf b = BUF_INIT;
+
+		builders_legend_text(s, loc, &b);
+		scene_line(sc, s->ending ? SCENE_EMPH : SCENE_NOTE, "%s", buf_str(&b));
+		buf_release(&b);
+	}
 	rows(sc, s, loc);
 	investments(sc, s, loc);
 	for (i = 0; i < s->nplayers; i++) {

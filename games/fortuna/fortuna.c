@@ -2237,10 +2237,62 @@ static unsigned fortuna_turn(const void *st)
 	return (unsigned)s->round << 8 | s->turn;
 }
 
+/* ---- refusals that say why ---- */
+
+/* Why the typed (folded) text cannot be played now, when it names a
+ * building the Construction card cannot build or a marriage the seat cannot
+ * pay (issue 25: refusals say why). */
+static void fortuna_near_miss(const void *st, int seat, const char *text, enum locale loc,
+			      struct buf *out)
+{
+	const struct fortuna_state *s = st;
+	const struct fortuna_player *p;
+	int b;
+
+	if ((unsigned)seat >= s->nplayers || s->step != FS_ACTION || me(s) != seat)
+		return;
+	p = &s->p[seat];
+	if (s->act_card == FA_FAMILY && !p->married && !strcmp(text, "marry") && p->money < 3) {
+		buf_printf(out, L(loc, "Marrying costs 3 coins; you have %d.",
+				  "Casarse cuesta 3 monedas; tienes %d."), p->money);
+		return;
+	}
+	if (s->act_card != FA_BUILD || strncmp(text, "build ", 6))
+		return;
+	for (b = 0; b < FB_COUNT; b++) {
+		struct buf id = BUF_INIT;
+		int hit;
+
+		text_fold(fortuna_buildings[b].id, &id);
+		hit = !strncmp(buf_str(&id), text + 6, strlen(text + 6)) && text[6];
+		buf_release(&id);
+		if (!hit || can_build(s, seat, b))
+			continue;
+		if (has_building(s, seat, b))
+			buf_printf(out, L(loc, "You have a %s already: one of each.",
+					  "Ya tienes %s: uno de cada."), fortuna_buildings[b].name[loc]);
+		else if (building_count(s, seat) >= 3)
+			buf_addstr(out, L(loc, "You have 3 buildings, the most a player may have.",
+					  "Tienes 3 edificios, el máximo por jugador."));
+		else if (!s->bld_left[b])
+			buf_printf(out, L(loc, "No %s is left to build.", "No queda ningún %s."),
+				   fortuna_buildings[b].name[loc]);
+		else if (p->money < fortuna_building_cost[b])
+			buf_printf(out, L(loc, "The %s costs %d coins; you have %d.",
+					  "%s cuesta %d monedas; tienes %d."), fortuna_buildings[b].name[loc],
+				   fortuna_building_cost[b], p->money);
+		else
+			buf_printf(out, L(loc, "The %s needs you married first.",
+					  "%s exige estar casado antes."), fortuna_buildings[b].name[loc]);
+		return;
+	}
+}
+
 const struct game_ops fortuna_ops = {
 	.api_version = GAME_API_VERSION,
 	.id = "fortuna",
 	.aliases = fortuna_aliases,
+	.near_miss = fortuna_near_miss,
 	.name = { "Fortuna", "Fortuna" },
 	.min_players = 2,
 	.max_players = FORTUNA_MAX_PLAYERS,

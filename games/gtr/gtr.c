@@ -692,10 +692,41 @@ static unsigned gtr_turn(const void *st)
 	return ((const struct gtr_state *)st)->turn;
 }
 
+/* Why a lead typed by the leader cannot be made: no card of that role, no
+ * Jack, not enough alike to petition; or a Jack asked for when none is left
+ * (issue 25: refusals say why). */
+static void gtr_near_miss(const void *st, int seat, const char *text, enum locale loc,
+			  struct buf *out)
+{
+	const struct gtr_state *s = st;
+	int r;
+
+	if ((unsigned)seat >= s->nplayers || s->step != GS_LEAD || !awaited(s, seat))
+		return;
+	if (!strcmp(text, "think jack") && !s->jacks) {
+		buf_addstr(out, L(loc, "No Jack is left in the pile: `think draw` draws cards instead.",
+				  "No quedan Comodines: `think draw` roba cartas."));
+		return;
+	}
+	if (strncmp(text, "lead ", 5))
+		return;
+	for (r = 0; r < GR_COUNT; r++)
+		if (!strncmp(gtr_roles[r].id, text + 5, strlen(text + 5)) && text[5])
+			break;
+	if (r == GR_COUNT || can_unit(s, seat, r))
+		return;
+	buf_printf(out, L(loc, "To lead %s you need a %s card in hand, a Jack, or %d cards of one "
+			  "material to petition; you have none of these.",
+			  "Para dirigir %s necesitas una carta de %s en la mano, un Comodín o %d cartas "
+			  "de un mismo material para pedir; no tienes nada de eso."),
+		   gtr_roles[r].name[loc], gtr_roles[r].name[loc], gtr_petition_need(s, seat));
+}
+
 const struct game_ops gtr_ops = {
 	.api_version = GAME_API_VERSION,
 	.id = "gtr",
 	.aliases = gtr_aliases,
+	.near_miss = gtr_near_miss,
 	.name = { "Glory to Rome", "Gloria a Roma" },
 	.min_players = GTR_MIN_PLAYERS,
 	.max_players = GTR_MAX_PLAYERS,

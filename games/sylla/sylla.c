@@ -2473,10 +2473,38 @@ static unsigned sylla_turn(const void *st)
 	return (unsigned)s->turn << 8 | s->phase;
 }
 
+/* Why an offer typed in the election cannot be made: below what must be
+ * beaten, or above what the seat has (issue 25: refusals say why). */
+static void sylla_near_miss(const void *st, int seat, const char *text, enum locale loc,
+			    struct buf *out)
+{
+	const struct sylla_state *s = st;
+	const char *p = text + 6;
+	long n = 0;
+	int most;
+
+	if ((unsigned)seat >= s->nplayers || s->step != SS_ELECT || strncmp(text, "offer ", 6) ||
+	    !(sylla_awaiting(st) & (1u << seat)))
+		return;
+	for (; *p >= '0' && *p <= '9' && n < 1000; p++)
+		n = n * 10 + (*p - '0');
+	if (*p || p == text + 6)
+		return;
+	most = sylla_senators(s, seat) + s->p[seat].money;
+	if (n <= s->hi_votes)
+		buf_printf(out, L(loc, "The offer to beat is %d: yours must be more.",
+				  "La oferta que hay que superar es %d: la tuya debe ser mayor."), s->hi_votes);
+	else if (n > most)
+		buf_printf(out, L(loc, "You can offer at most %d: %d from your Senators and %d denarii.",
+				  "Puedes ofrecer como mucho %d: %d de tus senadores y %d denarios."),
+			   most, sylla_senators(s, seat), s->p[seat].money);
+}
+
 const struct game_ops sylla_ops = {
 	.api_version = GAME_API_VERSION,
 	.id = "sylla",
 	.aliases = NULL,
+	.near_miss = sylla_near_miss,
 	.name = { "Sylla", "Sylla" },
 	.min_players = SY_MIN_PLAYERS,
 	.max_players = SY_MAX_PLAYERS,

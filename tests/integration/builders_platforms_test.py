@@ -8,7 +8,8 @@ decks' next cards must never appear in the room).
 It reuses the harnesses of discord_test.py and matrix_test.py (their bots,
 fakes and board readers); the human picks uniformly among the moves the
 platform offers it (Discord: the autocompletion of /play; Matrix: the
-"Your moves" message in its DM room).
+list `!moves` answers in its DM room: the turn's notices group the moves
+by their numbers).
 
 usage: builders_platforms_test.py ./tabula [test-name ...]
 """
@@ -122,7 +123,18 @@ def test_matrix_one_human_three_ai():
             dm = fake.dm_room(ana)
             if dm and ana not in fake.joined_members(dm):
                 fake.accept_invite(ana, dm)
-            ids = mt.fresh_moves(fake, ana)
+            # the DMs list the moves grouped by number (move_group); the
+            # whole list, ids and labels, comes on `moves`
+            dm = fake.dm_room(ana)
+            seen = len(fake.bot_messages(dm)) if dm else 0
+            fake.say(ana, room, "!moves")
+
+            def listed():
+                d = fake.dm_room(ana)
+                new = fake.bot_messages(d)[seen:] if d else []
+                return any("Your moves" in m.get("body", "") for m in new) and \
+                    mt.moves_of(fake, ana)
+            ids = wait_for(listed, 10, lambda: "no moves for Ana")
             assert ids, "no moves for Ana"
             fake.say(ana, room, "!play " + rng.choice(ids))
             stored = harness.wait_settled(bot.db, stored, what="after move %d" % moves)

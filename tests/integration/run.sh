@@ -1,6 +1,7 @@
 #!/bin/sh
 # The lints (translations, layers, paths), then integration tests through the real
-# binary: console transcripts, then the Discord and Matrix adapters against
+# binary: console transcripts and the text they send per decision against
+# a budget per game (text_budget.py), then the Discord and Matrix adapters against
 # loopback fakes (tests/fakes/; the Matrix interop tests' players are
 # matrix-sdk-crypto in Node, tests/interop/), and several processes on one PostgreSQL
 # (cluster_test.py: the server is TABULA_TEST_PG, see scripts/pg-test-server.sh),
@@ -15,6 +16,7 @@ python3 tests/lint/layers.py || rc=1
 python3 tests/lint/paths.py --self-test || rc=1
 python3 tests/lint/paths.py || rc=1
 python3 tests/integration/transcript.py "$bin" tests/data/*/*.txt || rc=1
+python3 tests/integration/text_budget.py "$bin" || rc=1
 python3 tests/integration/console_scan_test.py "$bin" || rc=1
 python3 tests/integration/console_pictures_test.py "$bin" || rc=1
 python3 tests/integration/at_rest_test.py "$bin" || rc=1

@@ -286,6 +286,14 @@ static void test_free_and_extra_actions(void **state)
 	}
 	assert_int_equal(s.p[ANA].money, 9);
 	assert_true(logged("Ana pays 5 s for an extra action."));
+	/* the payment is logged before what it bought (issue 25) */
+	{
+		const char *pays = strstr(buf_str(&logbuf), "Ana pays 5 s for an extra action.");
+		const char *starts = strstr(buf_str(&logbuf), "Ana starts ");
+
+		assert_non_null(starts);
+		assert_true(pays < starts);
+	}
 	PLAY(&s, ANA, "end turn");
 	assert_int_equal(s.cur, BEN);
 	/* a new turn: 3 free actions again */
@@ -489,6 +497,63 @@ static void test_send_needs_money(void **state)
 	give_b(&s, ANA, HOUSE);		/* W1 A1 */
 	give_w(&s, ANA, LAB2);		/* S2 D1 */
 	assert_false(has_move(&s, ANA, "send laborer 2"));
+}
+
+/* What game_parse answers to text by seat: its refusal, which must hold want. */
+static void refused_with(const struct builders_state *s, int seat, const char *text,
+			 const char *want, int line)
+{
+	struct buf err = BUF_INIT;
+	struct move m;
+
+	if (!game_parse(&builders_ops, s, seat, text, LOC_EN, &m, &err))
+		fail_msg("line %d: '%s' was accepted", line, text);
+	if (!strstr(buf_str(&err), want))
+		fail_msg("line %d: '%s' refused with '%s', not '%s'", line, text, buf_str(&err), want);
+	buf_release(&err);
+}
+
+#define REFUSED(s, seat, text, want) refused_with((s), (seat), (text), (want), __LINE__)
+
+/* A move the rules know but the seat cannot make now is refused with the
+ * reason and the figures, not "No move matches" (issue 25). */
+static void test_refusals_say_why(void **state)
+{
+	struct builders_state s;
+
+	(void)state;
+	/* the second worker to a building this turn, with no free action left */
+	fresh(&s, 2, ANA);
+	give_b(&s, ANA, PYRAMID);
+	give_w(&s, ANA, LAB1);
+	give_w(&s, ANA, LAB2);
+	PLAY(&s, ANA, "take 3 sesterces");
+	PLAY(&s, ANA, "send laborer 1");
+	PLAY(&s, ANA, "to pyramid");
+	assert_int_equal(s.p[ANA].money, 10);
+	REFUSED(&s, ANA, "send laborer 2",
+		"The second worker to Pyramid this turn costs 2 actions (10 s) + wage 3 s; you have 10 s.");
+	/* no free action and no money for an extra one */
+	set_money(&s, ANA, 4);
+	REFUSED(&s, ANA, "start", "You have no free action left, and an extra one costs 5 s; you have 4 s.");
+	REFUSED(&s, ANA, "hire laborer", "You have no free action left");
+	/* a worker whose wage cannot be paid */
+	fresh(&s, 2, ANA);
+	give_b(&s, ANA, PYRAMID);
+	give_w(&s, ANA, MAS2);
+	set_money(&s, ANA, 4);
+	REFUSED(&s, ANA, "send master 2", "Master 2's wage is 5 s; you have 4 s.");
+	/* a second investment in one turn */
+	PLAY(&s, ANA, "take loan");
+	REFUSED(&s, ANA, "buy tool", "You have made this turn's investment already");
+	REFUSED(&s, ANA, "enslave", "You have made this turn's investment already");
+	/* what names nothing the rules know keeps the plain answer */
+	REFUSED(&s, ANA, "levitate", "No move matches");
+	/* taking money with actions that cost more than it brings */
+	fresh(&s, 2, ANA);
+	PLAY(&s, ANA, "take 1 sesterce");
+	PLAY(&s, ANA, "take 1 sesterce");
+	REFUSED(&s, ANA, "take 3 sesterces", "Taking 3 sesterces takes 2 actions and you have 1 free");
 }
 
 /*
@@ -993,6 +1058,8 @@ static void test_final_scoring(void **state)
 	assert_true(has_move(&s, ANA, "free slave 1"));
 	/* "Sólo un Esclavo disponible puede ser liberado", at the end too */
 	assert_false(has_move(&s, ANA, "free slave 2"));
+	REFUSED(&s, ANA, "free slave 2",
+		"Slave 2 is at work on Armory: only a slave not at work can be freed.");
 	assert_true(has_move(&s, ANA, "repay loan"));
 	assert_true(has_move(&s, ANA, "done"));
 	PLAY(&s, ANA, "free slave 1");
@@ -1262,7 +1329,12 @@ static void test_texts(void **state)
 	buf_reset(&b);
 	rich_init(&r);
 	assert_int_equal(builders_card("liberto", NULL, LOC_EN, &r), 0);
+	/* the Freedman's own text: a wage, never "no wage" (issue 25) */
+	rich_to_plain(&r, &b);
+	assert_non_null(strstr(buf_str(&b), "earns a wage of 5"));
+	assert_null(strstr(buf_str(&b), "no wage"));
 	rich_release(&r);
+	buf_reset(&b);
 	rich_init(&r);
 	assert_int_equal(builders_card("casa", NULL, LOC_EN, &r), 0);	/* exact beats prefix */
 	rich_release(&r);
@@ -1295,7 +1367,7 @@ static void test_labels(void **state)
 			assert_non_null(strstr(buf_str(&b), "uses your last free action"));
 			buf_reset(&b);
 			builders_move_label(&s, ANA, ml.v[i], LOC_ES, &b);
-			assert_non_null(strstr(buf_str(&b), "usa tu última acción gratis"));
+			assert_non_null(strstr(buf_str(&b), "usa tu última acción libre"));
 		}
 	PLAY(&s, ANA, "take 1 sesterce");
 	builders_moves(&s, ANA, &ml);
@@ -1324,6 +1396,7 @@ int main(void)
 		cmocka_unit_test(test_wages_by_rank),
 		cmocka_unit_test(test_second_and_third_worker),
 		cmocka_unit_test(test_send_needs_money),
+		cmocka_unit_test(test_refusals_say_why),
 		cmocka_unit_test(test_lighthouse_completed),
 		cmocka_unit_test(test_worker_stays),
 		cmocka_unit_test(test_machine),

@@ -923,6 +923,18 @@ static void test_family_roll_kept(void **state)
 	free(s);
 }
 
+/* What game_parse answers to text by seat: a refusal holding want. */
+static void refused_with(const struct fortuna_state *s, int seat, const char *text, const char *want)
+{
+	struct buf err = BUF_INIT;
+	struct move m;
+
+	assert_int_equal(game_parse(&fortuna_ops, s, seat, text, LOC_EN, &m, &err), -1);
+	if (!strstr(buf_str(&err), want))
+		fail_msg("'%s' refused with '%s', not '%s'", text, buf_str(&err), want);
+	buf_release(&err);
+}
+
 static void test_build(void **state)
 {
 	struct fortuna_state *s = game(4);
@@ -931,6 +943,8 @@ static void test_build(void **state)
 	/* Palacio only when married */
 	PLAY(s, RAFAEL, "card construction");
 	assert_moves(s, RAFAEL, "build market\nbuild aqueduct\nbuild basilica\nskip\n");
+	/* a refusal says why (issue 25) */
+	refused_with(s, RAFAEL, "build palace", "The Palace needs you married first.");
 	PLAY(s, RAFAEL, "build basilica");
 	assert_int_equal(r->money, 2);
 	free(s);
@@ -941,6 +955,7 @@ static void test_build(void **state)
 	r->money = 1;
 	PLAY(s, RAFAEL, "card construction");
 	assert_moves(s, RAFAEL, "build market\nbuild aqueduct\nskip\n");	/* money */
+	refused_with(s, RAFAEL, "build basilica", "The Basilica costs 3 coins; you have 1.");
 	free(s);
 
 	/* one of each kind; at most 3 buildings */
@@ -954,6 +969,8 @@ static void test_build(void **state)
 	check_ok(s);
 	PLAY(s, RAFAEL, "card construction");
 	assert_moves(s, RAFAEL, "build aqueduct\nbuild basilica\nskip\n");
+	refused_with(s, RAFAEL, "build market", "You have a Market already: one of each.");
+	refused_with(s, RAFAEL, "build nothing", "No move matches");
 	PLAY(s, RAFAEL, "build aqueduct");
 	assert_int_equal(r->aq_round, s->round);
 	free(s);

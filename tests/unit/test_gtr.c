@@ -374,6 +374,15 @@ static void test_illegal_moves_change_nothing(void **state)
 	/* typed text that matches nothing */
 	assert_int_equal(game_play(&gtr_ops, s, 0, "lead patron", NULL, LOC_EN, &err), -1);
 	assert_memory_equal(s, copy, sizeof(*s));
+	/* and says why (issue 25) */
+	assert_non_null(strstr(buf_str(&err), "To lead Patron you need a Patron card in hand, a Jack, "
+				"or 2 cards of one material to petition"));
+	assert_int_equal(game_play(&gtr_ops, s, 0, "lead nobody", NULL, LOC_EN, &err), -1);
+	assert_non_null(strstr(buf_str(&err), "No move matches"));
+	s->jacks = 0;
+	s->p[2].hand[GTR_JACK] += 3;	/* keep 6 Senators in play */
+	assert_int_equal(game_play(&gtr_ops, s, 0, "think jack", NULL, LOC_EN, &err), -1);
+	assert_non_null(strstr(buf_str(&err), "No Jack is left in the pile"));
 	free(copy);
 	free(s);
 	buf_release(&err);
