@@ -239,20 +239,27 @@ static size_t rest_reserve(const struct discord *d)
 /*
  * Back-pressure (discord.h): 1 while only the reserve and a command's
  * headroom are free, until half the queue is; each change logged once.
+ * In a small queue half of it is about where busy begins: there it ends
+ * a command's headroom lower, or one more request (a picture's edit
+ * following its text) would turn it on and off again, logged each time.
  */
 static int rest_busy(struct discord *d)
 {
 	size_t pending = discord_rest_pending(d->rest);
+	size_t on = d->rest_max - rest_reserve(d) - COMMAND_HEADROOM;
+	size_t off = d->rest_max / 2;
 
+	if (off + COMMAND_HEADROOM > on)
+		off = on > COMMAND_HEADROOM ? on - COMMAND_HEADROOM : 0;
 	if (discord_rest_down(d->rest))
 		return 1;	/* on_rest_down() logs it */
-	if (!d->busy && pending + rest_reserve(d) + COMMAND_HEADROOM > d->rest_max) {
+	if (!d->busy && pending > on) {
 		d->busy = 1;
 		log_warn("discord: %zu requests wait for Discord (the queue holds %zu); until half "
 			 "of them are through, commands are answered \"try again\" without being run "
 			 "and posts that do not fit stay in the outbox for the next start", pending,
 			 d->rest_max);
-	} else if (d->busy && pending <= d->rest_max / 2) {
+	} else if (d->busy && pending <= off) {
 		d->busy = 0;
 		log_info("discord: the request queue drained (%zu waiting); commands are taken "
 			 "again", pending);
