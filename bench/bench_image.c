@@ -20,7 +20,12 @@
  *   image.board.render.p50|p99, image.board.bytes.max: every game's
  *   boards together, each with its goal and "met" or "MISSED"
  * stderr: sample counts, the paint/encode split, first paints, the
- * heights.  Exit 1 when a goal is missed (make bench fails loudly).
+ * heights.  Exit 1 when the size goal is missed (make bench fails
+ * loudly: a PNG's size does not depend on the machine).  A time goal
+ * missed is printed "MISSED" and fails the run only with BENCH_STRICT=1:
+ * this VM's CPU time per instruction moves by 2x over a day
+ * (docs/performance.md), and a bench that fails on a slow hour would
+ * fail a clean clone's `make bench` for the machine, not the code.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -202,7 +207,7 @@ int main(void)
 	int repeat = (int)(getenv("BENCH_IMAGE_REPEAT") ? atoi(getenv("BENCH_IMAGE_REPEAT")) : 3);
 	const char *only = getenv("BENCH_IMAGE_GAME");
 	struct samples all_ms = { 0 }, all_bytes = { 0 }, all_once = { 0 };
-	int missed = 0, warm = 0;
+	int missed = 0, slow = 0, warm = 0;
 	size_t i;
 
 	if (repeat < 1)
@@ -261,10 +266,10 @@ int main(void)
 		free(st);
 	}
 	if (all_ms.n) {
-		missed |= against("image.board.render.p50", pct(&all_ms, 0.50), "ms", GOAL_P50_MS,
-				  "%.1f");
-		missed |= against("image.board.render.p99", pct(&all_ms, 0.99), "ms", GOAL_P99_MS,
-				  "%.1f");
+		slow |= against("image.board.render.p50", pct(&all_ms, 0.50), "ms", GOAL_P50_MS,
+				"%.1f");
+		slow |= against("image.board.render.p99", pct(&all_ms, 0.99), "ms", GOAL_P99_MS,
+				"%.1f");
 		missed |= against("image.board.bytes.max", pct(&all_bytes, 1.0), "bytes", GOAL_BYTES,
 				  "%.0f");
 		fprintf(stderr, "image: %zu boards; painted once p50 %.1f ms, p99 %.1f ms\n",
@@ -274,5 +279,14 @@ int main(void)
 	free(all_once.v);
 	free(all_bytes.v);
 	paint_cleanup();
+	if (slow) {
+		const char *strict = getenv("BENCH_STRICT");
+
+		fprintf(stderr, "image: a time goal was MISSED%s\n",
+			strict && !strcmp(strict, "1") ? " (BENCH_STRICT=1: failing)" :
+			" (BENCH_STRICT=1 makes that fail the run; docs/performance.md)");
+		if (strict && !strcmp(strict, "1"))
+			missed = 1;
+	}
 	return missed ? 1 : 0;
 }
