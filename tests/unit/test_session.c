@@ -1850,7 +1850,7 @@ static void test_room_sees_steps_not_secrets(void **state)
 	s = room(f, "r1");
 	assert_string_equal(awaited_user(s), "ana");
 	for (i = 0; i < 6; i++) {
-		char line[16];
+		char line[32];
 
 		/* the pick list keeps its numbers: card i + 1 of the set */
 		snprintf(line, sizeof(line), "play %d", i + 1);
