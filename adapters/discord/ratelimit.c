@@ -475,6 +475,29 @@ static int global_exempt(const char *route)
 	return !strncmp(route, "POST /interactions/", 19);
 }
 
+/*
+ * How long until every known bucket of this major parameter that is empty
+ * now refills.  Discord may put several routes in one bucket (a channel's
+ * message posts and edits share one), and a route's hash is learned only
+ * from its own first answer: that first request waits for an empty sibling,
+ * where sending at once would be a 429.
+ */
+static uint64_t sibling_wait(const struct ratelimit *rl, uint64_t major,
+			     uint64_t now_ms)
+{
+	uint64_t wait = 0;
+	size_t i;
+
+	for (i = 0; i < RATELIMIT_MAX_BUCKETS; i++) {
+		const struct ratelimit_bucket *s = &rl->buckets[i];
+
+		if (s->used && s->known && s->major == major &&
+		    s->reset_at > now_ms && s->remaining - s->inflight <= 0)
+			wait = max_u64(wait, s->reset_at - now_ms);
+	}
+	return wait;
+}
+
 int ratelimit_acquire(struct ratelimit *rl, const struct ratelimit_key *k,
 		      uint64_t now_ms, uint64_t *wait_ms)
 {
@@ -494,6 +517,8 @@ int ratelimit_acquire(struct ratelimit *rl, const struct ratelimit_key *k,
 	if (!b->known) {
 		if (b->inflight)	/* serialised until the first answer */
 			wait = max_u64(wait, RATELIMIT_POLL_MS);
+		else if (k->major[0])
+			wait = max_u64(wait, sibling_wait(rl, b->major, now_ms));
 	} else {
 		if (now_ms >= b->reset_at)
 			b->remaining = b->limit;	/* the window refilled */

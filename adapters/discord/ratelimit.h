@@ -28,7 +28,9 @@
  *    live in buckets keyed by (hash, major parameter).
  *  - Until a route's hash is known, and for a (hash, major) pair that has not
  *    answered yet, requests are serialised: one in flight, so the first
- *    response teaches limit/remaining/reset.
+ *    response teaches limit/remaining/reset.  Such a first request also
+ *    waits while a known bucket of its major parameter is empty: routes may
+ *    share a bucket (a channel's posts and edits) before we can know it.
  *  - A global sliding window of 50 requests per second covers every route
  *    except interaction callbacks (Discord exempts those).
  *  - 429: global (X-RateLimit-Global or scope "global") pauses everything;

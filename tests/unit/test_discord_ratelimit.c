@@ -291,6 +291,37 @@ static void test_shared_hash_and_majors(void **state)
 	ratelimit_release(&rl);
 }
 
+/*
+ * The first edit of a message after the channel's posts ran dry: Discord
+ * (and the fake) keep posts and edits of a channel in one bucket, but the
+ * edit route's hash is unknown until its first answer.  It waits for the
+ * empty sibling of the same channel; another channel's does not hold it.
+ */
+static void test_unknown_route_waits_for_empty_sibling(void **state)
+{
+	struct ratelimit rl;
+	struct ratelimit_key post, edit, edit2;
+	struct ratelimit_headers h;
+	uint64_t w;
+
+	ratelimit_init(&rl, 1);
+	key(&post, "POST", "/channels/7/messages");
+	key(&edit, "PATCH", "/channels/7/messages/123");
+	key(&edit2, "PATCH", "/channels/8/messages/124");
+	go(&rl, &post, 0);
+	h = resp(200, "hm", 1, 0, 3.0);
+	done(&rl, &post, 10, &h);		/* (hm, 7) dry until 3010 + M */
+	assert_int_equal(must_wait(&rl, &edit, 20), 2990 + M);
+	go(&rl, &edit2, 20);			/* channel 8: nothing known */
+	go(&rl, &edit, 3010 + M);		/* the window refilled */
+	h = resp(200, "hm", 1, 0, 3.0);
+	done(&rl, &edit, 3020 + M, &h);	/* now known: shares hm */
+	assert_int_equal(must_wait(&rl, &post, 3030 + M), 2990 + M);
+	assert_int_equal(ratelimit_acquire(&rl, &edit, 6020 + 2 * M, &w), 0);
+	(void)w;
+	ratelimit_release(&rl);
+}
+
 static void test_cancel(void **state)
 {
 	struct ratelimit rl;
@@ -584,6 +615,7 @@ int main(void)
 		cmocka_unit_test(test_reset_after_rounding_margin),
 		cmocka_unit_test(test_out_of_order_answers),
 		cmocka_unit_test(test_shared_hash_and_majors),
+		cmocka_unit_test(test_unknown_route_waits_for_empty_sibling),
 		cmocka_unit_test(test_cancel),
 		cmocka_unit_test(test_no_headers_means_unlimited),
 		cmocka_unit_test(test_429_retry_after),
