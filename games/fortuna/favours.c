@@ -116,7 +116,7 @@ int fortuna_favour_moves(const struct fortuna_state *s, int seat, struct move *v
 	n = put(v, n, fortuna, FM_FAVOUR, FF_FORTUNA, 0);
 	n = put(v, n, religion, FM_FAVOUR, FF_RELIGION, 0);
 	/* Delivering for cards 1-4 is voluntary; 5 and 6 ask for nothing, so
-	 * a seat that can advance with them does not fortuna_refuse the Emperor. */
+	 * a seat that can advance with them does not refuse the Emperor. */
 	return put(v, n, !(fortuna | religion), FM_TAX, 0, 0);
 }
 int fortuna_moves_die(const struct fortuna_state *s, int seat, struct move_list *out)

@@ -6,7 +6,7 @@
  *   1 Acueducto water (automatic),
  *   2 FS_CHOOSE a card -> FS_ACTION (execute or skip) -> FS_EXCHANGE,
  *   3 FS_MILITARY (give the top Centurión to execute a face-up own card),
- *   4 roll (automatic, in apply) -> FS_DIE -> FS_FAVOUR (fortuna_deliver or tax),
+ *   4 roll (automatic, in apply) -> FS_DIE -> FS_FAVOUR (deliver or tax),
  *     and with 2 players FS_FLIP for the first player,
  *   5 privileges (draw automatically, FS_KEEP when there is a choice), then
  *     the Palace draw of a seat that arrived this turn, then FS_END when a

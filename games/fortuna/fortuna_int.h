@@ -448,14 +448,14 @@ static inline int favour_single(const struct fortuna_state *s, int seat)
 {
 	const struct fortuna_player *p = &s->p[seat];
 	unsigned avail = fav_avail(s);
-	unsigned fortuna_deliver = ((avail >> FF_WATER) & (fortuna_water(s, seat) >= 1)) |
+	unsigned deliver = ((avail >> FF_WATER) & (fortuna_water(s, seat) >= 1)) |
 			   ((avail >> FF_WINE) & (p->wine != 0)) |
 			   ((avail >> FF_GRAIN) & (p->grain != 0)) |
 			   ((avail >> FF_BATTLE) & (p->cent != 0));
 	unsigned both = (avail >> FF_FORTUNA) & (p->married != 0) & (avail >> FF_RELIGION) &
 			(p->priest != 0);
 
-	return !((fortuna_deliver | both) & 1);
+	return !((deliver | both) & 1);
 }
 /* ---- moves ---- */
 

@@ -84,7 +84,7 @@ void sylla_bid_next(struct sylla_state *s, struct game_log *log)
 
 	while (s->cursor < n) {
 		/* "comenzando por el que está a su derecha ... finalizando con"
-		 * the sylla_offerer: the next seats round, the sylla_offerer last */
+		 * the offerer: the next seats round, the offerer last */
 		int seat = (sylla_offerer(s) + 1 + s->cursor) % n;
 
 		if (sylla_buy_power(s, seat, colour) > s->bid_hi) {

@@ -8,7 +8,7 @@
  *       all at once, with sealed-election) -> SS_TOKEN -> famine (automatic)
  *   II  SS_RECRUIT, from the First Consul
  *   III 5 sales (4 with 3 players): SS_OFFER -> SS_BID once round from the
- *       sylla_offerer's next -> SS_TAP -> SS_INSULA when an Insula was bought
+ *       offerer's next -> SS_TAP -> SS_INSULA when an Insula was bought
  *   IV  income (automatic), SS_TEMPLE and SS_TAVERN per seat
  *   V   SS_CUBE round by round -> tokens (automatic) -> SS_AVOID on a tie
  *       -> effects in row order, SS_HIDE (all at once) for the events that
