@@ -30,7 +30,7 @@ static void after_action(struct fortuna_state *s, struct game_log *log)
 	}
 	fortuna_start_phase4(s, log);
 }
-int fortuna_action_moves(const struct fortuna_state *s, int seat, struct move *v, int n)
+static int action_moves(const struct fortuna_state *s, int seat, struct move *v, int n)
 {
 	const struct fortuna_player *p = &s->p[seat];
 	int k, w, b, i;
@@ -117,7 +117,7 @@ int fortuna_moves_choose(const struct fortuna_state *s, int seat, struct move_li
 
 int fortuna_moves_action(const struct fortuna_state *s, int seat, struct move_list *out)
 {
-	return end_turn_list(s, seat, out, fortuna_action_moves(s, seat, out->v, 0));
+	return end_turn_list(s, seat, out, action_moves(s, seat, out->v, 0));
 }
 
 int fortuna_moves_exchange(const struct fortuna_state *s, int seat, struct move_list *out)
@@ -332,7 +332,7 @@ static void exec_action(struct fortuna_state *s, struct move m, struct game_log 
 		return;
 	after_action(s, log);
 }
-/* fortuna_action_moves */
+/* action_moves */
 static int action_legal(const struct fortuna_state *s, int seat, struct move m)
 {
 	const struct fortuna_player *p = &s->p[seat];

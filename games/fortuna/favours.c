@@ -83,7 +83,7 @@ void fortuna_start_phase4(struct fortuna_state *s, struct game_log *log)
 	if (!(r & (r - 1)))
 		fortuna_settle(s, log);		/* a single value: used at once */
 }
-int fortuna_favour_moves(const struct fortuna_state *s, int seat, struct move *v, int n)
+static int favour_moves(const struct fortuna_state *s, int seat, struct move *v, int n)
 {
 	const struct fortuna_player *p = &s->p[seat];
 	/* More units than steps left to the Palace would be wasted. */
@@ -134,7 +134,7 @@ int fortuna_moves_die(const struct fortuna_state *s, int seat, struct move_list 
 
 int fortuna_moves_favour(const struct fortuna_state *s, int seat, struct move_list *out)
 {
-	return end_turn_list(s, seat, out, fortuna_favour_moves(s, seat, out->v, 0));
+	return end_turn_list(s, seat, out, favour_moves(s, seat, out->v, 0));
 }
 
 int fortuna_moves_flip(const struct fortuna_state *s, int seat, struct move_list *out)
@@ -146,7 +146,7 @@ int fortuna_moves_flip(const struct fortuna_state *s, int seat, struct move_list
 	n = put(out->v, n, 1, FM_SKIP, 0, 0);
 	return end_turn_list(s, seat, out, n);
 }
-void fortuna_deliver(struct fortuna_state *s, int c, int n, struct game_log *log)
+static void deliver(struct fortuna_state *s, int c, int n, struct game_log *log)
 {
 	int seat = me(s), adv = n, before;
 	struct fortuna_player *p = &s->p[seat];
@@ -220,14 +220,14 @@ static void pay_tax(struct fortuna_state *s, struct game_log *log)
 	}
 	after_phase4(s, log);
 }
-/* fortuna_favour_moves */
+/* favour_moves */
 static int favour_legal(const struct fortuna_state *s, int seat, struct move m)
 {
 	const struct fortuna_player *p = &s->p[seat];
 	int lim = FORTUNA_PALACE - p->steps > 1 ? FORTUNA_PALACE - p->steps : 1;
 	int c, n = m.b;
 
-	if (m.kind == FM_TAX)	/* cards 5 and 6 as in fortuna_favour_moves, without branches */
+	if (m.kind == FM_TAX)	/* cards 5 and 6 as in favour_moves, without branches */
 		return !(m.a | m.b) &
 		       !((s->die > FF_FORTUNA) & (s->fav_up[FF_FORTUNA] != 0) & (p->married != 0)) &
 		       !((s->die > FF_RELIGION) & (s->fav_up[FF_RELIGION] != 0) & (p->priest > 0));
@@ -291,7 +291,7 @@ int fortuna_apply_favour(struct fortuna_state *s, int seat, struct move m, struc
 	if (m.kind == FM_TAX)
 		pay_tax(s, log);
 	else
-		fortuna_deliver(s, m.a, m.b, log);
+		deliver(s, m.a, m.b, log);
 	return 0;
 }
 

@@ -33,11 +33,6 @@
 #include "games/fortuna/fortuna_int.h"
 #include "util/text.h"
 
-int fortuna_water(const struct fortuna_state *s, int seat)
-{
-	return s->p[seat].water + s->p[seat].aq_water;
-}
-
 int fortuna_find_card(const struct fortuna_state *s, int card, int *slot)
 {
 	return find_card(s, card, slot);

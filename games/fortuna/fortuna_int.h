@@ -66,7 +66,6 @@ void fortuna_end_turn(struct fortuna_state *s, struct game_log *log);
 void fortuna_start_turn(struct fortuna_state *s, struct game_log *log);
 
 /* actions.c */
-int fortuna_action_moves(const struct fortuna_state *s, int seat, struct move *v, int n);
 int fortuna_moves_choose(const struct fortuna_state *s, int seat, struct move_list *out);
 int fortuna_moves_action(const struct fortuna_state *s, int seat, struct move_list *out);
 int fortuna_moves_exchange(const struct fortuna_state *s, int seat, struct move_list *out);
@@ -83,11 +82,9 @@ int fortuna_apply_military(struct fortuna_state *s, int seat, struct move m, str
 /* favours.c */
 void fortuna_roll_dice(struct fortuna_state *s, struct game_log *log);
 void fortuna_start_phase4(struct fortuna_state *s, struct game_log *log);
-int fortuna_favour_moves(const struct fortuna_state *s, int seat, struct move *v, int n);
 int fortuna_moves_die(const struct fortuna_state *s, int seat, struct move_list *out);
 int fortuna_moves_favour(const struct fortuna_state *s, int seat, struct move_list *out);
 int fortuna_moves_flip(const struct fortuna_state *s, int seat, struct move_list *out);
-void fortuna_deliver(struct fortuna_state *s, int c, int n, struct game_log *log);
 int fortuna_apply_die(struct fortuna_state *s, int seat, struct move m, struct game_log *log,
 			 struct buf *err);
 int fortuna_apply_favour(struct fortuna_state *s, int seat, struct move m, struct game_log *log,
@@ -407,7 +404,7 @@ static inline int hand_empty(const uint8_t *hand)
 
 /*
  * Whether the action being executed offers anything but `skip`: a quick
- * mirror of fortuna_action_moves (change them together).  It only filters: a
+ * mirror of action_moves (change them together).  It only filters: a
  * card it calls unusable is checked against the full list before its
  * `skip` is taken (forced_move), so a slip here can only miss a case, and
  * tests/unit/test_fortuna_play.c fails on a single answer left asked.
@@ -440,7 +437,7 @@ static inline int action_usable(const struct fortuna_state *s, int seat)
 	return (ok >> s->act_card) & 1;
 }
 
-/* Whether fortuna_favour_moves lists a single move (change them together): no
+/* Whether favour_moves lists a single move (change them together): no
  * delivery (each is possible with one unit, as a step is always left, at
  * least nominally), and not both of the cards 5 and 6 -- with one of them
  * the tax is not offered, with neither the tax is the move. */

@@ -42,7 +42,7 @@ unsigned sylla_distinct_tiles(const struct sylla_state *s)
 	return slots;
 }
 
-int sylla_offerer(const struct sylla_state *s)
+static int offerer(const struct sylla_state *s)
 {
 	/* "El jugador que haya comprado el último edificio ofrece uno nuevo";
 	 * before any purchase, the First Consul. */
@@ -57,7 +57,7 @@ void sylla_put_on_sale(struct sylla_state *s, int slot, struct game_log *log)
 	s->bid_seat = SY_NONE;
 	s->cursor = 0;
 	LOGF(log, LOG_PUBLIC, L(LOC(log), "%s puts up %s for sale (%s).", "%s pone a la venta %s (%s)."),
-	     NAME(log, sylla_offerer(s)), sylla_tile_name(s->tiles[slot], LOC(log)),
+	     NAME(log, offerer(s)), sylla_tile_name(s->tiles[slot], LOC(log)),
 	     sylla_colours[sylla_slot_colour[slot]].name[LOC(log)]);
 	sylla_bid_next(s, log);
 }
@@ -75,7 +75,7 @@ void sylla_next_sale(struct sylla_state *s, struct game_log *log)
 		sylla_put_on_sale(s, __builtin_ctz(d), log);
 		return;
 	}
-	ask(s, SS_OFFER, sylla_offerer(s));
+	ask(s, SS_OFFER, offerer(s));
 }
 
 void sylla_bid_next(struct sylla_state *s, struct game_log *log)
@@ -85,7 +85,7 @@ void sylla_bid_next(struct sylla_state *s, struct game_log *log)
 	while (s->cursor < n) {
 		/* "comenzando por el que está a su derecha ... finalizando con"
 		 * the offerer: the next seats round, the offerer last */
-		int seat = (sylla_offerer(s) + 1 + s->cursor) % n;
+		int seat = (offerer(s) + 1 + s->cursor) % n;
 
 		if (sylla_buy_power(s, seat, colour) > s->bid_hi) {
 			ask(s, SS_BID, seat);

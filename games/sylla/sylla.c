@@ -61,11 +61,6 @@ int sylla_income(const struct sylla_state *s, int seat)
 	return 3 + 2 * s->p[seat].zone[SZ_STALL] + ready(s, seat, SK_MERCHANT);
 }
 
-int sylla_fights(int event, int kind)
-{
-	return event < SE_COUNT && ((sylla_events[event].fought >> kind) & 1);
-}
-
 int sylla_work_points(int w, int rank, int votes)
 {
 	if (w == SG_TEMPLE)

@@ -217,7 +217,6 @@ void sylla_put_under(struct sylla_state *s, struct game_log *log);
 /* build.c */
 void sylla_start_build(struct sylla_state *s, struct game_log *log);
 unsigned sylla_distinct_tiles(const struct sylla_state *s);
-int sylla_offerer(const struct sylla_state *s);
 void sylla_put_on_sale(struct sylla_state *s, int slot, struct game_log *log);
 void sylla_next_sale(struct sylla_state *s, struct game_log *log);
 void sylla_bid_next(struct sylla_state *s, struct game_log *log);
