@@ -460,7 +460,7 @@ static void log_exchange(const struct fortuna_state *s, struct game_log *log, in
 }
 
 int fortuna_apply_exchange(struct fortuna_state *s, int seat, struct move m, struct game_log *log,
-			 struct buf *err)
+			   struct buf *err)
 {
 	unsigned to, from;
 	int t, u, slot = 0;
@@ -488,7 +488,7 @@ int fortuna_apply_exchange(struct fortuna_state *s, int seat, struct move m, str
 }
 
 int fortuna_apply_military(struct fortuna_state *s, int seat, struct move m, struct game_log *log,
-			 struct buf *err)
+			   struct buf *err)
 {
 	enum locale loc = LOC(log);
 

@@ -265,7 +265,7 @@ static void log_die(struct game_log *log, int seat, int die, int favour)
 }
 
 int fortuna_apply_die(struct fortuna_state *s, int seat, struct move m, struct game_log *log,
-			 struct buf *err)
+		      struct buf *err)
 {
 	if (!(m.kind == FM_DIE && !m.b && m.a >= 1 && m.a <= 6 && ((rolled_values(s) >> m.a) & 1)))
 		return fortuna_refuse(s, seat, log, err);
@@ -296,7 +296,7 @@ int fortuna_apply_favour(struct fortuna_state *s, int seat, struct move m, struc
 }
 
 int fortuna_apply_flip(struct fortuna_state *s, int seat, struct move m, struct game_log *log,
-			 struct buf *err)
+		       struct buf *err)
 {
 	enum locale loc = LOC(log);
 

@@ -56,9 +56,9 @@ void fortuna_settle(struct fortuna_state *s, struct game_log *log);
 int fortuna_moves_draft(const struct fortuna_state *s, int seat, struct move_list *out);
 int fortuna_moves_hide(const struct fortuna_state *s, int seat, struct move_list *out);
 int fortuna_apply_draft(struct fortuna_state *s, int seat, struct move m, struct game_log *log,
-			 struct buf *err);
+			struct buf *err);
 int fortuna_apply_hide(struct fortuna_state *s, int seat, struct move m, struct game_log *log,
-			 struct buf *err);
+		       struct buf *err);
 
 /* turn.c */
 int fortuna_priv_playable(const struct fortuna_state *s, int seat);
@@ -75,9 +75,9 @@ int fortuna_apply_choose(struct fortuna_state *s, int seat, struct move m, struc
 int fortuna_apply_action(struct fortuna_state *s, int seat, struct move m, struct game_log *log,
 			 struct buf *err);
 int fortuna_apply_exchange(struct fortuna_state *s, int seat, struct move m, struct game_log *log,
-			 struct buf *err);
+			   struct buf *err);
 int fortuna_apply_military(struct fortuna_state *s, int seat, struct move m, struct game_log *log,
-			 struct buf *err);
+			   struct buf *err);
 
 /* favours.c */
 void fortuna_roll_dice(struct fortuna_state *s, struct game_log *log);
@@ -86,11 +86,11 @@ int fortuna_moves_die(const struct fortuna_state *s, int seat, struct move_list 
 int fortuna_moves_favour(const struct fortuna_state *s, int seat, struct move_list *out);
 int fortuna_moves_flip(const struct fortuna_state *s, int seat, struct move_list *out);
 int fortuna_apply_die(struct fortuna_state *s, int seat, struct move m, struct game_log *log,
-			 struct buf *err);
+		      struct buf *err);
 int fortuna_apply_favour(struct fortuna_state *s, int seat, struct move m, struct game_log *log,
 			 struct buf *err);
 int fortuna_apply_flip(struct fortuna_state *s, int seat, struct move m, struct game_log *log,
-			 struct buf *err);
+		       struct buf *err);
 
 /* privileges.c */
 void fortuna_phase5(struct fortuna_state *s, struct game_log *log);
@@ -99,13 +99,13 @@ int fortuna_moves_keep(const struct fortuna_state *s, int seat, struct move_list
 int fortuna_moves_end(const struct fortuna_state *s, int seat, struct move_list *out);
 int fortuna_moves_resource(const struct fortuna_state *s, int seat, struct move_list *out);
 int fortuna_apply_keep(struct fortuna_state *s, int seat, struct move m, struct game_log *log,
-			 struct buf *err);
+		       struct buf *err);
 int fortuna_apply_end(struct fortuna_state *s, int seat, struct move m, struct game_log *log,
-			 struct buf *err);
-int fortuna_apply_resource(struct fortuna_state *s, int seat, struct move m, struct game_log *log,
-			 struct buf *err);
-int fortuna_apply_priv(struct fortuna_state *s, int seat, struct move m, struct game_log *log,
 		      struct buf *err);
+int fortuna_apply_resource(struct fortuna_state *s, int seat, struct move m, struct game_log *log,
+			   struct buf *err);
+int fortuna_apply_priv(struct fortuna_state *s, int seat, struct move m, struct game_log *log,
+		       struct buf *err);
 
 /* ---- logging and small helpers ---- */
 

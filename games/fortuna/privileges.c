@@ -276,7 +276,7 @@ static int priv_legal(const struct fortuna_state *s, int seat, struct move m)
 		(fortuna_privs[m.a].type == FPT_B && !s->b_played));
 }
 int fortuna_apply_keep(struct fortuna_state *s, int seat, struct move m, struct game_log *log,
-			 struct buf *err)
+		       struct buf *err)
 {
 	enum locale loc = LOC(log);
 	int i;
@@ -295,7 +295,7 @@ int fortuna_apply_keep(struct fortuna_state *s, int seat, struct move m, struct 
 }
 
 int fortuna_apply_end(struct fortuna_state *s, int seat, struct move m, struct game_log *log,
-			 struct buf *err)
+		      struct buf *err)
 {
 	if (!(m.kind == FM_SKIP && !m.a && !m.b))
 		return fortuna_refuse(s, seat, log, err);
@@ -306,7 +306,7 @@ int fortuna_apply_end(struct fortuna_state *s, int seat, struct move m, struct g
 }
 
 int fortuna_apply_resource(struct fortuna_state *s, int seat, struct move m, struct game_log *log,
-			 struct buf *err)
+			   struct buf *err)
 {
 	enum locale loc = LOC(log);
 
@@ -321,7 +321,7 @@ int fortuna_apply_resource(struct fortuna_state *s, int seat, struct move m, str
 }
 __attribute__((noinline))
 int fortuna_apply_priv(struct fortuna_state *s, int seat, struct move m, struct game_log *log,
-		      struct buf *err)
+		       struct buf *err)
 {
 	if (!priv_legal(s, seat, m))
 		return fortuna_refuse(s, seat, log, err);

@@ -130,7 +130,7 @@ int fortuna_moves_hide(const struct fortuna_state *s, int seat, struct move_list
  * (FM_PRIV) are handled before.
  */
 int fortuna_apply_draft(struct fortuna_state *s, int seat, struct move m, struct game_log *log,
-			 struct buf *err)
+			struct buf *err)
 {
 	enum locale loc = LOC(log);
 	int u;
@@ -175,7 +175,7 @@ static void log_reserved(const struct fortuna_state *s, struct game_log *log)
 }
 
 int fortuna_apply_hide(struct fortuna_state *s, int seat, struct move m, struct game_log *log,
-			 struct buf *err)
+		       struct buf *err)
 {
 	enum locale loc = LOC(log);
 	int slot = 0;
