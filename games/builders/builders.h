@@ -231,23 +231,44 @@ int builders_apply(void *st, int seat, struct move m, struct game_log *log,
 		   struct buf *err);
 int builders_check(const void *st, struct buf *err);
 /* The seat deciding now, or -1 when the game is over. */
-int builders_decider(const struct builders_state *s);
+static inline int builders_decider(const struct builders_state *s)
+{
+	return s->step < BS_OVER ? s->cur : -1;
+}
 /* Recomputes the derived fields (masks, wages, resources, progress, VP)
  * from the cards. */
 void builders_recount(struct builders_state *s);
 /* Free actions left in the turn, and sesterces k more actions cost now. */
-int builders_free_left(const struct builders_state *s);
-int builders_action_money(const struct builders_state *s, int k);
+static inline int builders_free_left(const struct builders_state *s)
+{
+	/* without a branch: how many actions were used is random in playouts */
+	return (BUILDERS_FREE_ACTIONS - s->used) & -(s->used < BUILDERS_FREE_ACTIONS);
+}
+static inline int builders_action_money(const struct builders_state *s, int k)
+{
+	int paid = k - builders_free_left(s);
+
+	return (paid * BUILDERS_ACTION_PRICE) & -(paid > 0);
+}
 /* A unit's wage: 0 for slaves and machines, 5 for freed slaves. */
-int builders_wage(const struct builders_state *s, int u);
+static inline int builders_wage(const struct builders_state *s, int u)
+{
+	return s->uwage[u];
+}
 /* Whether unit u may carry a tool or be educated (not an enslaved slave). */
-int builders_can_equip(const struct builders_state *s, int u);
+static inline int builders_can_equip(const struct builders_state *s, int u)
+{
+	return !((s->bound >> u) & 1);
+}
 /* Resources building b still misses. */
 void builders_missing(const struct builders_state *s, int b, uint8_t out[BR_COUNT]);
 /* Slaves seat owns and has not freed. */
 int builders_enslaved(const struct builders_state *s, int seat);
 /* The seat after seat in turn order. */
-int builders_next_seat(const struct builders_state *s, int seat);
+static inline int builders_next_seat(const struct builders_state *s, int seat)
+{
+	return seat + 1 < s->nplayers ? seat + 1 : 0;
+}
 /* Moves a card and keeps every count straight (tests build positions
  * with these): a building from the deck or the row to seat's buildings in
  * progress, a worker card from the deck or the row to seat's team. */

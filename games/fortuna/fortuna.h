@@ -294,7 +294,10 @@ int fortuna_decider(const struct fortuna_state *s);
 /* The side holding action card c (and its slot in *slot), or -1. */
 int fortuna_find_card(const struct fortuna_state *s, int card, int *slot);
 /* All water a seat may spend: province plus Acueducto. */
-int fortuna_water(const struct fortuna_state *s, int seat);
+static inline int fortuna_water(const struct fortuna_state *s, int seat)
+{
+	return s->p[seat].water + s->p[seat].aq_water;
+}
 
 /* ---- scoring (score.c) ---- */
 

@@ -367,7 +367,10 @@ int sylla_income(const struct sylla_state *s, int seat);
 /* Number of characters a seat picks at setup: 4, 6 with 3 players. */
 int sylla_pick_count(const struct sylla_state *s);
 /* The event in slot i is still in play and fought by kind (SK_VESTAL...). */
-int sylla_fights(int event, int kind);
+static inline int sylla_fights(int event, int kind)
+{
+	return event < SE_COUNT && ((sylla_events[event].fought >> kind) & 1);
+}
 /* Prestige a rank (0-based) or a vote count earns at Great Work w. */
 int sylla_work_points(int w, int rank, int votes);
 /* Prestige a player's tokens are worth at the track positions now. */
