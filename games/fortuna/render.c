@@ -229,6 +229,66 @@ void fortuna_move_label(const void *st, int seat, struct move m, enum locale loc
 	fortuna_move_label_view(st, seat, m, &v, out);
 }
 
+/* Phases 4 and 5: favours, the tax, privileges, and what is left. */
+static void favour_label(const struct fortuna_state *s, const struct fortuna_player *p,
+			 struct move m, enum locale loc, struct buf *out)
+{
+	int a = m.a, b = m.b, n;
+
+	switch (m.kind) {
+	case FM_DELIVER:
+		if (a < 4) {
+			static const char *const what[4][2][2] = {
+				{ { "water", "agua" }, { "water", "agua" } },
+				{ { "wine", "vino" }, { "wine", "vino" } },
+				{ { "grain", "grano" }, { "grain", "grano" } },
+				{ { "Centurion", "Centurión" }, { "Centurions", "Centuriones" } },
+			};
+
+			buf_printf(out, L(loc, "Deliver %d %s to %s (%d)", "Entregar %d %s a %s (%d)"),
+				   b, what[a][b != 1][loc], fortuna_favours[a].name[loc], a + 1);
+			/* the water card moves 1 step whatever is delivered */
+			favour_gain(s, p, a, a == FF_WATER ? 1 : b, loc, out);
+		}
+		break;
+	case FM_FAVOUR:
+		if (a < FF_COUNT) {
+			n = a == FF_FORTUNA ? 1 + ((p->buildings >> FB_PALACE) & 1) : p->priest;
+			buf_printf(out, L(loc, "Use %s (%d)", "Usar %s (%d)"), fortuna_favours[a].name[loc],
+				   a + 1);
+			favour_gain(s, p, a, n, loc, out);
+		}
+		break;
+	case FM_TAX:
+		if (p->money > 0)
+			buf_addstr(out, L(loc, "Pay the tax: 1 coin", "Pagar impuestos: 1 moneda"));
+		else if (p->steps > 0)
+			buf_addstr(out, L(loc, "Pay the tax: 1 step back", "Pagar impuestos: retroceder 1 paso"));
+		else
+			buf_addstr(out, L(loc, "Pay the tax: nothing to lose (no coins, no steps)",
+					  "Pagar impuestos: nada que perder (ni monedas ni pasos)"));
+		break;
+	case FM_FLIP:
+		if (a < FF_COUNT)
+			buf_printf(out, L(loc, "Turn %s (%d) face down", "Voltear %s (%d)"),
+				   fortuna_favours[a].name[loc], a + 1);
+		break;
+	case FM_KEEP:
+		if (a < FP_COUNT)
+			buf_printf(out, L(loc, "Keep %s", "Quedarse %s"), fortuna_privs[a].name[loc]);
+		break;
+	case FM_PRIV:
+		if (a < FP_COUNT)
+			buf_printf(out, L(loc, "Play %s", "Jugar %s"), fortuna_privs[a].name[loc]);
+		break;
+	case FM_CHOOSE:
+		buf_printf(out, L(loc, "Choose 1 %s", "Elegir 1 de %s"), res_name(a, loc));
+		break;
+	default:
+		buf_addstr(out, "?");
+	}
+}
+
 void fortuna_move_label_view(const void *st, int seat, struct move m,
 			     const struct game_view *v, struct buf *out)
 {
@@ -358,56 +418,8 @@ void fortuna_move_label_view(const void *st, int seat, struct move m,
 	case FM_DIE:
 		buf_printf(out, L(loc, "Use the die showing %d", "Usar el dado con un %d"), a);
 		break;
-	case FM_DELIVER:
-		if (a < 4) {
-			static const char *const what[4][2][2] = {
-				{ { "water", "agua" }, { "water", "agua" } },
-				{ { "wine", "vino" }, { "wine", "vino" } },
-				{ { "grain", "grano" }, { "grain", "grano" } },
-				{ { "Centurion", "Centurión" }, { "Centurions", "Centuriones" } },
-			};
-
-			buf_printf(out, L(loc, "Deliver %d %s to %s (%d)", "Entregar %d %s a %s (%d)"),
-				   b, what[a][b != 1][loc], fortuna_favours[a].name[loc], a + 1);
-			/* the water card moves 1 step whatever is delivered */
-			favour_gain(s, p, a, a == FF_WATER ? 1 : b, loc, out);
-		}
-		break;
-	case FM_FAVOUR:
-		if (a < FF_COUNT) {
-			n = a == FF_FORTUNA ? 1 + ((p->buildings >> FB_PALACE) & 1) : p->priest;
-			buf_printf(out, L(loc, "Use %s (%d)", "Usar %s (%d)"), fortuna_favours[a].name[loc],
-				   a + 1);
-			favour_gain(s, p, a, n, loc, out);
-		}
-		break;
-	case FM_TAX:
-		if (p->money > 0)
-			buf_addstr(out, L(loc, "Pay the tax: 1 coin", "Pagar impuestos: 1 moneda"));
-		else if (p->steps > 0)
-			buf_addstr(out, L(loc, "Pay the tax: 1 step back", "Pagar impuestos: retroceder 1 paso"));
-		else
-			buf_addstr(out, L(loc, "Pay the tax: nothing to lose (no coins, no steps)",
-					  "Pagar impuestos: nada que perder (ni monedas ni pasos)"));
-		break;
-	case FM_FLIP:
-		if (a < FF_COUNT)
-			buf_printf(out, L(loc, "Turn %s (%d) face down", "Voltear %s (%d)"),
-				   fortuna_favours[a].name[loc], a + 1);
-		break;
-	case FM_KEEP:
-		if (a < FP_COUNT)
-			buf_printf(out, L(loc, "Keep %s", "Quedarse %s"), fortuna_privs[a].name[loc]);
-		break;
-	case FM_PRIV:
-		if (a < FP_COUNT)
-			buf_printf(out, L(loc, "Play %s", "Jugar %s"), fortuna_privs[a].name[loc]);
-		break;
-	case FM_CHOOSE:
-		buf_printf(out, L(loc, "Choose 1 %s", "Elegir 1 de %s"), res_name(a, loc));
-		break;
 	default:
-		buf_addstr(out, "?");
+		favour_label(s, p, m, loc, out);
 	}
 }
 

@@ -392,6 +392,96 @@ static int check_legion(const struct gtr_state *s, struct buf *err)
 	return 0;
 }
 
+/* Each decision only in the phase (and frame) that asks it. */
+static int check_step_place(const struct gtr_state *s, struct buf *err)
+{
+	int n = s->nplayers, ph = s->phase, st = s->step, cur = gtr_current(s);
+
+	switch (st) {
+	case GS_LEAD:
+		if (ph != GP_LEAD || s->led != GTR_NONE)
+			FAIL("lead outside its phase");
+		break;
+	case GS_FOLLOW:
+		if (ph != GP_FOLLOW)
+			FAIL("follow outside its phase");
+		break;
+	case GS_UNIT:
+		if ((ph != GP_LEAD && ph != GP_FOLLOW) || s->led >= GR_COUNT)
+			FAIL("unit outside lead/follow");
+		break;
+	case GS_PETITION:
+		if ((ph != GP_LEAD && ph != GP_FOLLOW) || s->led >= GR_COUNT ||
+		    s->pet_need < 2 || s->pet_need > 3 || s->pet_have >= s->pet_need ||
+		    (s->pet_role == GTR_NONE) != (s->pet_have == 0) ||
+		    (s->pet_role != GTR_NONE && s->pet_role >= GR_COUNT))
+			FAIL("bad petition");
+		break;
+	case GS_VOMIT:
+	case GS_LATRINE:
+		if (ph != GP_LEAD && ph != GP_FOLLOW && ph != GP_ACADEMY &&
+		    !(ph == GP_ACTIONS && top(s) == GF_THINK))
+			FAIL("a Think outside its places");
+		if (ph == GP_LEAD && s->led != GTR_NONE)
+			FAIL("the leader thinks after leading");
+		break;
+	case GS_THINK:
+		if (!(ph == GP_ACADEMY || (ph == GP_ACTIONS && top(s) == GF_THINK)))
+			FAIL("think step outside Escuela/Academia");
+		break;
+	case GS_ACTION:
+	case GS_MATERIAL:
+		if (ph != GP_ACTIONS || top(s) >= GR_COUNT || top(s) == GR_LEGIONARY)
+			FAIL("action outside its frame");
+		if (st == GS_MATERIAL) {
+			int k;
+
+			if (top(s) != GR_ARCHITECT && top(s) != GR_CRAFTSMAN)
+				FAIL("material outside building");
+			if (s->tgt_seat >= n || s->tgt_card >= GC_COUNT)
+				FAIL("bad target");
+			k = gtr_find_struct(s, s->tgt_seat, s->tgt_card);
+			if (k < 0)
+				FAIL("no such target");
+			if (s->tgt_stair ? (s->tgt_seat == cur || !s->p[s->tgt_seat].st[k].done ||
+					    (s->p[s->tgt_seat].st[k].flags & GSF_PUBLIC) ||
+					    s->p[s->tgt_seat].st[k].nmat >= GTR_MAX_MAT ||
+					    top(s) != GR_ARCHITECT)
+					 : (s->tgt_seat != cur || s->p[cur].st[k].done))
+				FAIL("bad target");
+		}
+		break;
+	case GS_FOUNTAIN:
+		if (ph != GP_ACTIONS || top(s) != GR_CRAFTSMAN || s->fount >= GC_COUNT)
+			FAIL("Fountain outside Craftsman");
+		break;
+	case GS_LEGION:
+	case GS_LEGION_POOL:
+	case GS_GIVE:
+	case GS_COLISEUM:
+		if (ph != GP_ACTIONS || top(s) != GR_LEGIONARY)
+			FAIL("Legionary outside its frame");
+		if (st == GS_LEGION && (s->leg_n == 0 || s->leg_k >= s->leg_n))
+			FAIL("bad demand counts");
+		if ((st == GS_LEGION_POOL || st == GS_GIVE) && s->leg_k == 0)
+			FAIL("a demand without demanded cards");
+		break;
+	case GS_PRISON:
+		if (ph != GP_ACTIONS || top(s) != GF_PRISON)
+			FAIL("Prison outside its frame");
+		break;
+	case GS_SENATE:
+		if (ph != GP_SENATE)
+			FAIL("Senate outside its phase");
+		break;
+	case GS_SEWER:
+		if (ph != GP_SEWER)
+			FAIL("Sewer outside its phase");
+		break;
+	}
+	return 0;
+}
+
 static int check_step(const struct gtr_state *s, struct buf *err)
 {
 	int n = s->nplayers, i, ph = s->phase, st = s->step, cur = gtr_current(s);
@@ -493,88 +583,8 @@ static int check_step(const struct gtr_state *s, struct buf *err)
 			FAIL("the leader does not follow");
 		break;
 	}
-	switch (st) {
-	case GS_LEAD:
-		if (ph != GP_LEAD || s->led != GTR_NONE)
-			FAIL("lead outside its phase");
-		break;
-	case GS_FOLLOW:
-		if (ph != GP_FOLLOW)
-			FAIL("follow outside its phase");
-		break;
-	case GS_UNIT:
-		if ((ph != GP_LEAD && ph != GP_FOLLOW) || s->led >= GR_COUNT)
-			FAIL("unit outside lead/follow");
-		break;
-	case GS_PETITION:
-		if ((ph != GP_LEAD && ph != GP_FOLLOW) || s->led >= GR_COUNT ||
-		    s->pet_need < 2 || s->pet_need > 3 || s->pet_have >= s->pet_need ||
-		    (s->pet_role == GTR_NONE) != (s->pet_have == 0) ||
-		    (s->pet_role != GTR_NONE && s->pet_role >= GR_COUNT))
-			FAIL("bad petition");
-		break;
-	case GS_VOMIT:
-	case GS_LATRINE:
-		if (ph != GP_LEAD && ph != GP_FOLLOW && ph != GP_ACADEMY &&
-		    !(ph == GP_ACTIONS && top(s) == GF_THINK))
-			FAIL("a Think outside its places");
-		if (ph == GP_LEAD && s->led != GTR_NONE)
-			FAIL("the leader thinks after leading");
-		break;
-	case GS_THINK:
-		if (!(ph == GP_ACADEMY || (ph == GP_ACTIONS && top(s) == GF_THINK)))
-			FAIL("think step outside Escuela/Academia");
-		break;
-	case GS_ACTION:
-	case GS_MATERIAL:
-		if (ph != GP_ACTIONS || top(s) >= GR_COUNT || top(s) == GR_LEGIONARY)
-			FAIL("action outside its frame");
-		if (st == GS_MATERIAL) {
-			int k;
-
-			if (top(s) != GR_ARCHITECT && top(s) != GR_CRAFTSMAN)
-				FAIL("material outside building");
-			if (s->tgt_seat >= n || s->tgt_card >= GC_COUNT)
-				FAIL("bad target");
-			k = gtr_find_struct(s, s->tgt_seat, s->tgt_card);
-			if (k < 0)
-				FAIL("no such target");
-			if (s->tgt_stair ? (s->tgt_seat == cur || !s->p[s->tgt_seat].st[k].done ||
-					    (s->p[s->tgt_seat].st[k].flags & GSF_PUBLIC) ||
-					    s->p[s->tgt_seat].st[k].nmat >= GTR_MAX_MAT ||
-					    top(s) != GR_ARCHITECT)
-					 : (s->tgt_seat != cur || s->p[cur].st[k].done))
-				FAIL("bad target");
-		}
-		break;
-	case GS_FOUNTAIN:
-		if (ph != GP_ACTIONS || top(s) != GR_CRAFTSMAN || s->fount >= GC_COUNT)
-			FAIL("Fountain outside Craftsman");
-		break;
-	case GS_LEGION:
-	case GS_LEGION_POOL:
-	case GS_GIVE:
-	case GS_COLISEUM:
-		if (ph != GP_ACTIONS || top(s) != GR_LEGIONARY)
-			FAIL("Legionary outside its frame");
-		if (st == GS_LEGION && (s->leg_n == 0 || s->leg_k >= s->leg_n))
-			FAIL("bad demand counts");
-		if ((st == GS_LEGION_POOL || st == GS_GIVE) && s->leg_k == 0)
-			FAIL("a demand without demanded cards");
-		break;
-	case GS_PRISON:
-		if (ph != GP_ACTIONS || top(s) != GF_PRISON)
-			FAIL("Prison outside its frame");
-		break;
-	case GS_SENATE:
-		if (ph != GP_SENATE)
-			FAIL("Senate outside its phase");
-		break;
-	case GS_SEWER:
-		if (ph != GP_SEWER)
-			FAIL("Sewer outside its phase");
-		break;
-	}
+	if (check_step_place(s, err))
+		return -1;
 	if (ph == GP_ACTIONS && (!s->nframes || !s->started))
 		FAIL("actions without a frame");
 	if (check_seats(s, err) || check_context(s, err) || check_legion(s, err))

@@ -292,6 +292,179 @@ static const struct gtr_struct *struct_of(const struct gtr_state *s, int seat, i
 	return k < 0 ? NULL : &s->p[seat].st[k];
 }
 
+/* What "done" means in each decision. */
+static void done_label(const struct gtr_state *s, enum locale loc, struct buf *out)
+{
+	switch (s->step) {
+	case GS_UNIT:
+		buf_addstr(out, L(loc, "No more cards", "No jugar más cartas"));
+		break;
+	case GS_VOMIT:
+	case GS_LATRINE:
+		buf_addstr(out, L(loc, "Keep your hand", "Conservar tu Mano"));
+		break;
+	case GS_THINK:
+		buf_addstr(out, L(loc, "Do not think", "No pensar"));
+		break;
+	case GS_ACTION:
+		if (s->part)
+			buf_addstr(out, L(loc, "Finish this action", "Terminar esta acción"));
+		else
+			buf_printf(out, L(loc, "Skip the %s actions left", "Renunciar a las acciones de %s que quedan"),
+				   rname(top_kind(s), loc));
+		break;
+	case GS_LEGION:
+		buf_addstr(out, s->leg_k ? L(loc, "Demand no more", "No exigir más")
+					 : L(loc, "Demand nothing", "No exigir nada"));
+		break;
+	case GS_LEGION_POOL:
+		buf_addstr(out, L(loc, "Take nothing (more) from the pool",
+				  "No coger (más) de la Reserva"));
+		break;
+	case GS_GIVE:
+		buf_addstr(out, L(loc, "Keep your cards (you are protected)",
+				  "Quedarte tus cartas (estás protegido)"));
+		break;
+	case GS_COLISEUM:
+		buf_addstr(out, L(loc, "No more lions", "No más leones"));
+		break;
+	case GS_PRISON:
+		buf_addstr(out, L(loc, "Steal nothing", "No robar nada"));
+		break;
+	case GS_SENATE:
+		buf_addstr(out, L(loc, "Take no Senator", "No coger Senadores"));
+		break;
+	default:
+		buf_addstr(out, L(loc, "Done", "Listo"));
+	}
+}
+
+/* The labels of the roles' actions (and their buildings' moves). */
+static void action_label(const struct gtr_state *s, int seat, struct move m, enum locale loc,
+			 struct buf *out, struct buf *tmp)
+{
+	int a = m.a;
+
+	switch (m.kind) {
+	case GK_HIRE:
+		buf_printf(out, L(loc, "Hire %s (%s) from the pool", "Contratar %s (%s) de la Reserva"),
+			   gtr_a_role[a < GR_COUNT ? a : 0][loc],
+			   gtr_material_lower[a < GM_COUNT ? a : 0][loc]);
+		break;
+	case GK_HIRE_DECK:
+		buf_addstr(out, L(loc, "Hire the top card of the deck (Bar)",
+				  "Contratar la carta superior del Mazo (Taberna)"));
+		break;
+	case GK_HIRE_HAND:
+		buf_printf(out, L(loc, "Hire %s from your hand (Aqueduct)",
+				  "Contratar %s de tu Mano (Acueducto)"), tagged(a, loc, tmp));
+		break;
+	case GK_TAKE:
+		if (s->step == GS_LEGION_POOL)
+			buf_printf(out, L(loc, "Take %s from the pool (Rome demands)",
+					  "Coger %s de la Reserva (Roma exige)"), mname(a, loc));
+		else
+			buf_printf(out, L(loc, "Take %s from the pool", "Coger %s de la Reserva"),
+				   mname(a, loc));
+		break;
+	case GK_DOCK:
+		buf_printf(out, L(loc, "Put %s from your hand into the stockpile (Dock)",
+				  "Poner %s de tu Mano en el Almacén (Muelle)"), tagged(a, loc, tmp));
+		break;
+	case GK_FOUND:
+		buf_printf(out, L(loc, "Lay %s on a %s site", "Cimientos de %s en un Solar de %s"),
+			   tagged(a, loc, tmp), mname(m.b, loc));
+		if (m.c)
+			buf_addstr(out, L(loc, " out of town (2 actions)", " de las afueras (2 acciones)"));
+		break;
+	case GK_ADD: {
+		const struct gtr_struct *t = struct_of(s, seat, a);
+
+		if (s->step == GS_FOUNTAIN)
+			buf_printf(out, L(loc, "Add the card to %s", "Añadir la carta a %s"), cname(a, loc));
+		else
+			buf_printf(out, L(loc, "Add a material to %s", "Añadir un material a %s"),
+				   cname(a, loc));
+		if (t)
+			buf_printf(out, " (%s, %d/%d)",
+				   gtr_material_lower[t->card == GC_STATUE ? t->site
+						      : gtr_cards[t->card].material][loc],
+				   t->nmat, gtr_struct_need(t));
+		break;
+	}
+	case GK_STAIRWAY:
+		if (loc == LOC_ES)
+			buf_printf(out, "Escalinata: un material en %s del jugador %d", cname(a, loc),
+				   m.b + 1);
+		else
+			buf_printf(out, "Stairway: a material on player %d's %s", m.b + 1, cname(a, loc));
+		break;
+	case GK_WITH:
+		if (top_kind(s) == GR_CRAFTSMAN)
+			buf_printf(out, L(loc, "Use %s from your hand", "Usar %s de tu Mano"),
+				   tagged(a, loc, tmp));
+		else if (m.b)
+			buf_printf(out, L(loc, "Use %s from the pool (Archway)", "Usar %s de la Reserva (Arco)"),
+				   mname(a, loc));
+		else
+			buf_printf(out, L(loc, "Use %s from your stockpile", "Usar %s de tu Almacén"),
+				   mname(a, loc));
+		break;
+	case GK_BACK:
+		buf_addstr(out, L(loc, "Back", "Volver"));
+		break;
+	case GK_FOUNTAIN:
+		buf_addstr(out, L(loc, "Use the top card of the deck (Fountain)",
+				  "Usar la carta superior del Mazo (Fuente)"));
+		break;
+	case GK_KEEP:
+		buf_addstr(out, L(loc, "Keep the card in your hand", "Quedarte la carta en la Mano"));
+		break;
+	case GK_DEMAND:
+		buf_printf(out, L(loc, "Rome demands %s!", "¡Roma exige %s!"), mname(a, loc));
+		break;
+	case GK_COLISEUM:
+		buf_printf(out, L(loc, "Throw %s client of player %d to the lions",
+				  "Lanzar a los leones un Cliente %s del jugador %d"),
+			   L(loc, gtr_a_role[a < GR_COUNT ? a : 0][loc],
+			     gtr_roles[a < GR_COUNT ? a : 0].name[loc]), m.b + 1);
+		break;
+	case GK_SELL:
+		buf_printf(out, L(loc, "Put %s into your vault", "Guardar %s en tu Tesoro"), mname(a, loc));
+		break;
+	case GK_SELL_DECK:
+		buf_addstr(out, L(loc, "Vault the top card of the deck unseen (Atrium)",
+				  "Guardar la carta superior del Mazo sin verla (Atrio)"));
+		break;
+	case GK_SELL_HAND:
+		buf_printf(out, L(loc, "Vault %s from your hand (Basilica)",
+				  "Guardar %s de tu Mano en el Tesoro (Basílica)"), tagged(a, loc, tmp));
+		break;
+	case GK_IMPRISON:
+		buf_printf(out, L(loc, "Imprison %s of player %d", "Encerrar %s del jugador %d"),
+			   cname(a, loc), m.b + 1);
+		break;
+	case GK_SENATORS:
+		buf_printf(out, L(loc, "Take %d played Senator%s (Senate)", "Coger %d Senador%s jugado%s (Senado)"),
+			   a, a == 1 ? "" : L(loc, "s", "es"), a == 1 ? "" : "s");
+		break;
+	case GK_SEWER:
+		buf_printf(out, L(loc, "Keep %s in your stockpile (Sewer)",
+				  "Guardar %s en tu Almacén (Alcantarillado)"), tagged(a, loc, tmp));
+		break;
+	case GK_GIVE:
+		buf_printf(out, L(loc, "Give %s to the Legionary", "Dar %s al Legionario"),
+			   tagged(a, loc, tmp));
+		break;
+	case GK_GIVE_STOCK:
+		buf_printf(out, L(loc, "Give %s from your stockpile to the Legionary",
+				  "Dar %s de tu Almacén al Legionario"), mname(a, loc));
+		break;
+	default:
+		buf_addstr(out, "?");
+	}
+}
+
 void gtr_move_label(const void *st, int seat, struct move m, enum locale loc, struct buf *out)
 {
 	const struct gtr_state *s = st;
@@ -339,48 +512,7 @@ void gtr_move_label(const void *st, int seat, struct move m, enum locale loc, st
 			   tagged(a, loc, &tmp));
 		break;
 	case GK_DONE:
-		switch (s->step) {
-		case GS_UNIT:
-			buf_addstr(out, L(loc, "No more cards", "No jugar más cartas"));
-			break;
-		case GS_VOMIT:
-		case GS_LATRINE:
-			buf_addstr(out, L(loc, "Keep your hand", "Conservar tu Mano"));
-			break;
-		case GS_THINK:
-			buf_addstr(out, L(loc, "Do not think", "No pensar"));
-			break;
-		case GS_ACTION:
-			if (s->part)
-				buf_addstr(out, L(loc, "Finish this action", "Terminar esta acción"));
-			else
-				buf_printf(out, L(loc, "Skip the %s actions left", "Renunciar a las acciones de %s que quedan"),
-					   rname(top_kind(s), loc));
-			break;
-		case GS_LEGION:
-			buf_addstr(out, s->leg_k ? L(loc, "Demand no more", "No exigir más")
-						 : L(loc, "Demand nothing", "No exigir nada"));
-			break;
-		case GS_LEGION_POOL:
-			buf_addstr(out, L(loc, "Take nothing (more) from the pool",
-					  "No coger (más) de la Reserva"));
-			break;
-		case GS_GIVE:
-			buf_addstr(out, L(loc, "Keep your cards (you are protected)",
-					  "Quedarte tus cartas (estás protegido)"));
-			break;
-		case GS_COLISEUM:
-			buf_addstr(out, L(loc, "No more lions", "No más leones"));
-			break;
-		case GS_PRISON:
-			buf_addstr(out, L(loc, "Steal nothing", "No robar nada"));
-			break;
-		case GS_SENATE:
-			buf_addstr(out, L(loc, "Take no Senator", "No coger Senadores"));
-			break;
-		default:
-			buf_addstr(out, L(loc, "Done", "Listo"));
-		}
+		done_label(s, loc, out);
 		break;
 	case GK_VOMIT:
 		buf_addstr(out, L(loc, "Discard your whole hand (Vomitorium)",
@@ -390,122 +522,8 @@ void gtr_move_label(const void *st, int seat, struct move m, enum locale loc, st
 		buf_printf(out, L(loc, "Discard %s (Latrine)", "Descartar %s (Letrinas)"),
 			   tagged(a, loc, &tmp));
 		break;
-	case GK_HIRE:
-		buf_printf(out, L(loc, "Hire %s (%s) from the pool", "Contratar %s (%s) de la Reserva"),
-			   gtr_a_role[a < GR_COUNT ? a : 0][loc],
-			   gtr_material_lower[a < GM_COUNT ? a : 0][loc]);
-		break;
-	case GK_HIRE_DECK:
-		buf_addstr(out, L(loc, "Hire the top card of the deck (Bar)",
-				  "Contratar la carta superior del Mazo (Taberna)"));
-		break;
-	case GK_HIRE_HAND:
-		buf_printf(out, L(loc, "Hire %s from your hand (Aqueduct)",
-				  "Contratar %s de tu Mano (Acueducto)"), tagged(a, loc, &tmp));
-		break;
-	case GK_TAKE:
-		if (s->step == GS_LEGION_POOL)
-			buf_printf(out, L(loc, "Take %s from the pool (Rome demands)",
-					  "Coger %s de la Reserva (Roma exige)"), mname(a, loc));
-		else
-			buf_printf(out, L(loc, "Take %s from the pool", "Coger %s de la Reserva"),
-				   mname(a, loc));
-		break;
-	case GK_DOCK:
-		buf_printf(out, L(loc, "Put %s from your hand into the stockpile (Dock)",
-				  "Poner %s de tu Mano en el Almacén (Muelle)"), tagged(a, loc, &tmp));
-		break;
-	case GK_FOUND:
-		buf_printf(out, L(loc, "Lay %s on a %s site", "Cimientos de %s en un Solar de %s"),
-			   tagged(a, loc, &tmp), mname(m.b, loc));
-		if (m.c)
-			buf_addstr(out, L(loc, " out of town (2 actions)", " de las afueras (2 acciones)"));
-		break;
-	case GK_ADD: {
-		const struct gtr_struct *t = struct_of(s, seat, a);
-
-		if (s->step == GS_FOUNTAIN)
-			buf_printf(out, L(loc, "Add the card to %s", "Añadir la carta a %s"), cname(a, loc));
-		else
-			buf_printf(out, L(loc, "Add a material to %s", "Añadir un material a %s"),
-				   cname(a, loc));
-		if (t)
-			buf_printf(out, " (%s, %d/%d)",
-				   gtr_material_lower[t->card == GC_STATUE ? t->site
-						      : gtr_cards[t->card].material][loc],
-				   t->nmat, gtr_struct_need(t));
-		break;
-	}
-	case GK_STAIRWAY:
-		if (loc == LOC_ES)
-			buf_printf(out, "Escalinata: un material en %s del jugador %d", cname(a, loc),
-				   m.b + 1);
-		else
-			buf_printf(out, "Stairway: a material on player %d's %s", m.b + 1, cname(a, loc));
-		break;
-	case GK_WITH:
-		if (top_kind(s) == GR_CRAFTSMAN)
-			buf_printf(out, L(loc, "Use %s from your hand", "Usar %s de tu Mano"),
-				   tagged(a, loc, &tmp));
-		else if (m.b)
-			buf_printf(out, L(loc, "Use %s from the pool (Archway)", "Usar %s de la Reserva (Arco)"),
-				   mname(a, loc));
-		else
-			buf_printf(out, L(loc, "Use %s from your stockpile", "Usar %s de tu Almacén"),
-				   mname(a, loc));
-		break;
-	case GK_BACK:
-		buf_addstr(out, L(loc, "Back", "Volver"));
-		break;
-	case GK_FOUNTAIN:
-		buf_addstr(out, L(loc, "Use the top card of the deck (Fountain)",
-				  "Usar la carta superior del Mazo (Fuente)"));
-		break;
-	case GK_KEEP:
-		buf_addstr(out, L(loc, "Keep the card in your hand", "Quedarte la carta en la Mano"));
-		break;
-	case GK_DEMAND:
-		buf_printf(out, L(loc, "Rome demands %s!", "¡Roma exige %s!"), mname(a, loc));
-		break;
-	case GK_COLISEUM:
-		buf_printf(out, L(loc, "Throw %s client of player %d to the lions",
-				  "Lanzar a los leones un Cliente %s del jugador %d"),
-			   L(loc, gtr_a_role[a < GR_COUNT ? a : 0][loc],
-			     gtr_roles[a < GR_COUNT ? a : 0].name[loc]), m.b + 1);
-		break;
-	case GK_SELL:
-		buf_printf(out, L(loc, "Put %s into your vault", "Guardar %s en tu Tesoro"), mname(a, loc));
-		break;
-	case GK_SELL_DECK:
-		buf_addstr(out, L(loc, "Vault the top card of the deck unseen (Atrium)",
-				  "Guardar la carta superior del Mazo sin verla (Atrio)"));
-		break;
-	case GK_SELL_HAND:
-		buf_printf(out, L(loc, "Vault %s from your hand (Basilica)",
-				  "Guardar %s de tu Mano en el Tesoro (Basílica)"), tagged(a, loc, &tmp));
-		break;
-	case GK_IMPRISON:
-		buf_printf(out, L(loc, "Imprison %s of player %d", "Encerrar %s del jugador %d"),
-			   cname(a, loc), m.b + 1);
-		break;
-	case GK_SENATORS:
-		buf_printf(out, L(loc, "Take %d played Senator%s (Senate)", "Coger %d Senador%s jugado%s (Senado)"),
-			   a, a == 1 ? "" : L(loc, "s", "es"), a == 1 ? "" : "s");
-		break;
-	case GK_SEWER:
-		buf_printf(out, L(loc, "Keep %s in your stockpile (Sewer)",
-				  "Guardar %s en tu Almacén (Alcantarillado)"), tagged(a, loc, &tmp));
-		break;
-	case GK_GIVE:
-		buf_printf(out, L(loc, "Give %s to the Legionary", "Dar %s al Legionario"),
-			   tagged(a, loc, &tmp));
-		break;
-	case GK_GIVE_STOCK:
-		buf_printf(out, L(loc, "Give %s from your stockpile to the Legionary",
-				  "Dar %s de tu Almacén al Legionario"), mname(a, loc));
-		break;
 	default:
-		buf_addstr(out, "?");
+		action_label(s, seat, m, loc, out, &tmp);
 	}
 	buf_release(&tmp);
 }

@@ -531,6 +531,44 @@ static void after_part(struct gtr_state *s, int seat, struct game_log *log)
 
 static void do_with(struct gtr_state *s, int seat, struct move m, struct game_log *log);
 
+/* A client from the pool, the deck (Bar) or the hand (Aqueduct); the Bath
+ * gives its role's action at once.  -1: the move was not listed. */
+static int hire(struct gtr_state *s, int seat, struct move m, struct game_log *log)
+{
+	struct gtr_player *p = &s->p[seat];
+	enum locale loc = LOC(log);
+	int c;
+
+	if (m.kind == GK_HIRE) {
+		c = first_of(s->pool, m.a);
+		if (c < 0)
+			return -1;	/* unreachable: listed */
+		s->pool[c]--;
+		s->part |= GPART_POOL;
+		LOGF(log, LOG_PUBLIC, L(loc, "%s hires %s from the pool.",
+					"%s contrata %s de la Reserva."),
+		     NAME(log, seat), A_ROLE(log, m.a));
+	} else if (m.kind == GK_HIRE_DECK) {
+		c = draw(s);
+		s->part |= GPART_DECK;
+		LOGF(log, LOG_PUBLIC, L(loc, "%s hires %s from the deck (Bar).",
+					"%s contrata %s del Mazo (Taberna)."),
+		     NAME(log, seat), A_ROLE(log, gtr_cards[c].material));
+	} else {
+		c = m.a;
+		hand_out(p, c);
+		s->part |= GPART_HAND;
+		LOGF(log, LOG_PUBLIC, L(loc, "%s hires %s from hand (Aqueduct).",
+					"%s contrata %s de la Mano (Acueducto)."),
+		     NAME(log, seat), A_ROLE(log, gtr_cards[c].material));
+	}
+	p->clients[c]++;
+	p->newc[gtr_cards[c].material]++;
+	if (gtr_has(s, seat, GC_BATH))
+		pend(s, gtr_cards[c].material, 1);
+	return 0;
+}
+
 static void do_action(struct gtr_state *s, int seat, struct move m, struct game_log *log)
 {
 	struct gtr_player *p = &s->p[seat];
@@ -568,34 +606,8 @@ static void do_action(struct gtr_state *s, int seat, struct move m, struct game_
 	case GK_HIRE:
 	case GK_HIRE_DECK:
 	case GK_HIRE_HAND:
-		if (m.kind == GK_HIRE) {
-			c = first_of(s->pool, m.a);
-			if (c < 0)
-				return;	/* unreachable: listed */
-			s->pool[c]--;
-			s->part |= GPART_POOL;
-			LOGF(log, LOG_PUBLIC, L(loc, "%s hires %s from the pool.",
-						"%s contrata %s de la Reserva."),
-			     NAME(log, seat), A_ROLE(log, m.a));
-		} else if (m.kind == GK_HIRE_DECK) {
-			c = draw(s);
-			s->part |= GPART_DECK;
-			LOGF(log, LOG_PUBLIC, L(loc, "%s hires %s from the deck (Bar).",
-						"%s contrata %s del Mazo (Taberna)."),
-			     NAME(log, seat), A_ROLE(log, gtr_cards[c].material));
-		} else {
-			c = m.a;
-			hand_out(p, c);
-			s->part |= GPART_HAND;
-			LOGF(log, LOG_PUBLIC, L(loc, "%s hires %s from hand (Aqueduct).",
-						"%s contrata %s de la Mano (Acueducto)."),
-			     NAME(log, seat), A_ROLE(log, gtr_cards[c].material));
-		}
-		p->clients[c]++;
-		p->newc[gtr_cards[c].material]++;
-		if (gtr_has(s, seat, GC_BATH))
-			pend(s, gtr_cards[c].material, 1);
-		after_part(s, seat, log);
+		if (!hire(s, seat, m, log))
+			after_part(s, seat, log);
 		return;
 	case GK_SELL:
 		c = first_of(p->stock, m.a);

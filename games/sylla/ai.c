@@ -510,6 +510,120 @@ static int amount_move(const struct move_list *ml, int kind, int want)
 	return i >= 0 ? i : find_move(ml, SM_PASS, -1, -1);
 }
 
+/* Phase I: outbid what the seats still to speak would likely go to, within
+ * a random limit; else the least raise, or pass. */
+static int elect_move(const struct sylla_state *s, int seat, const struct move_list *ml,
+		      struct rng *rng)
+{
+	int sen = sylla_senators(s, seat), money = s->p[seat].money, n = s->nplayers, j;
+	int limit = 2 + (int)rng_below(rng, 3), later = 0, want, pay;
+
+	/* what the seats still to speak would likely go to */
+	for (j = s->cursor + 1; j < n; j++) {
+		int o = (s->fc + j) % n, w = sylla_senators(s, o) + (s->p[o].money < 3 ? s->p[o].money : 3);
+
+		if (w > later)
+			later = w;
+	}
+	want = later > s->hi_votes + 1 ? later : s->hi_votes + 1;
+	if (want - sen > limit || want - sen > money)
+		want = s->hi_votes + 1;
+	pay = want - sen;
+	if (pay < 0)
+		pay = 0;
+	if (pay <= limit && pay <= money)
+		return amount_move(ml, SM_OFFER, want);
+	return find_move(ml, SM_PASS, -1, -1);
+}
+
+/* Phase III: the tile worth most, weighed by the chance to win its sale. */
+static int offer_move(const struct sylla_state *s, int seat, const struct move_list *ml,
+		      struct rng *rng)
+{
+	double best = -1e9;
+	int i = -1, k;
+
+	for (k = 0; k < ml->n; k++) {
+		int slot = ml->v[k].a, c = sylla_slot_colour[slot], mine = sylla_buy_power(s, seat, c);
+		int other = 0, j;
+		double v, chance;
+
+		for (j = 0; j < s->nplayers; j++)
+			if (j != seat && sylla_buy_power(s, j, c) > other)
+				other = sylla_buy_power(s, j, c);
+		/* the offerer bids last: it wins any tie it can afford */
+		chance = mine >= other ? 1.0 : 0.15;
+		v = tile_worth(s, seat, sylla_tiles[s->tiles[slot]].type) * chance -
+		    pay_cost(s, seat, c, other + 1 < mine ? other + 1 : mine) + noise(rng, 0.5);
+		if (v > best) {
+			best = v;
+			i = k;
+		}
+	}
+	return i;
+}
+
+/* Phase III, a bid on the tile for sale. */
+static int bid_move(const struct sylla_state *s, int seat, const struct move_list *ml,
+		    struct rng *rng)
+{
+	int top = max_bid(s, seat, s->sale_slot, rng), later = 0, j, bid;
+	int c = sylla_slot_colour[s->sale_slot], n = s->nplayers;
+	int offerer = s->last_buyer < n ? s->last_buyer : s->fc;
+
+	/* the seats still to speak: offerer + 1 + k for k after cursor */
+	for (j = s->cursor + 1; j < n; j++) {
+		int o = (offerer + 1 + j) % n;
+
+		if (sylla_buy_power(s, o, c) > later)
+			later = sylla_buy_power(s, o, c);
+	}
+	/* enough that nobody after can beat it (a bid must be higher),
+	 * if that is worth it; else the least bid (being outbid costs
+	 * nothing) */
+	bid = later <= top ? later : s->bid_hi + 1;
+	if (bid <= s->bid_hi)
+		bid = s->bid_hi + 1;
+	if (top > s->bid_hi)
+		return amount_move(ml, SM_BID, bid);
+	return find_move(ml, SM_PASS, -1, -1);
+}
+
+/* The Tavern: move a track where this seat holds more tokens than the
+ * others' mean, if that gains enough; else skip. */
+static int tavern_move(const struct sylla_state *s, int seat, const struct move_list *ml,
+		       struct rng *rng)
+{
+	int i = find_move(ml, SM_SKIP, -1, -1), k;
+	double best = 0.3;
+
+	for (k = 0; k < ml->n; k++) {
+		int t, up, j, to;
+		double mine, others = 0.0, v;
+
+		if (ml->v[k].kind != SM_TAVERN)
+			continue;
+		t = ml->v[k].a;
+		up = ml->v[k].b;
+		to = s->track[t] + (up ? 1 : -1);
+		if (to < 0 || to > SY_TRACK_MAX)
+			continue;
+		mine = tokens_of(s, seat, seat, t);
+		for (j = 0; j < s->nplayers; j++)
+			if (j != seat)
+				others += tokens_of(s, seat, j, t) / (s->nplayers - 1);
+		v = (mine - others) * ((double)sylla_track_value[to] - sylla_track_value[s->track[t]]);
+		if (up && s->track[t] == SY_CRISIS && mine < others)
+			v += 0.5;
+		v += noise(rng, 0.2);
+		if (v > best) {
+			best = v;
+			i = k;
+		}
+	}
+	return i;
+}
+
 int sylla_bot_move(const void *st, int seat, struct rng *rng, struct move *out)
 {
 	const struct sylla_state *s = st;
@@ -528,29 +642,9 @@ int sylla_bot_move(const void *st, int seat, struct rng *rng, struct move *out)
 		goto done;
 	}
 	switch (s->step) {
-	case SS_ELECT: {
-		int sen = sylla_senators(s, seat), money = s->p[seat].money, n = s->nplayers, j;
-		int limit = 2 + (int)rng_below(rng, 3), later = 0, want, pay;
-
-		/* what the seats still to speak would likely go to */
-		for (j = s->cursor + 1; j < n; j++) {
-			int o = (s->fc + j) % n, w = sylla_senators(s, o) + (s->p[o].money < 3 ? s->p[o].money : 3);
-
-			if (w > later)
-				later = w;
-		}
-		want = later > s->hi_votes + 1 ? later : s->hi_votes + 1;
-		if (want - sen > limit || want - sen > money)
-			want = s->hi_votes + 1;
-		pay = want - sen;
-		if (pay < 0)
-			pay = 0;
-		if (pay <= limit && pay <= money)
-			i = amount_move(&ml, SM_OFFER, want);
-		else
-			i = find_move(&ml, SM_PASS, -1, -1);
+	case SS_ELECT:
+		i = elect_move(s, seat, &ml, rng);
 		break;
-	}
 	case SS_TOKEN:
 	case SS_TEMPLE: {
 		int t = best_colour(s, rng);
@@ -572,48 +666,11 @@ int sylla_bot_move(const void *st, int seat, struct rng *rng, struct move *out)
 		}
 		break;
 	case SS_OFFER:
-		for (k = 0; k < ml.n; k++) {
-			int slot = ml.v[k].a, c = sylla_slot_colour[slot], mine = sylla_buy_power(s, seat, c);
-			int other = 0, j;
-			double v, chance;
-
-			for (j = 0; j < s->nplayers; j++)
-				if (j != seat && sylla_buy_power(s, j, c) > other)
-					other = sylla_buy_power(s, j, c);
-			/* the offerer bids last: it wins any tie it can afford */
-			chance = mine >= other ? 1.0 : 0.15;
-			v = tile_worth(s, seat, sylla_tiles[s->tiles[slot]].type) * chance -
-			    pay_cost(s, seat, c, other + 1 < mine ? other + 1 : mine) + noise(rng, 0.5);
-			if (v > best) {
-				best = v;
-				i = k;
-			}
-		}
+		i = offer_move(s, seat, &ml, rng);
 		break;
-	case SS_BID: {
-		int top = max_bid(s, seat, s->sale_slot, rng), later = 0, j, bid;
-		int c = sylla_slot_colour[s->sale_slot], n = s->nplayers;
-		int offerer = s->last_buyer < n ? s->last_buyer : s->fc;
-
-		/* the seats still to speak: offerer + 1 + k for k after cursor */
-		for (j = s->cursor + 1; j < n; j++) {
-			int o = (offerer + 1 + j) % n;
-
-			if (sylla_buy_power(s, o, c) > later)
-				later = sylla_buy_power(s, o, c);
-		}
-		/* enough that nobody after can beat it (a bid must be higher),
-		 * if that is worth it; else the least bid (being outbid costs
-		 * nothing) */
-		bid = later <= top ? later : s->bid_hi + 1;
-		if (bid <= s->bid_hi)
-			bid = s->bid_hi + 1;
-		if (top > s->bid_hi)
-			i = amount_move(&ml, SM_BID, bid);
-		else
-			i = find_move(&ml, SM_PASS, -1, -1);
+	case SS_BID:
+		i = bid_move(s, seat, &ml, rng);
 		break;
-	}
 	case SS_TAP:
 		for (k = 0; k < ml.n; k++) {
 			double v = -tap_cost(s, ml.v[k].a) + noise(rng, 0.01);
@@ -635,32 +692,7 @@ int sylla_bot_move(const void *st, int seat, struct rng *rng, struct move *out)
 		break;
 	}
 	case SS_TAVERN:
-		i = find_move(&ml, SM_SKIP, -1, -1);
-		best = 0.3;
-		for (k = 0; k < ml.n; k++) {
-			int t, up, j, to;
-			double mine, others = 0.0, v;
-
-			if (ml.v[k].kind != SM_TAVERN)
-				continue;
-			t = ml.v[k].a;
-			up = ml.v[k].b;
-			to = s->track[t] + (up ? 1 : -1);
-			if (to < 0 || to > SY_TRACK_MAX)
-				continue;
-			mine = tokens_of(s, seat, seat, t);
-			for (j = 0; j < s->nplayers; j++)
-				if (j != seat)
-					others += tokens_of(s, seat, j, t) / (s->nplayers - 1);
-			v = (mine - others) * ((double)sylla_track_value[to] - sylla_track_value[s->track[t]]);
-			if (up && s->track[t] == SY_CRISIS && mine < others)
-				v += 0.5;
-			v += noise(rng, 0.2);
-			if (v > best) {
-				best = v;
-				i = k;
-			}
-		}
+		i = tavern_move(s, seat, &ml, rng);
 		break;
 	case SS_CUBE:
 		i = cube_move(s, seat, &ml, rng);
