@@ -1,8 +1,10 @@
 /*
- * discord: the adapter.  See discord.h for what it does and
- * docs/discord.md for the request flows.
+ * discord: the adapter's wiring — the adapter_ops table, its start, stop
+ * and free, the configuration's checks, and what every room of the adapter
+ * shares (discord_int.h): the list of requests in flight and the pictures
+ * that follow.  See discord.h for what the adapter does and
+ * docs/discord.md for its rooms and request flows.
  */
-#include "adapters/discord/discord.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -10,114 +12,29 @@
 #include <string.h>
 #include <time.h>
 
-#include <jansson.h>
-#include <uv.h>
-
-#include "adapters/discord/gateway.h"
+#include "adapters/discord/discord_int.h"
 #include "adapters/discord/interaction.h"
 #include "adapters/discord/markdown.h"
-#include "adapters/discord/ratelimit.h"
-#include "adapters/discord/rest.h"
 #include "adapters/http.h"
-#include "adapters/ws.h"
 #include "games/game.h"
 #include "util/logging.h"
 #include "util/meters.h"
 #include "util/text.h"
 
-/* Discord counts snowflake time from 2015-01-01. */
-#define DISCORD_EPOCH_MS 1420070400000ULL
-#define DM_CACHE_MAX 1024
+static void on_retry_timer(uv_timer_t *t);
+
+/* Discord's cap on an attachment's description (alt text), characters. */
+#define ATTACH_DESC_MAX 1024
+
 /* A private answer longer than this many messages goes as a file. */
 #define DISCORD_ATTACH_CHUNKS 3
-#define SENDQ_MAX 256
 
-/*
- * Every request context in flight (notes, interactions, posts) is on the
- * adapter's live list: discord_rest_free() drops requests without calling
- * back, so stop() frees what is left from here.
- */
-struct live {
-	struct live *prev, *next;
-	void (*release)(struct live *l);
-};
+/* Discord counts snowflake time from 2015-01-01. */
+#define DISCORD_EPOCH_MS 1420070400000ULL
 
-struct dm_entry {
-	char user[DISCORD_SNOWFLAKE_SIZE];
-	char channel[DISCORD_SNOWFLAKE_SIZE];
-};
+static void post_follow_up(struct post *p);
 
-struct discord {
-	struct adapter base;
-	uv_loop_t *loop;
-	char *token, *app_id, *api_url, *gateway_url, *guild_id, *direct_url;
-	int api_proxy;
-	int shard_id, shard_count;
-	uint64_t seed;
-
-	struct discord_rest *rest;
-	struct ws_client *ws;
-	struct gateway gw;
-	int gw_started;		/* the base URL is known: actions flow */
-	int draining;
-	int started, stopping;
-	int exit_code;
-	int registered;		/* commands bulk-overwritten */
-	size_t rest_max;	/* the REST queue's size */
-	int busy;		/* only the reserve is left (discord.h) */
-	int fetching;		/* GET /gateway/bot in flight */
-	uint64_t fetched_at;	/* loop time of its last answer */
-	int warned_no_limit;
-	int shards_told;	/* the recommended shard count last warned of */
-
-	uv_timer_t gw_timer;		/* the machine's TIMER */
-	uv_timer_t connect_timer;	/* a delayed CONNECT */
-	uv_timer_t send_timer;		/* the send window reopens */
-	uv_timer_t retry_timer;		/* GET /gateway/bot again */
-	char *connect_url;
-	int nhandles_open;
-
-	/* gateway sends wait here for the 120-per-60-s window */
-	struct ratelimit_window window;
-	char *sendq[SENDQ_MAX];
-	size_t sendq_head, sendq_len;
-
-	struct dm_entry dms[DM_CACHE_MAX];
-	size_t ndms;
-
-	struct live live;	/* list head */
-	struct follow *follows;	/* messages whose picture follows */
-};
-
-/*
- * A message whose picture follows (adapter_image.follow, docs/pictures.md):
- * an outbox post waiting to be finished, or an interaction answered with
- * its text.  The manager calls picture() once per id; an id gone (its
- * post failed, the adapter stopped) is ignored.
- */
-struct post;
-struct ix;
-
-enum follow_where {
-	FOLLOW_POST,		/* p: an edit of its last message adds it */
-	FOLLOW_ORIGINAL,	/* x: an edit of the answer adds it */
-	FOLLOW_WEBHOOK,		/* x: a follow-up message of its own */
-	FOLLOW_CHANNEL,		/* x: a message in the channel (a public answer
-				 * of a deferred interaction) */
-};
-
-struct follow {
-	struct follow *next;
-	uint64_t id;
-	enum follow_where where;
-	struct post *p;
-	struct ix *x;
-	int priv;		/* x: the answer is ephemeral */
-	int filled;		/* x, FOLLOW_ORIGINAL: a deferred answer that
-				 * waits for the picture (no text went) */
-};
-
-static struct follow *follow_add(struct discord *d, uint64_t id, enum follow_where where)
+struct follow *dsc_follow_add(struct discord *d, uint64_t id, enum follow_where where)
 {
 	struct follow *f = xcalloc(1, sizeof(*f));
 
@@ -129,7 +46,7 @@ static struct follow *follow_add(struct discord *d, uint64_t id, enum follow_whe
 }
 
 /* Takes the follow of id out of the list (NULL: not there). */
-static struct follow *follow_take(struct discord *d, uint64_t id)
+struct follow *dsc_follow_take(struct discord *d, uint64_t id)
 {
 	struct follow **at = &d->follows, *f;
 
@@ -141,7 +58,7 @@ static struct follow *follow_take(struct discord *d, uint64_t id)
 }
 
 /* Forgets the follows of a post or interaction being freed. */
-static void follow_forget(struct discord *d, const struct post *p, const struct ix *x)
+void dsc_follow_forget(struct discord *d, const struct post *p, const struct ix *x)
 {
 	struct follow **at = &d->follows, *f;
 
@@ -155,7 +72,7 @@ static void follow_forget(struct discord *d, const struct post *p, const struct 
 	}
 }
 
-static void live_add(struct discord *d, struct live *l, void (*release)(struct live *))
+void dsc_live_add(struct discord *d, struct live *l, void (*release)(struct live *))
 {
 	l->release = release;
 	l->next = d->live.next;
@@ -164,22 +81,19 @@ static void live_add(struct discord *d, struct live *l, void (*release)(struct l
 	d->live.next = l;
 }
 
-static void live_del(struct live *l)
+void dsc_live_del(struct live *l)
 {
 	l->prev->next = l->next;
 	l->next->prev = l->prev;
 	l->prev = l->next = l;
 }
 
-static void on_retry_timer(uv_timer_t *t);
-static void ask_gateway_url(struct discord *d);
-
-static struct discord *downcast(struct adapter *a)
+struct discord *dsc_downcast(struct adapter *a)
 {
 	return (struct discord *)a;
 }
 
-static int is_snowflake(const char *s)
+int dsc_is_snowflake(const char *s)
 {
 	size_t n = 0;
 
@@ -224,8 +138,6 @@ int discord_shard_parse(const char *s, int *id, int *count)
 	return 0;
 }
 
-/* ---- REST helpers ---- */
-
 /* The REST queue's slots kept for answering interactions. */
 static size_t rest_reserve(const struct discord *d)
 {
@@ -243,7 +155,7 @@ static size_t rest_reserve(const struct discord *d)
  * a command's headroom lower, or one more request (a picture's edit
  * following its text) would turn it on and off again, logged each time.
  */
-static int rest_busy(struct discord *d)
+int dsc_rest_busy(struct discord *d)
 {
 	size_t pending = discord_rest_pending(d->rest);
 	size_t on = d->rest_max - rest_reserve(d) - COMMAND_HEADROOM;
@@ -252,7 +164,7 @@ static int rest_busy(struct discord *d)
 	if (off + COMMAND_HEADROOM > on)
 		off = on > COMMAND_HEADROOM ? on - COMMAND_HEADROOM : 0;
 	if (discord_rest_down(d->rest))
-		return 1;	/* on_rest_down() logs it */
+		return 1;	/* dsc_on_rest_down() logs it */
 	if (!d->busy && pending > on) {
 		d->busy = 1;
 		log_warn("discord: %zu requests wait for Discord (the queue holds %zu); until half "
@@ -268,7 +180,7 @@ static int rest_busy(struct discord *d)
 }
 
 /* The REST queue's down state (rest.h): logged once each way. */
-static void on_rest_down(void *ctx, int down)
+void dsc_on_rest_down(void *ctx, int down)
 {
 	struct discord *d = ctx;
 
@@ -285,9 +197,9 @@ static void on_rest_down(void *ctx, int down)
 }
 
 /* Room for n more requests that are not interaction answers? */
-static int rest_fits(struct discord *d, size_t n)
+int dsc_rest_fits(struct discord *d, size_t n)
 {
-	rest_busy(d);
+	dsc_rest_busy(d);
 	return discord_rest_pending(d->rest) + n + rest_reserve(d) <= d->rest_max;
 }
 
@@ -302,36 +214,36 @@ static void note_release(struct live *l)
 	free(l);
 }
 
-static struct note *note_new(struct discord *d, const char *what)
+struct note *dsc_note_new(struct discord *d, const char *what)
 {
 	struct note *n = xcalloc(1, sizeof(*n));
 
 	snprintf(n->what, sizeof(n->what), "%s", what);
-	live_add(d, &n->live, note_release);
+	dsc_live_add(d, &n->live, note_release);
 	return n;
 }
 
-static void on_noted(const struct discord_rest_resp *resp, void *ctx)
+void dsc_on_noted(const struct discord_rest_resp *resp, void *ctx)
 {
 	struct note *n = ctx;
 
-	live_del(&n->live);
+	dsc_live_del(&n->live);
 	if (resp->error || resp->status < 200 || resp->status >= 300)
 		log_warn("discord: %s failed (HTTP %ld%s%s)", n->what, resp->status,
 			 resp->error ? ": " : "", resp->error ? resp->error : "");
 	free(n);
 }
 
-static void submit_noted(struct discord *d, const char *method, const char *path,
+void dsc_submit_noted(struct discord *d, const char *method, const char *path,
 			 json_t *body, const char *what)
 {
 	struct buf err = BUF_INIT;
-	struct note *n = note_new(d, what);
+	struct note *n = dsc_note_new(d, what);
 	char *text = body ? json_dumps(body, JSON_COMPACT) : NULL;
 
-	if (discord_rest_submit(d->rest, method, path, text, on_noted, n, &err)) {
+	if (discord_rest_submit(d->rest, method, path, text, dsc_on_noted, n, &err)) {
 		log_warn("discord: %s not sent: %s", what, buf_str(&err));
-		live_del(&n->live);
+		dsc_live_del(&n->live);
 		free(n);
 	}
 	free(text);
@@ -339,7 +251,7 @@ static void submit_noted(struct discord *d, const char *method, const char *path
 }
 
 /* Discord's error code in a JSON error body, or 0. */
-static long error_code(const struct buf *body)
+long dsc_error_code(const struct buf *body)
 {
 	json_t *j = json_loads(buf_str(body), 0, NULL);
 	long code = 0;
@@ -350,9 +262,7 @@ static long error_code(const struct buf *body)
 	return code;
 }
 
-/* ---- command registration ---- */
-
-static void register_commands(struct discord *d)
+void dsc_register_commands(struct discord *d)
 {
 	const struct game_ops *const *all = game_all();
 	struct discord_game_choice games[DISCORD_CHOICES_MAX + 1];
@@ -386,18 +296,16 @@ static void register_commands(struct discord *d)
 	else
 		snprintf(path, sizeof(path), "/applications/%s/commands", d->app_id);
 	cmds = discord_commands_json(d->base.commands, games);
-	submit_noted(d, "PUT", path, cmds, "registering the slash commands");
+	dsc_submit_noted(d, "PUT", path, cmds, "registering the slash commands");
 	json_decref(cmds);
 	d->registered = 1;
 	log_info("discord: slash commands registered %s%s", d->guild_id ? "in guild " : "globally",
 		 d->guild_id ? d->guild_id : "");
 }
 
-/* ---- gateway driver ---- */
-
 static void drain(struct discord *d);
 
-static void sendq_clear(struct discord *d)
+void dsc_sendq_clear(struct discord *d)
 {
 	while (d->sendq_len) {
 		free(d->sendq[d->sendq_head]);
@@ -472,7 +380,7 @@ static void on_ws_close(void *ctx, int code)
 	struct discord *d = ctx;
 
 	log_info("discord: gateway connection closed (code %d)", code);
-	sendq_clear(d);
+	dsc_sendq_clear(d);
 	if (d->stopping)
 		return;
 	gateway_on_close(&d->gw, code, uv_now(d->loop));
@@ -508,8 +416,6 @@ static void on_gw_timer(uv_timer_t *t)
 	drain(d);
 }
 
-static void handle_interaction(struct discord *d, const json_t *payload);
-
 static void dispatch(struct discord *d, const char *event, const json_t *payload)
 {
 	if (!strcmp(event, "READY")) {
@@ -524,13 +430,13 @@ static void dispatch(struct discord *d, const char *event, const json_t *payload
 								 json_string_length(name), shown,
 								 sizeof(shown))
 			 ? shown : "(unknown)");
-		if (!d->app_id && app && is_snowflake(app))
+		if (!d->app_id && app && dsc_is_snowflake(app))
 			d->app_id = xstrdup(app);
-		register_commands(d);
+		dsc_register_commands(d);
 	} else if (!strcmp(event, "RESUMED")) {
 		log_info("discord: session resumed");
 	} else if (!strcmp(event, "INTERACTION_CREATE")) {
-		handle_interaction(d, payload);
+		dsc_ix_handle(d, payload);
 	}
 }
 
@@ -563,7 +469,7 @@ static void drain(struct discord *d)
 			 * figures before every Identify but the first */
 			if (gateway_will_identify(&d->gw) && !d->fetching &&
 			    now - d->fetched_at >= GATEWAY_IDENTIFY_GAP_MS)
-				ask_gateway_url(d);
+				dsc_ask_gateway_url(d);
 			break;
 		case GATEWAY_TIMER:
 			uv_timer_start(&d->gw_timer, on_gw_timer, act.ms > now ? act.ms - now : 0, 0);
@@ -677,7 +583,7 @@ static void on_gateway_bot(const struct discord_rest_resp *resp, void *ctx)
 	drain(d);
 }
 
-static void ask_gateway_url(struct discord *d)
+void dsc_ask_gateway_url(struct discord *d)
 {
 	struct buf err = BUF_INIT;
 
@@ -694,44 +600,8 @@ static void ask_gateway_url(struct discord *d)
 
 static void on_retry_timer(uv_timer_t *t)
 {
-	ask_gateway_url(t->data);
+	dsc_ask_gateway_url(t->data);
 }
-
-/* ---- interactions ---- */
-
-/*
- * One interaction being answered.  Its requests go out strictly one after
- * another (callback first, then edits and follow-ups): a follow-up sent
- * before Discord has the callback would be refused.
- */
-struct ixreq {
-	char method[8];
-	char *path;
-	json_t *body;		/* a JSON body, written out when it goes */
-	char *json;		/* or a multipart body (ctype) */
-	size_t len;
-	char *ctype;
-};
-
-struct ix {
-	struct live live;	/* first */
-	struct discord *d;
-	struct discord_interaction in;
-	int responded;		/* a callback is queued */
-	int deferred;		/* ... and it was type 5 (ephemeral) */
-	int original_filled;	/* the deferred response was edited */
-	int collecting;		/* on_command is running: requests wait */
-	/* `moves`: the request holding the answer's last chunk, which gets
-	 * the select of moves when on_command is done; -1 none */
-	int want_menu;
-	long menu_req;
-	struct ixreq *q;
-	size_t qlen, qhead, qcap;
-	int inflight;
-	int follows;		/* pictures to come (struct follow): it waits */
-};
-
-static void ix_pump(struct ix *x);
 
 static void ixreq_release(struct ixreq *r)
 {
@@ -742,12 +612,12 @@ static void ixreq_release(struct ixreq *r)
 	memset(r, 0, sizeof(*r));
 }
 
-static void ix_free(struct ix *x)
+void dsc_ix_free(struct ix *x)
 {
 	size_t i;
 
-	live_del(&x->live);
-	follow_forget(x->d, NULL, x);
+	dsc_live_del(&x->live);
+	dsc_follow_forget(x->d, NULL, x);
 	for (i = x->qhead; i < x->qlen; i++)
 		ixreq_release(&x->q[i]);
 	free(x->q);
@@ -756,9 +626,9 @@ static void ix_free(struct ix *x)
 	free(x);
 }
 
-static void ix_release(struct live *l)
+void dsc_ix_release(struct live *l)
 {
-	ix_free((struct ix *)l);
+	dsc_ix_free((struct ix *)l);
 }
 
 static void ix_done(const struct discord_rest_resp *resp, void *ctx)
@@ -772,12 +642,12 @@ static void ix_done(const struct discord_rest_resp *resp, void *ctx)
 	ixreq_release(r);
 	x->qhead++;
 	x->inflight = 0;
-	ix_pump(x);
+	dsc_ix_pump(x);
 }
 
 /* Sends the next request unless one is out or on_command is still adding
  * to the answer (the moves select is attached when it is done). */
-static void ix_pump(struct ix *x)
+void dsc_ix_pump(struct ix *x)
 {
 	struct buf err = BUF_INIT;
 
@@ -799,7 +669,7 @@ static void ix_pump(struct ix *x)
 	}
 	buf_release(&err);
 	if (!x->inflight && x->qhead == x->qlen && !x->collecting && !x->follows)
-		ix_free(x);
+		dsc_ix_free(x);
 }
 
 /* A new request at the end of the queue, its body and type left to fill. */
@@ -824,29 +694,15 @@ static void ix_push(struct ix *x, const char *method, const char *path, json_t *
 	struct ixreq *r = ix_add(x, method, path);
 
 	r->body = body ? json_deep_copy(body) : NULL;
-	ix_pump(x);
+	dsc_ix_pump(x);
 }
-
-#define ATTACH_BOUNDARY "tabula-8c1d4f0e2b"
-#define ATTACH_CTYPE "multipart/form-data; boundary=" ATTACH_BOUNDARY
-/* Discord's cap on an attachment's description (alt text), characters. */
-#define ATTACH_DESC_MAX 1024
-
-/* A file attached to a message: its name, type and bytes (borrowed). */
-struct file {
-	const char *name;
-	const char *ctype;
-	const void *data;
-	size_t len;
-	const char *desc;	/* alt text, or NULL */
-};
 
 /*
  * The multipart body of a message with one file: payload (borrowed) as
  * payload_json, then the file as files[0].  Discord takes attachments this
  * way only.  Returns a new buffer, *len its length.
  */
-static char *multipart(const json_t *payload, const struct file *f, size_t *len)
+char *dsc_multipart(const json_t *payload, const struct file *f, size_t *len)
 {
 	struct buf b = BUF_INIT;
 	char *pj = json_dumps(payload, JSON_COMPACT);
@@ -870,7 +726,7 @@ static char *multipart(const json_t *payload, const struct file *f, size_t *len)
 
 /* The attachments array naming f as attachment 0, with its description
  * cut to Discord's cap (a new reference). */
-static json_t *attachments(const struct file *f)
+json_t *dsc_attachments(const struct file *f)
 {
 	/* the id is a snowflake, so a string in Discord's OpenAPI description */
 	json_t *a = json_pack("{s:s, s:s}", "id", "0", "filename", f->name);
@@ -906,12 +762,12 @@ static void ix_push_file(struct ix *x, const char *method, const char *path, jso
 {
 	struct ixreq *r = ix_add(x, method, path);
 
-	r->json = multipart(payload, f, &r->len);
+	r->json = dsc_multipart(payload, f, &r->len);
 	r->ctype = xstrdup(ATTACH_CTYPE);
-	ix_pump(x);
+	dsc_ix_pump(x);
 }
 
-static void ix_callback(struct ix *x, json_t *body)
+void dsc_ix_callback(struct ix *x, json_t *body)
 {
 	char path[DISCORD_TOKEN_SIZE + 64];
 
@@ -931,7 +787,7 @@ static void ix_followup(struct ix *x, const char *content, int ephemeral, json_t
 	json_decref(body);
 }
 
-static void ix_edit_original(struct ix *x, const char *content, json_t *mentions)
+void dsc_ix_edit_original(struct ix *x, const char *content, json_t *mentions)
 {
 	char path[DISCORD_TOKEN_SIZE + 64];
 	json_t *body = discord_response_message(content, 0, mentions, NULL);
@@ -945,7 +801,7 @@ static void ix_edit_original(struct ix *x, const char *content, json_t *mentions
 
 /* Posts content (and file f, when not NULL) to channel; cb(ctx) with the
  * answer, or a note that logs a failure when cb is NULL. */
-static void channel_post(struct discord *d, const char *channel, const char *content,
+void dsc_channel_post(struct discord *d, const char *channel, const char *content,
 			 json_t *mentions, json_t *components, const char *nonce,
 			 const struct file *f, discord_rest_fn cb, void *ctx)
 {
@@ -962,12 +818,12 @@ static void channel_post(struct discord *d, const char *channel, const char *con
 		json_object_set_new(data, "enforce_nonce", json_true());
 	}
 	if (f)
-		json_object_set_new(data, "attachments", attachments(f));
-	text = f ? multipart(data, f, &len) : json_dumps(data, JSON_COMPACT);
+		json_object_set_new(data, "attachments", dsc_attachments(f));
+	text = f ? dsc_multipart(data, f, &len) : json_dumps(data, JSON_COMPACT);
 	snprintf(path, sizeof(path), "/channels/%s/messages", channel);
 	if (!cb) {
-		cb = on_noted;
-		ctx = note_new(d, "a channel message");
+		cb = dsc_on_noted;
+		ctx = dsc_note_new(d, "a channel message");
 	}
 	if (f)
 		rc = discord_rest_submit_raw(d->rest, "POST", path, ATTACH_CTYPE, text, len, cb, ctx,
@@ -986,12 +842,7 @@ static void channel_post(struct discord *d, const char *channel, const char *con
 	buf_release(&err);
 }
 
-struct chunks {
-	char **v;
-	size_t n;
-};
-
-static int collect_chunk(void *ctx, const char *chunk, size_t len)
+int dsc_collect_chunk(void *ctx, const char *chunk, size_t len)
 {
 	struct chunks *c = ctx;
 
@@ -1002,7 +853,7 @@ static int collect_chunk(void *ctx, const char *chunk, size_t len)
 	return 0;
 }
 
-static void chunks_release(struct chunks *c)
+void dsc_chunks_release(struct chunks *c)
 {
 	size_t i;
 
@@ -1013,7 +864,7 @@ static void chunks_release(struct chunks *c)
 }
 
 /* body as Discord messages of at most 2,000 characters. */
-static int render(const struct rich *body, struct chunks *out, struct buf *err)
+int dsc_render(const struct rich *body, struct chunks *out, struct buf *err)
 {
 	struct buf md = BUF_INIT;
 
@@ -1023,7 +874,7 @@ static int render(const struct rich *body, struct chunks *out, struct buf *err)
 		buf_release(&md);
 		return -1;
 	}
-	discord_split(buf_str(&md), DISCORD_CONTENT_MAX, collect_chunk, out);
+	discord_split(buf_str(&md), DISCORD_CONTENT_MAX, dsc_collect_chunk, out);
 	buf_release(&md);
 	return 0;
 }
@@ -1075,10 +926,10 @@ static void reply_file(struct ix *x, const struct rich *body)
 	buf_release(&line);
 }
 
-static int discord_reply(struct adapter *a, const struct command *cmd, int private_,
+int dsc_reply(struct adapter *a, const struct command *cmd, int private_,
 			 const struct rich *body, struct buf *err)
 {
-	struct discord *d = downcast(a);
+	struct discord *d = dsc_downcast(a);
 	struct ix *x = cmd->reply_ctx;
 	struct chunks ch;
 	json_t *mentions;
@@ -1086,11 +937,11 @@ static int discord_reply(struct adapter *a, const struct command *cmd, int priva
 
 	if (!x)
 		return buf_setf(err, "no interaction to answer"), -1;
-	if (render(body, &ch, err))
+	if (dsc_render(body, &ch, err))
 		return -1;
 	if (private_ && ch.n > DISCORD_ATTACH_CHUNKS) {
 		reply_file(x, body);
-		chunks_release(&ch);
+		dsc_chunks_release(&ch);
 		return 0;
 	}
 	mentions = discord_allowed_mentions(body);
@@ -1098,14 +949,14 @@ static int discord_reply(struct adapter *a, const struct command *cmd, int priva
 		if (!x->responded) {
 			json_t *r = discord_response_message(ch.v[i], private_, mentions, NULL);
 
-			ix_callback(x, r);
+			dsc_ix_callback(x, r);
 			json_decref(r);
 		} else if (x->deferred && private_ && !x->original_filled) {
-			ix_edit_original(x, ch.v[i], mentions);
+			dsc_ix_edit_original(x, ch.v[i], mentions);
 		} else if (x->deferred && !private_) {
 			/* the deferred answer is ephemeral: a public reply goes to
 			 * the channel itself */
-			channel_post(d, x->in.channel_id, ch.v[i], mentions, NULL, NULL, NULL, NULL,
+			dsc_channel_post(d, x->in.channel_id, ch.v[i], mentions, NULL, NULL, NULL, NULL,
 				     NULL);
 			continue;
 		} else {
@@ -1119,7 +970,7 @@ static int discord_reply(struct adapter *a, const struct command *cmd, int priva
 	if (private_)
 		x->want_menu = 0;
 	json_decref(mentions);
-	chunks_release(&ch);
+	dsc_chunks_release(&ch);
 	return 0;
 }
 
@@ -1140,11 +991,11 @@ static int reply_follow(struct discord *d, struct ix *x, const struct command *c
 	struct follow *f;
 	struct chunks ch;
 
-	if (render(body, &ch, err))
+	if (dsc_render(body, &ch, err))
 		return -1;
 	if (ch.n) {
-		chunks_release(&ch);
-		if (discord_reply(&d->base, cmd, private_, body, err))
+		dsc_chunks_release(&ch);
+		if (dsc_reply(&d->base, cmd, private_, body, err))
 			return -1;
 		if (deferred && !private_)
 			where = FOLLOW_CHANNEL;
@@ -1155,7 +1006,7 @@ static int reply_follow(struct discord *d, struct ix *x, const struct command *c
 	} else if (!responded) {
 		json_t *r = discord_response_deferred(1);
 
-		ix_callback(x, r);
+		dsc_ix_callback(x, r);
 		json_decref(r);
 		x->deferred = 1;
 		/* private: the picture fills the answer; public: the answer
@@ -1165,7 +1016,7 @@ static int reply_follow(struct discord *d, struct ix *x, const struct command *c
 		where = deferred && !private_ ? FOLLOW_CHANNEL
 			: deferred && !filled ? FOLLOW_ORIGINAL : FOLLOW_WEBHOOK;
 	}
-	f = follow_add(d, img->follow, where);
+	f = dsc_follow_add(d, img->follow, where);
 	f->x = x;
 	f->priv = private_;
 	if (where == FOLLOW_ORIGINAL && x->deferred && !x->original_filled) {
@@ -1177,10 +1028,8 @@ static int reply_follow(struct discord *d, struct ix *x, const struct command *c
 	return 0;
 }
 
-static const char *ack_text(const struct discord_interaction *in);
-
 /* The picture (or the text in its place) of an answer's follow f. */
-static void ix_picture(struct discord *d, struct follow *f, const struct adapter_image *img,
+void dsc_ix_picture(struct discord *d, struct follow *f, const struct adapter_image *img,
 		       const struct rich *text)
 {
 	struct ix *x = f->x;
@@ -1194,13 +1043,13 @@ static void ix_picture(struct discord *d, struct follow *f, const struct adapter
 				   img->len, img->alt };
 		json_t *data = json_pack("{s:{s:[]}}", "allowed_mentions", "parse");
 
-		json_object_set_new(data, "attachments", attachments(&fl));
+		json_object_set_new(data, "attachments", dsc_attachments(&fl));
 		if (f->where == FOLLOW_ORIGINAL) {
 			snprintf(path, sizeof(path), "/webhooks/%s/%s/messages/@original",
 				 x->in.application_id, x->in.token);
 			ix_push_file(x, "PATCH", path, data, &fl);
 		} else if (f->where == FOLLOW_CHANNEL) {
-			channel_post(d, x->in.channel_id, "", NULL, NULL, NULL, &fl, NULL, NULL);
+			dsc_channel_post(d, x->in.channel_id, "", NULL, NULL, NULL, &fl, NULL, NULL);
 		} else {
 			if (f->priv)
 				json_object_set_new(data, "flags", json_integer(DISCORD_FLAG_EPHEMERAL));
@@ -1209,28 +1058,28 @@ static void ix_picture(struct discord *d, struct follow *f, const struct adapter
 			ix_push_file(x, "POST", path, data, &fl);
 		}
 		json_decref(data);
-	} else if (text && text->n && !render(text, &ch, &err) && ch.n) {
+	} else if (text && text->n && !dsc_render(text, &ch, &err) && ch.n) {
 		json_t *none = json_pack("{s:[]}", "parse");
 
 		if (f->filled) {
-			ix_edit_original(x, ch.v[i++], none);
+			dsc_ix_edit_original(x, ch.v[i++], none);
 			x->original_filled = 1;
 		}
 		for (; i < ch.n; i++) {
 			if (f->where == FOLLOW_CHANNEL)
-				channel_post(d, x->in.channel_id, ch.v[i], none, NULL, NULL, NULL,
+				dsc_channel_post(d, x->in.channel_id, ch.v[i], none, NULL, NULL, NULL,
 					     NULL, NULL);
 			else
 				ix_followup(x, ch.v[i], f->priv, none);
 		}
 		json_decref(none);
 	} else if (f->filled) {
-		ix_edit_original(x, ack_text(&x->in), NULL);
+		dsc_ix_edit_original(x, dsc_ack_text(&x->in), NULL);
 	}
-	chunks_release(&ch);
+	dsc_chunks_release(&ch);
 	buf_release(&err);
 	x->follows--;
-	ix_pump(x);
+	dsc_ix_pump(x);
 }
 
 /*
@@ -1238,11 +1087,11 @@ static void ix_picture(struct discord *d, struct follow *f, const struct adapter
  * picture with the last one (or alone), ephemeral when private_ (My hand,
  * `hand`, `board text`... and a public `board image` in the channel).
  */
-static int discord_reply_image(struct adapter *a, const struct command *cmd, int private_,
+int dsc_reply_image(struct adapter *a, const struct command *cmd, int private_,
 			       const struct rich *body, const struct adapter_image *img,
 			       struct buf *err)
 {
-	struct discord *d = downcast(a);
+	struct discord *d = dsc_downcast(a);
 	struct ix *x = cmd->reply_ctx;
 	struct file f = { img->name ? img->name : "board.png", "image/png", img->png, img->len,
 			  img->alt };
@@ -1254,24 +1103,24 @@ static int discord_reply_image(struct adapter *a, const struct command *cmd, int
 		return buf_setf(err, "no interaction to answer"), -1;
 	if (img->follow)
 		return reply_follow(d, x, cmd, private_, body, img, err);
-	if (render(body, &ch, err))
+	if (dsc_render(body, &ch, err))
 		return -1;
 	if (!ch.n)
-		collect_chunk(&ch, "", 0);
+		dsc_collect_chunk(&ch, "", 0);
 	mentions = discord_allowed_mentions(body);
 	if (ch.n > 1) {
 		/* more text than one message (`board both` of a long board): the
 		 * text as reply() sends it, then the picture alone */
-		chunks_release(&ch);
+		dsc_chunks_release(&ch);
 		json_decref(mentions);
-		if (discord_reply(a, cmd, private_, body, err))
+		if (dsc_reply(a, cmd, private_, body, err))
 			return -1;
-		collect_chunk(&ch, "", 0);
+		dsc_collect_chunk(&ch, "", 0);
 		mentions = json_pack("{s:[]}", "parse");
 	}
 	msg = discord_response_message(ch.v[0], private_, mentions, NULL);
 	data = json_object_get(msg, "data");
-	json_object_set_new(data, "attachments", attachments(&f));
+	json_object_set_new(data, "attachments", dsc_attachments(&f));
 	if (!x->responded) {
 		snprintf(path, sizeof(path), "/interactions/%s/%s/callback", x->in.id, x->in.token);
 		ix_push_file(x, "POST", path, msg, &f);
@@ -1284,18 +1133,18 @@ static int discord_reply_image(struct adapter *a, const struct command *cmd, int
 	} else if (x->deferred && !private_) {
 		/* the deferred answer is ephemeral: a public one goes to the
 		 * channel itself */
-		channel_post(d, x->in.channel_id, ch.v[0], mentions, NULL, NULL, &f, NULL, NULL);
+		dsc_channel_post(d, x->in.channel_id, ch.v[0], mentions, NULL, NULL, &f, NULL, NULL);
 	} else {
 		snprintf(path, sizeof(path), "/webhooks/%s/%s", x->in.application_id, x->in.token);
 		ix_push_file(x, "POST", path, data, &f);
 	}
 	json_decref(msg);
 	json_decref(mentions);
-	chunks_release(&ch);
+	dsc_chunks_release(&ch);
 	return 0;
 }
 
-static const char *ack_text(const struct discord_interaction *in)
+const char *dsc_ack_text(const struct discord_interaction *in)
 {
 	enum locale loc;
 
@@ -1374,7 +1223,7 @@ static void run_command(struct discord *d, struct ix *x, const char *text,
 
 		log_info("discord: interaction %llu ms old; deferred",
 			 (unsigned long long)(now - born));
-		ix_callback(x, r);
+		dsc_ix_callback(x, r);
 		json_decref(r);
 		x->deferred = 1;
 	}
@@ -1397,14 +1246,14 @@ static void run_command(struct discord *d, struct ix *x, const char *text,
 	x->collecting = 0;
 	attach_menu(d, x, &cmd);
 	if (!x->responded) {
-		json_t *r = discord_response_message(ack_text(&x->in), 1, NULL, NULL);
+		json_t *r = discord_response_message(dsc_ack_text(&x->in), 1, NULL, NULL);
 
-		ix_callback(x, r);
+		dsc_ix_callback(x, r);
 		json_decref(r);
 	} else if (x->deferred && !x->original_filled) {
-		ix_edit_original(x, ack_text(&x->in), NULL);
+		dsc_ix_edit_original(x, dsc_ack_text(&x->in), NULL);
 	}
-	ix_pump(x);
+	dsc_ix_pump(x);
 }
 
 static void run_autocomplete(struct discord *d, struct ix *x)
@@ -1432,9 +1281,9 @@ static void run_autocomplete(struct discord *d, struct ix *x)
 		ch[i].value = got[i].value;
 	}
 	r = discord_response_autocomplete(ch, n);
-	ix_callback(x, r);
+	dsc_ix_callback(x, r);
 	json_decref(r);
-	ix_pump(x);
+	dsc_ix_pump(x);
 }
 
 static void refuse(struct ix *x, const char *en, const char *es)
@@ -1444,9 +1293,9 @@ static void refuse(struct ix *x, const char *en, const char *es)
 
 	r = discord_response_message(!locale_parse(x->in.locale, &loc) && loc == LOC_ES ? es : en,
 				     1, NULL, NULL);
-	ix_callback(x, r);
+	dsc_ix_callback(x, r);
 	json_decref(r);
-	ix_pump(x);
+	dsc_ix_pump(x);
 }
 
 static void run_component(struct discord *d, struct ix *x)
@@ -1482,29 +1331,29 @@ static void run_component(struct discord *d, struct ix *x)
 	run_command(d, x, text, p.session, p.version);
 }
 
-static void handle_interaction(struct discord *d, const json_t *payload)
+void dsc_ix_handle(struct discord *d, const json_t *payload)
 {
 	struct buf err = BUF_INIT;
 	struct ix *x = xcalloc(1, sizeof(*x));
 
 	x->d = d;
-	live_add(d, &x->live, ix_release);
+	dsc_live_add(d, &x->live, dsc_ix_release);
 	if (discord_interaction_decode(payload, d->base.commands, &x->in, &err)) {
 		/* err never quotes the token; the id is harmless */
 		log_warn("discord: interaction ignored: %s", buf_str(&err));
 		buf_release(&err);
-		ix_free(x);
+		dsc_ix_free(x);
 		return;
 	}
 	buf_release(&err);
-	if (x->in.type != DISCORD_INTERACTION_PING && rest_busy(d)) {
+	if (x->in.type != DISCORD_INTERACTION_PING && dsc_rest_busy(d)) {
 		/* back-pressure (discord.h): answer, run nothing */
 		if (x->in.type == DISCORD_INTERACTION_AUTOCOMPLETE) {
 			json_t *r = discord_response_autocomplete(NULL, 0);
 
-			ix_callback(x, r);
+			dsc_ix_callback(x, r);
 			json_decref(r);
-			ix_pump(x);
+			dsc_ix_pump(x);
 		} else {
 			refuse(x, "Discord is slow to take the bot's messages right now, so nothing "
 			       "was done. Try again in a minute.",
@@ -1524,49 +1373,12 @@ static void handle_interaction(struct discord *d, const json_t *payload)
 		run_component(d, x);
 		break;
 	default:	/* PING comes only to HTTP endpoints */
-		ix_free(x);
+		dsc_ix_free(x);
 		break;
 	}
 }
 
-/* ---- outbox messages ---- */
-
-/* One outbox message on its way: every chunk must land before on_sent. */
-struct post {
-	struct live live;	/* first */
-	struct discord *d;
-	int64_t outbox_id;
-	char room[DISCORD_SNOWFLAKE_SIZE];
-	char user[DISCORD_SNOWFLAKE_SIZE];
-	char key[64];
-	int es;
-	int64_t session, version;
-	struct chunks ch;
-	json_t *mentions;
-	json_t *components;	/* on the last chunk */
-	size_t pending;
-	int failed;		/* a transient failure: stays in the outbox */
-	int refused_dm;		/* 50007: fall back to the channel */
-	int no_attach;		/* 50013 with a picture: sent again without it */
-	char channel[DISCORD_SNOWFLAKE_SIZE];	/* where the chunks went */
-	/* the picture, attached to the last chunk (png NULL: none) */
-	unsigned char *png;
-	size_t png_len;
-	char png_name[64];
-	char *png_alt;
-	/* a picture that follows (adapter_image.follow): the post waits for
-	 * it (awaiting) once its text landed, then adds it to the text's last
-	 * message (last_id) by an edit, or posts what comes in its place
-	 * (more); on_sent only then */
-	uint64_t follow;
-	int awaiting;
-	int held;		/* its text landed while awaiting */
-	char last_id[DISCORD_SNOWFLAKE_SIZE];
-	struct chunks more;
-	int finishing;		/* the picture's (or more's) requests are out */
-};
-
-static void post_drop_picture(struct post *p)
+void dsc_post_drop_picture(struct post *p)
 {
 	free(p->png);
 	free(p->png_alt);
@@ -1575,14 +1387,14 @@ static void post_drop_picture(struct post *p)
 	p->png_len = 0;
 }
 
-static void post_free(struct post *p)
+void dsc_post_free(struct post *p)
 {
-	live_del(&p->live);
+	dsc_live_del(&p->live);
 	if (p->follow)
-		follow_forget(p->d, p, NULL);
-	post_drop_picture(p);
-	chunks_release(&p->ch);
-	chunks_release(&p->more);
+		dsc_follow_forget(p->d, p, NULL);
+	dsc_post_drop_picture(p);
+	dsc_chunks_release(&p->ch);
+	dsc_chunks_release(&p->more);
 	json_decref(p->mentions);
 	json_decref(p->components);
 	free(p);
@@ -1590,7 +1402,7 @@ static void post_free(struct post *p)
 
 static void post_release(struct live *l)
 {
-	post_free((struct post *)l);
+	dsc_post_free((struct post *)l);
 }
 
 /* FNV-1a: the outbox key and chunk number as a nonce of at most 25 chars. */
@@ -1605,22 +1417,19 @@ static void make_nonce(const char *key, size_t chunk, char out[32])
 	snprintf(out, 32, "tb%016llx", (unsigned long long)h);
 }
 
-static void post_fallback(struct post *p);
-static void post_follow_up(struct post *p);
-
 /* Every request of p landed (its text; then what follows it). */
-static void post_finish(struct post *p)
+void dsc_post_finish(struct post *p)
 {
 	struct discord *d = p->d;
 
 	if (p->refused_dm) {
 		p->refused_dm = 0;
-		post_fallback(p);
+		dsc_post_fallback(p);
 		return;
 	}
 	if (!p->failed && p->follow && !p->finishing) {
 		if (p->awaiting) {
-			p->held = 1;	/* its picture comes: discord_picture */
+			p->held = 1;	/* its picture comes: dsc_picture */
 			return;
 		}
 		post_follow_up(p);
@@ -1628,7 +1437,7 @@ static void post_finish(struct post *p)
 	}
 	if (!p->failed && d->base.on_sent && p->outbox_id > 0)
 		d->base.on_sent(d->base.ctx, &d->base, p->outbox_id);
-	post_free(p);
+	dsc_post_free(p);
 }
 
 static void post_repost_last(struct post *p);
@@ -1639,12 +1448,12 @@ static void on_chunk_sent(const struct discord_rest_resp *resp, void *ctx)
 
 	if (p->d->stopping) {
 		if (--p->pending == 0)
-			post_free(p);
+			dsc_post_free(p);
 		return;
 	}
-	if (resp->status == 403 && error_code(resp->body) == 50007 && p->user[0]) {
+	if (resp->status == 403 && dsc_error_code(resp->body) == 50007 && p->user[0]) {
 		p->refused_dm = 1;
-	} else if (resp->status == 403 && error_code(resp->body) == 50013 && p->png &&
+	} else if (resp->status == 403 && dsc_error_code(resp->body) == 50013 && p->png &&
 		   !p->no_attach && !p->follow) {
 		/* Missing Permissions on the message with the picture: the
 		 * channel does not let the bot attach files (it was invited
@@ -1662,7 +1471,7 @@ static void on_chunk_sent(const struct discord_rest_resp *resp, void *ctx)
 		/* Discord's final word (no access, unknown channel): retrying
 		 * cannot help, so the message is dropped */
 		log_warn("discord: outbox %lld refused (HTTP %ld, code %ld); dropped",
-			 (long long)p->outbox_id, resp->status, error_code(resp->body));
+			 (long long)p->outbox_id, resp->status, dsc_error_code(resp->body));
 	} else {
 		log_warn("discord: outbox %lld not delivered (HTTP %ld%s%s); kept for the next start",
 			 (long long)p->outbox_id, resp->status, resp->error ? ": " : "",
@@ -1670,7 +1479,7 @@ static void on_chunk_sent(const struct discord_rest_resp *resp, void *ctx)
 		p->failed = 1;
 	}
 	if (--p->pending == 0)
-		post_finish(p);
+		dsc_post_finish(p);
 }
 
 /* The last chunk's answer: its message id (a picture that follows is
@@ -1683,7 +1492,7 @@ static void on_last_chunk_sent(const struct discord_rest_resp *resp, void *ctx)
 		json_t *j = json_loads(buf_str(resp->body), 0, NULL);
 		const char *id = json_string_value(json_object_get(j, "id"));
 
-		if (is_snowflake(id))
+		if (dsc_is_snowflake(id))
 			snprintf(p->last_id, sizeof(p->last_id), "%s", id);
 		json_decref(j);
 	}
@@ -1697,18 +1506,18 @@ static void post_repost_last(struct post *p)
 	const char *text = p->ch.v[p->ch.n - 1];
 	char nonce[32];
 
-	post_drop_picture(p);
+	dsc_post_drop_picture(p);
 	if (!*text)
 		text = p->es ? "(Este canal no deja al bot adjuntar imágenes: el botón Texto "
 			       "muestra el tablero.)"
 			     : "(This channel does not let the bot attach pictures: the Text "
 			       "button shows the board.)";
 	make_nonce(p->key, p->ch.n - 1, nonce);
-	channel_post(p->d, p->channel, text, p->mentions, p->components,
+	dsc_channel_post(p->d, p->channel, text, p->mentions, p->components,
 		     p->key[0] ? nonce : NULL, NULL, on_chunk_sent, p);
 }
 
-static void post_chunks(struct post *p, const char *channel)
+void dsc_post_chunks(struct post *p, const char *channel)
 {
 	size_t i, n = p->ch.n;
 
@@ -1716,7 +1525,7 @@ static void post_chunks(struct post *p, const char *channel)
 	p->pending = n;
 	if (!n) {
 		/* no text (a picture alone): it follows */
-		post_finish(p);
+		dsc_post_finish(p);
 		return;
 	}
 	for (i = 0; i < n; i++) {
@@ -1724,7 +1533,7 @@ static void post_chunks(struct post *p, const char *channel)
 		char nonce[32];
 
 		make_nonce(p->key, i, nonce);
-		channel_post(p->d, channel, p->ch.v[i], p->mentions,
+		dsc_channel_post(p->d, channel, p->ch.v[i], p->mentions,
 			     i + 1 == n ? p->components : NULL, p->key[0] ? nonce : NULL,
 			     i + 1 == n && p->png && !p->follow ? &f : NULL,
 			     i + 1 == n && p->follow ? on_last_chunk_sent : on_chunk_sent, p);
@@ -1738,10 +1547,10 @@ static void on_picture_sent(const struct discord_rest_resp *resp, void *ctx)
 
 	if (p->d->stopping) {
 		if (--p->pending == 0)
-			post_free(p);
+			dsc_post_free(p);
 		return;
 	}
-	if (resp->status == 403 && error_code(resp->body) == 50013) {
+	if (resp->status == 403 && dsc_error_code(resp->body) == 50013) {
 		/* no Attach Files here: the text went, its Text button still
 		 * shows the board */
 		log_warn("discord: channel %s refuses the bot's attachments (no Attach Files "
@@ -1751,7 +1560,7 @@ static void on_picture_sent(const struct discord_rest_resp *resp, void *ctx)
 			char nonce[32];
 
 			make_nonce(p->key, 0, nonce);
-			channel_post(p->d, p->channel, p->es
+			dsc_channel_post(p->d, p->channel, p->es
 				     ? "(Este canal no deja al bot adjuntar imágenes: el botón "
 				       "Texto muestra el tablero.)"
 				     : "(This channel does not let the bot attach pictures: the "
@@ -1764,7 +1573,7 @@ static void on_picture_sent(const struct discord_rest_resp *resp, void *ctx)
 	} else if (resp->status >= 400 && resp->status < 500 && resp->status != 429 &&
 		   !resp->error) {
 		log_warn("discord: outbox %lld's picture refused (HTTP %ld, code %ld); dropped",
-			 (long long)p->outbox_id, resp->status, error_code(resp->body));
+			 (long long)p->outbox_id, resp->status, dsc_error_code(resp->body));
 	} else {
 		log_warn("discord: outbox %lld's picture not delivered (HTTP %ld%s%s); kept for "
 			 "the next start", (long long)p->outbox_id, resp->status,
@@ -1772,12 +1581,12 @@ static void on_picture_sent(const struct discord_rest_resp *resp, void *ctx)
 		p->failed = 1;
 	}
 	if (--p->pending == 0)
-		post_finish(p);
+		dsc_post_finish(p);
 }
 
 /* Adds the file f to message id of channel (an edit: its text and buttons
  * stay as they are). */
-static void channel_attach(struct discord *d, const char *channel, const char *id,
+void dsc_channel_attach(struct discord *d, const char *channel, const char *id,
 			   const struct file *f, discord_rest_fn cb, void *ctx)
 {
 	char path[96];
@@ -1786,8 +1595,8 @@ static void channel_attach(struct discord *d, const char *channel, const char *i
 	char *text;
 	size_t len;
 
-	json_object_set_new(data, "attachments", attachments(f));
-	text = multipart(data, f, &len);
+	json_object_set_new(data, "attachments", dsc_attachments(f));
+	text = dsc_multipart(data, f, &len);
 	snprintf(path, sizeof(path), "/channels/%s/messages/%s", channel, id);
 	if (discord_rest_submit_raw(d->rest, "PATCH", path, ATTACH_CTYPE, text, len, cb, ctx,
 				    &err)) {
@@ -1805,7 +1614,7 @@ static void channel_attach(struct discord *d, const char *channel, const char *i
 /*
  * p's text landed and what follows it is known: the picture, added to the
  * text's last message (or posted alone, when there was no text), or the
- * text in its place (more), or nothing.  Then post_finish confirms it.
+ * text in its place (more), or nothing.  Then dsc_post_finish confirms it.
  */
 static void post_follow_up(struct post *p)
 {
@@ -1818,13 +1627,13 @@ static void post_follow_up(struct post *p)
 
 		p->pending = 1;
 		if (p->last_id[0]) {
-			channel_attach(p->d, p->channel, p->last_id, &f, on_picture_sent, p);
+			dsc_channel_attach(p->d, p->channel, p->last_id, &f, on_picture_sent, p);
 		} else {
 			make_nonce(p->key, p->ch.n, nonce);
-			channel_post(p->d, p->channel, "", p->mentions, p->components,
+			dsc_channel_post(p->d, p->channel, "", p->mentions, p->components,
 				     p->key[0] ? nonce : NULL, &f, on_picture_sent, p);
 		}
-		post_drop_picture(p);
+		dsc_post_drop_picture(p);
 		return;
 	}
 	if (p->more.n) {
@@ -1837,18 +1646,18 @@ static void post_follow_up(struct post *p)
 
 			/* after the text's chunks: a restart sends the same */
 			make_nonce(p->key, p->ch.n + 1 + i, nonce);
-			channel_post(p->d, p->channel, more.v[i], NULL, NULL,
+			dsc_channel_post(p->d, p->channel, more.v[i], NULL, NULL,
 				     p->key[0] ? nonce : NULL, NULL, on_chunk_sent, p);
 		}
-		chunks_release(&more);
+		dsc_chunks_release(&more);
 		return;
 	}
-	post_finish(p);
+	dsc_post_finish(p);
 }
 
 /* The DM was refused: a mention in the game's channel, with the buttons
  * that show the same thing privately.  Never the private text itself. */
-static void post_fallback(struct post *p)
+void dsc_post_fallback(struct post *p)
 {
 	char line[512];
 	struct rich r = RICH_INIT;
@@ -1856,10 +1665,10 @@ static void post_fallback(struct post *p)
 
 	/* the picture was of the player's private view: never in the channel
 	 * (one that follows is not waited for) */
-	post_drop_picture(p);
-	chunks_release(&p->more);
+	dsc_post_drop_picture(p);
+	dsc_chunks_release(&p->more);
 	if (p->follow) {
-		follow_forget(p->d, p, NULL);
+		dsc_follow_forget(p->d, p, NULL);
 		p->follow = 0;
 		p->awaiting = 0;
 	}
@@ -1871,8 +1680,8 @@ static void post_fallback(struct post *p)
 		    "Use the buttons to see your hand and your moves.");
 	discord_markdown(&r, &md);
 	snprintf(line, sizeof(line), "%s", buf_str(&md));
-	chunks_release(&p->ch);
-	collect_chunk(&p->ch, line, strlen(line));
+	dsc_chunks_release(&p->ch);
+	dsc_collect_chunk(&p->ch, line, strlen(line));
 	json_decref(p->mentions);
 	p->mentions = discord_allowed_mentions(&r);
 	json_decref(p->components);
@@ -1882,12 +1691,12 @@ static void post_fallback(struct post *p)
 	/* a new key: this is another message than the refused one */
 	if (strlen(p->key) + 4 <= sizeof(p->key))
 		memcpy(p->key + strlen(p->key), "#fb", 4);
-	post_chunks(p, p->room);
+	dsc_post_chunks(p, p->room);
 	rich_release(&r);
 	buf_release(&md);
 }
 
-static const char *dm_lookup(struct discord *d, const char *user)
+const char *dsc_dm_lookup(struct discord *d, const char *user)
 {
 	size_t i;
 
@@ -1897,7 +1706,7 @@ static const char *dm_lookup(struct discord *d, const char *user)
 	return NULL;
 }
 
-static void on_dm_channel(const struct discord_rest_resp *resp, void *ctx)
+void dsc_on_dm_channel(const struct discord_rest_resp *resp, void *ctx)
 {
 	struct post *p = ctx;
 	struct discord *d = p->d;
@@ -1905,21 +1714,21 @@ static void on_dm_channel(const struct discord_rest_resp *resp, void *ctx)
 	const char *id;
 
 	if (d->stopping) {
-		post_free(p);
+		dsc_post_free(p);
 		return;
 	}
-	if (resp->status == 403 && error_code(resp->body) == 50007) {
-		post_fallback(p);
+	if (resp->status == 403 && dsc_error_code(resp->body) == 50007) {
+		dsc_post_fallback(p);
 		return;
 	}
 	j = resp->status >= 200 && resp->status < 300 ? json_loads(buf_str(resp->body), 0, NULL)
 						       : NULL;
 	id = json_string_value(json_object_get(j, "id"));
-	if (!id || !is_snowflake(id)) {
+	if (!id || !dsc_is_snowflake(id)) {
 		log_warn("discord: cannot open a DM channel (HTTP %ld); outbox %lld kept",
 			 resp->status, (long long)p->outbox_id);
 		json_decref(j);
-		post_free(p);
+		dsc_post_free(p);
 		return;
 	}
 	if (d->ndms < DM_CACHE_MAX) {
@@ -1927,21 +1736,21 @@ static void on_dm_channel(const struct discord_rest_resp *resp, void *ctx)
 		snprintf(d->dms[d->ndms].channel, sizeof(d->dms[d->ndms].channel), "%s", id);
 		d->ndms++;
 	}
-	post_chunks(p, id);
+	dsc_post_chunks(p, id);
 	json_decref(j);
 }
 
-static int discord_send(struct adapter *a, const struct outmsg *m, struct buf *err)
+int dsc_send(struct adapter *a, const struct outmsg *m, struct buf *err)
 {
-	struct discord *d = downcast(a);
+	struct discord *d = dsc_downcast(a);
 	struct post *p;
 	enum locale loc;
 
-	if (!is_snowflake(m->room) || (m->user && !is_snowflake(m->user)))
+	if (!dsc_is_snowflake(m->room) || (m->user && !dsc_is_snowflake(m->user)))
 		return buf_setf(err, "not a Discord channel or user id"), -1;
 	p = xcalloc(1, sizeof(*p));
 	p->d = d;
-	live_add(d, &p->live, post_release);
+	dsc_live_add(d, &p->live, post_release);
 	p->outbox_id = m->outbox_id;
 	snprintf(p->room, sizeof(p->room), "%s", m->room);
 	snprintf(p->user, sizeof(p->user), "%s", m->user ? m->user : "");
@@ -1949,14 +1758,14 @@ static int discord_send(struct adapter *a, const struct outmsg *m, struct buf *e
 	p->es = m->locale && !locale_parse(m->locale, &loc) && loc == LOC_ES;
 	p->session = m->session;
 	p->version = m->version;
-	if (render(m->body, &p->ch, err)) {
-		post_free(p);
+	if (dsc_render(m->body, &p->ch, err)) {
+		dsc_post_free(p);
 		return -1;
 	}
 	if (m->image && m->image->follow) {
 		/* the text now; the picture is added to its last message
-		 * when it comes (discord_picture) */
-		struct follow *f = follow_add(d, m->image->follow, FOLLOW_POST);
+		 * when it comes (dsc_picture) */
+		struct follow *f = dsc_follow_add(d, m->image->follow, FOLLOW_POST);
 
 		f->p = p;
 		p->follow = m->image->follow;
@@ -1970,16 +1779,16 @@ static int discord_send(struct adapter *a, const struct outmsg *m, struct buf *e
 			 m->image->name ? m->image->name : "board.png");
 		p->png_alt = m->image->alt ? xstrdup(m->image->alt) : NULL;
 		if (!p->ch.n)
-			collect_chunk(&p->ch, "", 0);
+			dsc_collect_chunk(&p->ch, "", 0);
 	}
 	if (!p->ch.n && !p->follow) {
 		/* nothing to show: delivered by definition */
-		post_finish(p);
+		dsc_post_finish(p);
 		return 0;
 	}
-	if (!rest_fits(d, p->ch.n + 1)) {
+	if (!dsc_rest_fits(d, p->ch.n + 1)) {
 		/* back-pressure (discord.h); the manager keeps it stored */
-		post_free(p);
+		dsc_post_free(p);
 		return buf_setf(err, "Discord is not keeping up (%zu requests waiting); kept in "
 				"the outbox for the next start", discord_rest_pending(d->rest)), -1;
 	}
@@ -1989,18 +1798,18 @@ static int discord_send(struct adapter *a, const struct outmsg *m, struct buf *e
 			? discord_picture_components(m->session, m->version, p->es)
 			: discord_board_components(m->session, m->version, p->es);
 	if (!m->user) {
-		post_chunks(p, p->room);
-	} else if (dm_lookup(d, p->user)) {
-		post_chunks(p, dm_lookup(d, p->user));
+		dsc_post_chunks(p, p->room);
+	} else if (dsc_dm_lookup(d, p->user)) {
+		dsc_post_chunks(p, dsc_dm_lookup(d, p->user));
 	} else {
 		json_t *body = json_pack("{s:s}", "recipient_id", p->user);
 		char *text = json_dumps(body, JSON_COMPACT);
 
 		json_decref(body);
-		if (discord_rest_submit(d->rest, "POST", "/users/@me/channels", text, on_dm_channel,
+		if (discord_rest_submit(d->rest, "POST", "/users/@me/channels", text, dsc_on_dm_channel,
 					p, err)) {
 			free(text);
-			post_free(p);
+			dsc_post_free(p);
 			return -1;
 		}
 		free(text);
@@ -2012,19 +1821,19 @@ static int discord_send(struct adapter *a, const struct outmsg *m, struct buf *e
  * The picture of a message sent or answered with img->follow (adapter.h):
  * an outbox post adds it to its text's last message once that text
  * landed (or posts what comes in its place), then confirms the message;
- * an answer gets it by an edit or a follow-up (ix_picture).
+ * an answer gets it by an edit or a follow-up (dsc_ix_picture).
  */
-static int discord_picture(struct adapter *a, uint64_t id, const struct adapter_image *img,
+int dsc_picture(struct adapter *a, uint64_t id, const struct adapter_image *img,
 			   const struct rich *text, struct buf *err)
 {
-	struct discord *d = downcast(a);
-	struct follow *f = follow_take(d, id);
+	struct discord *d = dsc_downcast(a);
+	struct follow *f = dsc_follow_take(d, id);
 	struct post *p;
 
 	if (!f)
 		return 0;	/* its message failed, or was dropped */
 	if (f->x) {
-		ix_picture(d, f, img, text);
+		dsc_ix_picture(d, f, img, text);
 		free(f);
 		return 0;
 	}
@@ -2032,24 +1841,22 @@ static int discord_picture(struct adapter *a, uint64_t id, const struct adapter_
 	free(f);
 	p->awaiting = 0;
 	if (img && img->png) {
-		post_drop_picture(p);
+		dsc_post_drop_picture(p);
 		p->png = xmalloc(img->len ? img->len : 1);
 		memcpy(p->png, img->png, img->len);
 		p->png_len = img->len;
 		snprintf(p->png_name, sizeof(p->png_name), "%s", img->name ? img->name : "board.png");
 		p->png_alt = img->alt ? xstrdup(img->alt) : NULL;
-	} else if (text && text->n && render(text, &p->more, err)) {
+	} else if (text && text->n && dsc_render(text, &p->more, err)) {
 		log_warn("discord: outbox %lld: %s", (long long)p->outbox_id, buf_str(err));
 		buf_reset(err);
 	}
 	if (p->held) {
 		p->held = 0;
-		post_finish(p);
+		dsc_post_finish(p);
 	}
 	return 0;
 }
-
-/* ---- lifecycle ---- */
 
 static void on_handle_closed(uv_handle_t *h)
 {
@@ -2060,7 +1867,7 @@ static void on_handle_closed(uv_handle_t *h)
 
 static int discord_start(struct adapter *a, uv_loop_t *loop, struct buf *err)
 {
-	struct discord *d = downcast(a);
+	struct discord *d = dsc_downcast(a);
 	struct discord_rest_config rc;
 	uv_timer_t *timers[] = { &d->gw_timer, &d->connect_timer, &d->send_timer,
 				 &d->retry_timer };
@@ -2072,7 +1879,7 @@ static int discord_start(struct adapter *a, uv_loop_t *loop, struct buf *err)
 	rc.base_url = d->api_url;
 	rc.proxy = d->api_proxy;
 	rc.direct_url = d->direct_url;
-	rc.on_down = on_rest_down;
+	rc.on_down = dsc_on_rest_down;
 	rc.ctx = d;
 	rc.seed = d->seed;
 	rc.max_pending = d->rest_max;
@@ -2094,14 +1901,14 @@ static int discord_start(struct adapter *a, uv_loop_t *loop, struct buf *err)
 	ratelimit_window_init(&d->window, RATELIMIT_GATEWAY_SENDS, RATELIMIT_GATEWAY_PERIOD_MS);
 	gateway_init(&d->gw, d->token, GATEWAY_INTENTS_DEFAULT, d->shard_id, d->shard_count,
 		     d->seed);
-	register_commands(d);
-	ask_gateway_url(d);
+	dsc_register_commands(d);
+	dsc_ask_gateway_url(d);
 	return 0;
 }
 
 static void discord_stop(struct adapter *a)
 {
-	struct discord *d = downcast(a);
+	struct discord *d = dsc_downcast(a);
 	uv_timer_t *timers[] = { &d->gw_timer, &d->connect_timer, &d->send_timer,
 				 &d->retry_timer };
 	size_t i;
@@ -2110,7 +1917,7 @@ static void discord_stop(struct adapter *a)
 		return;
 	d->stopping = 1;
 	metric_set(&met_platform_connected, METER_DISCORD, 0, 0);
-	sendq_clear(d);
+	dsc_sendq_clear(d);
 	for (i = 0; i < sizeof(timers) / sizeof(timers[0]); i++)
 		uv_close((uv_handle_t *)timers[i], on_handle_closed);
 	ws_client_free(d->ws);
@@ -2123,7 +1930,7 @@ static void discord_stop(struct adapter *a)
 
 static void discord_free(struct adapter *a)
 {
-	struct discord *d = downcast(a);
+	struct discord *d = dsc_downcast(a);
 
 	if (d->started)
 		gateway_release(&d->gw);
@@ -2152,11 +1959,11 @@ static const struct adapter_ops discord_ops = {
 	.caps = ADAPTER_CAP_PRIVATE_ON_DEMAND | ADAPTER_CAP_IMAGES,
 	.start = discord_start,
 	.stop = discord_stop,
-	.send = discord_send,
-	.reply = discord_reply,
+	.send = dsc_send,
+	.reply = dsc_reply,
 	.free = discord_free,
-	.reply_image = discord_reply_image,
-	.picture = discord_picture,
+	.reply_image = dsc_reply_image,
+	.picture = dsc_picture,
 };
 
 /* A REST base: http(s) as http_url_allowed() says, or with proxy also to a
@@ -2182,11 +1989,11 @@ struct adapter *discord_adapter_new(const struct discord_config *cfg, struct buf
 		buf_setf(err, "DISCORD_TOKEN does not look like a bot token");
 		return NULL;
 	}
-	if (cfg->application_id && *cfg->application_id && !is_snowflake(cfg->application_id)) {
+	if (cfg->application_id && *cfg->application_id && !dsc_is_snowflake(cfg->application_id)) {
 		buf_setf(err, "DISCORD_APPLICATION_ID must be a numeric id");
 		return NULL;
 	}
-	if (cfg->guild_id && *cfg->guild_id && !is_snowflake(cfg->guild_id)) {
+	if (cfg->guild_id && *cfg->guild_id && !dsc_is_snowflake(cfg->guild_id)) {
 		buf_setf(err, "DISCORD_GUILD_ID must be a numeric id");
 		return NULL;
 	}
