@@ -10,16 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "adapters/discord/discord_int.h"
-#include "adapters/discord/interaction.h"
-#include "adapters/discord/markdown.h"
 #include "adapters/http.h"
-#include "games/game.h"
-#include "util/logging.h"
 #include "util/meters.h"
-#include "util/text.h"
 
 struct follow *dsc_follow_add(struct discord *d, uint64_t id, enum follow_where where)
 {

@@ -11,7 +11,6 @@
 #include "adapters/discord/discord_int.h"
 #include "adapters/discord/interaction.h"
 #include "adapters/discord/markdown.h"
-#include "games/game.h"
 #include "util/logging.h"
 
 /* The DM was refused: a mention in the game's channel, with the buttons
