@@ -10,15 +10,7 @@
  * an image surface of the page's height; then png.c encodes it.  Text is
  * shaped twice; cairo's recording surfaces, which would save that, cost
  * more to play back than the shaping.
- *
- * Text goes through PangoLayouts (DejaVu Sans), positioned with
- * cairo_move_to: the transformation matrix stays the identity, so one
- * pango context fits every surface.  Shaping is most of the cost of a
- * picture's text, and boards repeat their texts (names, labels, numbers:
- * between the two passes, and from one board to the next), so each thread
- * keeps its context and a cache of laid-out texts (struct lay), keyed by
- * the text and how it is set; a text is shaped once per thread until the
- * cache fills and starts again (LAY_MAX).
+
  */
 #include "paint/paint.h"
 
@@ -32,33 +24,7 @@
 #include <fontconfig/fontconfig.h>
 #include <pango/pangocairo.h>
 
-#define MARGIN 18		/* page margin */
-#define GAP 10			/* between blocks */
-#define PAD 12			/* inside a panel */
-#define HALF_GAP 12		/* between two half panels */
-#define CARD_W 138
-#define CARD_GAP 10
-#define BAND_H 26
-#define CHIP_H 32
-#define PIP_H 22
-#define MARK_R 13
-#define CELL_MAX 62
-#define ROW_H 30		/* a table row */
-
-#define FONT "DejaVu Sans"
-
-/* ---- colours and shapes ---- */
-
-enum shape {
-	SH_NONE, SH_CIRCLE, SH_SQUARE, SH_TRIANGLE, SH_DIAMOND, SH_HEXAGON, SH_PENTAGON,
-	SH_STAR, SH_PLUS, SH_TRIANGLE_DOWN, SH_RING, SH_BAR, SH_SQUARE_OPEN, SH_SPARKLE,
-};
-
-struct swatch {
-	unsigned char rgb[3];
-	int dark;		/* text on it is white */
-	enum shape shape;
-};
+#include "paint/paint_int.h"
 
 /* Colours that stay apart for the common colour blindnesses as far as a
  * palette of thirteen can, and a shape each so that none has to. */
@@ -88,37 +54,27 @@ static const struct swatch swatches[SCOL_COUNT] = {
 	[SCOL_SEAT + 7] = { { 0x99, 0x99, 0x99 }, 0, SH_CIRCLE },
 };
 
-static const unsigned char PAGE[3] = { 0xF3, 0xEC, 0xDC };	/* parchment */
-static const unsigned char PANEL[3] = { 0xFD, 0xFA, 0xF2 };
-static const unsigned char CARD[3] = { 0xFF, 0xFE, 0xF9 };
-static const unsigned char BACK[3] = { 0x4A, 0x52, 0x5E };	/* a card's back */
-static const unsigned char INK[3] = { 0x24, 0x22, 0x1E };
-static const unsigned char FAINT[3] = { 0x6E, 0x62, 0x4B };
-static const unsigned char EDGE[3] = { 0xA8, 0x99, 0x78 };
-static const unsigned char ACCENT[3] = { 0xB0, 0x3A, 0x2E };	/* whose turn */
-static const unsigned char HILITE[3] = { 0xD4, 0xA7, 0x2C };
-
 void paint_rgb(enum scene_colour c, unsigned char rgb[3])
 {
 	memcpy(rgb, swatches[c < SCOL_COUNT ? c : SCOL_NONE].rgb, 3);
 }
 
-static void set_rgb(cairo_t *cr, const unsigned char rgb[3])
+void pnt_set_rgb(cairo_t *cr, const unsigned char rgb[3])
 {
 	cairo_set_source_rgb(cr, rgb[0] / 255.0, rgb[1] / 255.0, rgb[2] / 255.0);
 }
 
-static void set_rgba(cairo_t *cr, const unsigned char rgb[3], double a)
+void pnt_set_rgba(cairo_t *cr, const unsigned char rgb[3], double a)
 {
 	cairo_set_source_rgba(cr, rgb[0] / 255.0, rgb[1] / 255.0, rgb[2] / 255.0, a);
 }
 
-static const struct swatch *swatch_of(int c)
+const struct swatch *pnt_swatch_of(int c)
 {
 	return &swatches[c >= 0 && c < SCOL_COUNT ? c : SCOL_NONE];
 }
 
-static void rounded(cairo_t *cr, double x, double y, double w, double h, double r)
+void pnt_rounded(cairo_t *cr, double x, double y, double w, double h, double r)
 {
 	cairo_new_sub_path(cr);
 	cairo_arc(cr, x + w - r, y + r, r, -M_PI / 2, 0);
@@ -161,9 +117,9 @@ static void star(cairo_t *cr, double cx, double cy, double r, int points, double
 /* The shape of colour c, size s, centred at (cx, cy): filled with the
  * colour and outlined in ink (on a band of the same colour, ink = the
  * band's text colour, so it shows). */
-static void shape(cairo_t *cr, int c, double cx, double cy, double s, const unsigned char *ink)
+void pnt_shape(cairo_t *cr, int c, double cx, double cy, double s, const unsigned char *ink)
 {
-	const struct swatch *sw = swatch_of(c);
+	const struct swatch *sw = pnt_swatch_of(c);
 	double r = s / 2;
 
 	cairo_new_path(cr);
@@ -208,22 +164,17 @@ static void shape(cairo_t *cr, int c, double cx, double cy, double s, const unsi
 		break;
 	}
 	if (sw->shape == SH_RING || sw->shape == SH_SQUARE_OPEN) {
-		set_rgb(cr, ink);
+		pnt_set_rgb(cr, ink);
 		cairo_set_line_width(cr, s * 0.22);
 		cairo_stroke(cr);
 		return;
 	}
-	set_rgb(cr, sw->rgb);
+	pnt_set_rgb(cr, sw->rgb);
 	cairo_fill_preserve(cr);
-	set_rgb(cr, ink);
+	pnt_set_rgb(cr, ink);
 	cairo_set_line_width(cr, 1.6);
 	cairo_stroke(cr);
 }
-
-/* ---- the painter's state ---- */
-
-enum font { F_TITLE, F_TEXT, F_BOLD, F_NOTE, F_AREA, F_LABEL, F_CARD, F_BAND, F_SUB, F_CORNER,
-	    F_CHIP, F_CHIPV, F_PIP, F_MARK, F_NUM, F_CELL, F_HEAD, F_COUNT };
 
 static const struct { int px; int bold; } fonts[F_COUNT] = {
 	[F_TITLE] = { 28, 1 }, [F_TEXT] = { 19, 0 }, [F_BOLD] = { 19, 1 }, [F_NOTE] = { 15, 0 },
@@ -255,23 +206,10 @@ static _Thread_local struct {
 	size_t n;
 	/* a layout for a text too long to keep (never cached) */
 	PangoLayout *spare;
-	cairo_pattern_t *stripes;	/* a card's back (card_draw) */
+	cairo_pattern_t *stripes;	/* a card's back (pnt_card_draw) */
 } kept;
 
-struct painter {
-	const struct scene *sc;
-	PangoLayout *lay;	/* the text last set (kept's, borrowed) */
-	unsigned flags;
-	struct paint_box *boxes;
-	size_t nboxes, capboxes;
-	int cut;		/* the page reached PAINT_MAX_HEIGHT */
-	int dry;		/* the measuring pass: nothing lands anywhere */
-	int *area_h;		/* per item: an AREA's height, from the measuring pass */
-	short *card_h;		/* per item: a CARD's height (0: not measured yet) */
-	short *title_px;	/* per item: its title's font size (0: not fitted yet) */
-};
-
-static void box(struct painter *p, size_t item, double x, double y, double w, double h)
+void pnt_box(struct painter *p, size_t item, double x, double y, double w, double h)
 {
 	if (!(p->flags & PAINT_BOXES) || p->dry)
 		return;
@@ -288,7 +226,7 @@ static void box(struct painter *p, size_t item, double x, double y, double w, do
 }
 
 /* The thread's pango context and fonts, made on its first picture. */
-static void kept_init(void)
+void pnt_kept_init(void)
 {
 	cairo_font_options_t *fo;
 	cairo_surface_t *img;
@@ -338,7 +276,7 @@ static void kept_clear(void)
 	kept.n = 0;
 }
 
-static void kept_release(void)
+void pnt_kept_release(void)
 {
 	int f;
 
@@ -402,10 +340,10 @@ static void lay_setup(PangoLayout *l, const char *s, enum font f, int px, int wi
 /*
  * Sets the layout to s in font f (at px pixels; 0: the font's size),
  * wrapped at width (0: no wrap), at most lines lines (0: any; past them
- * an ellipsis), aligned (PANGO_ALIGN_*): p->lay is it, for text_draw.
+ * an ellipsis), aligned (PANGO_ALIGN_*): p->lay is it, for pnt_text_draw.
  * Returns the pixel height; *w the pixel width when w is not NULL.
  */
-static int text_set_px(struct painter *p, const char *s, enum font f, int px, int width,
+int pnt_text_set_px(struct painter *p, const char *s, enum font f, int px, int width,
 		       int lines, PangoAlignment align, int *w)
 {
 	size_t n;
@@ -462,15 +400,15 @@ static int text_set_px(struct painter *p, const char *s, enum font f, int px, in
 	return l->h;
 }
 
-static int text_set(struct painter *p, const char *s, enum font f, int width, int lines,
+int pnt_text_set(struct painter *p, const char *s, enum font f, int width, int lines,
 		    PangoAlignment align, int *w)
 {
-	return text_set_px(p, s, f, 0, width, lines, align, w);
+	return pnt_text_set_px(p, s, f, 0, width, lines, align, w);
 }
 
 /* The size of font f (at most its own, at least min) at which every word
  * of s fits in width: a long name is set smaller rather than broken. */
-static int fit_px(struct painter *p, const char *s, enum font f, int width, int min)
+int pnt_fit_px(struct painter *p, const char *s, enum font f, int width, int min)
 {
 	char word[SCENE_TEXT_MAX + 1];
 	int px = fonts[f].px;
@@ -483,7 +421,7 @@ static int fit_px(struct painter *p, const char *s, enum font f, int width, int 
 			memcpy(word, s, n);
 			word[n] = '\0';
 			while (px > min) {
-				text_set_px(p, word, f, px, 0, 0, PANGO_ALIGN_LEFT, &ww);
+				pnt_text_set_px(p, word, f, px, 0, 0, PANGO_ALIGN_LEFT, &ww);
 				if (ww <= width)
 					break;
 				px--;
@@ -495,29 +433,27 @@ static int fit_px(struct painter *p, const char *s, enum font f, int width, int 
 	return px;
 }
 
-static void text_draw(struct painter *p, cairo_t *cr, double x, double y, const unsigned char *rgb)
+void pnt_text_draw(struct painter *p, cairo_t *cr, double x, double y, const unsigned char *rgb)
 {
 	if (p->dry)
 		return;
-	set_rgb(cr, rgb);
+	pnt_set_rgb(cr, rgb);
 	cairo_move_to(cr, x, y);
 	pango_cairo_show_layout(cr, p->lay);
 }
 
 /* One line of s in font f, cut with an ellipsis at width; returns its width. */
-static int line_draw(struct painter *p, cairo_t *cr, const char *s, enum font f, double x,
+int pnt_line_draw(struct painter *p, cairo_t *cr, const char *s, enum font f, double x,
 		     double y, int width, const unsigned char *rgb)
 {
 	int w;
 
-	text_set(p, s, f, width, 1, PANGO_ALIGN_LEFT, &w);
-	text_draw(p, cr, x, y, rgb);
+	pnt_text_set(p, s, f, width, 1, PANGO_ALIGN_LEFT, &w);
+	pnt_text_draw(p, cr, x, y, rgb);
 	return w;
 }
 
-/* ---- pieces ---- */
-
-static int is_piece(int kind)
+int pnt_is_piece(int kind)
 {
 	return kind == SCENE_CARD || kind == SCENE_CHIP;
 }
@@ -536,7 +472,7 @@ static int pip_width(struct painter *p, const struct scene_item *it)
 {
 	int w;
 
-	text_set(p, it->text, F_PIP, 0, 0, PANGO_ALIGN_LEFT, &w);
+	pnt_text_set(p, it->text, F_PIP, 0, 0, PANGO_ALIGN_LEFT, &w);
 	return w + 9;
 }
 
@@ -560,24 +496,24 @@ static int pip_lines(struct painter *p, size_t i, int w)
 }
 
 /* The size card i's title is set in (fitted once). */
-static int title_px(struct painter *p, size_t i)
+int pnt_title_px(struct painter *p, size_t i)
 {
 	if (!p->title_px[i])
-		p->title_px[i] = (short)fit_px(p, p->sc->v[i].text, F_CARD, CARD_W - 16, 12);
+		p->title_px[i] = (short)pnt_fit_px(p, p->sc->v[i].text, F_CARD, CARD_W - 16, 12);
 	return p->title_px[i];
 }
 
 /* The height card i needs (measured once). */
-static int card_height(struct painter *p, size_t i)
+int pnt_card_height(struct painter *p, size_t i)
 {
 	const struct scene_item *it = &p->sc->v[i];
 	int h = BAND_H + 6, inner = CARD_W - 16;
 
 	if (p->card_h[i])
 		return p->card_h[i];
-	h += text_set_px(p, it->text, F_CARD, title_px(p, i), inner, 3, PANGO_ALIGN_LEFT, NULL);
+	h += pnt_text_set_px(p, it->text, F_CARD, pnt_title_px(p, i), inner, 3, PANGO_ALIGN_LEFT, NULL);
 	if (it->sub && *it->sub)
-		h += 2 + text_set(p, it->sub, F_SUB, inner, 3, PANGO_ALIGN_LEFT, NULL);
+		h += 2 + pnt_text_set(p, it->sub, F_SUB, inner, 3, PANGO_ALIGN_LEFT, NULL);
 	h += pip_lines(p, i, inner) * (PIP_H + 4);
 	if (it->count > 1)
 		h += 6;
@@ -588,7 +524,7 @@ static int card_height(struct painter *p, size_t i)
 
 /* The tile of a card's back: white lines 6 wide along u + v = 16 n, at
  * 10 % (seamless when repeated: the lines go on 16 pixels further). */
-static cairo_pattern_t *stripes(void)
+cairo_pattern_t *pnt_stripes(void)
 {
 	cairo_surface_t *t;
 	cairo_t *c;
@@ -613,10 +549,10 @@ static cairo_pattern_t *stripes(void)
 	return kept.stripes;
 }
 
-static void card_draw(struct painter *p, cairo_t *cr, size_t i, double x, double y, int h)
+void pnt_card_draw(struct painter *p, cairo_t *cr, size_t i, double x, double y, int h)
 {
 	const struct scene_item *it = &p->sc->v[i];
-	const struct swatch *sw = swatch_of(it->colour);
+	const struct swatch *sw = pnt_swatch_of(it->colour);
 	const unsigned char *ink = sw->dark ? (const unsigned char *)"\xFF\xFF\xFF" : INK;
 	int down = (it->flags & SCENE_DOWN) != 0, inner = CARD_W - 16, bx;
 	double ty;
@@ -626,66 +562,66 @@ static void card_draw(struct painter *p, cairo_t *cr, size_t i, double x, double
 		return;
 
 	/* the card */
-	rounded(cr, x, y, CARD_W, h, 9);
-	set_rgb(cr, down ? BACK : CARD);
+	pnt_rounded(cr, x, y, CARD_W, h, 9);
+	pnt_set_rgb(cr, down ? BACK : CARD);
 	cairo_fill_preserve(cr);
 	if (it->flags & SCENE_MARKED) {
-		set_rgb(cr, HILITE);
+		pnt_set_rgb(cr, HILITE);
 		cairo_set_line_width(cr, 5);
 	} else {
-		set_rgb(cr, EDGE);
+		pnt_set_rgb(cr, EDGE);
 		cairo_set_line_width(cr, 1.5);
 	}
 	cairo_stroke(cr);
 	if (down) {
 		/* a back: diagonal stripes (x + y = 16 n from the card's
 		 * corner), so it never reads as a face: a rectangle inside the
-		 * rounded corners filled with a tile of them (drawing the lines
+		 * pnt_rounded corners filled with a tile of them (drawing the lines
 		 * themselves, clipped, cost more than the rest of the card) */
 		cairo_matrix_t mx;
 
 		cairo_save(cr);
 		cairo_rectangle(cr, x + 5, y + 5, CARD_W - 10, h - 10);
 		cairo_matrix_init_translate(&mx, -(x + y), 0);
-		cairo_pattern_set_matrix(stripes(), &mx);
-		cairo_set_source(cr, stripes());
+		cairo_pattern_set_matrix(pnt_stripes(), &mx);
+		cairo_set_source(cr, pnt_stripes());
 		cairo_fill(cr);
 		cairo_restore(cr);
 	} else {
 		/* the band: the suit's colour, its shape, its words, the value;
-		 * the card's top with its rounded corners, filled (no clip) */
+		 * the card's top with its pnt_rounded corners, filled (no clip) */
 		cairo_new_sub_path(cr);
 		cairo_arc(cr, x + 9, y + 9, 9, M_PI, 3 * M_PI / 2);
 		cairo_arc(cr, x + CARD_W - 9, y + 9, 9, -M_PI / 2, 0);
 		cairo_line_to(cr, x + CARD_W, y + BAND_H);
 		cairo_line_to(cr, x, y + BAND_H);
 		cairo_close_path(cr);
-		set_rgb(cr, sw->rgb);
+		pnt_set_rgb(cr, sw->rgb);
 		cairo_fill(cr);
 		bx = 8;
 		if (sw->shape != SH_NONE) {
-			shape(cr, it->colour, x + bx + 9, y + BAND_H / 2.0, 16, ink);
+			pnt_shape(cr, it->colour, x + bx + 9, y + BAND_H / 2.0, 16, ink);
 			bx += 24;
 		}
 		if (it->corner && *it->corner) {
 			int cw;
 
-			text_set(p, it->corner, F_CORNER, 0, 0, PANGO_ALIGN_LEFT, &cw);
-			text_draw(p, cr, x + CARD_W - 8 - cw, y + (BAND_H - 21) / 2.0, ink);
+			pnt_text_set(p, it->corner, F_CORNER, 0, 0, PANGO_ALIGN_LEFT, &cw);
+			pnt_text_draw(p, cr, x + CARD_W - 8 - cw, y + (BAND_H - 21) / 2.0, ink);
 			inner -= cw + 6;
 		}
 		if (it->band && *it->band)
-			line_draw(p, cr, it->band, F_BAND, x + bx, y + (BAND_H - 16) / 2.0,
+			pnt_line_draw(p, cr, it->band, F_BAND, x + bx, y + (BAND_H - 16) / 2.0,
 				  inner - bx + 8, ink);
 		inner = CARD_W - 16;
 	}
 	ty = y + BAND_H + 4;
-	ty += text_set_px(p, it->text, F_CARD, title_px(p, i), inner, 3, PANGO_ALIGN_LEFT, NULL);
-	text_draw(p, cr, x + 8, y + BAND_H + 4, down ? (const unsigned char *)"\xF0\xF0\xF0" : INK);
+	ty += pnt_text_set_px(p, it->text, F_CARD, pnt_title_px(p, i), inner, 3, PANGO_ALIGN_LEFT, NULL);
+	pnt_text_draw(p, cr, x + 8, y + BAND_H + 4, down ? (const unsigned char *)"\xF0\xF0\xF0" : INK);
 	if (it->sub && *it->sub) {
-		int sh = text_set(p, it->sub, F_SUB, inner, 3, PANGO_ALIGN_LEFT, NULL);
+		int sh = pnt_text_set(p, it->sub, F_SUB, inner, 3, PANGO_ALIGN_LEFT, NULL);
 
-		text_draw(p, cr, x + 8, ty + 2, down ? (const unsigned char *)"\xD8\xD8\xD8" : FAINT);
+		pnt_text_draw(p, cr, x + 8, ty + 2, down ? (const unsigned char *)"\xD8\xD8\xD8" : FAINT);
 		ty += 2 + sh;
 	}
 	/* pips at the foot */
@@ -695,23 +631,23 @@ static void card_draw(struct painter *p, cairo_t *cr, size_t i, double x, double
 
 		for (j = i + 1; j < end; j++) {
 			const struct scene_item *pip = &p->sc->v[j];
-			const struct swatch *ps = swatch_of(pip->colour);
+			const struct swatch *ps = pnt_swatch_of(pip->colour);
 			int pw = pip_width(p, pip);
 
 			if (px && px + pw > inner) {
 				px = 0;
 				py += PIP_H + 4;
 			}
-			rounded(cr, x + 8 + px, py, pw, PIP_H, 5);
-			set_rgb(cr, ps->rgb);
+			pnt_rounded(cr, x + 8 + px, py, pw, PIP_H, 5);
+			pnt_set_rgb(cr, ps->rgb);
 			cairo_fill_preserve(cr);
-			set_rgba(cr, INK, 0.5);
+			pnt_set_rgba(cr, INK, 0.5);
 			cairo_set_line_width(cr, 1);
 			cairo_stroke(cr);
-			text_set(p, pip->text, F_PIP, 0, 0, PANGO_ALIGN_LEFT, NULL);
-			text_draw(p, cr, x + 8 + px + 4.5, py + 3.5,
+			pnt_text_set(p, pip->text, F_PIP, 0, 0, PANGO_ALIGN_LEFT, NULL);
+			pnt_text_draw(p, cr, x + 8 + px + 4.5, py + 3.5,
 				  ps->dark ? (const unsigned char *)"\xFF\xFF\xFF" : INK);
-			box(p, j, x + 8 + px, py, pw, PIP_H);
+			pnt_box(p, j, x + 8 + px, py, pw, PIP_H);
 			px += pw + 3;
 		}
 	}
@@ -720,35 +656,35 @@ static void card_draw(struct painter *p, cairo_t *cr, size_t i, double x, double
 		int cw;
 
 		snprintf(n, sizeof(n), "\xC3\x97%d", it->count);	/* ×n */
-		text_set(p, n, F_CORNER, 0, 0, PANGO_ALIGN_LEFT, &cw);
-		rounded(cr, x + CARD_W - cw - 16, y + h - 30, cw + 10, 24, 8);
-		set_rgb(cr, INK);
+		pnt_text_set(p, n, F_CORNER, 0, 0, PANGO_ALIGN_LEFT, &cw);
+		pnt_rounded(cr, x + CARD_W - cw - 16, y + h - 30, cw + 10, 24, 8);
+		pnt_set_rgb(cr, INK);
 		cairo_fill(cr);
-		text_draw(p, cr, x + CARD_W - cw - 11, y + h - 29, (const unsigned char *)"\xFF\xFF\xFF");
+		pnt_text_draw(p, cr, x + CARD_W - cw - 11, y + h - 29, (const unsigned char *)"\xFF\xFF\xFF");
 	}
 	if (it->flags & SCENE_DIM) {
-		rounded(cr, x, y, CARD_W, h, 9);
+		pnt_rounded(cr, x, y, CARD_W, h, 9);
 		cairo_set_source_rgba(cr, 1, 1, 1, 0.55);
 		cairo_fill(cr);
 	}
-	box(p, i, x, y, CARD_W, h);
+	pnt_box(p, i, x, y, CARD_W, h);
 }
 
-static int chip_width(struct painter *p, const struct scene_item *it)
+int pnt_chip_width(struct painter *p, const struct scene_item *it)
 {
 	int lw = 0, vw = 0, w = 18;
 
-	if (swatch_of(it->colour)->shape != SH_NONE)
+	if (pnt_swatch_of(it->colour)->shape != SH_NONE)
 		w += 26;
 	if (it->text && *it->text)
-		text_set(p, it->text, F_CHIP, 0, 0, PANGO_ALIGN_LEFT, &lw);
+		pnt_text_set(p, it->text, F_CHIP, 0, 0, PANGO_ALIGN_LEFT, &lw);
 	if (it->corner && *it->corner)
-		text_set(p, it->corner, F_CHIPV, 0, 0, PANGO_ALIGN_LEFT, &vw);
+		pnt_text_set(p, it->corner, F_CHIPV, 0, 0, PANGO_ALIGN_LEFT, &vw);
 	w += lw + vw + (lw && vw ? 6 : 0);
 	return w > PAINT_WIDTH - 2 * MARGIN - 2 * PAD ? PAINT_WIDTH - 2 * MARGIN - 2 * PAD : w;
 }
 
-static void chip_draw(struct painter *p, cairo_t *cr, size_t i, double x, double y, int w)
+void pnt_chip_draw(struct painter *p, cairo_t *cr, size_t i, double x, double y, int w)
 {
 	const struct scene_item *it = &p->sc->v[i];
 	double tx = x + 9;
@@ -757,38 +693,36 @@ static void chip_draw(struct painter *p, cairo_t *cr, size_t i, double x, double
 	if (p->dry)
 		return;
 
-	rounded(cr, x, y, w, CHIP_H, CHIP_H / 2.0);
-	set_rgb(cr, CARD);
+	pnt_rounded(cr, x, y, w, CHIP_H, CHIP_H / 2.0);
+	pnt_set_rgb(cr, CARD);
 	cairo_fill_preserve(cr);
 	if (it->flags & SCENE_MARKED) {
-		set_rgb(cr, HILITE);
+		pnt_set_rgb(cr, HILITE);
 		cairo_set_line_width(cr, 4);
 	} else {
-		set_rgb(cr, EDGE);
+		pnt_set_rgb(cr, EDGE);
 		cairo_set_line_width(cr, 1.5);
 	}
 	cairo_stroke(cr);
-	if (swatch_of(it->colour)->shape != SH_NONE) {
-		shape(cr, it->colour, tx + 10, y + CHIP_H / 2.0, 20, INK);
+	if (pnt_swatch_of(it->colour)->shape != SH_NONE) {
+		pnt_shape(cr, it->colour, tx + 10, y + CHIP_H / 2.0, 20, INK);
 		tx += 26;
 	}
 	if (it->text && *it->text) {
-		lw = line_draw(p, cr, it->text, F_CHIP, tx, y + (CHIP_H - 18) / 2.0,
+		lw = pnt_line_draw(p, cr, it->text, F_CHIP, tx, y + (CHIP_H - 18) / 2.0,
 			       (int)(x + w - tx - 8), INK);
 		tx += lw + 6;
 	}
 	if (it->corner && *it->corner)
-		line_draw(p, cr, it->corner, F_CHIPV, tx, y + (CHIP_H - 20) / 2.0,
+		pnt_line_draw(p, cr, it->corner, F_CHIPV, tx, y + (CHIP_H - 20) / 2.0,
 			  (int)(x + w - tx - 6), INK);
 	if (it->flags & SCENE_DIM) {
-		rounded(cr, x, y, w, CHIP_H, CHIP_H / 2.0);
+		pnt_rounded(cr, x, y, w, CHIP_H, CHIP_H / 2.0);
 		cairo_set_source_rgba(cr, 1, 1, 1, 0.55);
 		cairo_fill(cr);
 	}
-	box(p, i, x, y, w, CHIP_H);
+	pnt_box(p, i, x, y, w, CHIP_H);
 }
-
-/* ---- blocks ---- */
 
 /* A row: its label, then its cards and chips from *i, wrapped at w. */
 static int row_draw(struct painter *p, cairo_t *cr, size_t *i, double x, double y, int w)
@@ -800,18 +734,18 @@ static int row_draw(struct painter *p, cairo_t *cr, size_t *i, double x, double 
 
 	if (sc->v[*i].kind == SCENE_ROW) {
 		if (sc->v[*i].text && *sc->v[*i].text) {
-			text_set(p, sc->v[*i].text, F_LABEL, w, 2, PANGO_ALIGN_LEFT, NULL);
-			cy += text_set(p, sc->v[*i].text, F_LABEL, w, 2, PANGO_ALIGN_LEFT, NULL);
-			text_draw(p, cr, x, y, FAINT);
+			pnt_text_set(p, sc->v[*i].text, F_LABEL, w, 2, PANGO_ALIGN_LEFT, NULL);
+			cy += pnt_text_set(p, sc->v[*i].text, F_LABEL, w, 2, PANGO_ALIGN_LEFT, NULL);
+			pnt_text_draw(p, cr, x, y, FAINT);
 			cy += 3;
 		}
 		(*i)++;
 	}
 	/* the pieces: one height for the row's cards */
-	for (end = *i; end < sc->n && (is_piece(sc->v[end].kind) || sc->v[end].kind == SCENE_PIP);
+	for (end = *i; end < sc->n && (pnt_is_piece(sc->v[end].kind) || sc->v[end].kind == SCENE_PIP);
 	     end++)
 		if (sc->v[end].kind == SCENE_CARD) {
-			int h = card_height(p, end);
+			int h = pnt_card_height(p, end);
 
 			if (h > card_h)
 				card_h = h;
@@ -822,7 +756,7 @@ static int row_draw(struct painter *p, cairo_t *cr, size_t *i, double x, double 
 
 		if (it->kind == SCENE_PIP)
 			continue;
-		pw = it->kind == SCENE_CARD ? CARD_W : chip_width(p, it);
+		pw = it->kind == SCENE_CARD ? CARD_W : pnt_chip_width(p, it);
 		ph = it->kind == SCENE_CARD ? card_h : CHIP_H;
 		if (cx > x && cx + pw > x + w) {
 			cx = x;
@@ -830,9 +764,9 @@ static int row_draw(struct painter *p, cairo_t *cr, size_t *i, double x, double 
 			line_h = 0;
 		}
 		if (it->kind == SCENE_CARD)
-			card_draw(p, cr, j, cx, cy, card_h);
+			pnt_card_draw(p, cr, j, cx, cy, card_h);
 		else
-			chip_draw(p, cr, j, cx, cy, pw);
+			pnt_chip_draw(p, cr, j, cx, cy, pw);
 		cx += pw + CARD_GAP;
 		if (ph > line_h)
 			line_h = ph;
@@ -844,7 +778,7 @@ static int row_draw(struct painter *p, cairo_t *cr, size_t *i, double x, double 
 static void mark_draw(struct painter *p, cairo_t *cr, size_t i, double cx, double cy)
 {
 	const struct scene_item *it = &p->sc->v[i];
-	const struct swatch *sw = swatch_of(it->colour);
+	const struct swatch *sw = pnt_swatch_of(it->colour);
 	int tw, th;
 
 	if (p->dry)
@@ -852,15 +786,15 @@ static void mark_draw(struct painter *p, cairo_t *cr, size_t i, double cx, doubl
 
 	cairo_new_path(cr);
 	cairo_arc(cr, cx, cy, MARK_R, 0, 2 * M_PI);
-	set_rgb(cr, sw->rgb);
+	pnt_set_rgb(cr, sw->rgb);
 	cairo_fill_preserve(cr);
-	set_rgb(cr, INK);
+	pnt_set_rgb(cr, INK);
 	cairo_set_line_width(cr, 2);
 	cairo_stroke(cr);
-	th = text_set(p, it->text, F_MARK, 0, 0, PANGO_ALIGN_LEFT, &tw);
-	text_draw(p, cr, cx - tw / 2.0, cy - th / 2.0,
+	th = pnt_text_set(p, it->text, F_MARK, 0, 0, PANGO_ALIGN_LEFT, &tw);
+	pnt_text_draw(p, cr, cx - tw / 2.0, cy - th / 2.0,
 		  sw->dark ? (const unsigned char *)"\xFF\xFF\xFF" : INK);
-	box(p, i, cx - MARK_R, cy - MARK_R, 2 * MARK_R, 2 * MARK_R);
+	pnt_box(p, i, cx - MARK_R, cy - MARK_R, 2 * MARK_R, 2 * MARK_R);
 }
 
 /* A track with its zones and markers, from *i. */
@@ -879,9 +813,9 @@ static int track_draw(struct painter *p, cairo_t *cr, size_t *i, double x, doubl
 	if (cw > CELL_MAX)
 		cw = CELL_MAX;
 	if (t->text && *t->text) {
-		text_set(p, t->text, F_BOLD, w, 2, PANGO_ALIGN_LEFT, NULL);
-		text_draw(p, cr, x, y, INK);
-		ty += text_set(p, t->text, F_BOLD, w, 2, PANGO_ALIGN_LEFT, NULL) + 6;
+		pnt_text_set(p, t->text, F_BOLD, w, 2, PANGO_ALIGN_LEFT, NULL);
+		pnt_text_draw(p, cr, x, y, INK);
+		ty += pnt_text_set(p, t->text, F_BOLD, w, 2, PANGO_ALIGN_LEFT, NULL) + 6;
 	}
 	for (end = *i + 1; end < sc->n && (sc->v[end].kind == SCENE_ZONE ||
 					   sc->v[end].kind == SCENE_MARK); end++)
@@ -895,7 +829,7 @@ static int track_draw(struct painter *p, cairo_t *cr, size_t *i, double x, doubl
 	/* cells and zones */
 	for (k = 0; k < n; k++) {
 		cairo_rectangle(cr, x + k * cw, by, cw, 2 * MARK_R + 8);
-		set_rgb(cr, k % 2 ? PANEL : CARD);
+		pnt_set_rgb(cr, k % 2 ? PANEL : CARD);
 		cairo_fill(cr);
 	}
 	for (j = *i + 1; j < end; j++) {
@@ -905,7 +839,7 @@ static int track_draw(struct painter *p, cairo_t *cr, size_t *i, double x, doubl
 		if (z->kind != SCENE_ZONE || b < a)
 			continue;
 		cairo_rectangle(cr, x + (a - lo) * cw, by, (b - a + 1) * cw, 2 * MARK_R + 8);
-		set_rgba(cr, swatch_of(z->colour)->rgb, 0.45);
+		pnt_set_rgba(cr, pnt_swatch_of(z->colour)->rgb, 0.45);
 		cairo_fill(cr);
 	}
 	for (k = 0; k < n; k++) {
@@ -913,12 +847,12 @@ static int track_draw(struct painter *p, cairo_t *cr, size_t *i, double x, doubl
 		int tw;
 
 		cairo_rectangle(cr, x + k * cw + 0.5, by + 0.5, cw, 2 * MARK_R + 8);
-		set_rgb(cr, EDGE);
+		pnt_set_rgb(cr, EDGE);
 		cairo_set_line_width(cr, 1);
 		cairo_stroke(cr);
 		snprintf(num, sizeof(num), "%d", lo + k);
-		text_set(p, num, F_NUM, 0, 0, PANGO_ALIGN_LEFT, &tw);
-		text_draw(p, cr, x + (k + 1) * cw - tw - 3, by + 2 * MARK_R + 8 - 15, FAINT);
+		pnt_text_set(p, num, F_NUM, 0, 0, PANGO_ALIGN_LEFT, &tw);
+		pnt_text_draw(p, cr, x + (k + 1) * cw - tw - 3, by + 2 * MARK_R + 8 - 15, FAINT);
 	}
 	/* zone labels under the bar */
 	ty = by + 2 * MARK_R + 8 + 3;
@@ -936,9 +870,9 @@ static int track_draw(struct painter *p, cairo_t *cr, size_t *i, double x, doubl
 			zx = x + ((z->a < lo ? lo : z->a) - lo) * cw;
 			if (zx < lx)
 				zx = lx;
-			text_set(p, z->text, F_NOTE, 0, 0, PANGO_ALIGN_LEFT, &tw);
-			shape(cr, z->colour, zx + 8, ty + 10, 13, INK);
-			text_draw(p, cr, zx + 18, ty, FAINT);
+			pnt_text_set(p, z->text, F_NOTE, 0, 0, PANGO_ALIGN_LEFT, &tw);
+			pnt_shape(cr, z->colour, zx + 8, ty + 10, 13, INK);
+			pnt_text_draw(p, cr, zx + 18, ty, FAINT);
 			lx = zx + 18 + tw + 12;
 			any = 1;
 		}
@@ -976,7 +910,7 @@ static int table_draw(struct painter *p, cairo_t *cr, size_t *i, double x, doubl
 		int tw;
 
 		c = (int)((j - first) % (size_t)ncols);
-		text_set(p, sc->v[j].text, head && j - first < (size_t)ncols ? F_HEAD : F_CELL, 0, 0,
+		pnt_text_set(p, sc->v[j].text, head && j - first < (size_t)ncols ? F_HEAD : F_CELL, 0, 0,
 			 PANGO_ALIGN_LEFT, &tw);
 		if (tw + 20 > cwid[c])
 			cwid[c] = tw + 20;
@@ -990,29 +924,26 @@ static int table_draw(struct painter *p, cairo_t *cr, size_t *i, double x, doubl
 		double ry = y + r * ROW_H;
 
 		if (r == 0 && head)
-			set_rgb(cr, swatch_of(SCOL_NONE)->rgb);
+			pnt_set_rgb(cr, pnt_swatch_of(SCOL_NONE)->rgb);
 		else
-			set_rgb(cr, r % 2 ? PANEL : CARD);
+			pnt_set_rgb(cr, r % 2 ? PANEL : CARD);
 		cairo_rectangle(cr, x, ry, total < w ? total : w, ROW_H);
 		cairo_fill(cr);
 		for (c = 0, cx = x; c < ncols && j < end; c++, j++) {
-			line_draw(p, cr, sc->v[j].text, r == 0 && head ? F_HEAD : F_CELL, cx + 10,
+			pnt_line_draw(p, cr, sc->v[j].text, r == 0 && head ? F_HEAD : F_CELL, cx + 10,
 				  ry + (ROW_H - 21) / 2.0, cwid[c] - 14, INK);
 			cx += cwid[c];
 		}
 	}
 	if (r) {
 		cairo_rectangle(cr, x + 0.5, y + 0.5, (total < w ? total : w) - 1, r * ROW_H - 1);
-		set_rgb(cr, EDGE);
+		pnt_set_rgb(cr, EDGE);
 		cairo_set_line_width(cr, 1);
 		cairo_stroke(cr);
 	}
 	*i = end;
 	return r * ROW_H;
 }
-
-static int blocks(struct painter *p, cairo_t *cr, size_t *i, double x, double y, int w,
-		  int in_area);
 
 /* The item after the END that closes the AREA at i (or the list's end). */
 static size_t area_after(const struct scene *sc, size_t i)
@@ -1041,10 +972,10 @@ static int area_draw(struct painter *p, cairo_t *cr, size_t *i, double x, double
 	int active = (it->flags & SCENE_ACTIVE) != 0, yy = PAD, tx = PAD;
 
 	if (!p->dry && h > 0) {
-		rounded(cr, x, y, w, h, 12);
-		set_rgb(cr, PANEL);
+		pnt_rounded(cr, x, y, w, h, 12);
+		pnt_set_rgb(cr, PANEL);
 		cairo_fill_preserve(cr);
-		set_rgb(cr, active ? ACCENT : EDGE);
+		pnt_set_rgb(cr, active ? ACCENT : EDGE);
 		cairo_set_line_width(cr, active ? 4 : 1.5);
 		cairo_stroke(cr);
 	}
@@ -1053,23 +984,23 @@ static int area_draw(struct painter *p, cairo_t *cr, size_t *i, double x, double
 		if (!p->dry) {
 			cairo_new_path(cr);
 			cairo_arc(cr, x + PAD + 11, y + PAD + 13, 11, 0, 2 * M_PI);
-			set_rgb(cr, swatch_of(it->colour)->rgb);
+			pnt_set_rgb(cr, pnt_swatch_of(it->colour)->rgb);
 			cairo_fill_preserve(cr);
-			set_rgb(cr, INK);
+			pnt_set_rgb(cr, INK);
 			cairo_set_line_width(cr, 1.5);
 			cairo_stroke(cr);
 		}
 		tx += 30;
 	}
 	if (it->text && *it->text) {
-		int th = text_set(p, it->text, F_AREA, w - tx - PAD, 2, PANGO_ALIGN_LEFT, NULL);
+		int th = pnt_text_set(p, it->text, F_AREA, w - tx - PAD, 2, PANGO_ALIGN_LEFT, NULL);
 
 		if (!p->dry)
-			text_draw(p, cr, x + tx, y + yy, active ? ACCENT : INK);
+			pnt_text_draw(p, cr, x + tx, y + yy, active ? ACCENT : INK);
 		yy += th + 6;
 	}
 	(*i)++;
-	yy += blocks(p, cr, i, x + PAD, y + yy, w - 2 * PAD, 1);
+	yy += pnt_blocks(p, cr, i, x + PAD, y + yy, w - 2 * PAD, 1);
 	if (*i < p->sc->n && p->sc->v[*i].kind == SCENE_END)
 		(*i)++;
 	yy += PAD;
@@ -1079,7 +1010,7 @@ static int area_draw(struct painter *p, cairo_t *cr, size_t *i, double x, double
 }
 
 /* The blocks from *i down to the end (or, in_area, to the area's END). */
-static int blocks(struct painter *p, cairo_t *cr, size_t *i, double x, double y, int w,
+int pnt_blocks(struct painter *p, cairo_t *cr, size_t *i, double x, double y, int w,
 		  int in_area)
 {
 	const struct scene *sc = p->sc;
@@ -1098,10 +1029,10 @@ static int blocks(struct painter *p, cairo_t *cr, size_t *i, double x, double y,
 			continue;
 		case SCENE_TITLE:
 			y += gap;
-			h = text_set(p, it->text, F_TITLE, w, 3, PANGO_ALIGN_LEFT, NULL);
-			text_draw(p, cr, x, y, INK);
+			h = pnt_text_set(p, it->text, F_TITLE, w, 3, PANGO_ALIGN_LEFT, NULL);
+			pnt_text_draw(p, cr, x, y, INK);
 			cairo_rectangle(cr, x, y + h + 4, w, 3);
-			set_rgb(cr, HILITE);
+			pnt_set_rgb(cr, HILITE);
 			cairo_fill(cr);
 			h += 7;
 			(*i)++;
@@ -1109,10 +1040,10 @@ static int blocks(struct painter *p, cairo_t *cr, size_t *i, double x, double y,
 		case SCENE_LINE:
 			y += first ? 0 : 6;
 			gap = 0;
-			h = text_set(p, it->text, it->flags & SCENE_NOTE ? F_NOTE
+			h = pnt_text_set(p, it->text, it->flags & SCENE_NOTE ? F_NOTE
 				     : it->flags & SCENE_EMPH ? F_BOLD : F_TEXT, w, 0,
 				     PANGO_ALIGN_LEFT, NULL);
-			text_draw(p, cr, x, y, it->flags & SCENE_NOTE ? FAINT : INK);
+			pnt_text_draw(p, cr, x, y, it->flags & SCENE_NOTE ? FAINT : INK);
 			(*i)++;
 			break;
 		case SCENE_AREA:
@@ -1164,8 +1095,6 @@ static int blocks(struct painter *p, cairo_t *cr, size_t *i, double x, double y,
 	return (int)(y - y0);
 }
 
-/* ---- scratch memory ---- */
-
 static _Thread_local struct {
 	void *p;
 	size_t cap;
@@ -1196,7 +1125,7 @@ void paint_thread_cleanup(void)
 {
 	paint_scratch_free();
 	paint_png_thread_cleanup();
-	kept_release();
+	pnt_kept_release();
 	pango_cairo_font_map_set_default(NULL);
 }
 
@@ -1208,8 +1137,6 @@ void paint_cleanup(void)
 	cairo_debug_reset_static_data();
 	FcFini();
 }
-
-/* ---- the picture ---- */
 
 static void painter_release(struct painter *p)
 {
@@ -1249,7 +1176,7 @@ int paint_scene(const struct scene *sc, unsigned flags, struct paint_image *out,
 	memset(&p, 0, sizeof(p));
 	p.sc = sc;
 	p.flags = flags;
-	kept_init();
+	pnt_kept_init();
 	/* measure (every height, on a surface one pixel wide), then draw */
 	p.area_h = xcalloc(sc->n + 1, sizeof(*p.area_h));
 	p.card_h = xcalloc(sc->n + 1, sizeof(*p.card_h));
@@ -1257,7 +1184,7 @@ int paint_scene(const struct scene *sc, unsigned flags, struct paint_image *out,
 	p.dry = 1;
 	img = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 1, 1);
 	cr = cairo_create(img);
-	h = blocks(&p, cr, &i, MARGIN, MARGIN, PAINT_WIDTH - 2 * MARGIN, 0) + 2 * MARGIN;
+	h = pnt_blocks(&p, cr, &i, MARGIN, MARGIN, PAINT_WIDTH - 2 * MARGIN, 0) + 2 * MARGIN;
 	cairo_destroy(cr);
 	cairo_surface_destroy(img);
 	img = NULL;
@@ -1286,18 +1213,18 @@ int paint_scene(const struct scene *sc, unsigned flags, struct paint_image *out,
 	/* curves flattened to half a pixel, and shapes' edges smoothed on a
 	 * 4x4 grid rather than a 15x17 one: a card's corner or a shape is as
 	 * round to the eye at a third of the cost (strokes and fills were
-	 * most of the drawing).  Text has its own antialiasing (kept_init). */
+	 * most of the drawing).  Text has its own antialiasing (pnt_kept_init). */
 	cairo_set_tolerance(cr, 0.5);
 	cairo_set_antialias(cr, CAIRO_ANTIALIAS_FAST);
-	set_rgb(cr, PAGE);
+	pnt_set_rgb(cr, PAGE);
 	cairo_paint(cr);
 	p.dry = 0;
 	p.cut = 0;
 	i = 0;
-	blocks(&p, cr, &i, MARGIN, MARGIN, PAINT_WIDTH - 2 * MARGIN, 0);
+	pnt_blocks(&p, cr, &i, MARGIN, MARGIN, PAINT_WIDTH - 2 * MARGIN, 0);
 	if (p.cut) {
-		text_set(&p, "\xE2\x80\xA6", F_TITLE, 0, 0, PANGO_ALIGN_LEFT, NULL);	/* … */
-		text_draw(&p, cr, MARGIN, h - 40, INK);
+		pnt_text_set(&p, "\xE2\x80\xA6", F_TITLE, 0, 0, PANGO_ALIGN_LEFT, NULL);	/* … */
+		pnt_text_draw(&p, cr, MARGIN, h - 40, INK);
 	}
 	if (cairo_status(cr) != CAIRO_STATUS_SUCCESS) {
 		buf_setf(err, "cairo: %s", cairo_status_to_string(cairo_status(cr)));
