@@ -9,8 +9,8 @@
  * (two SCENE_HALF areas side by side take the taller one's) straight onto
  * an image surface of the page's height; then png.c encodes it.  Text is
  * shaped twice; cairo's recording surfaces, which would save that, cost
- * more to play back than the shaping.
-
+ * more to play back than the shaping.  Texts: text.c; pieces: cards.c;
+ * the blocks of the display list: blocks.c.
  */
 #include "paint/paint.h"
 
