@@ -80,7 +80,7 @@ static void mark_draw(struct painter *p, cairo_t *cr, size_t i, double cx, doubl
 	cairo_stroke(cr);
 	th = pnt_text_set(p, it->text, F_MARK, 0, 0, PANGO_ALIGN_LEFT, &tw);
 	pnt_text_draw(p, cr, cx - tw / 2.0, cy - th / 2.0,
-		  sw->dark ? (const unsigned char *)"\xFF\xFF\xFF" : INK);
+		      sw->dark ? (const unsigned char *)"\xFF\xFF\xFF" : INK);
 	pnt_box(p, i, cx - MARK_R, cy - MARK_R, 2 * MARK_R, 2 * MARK_R);
 }
 
@@ -198,7 +198,7 @@ static int table_draw(struct painter *p, cairo_t *cr, size_t *i, double x, doubl
 
 		c = (int)((j - first) % (size_t)ncols);
 		pnt_text_set(p, sc->v[j].text, head && j - first < (size_t)ncols ? F_HEAD : F_CELL, 0, 0,
-			 PANGO_ALIGN_LEFT, &tw);
+			     PANGO_ALIGN_LEFT, &tw);
 		if (tw + 20 > cwid[c])
 			cwid[c] = tw + 20;
 	}
@@ -218,7 +218,7 @@ static int table_draw(struct painter *p, cairo_t *cr, size_t *i, double x, doubl
 		cairo_fill(cr);
 		for (c = 0, cx = x; c < ncols && j < end; c++, j++) {
 			pnt_line_draw(p, cr, sc->v[j].text, r == 0 && head ? F_HEAD : F_CELL, cx + 10,
-				  ry + (ROW_H - 21) / 2.0, cwid[c] - 14, INK);
+				      ry + (ROW_H - 21) / 2.0, cwid[c] - 14, INK);
 			cx += cwid[c];
 		}
 	}
@@ -298,7 +298,7 @@ static int area_draw(struct painter *p, cairo_t *cr, size_t *i, double x, double
 
 /* The blocks from *i down to the end (or, in_area, to the area's END). */
 int pnt_blocks(struct painter *p, cairo_t *cr, size_t *i, double x, double y, int w,
-		  int in_area)
+	       int in_area)
 {
 	const struct scene *sc = p->sc;
 	double y0 = y;
@@ -328,8 +328,8 @@ int pnt_blocks(struct painter *p, cairo_t *cr, size_t *i, double x, double y, in
 			y += first ? 0 : 6;
 			gap = 0;
 			h = pnt_text_set(p, it->text, it->flags & SCENE_NOTE ? F_NOTE
-				     : it->flags & SCENE_EMPH ? F_BOLD : F_TEXT, w, 0,
-				     PANGO_ALIGN_LEFT, NULL);
+					 : it->flags & SCENE_EMPH ? F_BOLD : F_TEXT, w, 0,
+					 PANGO_ALIGN_LEFT, NULL);
 			pnt_text_draw(p, cr, x, y, it->flags & SCENE_NOTE ? FAINT : INK);
 			(*i)++;
 			break;

@@ -293,7 +293,7 @@ void pnt_card_draw(struct painter *p, cairo_t *cr, size_t i, double x, double y,
 		}
 		if (it->band && *it->band)
 			pnt_line_draw(p, cr, it->band, F_BAND, x + bx, y + (BAND_H - 16) / 2.0,
-				  inner - bx + 8, ink);
+				      inner - bx + 8, ink);
 		inner = CARD_W - 16;
 	}
 	ty = y + BAND_H + 4;
@@ -327,7 +327,7 @@ void pnt_card_draw(struct painter *p, cairo_t *cr, size_t i, double x, double y,
 			cairo_stroke(cr);
 			pnt_text_set(p, pip->text, F_PIP, 0, 0, PANGO_ALIGN_LEFT, NULL);
 			pnt_text_draw(p, cr, x + 8 + px + 4.5, py + 3.5,
-				  ps->dark ? (const unsigned char *)"\xFF\xFF\xFF" : INK);
+				      ps->dark ? (const unsigned char *)"\xFF\xFF\xFF" : INK);
 			pnt_box(p, j, x + 8 + px, py, pw, PIP_H);
 			px += pw + 3;
 		}
@@ -391,12 +391,12 @@ void pnt_chip_draw(struct painter *p, cairo_t *cr, size_t i, double x, double y,
 	}
 	if (it->text && *it->text) {
 		lw = pnt_line_draw(p, cr, it->text, F_CHIP, tx, y + (CHIP_H - 18) / 2.0,
-			       (int)(x + w - tx - 8), INK);
+				   (int)(x + w - tx - 8), INK);
 		tx += lw + 6;
 	}
 	if (it->corner && *it->corner)
 		pnt_line_draw(p, cr, it->corner, F_CHIPV, tx, y + (CHIP_H - 20) / 2.0,
-			  (int)(x + w - tx - 6), INK);
+			      (int)(x + w - tx - 6), INK);
 	if (it->flags & SCENE_DIM) {
 		pnt_rounded(cr, x, y, w, CHIP_H, CHIP_H / 2.0);
 		cairo_set_source_rgba(cr, 1, 1, 1, 0.55);

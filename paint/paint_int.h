@@ -75,13 +75,13 @@ void pnt_box(struct painter *p, size_t item, double x, double y, double w, doubl
 void pnt_kept_init(void);
 void pnt_kept_release(void);
 int pnt_text_set_px(struct painter *p, const char *s, enum font f, int px, int width,
-		       int lines, PangoAlignment align, int *w);
+		    int lines, PangoAlignment align, int *w);
 int pnt_text_set(struct painter *p, const char *s, enum font f, int width, int lines,
-		    PangoAlignment align, int *w);
+		 PangoAlignment align, int *w);
 int pnt_fit_px(struct painter *p, const char *s, enum font f, int width, int min);
 void pnt_text_draw(struct painter *p, cairo_t *cr, double x, double y, const unsigned char *rgb);
 int pnt_line_draw(struct painter *p, cairo_t *cr, const char *s, enum font f, double x,
-		     double y, int width, const unsigned char *rgb);
+		  double y, int width, const unsigned char *rgb);
 cairo_pattern_t *pnt_stripes(void);
 
 /* cards.c: colours, shapes, pieces */
@@ -99,6 +99,6 @@ void pnt_chip_draw(struct painter *p, cairo_t *cr, size_t i, double x, double y,
 
 /* blocks.c: the display list */
 int pnt_blocks(struct painter *p, cairo_t *cr, size_t *i, double x, double y, int w,
-		  int in_area);
+	       int in_area);
 
 #endif

@@ -171,7 +171,7 @@ static void lay_setup(PangoLayout *l, const char *s, enum font f, int px, int wi
  * Returns the pixel height; *w the pixel width when w is not NULL.
  */
 int pnt_text_set_px(struct painter *p, const char *s, enum font f, int px, int width,
-		       int lines, PangoAlignment align, int *w)
+		    int lines, PangoAlignment align, int *w)
 {
 	size_t n;
 	uint64_t h;
@@ -228,7 +228,7 @@ int pnt_text_set_px(struct painter *p, const char *s, enum font f, int px, int w
 }
 
 int pnt_text_set(struct painter *p, const char *s, enum font f, int width, int lines,
-		    PangoAlignment align, int *w)
+		 PangoAlignment align, int *w)
 {
 	return pnt_text_set_px(p, s, f, 0, width, lines, align, w);
 }
@@ -271,7 +271,7 @@ void pnt_text_draw(struct painter *p, cairo_t *cr, double x, double y, const uns
 
 /* One line of s in font f, cut with an ellipsis at width; returns its width. */
 int pnt_line_draw(struct painter *p, cairo_t *cr, const char *s, enum font f, double x,
-		     double y, int width, const unsigned char *rgb)
+		  double y, int width, const unsigned char *rgb)
 {
 	int w;
 

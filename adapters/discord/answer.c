@@ -203,7 +203,7 @@ static void reply_file(struct ix *x, const struct rich *body)
 }
 
 int dsc_reply(struct adapter *a, const struct command *cmd, int private_,
-			 const struct rich *body, struct buf *err)
+	      const struct rich *body, struct buf *err)
 {
 	struct discord *d = dsc_downcast(a);
 	struct ix *x = cmd->reply_ctx;
@@ -233,7 +233,7 @@ int dsc_reply(struct adapter *a, const struct command *cmd, int private_,
 			/* the deferred answer is ephemeral: a public reply goes to
 			 * the channel itself */
 			dsc_channel_post(d, x->in.channel_id, ch.v[i], mentions, NULL, NULL, NULL, NULL,
-				     NULL);
+					 NULL);
 			continue;
 		} else {
 			ix_followup(x, ch.v[i], private_, mentions);
@@ -306,7 +306,7 @@ static int reply_follow(struct discord *d, struct ix *x, const struct command *c
 
 /* The picture (or the text in its place) of an answer's follow f. */
 void dsc_ix_picture(struct discord *d, struct follow *f, const struct adapter_image *img,
-		       const struct rich *text)
+		    const struct rich *text)
 {
 	struct ix *x = f->x;
 	char path[DISCORD_TOKEN_SIZE + 96];
@@ -344,7 +344,7 @@ void dsc_ix_picture(struct discord *d, struct follow *f, const struct adapter_im
 		for (; i < ch.n; i++) {
 			if (f->where == FOLLOW_CHANNEL)
 				dsc_channel_post(d, x->in.channel_id, ch.v[i], none, NULL, NULL, NULL,
-					     NULL, NULL);
+						 NULL, NULL);
 			else
 				ix_followup(x, ch.v[i], f->priv, none);
 		}
@@ -364,8 +364,8 @@ void dsc_ix_picture(struct discord *d, struct follow *f, const struct adapter_im
  * `hand`, `board text`... and a public `board image` in the channel).
  */
 int dsc_reply_image(struct adapter *a, const struct command *cmd, int private_,
-			       const struct rich *body, const struct adapter_image *img,
-			       struct buf *err)
+		    const struct rich *body, const struct adapter_image *img,
+		    struct buf *err)
 {
 	struct discord *d = dsc_downcast(a);
 	struct ix *x = cmd->reply_ctx;

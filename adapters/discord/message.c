@@ -78,8 +78,8 @@ json_t *dsc_attachments(const struct file *f)
 /* Posts content (and file f, when not NULL) to channel; cb(ctx) with the
  * answer, or a note that logs a failure when cb is NULL. */
 void dsc_channel_post(struct discord *d, const char *channel, const char *content,
-			 json_t *mentions, json_t *components, const char *nonce,
-			 const struct file *f, discord_rest_fn cb, void *ctx)
+		      json_t *mentions, json_t *components, const char *nonce,
+		      const struct file *f, discord_rest_fn cb, void *ctx)
 {
 	char path[64];
 	struct buf err = BUF_INIT;
@@ -158,7 +158,7 @@ int dsc_render(const struct rich *body, struct chunks *out, struct buf *err)
 /* Adds the file f to message id of channel (an edit: its text and buttons
  * stay as they are). */
 void dsc_channel_attach(struct discord *d, const char *channel, const char *id,
-			   const struct file *f, discord_rest_fn cb, void *ctx)
+			const struct file *f, discord_rest_fn cb, void *ctx)
 {
 	char path[96];
 	struct buf err = BUF_INIT;

@@ -153,7 +153,7 @@ static void post_repost_last(struct post *p)
 			       "button shows the board.)";
 	make_nonce(p->key, p->ch.n - 1, nonce);
 	dsc_channel_post(p->d, p->channel, text, p->mentions, p->components,
-		     p->key[0] ? nonce : NULL, NULL, on_chunk_sent, p);
+			 p->key[0] ? nonce : NULL, NULL, on_chunk_sent, p);
 }
 
 void dsc_post_chunks(struct post *p, const char *channel)
@@ -173,9 +173,9 @@ void dsc_post_chunks(struct post *p, const char *channel)
 
 		make_nonce(p->key, i, nonce);
 		dsc_channel_post(p->d, channel, p->ch.v[i], p->mentions,
-			     i + 1 == n ? p->components : NULL, p->key[0] ? nonce : NULL,
-			     i + 1 == n && p->png && !p->follow ? &f : NULL,
-			     i + 1 == n && p->follow ? on_last_chunk_sent : on_chunk_sent, p);
+				 i + 1 == n ? p->components : NULL, p->key[0] ? nonce : NULL,
+				 i + 1 == n && p->png && !p->follow ? &f : NULL,
+				 i + 1 == n && p->follow ? on_last_chunk_sent : on_chunk_sent, p);
 	}
 }
 
@@ -200,11 +200,12 @@ static void on_picture_sent(const struct discord_rest_resp *resp, void *ctx)
 
 			make_nonce(p->key, 0, nonce);
 			dsc_channel_post(p->d, p->channel, p->es
-				     ? "(Este canal no deja al bot adjuntar imágenes: el botón "
-				       "Texto muestra el tablero.)"
-				     : "(This channel does not let the bot attach pictures: the "
-				       "Text button shows the board.)", p->mentions, p->components,
-				     p->key[0] ? nonce : NULL, NULL, on_chunk_sent, p);
+					 ? "(Este canal no deja al bot adjuntar imágenes: el botón "
+					   "Texto muestra el tablero.)"
+					 : "(This channel does not let the bot attach pictures: the "
+					   "Text button shows the board.)",
+					 p->mentions, p->components, p->key[0] ? nonce : NULL, NULL,
+					 on_chunk_sent, p);
 			return;
 		}
 	} else if (resp->status >= 200 && resp->status < 300) {
@@ -243,7 +244,7 @@ static void post_follow_up(struct post *p)
 		} else {
 			make_nonce(p->key, p->ch.n, nonce);
 			dsc_channel_post(p->d, p->channel, "", p->mentions, p->components,
-				     p->key[0] ? nonce : NULL, &f, on_picture_sent, p);
+					 p->key[0] ? nonce : NULL, &f, on_picture_sent, p);
 		}
 		dsc_post_drop_picture(p);
 		return;
@@ -259,7 +260,7 @@ static void post_follow_up(struct post *p)
 			/* after the text's chunks: a restart sends the same */
 			make_nonce(p->key, p->ch.n + 1 + i, nonce);
 			dsc_channel_post(p->d, p->channel, more.v[i], NULL, NULL,
-				     p->key[0] ? nonce : NULL, NULL, on_chunk_sent, p);
+					 p->key[0] ? nonce : NULL, NULL, on_chunk_sent, p);
 		}
 		dsc_chunks_release(&more);
 		return;
@@ -351,7 +352,7 @@ int dsc_send(struct adapter *a, const struct outmsg *m, struct buf *err)
  * an answer gets it by an edit or a follow-up (dsc_ix_picture).
  */
 int dsc_picture(struct adapter *a, uint64_t id, const struct adapter_image *img,
-			   const struct rich *text, struct buf *err)
+		const struct rich *text, struct buf *err)
 {
 	struct discord *d = dsc_downcast(a);
 	struct follow *f = dsc_follow_take(d, id);

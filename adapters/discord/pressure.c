@@ -108,7 +108,7 @@ void dsc_on_noted(const struct discord_rest_resp *resp, void *ctx)
 }
 
 void dsc_submit_noted(struct discord *d, const char *method, const char *path,
-			 json_t *body, const char *what)
+		      json_t *body, const char *what)
 {
 	struct buf err = BUF_INIT;
 	struct note *n = dsc_note_new(d, what);
