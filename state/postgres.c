@@ -18,12 +18,14 @@
  * own SQLSTATEs, so that a refused check aborts the pipeline too.
  *
  * The tables live in the connection's current schema; tabula_meta says the
- * schema is tabula's and at which version.  Migrations are the SQLite
- * ones, numbered alike, each in one transaction under an advisory lock.
+ * schema is tabula's and at which version.  The migrations are
+ * state/schema.c's, shared with SQLite, each in one transaction under an
+ * advisory lock.
  *
  * Iterators read a page into a PGresult and only then call back, so a
  * callback may use the store (outbox_done inside outbox_pending).
  */
+#include "state/schema.h"
 #include "state/store_int.h"
 
 #include <assert.h>
@@ -54,118 +56,11 @@
 
 /* ---------------------------------------------------------------- schema */
 
-/*
- * Migration N brings tabula_meta's schema_version from N-1 to N, in one
- * transaction with the bump.  The same numbers as state/sqlite.c, so a
- * store copied with --migrate-store keeps its meaning.  Never edit a
- * migration that has shipped: append one.
- */
-static const char *const migrations[] = {
-	/* 1: the initial schema */
-	"CREATE TABLE sessions ("
-	" id BIGSERIAL PRIMARY KEY,"
-	" platform TEXT NOT NULL,"
-	" room TEXT NOT NULL,"
-	" game TEXT NOT NULL,"
-	" options TEXT NOT NULL,"
-	" creator TEXT NOT NULL,"
-	" locale TEXT NOT NULL,"
-	" status INTEGER NOT NULL CHECK (status BETWEEN 0 AND 3),"
-	" seed BIGINT NOT NULL,"
-	" version BIGINT NOT NULL,"
-	" created BIGINT NOT NULL,"
-	" updated BIGINT NOT NULL,"
-	" state TEXT"
-	");"
-	"CREATE INDEX sessions_room ON sessions (platform, room, id);"
-	"CREATE INDEX sessions_open ON sessions (id) WHERE status IN (0, 1);"
-	"CREATE TABLE seats ("
-	" session BIGINT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,"
-	" seat INTEGER NOT NULL CHECK (seat >= 0),"
-	" \"user\" TEXT NOT NULL,"
-	" name TEXT NOT NULL,"
-	" is_bot INTEGER NOT NULL,"
-	" notify_dm INTEGER NOT NULL,"
-	" PRIMARY KEY (session, seat)"
-	");"
-	"CREATE TABLE actions ("
-	" session BIGINT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,"
-	" seq BIGINT NOT NULL CHECK (seq >= 1),"
-	" seat INTEGER NOT NULL,"
-	" move TEXT NOT NULL,"
-	" \"user\" TEXT NOT NULL,"
-	" at BIGINT NOT NULL,"
-	" PRIMARY KEY (session, seq)"
-	");"
-	"CREATE TABLE outbox ("
-	" id BIGSERIAL PRIMARY KEY,"
-	" platform TEXT NOT NULL,"
-	" room TEXT NOT NULL,"
-	" \"user\" TEXT NOT NULL,"
-	" key TEXT UNIQUE,"
-	" payload TEXT NOT NULL,"
-	" created BIGINT NOT NULL,"
-	" sent_at BIGINT"
-	");"
-	"CREATE INDEX outbox_pending ON outbox (id) WHERE sent_at IS NULL;"
-	"CREATE TABLE cursors ("
-	" key TEXT PRIMARY KEY,"
-	" value TEXT NOT NULL"
-	");",
-	/* 2: room settings */
-	"ALTER TABLE sessions ADD COLUMN settings TEXT NOT NULL DEFAULT '';",
-	/* 3: due times */
-	"ALTER TABLE sessions ADD COLUMN due BIGINT NOT NULL DEFAULT 0;"
-	"CREATE INDEX sessions_due ON sessions (due) WHERE due > 0;",
-	/* 4: votes; lookups by user and lobbies by platform */
-	"ALTER TABLE sessions ADD COLUMN votes TEXT NOT NULL DEFAULT '';"
-	"CREATE INDEX seats_user ON seats (\"user\") WHERE is_bot = 0;"
-	"CREATE INDEX sessions_lobbies ON sessions (platform) WHERE status = 0;",
-	/* 5: several processes: claims, outbox owners, leases (until: unix ms
-	 * on the server's clock), and the checks a pipelined commit makes */
-	"ALTER TABLE sessions ADD COLUMN claim TEXT NOT NULL DEFAULT '';"
-	"ALTER TABLE outbox ADD COLUMN owner TEXT NOT NULL DEFAULT '';"
-	"CREATE TABLE leases ("
-	" name TEXT PRIMARY KEY,"
-	" holder TEXT NOT NULL,"
-	" until BIGINT NOT NULL"
-	");"
-	"CREATE FUNCTION tabula_now_ms() RETURNS bigint LANGUAGE sql VOLATILE AS"
-	" $$SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint$$;"
-	/* the stored version must be version - 1; the row stays locked until
-	 * the commit ends, so nobody changes it in between */
-	"CREATE FUNCTION tabula_expect(sid bigint, v bigint) RETURNS void"
-	" LANGUAGE plpgsql AS $$"
-	" DECLARE cur bigint;"
-	" BEGIN"
-	"  SELECT version INTO cur FROM sessions WHERE id = sid FOR UPDATE;"
-	"  IF NOT FOUND THEN"
-	"   RAISE EXCEPTION 'no session % to update', sid USING ERRCODE = 'TB002';"
-	"  END IF;"
-	"  IF cur <> v - 1 THEN"
-	"   RAISE EXCEPTION 'session % was changed elsewhere (stored version %;"
-	" this change, version %, must follow version %)', sid, cur, v, v - 1"
-	"   USING ERRCODE = 'TB001';"
-	"  END IF;"
-	" END $$;"
-	/* FOR SHARE: nobody takes the lease over before the commit ends */
-	"CREATE FUNCTION tabula_fence(lease text, who text) RETURNS void"
-	" LANGUAGE plpgsql AS $$"
-	" BEGIN"
-	"  PERFORM 1 FROM leases WHERE name = lease AND holder = who"
-	"   AND until > tabula_now_ms() FOR SHARE;"
-	"  IF NOT FOUND THEN"
-	"   RAISE EXCEPTION 'the lease % is not held by this process: nothing stored',"
-	"    lease USING ERRCODE = 'TB003';"
-	"  END IF;"
-	" END $$;",
-};
-
-#define NMIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))
-
+/* The schema and its migrations are state/schema.c's, shared with SQLite;
+ * here the version is tabula_meta's schema_version. */
 int store_pg_schema_version(void)
 {
-	return NMIGRATIONS;
+	return schema_version();
 }
 
 /* ------------------------------------------------------------ statements */
@@ -2241,55 +2136,66 @@ fail:
 	return -1;
 }
 
-static int schema_version(struct pg_store *ps, long long *v, struct buf *err)
+/* The migration loop's calls (state/schema.h); ctx is the pg_store. */
+static int mig_begin(void *ctx, struct buf *err)
 {
-	return simple_int(ps, "SELECT value::bigint FROM tabula_meta WHERE key = 'schema_version'",
-			  v, err);
-}
+	struct pg_store *ps = ctx;
 
-static int too_new(long long v, struct buf *err)
-{
-	seterr(err, "store: the PostgreSQL schema is at version %lld, newer than this program"
-	       " knows (%d); run a newer tabula or restore a backup", v, NMIGRATIONS);
-	return -1;
-}
-
-/* Each missing migration in its own transaction with its version bump,
- * under the advisory lock; the version is read again under it. */
-static int migrate(struct pg_store *ps, struct buf *err)
-{
-	char sql[96];
-	long long v;
-
-	if (schema_version(ps, &v, err))
+	if (exec_simple(ps, "BEGIN", NULL, err))
 		return -1;
-	if (v > NMIGRATIONS)
-		return too_new(v, err);
-	while (v < NMIGRATIONS) {
-		if (exec_simple(ps, "BEGIN", NULL, err))
-			return -1;
-		if (exec_simple(ps, LOCK_SQL, NULL, err) || schema_version(ps, &v, err))
-			goto fail;
-		if (v > NMIGRATIONS) {
-			too_new(v, err);
-			goto fail;
-		}
-		if (v < NMIGRATIONS) {
-			snprintf(sql, sizeof(sql), "UPDATE tabula_meta SET value = '%lld'"
-				 " WHERE key = 'schema_version'", v + 1);
-			if (exec_simple(ps, migrations[v], NULL, err) ||
-			    exec_simple(ps, sql, NULL, err))
-				goto fail;
-			v++;
-		}
-		if (exec_simple(ps, "COMMIT", NULL, err))
-			goto fail;
+	if (exec_simple(ps, LOCK_SQL, NULL, err)) {
+		rollback_quietly(ps);
+		return -1;
 	}
 	return 0;
-fail:
-	rollback_quietly(ps);
-	return -1;
 }
+
+static int mig_version(void *ctx, long long *v, struct buf *err)
+{
+	return simple_int(ctx, "SELECT value::bigint FROM tabula_meta"
+			  " WHERE key = 'schema_version'", v, err);
+}
+
+static int mig_exec(void *ctx, const char *sql, struct buf *err)
+{
+	return exec_simple(ctx, sql, NULL, err);
+}
+
+static int mig_set_version(void *ctx, long long v, struct buf *err)
+{
+	char sql[96];
+
+	snprintf(sql, sizeof(sql), "UPDATE tabula_meta SET value = '%lld'"
+		 " WHERE key = 'schema_version'", v);
+	return exec_simple(ctx, sql, NULL, err);
+}
+
+static int mig_commit(void *ctx, struct buf *err)
+{
+	return exec_simple(ctx, "COMMIT", NULL, err);
+}
+
+static void mig_rollback(void *ctx)
+{
+	rollback_quietly(ctx);
+}
+
+static void mig_too_new(void *ctx, long long v, struct buf *err)
+{
+	seterr(err, "store: the PostgreSQL schema is at version %lld, newer than this program"
+	       " knows (%d); run a newer tabula or restore a backup", v, schema_version());
+}
+
+static const struct schema_driver pg_migrations = {
+	.dialect = SCHEMA_POSTGRES,
+	.begin = mig_begin,
+	.version = mig_version,
+	.exec = mig_exec,
+	.set_version = mig_set_version,
+	.commit = mig_commit,
+	.rollback = mig_rollback,
+	.too_new = mig_too_new,
+};
 
 /* TABULA_DB_TIMEOUT: milliseconds, TIMEOUT_MIN_MS..TIMEOUT_MAX_MS. */
 static int timeout_from_env(int *out, struct buf *err)
@@ -2327,7 +2233,8 @@ struct store *store_pg_open(const char *uri, struct buf *err)
 	ps->base.ops = &pg_ops;
 	ps->uri = xstrdup(uri);
 	ps->timeout_ms = timeout;
-	if (connect_now(ps, err) || claim(ps, err) || migrate(ps, err) || prepare_all(ps, err))
+	if (connect_now(ps, err) || claim(ps, err) ||
+	    schema_migrate(&pg_migrations, ps, err) || prepare_all(ps, err))
 		goto fail;
 	return &ps->base;
 fail:

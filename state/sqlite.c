@@ -6,9 +6,9 @@
  * or, with TABULA_DB_SYNC=full, synchronous=FULL (every commit is fsynced).
  * See docs/store.md.
  *
- * The schema grows only through the numbered migrations below.  Statements
- * are prepared once at open and reused, because commit and session_current
- * run on every chat command.
+ * The schema grows only through the numbered migrations of state/schema.c,
+ * shared with PostgreSQL.  Statements are prepared once at open and reused,
+ * because commit and session_current run on every chat command.
  *
  * The file holds every hidden hand: it is created 0600 (SQLite gives its
  * -wal and -shm the database's mode), an existing one is made 0600, a
@@ -33,6 +33,7 @@
 
 #include <sqlite3.h>
 
+#include "state/schema.h"
 #include "state/store_int.h"
 #include "state/walckpt.h"
 
@@ -41,99 +42,11 @@
 
 /* ---------------------------------------------------------------- schema */
 
-/*
- * Migration N (1-based) brings PRAGMA user_version from N-1 to N, inside one
- * transaction together with the version bump.  Never edit a migration that
- * has shipped: append a new one.
- *
- * Notes on types: seed is a uint64 kept as the int64 with the same bits
- * (SQLite integers are signed 64-bit); status is enum session_status; times
- * are unix seconds; an outbox key of "" is stored as NULL so that messages
- * without an idempotency key do not collide under UNIQUE.
- */
-static const char *const migrations[] = {
-	/* 1: the initial schema */
-	"CREATE TABLE sessions ("
-	" id INTEGER PRIMARY KEY,"
-	" platform TEXT NOT NULL,"
-	" room TEXT NOT NULL,"
-	" game TEXT NOT NULL,"
-	" options TEXT NOT NULL,"
-	" creator TEXT NOT NULL,"
-	" locale TEXT NOT NULL,"
-	" status INTEGER NOT NULL CHECK (status BETWEEN 0 AND 3),"
-	" seed INTEGER NOT NULL,"
-	" version INTEGER NOT NULL,"
-	" created INTEGER NOT NULL,"
-	" updated INTEGER NOT NULL,"
-	" state TEXT"
-	");"
-	"CREATE INDEX sessions_room ON sessions (platform, room, id);"
-	"CREATE INDEX sessions_open ON sessions (id) WHERE status IN (0, 1);"
-	"CREATE TABLE seats ("
-	" session INTEGER NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,"
-	" seat INTEGER NOT NULL CHECK (seat >= 0),"
-	" user TEXT NOT NULL,"
-	" name TEXT NOT NULL,"
-	" is_bot INTEGER NOT NULL,"
-	" notify_dm INTEGER NOT NULL,"
-	" PRIMARY KEY (session, seat)"
-	") WITHOUT ROWID;"
-	"CREATE TABLE actions ("
-	" session INTEGER NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,"
-	" seq INTEGER NOT NULL CHECK (seq >= 1),"
-	" seat INTEGER NOT NULL,"
-	" move TEXT NOT NULL,"
-	" user TEXT NOT NULL,"
-	" at INTEGER NOT NULL,"
-	" PRIMARY KEY (session, seq)"
-	") WITHOUT ROWID;"
-	"CREATE TABLE outbox ("
-	" id INTEGER PRIMARY KEY AUTOINCREMENT,"
-	" platform TEXT NOT NULL,"
-	" room TEXT NOT NULL,"
-	" user TEXT NOT NULL,"
-	" key TEXT UNIQUE,"
-	" payload TEXT NOT NULL,"
-	" created INTEGER NOT NULL,"
-	" sent_at INTEGER"
-	");"
-	"CREATE INDEX outbox_pending ON outbox (id) WHERE sent_at IS NULL;"
-	"CREATE TABLE cursors ("
-	" key TEXT PRIMARY KEY,"
-	" value TEXT NOT NULL"
-	") WITHOUT ROWID;",
-	/* 2: room settings (struct session_rec.settings, JSON object text) */
-	"ALTER TABLE sessions ADD COLUMN settings TEXT NOT NULL DEFAULT '';",
-	/* 3: when a session next needs the bot (struct session_rec.due, unix
-	 * seconds, 0 = never); the partial index keeps start-up and the
-	 * timer's next_due to one index lookup */
-	"ALTER TABLE sessions ADD COLUMN due INTEGER NOT NULL DEFAULT 0;"
-	"CREATE INDEX sessions_due ON sessions (due) WHERE due > 0;",
-	/* 4: the open votes of a session, by user (struct session_rec.votes,
-	 * JSON object text, '' = none); what is looked up by user and by
-	 * platform: a player's games (mygames, a DM's one game) and the
-	 * lobbies open on a platform (the lobby cap), without a scan */
-	"ALTER TABLE sessions ADD COLUMN votes TEXT NOT NULL DEFAULT '';"
-	"CREATE INDEX seats_user ON seats (user) WHERE is_bot = 0;"
-	"CREATE INDEX sessions_lobbies ON sessions (platform) WHERE status = 0;",
-	/* 5: several processes (docs/deploy.md): who does a session's due
-	 * work (a node's lease name, '' = nobody yet), who delivers an outbox
-	 * row, and the leases themselves (until: unix milliseconds) */
-	"ALTER TABLE sessions ADD COLUMN claim TEXT NOT NULL DEFAULT '';"
-	"ALTER TABLE outbox ADD COLUMN owner TEXT NOT NULL DEFAULT '';"
-	"CREATE TABLE leases ("
-	" name TEXT PRIMARY KEY,"
-	" holder TEXT NOT NULL,"
-	" until INTEGER NOT NULL"
-	") WITHOUT ROWID;",
-};
-
-#define NMIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))
-
+/* The schema and its migrations are state/schema.c's, shared with
+ * PostgreSQL; here the version is PRAGMA user_version. */
 int store_sqlite_schema_version(void)
 {
-	return NMIGRATIONS;
+	return schema_version();
 }
 
 /* ------------------------------------------------------------ statements */
@@ -1929,51 +1842,77 @@ static const char *sync_pragma(struct buf *err)
 	return NULL;
 }
 
-static int too_new(const char *path, int v, struct buf *err)
+/* The migration loop's calls (state/schema.h). */
+struct sqlite_migration {
+	struct sqlite_store *ss;
+	const char *path;
+};
+
+static int mig_begin(void *ctx, struct buf *err)
 {
-	seterr(err, "store: %s is at schema version %d, newer than this program"
-	       " knows (%d); run a newer tabula or restore a backup",
-	       path, v, NMIGRATIONS);
-	return -1;
+	return exec_sql(((struct sqlite_migration *)ctx)->ss, "BEGIN IMMEDIATE", err);
 }
 
-/*
- * Applies the missing migrations, each in its own transaction with its
- * user_version bump, so a crash leaves the file at some whole version.
- */
-static int migrate(struct sqlite_store *ss, const char *path, struct buf *err)
+static int mig_version(void *ctx, long long *v, struct buf *err)
+{
+	int n;
+
+	if (pragma_int(((struct sqlite_migration *)ctx)->ss, "PRAGMA user_version", &n, err))
+		return -1;
+	*v = n;
+	return 0;
+}
+
+static int mig_exec(void *ctx, const char *sql, struct buf *err)
+{
+	return exec_sql(((struct sqlite_migration *)ctx)->ss, sql, err);
+}
+
+static int mig_set_version(void *ctx, long long v, struct buf *err)
 {
 	char sql[64];
-	int v;
 
-	if (pragma_int(ss, "PRAGMA user_version", &v, err))
-		return -1;
-	if (v > NMIGRATIONS)
-		return too_new(path, v, err);
-	while (v < NMIGRATIONS) {
-		if (exec_sql(ss, "BEGIN IMMEDIATE", err))
-			return -1;
-		/* Another process may have migrated while we waited for the lock. */
-		if (pragma_int(ss, "PRAGMA user_version", &v, err))
-			goto fail;
-		if (v > NMIGRATIONS) {
-			too_new(path, v, err);
-			goto fail;
-		}
-		if (v < NMIGRATIONS) {
-			snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", v + 1);
-			if (exec_sql(ss, migrations[v], err) || exec_sql(ss, sql, err))
-				goto fail;
-			v++;
-		}
-		if (exec_sql(ss, "COMMIT", err))
-			goto fail;
-	}
-	return 0;
-fail:
+	snprintf(sql, sizeof(sql), "PRAGMA user_version = %lld", v);
+	return exec_sql(((struct sqlite_migration *)ctx)->ss, sql, err);
+}
+
+static int mig_commit(void *ctx, struct buf *err)
+{
+	return exec_sql(((struct sqlite_migration *)ctx)->ss, "COMMIT", err);
+}
+
+static void mig_rollback(void *ctx)
+{
+	struct sqlite_store *ss = ((struct sqlite_migration *)ctx)->ss;
+
 	if (!sqlite3_get_autocommit(ss->db))
 		sqlite3_exec(ss->db, "ROLLBACK", NULL, NULL, NULL);
-	return -1;
+}
+
+static void mig_too_new(void *ctx, long long v, struct buf *err)
+{
+	seterr(err, "store: %s is at schema version %lld, newer than this program"
+	       " knows (%d); run a newer tabula or restore a backup",
+	       ((struct sqlite_migration *)ctx)->path, v, schema_version());
+}
+
+static const struct schema_driver sqlite_migrations = {
+	.dialect = SCHEMA_SQLITE,
+	.begin = mig_begin,
+	.version = mig_version,
+	.exec = mig_exec,
+	.set_version = mig_set_version,
+	.commit = mig_commit,
+	.rollback = mig_rollback,
+	.too_new = mig_too_new,
+};
+
+/* Applies the missing migrations (state/schema.c). */
+static int migrate(struct sqlite_store *ss, const char *path, struct buf *err)
+{
+	struct sqlite_migration m = { ss, path };
+
+	return schema_migrate(&sqlite_migrations, &m, err);
 }
 
 /*
