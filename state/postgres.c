@@ -25,6 +25,7 @@
  * Iterators read a page into a PGresult and only then call back, so a
  * callback may use the store (outbox_done inside outbox_pending).
  */
+#include "state/rows.h"
 #include "state/schema.h"
 #include "state/store_int.h"
 
@@ -110,19 +111,13 @@ enum pg_stmt {
 	P_COUNT
 };
 
-/* Column order of SESSION_SELECT, as in state/sqlite.c. */
+/* Column order of SESSION_SELECT: enum rows_session_col (state/rows.h). */
 #define SESSION_SELECT \
 	"SELECT s.id, s.platform, s.room, s.game, s.options, s.creator," \
 	" s.locale, s.status, s.seed, s.version, s.created, s.updated, s.state," \
 	" s.settings, s.due, s.votes," \
 	" t.seat, t.\"user\", t.name, t.is_bot, t.notify_dm" \
 	" FROM sessions s LEFT JOIN seats t ON t.session = s.id"
-
-enum session_col {
-	SC_ID, SC_PLATFORM, SC_ROOM, SC_GAME, SC_OPTIONS, SC_CREATOR, SC_LOCALE,
-	SC_STATUS, SC_SEED, SC_VERSION, SC_CREATED, SC_UPDATED, SC_STATE,
-	SC_SETTINGS, SC_DUE, SC_VOTES, SC_SEAT, SC_SEAT_USER, SC_SEAT_NAME, SC_SEAT_BOT, SC_SEAT_DM
-};
 
 /* The session columns a write binds, $1..$15 (the id is $14). */
 #define SESSION_COLS \
@@ -634,11 +629,6 @@ static void p_text(struct params *p, const char *s)
 	p->v[p->n++] = s;
 }
 
-static void p_null(struct params *p)
-{
-	p_text(p, NULL);
-}
-
 static void p_i64(struct params *p, int64_t x)
 {
 	assert(p->n < MAX_PARAMS);
@@ -719,49 +709,54 @@ static int64_t col_i64(const PGresult *r, int row, int col)
 	return (int64_t)strtoll(PQgetvalue(r, row, col), NULL, 10);
 }
 
-/* A text column into a fixed field; too long is an error.  NULL is "". */
-static int col_text(const PGresult *r, int row, int col, char *dst, size_t size,
-		    const char *what, struct buf *err)
-{
-	size_t n = (size_t)PQgetlength(r, row, col);
+/* The row codecs' driver calls (state/rows.h): a row of a result. */
+struct pg_row {
+	const PGresult *r;
+	int i;
+};
 
-	if (PQgetisnull(r, row, col)) {
-		dst[0] = '\0';
-		return 0;
-	}
-	if (n >= size) {
-		seterr(err, "store: stored %s is %zu bytes, longer than the %zu allowed",
-		       what, n, size - 1);
-		return -1;
-	}
-	memcpy(dst, PQgetvalue(r, row, col), n);
-	dst[n] = '\0';
-	return 0;
+static int64_t row_i64(void *row, int col)
+{
+	struct pg_row *x = row;
+
+	return col_i64(x->r, x->i, col);
 }
 
-#define COL_TEXT(r, row, col, rec, f, what) \
-	col_text(r, row, col, (rec)->f, sizeof((rec)->f), what, err)
-
-static char *col_strdup(const PGresult *r, int row, int col)
+static int row_is_null(void *row, int col)
 {
-	return PQgetisnull(r, row, col) ? NULL : xstrdup(PQgetvalue(r, row, col));
+	struct pg_row *x = row;
+
+	return PQgetisnull(x->r, x->i, col);
 }
 
-/* uint64 <-> int64 with the same bits, as in state/sqlite.c. */
-static int64_t seed_to_db(uint64_t seed)
+static const char *row_text(void *row, int col, size_t *len)
 {
-	int64_t v;
+	struct pg_row *x = row;
 
-	memcpy(&v, &seed, sizeof(v));
-	return v;
+	*len = (size_t)PQgetlength(x->r, x->i, col);
+	return PQgetisnull(x->r, x->i, col) ? NULL : PQgetvalue(x->r, x->i, col);
 }
 
-static uint64_t seed_from_db(int64_t v)
-{
-	uint64_t seed;
+#define READER(x) { &(x), row_i64, row_is_null, row_text }
 
-	memcpy(&seed, &v, sizeof(seed));
-	return seed;
+/* Adds parameters in order ($1, $2, ...). */
+static void put_i64(void *ctx, int64_t v)
+{
+	p_i64(ctx, v);
+}
+
+static void put_text(void *ctx, const char *s)
+{
+	p_text(ctx, s);
+}
+
+/* A writer that starts p afresh. */
+static struct rows_writer writer(struct params *p)
+{
+	struct rows_writer w = { p, put_i64, put_text };
+
+	p->n = 0;
+	return w;
 }
 
 /* The platforms as a text[] literal: {"a","b"} (names are checked plain). */
@@ -785,63 +780,6 @@ static int platform_array(const char *const *platforms, struct buf *out, struct 
 
 /* ------------------------------------------------------------------ reads */
 
-static int read_session_cols(const PGresult *r, int row, struct session_rec *out,
-			     struct buf *err)
-{
-	int status = (int)col_i64(r, row, SC_STATUS);
-
-	out->id = col_i64(r, row, SC_ID);
-	if (COL_TEXT(r, row, SC_PLATFORM, out, platform, "session platform") ||
-	    COL_TEXT(r, row, SC_ROOM, out, room, "session room") ||
-	    COL_TEXT(r, row, SC_GAME, out, game, "session game") ||
-	    COL_TEXT(r, row, SC_OPTIONS, out, options, "session options") ||
-	    COL_TEXT(r, row, SC_CREATOR, out, creator, "session creator") ||
-	    COL_TEXT(r, row, SC_LOCALE, out, locale, "session locale") ||
-	    COL_TEXT(r, row, SC_SETTINGS, out, settings, "session settings"))
-		return -1;
-	if (status < SESSION_LOBBY || status > SESSION_ABORTED) {
-		seterr(err, "store: session %lld has unknown status %d", (long long)out->id,
-		       status);
-		return -1;
-	}
-	out->status = (enum session_status)status;
-	out->seed = seed_from_db(col_i64(r, row, SC_SEED));
-	out->version = col_i64(r, row, SC_VERSION);
-	out->created = col_i64(r, row, SC_CREATED);
-	out->updated = col_i64(r, row, SC_UPDATED);
-	out->due = col_i64(r, row, SC_DUE);
-	out->state = col_strdup(r, row, SC_STATE);
-	if (PQgetlength(r, row, SC_VOTES) > STORE_VOTES_MAX) {
-		seterr(err, "store: stored votes of session %lld are %d bytes, longer than"
-		       " the %d allowed", (long long)out->id, PQgetlength(r, row, SC_VOTES),
-		       STORE_VOTES_MAX);
-		return -1;
-	}
-	if (PQgetlength(r, row, SC_VOTES) > 0)
-		out->votes = col_strdup(r, row, SC_VOTES);
-	return 0;
-}
-
-static int read_seat_cols(const PGresult *r, int row, struct session_rec *out,
-			  struct buf *err)
-{
-	struct seat_rec *seat;
-
-	if (col_i64(r, row, SC_SEAT) != out->nseats || out->nseats >= STORE_MAX_SEATS) {
-		seterr(err, "store: session %lld has broken seats (seat %lld after %d)",
-		       (long long)out->id, (long long)col_i64(r, row, SC_SEAT), out->nseats);
-		return -1;
-	}
-	seat = &out->seats[out->nseats];
-	if (COL_TEXT(r, row, SC_SEAT_USER, seat, user, "seat user") ||
-	    COL_TEXT(r, row, SC_SEAT_NAME, seat, name, "seat name"))
-		return -1;
-	seat->is_bot = (int)col_i64(r, row, SC_SEAT_BOT);
-	seat->notify_dm = (int)col_i64(r, row, SC_SEAT_DM);
-	out->nseats++;
-	return 0;
-}
-
 /* A SESSION_SELECT result into out (released first): 1, 0 or -1. */
 static int read_session(PGresult *r, struct session_rec *out, struct buf *err)
 {
@@ -852,9 +790,10 @@ static int read_session(PGresult *r, struct session_rec *out, struct buf *err)
 		return -1;
 	n = PQntuples(r);
 	for (i = 0; i < n; i++) {
-		if (!i && read_session_cols(r, i, out, err))
-			goto fail;
-		if (!PQgetisnull(r, i, SC_SEAT) && read_seat_cols(r, i, out, err))
+		struct pg_row x = { r, i };
+		struct rows_reader rr = READER(x);
+
+		if (rows_session(&rr, !i, out, err))
 			goto fail;
 	}
 	PQclear(r);
@@ -977,16 +916,14 @@ static int pg_actions(struct store *s, int64_t session, int64_t after, store_act
 			return -1;
 		n = PQntuples(r);
 		for (i = 0; i < n; i++) {
-			memset(&a, 0, sizeof(a));
-			a.session = session;
-			a.seq = col_i64(r, i, 0);
-			a.seat = (int)col_i64(r, i, 1);
-			a.at = col_i64(r, i, 4);
-			if (COL_TEXT(r, i, 2, &a, move, "action move") ||
-			    COL_TEXT(r, i, 3, &a, user, "action user")) {
+			struct pg_row x = { r, i };
+			struct rows_reader rr = READER(x);
+
+			if (rows_action(&rr, 0, &a, err)) {
 				PQclear(r);
 				return -1;
 			}
+			a.session = session;
 			after = a.seq;
 			/* the result is all in memory: the callback may use the store */
 			if (cb(ctx, &a)) {
@@ -1002,16 +939,10 @@ static int pg_actions(struct store *s, int64_t session, int64_t after, store_act
 /* Columns 0-6: id, platform, room, user, key, payload, created. */
 static int read_outbox_row(const PGresult *r, int row, struct outbox_rec *o, struct buf *err)
 {
-	memset(o, 0, sizeof(*o));
-	o->id = col_i64(r, row, 0);
-	o->created = col_i64(r, row, 6);
-	if (COL_TEXT(r, row, 1, o, platform, "outbox platform") ||
-	    COL_TEXT(r, row, 2, o, room, "outbox room") ||
-	    COL_TEXT(r, row, 3, o, user, "outbox user") ||
-	    COL_TEXT(r, row, 4, o, key, "outbox key"))
-		return -1;
-	o->payload = col_strdup(r, row, 5);
-	return 0;
+	struct pg_row x = { r, row };
+	struct rows_reader rr = READER(x);
+
+	return rows_outbox(&rr, o, err);
 }
 
 /* Delivers the outbox rows of r in id order; 1 stopped, 0 on, -1 error.
@@ -1269,48 +1200,23 @@ static int pg_session_stamp(struct store *s, const char *platform, const char *r
 /* The session's columns as $1..$16 ($14 the id, set by the caller). */
 static void session_params(struct params *p, const struct session_rec *s, int64_t id)
 {
-	p->n = 0;
-	p_text(p, s->platform);
-	p_text(p, s->room);
-	p_text(p, s->game);
-	p_text(p, s->options);
-	p_text(p, s->creator);
-	p_text(p, s->locale);
-	p_i64(p, (int64_t)s->status);
-	p_i64(p, seed_to_db(s->seed));
-	p_i64(p, s->created);
-	p_i64(p, s->updated);
-	if (s->state)
-		p_text(p, s->state);
-	else
-		p_null(p);
-	p_i64(p, s->version);
-	p_text(p, s->settings);
-	p_i64(p, id);
-	p_i64(p, s->due);
-	p_text(p, s->votes ? s->votes : "");
+	struct rows_writer w = writer(p);
+
+	rows_put_session(&w, s, id);
 }
 
 static void seat_params(struct params *p, int64_t sid, int i, const struct seat_rec *seat)
 {
-	p->n = 0;
-	p_i64(p, sid);
-	p_i64(p, i);
-	p_text(p, seat->user);
-	p_text(p, seat->name);
-	p_i64(p, seat->is_bot);
-	p_i64(p, seat->notify_dm);
+	struct rows_writer w = writer(p);
+
+	rows_put_seat(&w, sid, i, seat);
 }
 
 static void action_params(struct params *p, int64_t sid, const struct action_rec *a)
 {
-	p->n = 0;
-	p_i64(p, sid);
-	p_i64(p, a->seq);
-	p_i64(p, a->seat);
-	p_text(p, a->move);
-	p_text(p, a->user);
-	p_i64(p, a->at);
+	struct rows_writer w = writer(p);
+
+	rows_put_action(&w, sid, a);
 }
 
 /* What a failed statement of a commit means, into err; its return code. */
@@ -1488,19 +1394,9 @@ static int pg_commit(struct store *s, struct store_commit *c, struct buf *err)
 		SEND(P_ACTION_INSERT, i);
 	}
 	for (i = 0; i < c->noutbox; i++) {
-		const struct outbox_rec *o = &c->outbox[i];
+		struct rows_writer w = writer(&p);
 
-		p.n = 0;
-		p_text(&p, o->platform);
-		p_text(&p, o->room);
-		p_text(&p, o->user);
-		if (o->key[0])
-			p_text(&p, o->key);
-		else
-			p_null(&p);
-		p_text(&p, o->payload);
-		p_i64(&p, o->created);
-		p_text(&p, c->owner ? c->owner : "");
+		rows_put_outbox(&w, &c->outbox[i], c->owner);
 		SEND(P_OUTBOX_INSERT, i);
 	}
 	if (c->cursor_key && c->cursor_delete) {
@@ -1845,14 +1741,13 @@ static int pg_dump(struct store *s, store_item_cb cb, void *ctx, struct buf *err
 			goto fail;
 		n = PQntuples(r);
 		for (i = 0; i < n; i++) {
-			memset(&a, 0, sizeof(a));
-			a.session = last = col_i64(r, i, 0);
-			a.seq = last2 = col_i64(r, i, 1);
-			a.seat = (int)col_i64(r, i, 2);
-			a.at = col_i64(r, i, 5);
-			if (COL_TEXT(r, i, 3, &a, move, "action move") ||
-			    COL_TEXT(r, i, 4, &a, user, "action user"))
+			struct pg_row x = { r, i };
+			struct rows_reader rr = READER(x);
+
+			if (rows_action(&rr, 1, &a, err))
 				goto fail;
+			a.session = last = col_i64(r, i, 0);
+			last2 = a.seq;
 			it.action = &a;
 			if (cb(ctx, &it))
 				goto fail;
@@ -1939,6 +1834,7 @@ static int import_item(void *ctx, const struct store_item *it)
 	struct pg_store *ps = x->ps;
 	struct store_commit c = { 0 };
 	struct params p = { 0 };
+	struct rows_writer w;
 	int i;
 
 	x->n++;
@@ -1960,20 +1856,8 @@ static int import_item(void *ctx, const struct store_item *it)
 		action_params(&p, it->action->session, it->action);
 		return import_run(ps, P_ACTION_INSERT, &p, x->err);
 	case STORE_ITEM_OUTBOX:
-		p_i64(&p, it->outbox->id);
-		p_text(&p, it->outbox->platform);
-		p_text(&p, it->outbox->room);
-		p_text(&p, it->outbox->user);
-		if (it->outbox->key[0])
-			p_text(&p, it->outbox->key);
-		else
-			p_null(&p);
-		p_text(&p, it->outbox->payload ? it->outbox->payload : "");
-		p_i64(&p, it->outbox->created);
-		if (it->sent_at)
-			p_i64(&p, it->sent_at);
-		else
-			p_null(&p);
+		w = writer(&p);
+		rows_put_outbox_copy(&w, it->outbox, it->sent_at);
 		return import_run(ps, P_IMPORT_OUTBOX, &p, x->err);
 	case STORE_ITEM_CURSOR:
 		p_text(&p, it->key);

@@ -33,6 +33,7 @@
 
 #include <sqlite3.h>
 
+#include "state/rows.h"
 #include "state/schema.h"
 #include "state/store_int.h"
 #include "state/walckpt.h"
@@ -100,7 +101,7 @@ enum stmt_id {
 /*
  * A session is read with its seats in one statement (one implicit read
  * transaction, so the two are a consistent snapshot even with another
- * process writing).  Column order is fixed by enum session_col.
+ * process writing).  Column order is enum rows_session_col (state/rows.h).
  */
 #define SESSION_SELECT \
 	"SELECT s.id, s.platform, s.room, s.game, s.options, s.creator," \
@@ -108,12 +109,6 @@ enum stmt_id {
 	" s.settings, s.due, s.votes," \
 	" t.seat, t.user, t.name, t.is_bot, t.notify_dm" \
 	" FROM sessions s LEFT JOIN seats t ON t.session = s.id"
-
-enum session_col {
-	SC_ID, SC_PLATFORM, SC_ROOM, SC_GAME, SC_OPTIONS, SC_CREATOR, SC_LOCALE,
-	SC_STATUS, SC_SEED, SC_VERSION, SC_CREATED, SC_UPDATED, SC_STATE,
-	SC_SETTINGS, SC_DUE, SC_VOTES, SC_SEAT, SC_SEAT_USER, SC_SEAT_NAME, SC_SEAT_BOT, SC_SEAT_DM
-};
 
 static const char *const stmt_sql[ST_COUNT] = {
 	[ST_BEGIN] = "BEGIN IMMEDIATE",
@@ -350,30 +345,6 @@ static void rollback(struct sqlite_store *ss)
 		sqlite3_exec(ss->db, "ROLLBACK", NULL, NULL, NULL);
 }
 
-/* Copies a text column into a fixed field; too long is an error. NULL is "". */
-static int col_text(sqlite3_stmt *st, int col, char *dst, size_t size,
-		    const char *what, struct buf *err)
-{
-	const unsigned char *t = sqlite3_column_text(st, col);
-	size_t n = (size_t)sqlite3_column_bytes(st, col);
-
-	if (!t) {
-		dst[0] = '\0';
-		return 0;
-	}
-	if (n >= size) {
-		seterr(err, "store: stored %s is %zu bytes, longer than the %zu allowed",
-		       what, n, size - 1);
-		return -1;
-	}
-	memcpy(dst, t, n);
-	dst[n] = '\0';
-	return 0;
-}
-
-#define COL_TEXT(st, col, rec, f, what) \
-	col_text(st, col, (rec)->f, sizeof((rec)->f), what, err)
-
 /* A new heap copy of a text column, or NULL for SQL NULL. */
 static char *col_strdup(sqlite3_stmt *st, int col)
 {
@@ -394,83 +365,59 @@ static void bind_text(sqlite3_stmt *st, int i, const char *s)
 	sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC);
 }
 
-/* uint64 <-> int64 with the same bits: SQLite has no unsigned integers. */
-static int64_t seed_to_db(uint64_t seed)
+/* The row codecs' driver calls (state/rows.h): the row is the statement. */
+static int64_t row_i64(void *row, int col)
 {
-	int64_t v;
-
-	memcpy(&v, &seed, sizeof(v));
-	return v;
+	return sqlite3_column_int64(row, col);
 }
 
-static uint64_t seed_from_db(int64_t v)
+static int row_is_null(void *row, int col)
 {
-	uint64_t seed;
-
-	memcpy(&seed, &v, sizeof(seed));
-	return seed;
+	return sqlite3_column_type(row, col) == SQLITE_NULL;
 }
+
+/* text first, then its length: the order SQLite's documentation asks */
+static const char *row_text(void *row, int col, size_t *len)
+{
+	const char *t = (const char *)sqlite3_column_text(row, col);
+
+	*len = (size_t)sqlite3_column_bytes(row, col);
+	return t;
+}
+
+static struct rows_reader reader(sqlite3_stmt *st)
+{
+	struct rows_reader r = { st, row_i64, row_is_null, row_text };
+
+	return r;
+}
+
+/* Binds parameters ?1, ?2, ... in order. */
+struct binder {
+	sqlite3_stmt *st;
+	int n;
+};
+
+static void put_i64(void *ctx, int64_t v)
+{
+	struct binder *b = ctx;
+
+	sqlite3_bind_int64(b->st, ++b->n, v);
+}
+
+static void put_text(void *ctx, const char *s)
+{
+	struct binder *b = ctx;
+
+	if (s)
+		bind_text(b->st, ++b->n, s);
+	else
+		sqlite3_bind_null(b->st, ++b->n);
+}
+
+#define WRITER(b) { &(b), put_i64, put_text }
 
 /* ------------------------------------------------------------------ reads */
-
-static int read_session_cols(sqlite3_stmt *st, struct session_rec *out,
-			     struct buf *err)
-{
-	int status = sqlite3_column_int(st, SC_STATUS);
-
-	out->id = sqlite3_column_int64(st, SC_ID);
-	if (COL_TEXT(st, SC_PLATFORM, out, platform, "session platform") ||
-	    COL_TEXT(st, SC_ROOM, out, room, "session room") ||
-	    COL_TEXT(st, SC_GAME, out, game, "session game") ||
-	    COL_TEXT(st, SC_OPTIONS, out, options, "session options") ||
-	    COL_TEXT(st, SC_CREATOR, out, creator, "session creator") ||
-	    COL_TEXT(st, SC_LOCALE, out, locale, "session locale") ||
-	    COL_TEXT(st, SC_SETTINGS, out, settings, "session settings"))
-		return -1;
-	if (status < SESSION_LOBBY || status > SESSION_ABORTED) {
-		seterr(err, "store: session %lld has unknown status %d",
-		       (long long)out->id, status);
-		return -1;
-	}
-	out->status = (enum session_status)status;
-	out->seed = seed_from_db(sqlite3_column_int64(st, SC_SEED));
-	out->version = sqlite3_column_int64(st, SC_VERSION);
-	out->created = sqlite3_column_int64(st, SC_CREATED);
-	out->updated = sqlite3_column_int64(st, SC_UPDATED);
-	out->due = sqlite3_column_int64(st, SC_DUE);
-	out->state = col_strdup(st, SC_STATE);
-	if (sqlite3_column_bytes(st, SC_VOTES) > STORE_VOTES_MAX) {
-		seterr(err, "store: stored votes of session %lld are %d bytes, longer than"
-		       " the %d allowed", (long long)out->id, sqlite3_column_bytes(st, SC_VOTES),
-		       STORE_VOTES_MAX);
-		return -1;
-	}
-	/* '' is "no votes": read back as NULL, as most sessions have none */
-	if (sqlite3_column_bytes(st, SC_VOTES) > 0)
-		out->votes = col_strdup(st, SC_VOTES);
-	return 0;
-}
-
-static int read_seat_cols(sqlite3_stmt *st, struct session_rec *out, struct buf *err)
-{
-	struct seat_rec *seat;
-
-	if (sqlite3_column_int64(st, SC_SEAT) != out->nseats ||
-	    out->nseats >= STORE_MAX_SEATS) {
-		seterr(err, "store: session %lld has broken seats (seat %lld after %d)",
-		       (long long)out->id, (long long)sqlite3_column_int64(st, SC_SEAT),
-		       out->nseats);
-		return -1;
-	}
-	seat = &out->seats[out->nseats];
-	if (COL_TEXT(st, SC_SEAT_USER, seat, user, "seat user") ||
-	    COL_TEXT(st, SC_SEAT_NAME, seat, name, "seat name"))
-		return -1;
-	seat->is_bot = sqlite3_column_int(st, SC_SEAT_BOT);
-	seat->notify_dm = sqlite3_column_int(st, SC_SEAT_DM);
-	out->nseats++;
-	return 0;
-}
 
 /*
  * Steps a bound SESSION_SELECT statement into out (released first).
@@ -479,16 +426,13 @@ static int read_seat_cols(sqlite3_stmt *st, struct session_rec *out, struct buf 
 static int read_session(struct sqlite_store *ss, sqlite3_stmt *st,
 			struct session_rec *out, struct buf *err)
 {
+	struct rows_reader r = reader(st);
 	int rc, rows = 0;
 
 	session_rec_release(out);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (!rows++ && read_session_cols(st, out, err))
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		if (rows_session(&r, !rows++, out, err))
 			goto fail;
-		if (sqlite3_column_type(st, SC_SEAT) != SQLITE_NULL &&
-		    read_seat_cols(st, out, err))
-			goto fail;
-	}
 	if (rc != SQLITE_DONE) {
 		db_fail(ss, err, "reading a session");
 		goto fail;
@@ -583,6 +527,7 @@ static int sqlite_actions(struct store *s, int64_t session, int64_t after,
 	struct sqlite_store *ss = sqlite_downcast(s);
 	sqlite3_stmt *st = stmt(ss, ST_ACTIONS);
 	struct action_rec *page = xcalloc(PAGE_ROWS, sizeof(*page));
+	struct rows_reader r = reader(st);
 	int n, i, rc, ret = -1;
 
 	do {
@@ -591,15 +536,9 @@ static int sqlite_actions(struct store *s, int64_t session, int64_t after,
 		sqlite3_bind_int64(st, 2, after);
 		sqlite3_bind_int(st, 3, PAGE_ROWS);
 		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-			struct action_rec *a = &page[n++];
-
-			a->session = session;
-			a->seq = sqlite3_column_int64(st, 0);
-			a->seat = sqlite3_column_int(st, 1);
-			a->at = sqlite3_column_int64(st, 4);
-			if (COL_TEXT(st, 2, a, move, "action move") ||
-			    COL_TEXT(st, 3, a, user, "action user"))
+			if (rows_action(&r, 0, &page[n], err))
 				goto fail;
+			page[n++].session = session;
 		}
 		if (rc != SQLITE_DONE) {
 			db_fail(ss, err, "reading actions");
@@ -835,15 +774,9 @@ static int sqlite_stats(struct store *s, struct store_stats *out, store_games_cb
 
 static int read_outbox_row(sqlite3_stmt *st, struct outbox_rec *o, struct buf *err)
 {
-	o->id = sqlite3_column_int64(st, 0);
-	o->created = sqlite3_column_int64(st, 6);
-	if (COL_TEXT(st, 1, o, platform, "outbox platform") ||
-	    COL_TEXT(st, 2, o, room, "outbox room") ||
-	    COL_TEXT(st, 3, o, user, "outbox user") ||
-	    COL_TEXT(st, 4, o, key, "outbox key"))
-		return -1;
-	o->payload = col_strdup(st, 5);
-	return 0;
+	struct rows_reader r = reader(st);
+
+	return rows_outbox(&r, o, err);
 }
 
 static int sqlite_outbox_pending(struct store *s, store_outbox_cb cb, void *ctx,
@@ -912,27 +845,13 @@ static int sqlite_cursor_get(struct store *s, const char *key, struct buf *value
 
 /* ----------------------------------------------------------------- writes */
 
+/* ?14, the id, matters to session_update and the import only */
 static void bind_session(sqlite3_stmt *st, const struct session_rec *s)
 {
-	bind_text(st, 1, s->platform);
-	bind_text(st, 2, s->room);
-	bind_text(st, 3, s->game);
-	bind_text(st, 4, s->options);
-	bind_text(st, 5, s->creator);
-	bind_text(st, 6, s->locale);
-	sqlite3_bind_int(st, 7, (int)s->status);
-	sqlite3_bind_int64(st, 8, seed_to_db(s->seed));
-	sqlite3_bind_int64(st, 9, s->created);
-	sqlite3_bind_int64(st, 10, s->updated);
-	if (s->state)
-		bind_text(st, 11, s->state);
-	else
-		sqlite3_bind_null(st, 11);
-	sqlite3_bind_int64(st, 12, s->version);
-	bind_text(st, 13, s->settings);
-	/* ?14 is the id, bound by session_update only */
-	sqlite3_bind_int64(st, 15, s->due);
-	bind_text(st, 16, s->votes ? s->votes : "");
+	struct binder b = { st, 0 };
+	struct rows_writer w = WRITER(b);
+
+	rows_put_session(&w, s, s->id);
 }
 
 /* Inserts a new session; *id gets its id. */
@@ -980,7 +899,6 @@ static int session_update(struct sqlite_store *ss, const struct session_rec *s,
 	sqlite3_stmt *st = stmt(ss, ST_SESSION_UPDATE);
 
 	bind_session(st, s);
-	sqlite3_bind_int64(st, 14, s->id);
 	if (stmt_run(ss, st, err, "updating a session"))
 		return -1;
 	if (sqlite3_changes(ss->db) != 1)
@@ -1002,14 +920,10 @@ static int seats_replace(struct sqlite_store *ss, int64_t id,
 	}
 	st = stmt(ss, ST_SEAT_INSERT);
 	for (i = 0; i < s->nseats; i++) {
-		const struct seat_rec *seat = &s->seats[i];
+		struct binder b = { st, 0 };
+		struct rows_writer w = WRITER(b);
 
-		sqlite3_bind_int64(st, 1, id);
-		sqlite3_bind_int(st, 2, i);
-		bind_text(st, 3, seat->user);
-		bind_text(st, 4, seat->name);
-		sqlite3_bind_int(st, 5, seat->is_bot);
-		sqlite3_bind_int(st, 6, seat->notify_dm);
+		rows_put_seat(&w, id, i, &s->seats[i]);
 		if (stmt_run(ss, st, err, "storing a seat"))
 			return -1;
 	}
@@ -1020,14 +934,11 @@ static int action_append(struct sqlite_store *ss, int64_t session,
 			 const struct action_rec *a, struct buf *err)
 {
 	sqlite3_stmt *st = stmt(ss, ST_ACTION_INSERT);
+	struct binder b = { st, 0 };
+	struct rows_writer w = WRITER(b);
 	int rc;
 
-	sqlite3_bind_int64(st, 1, session);
-	sqlite3_bind_int64(st, 2, a->seq);
-	sqlite3_bind_int(st, 3, a->seat);
-	bind_text(st, 4, a->move);
-	bind_text(st, 5, a->user);
-	sqlite3_bind_int64(st, 6, a->at);
+	rows_put_action(&w, session, a);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_CONSTRAINT_PRIMARYKEY)
 		seterr(err, "store: session %lld already has action %lld",
@@ -1053,18 +964,11 @@ static int outbox_insert(struct sqlite_store *ss, const struct outbox_rec *o,
 			 const char *owner, int64_t *id, struct buf *err)
 {
 	sqlite3_stmt *st = stmt(ss, ST_OUTBOX_INSERT);
+	struct binder b = { st, 0 };
+	struct rows_writer w = WRITER(b);
 	int rc;
 
-	bind_text(st, 1, o->platform);
-	bind_text(st, 2, o->room);
-	bind_text(st, 3, o->user);
-	if (o->key[0])
-		bind_text(st, 4, o->key);
-	else
-		sqlite3_bind_null(st, 4);
-	bind_text(st, 5, o->payload);
-	sqlite3_bind_int64(st, 6, o->created);
-	bind_text(st, 7, owner ? owner : "");
+	rows_put_outbox(&w, o, owner);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_CONSTRAINT_UNIQUE)
 		seterr(err, "store: outbox key %s is already used", o->key);
@@ -1532,6 +1436,7 @@ static int dump_actions(struct sqlite_store *ss, store_item_cb cb, void *ctx,
 {
 	sqlite3_stmt *st = stmt(ss, ST_DUMP_ACTIONS);
 	struct action_rec *page = xcalloc(PAGE_ROWS, sizeof(*page));
+	struct rows_reader r = reader(st);
 	struct store_item it = { .kind = STORE_ITEM_ACTION };
 	int64_t after_s = 0, after_q = 0;
 	int n, i, rc, ret = -1;
@@ -1542,17 +1447,11 @@ static int dump_actions(struct sqlite_store *ss, store_item_cb cb, void *ctx,
 		sqlite3_bind_int64(st, 2, after_q);
 		sqlite3_bind_int(st, 3, PAGE_ROWS);
 		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-			struct action_rec *a = &page[n++];
-
-			a->session = sqlite3_column_int64(st, 0);
-			a->seq = sqlite3_column_int64(st, 1);
-			a->seat = sqlite3_column_int(st, 2);
-			a->at = sqlite3_column_int64(st, 5);
-			if (COL_TEXT(st, 3, a, move, "action move") ||
-			    COL_TEXT(st, 4, a, user, "action user")) {
+			if (rows_action(&r, 1, &page[n], err)) {
 				stmt_done(st);
 				goto fail;
 			}
+			page[n++].session = sqlite3_column_int64(st, 0);
 		}
 		if (rc != SQLITE_DONE) {
 			db_fail(ss, err, "reading actions");
@@ -1690,6 +1589,8 @@ static int import_item(void *ctx, const struct store_item *it)
 	struct buf *err = x->err;
 	sqlite3_stmt *st;
 	struct store_commit c = { 0 };
+	struct binder b = { NULL, 0 };
+	struct rows_writer w = WRITER(b);
 
 	x->n++;
 	switch (it->kind) {
@@ -1699,7 +1600,6 @@ static int import_item(void *ctx, const struct store_item *it)
 			return 1;
 		st = stmt(ss, ST_IMPORT_SESSION);
 		bind_session(st, it->session);
-		sqlite3_bind_int64(st, 14, it->session->id);
 		if (stmt_run(ss, st, err, "copying a session"))
 			return 1;
 		return seats_replace(ss, it->session->id, it->session, 0, err) ? 1 : 0;
@@ -1707,20 +1607,8 @@ static int import_item(void *ctx, const struct store_item *it)
 		return action_append(ss, it->action->session, it->action, err) ? 1 : 0;
 	case STORE_ITEM_OUTBOX:
 		st = stmt(ss, ST_IMPORT_OUTBOX);
-		sqlite3_bind_int64(st, 1, it->outbox->id);
-		bind_text(st, 2, it->outbox->platform);
-		bind_text(st, 3, it->outbox->room);
-		bind_text(st, 4, it->outbox->user);
-		if (it->outbox->key[0])
-			bind_text(st, 5, it->outbox->key);
-		else
-			sqlite3_bind_null(st, 5);
-		bind_text(st, 6, it->outbox->payload ? it->outbox->payload : "");
-		sqlite3_bind_int64(st, 7, it->outbox->created);
-		if (it->sent_at)
-			sqlite3_bind_int64(st, 8, it->sent_at);
-		else
-			sqlite3_bind_null(st, 8);
+		b.st = st;
+		rows_put_outbox_copy(&w, it->outbox, it->sent_at);
 		return stmt_run(ss, st, err, "copying an outbox message") ? 1 : 0;
 	case STORE_ITEM_CURSOR:
 		return cursor_put(ss, it->key, it->value, err) ? 1 : 0;
