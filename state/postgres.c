@@ -1308,53 +1308,21 @@ static int commit_resolve(struct pg_store *ps, struct store_commit *c, int64_t s
 	return 0;
 }
 
-/*
- * One pipeline, one Sync, one implicit transaction.  Order as in SQLite:
- * fence, session (checked and locked by tabula_expect) and seats,
- * truncation, actions, outbox, cursor.  The caller's records are touched
- * only once the Sync came back clean.
- */
-static int pg_commit(struct store *s, struct store_commit *c, struct buf *err)
+/* Sends a commit's statements into the pipeline, noting each in sent[]
+ * (*nsent of them) to read its answer. */
+static int commit_send(struct pg_store *ps, const struct store_commit *c, int64_t sid,
+		       struct sent *sent, size_t *nsent, struct buf *err)
 {
-	struct pg_store *ps = pg_downcast(s);
-	struct session_rec *sess = c->session;
-	struct sent *sent = NULL;
+	const struct session_rec *sess = c->session;
 	struct params p;
-	int64_t sid = 0, *ids = NULL;
-	size_t nsent = 0, cap, i, k;
-	uint64_t deadline;
-	int rc = -1, lost = 0, failed = 0, synced = 0;
-	PGresult *r;
+	size_t i;
 
-	if (store_check_commit(c, err))
-		return -1;
-	if (ready(ps, err))
-		return -1;
-	if (sess && sess->id == 0) {
-		/* the id first: seats, actions and a lost answer need it */
-		r = run(ps, P_NEXT_ID, NULL, 1, err);
-		if (!r)
-			return -1;
-		sid = col_i64(r, 0, 0);
-		PQclear(r);
-	} else if (sess) {
-		sid = sess->id;
-	}
-	cap = 8 + (sess ? (size_t)sess->nseats : 0) + c->nactions + c->noutbox;
-	sent = xcalloc(cap, sizeof(*sent));
-	if (c->noutbox)
-		ids = xcalloc(c->noutbox, sizeof(*ids));
-	if (!PQenterPipelineMode(ps->conn)) {
-		conn_error(ps, err, "commit");
-		disconnect(ps);
-		goto out;
-	}
 #define SEND(stmt_id, idx) \
 	do { \
 		if (send_stmt(ps, (stmt_id), &p, err)) \
-			goto out; \
-		sent[nsent].id = (stmt_id); \
-		sent[nsent++].index = (idx); \
+			return -1; \
+		sent[*nsent].id = (stmt_id); \
+		sent[(*nsent)++].index = (idx); \
 	} while (0)
 	if (c->fence_lease) {
 		p.n = 0;
@@ -1410,6 +1378,51 @@ static int pg_commit(struct store *s, struct store_commit *c, struct buf *err)
 		SEND(P_CURSOR_SET, 0);
 	}
 #undef SEND
+	return 0;
+}
+
+/*
+ * One pipeline, one Sync, one implicit transaction.  Order as in SQLite:
+ * fence, session (checked and locked by tabula_expect) and seats,
+ * truncation, actions, outbox, cursor.  The caller's records are touched
+ * only once the Sync came back clean.
+ */
+static int pg_commit(struct store *s, struct store_commit *c, struct buf *err)
+{
+	struct pg_store *ps = pg_downcast(s);
+	struct session_rec *sess = c->session;
+	struct sent *sent = NULL;
+	int64_t sid = 0, *ids = NULL;
+	size_t nsent = 0, cap, i, k;
+	uint64_t deadline;
+	int rc = -1, lost = 0, failed = 0, synced = 0;
+	PGresult *r;
+
+	if (store_check_commit(c, err))
+		return -1;
+	if (ready(ps, err))
+		return -1;
+	if (sess && sess->id == 0) {
+		/* the id first: seats, actions and a lost answer need it */
+		r = run(ps, P_NEXT_ID, NULL, 1, err);
+		if (!r)
+			return -1;
+		sid = col_i64(r, 0, 0);
+		PQclear(r);
+	} else if (sess) {
+		sid = sess->id;
+	}
+	cap = 8 + (sess ? (size_t)sess->nseats : 0) + c->nactions + c->noutbox;
+	sent = xcalloc(cap, sizeof(*sent));
+	if (c->noutbox)
+		ids = xcalloc(c->noutbox, sizeof(*ids));
+	if (!PQenterPipelineMode(ps->conn)) {
+		conn_error(ps, err, "commit");
+		disconnect(ps);
+		goto out;
+	}
+	if (commit_send(ps, c, sid, sent, &nsent, err))
+		goto out;
 	deadline = mono_ms() + (uint64_t)ps->timeout_ms;
 	if (!PQpipelineSync(ps->conn)) {
 		conn_error(ps, err, "commit");
