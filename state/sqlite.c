@@ -19,6 +19,9 @@
  * outbox_pending) read a page of rows, reset their statement and only then
  * call the callback, so a callback may call back into the store (typically
  * outbox_done from inside outbox_pending) without disturbing the iteration.
+ *
+ * This file holds the statements, the reads, the writes and the store_ops
+ * wiring; the other parts are named in state/sqlite_int.h.
  */
 #include "state/store.h"
 
