@@ -18,12 +18,19 @@
  * own SQLSTATEs, so that a refused check aborts the pipeline too.
  *
  * The tables live in the connection's current schema; tabula_meta says the
- * schema is tabula's and at which version.  Migrations are the SQLite
- * ones, numbered alike, each in one transaction under an advisory lock.
+ * schema is tabula's and at which version.  The migrations are
+ * state/schema.c's, shared with SQLite, each in one transaction under an
+ * advisory lock.
  *
  * Iterators read a page into a PGresult and only then call back, so a
  * callback may use the store (outbox_done inside outbox_pending).
+ *
+ * This file holds the statements, the reads and the store_ops wiring; the
+ * other parts are named in state/postgres_int.h.
  */
+#include "state/postgres_int.h"
+#include "state/rows.h"
+#include "state/schema.h"
 #include "state/store_int.h"
 
 #include <assert.h>
@@ -37,185 +44,18 @@
 
 #include <libpq-fe.h>
 
-#define PAGE_ROWS 64
-#define TIMEOUT_DEFAULT_MS 5000
-#define TIMEOUT_MIN_MS 100
-#define TIMEOUT_MAX_MS 600000
-/* after a failed connection, calls fail at once for this long */
-#define RECONNECT_PAUSE_MS 1000
-#define APPLICATION_ID "74616275"	/* STORE_APPLICATION_ID, "tabu" */
-#define MAX_PARAMS 20
-
-/* Custom SQLSTATEs raised by the schema's functions (migration 5). */
-#define STATE_CONFLICT "TB001"
-#define STATE_NO_SESSION "TB002"
-#define STATE_FENCED "TB003"
-#define STATE_UNIQUE "23505"
-
 /* ---------------------------------------------------------------- schema */
 
-/*
- * Migration N brings tabula_meta's schema_version from N-1 to N, in one
- * transaction with the bump.  The same numbers as state/sqlite.c, so a
- * store copied with --migrate-store keeps its meaning.  Never edit a
- * migration that has shipped: append one.
- */
-static const char *const migrations[] = {
-	/* 1: the initial schema */
-	"CREATE TABLE sessions ("
-	" id BIGSERIAL PRIMARY KEY,"
-	" platform TEXT NOT NULL,"
-	" room TEXT NOT NULL,"
-	" game TEXT NOT NULL,"
-	" options TEXT NOT NULL,"
-	" creator TEXT NOT NULL,"
-	" locale TEXT NOT NULL,"
-	" status INTEGER NOT NULL CHECK (status BETWEEN 0 AND 3),"
-	" seed BIGINT NOT NULL,"
-	" version BIGINT NOT NULL,"
-	" created BIGINT NOT NULL,"
-	" updated BIGINT NOT NULL,"
-	" state TEXT"
-	");"
-	"CREATE INDEX sessions_room ON sessions (platform, room, id);"
-	"CREATE INDEX sessions_open ON sessions (id) WHERE status IN (0, 1);"
-	"CREATE TABLE seats ("
-	" session BIGINT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,"
-	" seat INTEGER NOT NULL CHECK (seat >= 0),"
-	" \"user\" TEXT NOT NULL,"
-	" name TEXT NOT NULL,"
-	" is_bot INTEGER NOT NULL,"
-	" notify_dm INTEGER NOT NULL,"
-	" PRIMARY KEY (session, seat)"
-	");"
-	"CREATE TABLE actions ("
-	" session BIGINT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,"
-	" seq BIGINT NOT NULL CHECK (seq >= 1),"
-	" seat INTEGER NOT NULL,"
-	" move TEXT NOT NULL,"
-	" \"user\" TEXT NOT NULL,"
-	" at BIGINT NOT NULL,"
-	" PRIMARY KEY (session, seq)"
-	");"
-	"CREATE TABLE outbox ("
-	" id BIGSERIAL PRIMARY KEY,"
-	" platform TEXT NOT NULL,"
-	" room TEXT NOT NULL,"
-	" \"user\" TEXT NOT NULL,"
-	" key TEXT UNIQUE,"
-	" payload TEXT NOT NULL,"
-	" created BIGINT NOT NULL,"
-	" sent_at BIGINT"
-	");"
-	"CREATE INDEX outbox_pending ON outbox (id) WHERE sent_at IS NULL;"
-	"CREATE TABLE cursors ("
-	" key TEXT PRIMARY KEY,"
-	" value TEXT NOT NULL"
-	");",
-	/* 2: room settings */
-	"ALTER TABLE sessions ADD COLUMN settings TEXT NOT NULL DEFAULT '';",
-	/* 3: due times */
-	"ALTER TABLE sessions ADD COLUMN due BIGINT NOT NULL DEFAULT 0;"
-	"CREATE INDEX sessions_due ON sessions (due) WHERE due > 0;",
-	/* 4: votes; lookups by user and lobbies by platform */
-	"ALTER TABLE sessions ADD COLUMN votes TEXT NOT NULL DEFAULT '';"
-	"CREATE INDEX seats_user ON seats (\"user\") WHERE is_bot = 0;"
-	"CREATE INDEX sessions_lobbies ON sessions (platform) WHERE status = 0;",
-	/* 5: several processes: claims, outbox owners, leases (until: unix ms
-	 * on the server's clock), and the checks a pipelined commit makes */
-	"ALTER TABLE sessions ADD COLUMN claim TEXT NOT NULL DEFAULT '';"
-	"ALTER TABLE outbox ADD COLUMN owner TEXT NOT NULL DEFAULT '';"
-	"CREATE TABLE leases ("
-	" name TEXT PRIMARY KEY,"
-	" holder TEXT NOT NULL,"
-	" until BIGINT NOT NULL"
-	");"
-	"CREATE FUNCTION tabula_now_ms() RETURNS bigint LANGUAGE sql VOLATILE AS"
-	" $$SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint$$;"
-	/* the stored version must be version - 1; the row stays locked until
-	 * the commit ends, so nobody changes it in between */
-	"CREATE FUNCTION tabula_expect(sid bigint, v bigint) RETURNS void"
-	" LANGUAGE plpgsql AS $$"
-	" DECLARE cur bigint;"
-	" BEGIN"
-	"  SELECT version INTO cur FROM sessions WHERE id = sid FOR UPDATE;"
-	"  IF NOT FOUND THEN"
-	"   RAISE EXCEPTION 'no session % to update', sid USING ERRCODE = 'TB002';"
-	"  END IF;"
-	"  IF cur <> v - 1 THEN"
-	"   RAISE EXCEPTION 'session % was changed elsewhere (stored version %;"
-	" this change, version %, must follow version %)', sid, cur, v, v - 1"
-	"   USING ERRCODE = 'TB001';"
-	"  END IF;"
-	" END $$;"
-	/* FOR SHARE: nobody takes the lease over before the commit ends */
-	"CREATE FUNCTION tabula_fence(lease text, who text) RETURNS void"
-	" LANGUAGE plpgsql AS $$"
-	" BEGIN"
-	"  PERFORM 1 FROM leases WHERE name = lease AND holder = who"
-	"   AND until > tabula_now_ms() FOR SHARE;"
-	"  IF NOT FOUND THEN"
-	"   RAISE EXCEPTION 'the lease % is not held by this process: nothing stored',"
-	"    lease USING ERRCODE = 'TB003';"
-	"  END IF;"
-	" END $$;",
-};
-
-#define NMIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))
-
+/* The schema and its migrations are state/schema.c's, shared with SQLite;
+ * here the version is tabula_meta's schema_version. */
 int store_pg_schema_version(void)
 {
-	return NMIGRATIONS;
+	return schema_version();
 }
 
 /* ------------------------------------------------------------ statements */
 
-enum pg_stmt {
-	P_NEXT_ID,
-	P_EXPECT,
-	P_FENCE,
-	P_SESSION_INSERT,
-	P_SESSION_UPDATE,
-	P_SEATS_TRIM,
-	P_SEAT_INSERT,
-	P_SEAT_UPSERT,
-	P_ACTION_INSERT,
-	P_ACTIONS_TRUNCATE,
-	P_OUTBOX_INSERT,
-	P_CURSOR_SET,
-	P_SESSION_GET,
-	P_SESSION_CURRENT,
-	P_SESSIONS_OPEN,
-	P_ACTIONS,
-	P_OUTBOX_PENDING,
-	P_OUTBOX_DONE,
-	P_CURSOR_GET,
-	P_SESSIONS_DUE,
-	P_NEXT_DUE,
-	P_SESSIONS_OF_USER,
-	P_COUNT_LOBBIES,
-	P_STATS_OUTBOX,
-	P_STATS_GAMES,
-	P_SESSION_STAMP,
-	P_LEASE_TAKE,
-	P_LEASE_DROP,
-	P_CLAIM_DUE,
-	P_CLAIM_OUTBOX,
-	P_DUMP_SESSIONS,
-	P_DUMP_ACTIONS,
-	P_DUMP_OUTBOX,
-	P_DUMP_CURSORS,
-	P_IMPORT_OUTBOX,
-	P_COUNT_RECORDS,
-	P_SETVAL,
-	P_VERSION_OF,
-	P_OUTBOX_BY_KEY,
-	P_CURSOR_DELETE,
-	P_CURSORS_PREFIX,
-	P_COUNT
-};
-
-/* Column order of SESSION_SELECT, as in state/sqlite.c. */
+/* Column order of SESSION_SELECT: enum rows_session_col (state/rows.h). */
 #define SESSION_SELECT \
 	"SELECT s.id, s.platform, s.room, s.game, s.options, s.creator," \
 	" s.locale, s.status, s.seed, s.version, s.created, s.updated, s.state," \
@@ -223,18 +63,12 @@ enum pg_stmt {
 	" t.seat, t.\"user\", t.name, t.is_bot, t.notify_dm" \
 	" FROM sessions s LEFT JOIN seats t ON t.session = s.id"
 
-enum session_col {
-	SC_ID, SC_PLATFORM, SC_ROOM, SC_GAME, SC_OPTIONS, SC_CREATOR, SC_LOCALE,
-	SC_STATUS, SC_SEED, SC_VERSION, SC_CREATED, SC_UPDATED, SC_STATE,
-	SC_SETTINGS, SC_DUE, SC_VOTES, SC_SEAT, SC_SEAT_USER, SC_SEAT_NAME, SC_SEAT_BOT, SC_SEAT_DM
-};
-
 /* The session columns a write binds, $1..$15 (the id is $14). */
 #define SESSION_COLS \
 	"platform, room, game, options, creator, locale, status, seed, created," \
 	" updated, state, version, settings, due, votes"
 
-static const char *const stmt_sql[P_COUNT] = {
+const char *const pg_stmt_sql[P_COUNT] = {
 	[P_NEXT_ID] = "SELECT nextval(pg_get_serial_sequence('sessions', 'id'))",
 	[P_EXPECT] = "SELECT tabula_expect($1, $2)",
 	[P_FENCE] = "SELECT tabula_fence($1, $2)",
@@ -377,500 +211,63 @@ static const char *const stmt_sql[P_COUNT] = {
 	[P_OUTBOX_BY_KEY] = "SELECT id FROM outbox WHERE key = $1",
 };
 
-struct pg_store {
-	struct store base;
-	PGconn *conn;		/* NULL while disconnected */
-	char *uri;
-	int timeout_ms;
-	uint64_t pause_until;	/* monotonic ms: no reconnect before */
-	int pinned;		/* in an explicit transaction: never reconnect */
-	int lose_answer;	/* tests: drop the next commit's answer */
-	unsigned generation;	/* connections made so far (tests) */
-	uint64_t round_trips;	/* requests sent and waited for (benches) */
-};
-
-static const struct store_ops pg_ops;
-
-static struct pg_store *pg_downcast(struct store *s)
+struct pg_store *pg_downcast(struct store *s)
 {
 	assert(s && s->ops == &pg_ops);
 	return (struct pg_store *)s;
 }
 
-/* ------------------------------------------------------- the connection */
+/* ---------------------------------------------------------- reading rows */
 
-static uint64_t mono_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
-
-static void disconnect(struct pg_store *ps)
-{
-	if (ps->conn)
-		PQfinish(ps->conn);
-	ps->conn = NULL;
-}
-
-/* The connection's last error, one line, without libpq's trailing newline. */
-/* libpq's own message, which may quote the URI or a part of it: redacted
- * (store_redact) before anyone can log or print it. */
-static void conn_error(struct pg_store *ps, struct buf *err, const char *what)
-{
-	const char *m = ps->conn ? PQerrorMessage(ps->conn) : "not connected";
-	struct buf safe = BUF_INIT;
-	size_t n;
-
-	store_redact(ps->uri, m, &safe);
-	n = safe.len;
-	while (n && (safe.s[n - 1] == '\n' || safe.s[n - 1] == ' '))
-		n--;
-	seterr(err, "store: %s: %.*s", what, (int)n, buf_str(&safe));
-	buf_release(&safe);
-}
-
-/*
- * Waits until the socket is ready for ev (POLLIN / POLLOUT) or the
- * deadline passes.  0 ready, -1 timeout or poll failure (err filled, the
- * connection dropped: its state is unknown).
- */
-static int wait_sock(struct pg_store *ps, short ev, uint64_t deadline, struct buf *err,
-		     const char *what)
-{
-	struct pollfd p;
-	int rc;
-
-	for (;;) {
-		uint64_t now = mono_ms();
-
-		if (now >= deadline) {
-			seterr(err, "store: %s: PostgreSQL did not answer within %d ms", what,
-			       ps->timeout_ms);
-			disconnect(ps);
-			return -1;
-		}
-		p.fd = PQsocket(ps->conn);
-		p.events = ev;
-		p.revents = 0;
-		rc = poll(&p, 1, (int)(deadline - now));
-		if (rc > 0)
-			return 0;
-		if (rc < 0 && errno != EINTR) {
-			seterr(err, "store: %s: poll: %s", what, strerror(errno));
-			disconnect(ps);
-			return -1;
-		}
-	}
-}
-
-/* Sends what libpq has buffered.  0, or -1 with the connection dropped. */
-static int flush_out(struct pg_store *ps, uint64_t deadline, struct buf *err,
-		     const char *what)
-{
-	int rc;
-
-	/* every caller waits for the answer to what this sends: one round
-	 * trip (a commit's whole pipeline included) */
-	ps->round_trips++;
-	while ((rc = PQflush(ps->conn)) == 1) {
-		if (wait_sock(ps, POLLOUT | POLLIN, deadline, err, what))
-			return -1;
-		/* the server may be waiting for us to read before it reads */
-		if (!PQconsumeInput(ps->conn)) {
-			conn_error(ps, err, what);
-			disconnect(ps);
-			return -1;
-		}
-	}
-	if (rc < 0) {
-		conn_error(ps, err, what);
-		disconnect(ps);
-		return -1;
-	}
-	return 0;
-}
-
-/*
- * The next result (NULL at the end of a query's results), waiting at most
- * until the deadline.  *lost is set when the connection failed (the
- * caller can no longer know what the server did).
- */
-static PGresult *next_result(struct pg_store *ps, uint64_t deadline, int *lost,
-			     struct buf *err, const char *what)
-{
-	while (PQisBusy(ps->conn)) {
-		if (wait_sock(ps, POLLIN, deadline, err, what) || !PQconsumeInput(ps->conn)) {
-			if (ps->conn) {
-				conn_error(ps, err, what);
-				disconnect(ps);
-			}
-			*lost = 1;
-			return NULL;
-		}
-	}
-	return PQgetResult(ps->conn);
-}
-
-/* The SQLSTATE of a failed result, or "". */
-static const char *sqlstate(const PGresult *r)
-{
-	const char *s = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
-
-	return s ? s : "";
-}
-
-/* A failed result's primary message into err. */
-static void result_error(const PGresult *r, struct buf *err, const char *what)
-{
-	const char *m = r ? PQresultErrorField(r, PG_DIAG_MESSAGE_PRIMARY) : NULL;
-
-	seterr(err, "store: %s: %s", what, m ? m : "PostgreSQL failed");
-}
-
-static int ok_status(const PGresult *r)
-{
-	ExecStatusType st = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
-
-	return st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK;
-}
-
-/* Runs simple SQL (no parameters, several statements allowed) to its end. */
-static int exec_simple(struct pg_store *ps, const char *sql, PGresult **last, struct buf *err)
-{
-	uint64_t deadline = mono_ms() + (uint64_t)ps->timeout_ms;
-	PGresult *r, *keep = NULL;
-	int lost = 0, ok = 1;
-
-	if (!PQsendQuery(ps->conn, sql)) {
-		conn_error(ps, err, "sending a query");
-		disconnect(ps);
-		return -1;
-	}
-	if (flush_out(ps, deadline, err, "sending a query"))
-		return -1;
-	while ((r = next_result(ps, deadline, &lost, err, "running a query"))) {
-		if (ok && !ok_status(r)) {
-			result_error(r, err, "running a query");
-			ok = 0;
-		}
-		PQclear(keep);
-		keep = r;
-	}
-	if (lost) {
-		PQclear(keep);
-		return -1;
-	}
-	if (last && ok)
-		*last = keep;
-	else
-		PQclear(keep);
-	return ok ? 0 : -1;
-}
-
-static int prepare_all(struct pg_store *ps, struct buf *err)
-{
-	uint64_t deadline = mono_ms() + (uint64_t)ps->timeout_ms;
-	char name[16];
-	PGresult *r;
-	int i, lost = 0, ok = 1;
-
-	if (!PQenterPipelineMode(ps->conn)) {
-		conn_error(ps, err, "preparing statements");
-		return -1;
-	}
-	for (i = 0; i < P_COUNT; i++) {
-		snprintf(name, sizeof(name), "t%d", i);
-		if (!PQsendPrepare(ps->conn, name, stmt_sql[i], 0, NULL)) {
-			conn_error(ps, err, "preparing statements");
-			disconnect(ps);
-			return -1;
-		}
-	}
-	if (!PQpipelineSync(ps->conn) || flush_out(ps, deadline, err, "preparing statements")) {
-		if (ps->conn) {
-			conn_error(ps, err, "preparing statements");
-			disconnect(ps);
-		}
-		return -1;
-	}
-	for (i = 0; i <= P_COUNT; i++) {
-		r = next_result(ps, deadline, &lost, err, "preparing statements");
-		if (lost)
-			return -1;
-		if (i == P_COUNT) {
-			ok = ok && r && PQresultStatus(r) == PGRES_PIPELINE_SYNC;
-			PQclear(r);
-			break;
-		}
-		if (ok && !ok_status(r)) {
-			result_error(r, err, stmt_sql[i]);
-			ok = 0;
-		}
-		PQclear(r);
-		r = next_result(ps, deadline, &lost, err, "preparing statements");
-		if (lost)
-			return -1;
-		PQclear(r);	/* the NULL that ends each query's results */
-	}
-	if (!PQexitPipelineMode(ps->conn)) {
-		conn_error(ps, err, "preparing statements");
-		disconnect(ps);
-		return -1;
-	}
-	return ok ? 0 : -1;
-}
-
-static void no_notice(void *arg, const char *message)
-{
-	(void)arg;
-	(void)message;
-}
-
-/*
- * Connects within the deadline: libpq's non-blocking connect driven by
- * poll().  The URI's own settings win over these defaults (they come
- * later in the arrays).  Then the session: UTF-8, the server-side bounds
- * of a statement, and the prepared statements.
- */
-static int connect_now(struct pg_store *ps, struct buf *err)
-{
-	static const char *const keys[] = {
-		"application_name", "connect_timeout", "keepalives", "keepalives_idle",
-		"keepalives_interval", "keepalives_count", "dbname", NULL
-	};
-	const char *values[8];
-	char ctimeout[16], sql[512];
-	uint64_t deadline = mono_ms() + (uint64_t)ps->timeout_ms;
-	PostgresPollingStatusType st = PGRES_POLLING_WRITING;
-	PGresult *r = NULL;
-
-	snprintf(ctimeout, sizeof(ctimeout), "%d", (ps->timeout_ms + 999) / 1000);
-	values[0] = "tabula";
-	values[1] = ctimeout;
-	values[2] = "1";
-	values[3] = "10";
-	values[4] = "5";
-	values[5] = "3";
-	values[6] = ps->uri;
-	values[7] = NULL;
-	ps->conn = PQconnectStartParams(keys, values, 1);
-	if (!ps->conn || PQstatus(ps->conn) == CONNECTION_BAD) {
-		conn_error(ps, err, "cannot connect");
-		goto fail;
-	}
-	while (st != PGRES_POLLING_OK) {
-		if (st == PGRES_POLLING_FAILED) {
-			conn_error(ps, err, "cannot connect");
-			goto fail;
-		}
-		if (wait_sock(ps, st == PGRES_POLLING_READING ? POLLIN : POLLOUT, deadline, err,
-			      "connecting"))
-			goto fail;
-		st = PQconnectPoll(ps->conn);
-	}
-	/* the server's notices are for people at a psql prompt */
-	PQsetNoticeProcessor(ps->conn, no_notice, NULL);
-	if (PQsetnonblocking(ps->conn, 1)) {
-		conn_error(ps, err, "connecting");
-		goto fail;
-	}
-	/* the server gives up what the client gave up on */
-	snprintf(sql, sizeof(sql),
-		 "SET client_encoding = 'UTF8'; SET statement_timeout = %d;"
-		 " SET lock_timeout = %d; SET idle_in_transaction_session_timeout = 60000;"
-		 " SET client_connection_check_interval = 1000; SHOW server_encoding",
-		 ps->timeout_ms, ps->timeout_ms);
-	if (exec_simple(ps, sql, &r, err))
-		goto fail;
-	if (PQntuples(r) != 1 || strcmp(PQgetvalue(r, 0, 0), "UTF8")) {
-		seterr(err, "store: the database's encoding is %s; tabula needs UTF8 (CREATE"
-		       " DATABASE ... ENCODING 'UTF8')", PQntuples(r) ? PQgetvalue(r, 0, 0) : "?");
-		PQclear(r);
-		goto fail;
-	}
-	PQclear(r);
-	ps->generation++;
-	return 0;
-fail:
-	disconnect(ps);
-	return -1;
-}
-
-/*
- * Makes sure there is a connection with every statement prepared: after a
- * failure (a restarted server, a cut network) the next call reconnects,
- * but not more often than every RECONNECT_PAUSE_MS, so a dead server costs
- * a command a fast error, not a timeout each.
- */
-static int ready(struct pg_store *ps, struct buf *err)
-{
-	if (ps->conn && PQstatus(ps->conn) == CONNECTION_OK)
-		return 0;
-	disconnect(ps);
-	if (ps->pinned) {
-		/* a new connection would go on outside the transaction */
-		seterr(err, "store: the connection to PostgreSQL was lost in a transaction");
-		return -1;
-	}
-	if (mono_ms() < ps->pause_until) {
-		seterr(err, "store: PostgreSQL is unreachable (reconnecting)");
-		return -1;
-	}
-	if (connect_now(ps, err) || prepare_all(ps, err)) {
-		disconnect(ps);
-		ps->pause_until = mono_ms() + RECONNECT_PAUSE_MS;
-		return -1;
-	}
-	return 0;
-}
-
-/* Parameters of one statement, as text. */
-struct params {
-	const char *v[MAX_PARAMS];
-	char num[MAX_PARAMS][24];
-	int n;
-};
-
-static void p_text(struct params *p, const char *s)
-{
-	assert(p->n < MAX_PARAMS);
-	p->v[p->n++] = s;
-}
-
-static void p_null(struct params *p)
-{
-	p_text(p, NULL);
-}
-
-static void p_i64(struct params *p, int64_t x)
-{
-	assert(p->n < MAX_PARAMS);
-	snprintf(p->num[p->n], sizeof(p->num[0]), "%" PRId64, x);
-	p->v[p->n] = p->num[p->n];
-	p->n++;
-}
-
-static int send_stmt(struct pg_store *ps, enum pg_stmt id, const struct params *p,
-		     struct buf *err)
-{
-	char name[16];
-
-	snprintf(name, sizeof(name), "t%d", (int)id);
-	if (!PQsendQueryPrepared(ps->conn, name, p ? p->n : 0, p ? p->v : NULL, NULL, NULL, 0)) {
-		conn_error(ps, err, "sending a statement");
-		disconnect(ps);
-		return -1;
-	}
-	return 0;
-}
-
-/*
- * Runs one prepared statement: its result (PQclear it) or NULL with err.
- * A statement that failed because the connection did is run once more on a
- * new connection when retry is set (reads, and writes that do the same
- * thing twice: marking a message sent, setting a cursor, a lease).
- */
-static PGresult *run(struct pg_store *ps, enum pg_stmt id, const struct params *p, int retry,
-		     struct buf *err)
-{
-	const char *what = "running a statement";
-	uint64_t deadline;
-	PGresult *r, *extra;
-	int lost, attempt;
-
-	for (attempt = 0; attempt < 2; attempt++) {
-		if (ready(ps, err))
-			return NULL;
-		deadline = mono_ms() + (uint64_t)ps->timeout_ms;
-		lost = 0;
-		if (send_stmt(ps, id, p, err) || flush_out(ps, deadline, err, what)) {
-			if (retry)
-				continue;
-			return NULL;
-		}
-		r = next_result(ps, deadline, &lost, err, what);
-		if (!lost && r) {
-			extra = next_result(ps, deadline, &lost, err, what);
-			PQclear(extra);
-		}
-		if (lost) {
-			PQclear(r);
-			if (retry)
-				continue;
-			return NULL;
-		}
-		if (!ok_status(r)) {
-			if (PQstatus(ps->conn) != CONNECTION_OK) {
-				conn_error(ps, err, what);
-				disconnect(ps);
-				PQclear(r);
-				if (retry)
-					continue;
-				return NULL;
-			}
-			result_error(r, err, what);
-			PQclear(r);
-			return NULL;
-		}
-		return r;
-	}
-	return NULL;
-}
-
-static int64_t col_i64(const PGresult *r, int row, int col)
+int64_t pg_col_i64(const PGresult *r, int row, int col)
 {
 	return (int64_t)strtoll(PQgetvalue(r, row, col), NULL, 10);
 }
 
-/* A text column into a fixed field; too long is an error.  NULL is "". */
-static int col_text(const PGresult *r, int row, int col, char *dst, size_t size,
-		    const char *what, struct buf *err)
+int64_t pg_row_i64(void *row, int col)
 {
-	size_t n = (size_t)PQgetlength(r, row, col);
+	struct pg_row *x = row;
 
-	if (PQgetisnull(r, row, col)) {
-		dst[0] = '\0';
-		return 0;
-	}
-	if (n >= size) {
-		seterr(err, "store: stored %s is %zu bytes, longer than the %zu allowed",
-		       what, n, size - 1);
-		return -1;
-	}
-	memcpy(dst, PQgetvalue(r, row, col), n);
-	dst[n] = '\0';
-	return 0;
+	return pg_col_i64(x->r, x->i, col);
 }
 
-#define COL_TEXT(r, row, col, rec, f, what) \
-	col_text(r, row, col, (rec)->f, sizeof((rec)->f), what, err)
-
-static char *col_strdup(const PGresult *r, int row, int col)
+int pg_row_is_null(void *row, int col)
 {
-	return PQgetisnull(r, row, col) ? NULL : xstrdup(PQgetvalue(r, row, col));
+	struct pg_row *x = row;
+
+	return PQgetisnull(x->r, x->i, col);
 }
 
-/* uint64 <-> int64 with the same bits, as in state/sqlite.c. */
-static int64_t seed_to_db(uint64_t seed)
+const char *pg_row_text(void *row, int col, size_t *len)
 {
-	int64_t v;
+	struct pg_row *x = row;
 
-	memcpy(&v, &seed, sizeof(v));
-	return v;
+	*len = (size_t)PQgetlength(x->r, x->i, col);
+	return PQgetisnull(x->r, x->i, col) ? NULL : PQgetvalue(x->r, x->i, col);
 }
 
-static uint64_t seed_from_db(int64_t v)
+/* Adds parameters in order ($1, $2, ...). */
+static void put_i64(void *ctx, int64_t v)
 {
-	uint64_t seed;
+	pg_param_i64(ctx, v);
+}
 
-	memcpy(&seed, &v, sizeof(seed));
-	return seed;
+static void put_text(void *ctx, const char *s)
+{
+	pg_param_text(ctx, s);
+}
+
+/* A writer that starts p afresh. */
+struct rows_writer pg_writer(struct pg_params *p)
+{
+	struct rows_writer w = { p, put_i64, put_text };
+
+	p->n = 0;
+	return w;
 }
 
 /* The platforms as a text[] literal: {"a","b"} (names are checked plain). */
-static int platform_array(const char *const *platforms, struct buf *out, struct buf *err)
+int pg_platform_array(const char *const *platforms, struct buf *out, struct buf *err)
 {
 	struct buf list = BUF_INIT;
 	size_t i;
@@ -890,65 +287,8 @@ static int platform_array(const char *const *platforms, struct buf *out, struct 
 
 /* ------------------------------------------------------------------ reads */
 
-static int read_session_cols(const PGresult *r, int row, struct session_rec *out,
-			     struct buf *err)
-{
-	int status = (int)col_i64(r, row, SC_STATUS);
-
-	out->id = col_i64(r, row, SC_ID);
-	if (COL_TEXT(r, row, SC_PLATFORM, out, platform, "session platform") ||
-	    COL_TEXT(r, row, SC_ROOM, out, room, "session room") ||
-	    COL_TEXT(r, row, SC_GAME, out, game, "session game") ||
-	    COL_TEXT(r, row, SC_OPTIONS, out, options, "session options") ||
-	    COL_TEXT(r, row, SC_CREATOR, out, creator, "session creator") ||
-	    COL_TEXT(r, row, SC_LOCALE, out, locale, "session locale") ||
-	    COL_TEXT(r, row, SC_SETTINGS, out, settings, "session settings"))
-		return -1;
-	if (status < SESSION_LOBBY || status > SESSION_ABORTED) {
-		seterr(err, "store: session %lld has unknown status %d", (long long)out->id,
-		       status);
-		return -1;
-	}
-	out->status = (enum session_status)status;
-	out->seed = seed_from_db(col_i64(r, row, SC_SEED));
-	out->version = col_i64(r, row, SC_VERSION);
-	out->created = col_i64(r, row, SC_CREATED);
-	out->updated = col_i64(r, row, SC_UPDATED);
-	out->due = col_i64(r, row, SC_DUE);
-	out->state = col_strdup(r, row, SC_STATE);
-	if (PQgetlength(r, row, SC_VOTES) > STORE_VOTES_MAX) {
-		seterr(err, "store: stored votes of session %lld are %d bytes, longer than"
-		       " the %d allowed", (long long)out->id, PQgetlength(r, row, SC_VOTES),
-		       STORE_VOTES_MAX);
-		return -1;
-	}
-	if (PQgetlength(r, row, SC_VOTES) > 0)
-		out->votes = col_strdup(r, row, SC_VOTES);
-	return 0;
-}
-
-static int read_seat_cols(const PGresult *r, int row, struct session_rec *out,
-			  struct buf *err)
-{
-	struct seat_rec *seat;
-
-	if (col_i64(r, row, SC_SEAT) != out->nseats || out->nseats >= STORE_MAX_SEATS) {
-		seterr(err, "store: session %lld has broken seats (seat %lld after %d)",
-		       (long long)out->id, (long long)col_i64(r, row, SC_SEAT), out->nseats);
-		return -1;
-	}
-	seat = &out->seats[out->nseats];
-	if (COL_TEXT(r, row, SC_SEAT_USER, seat, user, "seat user") ||
-	    COL_TEXT(r, row, SC_SEAT_NAME, seat, name, "seat name"))
-		return -1;
-	seat->is_bot = (int)col_i64(r, row, SC_SEAT_BOT);
-	seat->notify_dm = (int)col_i64(r, row, SC_SEAT_DM);
-	out->nseats++;
-	return 0;
-}
-
 /* A SESSION_SELECT result into out (released first): 1, 0 or -1. */
-static int read_session(PGresult *r, struct session_rec *out, struct buf *err)
+static int pg_read_session(PGresult *r, struct session_rec *out, struct buf *err)
 {
 	int i, n;
 
@@ -957,9 +297,10 @@ static int read_session(PGresult *r, struct session_rec *out, struct buf *err)
 		return -1;
 	n = PQntuples(r);
 	for (i = 0; i < n; i++) {
-		if (!i && read_session_cols(r, i, out, err))
-			goto fail;
-		if (!PQgetisnull(r, i, SC_SEAT) && read_seat_cols(r, i, out, err))
+		struct pg_row x = { r, i };
+		struct rows_reader rr = PG_READER(x);
+
+		if (rows_session(&rr, !i, out, err))
 			goto fail;
 	}
 	PQclear(r);
@@ -970,40 +311,40 @@ fail:
 	return -1;
 }
 
-static int pg_session_get(struct store *s, int64_t id, struct session_rec *out,
-			  struct buf *err)
+int pg_session_get(struct store *s, int64_t id, struct session_rec *out,
+		   struct buf *err)
 {
 	struct pg_store *ps = pg_downcast(s);
-	struct params p = { 0 };
+	struct pg_params p = { 0 };
 
-	p_i64(&p, id);
-	return read_session(run(ps, P_SESSION_GET, &p, 1, err), out, err);
+	pg_param_i64(&p, id);
+	return pg_read_session(pg_run(ps, P_SESSION_GET, &p, 1, err), out, err);
 }
 
 static int pg_session_current(struct store *s, const char *platform, const char *room,
 			      struct session_rec *out, struct buf *err)
 {
 	struct pg_store *ps = pg_downcast(s);
-	struct params p = { 0 };
+	struct pg_params p = { 0 };
 
-	p_text(&p, platform);
-	p_text(&p, room);
-	return read_session(run(ps, P_SESSION_CURRENT, &p, 1, err), out, err);
+	pg_param_text(&p, platform);
+	pg_param_text(&p, room);
+	return pg_read_session(pg_run(ps, P_SESSION_CURRENT, &p, 1, err), out, err);
 }
 
 /* A page of ids (column 0) of a statement whose last two parameters are
  * (after, limit) or which the caller filled. */
-static int id_page(struct pg_store *ps, enum pg_stmt id, struct params *p, int64_t *ids,
-		   int *n, struct buf *err)
+int pg_id_page(struct pg_store *ps, enum pg_stmt id, struct pg_params *p, int64_t *ids,
+	       int *n, struct buf *err)
 {
-	PGresult *r = run(ps, id, p, 1, err);
+	PGresult *r = pg_run(ps, id, p, 1, err);
 	int i;
 
 	*n = 0;
 	if (!r)
 		return -1;
 	for (i = 0; i < PQntuples(r) && i < PAGE_ROWS; i++)
-		ids[(*n)++] = col_i64(r, i, 0);
+		ids[(*n)++] = pg_col_i64(r, i, 0);
 	PQclear(r);
 	return 0;
 }
@@ -1013,11 +354,9 @@ static int id_page(struct pg_store *ps, enum pg_stmt id, struct params *p, int64
  * which no longer qualify (a callback may have changed them).  Returns 1
  * when a callback stopped, 0 to go on, -1 on error.
  */
-typedef int (*skip_fn)(const struct session_rec *rec, const void *arg, int i);
-
-static int deliver_page(struct store *s, const int64_t *ids, int n, struct session_rec *rec,
-			skip_fn skip, const void *arg, store_session_cb cb, void *ctx,
-			struct buf *err)
+int pg_deliver_page(struct store *s, const int64_t *ids, int n, struct session_rec *rec,
+		    pg_skip_fn skip, const void *arg, store_session_cb cb, void *ctx,
+		    struct buf *err)
 {
 	int i, found;
 
@@ -1047,17 +386,17 @@ static int pg_sessions_open(struct store *s, store_session_cb cb, void *ctx, str
 
 	session_rec_init(&rec);
 	do {
-		struct params p = { 0 };
+		struct pg_params p = { 0 };
 
-		p_i64(&p, after);
-		p_i64(&p, PAGE_ROWS);
-		if (id_page(ps, P_SESSIONS_OPEN, &p, ids, &n, err)) {
+		pg_param_i64(&p, after);
+		pg_param_i64(&p, PAGE_ROWS);
+		if (pg_id_page(ps, P_SESSIONS_OPEN, &p, ids, &n, err)) {
 			rc = -1;
 			break;
 		}
 		if (n)
 			after = ids[n - 1];
-		rc = deliver_page(s, ids, n, &rec, not_open, NULL, cb, ctx, err);
+		rc = pg_deliver_page(s, ids, n, &rec, not_open, NULL, cb, ctx, err);
 	} while (!rc && n == PAGE_ROWS);
 	session_rec_release(&rec);
 	return rc < 0 ? -1 : 0;
@@ -1071,27 +410,25 @@ static int pg_actions(struct store *s, int64_t session, int64_t after, store_act
 	int n, i;
 
 	do {
-		struct params p = { 0 };
+		struct pg_params p = { 0 };
 		PGresult *r;
 
-		p_i64(&p, session);
-		p_i64(&p, after);
-		p_i64(&p, PAGE_ROWS);
-		r = run(ps, P_ACTIONS, &p, 1, err);
+		pg_param_i64(&p, session);
+		pg_param_i64(&p, after);
+		pg_param_i64(&p, PAGE_ROWS);
+		r = pg_run(ps, P_ACTIONS, &p, 1, err);
 		if (!r)
 			return -1;
 		n = PQntuples(r);
 		for (i = 0; i < n; i++) {
-			memset(&a, 0, sizeof(a));
-			a.session = session;
-			a.seq = col_i64(r, i, 0);
-			a.seat = (int)col_i64(r, i, 1);
-			a.at = col_i64(r, i, 4);
-			if (COL_TEXT(r, i, 2, &a, move, "action move") ||
-			    COL_TEXT(r, i, 3, &a, user, "action user")) {
+			struct pg_row x = { r, i };
+			struct rows_reader rr = PG_READER(x);
+
+			if (rows_action(&rr, 0, &a, err)) {
 				PQclear(r);
 				return -1;
 			}
+			a.session = session;
 			after = a.seq;
 			/* the result is all in memory: the callback may use the store */
 			if (cb(ctx, &a)) {
@@ -1105,30 +442,24 @@ static int pg_actions(struct store *s, int64_t session, int64_t after, store_act
 }
 
 /* Columns 0-6: id, platform, room, user, key, payload, created. */
-static int read_outbox_row(const PGresult *r, int row, struct outbox_rec *o, struct buf *err)
+int pg_read_outbox(const PGresult *r, int row, struct outbox_rec *o, struct buf *err)
 {
-	memset(o, 0, sizeof(*o));
-	o->id = col_i64(r, row, 0);
-	o->created = col_i64(r, row, 6);
-	if (COL_TEXT(r, row, 1, o, platform, "outbox platform") ||
-	    COL_TEXT(r, row, 2, o, room, "outbox room") ||
-	    COL_TEXT(r, row, 3, o, user, "outbox user") ||
-	    COL_TEXT(r, row, 4, o, key, "outbox key"))
-		return -1;
-	o->payload = col_strdup(r, row, 5);
-	return 0;
+	struct pg_row x = { r, row };
+	struct rows_reader rr = PG_READER(x);
+
+	return rows_outbox(&rr, o, err);
 }
 
 /* Delivers the outbox rows of r in id order; 1 stopped, 0 on, -1 error.
  * *after gets the last id delivered. */
-static int outbox_rows(PGresult *r, int64_t *after, store_outbox_cb cb, void *ctx,
+static int pg_outbox_rows(PGresult *r, int64_t *after, store_outbox_cb cb, void *ctx,
 		       struct buf *err)
 {
 	struct outbox_rec o;
 	int i, n = PQntuples(r), rc = 0;
 
 	for (i = 0; i < n && !rc; i++) {
-		if (read_outbox_row(r, i, &o, err)) {
+		if (pg_read_outbox(r, i, &o, err)) {
 			outbox_rec_release(&o);
 			return -1;
 		}
@@ -1146,16 +477,16 @@ static int pg_outbox_pending(struct store *s, store_outbox_cb cb, void *ctx, str
 	int n, rc;
 
 	do {
-		struct params p = { 0 };
+		struct pg_params p = { 0 };
 		PGresult *r;
 
-		p_i64(&p, after);
-		p_i64(&p, PAGE_ROWS);
-		r = run(ps, P_OUTBOX_PENDING, &p, 1, err);
+		pg_param_i64(&p, after);
+		pg_param_i64(&p, PAGE_ROWS);
+		r = pg_run(ps, P_OUTBOX_PENDING, &p, 1, err);
 		if (!r)
 			return -1;
 		n = PQntuples(r);
-		rc = outbox_rows(r, &after, cb, ctx, err);
+		rc = pg_outbox_rows(r, &after, cb, ctx, err);
 		PQclear(r);
 		if (rc)
 			return rc < 0 ? -1 : 0;
@@ -1166,12 +497,12 @@ static int pg_outbox_pending(struct store *s, store_outbox_cb cb, void *ctx, str
 static int pg_outbox_done(struct store *s, int64_t id, struct buf *err)
 {
 	struct pg_store *ps = pg_downcast(s);
-	struct params p = { 0 };
+	struct pg_params p = { 0 };
 	PGresult *r;
 	int changed;
 
-	p_i64(&p, id);
-	r = run(ps, P_OUTBOX_DONE, &p, 1, err);
+	pg_param_i64(&p, id);
+	r = pg_run(ps, P_OUTBOX_DONE, &p, 1, err);
 	if (!r)
 		return -1;
 	changed = atoi(PQcmdTuples(r));
@@ -1186,12 +517,12 @@ static int pg_outbox_done(struct store *s, int64_t id, struct buf *err)
 static int pg_cursor_get(struct store *s, const char *key, struct buf *value, struct buf *err)
 {
 	struct pg_store *ps = pg_downcast(s);
-	struct params p = { 0 };
+	struct pg_params p = { 0 };
 	PGresult *r;
 	int ret = 0;
 
-	p_text(&p, key);
-	r = run(ps, P_CURSOR_GET, &p, 1, err);
+	pg_param_text(&p, key);
+	r = pg_run(ps, P_CURSOR_GET, &p, 1, err);
 	if (!r)
 		return -1;
 	if (PQntuples(r)) {
@@ -1207,7 +538,7 @@ static int pg_cursor_get(struct store *s, const char *key, struct buf *value, st
 	return ret;
 }
 
-static int due_changed(const struct session_rec *rec, const void *arg, int i)
+int pg_due_changed(const struct session_rec *rec, const void *arg, int i)
 {
 	return rec->due != ((const int64_t *)arg)[i];
 }
@@ -1223,29 +554,29 @@ static int pg_sessions_due(struct store *s, int64_t until, store_session_cb cb, 
 
 	session_rec_init(&rec);
 	do {
-		struct params p = { 0 };
+		struct pg_params p = { 0 };
 		PGresult *r;
 
-		p_i64(&p, until);
-		p_i64(&p, after_due);
-		p_i64(&p, after_id);
-		p_i64(&p, PAGE_ROWS);
-		r = run(ps, P_SESSIONS_DUE, &p, 1, err);
+		pg_param_i64(&p, until);
+		pg_param_i64(&p, after_due);
+		pg_param_i64(&p, after_id);
+		pg_param_i64(&p, PAGE_ROWS);
+		r = pg_run(ps, P_SESSIONS_DUE, &p, 1, err);
 		if (!r) {
 			rc = -1;
 			break;
 		}
 		n = PQntuples(r);
 		for (i = 0; i < n; i++) {
-			ids[i] = col_i64(r, i, 0);
-			dues[i] = col_i64(r, i, 1);
+			ids[i] = pg_col_i64(r, i, 0);
+			dues[i] = pg_col_i64(r, i, 1);
 		}
 		PQclear(r);
 		if (n) {
 			after_due = dues[n - 1];
 			after_id = ids[n - 1];
 		}
-		rc = deliver_page(s, ids, n, &rec, due_changed, dues, cb, ctx, err);
+		rc = pg_deliver_page(s, ids, n, &rec, pg_due_changed, dues, cb, ctx, err);
 	} while (!rc && n == PAGE_ROWS);
 	session_rec_release(&rec);
 	return rc < 0 ? -1 : 0;
@@ -1254,11 +585,11 @@ static int pg_sessions_due(struct store *s, int64_t until, store_session_cb cb, 
 static int pg_next_due(struct store *s, int64_t *out, struct buf *err)
 {
 	struct pg_store *ps = pg_downcast(s);
-	PGresult *r = run(ps, P_NEXT_DUE, NULL, 1, err);
+	PGresult *r = pg_run(ps, P_NEXT_DUE, NULL, 1, err);
 
 	if (!r)
 		return -1;
-	*out = PQntuples(r) ? col_i64(r, 0, 0) : 0;
+	*out = PQntuples(r) ? pg_col_i64(r, 0, 0) : 0;
 	PQclear(r);
 	return 0;
 }
@@ -1288,19 +619,19 @@ static int pg_sessions_of_user(struct store *s, const char *platform, const char
 
 	session_rec_init(&rec);
 	do {
-		struct params p = { 0 };
+		struct pg_params p = { 0 };
 
-		p_text(&p, user);
-		p_text(&p, platform);
-		p_i64(&p, after);
-		p_i64(&p, PAGE_ROWS);
-		if (id_page(ps, P_SESSIONS_OF_USER, &p, ids, &n, err)) {
+		pg_param_text(&p, user);
+		pg_param_text(&p, platform);
+		pg_param_i64(&p, after);
+		pg_param_i64(&p, PAGE_ROWS);
+		if (pg_id_page(ps, P_SESSIONS_OF_USER, &p, ids, &n, err)) {
 			rc = -1;
 			break;
 		}
 		if (n)
 			after = ids[n - 1];
-		rc = deliver_page(s, ids, n, &rec, not_seated, &u, cb, ctx, err);
+		rc = pg_deliver_page(s, ids, n, &rec, not_seated, &u, cb, ctx, err);
 	} while (!rc && n == PAGE_ROWS);
 	session_rec_release(&rec);
 	return rc < 0 ? -1 : 0;
@@ -1310,14 +641,14 @@ static int pg_count_lobbies(struct store *s, const char *platform, int64_t *out,
 			    struct buf *err)
 {
 	struct pg_store *ps = pg_downcast(s);
-	struct params p = { 0 };
+	struct pg_params p = { 0 };
 	PGresult *r;
 
-	p_text(&p, platform);
-	r = run(ps, P_COUNT_LOBBIES, &p, 1, err);
+	pg_param_text(&p, platform);
+	r = pg_run(ps, P_COUNT_LOBBIES, &p, 1, err);
 	if (!r)
 		return -1;
-	*out = col_i64(r, 0, 0);
+	*out = pg_col_i64(r, 0, 0);
 	PQclear(r);
 	return 0;
 }
@@ -1326,21 +657,21 @@ static int pg_stats(struct store *s, struct store_stats *out, store_games_cb cb,
 		    struct buf *err)
 {
 	struct pg_store *ps = pg_downcast(s);
-	struct params p = { 0 };
+	struct pg_params p = { 0 };
 	PGresult *r;
 	int i;
 
-	r = run(ps, P_STATS_OUTBOX, &p, 1, err);
+	r = pg_run(ps, P_STATS_OUTBOX, &p, 1, err);
 	if (!r)
 		return -1;
-	out->outbox_pending = col_i64(r, 0, 0);
-	out->outbox_oldest = col_i64(r, 0, 1);
+	out->outbox_pending = pg_col_i64(r, 0, 0);
+	out->outbox_oldest = pg_col_i64(r, 0, 1);
 	PQclear(r);
-	r = run(ps, P_STATS_GAMES, &p, 1, err);
+	r = pg_run(ps, P_STATS_GAMES, &p, 1, err);
 	if (!r)
 		return -1;
 	for (i = 0; i < PQntuples(r); i++)
-		if (cb && cb(ctx, PQgetvalue(r, i, 0), (int)col_i64(r, i, 1), col_i64(r, i, 2)))
+		if (cb && cb(ctx, PQgetvalue(r, i, 0), (int)pg_col_i64(r, i, 1), pg_col_i64(r, i, 2)))
 			break;
 	PQclear(r);
 	return 0;
@@ -1350,1007 +681,26 @@ static int pg_session_stamp(struct store *s, const char *platform, const char *r
 			    int64_t *id, int64_t *version, struct buf *err)
 {
 	struct pg_store *ps = pg_downcast(s);
-	struct params p = { 0 };
+	struct pg_params p = { 0 };
 	PGresult *r;
 	int found;
 
 	*id = *version = 0;
-	p_text(&p, platform);
-	p_text(&p, room);
-	r = run(ps, P_SESSION_STAMP, &p, 1, err);
+	pg_param_text(&p, platform);
+	pg_param_text(&p, room);
+	r = pg_run(ps, P_SESSION_STAMP, &p, 1, err);
 	if (!r)
 		return -1;
 	found = PQntuples(r) > 0;
 	if (found) {
-		*id = col_i64(r, 0, 0);
-		*version = col_i64(r, 0, 1);
+		*id = pg_col_i64(r, 0, 0);
+		*version = pg_col_i64(r, 0, 1);
 	}
 	PQclear(r);
 	return found;
 }
 
-/* ----------------------------------------------------------------- writes */
-
-/* The session's columns as $1..$16 ($14 the id, set by the caller). */
-static void session_params(struct params *p, const struct session_rec *s, int64_t id)
-{
-	p->n = 0;
-	p_text(p, s->platform);
-	p_text(p, s->room);
-	p_text(p, s->game);
-	p_text(p, s->options);
-	p_text(p, s->creator);
-	p_text(p, s->locale);
-	p_i64(p, (int64_t)s->status);
-	p_i64(p, seed_to_db(s->seed));
-	p_i64(p, s->created);
-	p_i64(p, s->updated);
-	if (s->state)
-		p_text(p, s->state);
-	else
-		p_null(p);
-	p_i64(p, s->version);
-	p_text(p, s->settings);
-	p_i64(p, id);
-	p_i64(p, s->due);
-	p_text(p, s->votes ? s->votes : "");
-}
-
-static void seat_params(struct params *p, int64_t sid, int i, const struct seat_rec *seat)
-{
-	p->n = 0;
-	p_i64(p, sid);
-	p_i64(p, i);
-	p_text(p, seat->user);
-	p_text(p, seat->name);
-	p_i64(p, seat->is_bot);
-	p_i64(p, seat->notify_dm);
-}
-
-static void action_params(struct params *p, int64_t sid, const struct action_rec *a)
-{
-	p->n = 0;
-	p_i64(p, sid);
-	p_i64(p, a->seq);
-	p_i64(p, a->seat);
-	p_text(p, a->move);
-	p_text(p, a->user);
-	p_i64(p, a->at);
-}
-
-/* What a failed statement of a commit means, into err; its return code. */
-static int commit_error(const PGresult *r, int stmt_kind, const struct store_commit *c,
-			size_t index, struct buf *err)
-{
-	const char *state = sqlstate(r);
-	const char *cons = r ? PQresultErrorField(r, PG_DIAG_CONSTRAINT_NAME) : NULL;
-
-	if (!strcmp(state, STATE_CONFLICT) || !strcmp(state, STATE_NO_SESSION) ||
-	    !strcmp(state, STATE_FENCED)) {
-		/* the schema's own words, the same as state/sqlite.c's */
-		seterr(err, "store: %s", PQresultErrorField(r, PG_DIAG_MESSAGE_PRIMARY));
-		return !strcmp(state, STATE_CONFLICT) ? STORE_CONFLICT :
-		       !strcmp(state, STATE_FENCED) ? STORE_FENCED : -1;
-	}
-	if (!strcmp(state, STATE_UNIQUE) && stmt_kind == P_ACTION_INSERT) {
-		seterr(err, "store: session %lld already has action %lld",
-		       (long long)(c->session ? c->session->id : 0),
-		       (long long)c->actions[index].seq);
-		return -1;
-	}
-	if (!strcmp(state, STATE_UNIQUE) && stmt_kind == P_OUTBOX_INSERT &&
-	    cons && strstr(cons, "key")) {
-		seterr(err, "store: outbox key %s is already used", c->outbox[index].key);
-		return -1;
-	}
-	result_error(r, err, "commit");
-	return -1;
-}
-
-/* What the statements of a pipelined commit were, to read their answers. */
-struct sent {
-	enum pg_stmt id;
-	size_t index;		/* which action / outbox row */
-};
-
-/*
- * The answer of a commit was lost with the connection: did it happen?  A
- * commit with a session is stored iff the session is at its new version
- * (versions only grow by one per commit, and the id was known before
- * sending, even for a new session); the outbox ids are read back by key.
- * 0 stored (ids filled), -1 not stored or unknown (err says which).
- */
-static int commit_resolve(struct pg_store *ps, struct store_commit *c, int64_t sid,
-			  int64_t *ids, struct buf *err)
-{
-	struct buf why = BUF_INIT;
-	struct params p = { 0 };
-	PGresult *r;
-	size_t i;
-	int stored;
-
-	buf_addstr(&why, err ? buf_str(err) : "");
-	if (!c->session) {
-		seterr(err, "%s; the connection was lost while committing, so whether the change"
-		       " was stored is unknown", buf_str(&why));
-		buf_release(&why);
-		return -1;
-	}
-	p_i64(&p, sid);
-	r = run(ps, P_VERSION_OF, &p, 1, err);
-	if (!r) {
-		seterr(err, "%s; the connection was lost while committing and PostgreSQL cannot"
-		       " say whether the change was stored", buf_str(&why));
-		buf_release(&why);
-		return -1;
-	}
-	stored = PQntuples(r) == 1 && col_i64(r, 0, 0) == c->session->version;
-	PQclear(r);
-	if (!stored) {
-		seterr(err, "%s (nothing stored)", buf_str(&why));
-		buf_release(&why);
-		return -1;
-	}
-	for (i = 0; i < c->noutbox; i++) {
-		ids[i] = 0;
-		if (!c->outbox[i].key[0])
-			continue;
-		p.n = 0;
-		p_text(&p, c->outbox[i].key);
-		r = run(ps, P_OUTBOX_BY_KEY, &p, 1, err);
-		if (r && PQntuples(r) == 1)
-			ids[i] = col_i64(r, 0, 0);
-		PQclear(r);
-	}
-	buf_release(&why);
-	buf_reset(err);
-	return 0;
-}
-
-/*
- * One pipeline, one Sync, one implicit transaction.  Order as in SQLite:
- * fence, session (checked and locked by tabula_expect) and seats,
- * truncation, actions, outbox, cursor.  The caller's records are touched
- * only once the Sync came back clean.
- */
-static int pg_commit(struct store *s, struct store_commit *c, struct buf *err)
-{
-	struct pg_store *ps = pg_downcast(s);
-	struct session_rec *sess = c->session;
-	struct sent *sent = NULL;
-	struct params p;
-	int64_t sid = 0, *ids = NULL;
-	size_t nsent = 0, cap, i, k;
-	uint64_t deadline;
-	int rc = -1, lost = 0, failed = 0, synced = 0;
-	PGresult *r;
-
-	if (store_check_commit(c, err))
-		return -1;
-	if (ready(ps, err))
-		return -1;
-	if (sess && sess->id == 0) {
-		/* the id first: seats, actions and a lost answer need it */
-		r = run(ps, P_NEXT_ID, NULL, 1, err);
-		if (!r)
-			return -1;
-		sid = col_i64(r, 0, 0);
-		PQclear(r);
-	} else if (sess) {
-		sid = sess->id;
-	}
-	cap = 8 + (sess ? (size_t)sess->nseats : 0) + c->nactions + c->noutbox;
-	sent = xcalloc(cap, sizeof(*sent));
-	if (c->noutbox)
-		ids = xcalloc(c->noutbox, sizeof(*ids));
-	if (!PQenterPipelineMode(ps->conn)) {
-		conn_error(ps, err, "commit");
-		disconnect(ps);
-		goto out;
-	}
-#define SEND(stmt_id, idx) \
-	do { \
-		if (send_stmt(ps, (stmt_id), &p, err)) \
-			goto out; \
-		sent[nsent].id = (stmt_id); \
-		sent[nsent++].index = (idx); \
-	} while (0)
-	if (c->fence_lease) {
-		p.n = 0;
-		p_text(&p, c->fence_lease);
-		p_text(&p, c->fence_holder);
-		SEND(P_FENCE, 0);
-	}
-	if (sess) {
-		if (sess->id) {
-			p.n = 0;
-			p_i64(&p, sid);
-			p_i64(&p, sess->version);
-			SEND(P_EXPECT, 0);
-			session_params(&p, sess, sid);
-			SEND(P_SESSION_UPDATE, 0);
-			p.n = 0;
-			p_i64(&p, sid);
-			p_i64(&p, sess->nseats);
-			SEND(P_SEATS_TRIM, 0);
-		} else {
-			session_params(&p, sess, sid);
-			SEND(P_SESSION_INSERT, 0);
-		}
-		for (i = 0; i < (size_t)sess->nseats; i++) {
-			seat_params(&p, sid, (int)i, &sess->seats[i]);
-			SEND(sess->id ? P_SEAT_UPSERT : P_SEAT_INSERT, i);
-		}
-	}
-	if (c->truncate) {
-		p.n = 0;
-		p_i64(&p, sid);
-		p_i64(&p, c->truncate_after);
-		SEND(P_ACTIONS_TRUNCATE, 0);
-	}
-	for (i = 0; i < c->nactions; i++) {
-		action_params(&p, sid, &c->actions[i]);
-		SEND(P_ACTION_INSERT, i);
-	}
-	for (i = 0; i < c->noutbox; i++) {
-		const struct outbox_rec *o = &c->outbox[i];
-
-		p.n = 0;
-		p_text(&p, o->platform);
-		p_text(&p, o->room);
-		p_text(&p, o->user);
-		if (o->key[0])
-			p_text(&p, o->key);
-		else
-			p_null(&p);
-		p_text(&p, o->payload);
-		p_i64(&p, o->created);
-		p_text(&p, c->owner ? c->owner : "");
-		SEND(P_OUTBOX_INSERT, i);
-	}
-	if (c->cursor_key && c->cursor_delete) {
-		p.n = 0;
-		p_text(&p, c->cursor_key);
-		SEND(P_CURSOR_DELETE, 0);
-	} else if (c->cursor_key) {
-		p.n = 0;
-		p_text(&p, c->cursor_key);
-		p_text(&p, c->cursor_value);
-		SEND(P_CURSOR_SET, 0);
-	}
-#undef SEND
-	deadline = mono_ms() + (uint64_t)ps->timeout_ms;
-	if (!PQpipelineSync(ps->conn)) {
-		conn_error(ps, err, "commit");
-		disconnect(ps);
-		goto out;
-	}
-	if (flush_out(ps, deadline, err, "commit")) {
-		lost = 1;
-		goto out;
-	}
-	if (ps->lose_answer) {
-		/* tests: the server has answered (so it committed), and the
-		 * answer is lost with the connection */
-		ps->lose_answer = 0;
-		if (!wait_sock(ps, POLLIN, deadline, err, "commit"))
-			disconnect(ps);
-		seterr(err, "store: commit: the connection was lost (a test)");
-		lost = 1;
-		goto out;
-	}
-	for (k = 0; k < nsent && !lost; k++) {
-		r = next_result(ps, deadline, &lost, err, "commit");
-		if (lost)
-			break;
-		if (!failed && !ok_status(r)) {
-			if (PQresultStatus(r) == PGRES_PIPELINE_ABORTED || !r) {
-				result_error(r, err, "commit");
-			} else {
-				rc = commit_error(r, sent[k].id, c, sent[k].index, err);
-			}
-			failed = 1;
-		} else if (!failed && sent[k].id == P_OUTBOX_INSERT && PQntuples(r) == 1) {
-			ids[sent[k].index] = col_i64(r, 0, 0);
-		}
-		PQclear(r);
-		r = next_result(ps, deadline, &lost, err, "commit");
-		PQclear(r);
-	}
-	if (!lost) {
-		r = next_result(ps, deadline, &lost, err, "commit");
-		synced = !lost && r && PQresultStatus(r) == PGRES_PIPELINE_SYNC;
-		PQclear(r);
-	}
-	if (lost || !synced || !PQexitPipelineMode(ps->conn)) {
-		if (!lost && ps->conn) {
-			conn_error(ps, err, "commit");
-			disconnect(ps);
-		}
-		lost = 1;
-		goto out;
-	}
-	if (failed)
-		goto out;
-	rc = 0;
-out:
-	if (ps->conn && PQpipelineStatus(ps->conn) != PQ_PIPELINE_OFF) {
-		/* a half-read pipeline: the connection's state is not ours */
-		disconnect(ps);
-		if (!lost && !failed)
-			lost = 1;
-	}
-	if (lost && !failed && nsent)
-		rc = commit_resolve(ps, c, sid, ids, err);
-	if (!rc) {
-		if (sess)
-			sess->id = sid;
-		for (i = 0; i < c->noutbox; i++)
-			c->outbox[i].id = ids[i];
-	}
-	free(sent);
-	free(ids);
-	return rc;
-}
-
-static int pg_cursor_set(struct store *s, const char *key, const char *value,
-			 struct buf *err)
-{
-	struct pg_store *ps = pg_downcast(s);
-	struct params p = { 0 };
-	PGresult *r;
-
-	if (!value) {
-		seterr(err, "store: cursor %s without a value", key);
-		return -1;
-	}
-	p_text(&p, key);
-	p_text(&p, value);
-	r = run(ps, P_CURSOR_SET, &p, 1, err);
-	PQclear(r);
-	return r ? 0 : -1;
-}
-
-static int pg_cursor_delete(struct store *s, const char *key, struct buf *err)
-{
-	struct pg_store *ps = pg_downcast(s);
-	struct params p = { 0 };
-	PGresult *r;
-
-	p_text(&p, key);
-	r = run(ps, P_CURSOR_DELETE, &p, 1, err);
-	PQclear(r);
-	return r ? 0 : -1;
-}
-
-static int pg_cursors_prefix(struct store *s, const char *prefix, store_cursor_cb cb,
-			     void *ctx, struct buf *err)
-{
-	struct pg_store *ps = pg_downcast(s);
-	struct params p = { 0 };
-	PGresult *r;
-	char **rows;
-	int n, i;
-
-	if (!prefix || !*prefix) {
-		seterr(err, "store: listing cursors needs a prefix");
-		return -1;
-	}
-	p_text(&p, prefix);
-	p_i64(&p, STORE_PREFIX_MAX + 1);
-	r = run(ps, P_CURSORS_PREFIX, &p, 1, err);
-	if (!r)
-		return -1;
-	n = PQntuples(r);
-	if (n > STORE_PREFIX_MAX) {
-		PQclear(r);
-		seterr(err, "store: more than %d cursors start with %s", STORE_PREFIX_MAX, prefix);
-		return -1;
-	}
-	/* copied out first: cb may use the connection */
-	rows = xcalloc((size_t)n * 2 + 1, sizeof(*rows));
-	for (i = 0; i < n; i++) {
-		rows[2 * i] = xstrdup(PQgetvalue(r, i, 0));
-		rows[2 * i + 1] = xstrdup(PQgetvalue(r, i, 1));
-	}
-	PQclear(r);
-	for (i = 0; i < n; i++)
-		if (cb(ctx, rows[2 * i], rows[2 * i + 1]))
-			break;
-	for (i = 0; i < 2 * n; i++) {
-		explicit_bzero(rows[i], strlen(rows[i]));
-		free(rows[i]);
-	}
-	free(rows);
-	return 0;
-}
-
-/* ---------------------------------------------------- several processes */
-
-static int pg_lease(struct store *s, const char *name, const char *holder, int64_t ttl_ms,
-		    struct buf *err)
-{
-	struct pg_store *ps = pg_downcast(s);
-	struct params p = { 0 };
-	PGresult *r;
-	int held;
-
-	if (store_check_name(name, "a lease name", err) ||
-	    store_check_name(holder, "a lease holder", err))
-		return -1;
-	if (ttl_ms < 0) {
-		seterr(err, "store: a lease cannot last %lld ms", (long long)ttl_ms);
-		return -1;
-	}
-	p_text(&p, name);
-	p_text(&p, holder);
-	if (!ttl_ms) {
-		r = run(ps, P_LEASE_DROP, &p, 1, err);
-		PQclear(r);
-		return r ? 0 : -1;
-	}
-	p_i64(&p, ttl_ms);
-	r = run(ps, P_LEASE_TAKE, &p, 1, err);
-	if (!r)
-		return -1;
-	held = PQntuples(r) == 1;
-	PQclear(r);
-	return held;
-}
-
-static int pg_sessions_claim_due(struct store *s, int64_t until, const char *owner,
-				 const char *const *platforms, store_session_cb cb, void *ctx,
-				 struct buf *err)
-{
-	struct pg_store *ps = pg_downcast(s);
-	struct session_rec rec;
-	struct buf arr = BUF_INIT;
-	int64_t ids[PAGE_ROWS], dues[PAGE_ROWS], after_due = 0, after_id = 0;
-	int n, i, rc = 0;
-
-	if (store_check_name(owner, "a claim owner", err) ||
-	    platform_array(platforms, &arr, err)) {
-		buf_release(&arr);
-		return -1;
-	}
-	session_rec_init(&rec);
-	do {
-		struct params p = { 0 };
-		PGresult *r;
-
-		p_i64(&p, until);
-		p_i64(&p, after_due);
-		p_i64(&p, after_id);
-		p_text(&p, owner);
-		p_text(&p, buf_str(&arr));
-		p_i64(&p, PAGE_ROWS);
-		r = run(ps, P_CLAIM_DUE, &p, 1, err);
-		if (!r) {
-			rc = -1;
-			break;
-		}
-		n = PQntuples(r);
-		for (i = 0; i < n; i++) {
-			ids[i] = col_i64(r, i, 0);
-			dues[i] = col_i64(r, i, 1);
-		}
-		PQclear(r);
-		if (n) {
-			after_due = dues[n - 1];
-			after_id = ids[n - 1];
-		}
-		rc = deliver_page(s, ids, n, &rec, due_changed, dues, cb, ctx, err);
-	} while (!rc && n == PAGE_ROWS);
-	session_rec_release(&rec);
-	buf_release(&arr);
-	return rc < 0 ? -1 : 0;
-}
-
-static int cmp_outbox_id(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static int pg_outbox_claim(struct store *s, const char *owner, const char *const *platforms,
-			   store_outbox_cb cb, void *ctx, struct buf *err)
-{
-	struct pg_store *ps = pg_downcast(s);
-	struct buf arr = BUF_INIT;
-	int64_t after = 0;
-	int n, rc = 0;
-
-	if (store_check_name(owner, "a claim owner", err) ||
-	    platform_array(platforms, &arr, err)) {
-		buf_release(&arr);
-		return -1;
-	}
-	do {
-		struct params p = { 0 };
-		struct outbox_rec *page;
-		PGresult *r;
-		int i;
-
-		p_i64(&p, after);
-		p_text(&p, owner);
-		p_text(&p, buf_str(&arr));
-		p_i64(&p, PAGE_ROWS);
-		r = run(ps, P_CLAIM_OUTBOX, &p, 1, err);
-		if (!r) {
-			rc = -1;
-			break;
-		}
-		/* RETURNING comes in no particular order: oldest first here */
-		n = PQntuples(r);
-		page = xcalloc((size_t)n + 1, sizeof(*page));
-		for (i = 0; i < n && rc >= 0; i++)
-			if (read_outbox_row(r, i, &page[i], err))
-				rc = -1;
-		PQclear(r);
-		if (rc >= 0) {
-			qsort(page, (size_t)n, sizeof(*page), cmp_outbox_id);
-			for (i = 0; i < n && !rc; i++) {
-				after = page[i].id;
-				rc = cb(ctx, &page[i]) ? 1 : 0;
-			}
-		}
-		for (i = 0; i < n; i++)
-			outbox_rec_release(&page[i]);
-		free(page);
-	} while (!rc && n == PAGE_ROWS);
-	buf_release(&arr);
-	return rc < 0 ? -1 : 0;
-}
-
-/* ------------------------------------------------------- dump and import */
-
-static int pg_dump(struct store *s, store_item_cb cb, void *ctx, struct buf *err)
-{
-	struct pg_store *ps = pg_downcast(s);
-	struct store_item it;
-	struct session_rec rec;
-	struct action_rec a;
-	struct outbox_rec o;
-	struct buf after = BUF_INIT;
-	int64_t ids[PAGE_ROWS], last = 0, last2 = 0;
-	int n, i, ret = -1;
-	PGresult *r = NULL;
-
-	session_rec_init(&rec);
-	memset(&o, 0, sizeof(o));
-	memset(&it, 0, sizeof(it));
-	it.kind = STORE_ITEM_SESSION;
-	do {
-		struct params p = { 0 };
-
-		p_i64(&p, last);
-		p_i64(&p, PAGE_ROWS);
-		if (id_page(ps, P_DUMP_SESSIONS, &p, ids, &n, err))
-			goto fail;
-		for (i = 0; i < n; i++) {
-			last = ids[i];
-			if (pg_session_get(s, ids[i], &rec, err) != 1)
-				goto fail;
-			it.session = &rec;
-			if (cb(ctx, &it))
-				goto fail;
-		}
-	} while (n == PAGE_ROWS);
-	it.kind = STORE_ITEM_ACTION;
-	last = 0;
-	do {
-		struct params p = { 0 };
-
-		p_i64(&p, last);
-		p_i64(&p, last2);
-		p_i64(&p, PAGE_ROWS);
-		r = run(ps, P_DUMP_ACTIONS, &p, 1, err);
-		if (!r)
-			goto fail;
-		n = PQntuples(r);
-		for (i = 0; i < n; i++) {
-			memset(&a, 0, sizeof(a));
-			a.session = last = col_i64(r, i, 0);
-			a.seq = last2 = col_i64(r, i, 1);
-			a.seat = (int)col_i64(r, i, 2);
-			a.at = col_i64(r, i, 5);
-			if (COL_TEXT(r, i, 3, &a, move, "action move") ||
-			    COL_TEXT(r, i, 4, &a, user, "action user"))
-				goto fail;
-			it.action = &a;
-			if (cb(ctx, &it))
-				goto fail;
-		}
-		PQclear(r);
-		r = NULL;
-	} while (n == PAGE_ROWS);
-	it.kind = STORE_ITEM_OUTBOX;
-	last = 0;
-	do {
-		struct params p = { 0 };
-
-		p_i64(&p, last);
-		p_i64(&p, PAGE_ROWS);
-		r = run(ps, P_DUMP_OUTBOX, &p, 1, err);
-		if (!r)
-			goto fail;
-		n = PQntuples(r);
-		for (i = 0; i < n; i++) {
-			if (read_outbox_row(r, i, &o, err))
-				goto fail;
-			last = o.id;
-			it.outbox = &o;
-			it.sent_at = PQgetisnull(r, i, 7) ? 0 : col_i64(r, i, 7);
-			if (cb(ctx, &it))
-				goto fail;
-			outbox_rec_release(&o);
-		}
-		PQclear(r);
-		r = NULL;
-	} while (n == PAGE_ROWS);
-	it.kind = STORE_ITEM_CURSOR;
-	buf_addstr(&after, "");
-	do {
-		struct params p = { 0 };
-
-		p_text(&p, buf_str(&after));
-		p_i64(&p, PAGE_ROWS);
-		r = run(ps, P_DUMP_CURSORS, &p, 1, err);
-		if (!r)
-			goto fail;
-		n = PQntuples(r);
-		for (i = 0; i < n; i++) {
-			it.key = PQgetvalue(r, i, 0);
-			it.value = PQgetvalue(r, i, 1);
-			if (cb(ctx, &it))
-				goto fail;
-		}
-		if (n) {
-			buf_reset(&after);
-			buf_addstr(&after, PQgetvalue(r, n - 1, 0));
-		}
-		PQclear(r);
-		r = NULL;
-	} while (n == PAGE_ROWS);
-	ret = 0;
-fail:
-	PQclear(r);
-	outbox_rec_release(&o);
-	session_rec_release(&rec);
-	buf_release(&after);
-	return ret;
-}
-
-struct import_ctx {
-	struct pg_store *ps;
-	struct buf *err;
-	long n;
-};
-
-/* Runs one statement of the import's transaction; 0 or 1 (stop). */
-static int import_run(struct pg_store *ps, enum pg_stmt id, const struct params *p,
-		      struct buf *err)
-{
-	PGresult *r = run(ps, id, p, 0, err);
-
-	PQclear(r);
-	return r ? 0 : 1;
-}
-
-static int import_item(void *ctx, const struct store_item *it)
-{
-	struct import_ctx *x = ctx;
-	struct pg_store *ps = x->ps;
-	struct store_commit c = { 0 };
-	struct params p = { 0 };
-	int i;
-
-	x->n++;
-	switch (it->kind) {
-	case STORE_ITEM_SESSION:
-		c.session = (struct session_rec *)it->session;
-		if (store_check_commit(&c, x->err))
-			return 1;
-		session_params(&p, it->session, it->session->id);
-		if (import_run(ps, P_SESSION_INSERT, &p, x->err))
-			return 1;
-		for (i = 0; i < it->session->nseats; i++) {
-			seat_params(&p, it->session->id, i, &it->session->seats[i]);
-			if (import_run(ps, P_SEAT_INSERT, &p, x->err))
-				return 1;
-		}
-		return 0;
-	case STORE_ITEM_ACTION:
-		action_params(&p, it->action->session, it->action);
-		return import_run(ps, P_ACTION_INSERT, &p, x->err);
-	case STORE_ITEM_OUTBOX:
-		p_i64(&p, it->outbox->id);
-		p_text(&p, it->outbox->platform);
-		p_text(&p, it->outbox->room);
-		p_text(&p, it->outbox->user);
-		if (it->outbox->key[0])
-			p_text(&p, it->outbox->key);
-		else
-			p_null(&p);
-		p_text(&p, it->outbox->payload ? it->outbox->payload : "");
-		p_i64(&p, it->outbox->created);
-		if (it->sent_at)
-			p_i64(&p, it->sent_at);
-		else
-			p_null(&p);
-		return import_run(ps, P_IMPORT_OUTBOX, &p, x->err);
-	case STORE_ITEM_CURSOR:
-		p_text(&p, it->key);
-		p_text(&p, it->value);
-		return import_run(ps, P_CURSOR_SET, &p, x->err);
-	}
-	seterr(x->err, "store: unknown record kind %d", (int)it->kind);
-	return 1;
-}
-
-/* One explicit transaction on this connection (no statement of it is run
- * twice: a lost connection fails the copy, which then stored nothing). */
-static int pg_import(struct store *s, struct store *from, struct buf *err)
-{
-	struct pg_store *ps = pg_downcast(s);
-	struct import_ctx x = { ps, err, 0 };
-	PGresult *r;
-	long long records;
-
-	if (ready(ps, err) || exec_simple(ps, "BEGIN", NULL, err))
-		return -1;
-	ps->pinned = 1;
-	r = run(ps, P_COUNT_RECORDS, NULL, 0, err);
-	if (!r)
-		goto fail;
-	records = (long long)col_i64(r, 0, 0);
-	PQclear(r);
-	if (records) {
-		seterr(err, "store: the target store is not empty (it holds %lld sessions, outbox messages"
-		       " and cursors); copy into an empty one", records);
-		goto fail;
-	}
-	buf_reset(err);
-	if (store_dump(from, import_item, &x, err)) {
-		if (!err || !err->len)
-			seterr(err, "store: copying stopped after %ld records", x.n);
-		goto fail;
-	}
-	r = run(ps, P_SETVAL, NULL, 0, err);
-	if (!r)
-		goto fail;
-	PQclear(r);
-	if (exec_simple(ps, "COMMIT", NULL, err))
-		goto fail;
-	ps->pinned = 0;
-	return 0;
-fail:
-	ps->pinned = 0;
-	if (ps->conn && PQtransactionStatus(ps->conn) != PQTRANS_IDLE) {
-		struct buf ignore = BUF_INIT;
-
-		if (exec_simple(ps, "ROLLBACK", NULL, &ignore))
-			disconnect(ps);
-		buf_release(&ignore);
-	}
-	return -1;
-}
-
-/* ------------------------------------------------------------ open, close */
-
-static void pg_close(struct store *s)
-{
-	struct pg_store *ps = pg_downcast(s);
-
-	disconnect(ps);
-	if (ps->uri) {
-		/* it may hold a password */
-		memset(ps->uri, 0, strlen(ps->uri));
-		free(ps->uri);
-	}
-	free(ps);
-}
-
-/* One integer of simple SQL (no parameters). */
-static int simple_int(struct pg_store *ps, const char *sql, long long *out, struct buf *err)
-{
-	PGresult *r = NULL;
-
-	if (exec_simple(ps, sql, &r, err))
-		return -1;
-	if (!r || PQntuples(r) != 1 || PQgetisnull(r, 0, 0)) {
-		seterr(err, "store: %s: no answer", sql);
-		PQclear(r);
-		return -1;
-	}
-	*out = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
-	PQclear(r);
-	return 0;
-}
-
-static void rollback_quietly(struct pg_store *ps)
-{
-	struct buf ignore = BUF_INIT;
-
-	if (ps->conn && PQtransactionStatus(ps->conn) != PQTRANS_IDLE &&
-	    exec_simple(ps, "ROLLBACK", NULL, &ignore))
-		disconnect(ps);
-	buf_release(&ignore);
-}
-
-/* Serialises migrations of one schema across processes. */
-#define LOCK_SQL "SELECT pg_advisory_xact_lock(7628, hashtext(current_schema()))"
-
-/*
- * The schema must be tabula's.  tabula_meta's application_id says so; an
- * empty schema is new: stamped (version 0).  A schema holding other
- * tables, or a tabula_meta of another application, is refused untouched:
- * migrating it would write tabula's tables into someone else's data.
- */
-static int claim(struct pg_store *ps, struct buf *err)
-{
-	PGresult *r = NULL;
-	long long tables, has_meta;
-
-	if (exec_simple(ps, "BEGIN", NULL, err))
-		return -1;
-	if (exec_simple(ps, "SELECT current_schema() IS NOT NULL", &r, err))
-		goto fail;
-	if (strcmp(PQgetvalue(r, 0, 0), "t")) {
-		seterr(err, "store: the connection's search_path names no existing schema to"
-		       " hold tabula's tables (create one, or set search_path)");
-		goto fail;
-	}
-	PQclear(r);
-	r = NULL;
-	if (exec_simple(ps, LOCK_SQL, NULL, err) ||
-	    simple_int(ps, "SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()",
-		       &tables, err) ||
-	    simple_int(ps, "SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()"
-		       " AND tablename = 'tabula_meta'", &has_meta, err))
-		goto fail;
-	if (has_meta) {
-		if (exec_simple(ps, "SELECT value FROM tabula_meta WHERE key = 'application_id'",
-				&r, err))
-			goto fail;
-		if (PQntuples(r) != 1 || strcmp(PQgetvalue(r, 0, 0), APPLICATION_ID)) {
-			seterr(err, "store: this schema's tabula_meta is not tabula's (application_id"
-			       " %s; tabula's is %s, \"tabu\"); give tabula a schema of its own",
-			       PQntuples(r) == 1 ? PQgetvalue(r, 0, 0) : "missing", APPLICATION_ID);
-			goto fail;
-		}
-		PQclear(r);
-		r = NULL;
-	} else if (tables) {
-		seterr(err, "store: the schema holds %lld tables and none is tabula's (no"
-		       " tabula_meta); give tabula a schema of its own", tables);
-		goto fail;
-	} else if (exec_simple(ps, "CREATE TABLE tabula_meta (key TEXT PRIMARY KEY,"
-			       " value TEXT NOT NULL);"
-			       " INSERT INTO tabula_meta VALUES ('application_id', '" APPLICATION_ID
-			       "'), ('schema_version', '0')", NULL, err)) {
-		goto fail;
-	}
-	if (exec_simple(ps, "COMMIT", NULL, err))
-		goto fail;
-	return 0;
-fail:
-	PQclear(r);
-	rollback_quietly(ps);
-	return -1;
-}
-
-static int schema_version(struct pg_store *ps, long long *v, struct buf *err)
-{
-	return simple_int(ps, "SELECT value::bigint FROM tabula_meta WHERE key = 'schema_version'",
-			  v, err);
-}
-
-static int too_new(long long v, struct buf *err)
-{
-	seterr(err, "store: the PostgreSQL schema is at version %lld, newer than this program"
-	       " knows (%d); run a newer tabula or restore a backup", v, NMIGRATIONS);
-	return -1;
-}
-
-/* Each missing migration in its own transaction with its version bump,
- * under the advisory lock; the version is read again under it. */
-static int migrate(struct pg_store *ps, struct buf *err)
-{
-	char sql[96];
-	long long v;
-
-	if (schema_version(ps, &v, err))
-		return -1;
-	if (v > NMIGRATIONS)
-		return too_new(v, err);
-	while (v < NMIGRATIONS) {
-		if (exec_simple(ps, "BEGIN", NULL, err))
-			return -1;
-		if (exec_simple(ps, LOCK_SQL, NULL, err) || schema_version(ps, &v, err))
-			goto fail;
-		if (v > NMIGRATIONS) {
-			too_new(v, err);
-			goto fail;
-		}
-		if (v < NMIGRATIONS) {
-			snprintf(sql, sizeof(sql), "UPDATE tabula_meta SET value = '%lld'"
-				 " WHERE key = 'schema_version'", v + 1);
-			if (exec_simple(ps, migrations[v], NULL, err) ||
-			    exec_simple(ps, sql, NULL, err))
-				goto fail;
-			v++;
-		}
-		if (exec_simple(ps, "COMMIT", NULL, err))
-			goto fail;
-	}
-	return 0;
-fail:
-	rollback_quietly(ps);
-	return -1;
-}
-
-/* TABULA_DB_TIMEOUT: milliseconds, TIMEOUT_MIN_MS..TIMEOUT_MAX_MS. */
-static int timeout_from_env(int *out, struct buf *err)
-{
-	const char *v = getenv("TABULA_DB_TIMEOUT");
-	char *end;
-	long n;
-
-	*out = TIMEOUT_DEFAULT_MS;
-	if (!v || !*v)
-		return 0;
-	errno = 0;
-	n = strtol(v, &end, 10);
-	if (errno || *end || n < TIMEOUT_MIN_MS || n > TIMEOUT_MAX_MS) {
-		seterr(err, "store: TABULA_DB_TIMEOUT must be %d to %d (milliseconds)",
-		       TIMEOUT_MIN_MS, TIMEOUT_MAX_MS);
-		return -1;
-	}
-	*out = (int)n;
-	return 0;
-}
-
-struct store *store_pg_open(const char *uri, struct buf *err)
-{
-	struct pg_store *ps;
-	int timeout;
-
-	if (!store_is_postgres(uri)) {
-		seterr(err, "store: not a postgresql:// URI");
-		return NULL;
-	}
-	if (timeout_from_env(&timeout, err))
-		return NULL;
-	ps = xcalloc(1, sizeof(*ps));
-	ps->base.ops = &pg_ops;
-	ps->uri = xstrdup(uri);
-	ps->timeout_ms = timeout;
-	if (connect_now(ps, err) || claim(ps, err) || migrate(ps, err) || prepare_all(ps, err))
-		goto fail;
-	return &ps->base;
-fail:
-	pg_close(&ps->base);
-	return NULL;
-}
-
-void store_pg_test_lose_answer(struct store *s)
-{
-	pg_downcast(s)->lose_answer = 1;
-}
-
-unsigned store_pg_connections(struct store *s)
-{
-	return pg_downcast(s)->generation;
-}
-
-uint64_t store_pg_round_trips(struct store *s)
-{
-	return pg_downcast(s)->round_trips;
-}
-
-static const struct store_ops pg_ops = {
+const struct store_ops pg_ops = {
 	.api_version = STORE_API_VERSION,
 	.name = "postgres",
 	.caps = STORE_CAP_SHARED,

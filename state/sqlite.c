@@ -6,9 +6,9 @@
  * or, with TABULA_DB_SYNC=full, synchronous=FULL (every commit is fsynced).
  * See docs/store.md.
  *
- * The schema grows only through the numbered migrations below.  Statements
- * are prepared once at open and reused, because commit and session_current
- * run on every chat command.
+ * The schema grows only through the numbered migrations of state/schema.c,
+ * shared with PostgreSQL.  Statements are prepared once at open and reused,
+ * because commit and session_current run on every chat command.
  *
  * The file holds every hidden hand: it is created 0600 (SQLite gives its
  * -wal and -shm the database's mode), an existing one is made 0600, a
@@ -19,6 +19,9 @@
  * outbox_pending) read a page of rows, reset their statement and only then
  * call the callback, so a callback may call back into the store (typically
  * outbox_done from inside outbox_pending) without disturbing the iteration.
+ *
+ * This file holds the statements, the reads, the writes and the store_ops
+ * wiring; the other parts are named in state/sqlite_int.h.
  */
 #include "state/store.h"
 
@@ -33,161 +36,27 @@
 
 #include <sqlite3.h>
 
+#include "state/rows.h"
+#include "state/schema.h"
 #include "state/store_int.h"
+#include "state/sqlite_int.h"
 #include "state/walckpt.h"
-
-#define BUSY_TIMEOUT_MS 5000
-#define PAGE_ROWS 64
 
 /* ---------------------------------------------------------------- schema */
 
-/*
- * Migration N (1-based) brings PRAGMA user_version from N-1 to N, inside one
- * transaction together with the version bump.  Never edit a migration that
- * has shipped: append a new one.
- *
- * Notes on types: seed is a uint64 kept as the int64 with the same bits
- * (SQLite integers are signed 64-bit); status is enum session_status; times
- * are unix seconds; an outbox key of "" is stored as NULL so that messages
- * without an idempotency key do not collide under UNIQUE.
- */
-static const char *const migrations[] = {
-	/* 1: the initial schema */
-	"CREATE TABLE sessions ("
-	" id INTEGER PRIMARY KEY,"
-	" platform TEXT NOT NULL,"
-	" room TEXT NOT NULL,"
-	" game TEXT NOT NULL,"
-	" options TEXT NOT NULL,"
-	" creator TEXT NOT NULL,"
-	" locale TEXT NOT NULL,"
-	" status INTEGER NOT NULL CHECK (status BETWEEN 0 AND 3),"
-	" seed INTEGER NOT NULL,"
-	" version INTEGER NOT NULL,"
-	" created INTEGER NOT NULL,"
-	" updated INTEGER NOT NULL,"
-	" state TEXT"
-	");"
-	"CREATE INDEX sessions_room ON sessions (platform, room, id);"
-	"CREATE INDEX sessions_open ON sessions (id) WHERE status IN (0, 1);"
-	"CREATE TABLE seats ("
-	" session INTEGER NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,"
-	" seat INTEGER NOT NULL CHECK (seat >= 0),"
-	" user TEXT NOT NULL,"
-	" name TEXT NOT NULL,"
-	" is_bot INTEGER NOT NULL,"
-	" notify_dm INTEGER NOT NULL,"
-	" PRIMARY KEY (session, seat)"
-	") WITHOUT ROWID;"
-	"CREATE TABLE actions ("
-	" session INTEGER NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,"
-	" seq INTEGER NOT NULL CHECK (seq >= 1),"
-	" seat INTEGER NOT NULL,"
-	" move TEXT NOT NULL,"
-	" user TEXT NOT NULL,"
-	" at INTEGER NOT NULL,"
-	" PRIMARY KEY (session, seq)"
-	") WITHOUT ROWID;"
-	"CREATE TABLE outbox ("
-	" id INTEGER PRIMARY KEY AUTOINCREMENT,"
-	" platform TEXT NOT NULL,"
-	" room TEXT NOT NULL,"
-	" user TEXT NOT NULL,"
-	" key TEXT UNIQUE,"
-	" payload TEXT NOT NULL,"
-	" created INTEGER NOT NULL,"
-	" sent_at INTEGER"
-	");"
-	"CREATE INDEX outbox_pending ON outbox (id) WHERE sent_at IS NULL;"
-	"CREATE TABLE cursors ("
-	" key TEXT PRIMARY KEY,"
-	" value TEXT NOT NULL"
-	") WITHOUT ROWID;",
-	/* 2: room settings (struct session_rec.settings, JSON object text) */
-	"ALTER TABLE sessions ADD COLUMN settings TEXT NOT NULL DEFAULT '';",
-	/* 3: when a session next needs the bot (struct session_rec.due, unix
-	 * seconds, 0 = never); the partial index keeps start-up and the
-	 * timer's next_due to one index lookup */
-	"ALTER TABLE sessions ADD COLUMN due INTEGER NOT NULL DEFAULT 0;"
-	"CREATE INDEX sessions_due ON sessions (due) WHERE due > 0;",
-	/* 4: the open votes of a session, by user (struct session_rec.votes,
-	 * JSON object text, '' = none); what is looked up by user and by
-	 * platform: a player's games (mygames, a DM's one game) and the
-	 * lobbies open on a platform (the lobby cap), without a scan */
-	"ALTER TABLE sessions ADD COLUMN votes TEXT NOT NULL DEFAULT '';"
-	"CREATE INDEX seats_user ON seats (user) WHERE is_bot = 0;"
-	"CREATE INDEX sessions_lobbies ON sessions (platform) WHERE status = 0;",
-	/* 5: several processes (docs/deploy.md): who does a session's due
-	 * work (a node's lease name, '' = nobody yet), who delivers an outbox
-	 * row, and the leases themselves (until: unix milliseconds) */
-	"ALTER TABLE sessions ADD COLUMN claim TEXT NOT NULL DEFAULT '';"
-	"ALTER TABLE outbox ADD COLUMN owner TEXT NOT NULL DEFAULT '';"
-	"CREATE TABLE leases ("
-	" name TEXT PRIMARY KEY,"
-	" holder TEXT NOT NULL,"
-	" until INTEGER NOT NULL"
-	") WITHOUT ROWID;",
-};
-
-#define NMIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))
-
+/* The schema and its migrations are state/schema.c's, shared with
+ * PostgreSQL; here the version is PRAGMA user_version. */
 int store_sqlite_schema_version(void)
 {
-	return NMIGRATIONS;
+	return schema_version();
 }
 
 /* ------------------------------------------------------------ statements */
 
-enum stmt_id {
-	ST_BEGIN,
-	ST_COMMIT,
-	ST_ROLLBACK,
-	ST_SESSION_INSERT,
-	ST_SESSION_UPDATE,
-	ST_SESSION_VERSION,
-	ST_SEATS_DELETE,
-	ST_SEAT_INSERT,
-	ST_ACTION_INSERT,
-	ST_ACTIONS_TRUNCATE,
-	ST_OUTBOX_INSERT,
-	ST_CURSOR_SET,
-	ST_SESSION_GET,
-	ST_SESSION_CURRENT,
-	ST_SESSIONS_OPEN,
-	ST_ACTIONS,
-	ST_OUTBOX_PENDING,
-	ST_OUTBOX_DONE,
-	ST_CURSOR_GET,
-	ST_SESSIONS_DUE,
-	ST_NEXT_DUE,
-	ST_SESSIONS_OF_USER,
-	ST_COUNT_LOBBIES,
-	ST_STATS_OUTBOX,
-	ST_STATS_GAMES,
-	ST_SESSION_STAMP,
-	ST_LEASE_TAKE,
-	ST_LEASE_DROP,
-	ST_LEASE_CHECK,
-	ST_CLAIM_DUE_PAGE,
-	ST_CLAIM_SESSION,
-	ST_CLAIM_OUTBOX_PAGE,
-	ST_CLAIM_OUTBOX,
-	ST_DUMP_SESSIONS,
-	ST_DUMP_ACTIONS,
-	ST_DUMP_OUTBOX,
-	ST_DUMP_CURSORS,
-	ST_IMPORT_SESSION,
-	ST_IMPORT_OUTBOX,
-	ST_COUNT_RECORDS,
-	ST_CURSOR_DELETE,
-	ST_CURSORS_PREFIX,
-	ST_COUNT
-};
-
 /*
  * A session is read with its seats in one statement (one implicit read
  * transaction, so the two are a consistent snapshot even with another
- * process writing).  Column order is fixed by enum session_col.
+ * process writing).  Column order is enum rows_session_col (state/rows.h).
  */
 #define SESSION_SELECT \
 	"SELECT s.id, s.platform, s.room, s.game, s.options, s.creator," \
@@ -195,12 +64,6 @@ enum stmt_id {
 	" s.settings, s.due, s.votes," \
 	" t.seat, t.user, t.name, t.is_bot, t.notify_dm" \
 	" FROM sessions s LEFT JOIN seats t ON t.session = s.id"
-
-enum session_col {
-	SC_ID, SC_PLATFORM, SC_ROOM, SC_GAME, SC_OPTIONS, SC_CREATOR, SC_LOCALE,
-	SC_STATUS, SC_SEED, SC_VERSION, SC_CREATED, SC_UPDATED, SC_STATE,
-	SC_SETTINGS, SC_DUE, SC_VOTES, SC_SEAT, SC_SEAT_USER, SC_SEAT_NAME, SC_SEAT_BOT, SC_SEAT_DM
-};
 
 static const char *const stmt_sql[ST_COUNT] = {
 	[ST_BEGIN] = "BEGIN IMMEDIATE",
@@ -342,74 +205,76 @@ static const char *const stmt_sql[ST_COUNT] = {
 		"SELECT key, value FROM cursors WHERE key >= ?1 AND key < ?2 LIMIT ?3",
 };
 
-struct sqlite_store {
-	struct store base;
-	sqlite3 *db;
-	sqlite3_stmt *st[ST_COUNT];
-	struct walckpt *ckpt;	/* files only; NULL in memory */
-};
-
-static const struct store_ops sqlite_ops;
-
-static struct sqlite_store *sqlite_downcast(struct store *s)
+struct sqlite_store *sqlite_downcast(struct store *s)
 {
 	assert(s && s->ops == &sqlite_ops);
 	return (struct sqlite_store *)s;
 }
 
+int sqlite_prepare_all(struct sqlite_store *ss, struct buf *err)
+{
+	int i;
+
+	for (i = 0; i < ST_COUNT; i++)
+		if (sqlite3_prepare_v3(ss->db, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT,
+				       &ss->st[i], NULL) != SQLITE_OK)
+			return sqlite_fail(ss, err, stmt_sql[i]);
+	return 0;
+}
+
 /* ---------------------------------------------------------------- helpers */
 
 /* Reports the connection's last error; call before resetting the statement. */
-static int db_fail(struct sqlite_store *ss, struct buf *err, const char *what)
+int sqlite_fail(struct sqlite_store *ss, struct buf *err, const char *what)
 {
 	seterr(err, "store: %s: %s", what, sqlite3_errmsg(ss->db));
 	return -1;
 }
 
 /* A cached statement, ready to bind. */
-static sqlite3_stmt *stmt(struct sqlite_store *ss, enum stmt_id id)
+sqlite3_stmt *sqlite_st(struct sqlite_store *ss, enum stmt_id id)
 {
 	return ss->st[id];
 }
 
 /* Returns a cached statement to rest; safe to call twice. */
-static void stmt_done(sqlite3_stmt *st)
+void sqlite_st_done(sqlite3_stmt *st)
 {
 	sqlite3_reset(st);
 	sqlite3_clear_bindings(st);
 }
 
 /* Runs a statement that returns no rows. */
-static int stmt_run(struct sqlite_store *ss, sqlite3_stmt *st, struct buf *err,
-		    const char *what)
+int sqlite_st_run(struct sqlite_store *ss, sqlite3_stmt *st, struct buf *err,
+		  const char *what)
 {
 	int rc = sqlite3_step(st);
 
 	if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
-		db_fail(ss, err, what);
-		stmt_done(st);
+		sqlite_fail(ss, err, what);
+		sqlite_st_done(st);
 		return -1;
 	}
-	stmt_done(st);
+	sqlite_st_done(st);
 	return 0;
 }
 
 /* Steps a cached statement that returns one integer into *out. */
-static int pragma_int_st(struct sqlite_store *ss, sqlite3_stmt *st, int *out, struct buf *err)
+int sqlite_int_st(struct sqlite_store *ss, sqlite3_stmt *st, int *out, struct buf *err)
 {
 	int rc = sqlite3_step(st);
 
 	if (rc != SQLITE_ROW) {
-		db_fail(ss, err, "counting");
-		stmt_done(st);
+		sqlite_fail(ss, err, "counting");
+		sqlite_st_done(st);
 		return -1;
 	}
 	*out = sqlite3_column_int(st, 0);
-	stmt_done(st);
+	sqlite_st_done(st);
 	return 0;
 }
 
-static int exec_sql(struct sqlite_store *ss, const char *sql, struct buf *err)
+int sqlite_exec_sql(struct sqlite_store *ss, const char *sql, struct buf *err)
 {
 	char *msg = NULL;
 
@@ -423,13 +288,13 @@ static int exec_sql(struct sqlite_store *ss, const char *sql, struct buf *err)
 }
 
 /* Ends a failed write transaction, if one is still open. */
-static void rollback(struct sqlite_store *ss)
+void sqlite_rollback(struct sqlite_store *ss)
 {
 	if (!sqlite3_get_autocommit(ss->db)) {
-		sqlite3_stmt *st = stmt(ss, ST_ROLLBACK);
+		sqlite3_stmt *st = sqlite_st(ss, ST_ROLLBACK);
 
 		sqlite3_step(st);
-		stmt_done(st);
+		sqlite_st_done(st);
 	}
 	/* Should ROLLBACK itself fail, do not leave the connection inside a
 	 * transaction: every later write would fail. */
@@ -437,32 +302,8 @@ static void rollback(struct sqlite_store *ss)
 		sqlite3_exec(ss->db, "ROLLBACK", NULL, NULL, NULL);
 }
 
-/* Copies a text column into a fixed field; too long is an error. NULL is "". */
-static int col_text(sqlite3_stmt *st, int col, char *dst, size_t size,
-		    const char *what, struct buf *err)
-{
-	const unsigned char *t = sqlite3_column_text(st, col);
-	size_t n = (size_t)sqlite3_column_bytes(st, col);
-
-	if (!t) {
-		dst[0] = '\0';
-		return 0;
-	}
-	if (n >= size) {
-		seterr(err, "store: stored %s is %zu bytes, longer than the %zu allowed",
-		       what, n, size - 1);
-		return -1;
-	}
-	memcpy(dst, t, n);
-	dst[n] = '\0';
-	return 0;
-}
-
-#define COL_TEXT(st, col, rec, f, what) \
-	col_text(st, col, (rec)->f, sizeof((rec)->f), what, err)
-
 /* A new heap copy of a text column, or NULL for SQL NULL. */
-static char *col_strdup(sqlite3_stmt *st, int col)
+char *sqlite_col_strdup(sqlite3_stmt *st, int col)
 {
 	const unsigned char *t = sqlite3_column_text(st, col);
 	size_t n = (size_t)sqlite3_column_bytes(st, col);
@@ -476,126 +317,91 @@ static char *col_strdup(sqlite3_stmt *st, int col)
 	return p;
 }
 
-static void bind_text(sqlite3_stmt *st, int i, const char *s)
+void sqlite_bind_str(sqlite3_stmt *st, int i, const char *s)
 {
 	sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC);
 }
 
-/* uint64 <-> int64 with the same bits: SQLite has no unsigned integers. */
-static int64_t seed_to_db(uint64_t seed)
+/* The row codecs' driver calls (state/rows.h): the row is the statement. */
+static int64_t row_i64(void *row, int col)
 {
-	int64_t v;
-
-	memcpy(&v, &seed, sizeof(v));
-	return v;
+	return sqlite3_column_int64(row, col);
 }
 
-static uint64_t seed_from_db(int64_t v)
+static int row_is_null(void *row, int col)
 {
-	uint64_t seed;
+	return sqlite3_column_type(row, col) == SQLITE_NULL;
+}
 
-	memcpy(&seed, &v, sizeof(seed));
-	return seed;
+/* text first, then its length: the order SQLite's documentation asks */
+static const char *row_text(void *row, int col, size_t *len)
+{
+	const char *t = (const char *)sqlite3_column_text(row, col);
+
+	*len = (size_t)sqlite3_column_bytes(row, col);
+	return t;
+}
+
+struct rows_reader sqlite_reader(sqlite3_stmt *st)
+{
+	struct rows_reader r = { st, row_i64, row_is_null, row_text };
+
+	return r;
+}
+
+void sqlite_put_i64(void *ctx, int64_t v)
+{
+	struct sqlite_binder *b = ctx;
+
+	sqlite3_bind_int64(b->st, ++b->n, v);
+}
+
+void sqlite_put_text(void *ctx, const char *s)
+{
+	struct sqlite_binder *b = ctx;
+
+	if (s)
+		sqlite_bind_str(b->st, ++b->n, s);
+	else
+		sqlite3_bind_null(b->st, ++b->n);
 }
 
 /* ------------------------------------------------------------------ reads */
-
-static int read_session_cols(sqlite3_stmt *st, struct session_rec *out,
-			     struct buf *err)
-{
-	int status = sqlite3_column_int(st, SC_STATUS);
-
-	out->id = sqlite3_column_int64(st, SC_ID);
-	if (COL_TEXT(st, SC_PLATFORM, out, platform, "session platform") ||
-	    COL_TEXT(st, SC_ROOM, out, room, "session room") ||
-	    COL_TEXT(st, SC_GAME, out, game, "session game") ||
-	    COL_TEXT(st, SC_OPTIONS, out, options, "session options") ||
-	    COL_TEXT(st, SC_CREATOR, out, creator, "session creator") ||
-	    COL_TEXT(st, SC_LOCALE, out, locale, "session locale") ||
-	    COL_TEXT(st, SC_SETTINGS, out, settings, "session settings"))
-		return -1;
-	if (status < SESSION_LOBBY || status > SESSION_ABORTED) {
-		seterr(err, "store: session %lld has unknown status %d",
-		       (long long)out->id, status);
-		return -1;
-	}
-	out->status = (enum session_status)status;
-	out->seed = seed_from_db(sqlite3_column_int64(st, SC_SEED));
-	out->version = sqlite3_column_int64(st, SC_VERSION);
-	out->created = sqlite3_column_int64(st, SC_CREATED);
-	out->updated = sqlite3_column_int64(st, SC_UPDATED);
-	out->due = sqlite3_column_int64(st, SC_DUE);
-	out->state = col_strdup(st, SC_STATE);
-	if (sqlite3_column_bytes(st, SC_VOTES) > STORE_VOTES_MAX) {
-		seterr(err, "store: stored votes of session %lld are %d bytes, longer than"
-		       " the %d allowed", (long long)out->id, sqlite3_column_bytes(st, SC_VOTES),
-		       STORE_VOTES_MAX);
-		return -1;
-	}
-	/* '' is "no votes": read back as NULL, as most sessions have none */
-	if (sqlite3_column_bytes(st, SC_VOTES) > 0)
-		out->votes = col_strdup(st, SC_VOTES);
-	return 0;
-}
-
-static int read_seat_cols(sqlite3_stmt *st, struct session_rec *out, struct buf *err)
-{
-	struct seat_rec *seat;
-
-	if (sqlite3_column_int64(st, SC_SEAT) != out->nseats ||
-	    out->nseats >= STORE_MAX_SEATS) {
-		seterr(err, "store: session %lld has broken seats (seat %lld after %d)",
-		       (long long)out->id, (long long)sqlite3_column_int64(st, SC_SEAT),
-		       out->nseats);
-		return -1;
-	}
-	seat = &out->seats[out->nseats];
-	if (COL_TEXT(st, SC_SEAT_USER, seat, user, "seat user") ||
-	    COL_TEXT(st, SC_SEAT_NAME, seat, name, "seat name"))
-		return -1;
-	seat->is_bot = sqlite3_column_int(st, SC_SEAT_BOT);
-	seat->notify_dm = sqlite3_column_int(st, SC_SEAT_DM);
-	out->nseats++;
-	return 0;
-}
 
 /*
  * Steps a bound SESSION_SELECT statement into out (released first).
  * Returns 1, 0 (no such session, out left empty) or -1; resets st.
  */
-static int read_session(struct sqlite_store *ss, sqlite3_stmt *st,
-			struct session_rec *out, struct buf *err)
+static int sqlite_read_session(struct sqlite_store *ss, sqlite3_stmt *st,
+			       struct session_rec *out, struct buf *err)
 {
+	struct rows_reader r = sqlite_reader(st);
 	int rc, rows = 0;
 
 	session_rec_release(out);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (!rows++ && read_session_cols(st, out, err))
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		if (rows_session(&r, !rows++, out, err))
 			goto fail;
-		if (sqlite3_column_type(st, SC_SEAT) != SQLITE_NULL &&
-		    read_seat_cols(st, out, err))
-			goto fail;
-	}
 	if (rc != SQLITE_DONE) {
-		db_fail(ss, err, "reading a session");
+		sqlite_fail(ss, err, "reading a session");
 		goto fail;
 	}
-	stmt_done(st);
+	sqlite_st_done(st);
 	return rows ? 1 : 0;
 fail:
-	stmt_done(st);
+	sqlite_st_done(st);
 	session_rec_release(out);
 	return -1;
 }
 
-static int sqlite_session_get(struct store *s, int64_t id, struct session_rec *out,
-			      struct buf *err)
+int sqlite_session_get(struct store *s, int64_t id, struct session_rec *out,
+		       struct buf *err)
 {
 	struct sqlite_store *ss = sqlite_downcast(s);
-	sqlite3_stmt *st = stmt(ss, ST_SESSION_GET);
+	sqlite3_stmt *st = sqlite_st(ss, ST_SESSION_GET);
 
 	sqlite3_bind_int64(st, 1, id);
-	return read_session(ss, st, out, err);
+	return sqlite_read_session(ss, st, out, err);
 }
 
 static int sqlite_session_current(struct store *s, const char *platform,
@@ -603,18 +409,18 @@ static int sqlite_session_current(struct store *s, const char *platform,
 				  struct buf *err)
 {
 	struct sqlite_store *ss = sqlite_downcast(s);
-	sqlite3_stmt *st = stmt(ss, ST_SESSION_CURRENT);
+	sqlite3_stmt *st = sqlite_st(ss, ST_SESSION_CURRENT);
 
-	bind_text(st, 1, platform);
-	bind_text(st, 2, room);
-	return read_session(ss, st, out, err);
+	sqlite_bind_str(st, 1, platform);
+	sqlite_bind_str(st, 2, room);
+	return sqlite_read_session(ss, st, out, err);
 }
 
 /* Reads the next page of open session ids after *last into ids[]. */
 static int open_page(struct sqlite_store *ss, int64_t after, int64_t *ids, int *n,
 		     struct buf *err)
 {
-	sqlite3_stmt *st = stmt(ss, ST_SESSIONS_OPEN);
+	sqlite3_stmt *st = sqlite_st(ss, ST_SESSIONS_OPEN);
 	int rc;
 
 	*n = 0;
@@ -623,11 +429,11 @@ static int open_page(struct sqlite_store *ss, int64_t after, int64_t *ids, int *
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
 		ids[(*n)++] = sqlite3_column_int64(st, 0);
 	if (rc != SQLITE_DONE) {
-		db_fail(ss, err, "listing open sessions");
-		stmt_done(st);
+		sqlite_fail(ss, err, "listing open sessions");
+		sqlite_st_done(st);
 		return -1;
 	}
-	stmt_done(st);
+	sqlite_st_done(st);
 	return 0;
 }
 
@@ -668,8 +474,9 @@ static int sqlite_actions(struct store *s, int64_t session, int64_t after,
 			  store_action_cb cb, void *ctx, struct buf *err)
 {
 	struct sqlite_store *ss = sqlite_downcast(s);
-	sqlite3_stmt *st = stmt(ss, ST_ACTIONS);
+	sqlite3_stmt *st = sqlite_st(ss, ST_ACTIONS);
 	struct action_rec *page = xcalloc(PAGE_ROWS, sizeof(*page));
+	struct rows_reader r = sqlite_reader(st);
 	int n, i, rc, ret = -1;
 
 	do {
@@ -678,21 +485,15 @@ static int sqlite_actions(struct store *s, int64_t session, int64_t after,
 		sqlite3_bind_int64(st, 2, after);
 		sqlite3_bind_int(st, 3, PAGE_ROWS);
 		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-			struct action_rec *a = &page[n++];
-
-			a->session = session;
-			a->seq = sqlite3_column_int64(st, 0);
-			a->seat = sqlite3_column_int(st, 1);
-			a->at = sqlite3_column_int64(st, 4);
-			if (COL_TEXT(st, 2, a, move, "action move") ||
-			    COL_TEXT(st, 3, a, user, "action user"))
+			if (rows_action(&r, 0, &page[n], err))
 				goto fail;
+			page[n++].session = session;
 		}
 		if (rc != SQLITE_DONE) {
-			db_fail(ss, err, "reading actions");
+			sqlite_fail(ss, err, "reading actions");
 			goto fail;
 		}
-		stmt_done(st);
+		sqlite_st_done(st);
 		for (i = 0; i < n; i++) {
 			after = page[i].seq;
 			if (cb(ctx, &page[i]))
@@ -702,7 +503,7 @@ static int sqlite_actions(struct store *s, int64_t session, int64_t after,
 done:
 	ret = 0;
 fail:
-	stmt_done(st);
+	sqlite_st_done(st);
 	free(page);
 	return ret;
 }
@@ -712,7 +513,7 @@ static int due_page(struct sqlite_store *ss, int64_t until, int64_t after_due,
 		    int64_t after_id, int64_t *ids, int64_t *dues, int *n,
 		    struct buf *err)
 {
-	sqlite3_stmt *st = stmt(ss, ST_SESSIONS_DUE);
+	sqlite3_stmt *st = sqlite_st(ss, ST_SESSIONS_DUE);
 	int rc;
 
 	*n = 0;
@@ -725,11 +526,11 @@ static int due_page(struct sqlite_store *ss, int64_t until, int64_t after_due,
 		dues[(*n)++] = sqlite3_column_int64(st, 1);
 	}
 	if (rc != SQLITE_DONE) {
-		db_fail(ss, err, "listing due sessions");
-		stmt_done(st);
+		sqlite_fail(ss, err, "listing due sessions");
+		sqlite_st_done(st);
 		return -1;
 	}
-	stmt_done(st);
+	sqlite_st_done(st);
 	return 0;
 }
 
@@ -738,7 +539,7 @@ static int due_page(struct sqlite_store *ss, int64_t until, int64_t after_due,
  * key past it; a session whose due changed since the page was read is
  * skipped.  1: cb asked to stop; 0: go on; -1: error (err).
  */
-static int deliver_due_page(struct store *s, const int64_t *ids, const int64_t *dues, int n,
+int sqlite_deliver_due_page(struct store *s, const int64_t *ids, const int64_t *dues, int n,
 			    int64_t *after_due, int64_t *after_id, struct session_rec *rec,
 			    store_session_cb cb, void *ctx, struct buf *err)
 {
@@ -778,7 +579,7 @@ static int sqlite_sessions_due(struct store *s, int64_t until, store_session_cb 
 	do {
 		if (due_page(ss, until, after_due, after_id, ids, dues, &n, err))
 			goto fail;
-		rc = deliver_due_page(s, ids, dues, n, &after_due, &after_id, &rec, cb, ctx, err);
+		rc = sqlite_deliver_due_page(s, ids, dues, n, &after_due, &after_id, &rec, cb, ctx, err);
 		if (rc < 0)
 			goto fail;
 	} while (!rc && n == PAGE_ROWS);
@@ -791,7 +592,7 @@ fail:
 static int sqlite_next_due(struct store *s, int64_t *out, struct buf *err)
 {
 	struct sqlite_store *ss = sqlite_downcast(s);
-	sqlite3_stmt *st = stmt(ss, ST_NEXT_DUE);
+	sqlite3_stmt *st = sqlite_st(ss, ST_NEXT_DUE);
 	int rc = sqlite3_step(st);
 
 	if (rc == SQLITE_ROW) {
@@ -799,11 +600,11 @@ static int sqlite_next_due(struct store *s, int64_t *out, struct buf *err)
 	} else if (rc == SQLITE_DONE) {
 		*out = 0;
 	} else {
-		db_fail(ss, err, "reading the next due time");
-		stmt_done(st);
+		sqlite_fail(ss, err, "reading the next due time");
+		sqlite_st_done(st);
 		return -1;
 	}
-	stmt_done(st);
+	sqlite_st_done(st);
 	return 0;
 }
 
@@ -811,22 +612,22 @@ static int sqlite_next_due(struct store *s, int64_t *out, struct buf *err)
 static int user_page(struct sqlite_store *ss, const char *platform, const char *user,
 		     int64_t after, int64_t *ids, int *n, struct buf *err)
 {
-	sqlite3_stmt *st = stmt(ss, ST_SESSIONS_OF_USER);
+	sqlite3_stmt *st = sqlite_st(ss, ST_SESSIONS_OF_USER);
 	int rc;
 
 	*n = 0;
-	bind_text(st, 1, user);
-	bind_text(st, 2, platform);
+	sqlite_bind_str(st, 1, user);
+	sqlite_bind_str(st, 2, platform);
 	sqlite3_bind_int64(st, 3, after);
 	sqlite3_bind_int(st, 4, PAGE_ROWS);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
 		ids[(*n)++] = sqlite3_column_int64(st, 0);
 	if (rc != SQLITE_DONE) {
-		db_fail(ss, err, "listing a user's sessions");
-		stmt_done(st);
+		sqlite_fail(ss, err, "listing a user's sessions");
+		sqlite_st_done(st);
 		return -1;
 	}
-	stmt_done(st);
+	sqlite_st_done(st);
 	return 0;
 }
 
@@ -873,18 +674,18 @@ static int sqlite_count_lobbies(struct store *s, const char *platform, int64_t *
 				struct buf *err)
 {
 	struct sqlite_store *ss = sqlite_downcast(s);
-	sqlite3_stmt *st = stmt(ss, ST_COUNT_LOBBIES);
+	sqlite3_stmt *st = sqlite_st(ss, ST_COUNT_LOBBIES);
 	int rc;
 
-	bind_text(st, 1, platform);
+	sqlite_bind_str(st, 1, platform);
 	rc = sqlite3_step(st);
 	if (rc != SQLITE_ROW) {
-		db_fail(ss, err, "counting lobbies");
-		stmt_done(st);
+		sqlite_fail(ss, err, "counting lobbies");
+		sqlite_st_done(st);
 		return -1;
 	}
 	*out = sqlite3_column_int64(st, 0);
-	stmt_done(st);
+	sqlite_st_done(st);
 	return 0;
 }
 
@@ -892,18 +693,18 @@ static int sqlite_stats(struct store *s, struct store_stats *out, store_games_cb
 			struct buf *err)
 {
 	struct sqlite_store *ss = sqlite_downcast(s);
-	sqlite3_stmt *st = stmt(ss, ST_STATS_OUTBOX);
+	sqlite3_stmt *st = sqlite_st(ss, ST_STATS_OUTBOX);
 	int rc;
 
 	if (sqlite3_step(st) != SQLITE_ROW) {
-		db_fail(ss, err, "counting the outbox");
-		stmt_done(st);
+		sqlite_fail(ss, err, "counting the outbox");
+		sqlite_st_done(st);
 		return -1;
 	}
 	out->outbox_pending = sqlite3_column_int64(st, 0);
 	out->outbox_oldest = sqlite3_column_int64(st, 1);
-	stmt_done(st);
-	st = stmt(ss, ST_STATS_GAMES);
+	sqlite_st_done(st);
+	st = sqlite_st(ss, ST_STATS_GAMES);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *game = (const char *)sqlite3_column_text(st, 0);
 
@@ -912,32 +713,26 @@ static int sqlite_stats(struct store *s, struct store_stats *out, store_games_cb
 			break;
 	}
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
-		db_fail(ss, err, "counting the games");
-		stmt_done(st);
+		sqlite_fail(ss, err, "counting the games");
+		sqlite_st_done(st);
 		return -1;
 	}
-	stmt_done(st);
+	sqlite_st_done(st);
 	return 0;
 }
 
-static int read_outbox_row(sqlite3_stmt *st, struct outbox_rec *o, struct buf *err)
+int sqlite_read_outbox(sqlite3_stmt *st, struct outbox_rec *o, struct buf *err)
 {
-	o->id = sqlite3_column_int64(st, 0);
-	o->created = sqlite3_column_int64(st, 6);
-	if (COL_TEXT(st, 1, o, platform, "outbox platform") ||
-	    COL_TEXT(st, 2, o, room, "outbox room") ||
-	    COL_TEXT(st, 3, o, user, "outbox user") ||
-	    COL_TEXT(st, 4, o, key, "outbox key"))
-		return -1;
-	o->payload = col_strdup(st, 5);
-	return 0;
+	struct rows_reader r = sqlite_reader(st);
+
+	return rows_outbox(&r, o, err);
 }
 
 static int sqlite_outbox_pending(struct store *s, store_outbox_cb cb, void *ctx,
 				 struct buf *err)
 {
 	struct sqlite_store *ss = sqlite_downcast(s);
-	sqlite3_stmt *st = stmt(ss, ST_OUTBOX_PENDING);
+	sqlite3_stmt *st = sqlite_st(ss, ST_OUTBOX_PENDING);
 	struct outbox_rec *page = xcalloc(PAGE_ROWS, sizeof(*page));
 	int64_t after = 0;
 	int n = 0, i, rc, ret = -1;
@@ -949,13 +744,13 @@ static int sqlite_outbox_pending(struct store *s, store_outbox_cb cb, void *ctx,
 		sqlite3_bind_int64(st, 1, after);
 		sqlite3_bind_int(st, 2, PAGE_ROWS);
 		while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-			if (read_outbox_row(st, &page[n++], err))
+			if (sqlite_read_outbox(st, &page[n++], err))
 				goto fail;
 		if (rc != SQLITE_DONE) {
-			db_fail(ss, err, "reading the outbox");
+			sqlite_fail(ss, err, "reading the outbox");
 			goto fail;
 		}
-		stmt_done(st);
+		sqlite_st_done(st);
 		for (i = 0; i < n; i++) {
 			after = page[i].id;
 			if (cb(ctx, &page[i]))
@@ -965,7 +760,7 @@ static int sqlite_outbox_pending(struct store *s, store_outbox_cb cb, void *ctx,
 done:
 	ret = 0;
 fail:
-	stmt_done(st);
+	sqlite_st_done(st);
 	for (i = 0; i < n; i++)
 		outbox_rec_release(&page[i]);
 	free(page);
@@ -976,15 +771,15 @@ static int sqlite_cursor_get(struct store *s, const char *key, struct buf *value
 			     struct buf *err)
 {
 	struct sqlite_store *ss = sqlite_downcast(s);
-	sqlite3_stmt *st = stmt(ss, ST_CURSOR_GET);
+	sqlite3_stmt *st = sqlite_st(ss, ST_CURSOR_GET);
 	int rc, ret = -1;
 
-	bind_text(st, 1, key);
+	sqlite_bind_str(st, 1, key);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_DONE) {
 		ret = 0;
 	} else if (rc != SQLITE_ROW) {
-		db_fail(ss, err, "reading a cursor");
+		sqlite_fail(ss, err, "reading a cursor");
 	} else {
 		buf_reset(value);
 		if (buf_add(value, sqlite3_column_text(st, 0),
@@ -993,43 +788,29 @@ static int sqlite_cursor_get(struct store *s, const char *key, struct buf *value
 		else
 			ret = 1;
 	}
-	stmt_done(st);
+	sqlite_st_done(st);
 	return ret;
 }
 
 /* ----------------------------------------------------------------- writes */
 
-static void bind_session(sqlite3_stmt *st, const struct session_rec *s)
+/* ?14, the id, matters to session_update and the import only */
+void sqlite_bind_session(sqlite3_stmt *st, const struct session_rec *s)
 {
-	bind_text(st, 1, s->platform);
-	bind_text(st, 2, s->room);
-	bind_text(st, 3, s->game);
-	bind_text(st, 4, s->options);
-	bind_text(st, 5, s->creator);
-	bind_text(st, 6, s->locale);
-	sqlite3_bind_int(st, 7, (int)s->status);
-	sqlite3_bind_int64(st, 8, seed_to_db(s->seed));
-	sqlite3_bind_int64(st, 9, s->created);
-	sqlite3_bind_int64(st, 10, s->updated);
-	if (s->state)
-		bind_text(st, 11, s->state);
-	else
-		sqlite3_bind_null(st, 11);
-	sqlite3_bind_int64(st, 12, s->version);
-	bind_text(st, 13, s->settings);
-	/* ?14 is the id, bound by session_update only */
-	sqlite3_bind_int64(st, 15, s->due);
-	bind_text(st, 16, s->votes ? s->votes : "");
+	struct sqlite_binder b = { st, 0 };
+	struct rows_writer w = SQLITE_WRITER(b);
+
+	rows_put_session(&w, s, s->id);
 }
 
 /* Inserts a new session; *id gets its id. */
 static int session_insert(struct sqlite_store *ss, const struct session_rec *s,
 			  int64_t *id, struct buf *err)
 {
-	sqlite3_stmt *st = stmt(ss, ST_SESSION_INSERT);
+	sqlite3_stmt *st = sqlite_st(ss, ST_SESSION_INSERT);
 
-	bind_session(st, s);
-	if (stmt_run(ss, st, err, "inserting a session"))
+	sqlite_bind_session(st, s);
+	if (sqlite_st_run(ss, st, err, "inserting a session"))
 		return -1;
 	*id = sqlite3_last_insert_rowid(ss->db);
 	return 0;
@@ -1040,7 +821,7 @@ static int session_insert(struct sqlite_store *ss, const struct session_rec *s,
 static int session_update_missed(struct sqlite_store *ss, const struct session_rec *s,
 				 struct buf *err)
 {
-	sqlite3_stmt *st = stmt(ss, ST_SESSION_VERSION);
+	sqlite3_stmt *st = sqlite_st(ss, ST_SESSION_VERSION);
 	int rc, ret = -1;
 
 	sqlite3_bind_int64(st, 1, s->id);
@@ -1055,73 +836,65 @@ static int session_update_missed(struct sqlite_store *ss, const struct session_r
 	} else if (rc == SQLITE_DONE) {
 		seterr(err, "store: no session %lld to update", (long long)s->id);
 	} else {
-		db_fail(ss, err, "checking a session");
+		sqlite_fail(ss, err, "checking a session");
 	}
-	stmt_done(st);
+	sqlite_st_done(st);
 	return ret;
 }
 
 static int session_update(struct sqlite_store *ss, const struct session_rec *s,
 			  struct buf *err)
 {
-	sqlite3_stmt *st = stmt(ss, ST_SESSION_UPDATE);
+	sqlite3_stmt *st = sqlite_st(ss, ST_SESSION_UPDATE);
 
-	bind_session(st, s);
-	sqlite3_bind_int64(st, 14, s->id);
-	if (stmt_run(ss, st, err, "updating a session"))
+	sqlite_bind_session(st, s);
+	if (sqlite_st_run(ss, st, err, "updating a session"))
 		return -1;
 	if (sqlite3_changes(ss->db) != 1)
 		return session_update_missed(ss, s, err);
 	return 0;
 }
 
-static int seats_replace(struct sqlite_store *ss, int64_t id,
+int sqlite_seats_replace(struct sqlite_store *ss, int64_t id,
 			 const struct session_rec *s, int existed, struct buf *err)
 {
 	sqlite3_stmt *st;
 	int i;
 
 	if (existed) {
-		st = stmt(ss, ST_SEATS_DELETE);
+		st = sqlite_st(ss, ST_SEATS_DELETE);
 		sqlite3_bind_int64(st, 1, id);
-		if (stmt_run(ss, st, err, "clearing seats"))
+		if (sqlite_st_run(ss, st, err, "clearing seats"))
 			return -1;
 	}
-	st = stmt(ss, ST_SEAT_INSERT);
+	st = sqlite_st(ss, ST_SEAT_INSERT);
 	for (i = 0; i < s->nseats; i++) {
-		const struct seat_rec *seat = &s->seats[i];
+		struct sqlite_binder b = { st, 0 };
+		struct rows_writer w = SQLITE_WRITER(b);
 
-		sqlite3_bind_int64(st, 1, id);
-		sqlite3_bind_int(st, 2, i);
-		bind_text(st, 3, seat->user);
-		bind_text(st, 4, seat->name);
-		sqlite3_bind_int(st, 5, seat->is_bot);
-		sqlite3_bind_int(st, 6, seat->notify_dm);
-		if (stmt_run(ss, st, err, "storing a seat"))
+		rows_put_seat(&w, id, i, &s->seats[i]);
+		if (sqlite_st_run(ss, st, err, "storing a seat"))
 			return -1;
 	}
 	return 0;
 }
 
-static int action_append(struct sqlite_store *ss, int64_t session,
+int sqlite_action_append(struct sqlite_store *ss, int64_t session,
 			 const struct action_rec *a, struct buf *err)
 {
-	sqlite3_stmt *st = stmt(ss, ST_ACTION_INSERT);
+	sqlite3_stmt *st = sqlite_st(ss, ST_ACTION_INSERT);
+	struct sqlite_binder b = { st, 0 };
+	struct rows_writer w = SQLITE_WRITER(b);
 	int rc;
 
-	sqlite3_bind_int64(st, 1, session);
-	sqlite3_bind_int64(st, 2, a->seq);
-	sqlite3_bind_int(st, 3, a->seat);
-	bind_text(st, 4, a->move);
-	bind_text(st, 5, a->user);
-	sqlite3_bind_int64(st, 6, a->at);
+	rows_put_action(&w, session, a);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_CONSTRAINT_PRIMARYKEY)
 		seterr(err, "store: session %lld already has action %lld",
 		       (long long)session, (long long)a->seq);
 	else if (rc != SQLITE_DONE)
-		db_fail(ss, err, "appending an action");
-	stmt_done(st);
+		sqlite_fail(ss, err, "appending an action");
+	sqlite_st_done(st);
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
@@ -1129,61 +902,52 @@ static int action_append(struct sqlite_store *ss, int64_t session,
 static int actions_truncate(struct sqlite_store *ss, int64_t session, int64_t after,
 			    struct buf *err)
 {
-	sqlite3_stmt *st = stmt(ss, ST_ACTIONS_TRUNCATE);
+	sqlite3_stmt *st = sqlite_st(ss, ST_ACTIONS_TRUNCATE);
 
 	sqlite3_bind_int64(st, 1, session);
 	sqlite3_bind_int64(st, 2, after);
-	return stmt_run(ss, st, err, "truncating actions");
+	return sqlite_st_run(ss, st, err, "truncating actions");
 }
 
 static int outbox_insert(struct sqlite_store *ss, const struct outbox_rec *o,
 			 const char *owner, int64_t *id, struct buf *err)
 {
-	sqlite3_stmt *st = stmt(ss, ST_OUTBOX_INSERT);
+	sqlite3_stmt *st = sqlite_st(ss, ST_OUTBOX_INSERT);
+	struct sqlite_binder b = { st, 0 };
+	struct rows_writer w = SQLITE_WRITER(b);
 	int rc;
 
-	bind_text(st, 1, o->platform);
-	bind_text(st, 2, o->room);
-	bind_text(st, 3, o->user);
-	if (o->key[0])
-		bind_text(st, 4, o->key);
-	else
-		sqlite3_bind_null(st, 4);
-	bind_text(st, 5, o->payload);
-	sqlite3_bind_int64(st, 6, o->created);
-	bind_text(st, 7, owner ? owner : "");
+	rows_put_outbox(&w, o, owner);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_CONSTRAINT_UNIQUE)
 		seterr(err, "store: outbox key %s is already used", o->key);
 	else if (rc != SQLITE_DONE)
-		db_fail(ss, err, "queueing a message");
-	stmt_done(st);
+		sqlite_fail(ss, err, "queueing a message");
+	sqlite_st_done(st);
 	if (rc != SQLITE_DONE)
 		return -1;
 	*id = sqlite3_last_insert_rowid(ss->db);
 	return 0;
 }
 
-static int cursor_put(struct sqlite_store *ss, const char *key, const char *value,
+int sqlite_cursor_put(struct sqlite_store *ss, const char *key, const char *value,
 		      struct buf *err)
 {
-	sqlite3_stmt *st = stmt(ss, ST_CURSOR_SET);
+	sqlite3_stmt *st = sqlite_st(ss, ST_CURSOR_SET);
 
-	bind_text(st, 1, key);
-	bind_text(st, 2, value);
-	return stmt_run(ss, st, err, "setting a cursor");
+	sqlite_bind_str(st, 1, key);
+	sqlite_bind_str(st, 2, value);
+	return sqlite_st_run(ss, st, err, "setting a cursor");
 }
 
 static int cursor_del(struct sqlite_store *ss, const char *key, struct buf *err)
 {
-	sqlite3_stmt *st = stmt(ss, ST_CURSOR_DELETE);
+	sqlite3_stmt *st = sqlite_st(ss, ST_CURSOR_DELETE);
 
-	bind_text(st, 1, key);
-	return stmt_run(ss, st, err, "deleting a cursor");
+	sqlite_bind_str(st, 1, key);
+	return sqlite_st_run(ss, st, err, "deleting a cursor");
 }
 
-static int fence_check(struct sqlite_store *ss, const char *lease, const char *holder,
-		       struct buf *err);
 
 /*
  * The caller's records are touched (session id, outbox ids) only once
@@ -1203,12 +967,12 @@ static int sqlite_commit(struct store *s, struct store_commit *c, struct buf *er
 		return -1;
 	if (c->noutbox)
 		ids = xcalloc(c->noutbox, sizeof(*ids));
-	if (stmt_run(ss, stmt(ss, ST_BEGIN), err, "starting a transaction"))
+	if (sqlite_st_run(ss, sqlite_st(ss, ST_BEGIN), err, "starting a transaction"))
 		goto fail;
 	/* under BEGIN IMMEDIATE's write lock: nobody takes the lease before
 	 * this transaction ends */
 	if (c->fence_lease) {
-		rc = fence_check(ss, c->fence_lease, c->fence_holder, err);
+		rc = sqlite_fence_check(ss, c->fence_lease, c->fence_holder, err);
 		if (rc)
 			goto fail;
 		rc = -1;
@@ -1224,22 +988,22 @@ static int sqlite_commit(struct store *s, struct store_commit *c, struct buf *er
 				goto fail;
 			rc = -1;
 		}
-		if (seats_replace(ss, sid, sess, sess->id != 0, err))
+		if (sqlite_seats_replace(ss, sid, sess, sess->id != 0, err))
 			goto fail;
 	}
 	/* check_commit() made sure truncate comes with a stored session. */
 	if (c->truncate && actions_truncate(ss, sid, c->truncate_after, err))
 		goto fail;
 	for (i = 0; i < c->nactions; i++)
-		if (action_append(ss, sid, &c->actions[i], err))
+		if (sqlite_action_append(ss, sid, &c->actions[i], err))
 			goto fail;
 	for (i = 0; i < c->noutbox; i++)
 		if (outbox_insert(ss, &c->outbox[i], c->owner, &ids[i], err))
 			goto fail;
 	if (c->cursor_key && (c->cursor_delete ? cursor_del(ss, c->cursor_key, err) :
-			      cursor_put(ss, c->cursor_key, c->cursor_value, err)))
+			      sqlite_cursor_put(ss, c->cursor_key, c->cursor_value, err)))
 		goto fail;
-	if (stmt_run(ss, stmt(ss, ST_COMMIT), err, "committing"))
+	if (sqlite_st_run(ss, sqlite_st(ss, ST_COMMIT), err, "committing"))
 		goto fail;
 
 	if (sess)
@@ -1249,7 +1013,7 @@ static int sqlite_commit(struct store *s, struct store_commit *c, struct buf *er
 	free(ids);
 	return 0;
 fail:
-	rollback(ss);
+	sqlite_rollback(ss);
 	free(ids);
 	return rc;
 }
@@ -1258,8 +1022,8 @@ static int sqlite_outbox_done(struct store *s, int64_t id, struct buf *err)
 {
 	struct sqlite_store *ss = sqlite_downcast(s);
 
-	sqlite3_bind_int64(stmt(ss, ST_OUTBOX_DONE), 1, id);
-	if (stmt_run(ss, stmt(ss, ST_OUTBOX_DONE), err, "marking a message sent"))
+	sqlite3_bind_int64(sqlite_st(ss, ST_OUTBOX_DONE), 1, id);
+	if (sqlite_st_run(ss, sqlite_st(ss, ST_OUTBOX_DONE), err, "marking a message sent"))
 		return -1;
 	if (sqlite3_changes(ss->db) != 1) {
 		seterr(err, "store: no outbox message %lld", (long long)id);
@@ -1277,7 +1041,7 @@ static int sqlite_cursor_set(struct store *s, const char *key, const char *value
 		seterr(err, "store: cursor %s without a value", key);
 		return -1;
 	}
-	return cursor_put(ss, key, value, err);
+	return sqlite_cursor_put(ss, key, value, err);
 }
 
 static int sqlite_cursor_delete(struct store *s, const char *key, struct buf *err)
@@ -1305,7 +1069,7 @@ static int sqlite_cursors_prefix(struct store *s, const char *prefix, store_curs
 				 void *ctx, struct buf *err)
 {
 	struct sqlite_store *ss = sqlite_downcast(s);
-	sqlite3_stmt *st = stmt(ss, ST_CURSORS_PREFIX);
+	sqlite3_stmt *st = sqlite_st(ss, ST_CURSORS_PREFIX);
 	struct buf upper = BUF_INIT;
 	char **rows = NULL;
 	size_t n = 0, cap = 0, i;
@@ -1316,20 +1080,20 @@ static int sqlite_cursors_prefix(struct store *s, const char *prefix, store_curs
 		buf_release(&upper);
 		return -1;
 	}
-	bind_text(st, 1, prefix);
-	bind_text(st, 2, buf_str(&upper));
+	sqlite_bind_str(st, 1, prefix);
+	sqlite_bind_str(st, 2, buf_str(&upper));
 	sqlite3_bind_int(st, 3, STORE_PREFIX_MAX + 1);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (n + 2 > cap) {
 			cap = cap ? cap * 2 : 32;
 			rows = xrealloc(rows, cap * sizeof(*rows));
 		}
-		rows[n++] = col_strdup(st, 0);
-		rows[n++] = col_strdup(st, 1);
+		rows[n++] = sqlite_col_strdup(st, 0);
+		rows[n++] = sqlite_col_strdup(st, 1);
 	}
 	if (rc != SQLITE_DONE)
-		db_fail(ss, err, "listing cursors");
-	stmt_done(st);
+		sqlite_fail(ss, err, "listing cursors");
+	sqlite_st_done(st);
 	buf_release(&upper);
 	if (rc != SQLITE_DONE)
 		goto out;
@@ -1352,788 +1116,7 @@ out:
 	return ret;
 }
 
-/* ---------------------------------------------------- several processes */
-
-/* Inside a write transaction: the fence lease must be held by holder. */
-static int fence_check(struct sqlite_store *ss, const char *lease, const char *holder,
-		       struct buf *err)
-{
-	sqlite3_stmt *st = stmt(ss, ST_LEASE_CHECK);
-	int rc;
-
-	bind_text(st, 1, lease);
-	bind_text(st, 2, holder);
-	sqlite3_bind_int64(st, 3, store_now_ms());
-	rc = sqlite3_step(st);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		db_fail(ss, err, "checking a lease");
-	else if (rc == SQLITE_DONE)
-		seterr(err, "store: the lease %s is not held by this process: nothing stored",
-		       lease);
-	stmt_done(st);
-	return rc == SQLITE_ROW ? 0 : rc == SQLITE_DONE ? STORE_FENCED : -1;
-}
-
-static int sqlite_session_stamp(struct store *s, const char *platform, const char *room,
-				int64_t *id, int64_t *version, struct buf *err)
-{
-	struct sqlite_store *ss = sqlite_downcast(s);
-	sqlite3_stmt *st = stmt(ss, ST_SESSION_STAMP);
-	int rc;
-
-	*id = *version = 0;
-	bind_text(st, 1, platform);
-	bind_text(st, 2, room);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		*id = sqlite3_column_int64(st, 0);
-		*version = sqlite3_column_int64(st, 1);
-	} else if (rc != SQLITE_DONE) {
-		db_fail(ss, err, "reading a session's version");
-	}
-	stmt_done(st);
-	return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
-}
-
-static int sqlite_lease(struct store *s, const char *name, const char *holder,
-			int64_t ttl_ms, struct buf *err)
-{
-	struct sqlite_store *ss = sqlite_downcast(s);
-	int64_t now = store_now_ms();
-	sqlite3_stmt *st;
-
-	if (store_check_name(name, "a lease name", err) ||
-	    store_check_name(holder, "a lease holder", err))
-		return -1;
-	if (ttl_ms < 0) {
-		seterr(err, "store: a lease cannot last %lld ms", (long long)ttl_ms);
-		return -1;
-	}
-	if (!ttl_ms) {
-		st = stmt(ss, ST_LEASE_DROP);
-		bind_text(st, 1, name);
-		bind_text(st, 2, holder);
-		return stmt_run(ss, st, err, "giving up a lease");
-	}
-	st = stmt(ss, ST_LEASE_TAKE);
-	bind_text(st, 1, name);
-	bind_text(st, 2, holder);
-	sqlite3_bind_int64(st, 3, now + ttl_ms);
-	sqlite3_bind_int64(st, 4, now);
-	if (stmt_run(ss, st, err, "taking a lease"))
-		return -1;
-	return sqlite3_changes(ss->db) == 1;
-}
-
-/* One page of due sessions claimed for owner, in one write transaction. */
-static int claim_due_page(struct sqlite_store *ss, int64_t until, const char *owner,
-			  const char *list, int64_t after_due, int64_t after_id,
-			  int64_t *ids, int64_t *dues, int *n, struct buf *err)
-{
-	sqlite3_stmt *st;
-	int rc, i;
-
-	*n = 0;
-	if (stmt_run(ss, stmt(ss, ST_BEGIN), err, "starting a transaction"))
-		return -1;
-	st = stmt(ss, ST_CLAIM_DUE_PAGE);
-	sqlite3_bind_int64(st, 1, until);
-	sqlite3_bind_int64(st, 2, after_due);
-	sqlite3_bind_int64(st, 3, after_id);
-	bind_text(st, 4, owner);
-	bind_text(st, 5, list);
-	sqlite3_bind_int64(st, 6, store_now_ms());
-	sqlite3_bind_int(st, 7, PAGE_ROWS);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		ids[*n] = sqlite3_column_int64(st, 0);
-		dues[(*n)++] = sqlite3_column_int64(st, 1);
-	}
-	if (rc != SQLITE_DONE) {
-		db_fail(ss, err, "claiming due sessions");
-		stmt_done(st);
-		goto fail;
-	}
-	stmt_done(st);
-	st = stmt(ss, ST_CLAIM_SESSION);
-	for (i = 0; i < *n; i++) {
-		sqlite3_bind_int64(st, 1, ids[i]);
-		bind_text(st, 2, owner);
-		if (stmt_run(ss, st, err, "claiming a session"))
-			goto fail;
-	}
-	if (stmt_run(ss, stmt(ss, ST_COMMIT), err, "committing"))
-		goto fail;
-	return 0;
-fail:
-	rollback(ss);
-	*n = 0;
-	return -1;
-}
-
-static int sqlite_sessions_claim_due(struct store *s, int64_t until, const char *owner,
-				     const char *const *platforms, store_session_cb cb,
-				     void *ctx, struct buf *err)
-{
-	struct sqlite_store *ss = sqlite_downcast(s);
-	struct session_rec rec;
-	struct buf list = BUF_INIT;
-	int64_t ids[PAGE_ROWS], dues[PAGE_ROWS], after_due = 0, after_id = 0;
-	int n, rc, ret = -1;
-
-	session_rec_init(&rec);
-	if (store_check_name(owner, "a claim owner", err) ||
-	    store_platform_list(platforms, &list, err))
-		goto fail;
-	do {
-		if (claim_due_page(ss, until, owner, buf_str(&list), after_due, after_id, ids,
-				   dues, &n, err))
-			goto fail;
-		rc = deliver_due_page(s, ids, dues, n, &after_due, &after_id, &rec, cb, ctx, err);
-		if (rc < 0)
-			goto fail;
-	} while (!rc && n == PAGE_ROWS);
-	ret = 0;
-fail:
-	session_rec_release(&rec);
-	buf_release(&list);
-	return ret;
-}
-
-/* One page of orphaned outbox rows made owner's, in one write transaction. */
-static int claim_outbox_page(struct sqlite_store *ss, const char *owner, const char *list,
-			     int64_t after, struct outbox_rec *page, int *n, struct buf *err)
-{
-	sqlite3_stmt *st;
-	int rc, i;
-
-	*n = 0;
-	if (stmt_run(ss, stmt(ss, ST_BEGIN), err, "starting a transaction"))
-		return -1;
-	st = stmt(ss, ST_CLAIM_OUTBOX_PAGE);
-	sqlite3_bind_int64(st, 1, after);
-	bind_text(st, 2, owner);
-	bind_text(st, 3, list);
-	sqlite3_bind_int64(st, 4, store_now_ms());
-	sqlite3_bind_int(st, 5, PAGE_ROWS);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		if (read_outbox_row(st, &page[(*n)++], err)) {
-			stmt_done(st);
-			goto fail;
-		}
-	if (rc != SQLITE_DONE) {
-		db_fail(ss, err, "claiming outbox messages");
-		stmt_done(st);
-		goto fail;
-	}
-	stmt_done(st);
-	st = stmt(ss, ST_CLAIM_OUTBOX);
-	for (i = 0; i < *n; i++) {
-		sqlite3_bind_int64(st, 1, page[i].id);
-		bind_text(st, 2, owner);
-		if (stmt_run(ss, st, err, "claiming a message"))
-			goto fail;
-	}
-	if (stmt_run(ss, stmt(ss, ST_COMMIT), err, "committing"))
-		goto fail;
-	return 0;
-fail:
-	rollback(ss);
-	return -1;
-}
-
-static int sqlite_outbox_claim(struct store *s, const char *owner,
-			       const char *const *platforms, store_outbox_cb cb, void *ctx,
-			       struct buf *err)
-{
-	struct sqlite_store *ss = sqlite_downcast(s);
-	struct outbox_rec *page = xcalloc(PAGE_ROWS, sizeof(*page));
-	struct buf list = BUF_INIT;
-	int64_t after = 0;
-	int n = 0, i, ret = -1;
-
-	if (store_check_name(owner, "a claim owner", err) ||
-	    store_platform_list(platforms, &list, err))
-		goto fail;
-	do {
-		for (i = 0; i < n; i++)
-			outbox_rec_release(&page[i]);
-		if (claim_outbox_page(ss, owner, buf_str(&list), after, page, &n, err))
-			goto fail;
-		for (i = 0; i < n; i++) {
-			after = page[i].id;
-			if (cb(ctx, &page[i]))
-				goto done;
-		}
-	} while (n == PAGE_ROWS);
-done:
-	ret = 0;
-fail:
-	for (i = 0; i < PAGE_ROWS; i++)
-		outbox_rec_release(&page[i]);
-	free(page);
-	buf_release(&list);
-	return ret;
-}
-
-/* ------------------------------------------------------- dump and import */
-
-static int dump_sessions(struct sqlite_store *ss, store_item_cb cb, void *ctx,
-			 struct buf *err)
-{
-	sqlite3_stmt *st = stmt(ss, ST_DUMP_SESSIONS);
-	struct store_item it = { .kind = STORE_ITEM_SESSION };
-	struct session_rec rec;
-	int64_t ids[PAGE_ROWS], after = 0;
-	int n, i, rc, ret = -1;
-
-	session_rec_init(&rec);
-	do {
-		n = 0;
-		sqlite3_bind_int64(st, 1, after);
-		sqlite3_bind_int(st, 2, PAGE_ROWS);
-		while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-			ids[n++] = sqlite3_column_int64(st, 0);
-		if (rc != SQLITE_DONE) {
-			db_fail(ss, err, "listing sessions");
-			stmt_done(st);
-			goto fail;
-		}
-		stmt_done(st);
-		for (i = 0; i < n; i++) {
-			after = ids[i];
-			if (sqlite_session_get(&ss->base, ids[i], &rec, err) != 1)
-				goto fail;
-			it.session = &rec;
-			if (cb(ctx, &it))
-				goto fail;
-		}
-	} while (n == PAGE_ROWS);
-	ret = 0;
-fail:
-	session_rec_release(&rec);
-	return ret;
-}
-
-static int dump_actions(struct sqlite_store *ss, store_item_cb cb, void *ctx,
-			struct buf *err)
-{
-	sqlite3_stmt *st = stmt(ss, ST_DUMP_ACTIONS);
-	struct action_rec *page = xcalloc(PAGE_ROWS, sizeof(*page));
-	struct store_item it = { .kind = STORE_ITEM_ACTION };
-	int64_t after_s = 0, after_q = 0;
-	int n, i, rc, ret = -1;
-
-	do {
-		n = 0;
-		sqlite3_bind_int64(st, 1, after_s);
-		sqlite3_bind_int64(st, 2, after_q);
-		sqlite3_bind_int(st, 3, PAGE_ROWS);
-		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-			struct action_rec *a = &page[n++];
-
-			a->session = sqlite3_column_int64(st, 0);
-			a->seq = sqlite3_column_int64(st, 1);
-			a->seat = sqlite3_column_int(st, 2);
-			a->at = sqlite3_column_int64(st, 5);
-			if (COL_TEXT(st, 3, a, move, "action move") ||
-			    COL_TEXT(st, 4, a, user, "action user")) {
-				stmt_done(st);
-				goto fail;
-			}
-		}
-		if (rc != SQLITE_DONE) {
-			db_fail(ss, err, "reading actions");
-			stmt_done(st);
-			goto fail;
-		}
-		stmt_done(st);
-		for (i = 0; i < n; i++) {
-			after_s = page[i].session;
-			after_q = page[i].seq;
-			it.action = &page[i];
-			if (cb(ctx, &it))
-				goto fail;
-		}
-	} while (n == PAGE_ROWS);
-	ret = 0;
-fail:
-	free(page);
-	return ret;
-}
-
-static int dump_outbox(struct sqlite_store *ss, store_item_cb cb, void *ctx,
-		       struct buf *err)
-{
-	sqlite3_stmt *st = stmt(ss, ST_DUMP_OUTBOX);
-	struct outbox_rec *page = xcalloc(PAGE_ROWS, sizeof(*page));
-	int64_t sent[PAGE_ROWS], after = 0;
-	struct store_item it = { .kind = STORE_ITEM_OUTBOX };
-	int n = 0, i, rc, ret = -1;
-
-	do {
-		for (i = 0; i < n; i++)
-			outbox_rec_release(&page[i]);
-		n = 0;
-		sqlite3_bind_int64(st, 1, after);
-		sqlite3_bind_int(st, 2, PAGE_ROWS);
-		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-			sent[n] = sqlite3_column_int64(st, 7);
-			if (read_outbox_row(st, &page[n++], err)) {
-				stmt_done(st);
-				goto fail;
-			}
-		}
-		if (rc != SQLITE_DONE) {
-			db_fail(ss, err, "reading the outbox");
-			stmt_done(st);
-			goto fail;
-		}
-		stmt_done(st);
-		for (i = 0; i < n; i++) {
-			after = page[i].id;
-			it.outbox = &page[i];
-			it.sent_at = sent[i];
-			if (cb(ctx, &it))
-				goto fail;
-		}
-	} while (n == PAGE_ROWS);
-	ret = 0;
-fail:
-	for (i = 0; i < PAGE_ROWS; i++)
-		outbox_rec_release(&page[i]);
-	free(page);
-	return ret;
-}
-
-static int dump_cursors(struct sqlite_store *ss, store_item_cb cb, void *ctx,
-			struct buf *err)
-{
-	sqlite3_stmt *st = stmt(ss, ST_DUMP_CURSORS);
-	struct store_item it = { .kind = STORE_ITEM_CURSOR };
-	char *keys[PAGE_ROWS], *values[PAGE_ROWS];
-	struct buf after = BUF_INIT;
-	int n = 0, i, rc, ret = -1;
-
-	buf_addstr(&after, "");
-	do {
-		for (i = 0; i < n; i++) {
-			free(keys[i]);
-			free(values[i]);
-		}
-		n = 0;
-		bind_text(st, 1, buf_str(&after));
-		sqlite3_bind_int(st, 2, PAGE_ROWS);
-		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-			keys[n] = col_strdup(st, 0);
-			values[n++] = col_strdup(st, 1);
-		}
-		if (rc != SQLITE_DONE) {
-			db_fail(ss, err, "reading cursors");
-			stmt_done(st);
-			goto fail;
-		}
-		stmt_done(st);
-		for (i = 0; i < n; i++) {
-			buf_reset(&after);
-			buf_addstr(&after, keys[i]);
-			it.key = keys[i];
-			it.value = values[i];
-			if (cb(ctx, &it))
-				goto fail;
-		}
-	} while (n == PAGE_ROWS);
-	ret = 0;
-fail:
-	for (i = 0; i < n; i++) {
-		free(keys[i]);
-		free(values[i]);
-	}
-	buf_release(&after);
-	return ret;
-}
-
-/* A callback that stops (returns non-zero) makes dump fail: a partial dump
- * is never a whole store.  err says why when the callback filled it. */
-static int sqlite_dump(struct store *s, store_item_cb cb, void *ctx, struct buf *err)
-{
-	struct sqlite_store *ss = sqlite_downcast(s);
-
-	if (dump_sessions(ss, cb, ctx, err) || dump_actions(ss, cb, ctx, err) ||
-	    dump_outbox(ss, cb, ctx, err) || dump_cursors(ss, cb, ctx, err))
-		return -1;
-	return 0;
-}
-
-struct import_ctx {
-	struct sqlite_store *ss;
-	struct buf *err;
-	long n;
-};
-
-static int import_item(void *ctx, const struct store_item *it)
-{
-	struct import_ctx *x = ctx;
-	struct sqlite_store *ss = x->ss;
-	struct buf *err = x->err;
-	sqlite3_stmt *st;
-	struct store_commit c = { 0 };
-
-	x->n++;
-	switch (it->kind) {
-	case STORE_ITEM_SESSION:
-		c.session = (struct session_rec *)it->session;
-		if (store_check_commit(&c, err))
-			return 1;
-		st = stmt(ss, ST_IMPORT_SESSION);
-		bind_session(st, it->session);
-		sqlite3_bind_int64(st, 14, it->session->id);
-		if (stmt_run(ss, st, err, "copying a session"))
-			return 1;
-		return seats_replace(ss, it->session->id, it->session, 0, err) ? 1 : 0;
-	case STORE_ITEM_ACTION:
-		return action_append(ss, it->action->session, it->action, err) ? 1 : 0;
-	case STORE_ITEM_OUTBOX:
-		st = stmt(ss, ST_IMPORT_OUTBOX);
-		sqlite3_bind_int64(st, 1, it->outbox->id);
-		bind_text(st, 2, it->outbox->platform);
-		bind_text(st, 3, it->outbox->room);
-		bind_text(st, 4, it->outbox->user);
-		if (it->outbox->key[0])
-			bind_text(st, 5, it->outbox->key);
-		else
-			sqlite3_bind_null(st, 5);
-		bind_text(st, 6, it->outbox->payload ? it->outbox->payload : "");
-		sqlite3_bind_int64(st, 7, it->outbox->created);
-		if (it->sent_at)
-			sqlite3_bind_int64(st, 8, it->sent_at);
-		else
-			sqlite3_bind_null(st, 8);
-		return stmt_run(ss, st, err, "copying an outbox message") ? 1 : 0;
-	case STORE_ITEM_CURSOR:
-		return cursor_put(ss, it->key, it->value, err) ? 1 : 0;
-	}
-	seterr(err, "store: unknown record kind %d", (int)it->kind);
-	return 1;
-}
-
-static int sqlite_import(struct store *s, struct store *from, struct buf *err)
-{
-	struct sqlite_store *ss = sqlite_downcast(s);
-	struct import_ctx x = { ss, err, 0 };
-	int records;
-
-	if (stmt_run(ss, stmt(ss, ST_BEGIN), err, "starting a transaction"))
-		return -1;
-	if (pragma_int_st(ss, stmt(ss, ST_COUNT_RECORDS), &records, err))
-		goto fail;
-	if (records) {
-		seterr(err, "store: the target store is not empty (it holds %d sessions, outbox messages"
-		       " and cursors); copy into an empty one", records);
-		goto fail;
-	}
-	buf_reset(err);
-	if (store_dump(from, import_item, &x, err)) {
-		if (!err || !err->len)
-			seterr(err, "store: copying stopped after %ld records", x.n);
-		goto fail;
-	}
-	if (stmt_run(ss, stmt(ss, ST_COMMIT), err, "committing"))
-		goto fail;
-	return 0;
-fail:
-	rollback(ss);
-	return -1;
-}
-
-/* ------------------------------------------------------------ open, close */
-
-static void sqlite_close(struct store *s)
-{
-	struct sqlite_store *ss = sqlite_downcast(s);
-	int i;
-
-	/* First: its hook points into ss.  Closing db then checkpoints all. */
-	walckpt_stop(ss->ckpt);
-	for (i = 0; i < ST_COUNT; i++)
-		sqlite3_finalize(ss->st[i]);
-	/* Every statement is finalized, so this cannot be SQLITE_BUSY. */
-	sqlite3_close(ss->db);
-	free(ss);
-}
-
-static int pragma_int(struct sqlite_store *ss, const char *sql, int *out,
-		      struct buf *err)
-{
-	sqlite3_stmt *st = NULL;
-	int rc;
-
-	if (sqlite3_prepare_v2(ss->db, sql, -1, &st, NULL) != SQLITE_OK)
-		return db_fail(ss, err, sql);
-	rc = sqlite3_step(st);
-	if (rc != SQLITE_ROW) {
-		db_fail(ss, err, sql);
-		sqlite3_finalize(st);
-		return -1;
-	}
-	*out = sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
-	return 0;
-}
-
-/*
- * WAL lets readers run beside the writer and makes commits cheap; its
- * checkpoints move to a thread (state/walckpt.h).
- */
-static int set_wal(struct sqlite_store *ss, const char *path, const char *sync,
-		   struct buf *err)
-{
-	sqlite3_stmt *st = NULL;
-	const char *file, *mode;
-	int ok;
-
-	/* In-memory and temporary databases have no file name and no WAL.
-	 * The name is absolute, so the checkpointer finds the same file. */
-	file = sqlite3_db_filename(ss->db, "main");
-	if (!file || !file[0])
-		return 0;
-	if (sqlite3_prepare_v2(ss->db, "PRAGMA journal_mode = WAL", -1, &st, NULL)
-	    != SQLITE_OK)
-		return db_fail(ss, err, "PRAGMA journal_mode");
-	if (sqlite3_step(st) != SQLITE_ROW) {
-		db_fail(ss, err, "PRAGMA journal_mode");
-		sqlite3_finalize(st);
-		return -1;
-	}
-	mode = (const char *)sqlite3_column_text(st, 0);
-	ok = mode && !strcmp(mode, "wal");
-	if (!ok)
-		seterr(err, "store: %s cannot use WAL mode (journal mode stays %s)",
-		       path, mode ? mode : "unknown");
-	sqlite3_finalize(st);
-	if (!ok)
-		return -1;
-	ss->ckpt = walckpt_start(ss->db, file, sync, err);
-	return ss->ckpt ? 0 : -1;
-}
-
-/* TABULA_DB_SYNC: "normal" (default) or "full".  Returns the pragma. */
-static const char *sync_pragma(struct buf *err)
-{
-	const char *v = getenv("TABULA_DB_SYNC");
-
-	if (!v || !v[0] || !strcmp(v, "normal"))
-		return "PRAGMA synchronous = NORMAL";
-	if (!strcmp(v, "full"))
-		return "PRAGMA synchronous = FULL";
-	seterr(err, "store: TABULA_DB_SYNC=%s: expected normal or full", v);
-	return NULL;
-}
-
-static int too_new(const char *path, int v, struct buf *err)
-{
-	seterr(err, "store: %s is at schema version %d, newer than this program"
-	       " knows (%d); run a newer tabula or restore a backup",
-	       path, v, NMIGRATIONS);
-	return -1;
-}
-
-/*
- * Applies the missing migrations, each in its own transaction with its
- * user_version bump, so a crash leaves the file at some whole version.
- */
-static int migrate(struct sqlite_store *ss, const char *path, struct buf *err)
-{
-	char sql[64];
-	int v;
-
-	if (pragma_int(ss, "PRAGMA user_version", &v, err))
-		return -1;
-	if (v > NMIGRATIONS)
-		return too_new(path, v, err);
-	while (v < NMIGRATIONS) {
-		if (exec_sql(ss, "BEGIN IMMEDIATE", err))
-			return -1;
-		/* Another process may have migrated while we waited for the lock. */
-		if (pragma_int(ss, "PRAGMA user_version", &v, err))
-			goto fail;
-		if (v > NMIGRATIONS) {
-			too_new(path, v, err);
-			goto fail;
-		}
-		if (v < NMIGRATIONS) {
-			snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", v + 1);
-			if (exec_sql(ss, migrations[v], err) || exec_sql(ss, sql, err))
-				goto fail;
-			v++;
-		}
-		if (exec_sql(ss, "COMMIT", err))
-			goto fail;
-	}
-	return 0;
-fail:
-	if (!sqlite3_get_autocommit(ss->db))
-		sqlite3_exec(ss->db, "ROLLBACK", NULL, NULL, NULL);
-	return -1;
-}
-
-/*
- * The database must be tabula's.  PRAGMA application_id says whose a
- * SQLite file is; tabula's is STORE_APPLICATION_ID.  An empty file is new:
- * stamped.  A file with id 0 that holds tabula's tables and a schema
- * version was written by a tabula from before the id: adopted and stamped.
- * Any other file (another program's id, or someone else's tables) is
- * refused as it is: migrating it would write tabula's tables into another
- * program's data.  Under BEGIN IMMEDIATE, so two processes opening a new
- * file at once agree.
- */
-static int claim(struct sqlite_store *ss, const char *path, struct buf *err)
-{
-	char sql[64];
-	int id, version, objects, tables;
-
-	if (exec_sql(ss, "BEGIN IMMEDIATE", err))
-		return -1;
-	if (pragma_int(ss, "PRAGMA application_id", &id, err) ||
-	    pragma_int(ss, "PRAGMA user_version", &version, err) ||
-	    pragma_int(ss, "SELECT count(*) FROM sqlite_master", &objects, err) ||
-	    pragma_int(ss, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name"
-		       " IN ('sessions', 'seats', 'actions', 'outbox', 'cursors')", &tables, err))
-		goto fail;
-	if (id == STORE_APPLICATION_ID)
-		return exec_sql(ss, "COMMIT", err) ? -1 : 0;
-	if (id != 0) {
-		seterr(err, "store: %s is not a tabula database (its SQLite application_id is"
-		       " 0x%08x; tabula's is 0x%08x, \"tabu\"); give tabula a file of its own",
-		       path, (unsigned)id, (unsigned)STORE_APPLICATION_ID);
-		goto fail;
-	}
-	if ((objects || version) && !(version >= 1 && tables == 5)) {
-		seterr(err, "store: %s is not a tabula database (it holds other data and no"
-		       " tabula application_id); give tabula a file of its own", path);
-		goto fail;
-	}
-	snprintf(sql, sizeof(sql), "PRAGMA application_id = %d", STORE_APPLICATION_ID);
-	if (exec_sql(ss, sql, err) || exec_sql(ss, "COMMIT", err))
-		goto fail;
-	return 0;
-fail:
-	if (!sqlite3_get_autocommit(ss->db))
-		sqlite3_exec(ss->db, "ROLLBACK", NULL, NULL, NULL);
-	return -1;
-}
-
-/*
- * Makes the file at p private to the operator: a regular file, not a
- * symbolic link, mode 0600 at most.  create: a missing p is created 0600
- * (then SQLite gives its -wal and -shm the same mode); else a missing p is
- * fine.  Works on an open descriptor (O_NOFOLLOW), so the file checked is
- * the file changed.
- */
-static int private_file(const char *p, int create, struct buf *err)
-{
-	struct stat st;
-	int fd = open(p, O_RDWR | O_NOFOLLOW | O_CLOEXEC | (create ? O_CREAT : 0), 0600);
-
-	if (fd < 0) {
-		if (errno == ENOENT && !create)
-			return 0;
-		if (errno == ELOOP || errno == EMLINK)
-			seterr(err, "store: %s is a symbolic link; give the real path (the store"
-			       " holds every hidden hand, a link could put it anywhere)", p);
-		else
-			seterr(err, "store: cannot open %s: %s", p, strerror(errno));
-		return -1;
-	}
-	if (fstat(fd, &st)) {
-		seterr(err, "store: cannot check %s: %s", p, strerror(errno));
-		goto fail;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		seterr(err, "store: %s is not a regular file", p);
-		goto fail;
-	}
-	if ((st.st_mode & 077) && fchmod(fd, st.st_mode & 0700)) {
-		seterr(err, "store: %s can be read by others and cannot be made private (%s);"
-		       " chmod 600 it", p, strerror(errno));
-		goto fail;
-	}
-	close(fd);
-	return 0;
-fail:
-	close(fd);
-	return -1;
-}
-
-/* The database and the side files SQLite may have left next to it. */
-static int make_private(const char *path, struct buf *err)
-{
-	static const char *const sides[] = { "-wal", "-shm", "-journal" };
-	struct buf side = BUF_INIT;
-	size_t i;
-	int rc = 0;
-
-	if (!strcmp(path, ":memory:"))
-		return 0;
-	for (i = 0; i < sizeof(sides) / sizeof(sides[0]) && !rc; i++) {
-		buf_reset(&side);
-		buf_printf(&side, "%s%s", path, sides[i]);
-		rc = private_file(buf_str(&side), 0, err);
-	}
-	buf_release(&side);
-	return rc ? -1 : private_file(path, 1, err);
-}
-
-static int prepare_all(struct sqlite_store *ss, struct buf *err)
-{
-	int i;
-
-	for (i = 0; i < ST_COUNT; i++)
-		if (sqlite3_prepare_v3(ss->db, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT,
-				       &ss->st[i], NULL) != SQLITE_OK)
-			return db_fail(ss, err, stmt_sql[i]);
-	return 0;
-}
-
-struct store *store_sqlite_open(const char *path, struct buf *err)
-{
-	struct sqlite_store *ss;
-	const char *sync = sync_pragma(err);
-	int rc;
-
-	if (!sync)
-		return NULL;
-	if (!path || !path[0]) {
-		seterr(err, "store: no database path");
-		return NULL;
-	}
-	if (make_private(path, err))
-		return NULL;
-	ss = xcalloc(1, sizeof(*ss));
-	ss->base.ops = &sqlite_ops;
-	rc = sqlite3_open_v2(path, &ss->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
-			     SQLITE_OPEN_NOFOLLOW, NULL);
-	if (rc != SQLITE_OK) {
-		seterr(err, "store: cannot open %s: %s", path,
-		       ss->db ? sqlite3_errmsg(ss->db) : sqlite3_errstr(rc));
-		goto fail;
-	}
-	/* Extended codes tell a duplicate action from a duplicate outbox key. */
-	sqlite3_extended_result_codes(ss->db, 1);
-	sqlite3_busy_timeout(ss->db, BUSY_TIMEOUT_MS);
-	if (exec_sql(ss, "PRAGMA foreign_keys = ON", err) ||
-	    exec_sql(ss, sync, err) ||
-	    claim(ss, path, err) ||
-	    migrate(ss, path, err) ||
-	    set_wal(ss, path, sync, err) ||
-	    prepare_all(ss, err))
-		goto fail;
-	return &ss->base;
-fail:
-	sqlite_close(&ss->base);
-	return NULL;
-}
-
-static const struct store_ops sqlite_ops = {
+const struct store_ops sqlite_ops = {
 	.api_version = STORE_API_VERSION,
 	.name = "sqlite",
 	.caps = 0,

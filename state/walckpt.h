@@ -1,6 +1,6 @@
 /*
  * walckpt.h: WAL checkpoints for the SQLite store, run on a thread of their
- * own (internal to state/; only state/sqlite.c uses it).
+ * own (internal to state/; only the SQLite store, state/sqlite_open.c, uses it).
  *
  * Why: SQLite's automatic checkpoint runs inside the COMMIT that crosses the
  * threshold, on the caller's thread.  With synchronous=NORMAL that commit
