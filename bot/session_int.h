@@ -15,7 +15,8 @@
  *   info.c      log, help, mygames, rules, card
  *   settings.c  room settings (stored JSON) and `game settings`
  *   votes.c     votes by user (abort, kick, settings), stored with the session
- *   due.c       reminders, timeouts, pause/resume, kick: idle players
+ *   due.c       reminders and timeouts: idle players
+ *   pause.c     game pause/resume/kick: the players' say about idleness
  *   ai.c        AI seats: their moves inline and the searching AI's jobs
  *   outbox.c    what a change tells the room and each player; delivery,
  *               confirmation and re-send of outbox messages
@@ -364,7 +365,7 @@ void cmd_game_start(const struct cmd_ctx *x);
 void cmd_game_status(const struct cmd_ctx *x);
 void cmd_game_abort(const struct cmd_ctx *x);
 void cmd_game_settings(const struct cmd_ctx *x);	/* settings.c */
-void cmd_game_pause(const struct cmd_ctx *x);		/* due.c */
+void cmd_game_pause(const struct cmd_ctx *x);		/* pause.c */
 void cmd_game_resume(const struct cmd_ctx *x);
 void cmd_game_kick(const struct cmd_ctx *x);
 void cmd_play(const struct cmd_ctx *x);			/* play.c */
