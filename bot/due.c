@@ -12,7 +12,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bot/session_int.h"
+#include "bot/ai.h"
+#include "bot/core.h"
+#include "bot/due.h"
+#include "bot/outbox.h"
+#include "bot/roomset.h"
+#include "bot/votes.h"
 #include "util/logging.h"
 #include "util/text.h"
 

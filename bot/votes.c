@@ -19,7 +19,7 @@
  */
 #include <string.h>
 
-#include "bot/session_int.h"
+#include "bot/votes.h"
 
 int human_seated(const struct session_rec *rec, const char *user)
 {
