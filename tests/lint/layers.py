@@ -55,8 +55,9 @@ BOT_LAYERS = (
      "each subject's commands; manager.c wires the layers at start-up",
      ("commands", "session_int", "lobby", "play", "settings", "info",
       "pause", "manager")),
-    ("program", "main(): the process, its loop and its adapters",
-     ("main",)),
+    ("program", "main(): the process, its loop and its adapters, and the "
+     "platforms' settings from the environment",
+     ("main", "platenv")),
 )
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
