@@ -1,13 +1,11 @@
 /*
- * settings: a room's settings (session_rec.settings, a JSON object: the
- * reminder and timeout hours, what a timeout does, the pause, the idle
- * clock, the AI's strength, the form of boards) and the `game settings`
- * command, with the
- * votes its voted keys need once a game has started (docs/async.md, "Who
- * may change what").
+ * settings: the `game settings` command, with the votes its voted keys
+ * need once a game has started (docs/async.md, "Who may change what").
+ * How the settings are stored (session_rec.settings, a JSON object) is
+ * bot/roomset.c's.
  *
- * It reads and writes settings; it must not act on them (reminders and
- * timeouts are due.c's, the AI's strength ai.c's, pictures pictures.c's).
+ * It changes settings; it must not act on them (reminders and timeouts
+ * are due.c's, the AI's strength ai.c's, pictures pictures.c's).
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -15,7 +15,7 @@
  * anyone else's.  Stored with the session, so a restart keeps them.
  *
  * It counts and stores votes; it must not decide what a majority does
- * (the commands do: lobby.c, due.c, settings.c) nor commit anything.
+ * (the commands do: lobby.c, pause.c, settings.c) nor commit anything.
  */
 #include <string.h>
 
