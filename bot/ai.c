@@ -11,7 +11,9 @@
  */
 #include <string.h>
 
-#include "bot/session_int.h"
+#include "bot/ai.h"
+#include "bot/core.h"
+#include "bot/roomset.h"
 #include "bot/think.h"
 #include "util/logging.h"
 

@@ -22,6 +22,7 @@
 #include "bot/harden.h"
 #include "bot/ops.h"
 #include "bot/paintjob.h"
+#include "bot/platenv.h"
 #include "bot/session.h"
 #include "bot/think.h"
 #include "bot/workers.h"
@@ -232,112 +233,6 @@ static int on_position(void *ctx, struct adapter *a, const struct command *cmd,
 	*session = s->rec.id;
 	*position = s->last_seq;
 	return 0;
-}
-
-/*
- * The Discord configuration the environment gives, into cfg (its strings
- * borrowed from the environment).  DISCORD_SHARD "auto/n" sets *auto_n
- * (the shard is chosen later, from the store's leases); 0, or -1 + err.
- */
-static int discord_config_from_env(struct discord_config *cfg, int *auto_n, uint64_t seed,
-				   struct buf *err)
-{
-	const char *shard = getenv("DISCORD_SHARD");
-	const char *queue = getenv("DISCORD_REST_QUEUE");
-	const char *proxy = getenv("DISCORD_API_PROXY");
-
-	memset(cfg, 0, sizeof(*cfg));
-	*auto_n = 0;
-	cfg->token = getenv("DISCORD_TOKEN");
-	cfg->application_id = getenv("DISCORD_APPLICATION_ID");
-	cfg->api_url = getenv("DISCORD_API_URL");
-	cfg->direct_url = getenv("TABULA_TEST_DISCORD_DIRECT_URL");
-	if (proxy && *proxy && strcmp(proxy, "0") && strcmp(proxy, "1")) {
-		buf_setf(err, "DISCORD_API_PROXY must be 1 (DISCORD_API_URL is a shared REST proxy)"
-			 " or 0");
-		return -1;
-	}
-	cfg->api_proxy = proxy && !strcmp(proxy, "1");
-	cfg->gateway_url = getenv("DISCORD_GATEWAY_URL");
-	cfg->guild_id = getenv("DISCORD_GUILD_ID");
-	cfg->seed = seed;
-	if (shard && !strncmp(shard, "auto/", 5)) {
-		char spec[32];
-		int id;
-
-		/* parsed as 0/n: the same rules for n */
-		snprintf(spec, sizeof(spec), "0/%.20s", shard + 5);
-		if (discord_shard_parse(spec, &id, auto_n)) {
-			buf_setf(err, "DISCORD_SHARD must be id/count or auto/count, e.g. 0/2");
-			return -1;
-		}
-		cfg->shard_count = *auto_n;
-	} else if (shard && *shard &&
-		   discord_shard_parse(shard, &cfg->shard_id, &cfg->shard_count)) {
-		buf_setf(err, "DISCORD_SHARD must be id/count or auto/count, e.g. 0/2");
-		return -1;
-	}
-	if (queue && *queue) {
-		char *end;
-		unsigned long long n;
-
-		errno = 0;
-		n = strtoull(queue, &end, 10);
-		if (errno || *end || end == queue || *queue == '-' ||
-		    n < DISCORD_REST_QUEUE_MIN || n > DISCORD_REST_QUEUE_MAX) {
-			buf_setf(err, "DISCORD_REST_QUEUE must be a number from %d to %d",
-				 DISCORD_REST_QUEUE_MIN, DISCORD_REST_QUEUE_MAX);
-			return -1;
-		}
-		cfg->rest_queue = (size_t)n;
-	}
-	return 0;
-}
-
-/* The Matrix adapter as the environment configures it, or NULL + err.  db:
- * the store's path (the encryption keys' key file goes beside it). */
-static struct adapter *matrix_from_env(struct store *store, const char *db, uint64_t seed,
-				       struct buf *err)
-{
-	struct matrix_config cfg;
-	struct buf keyfile = BUF_INIT;
-	struct adapter *a;
-
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.homeserver = getenv("MATRIX_HOMESERVER");
-	cfg.access_token = getenv("MATRIX_ACCESS_TOKEN");
-	cfg.user = getenv("MATRIX_USER");
-	cfg.password = getenv("MATRIX_PASSWORD");
-	cfg.prefix = getenv("MATRIX_PREFIX");
-	cfg.allow = getenv("MATRIX_ALLOW");
-	cfg.store = store;
-	cfg.seed = seed;
-	/* tests only: a small send queue, to see commands wait */
-	if (getenv("TABULA_TEST_MATRIX_SENDQ"))
-		cfg.sendq_max = (size_t)strtoul(getenv("TABULA_TEST_MATRIX_SENDQ"), NULL, 10);
-	/* tests only: how long an encrypted message waits for its key */
-	if (getenv("TABULA_TEST_MATRIX_HOLD_MS"))
-		cfg.hold_ms = strtoll(getenv("TABULA_TEST_MATRIX_HOLD_MS"), NULL, 10);
-	if (getenv("TABULA_TEST_MATRIX_HOLD_MAX"))
-		cfg.hold_max = (size_t)strtoul(getenv("TABULA_TEST_MATRIX_HOLD_MAX"), NULL, 10);
-	/* tests only: room keys rotate by the test clock */
-	if (tclock.mode)
-		cfg.now = test_now;
-	cfg.pickle_key = getenv("MATRIX_PICKLE_KEY");
-	if (store_is_postgres(db) && !(cfg.pickle_key && *cfg.pickle_key)) {
-		/* a standby on another machine must open the same keys: a key
-		 * file beside one process would not be there */
-		buf_setf(err, "with a PostgreSQL store, MATRIX_PICKLE_KEY must be set (the same"
-			 " key in every process that may serve Matrix)");
-		return NULL;
-	}
-	if (strcmp(db, ":memory:") && !store_is_postgres(db)) {
-		buf_printf(&keyfile, "%s.matrix-key", db);
-		cfg.key_file = buf_str(&keyfile);
-	}
-	a = matrix_adapter_new(&cfg, err);
-	buf_release(&keyfile);
-	return a;
 }
 
 /* ---- several processes on one store (docs/deploy.md) ---- */
@@ -665,76 +560,84 @@ static int attach_adapter(struct session_mgr *mgr, struct adapter *p, uv_loop_t 
 	return 0;
 }
 
-/* The console's pictures go to TABULA_BOARDS, else boards/ beside the
- * store (./var/boards for ./var/tabula.db). */
-static void console_boards(struct adapter *a, const char *db)
-{
-	const char *env = getenv("TABULA_BOARDS"), *slash = strrchr(db, '/');
-	struct buf dir = BUF_INIT;
+/* ---- main(): the process's steps ---- */
 
-	if (env && *env)
-		buf_addstr(&dir, env);
-	else if (slash && !store_is_postgres(db))
-		buf_printf(&dir, "%.*s/boards", (int)(slash - db), db);
-	else
-		buf_addstr(&dir, "boards");
-	console_set_boards_dir(a, buf_str(&dir));
-	buf_release(&dir);
-}
-
-int main(int argc, char **argv)
-{
-	const char *db = getenv("TABULA_DB"), *env, *mig_from = NULL, *mig_to = NULL;
+/* What the steps of main() share: the process's settings, the store, the
+ * manager and its adapters, and the exit code so far. */
+struct run {
+	const char *db, *mig_from, *mig_to;
+	const char *http_spec;		/* TABULA_HTTP, or NULL */
+	int http_public;
+	int force_console, use_discord, use_matrix, discord_auto;
+	struct store *store, *matrix_store;
 	struct session_mgr *mgr;
 	/* discord, matrix, console: created here, or (a Discord shard chosen
 	 * from the leases) when its role is taken */
-	struct adapter *platforms[3] = { NULL, NULL, NULL };
-	struct ops ops = { .gone = 1 };
-	const char *http_spec;
-	int http_public;
-	int started[3] = { 0, 0, 0 };
-	int use_matrix, k, discord_auto = 0;
-	struct store *store, *matrix_store = NULL;
-	struct buf err = BUF_INIT, shown = BUF_INIT;
+	struct adapter *platforms[3];
+	int started[3];
+	struct ops ops;
 	uv_loop_t *loop;
 	uv_signal_t sigint, sigterm, sigusr1;
-	int force_console = 0, use_discord, i, rc = 0;
-	int64_t lease_ms = 0;
+	int64_t lease_ms;
 	uint64_t seed;
+	struct buf err, shown;
+	int rc;
+};
 
-	/* before any secret is read: a core dump would hold the tokens and
-	 * every hidden hand */
-	if (harden_process(&err))
-		fprintf(stderr, "tabula: warning: %s\n", buf_str(&err));
-	buf_reset(&err);
+/* Before any secret is read: a core dump would hold the tokens and every
+ * hidden hand. */
+static void harden(struct run *r)
+{
+	if (harden_process(&r->err))
+		fprintf(stderr, "tabula: warning: %s\n", buf_str(&r->err));
+	buf_reset(&r->err);
 	/* a peer that closed its socket must fail a write, not kill the bot */
 	signal(SIGPIPE, SIG_IGN);
+}
+
+/* The command line.  1: exit now with r->rc (--help, --version, a bad
+ * option), else 0. */
+static int parse_args(struct run *r, int argc, char **argv)
+{
+	int i;
+
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--console")) {
-			force_console = 1;
+			r->force_console = 1;
 		} else if (!strcmp(argv[i], "--db") && i + 1 < argc) {
-			db = argv[++i];
+			r->db = argv[++i];
 		} else if (!strcmp(argv[i], "--migrate-store") && i + 2 < argc) {
-			mig_from = argv[++i];
-			mig_to = argv[++i];
+			r->mig_from = argv[++i];
+			r->mig_to = argv[++i];
 		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			usage(stdout);
-			return 0;
+			r->rc = 0;
+			return 1;
 		} else if (!strcmp(argv[i], "--version")) {
 			/* the second line is the address Discord's User-Agent names */
 			printf("tabula %s\n%s\n", tabula_version, tabula_url);
-			return 0;
+			r->rc = 0;
+			return 1;
 		} else {
 			fprintf(stderr, "tabula: unknown option '%s'\n", argv[i]);
 			usage(stderr);
-			return EXIT_USAGE;
+			r->rc = EXIT_USAGE;
+			return 1;
 		}
 	}
-	env = getenv("TABULA_CONFIG");
-	if (env && *env && config_load(env, &err)) {
-		fprintf(stderr, "tabula: %s\n", buf_str(&err));
-		buf_release(&err);
-		return EXIT_USAGE;
+	return 0;
+}
+
+/* TABULA_CONFIG and TABULA_LOG.  1: exit now with r->rc. */
+static int read_config(struct run *r)
+{
+	const char *env = getenv("TABULA_CONFIG");
+
+	if (env && *env && config_load(env, &r->err)) {
+		fprintf(stderr, "tabula: %s\n", buf_str(&r->err));
+		buf_release(&r->err);
+		r->rc = EXIT_USAGE;
+		return 1;
 	}
 	env = getenv("TABULA_LOG");
 	if (env && *env) {
@@ -742,56 +645,82 @@ int main(int argc, char **argv)
 
 		if (log_level_parse(env, &lvl)) {
 			fprintf(stderr, "tabula: TABULA_LOG must be debug, info, warn or error\n");
-			return EXIT_USAGE;
+			r->rc = EXIT_USAGE;
+			return 1;
 		}
 		log_set_level(lvl);
 	}
-	if (mig_from)
-		return migrate_store(mig_from, mig_to);
-	/* the operators' listener: checked now, opened once the bot runs */
-	env = getenv("TABULA_HTTP_PUBLIC");
+	return 0;
+}
+
+/* The operators' listener: checked now, opened once the bot runs.  1: exit
+ * now with r->rc. */
+static int check_http(struct run *r)
+{
+	const char *env = getenv("TABULA_HTTP_PUBLIC");
+
 	if (env && *env && strcmp(env, "0") && strcmp(env, "1")) {
 		fprintf(stderr, "tabula: TABULA_HTTP_PUBLIC must be 1 or 0\n");
-		return EXIT_USAGE;
+		r->rc = EXIT_USAGE;
+		return 1;
 	}
-	http_public = env && !strcmp(env, "1");
-	http_spec = getenv("TABULA_HTTP");
-	if (http_spec && !*http_spec)
-		http_spec = NULL;
-	if (http_spec) {
+	r->http_public = env && !strcmp(env, "1");
+	r->http_spec = getenv("TABULA_HTTP");
+	if (r->http_spec && !*r->http_spec)
+		r->http_spec = NULL;
+	if (r->http_spec) {
 		char host[64];
 		int port, v6;
 
-		if (httpd_parse_addr(http_spec, http_public, host, sizeof(host), &port, &v6,
-				     &err)) {
-			fprintf(stderr, "tabula: TABULA_HTTP: %s\n", buf_str(&err));
-			buf_release(&err);
-			return EXIT_USAGE;
+		if (httpd_parse_addr(r->http_spec, r->http_public, host, sizeof(host), &port,
+				     &v6, &r->err)) {
+			fprintf(stderr, "tabula: TABULA_HTTP: %s\n", buf_str(&r->err));
+			buf_release(&r->err);
+			r->rc = EXIT_USAGE;
+			return 1;
 		}
 	}
-	use_discord = !force_console && getenv("DISCORD_TOKEN") && *getenv("DISCORD_TOKEN");
-	use_matrix = !force_console && getenv("MATRIX_HOMESERVER") && *getenv("MATRIX_HOMESERVER");
-	if (!db || !*db) {
-		db = DEFAULT_DB;
+	return 0;
+}
+
+/* Which platforms run, and the store.  1: exit now with r->rc. */
+static int open_store(struct run *r)
+{
+	r->use_discord = !r->force_console && getenv("DISCORD_TOKEN") &&
+			 *getenv("DISCORD_TOKEN");
+	r->use_matrix = !r->force_console && getenv("MATRIX_HOMESERVER") &&
+			*getenv("MATRIX_HOMESERVER");
+	if (!r->db || !*r->db) {
+		r->db = DEFAULT_DB;
 		make_default_dir();
 	}
-	store_describe(db, &shown);	/* a URI's password never reaches a log */
-	store = store_open(db, &err);
-	if (!store) {
-		fprintf(stderr, "tabula: cannot open the store %s: %s\n", buf_str(&shown),
-			buf_str(&err));
-		buf_release(&err);
-		buf_release(&shown);
-		return EXIT_STORE;
+	store_describe(r->db, &r->shown);	/* a URI's password never reaches a log */
+	r->store = store_open(r->db, &r->err);
+	if (!r->store) {
+		fprintf(stderr, "tabula: cannot open the store %s: %s\n", buf_str(&r->shown),
+			buf_str(&r->err));
+		buf_release(&r->err);
+		buf_release(&r->shown);
+		r->rc = EXIT_STORE;
+		return 1;
 	}
-	nodes.on = store_shared(store);
-	if (nodes.on && cluster_ttl_from_env(&lease_ms, &err)) {
-		fprintf(stderr, "tabula: %s\n", buf_str(&err));
-		rc = EXIT_USAGE;
-		goto out_store;
+	return 0;
+}
+
+/* The leases' length, the seed and the tests' hooks (a picture that
+ * cannot be made, the clock).  -1 on a bad value (r->rc set). */
+static int read_process_env(struct run *r)
+{
+	const char *env;
+
+	nodes.on = store_shared(r->store);
+	if (nodes.on && cluster_ttl_from_env(&r->lease_ms, &r->err)) {
+		fprintf(stderr, "tabula: %s\n", buf_str(&r->err));
+		r->rc = EXIT_USAGE;
+		return -1;
 	}
 	env = getenv("TABULA_SEED");
-	seed = env && *env ? strtoull(env, NULL, 0) : random_seed();
+	r->seed = env && *env ? strtoull(env, NULL, 0) : random_seed();
 	/* the tests of a picture that cannot be made (docs/pictures.md) */
 	env = getenv("TABULA_TEST_PAINT_FAIL");
 	if (env && *env)
@@ -809,32 +738,49 @@ int main(int argc, char **argv)
 			tclock.mode = 1;
 		}
 	}
+	return 0;
+}
 
-	mgr = xcalloc(1, sizeof(*mgr));
-	session_mgr_init(mgr, store, seed);
+/* The painters' pool (TABULA_PAINT_THREADS; none: pictures are painted on
+ * the loop).  -1 on a bad value. */
+static int start_painters(struct run *r)
+{
+	int n = paint_threads_from_env();
+	const char *env;
+
+	if (n < 0) {
+		fprintf(stderr, "tabula: TABULA_PAINT_THREADS must be 1..%d\n", WORKERS_MAX);
+		r->rc = EXIT_USAGE;
+		return -1;
+	}
+	env = getenv("TABULA_TEST_PAINT_HOLD");
+	paint_hold = env && *env ? env : NULL;
+	painters = workers_new(uv_default_loop(), n, paint_run, paint_after, r->mgr,
+			       paint_thread_cleanup, &r->err);
+	if (!painters) {
+		/* pictures are painted on the loop then, as before */
+		log_warn("%s; pictures are painted on the event loop", buf_str(&r->err));
+		buf_reset(&r->err);
+	} else {
+		r->mgr->paint = paint;
+		r->mgr->paint_ctx = r->mgr;
+	}
+	return 0;
+}
+
+/* The session manager, its AI and painters, and its settings from the
+ * environment.  -1 on a bad value (r->rc set). */
+static int start_manager(struct run *r)
+{
+	struct session_mgr *mgr;
+	const char *env;
+
+	mgr = r->mgr = xcalloc(1, sizeof(*mgr));
+	session_mgr_init(mgr, r->store, r->seed);
 	mgr->think = think;
 	mgr->think_ctx = mgr;
-	{
-		int n = paint_threads_from_env();
-
-		if (n < 0) {
-			fprintf(stderr, "tabula: TABULA_PAINT_THREADS must be 1..%d\n", WORKERS_MAX);
-			rc = EXIT_USAGE;
-			goto out;
-		}
-		env = getenv("TABULA_TEST_PAINT_HOLD");
-		paint_hold = env && *env ? env : NULL;
-		painters = workers_new(uv_default_loop(), n, paint_run, paint_after, mgr,
-				       paint_thread_cleanup, &err);
-		if (!painters) {
-			/* pictures are painted on the loop then, as before */
-			log_warn("%s; pictures are painted on the event loop", buf_str(&err));
-			buf_reset(&err);
-		} else {
-			mgr->paint = paint;
-			mgr->paint_ctx = mgr;
-		}
-	}
+	if (start_painters(r))
+		return -1;
 	/* a smaller search budget for tests and slow machines */
 	env = getenv("TABULA_AI_ITERATIONS");
 	if (env && *env) {
@@ -843,8 +789,8 @@ int main(int argc, char **argv)
 
 		if (*e || n <= 0 || n > 1000000) {
 			fprintf(stderr, "tabula: TABULA_AI_ITERATIONS must be 1..1000000\n");
-			rc = EXIT_USAGE;
-			goto out;
+			r->rc = EXIT_USAGE;
+			return -1;
 		}
 		mgr->search_iterations = (int)n;
 	}
@@ -852,10 +798,10 @@ int main(int argc, char **argv)
 		mgr->now = test_now;
 		mgr->now_ctx = NULL;
 	}
-	if (throttle_from_env(mgr, !use_discord && !use_matrix)) {
+	if (throttle_from_env(mgr, !r->use_discord && !r->use_matrix)) {
 		fprintf(stderr, "tabula: TABULA_THROTTLE must be off or burst/seconds, e.g. 10/2\n");
-		rc = EXIT_USAGE;
-		goto out;
+		r->rc = EXIT_USAGE;
+		return -1;
 	}
 	env = getenv("TABULA_LOCALE");
 	if (env && *env) {
@@ -863,209 +809,295 @@ int main(int argc, char **argv)
 
 		if (locale_parse(env, &loc)) {
 			fprintf(stderr, "tabula: TABULA_LOCALE must be en or es\n");
-			rc = EXIT_USAGE;
-			goto out;
+			r->rc = EXIT_USAGE;
+			return -1;
 		}
 		mgr->default_loc = loc;
 	}
-	loop = uv_default_loop();
-	nodes.mgr = mgr;
-	nodes.loop = loop;
-	nodes.discord = &platforms[0];
-	nodes.matrix = &platforms[1];
-	nodes.discord_started = &started[0];
-	nodes.matrix_started = &started[1];
-	if (nodes.on) {
-		if (cluster_init(&nodes.cl, loop, store, lease_ms, seed, &err)) {
-			fprintf(stderr, "tabula: the store's leases: %s\n", buf_str(&err));
-			rc = EXIT_STORE;
-			goto out;
-		}
-		session_mgr_set_node(mgr, nodes.cl.node);
-		if (!use_discord && !use_matrix)	/* the console's end ends the bot */
-			uv_unref((uv_handle_t *)&nodes.cl.timer);
-		log_info("cluster: node %s, leases of %lld ms", nodes.cl.node, (long long)lease_ms);
+	return 0;
+}
+
+/* This process's node among several on one store (the leases). */
+static int join_cluster(struct run *r)
+{
+	r->loop = uv_default_loop();
+	nodes.mgr = r->mgr;
+	nodes.loop = r->loop;
+	nodes.discord = &r->platforms[0];
+	nodes.matrix = &r->platforms[1];
+	nodes.discord_started = &r->started[0];
+	nodes.matrix_started = &r->started[1];
+	if (!nodes.on)
+		return 0;
+	if (cluster_init(&nodes.cl, r->loop, r->store, r->lease_ms, r->seed, &r->err)) {
+		fprintf(stderr, "tabula: the store's leases: %s\n", buf_str(&r->err));
+		r->rc = EXIT_STORE;
+		return -1;
 	}
-	if (use_discord) {
-		if (discord_config_from_env(&nodes.dcfg, &discord_auto, seed, &err)) {
-			fprintf(stderr, "tabula: %s\n", buf_str(&err));
-			rc = EXIT_USAGE;
-			goto out;
+	session_mgr_set_node(r->mgr, nodes.cl.node);
+	if (!r->use_discord && !r->use_matrix)	/* the console's end ends the bot */
+		uv_unref((uv_handle_t *)&nodes.cl.timer);
+	log_info("cluster: node %s, leases of %lld ms", nodes.cl.node, (long long)r->lease_ms);
+	return 0;
+}
+
+/* The adapters of the platforms that run (checked now, whenever they are
+ * started).  -1 on a bad setting (r->rc set). */
+static int make_adapters(struct run *r)
+{
+	if (r->use_discord) {
+		if (platenv_discord(&nodes.dcfg, &r->discord_auto, r->seed, &r->err)) {
+			fprintf(stderr, "tabula: %s\n", buf_str(&r->err));
+			r->rc = EXIT_USAGE;
+			return -1;
 		}
-		if (discord_auto && !nodes.on) {
+		if (r->discord_auto && !nodes.on) {
 			fprintf(stderr, "tabula: DISCORD_SHARD=auto/%d needs a store shared by the"
-				" processes (TABULA_DB=postgresql://...)\n", discord_auto);
-			rc = EXIT_USAGE;
-			goto out;
+				" processes (TABULA_DB=postgresql://...)\n", r->discord_auto);
+			r->rc = EXIT_USAGE;
+			return -1;
 		}
 		/* checked now, whenever the adapter is made */
-		platforms[0] = discord_adapter_new(&nodes.dcfg, &err);
-		if (!platforms[0]) {
-			fprintf(stderr, "tabula: %s\n", buf_str(&err));
-			rc = EXIT_USAGE;
-			goto out;
+		r->platforms[0] = discord_adapter_new(&nodes.dcfg, &r->err);
+		if (!r->platforms[0]) {
+			fprintf(stderr, "tabula: %s\n", buf_str(&r->err));
+			r->rc = EXIT_USAGE;
+			return -1;
 		}
-		if (discord_auto) {
-			adapter_free(platforms[0]);	/* made again for its shard */
-			platforms[0] = NULL;
+		if (r->discord_auto) {
+			adapter_free(r->platforms[0]);	/* made again for its shard */
+			r->platforms[0] = NULL;
 		}
 	}
-	if (use_matrix) {
-		struct store *ms = store;
+	if (r->use_matrix) {
+		struct store *ms = r->store;
 
 		if (nodes.on) {
 			/* the adapter's own writes (its sync position) and the
 			 * manager's commits of Matrix games: only while this
 			 * process holds the Matrix lease */
-			matrix_store = store_fence_wrap(store, "matrix", nodes.cl.node);
-			ms = matrix_store;
-			session_mgr_set_fence(mgr, "matrix", "matrix", nodes.cl.node);
+			r->matrix_store = store_fence_wrap(r->store, "matrix", nodes.cl.node);
+			ms = r->matrix_store;
+			session_mgr_set_fence(r->mgr, "matrix", "matrix", nodes.cl.node);
 		}
-		platforms[1] = matrix_from_env(ms, db, seed, &err);
-		if (!platforms[1]) {
-			fprintf(stderr, "tabula: %s\n", buf_str(&err));
-			rc = EXIT_USAGE;
-			goto out;
+		r->platforms[1] = platenv_matrix(ms, r->db, r->seed, tclock.mode ? test_now : NULL,
+						 &r->err);
+		if (!r->platforms[1]) {
+			fprintf(stderr, "tabula: %s\n", buf_str(&r->err));
+			r->rc = EXIT_USAGE;
+			return -1;
 		}
 	}
-	if (!use_discord && !use_matrix) {
-		platforms[2] = console_adapter_new(STDIN_FILENO, stdout);
-		console_boards(platforms[2], db);
+	if (!r->use_discord && !r->use_matrix) {
+		r->platforms[2] = console_adapter_new(STDIN_FILENO, stdout);
+		platenv_console_boards(r->platforms[2], r->db);
 		if (isatty(STDIN_FILENO))
 			printf("tabula console. Type \"name: command\", e.g. \"ana: game new fortuna\"; "
 			       "\"ana: help\" lists the commands; Ctrl-D quits.\n");
 	}
+	return 0;
+}
+
+/* Starts the adapters this process serves now; with a shared store Discord
+ * and Matrix wait for their lease (the cluster's roles).  -1 on failure. */
+static int start_adapters(struct run *r)
+{
+	int k;
+
 	for (k = 0; k < 3; k++) {
-		/* with a shared store Discord and Matrix wait for their lease */
-		if (!platforms[k] || (nodes.on && k < 2))
+		if (!r->platforms[k] || (nodes.on && k < 2))
 			continue;
-		if (attach_adapter(mgr, platforms[k], loop, &err)) {
-			log_err("%s: %s", platforms[k]->ops->name, buf_str(&err));
-			rc = EXIT_RUNTIME;
-			goto out;
+		if (attach_adapter(r->mgr, r->platforms[k], r->loop, &r->err)) {
+			log_err("%s: %s", r->platforms[k]->ops->name, buf_str(&r->err));
+			r->rc = EXIT_RUNTIME;
+			return -1;
 		}
-		started[k] = 1;
+		r->started[k] = 1;
 	}
 	if (nodes.on) {
-		if (use_discord) {
-			int first = discord_auto ? 0 : nodes.dcfg.shard_id;
-			int count = discord_auto ? discord_auto : 1;
+		if (r->use_discord) {
+			int first = r->discord_auto ? 0 : nodes.dcfg.shard_id;
+			int count = r->discord_auto ? r->discord_auto : 1;
 			int total = nodes.dcfg.shard_count ? nodes.dcfg.shard_count : 1;
 
 			cluster_role_init(&nodes.discord_role, "discord.shard", first, count, total,
 					  on_role_acquired, on_role_lost, NULL);
 			cluster_add_role(&nodes.cl, &nodes.discord_role);
 		}
-		if (use_matrix) {
+		if (r->use_matrix) {
 			cluster_role_init(&nodes.matrix_role, "matrix", 0, 1, 0, on_role_acquired,
 					  on_role_lost, NULL);
 			cluster_add_role(&nodes.cl, &nodes.matrix_role);
 		}
 		nodes.cl.on_tick = on_cluster_tick;
-		nodes.cl.tick_ctx = mgr;
+		nodes.cl.tick_ctx = r->mgr;
 	}
-	uv_timer_init(loop, &due_timer);
-	due_timer.data = mgr;
+	return 0;
+}
+
+/* The due timer, the leases, the outbox a stop left, the open games. */
+static void start_due_work(struct run *r)
+{
+	uv_timer_init(r->loop, &due_timer);
+	due_timer.data = r->mgr;
 	uv_unref((uv_handle_t *)&due_timer);	/* the console's end still ends the bot */
 	due_timer_on = 1;
 	if (nodes.on)
 		cluster_start(&nodes.cl);	/* starts what this process may serve */
-	if (session_mgr_flush_outbox(mgr, &err))
-		log_warn("outbox: %s", buf_str(&err));
-	if (session_mgr_load_open(mgr, &err))
-		log_warn("loading the open games: %s", buf_str(&err));
-	rearm(mgr, session_mgr_tick(mgr));
-	uv_signal_init(loop, &sigusr1);
-	sigusr1.data = mgr;
+	if (session_mgr_flush_outbox(r->mgr, &r->err))
+		log_warn("outbox: %s", buf_str(&r->err));
+	if (session_mgr_load_open(r->mgr, &r->err))
+		log_warn("loading the open games: %s", buf_str(&r->err));
+	rearm(r->mgr, session_mgr_tick(r->mgr));
+}
+
+static void start_signals(struct run *r)
+{
+	uv_signal_init(r->loop, &r->sigusr1);
+	r->sigusr1.data = r->mgr;
 	if (tclock.mode)
-		uv_signal_start(&sigusr1, on_usr1, SIGUSR1);
-	uv_unref((uv_handle_t *)&sigusr1);
-	uv_signal_init(loop, &sigint);
-	uv_signal_start(&sigint, on_signal, SIGINT);
-	uv_signal_init(loop, &sigterm);
-	uv_signal_start(&sigterm, on_signal, SIGTERM);
-	uv_unref((uv_handle_t *)&sigint);
-	uv_unref((uv_handle_t *)&sigterm);
-	if (http_spec) {
-		ops.store = store;
-		ops.discord = use_discord;
-		ops.matrix = use_matrix;
-		ops.now = mgr->now;
-		ops.now_ctx = mgr->now_ctx;
-		if (ops_start(&ops, loop, http_spec, http_public, &err)) {
-			log_err("TABULA_HTTP: %s", buf_str(&err));
-			rc = EXIT_USAGE;
-		} else {
-			log_info("http: listening on %.*s:%d (/healthz, /readyz, /metrics)",
-				 (int)(strrchr(http_spec, ':') - http_spec), http_spec,
-				 ops_port(&ops));
-		}
+		uv_signal_start(&r->sigusr1, on_usr1, SIGUSR1);
+	uv_unref((uv_handle_t *)&r->sigusr1);
+	uv_signal_init(r->loop, &r->sigint);
+	uv_signal_start(&r->sigint, on_signal, SIGINT);
+	uv_signal_init(r->loop, &r->sigterm);
+	uv_signal_start(&r->sigterm, on_signal, SIGTERM);
+	uv_unref((uv_handle_t *)&r->sigint);
+	uv_unref((uv_handle_t *)&r->sigterm);
+}
+
+/* The operators' listener (TABULA_HTTP); failing sets r->rc, and the bot
+ * does not run. */
+static void start_ops_listener(struct run *r)
+{
+	if (!r->http_spec)
+		return;
+	r->ops.store = r->store;
+	r->ops.discord = r->use_discord;
+	r->ops.matrix = r->use_matrix;
+	r->ops.now = r->mgr->now;
+	r->ops.now_ctx = r->mgr->now_ctx;
+	if (ops_start(&r->ops, r->loop, r->http_spec, r->http_public, &r->err)) {
+		log_err("TABULA_HTTP: %s", buf_str(&r->err));
+		r->rc = EXIT_USAGE;
+	} else {
+		log_info("http: listening on %.*s:%d (/healthz, /readyz, /metrics)",
+			 (int)(strrchr(r->http_spec, ':') - r->http_spec), r->http_spec,
+			 ops_port(&r->ops));
 	}
-	log_debug("ready (store %s)", buf_str(&shown));
-	if (!nodes.exit_code && !rc)
-		uv_run(loop, UV_RUN_DEFAULT);
+}
+
+static void run_loop(struct run *r)
+{
+	log_debug("ready (store %s)", buf_str(&r->shown));
+	if (!nodes.exit_code && !r->rc)
+		uv_run(r->loop, UV_RUN_DEFAULT);
+}
+
+/* After the loop: the pictures and AI jobs under way, the adapters (their
+ * exit codes), the leases, the handles. */
+static void shut_down(struct run *r)
+{
+	int k;
+
 	/* the console's input ended: its pictures still come, in order (the
 	 * last lines of a script are often a board); a stopped service leaves
 	 * the waiting ones in its outbox, for the next start */
-	if (!use_discord && !use_matrix)
-		while (session_mgr_paint_depth(mgr) && painters && workers_pending(painters))
-			uv_run(loop, UV_RUN_ONCE);
-	session_mgr_paint_drop_waiting(mgr);
+	if (!r->use_discord && !r->use_matrix)
+		while (session_mgr_paint_depth(r->mgr) && painters && workers_pending(painters))
+			uv_run(r->loop, UV_RUN_ONCE);
+	session_mgr_paint_drop_waiting(r->mgr);
 	stopping = 1;
 	while (thinking_out)	/* a job holds memory a worker still writes */
-		uv_run(loop, UV_RUN_ONCE);
+		uv_run(r->loop, UV_RUN_ONCE);
 	atomic_store(&paint_stopping, 1);
 	workers_free(painters, paint_discard);	/* waits for the pictures being painted */
 	painters = NULL;
 	for (k = 0; k < 3; k++) {
-		struct adapter *p = platforms[k];
+		struct adapter *p = r->platforms[k];
 
 		if (!p)
 			continue;
 		if (!strcmp(p->ops->name, "discord") && discord_adapter_exit_code(p))
-			rc = discord_adapter_exit_code(p);
+			r->rc = discord_adapter_exit_code(p);
 		if (!strcmp(p->ops->name, "matrix") && matrix_adapter_exit_code(p))
-			rc = matrix_adapter_exit_code(p);
-		if (started[k])
+			r->rc = matrix_adapter_exit_code(p);
+		if (r->started[k])
 			adapter_stop(p);
 	}
-	if (nodes.exit_code && !rc)
-		rc = nodes.exit_code;
+	if (nodes.exit_code && !r->rc)
+		r->rc = nodes.exit_code;
 	/* after the adapters: a standby takes over what is given up now */
 	if (nodes.on)
 		cluster_stop(&nodes.cl);
-	uv_close((uv_handle_t *)&sigint, NULL);
-	uv_close((uv_handle_t *)&sigterm, NULL);
-	uv_close((uv_handle_t *)&sigusr1, NULL);
+	uv_close((uv_handle_t *)&r->sigint, NULL);
+	uv_close((uv_handle_t *)&r->sigterm, NULL);
+	uv_close((uv_handle_t *)&r->sigusr1, NULL);
 	due_timer_on = 0;
 	uv_close((uv_handle_t *)&due_timer, NULL);
-	ops_stop(&ops);
-	if (use_discord || use_matrix || nodes.on)
-		uv_run(loop, UV_RUN_DEFAULT);	/* lets the closed handles go */
+	ops_stop(&r->ops);
+	if (r->use_discord || r->use_matrix || nodes.on)
+		uv_run(r->loop, UV_RUN_DEFAULT);	/* lets the closed handles go */
 	else
-		uv_run(loop, UV_RUN_NOWAIT);
+		uv_run(r->loop, UV_RUN_NOWAIT);
 	/* the listener's teardown takes a few turns (adapters/lwsctx.h) */
-	while (!ops.gone)
-		uv_run(loop, UV_RUN_NOWAIT);
-out:
+	while (!r->ops.gone)
+		uv_run(r->loop, UV_RUN_NOWAIT);
+}
+
+/* Frees the manager and the adapters (also after an early exit). */
+static void release_manager(struct run *r)
+{
+	int k;
+
 	if (painters) {		/* an early exit */
 		atomic_store(&paint_stopping, 1);
 		workers_free(painters, paint_discard);
 		painters = NULL;
 		uv_run(uv_default_loop(), UV_RUN_NOWAIT);	/* its handle closes */
 	}
-	session_mgr_release(mgr);
-	free(mgr);
+	session_mgr_release(r->mgr);
+	free(r->mgr);
 	for (k = 0; k < 3; k++)
-		adapter_free(platforms[k]);
-	if (rc && nodes.on && nodes.cl.started)
+		adapter_free(r->platforms[k]);
+	if (r->rc && nodes.on && nodes.cl.started)
 		cluster_stop(&nodes.cl);
-out_store:
-	store_close(matrix_store);
-	store_close(store);
-	buf_release(&err);
-	buf_release(&shown);
+}
+
+static void close_store(struct run *r)
+{
+	store_close(r->matrix_store);
+	store_close(r->store);
+	buf_release(&r->err);
+	buf_release(&r->shown);
 	paint_cleanup();	/* the painter's caches, for leak checkers */
+}
+
+int main(int argc, char **argv)
+{
+	struct run r = { .ops = { .gone = 1 } };
+
+	r.db = getenv("TABULA_DB");
+	harden(&r);
+	if (parse_args(&r, argc, argv) || read_config(&r))
+		return r.rc;
+	if (r.mig_from)
+		return migrate_store(r.mig_from, r.mig_to);
+	if (check_http(&r) || open_store(&r))
+		return r.rc;
+	if (read_process_env(&r))
+		goto out_store;
+	if (start_manager(&r) || join_cluster(&r) || make_adapters(&r) || start_adapters(&r))
+		goto out;
+	start_due_work(&r);
+	start_signals(&r);
+	start_ops_listener(&r);
+	run_loop(&r);
+	shut_down(&r);
+out:
+	release_manager(&r);
+out_store:
+	close_store(&r);
 	/* a read blocked on a terminal may still hold the loop: do not wait */
-	return rc;
+	return r.rc;
 }

@@ -16,7 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bot/session_int.h"
+#include "bot/core.h"
+#include "bot/outbox.h"
+#include "bot/pictures.h"
 #include "paint/paint.h"
 #include "util/logging.h"
 
@@ -59,24 +61,6 @@ void pending_add(struct session_mgr *m, struct pending *p, const struct session 
 	o->payload = json_dumps(j, JSON_COMPACT);
 	json_decref(j);
 	o->created = mgr_now(m);
-}
-
-void pending_release(struct pending *p)
-{
-	size_t i;
-
-	for (i = 0; i < p->n; i++) {
-		outbox_rec_release(&p->v[i]);
-		rich_release(&p->bodies[i]);
-		if (p->pics[i]) {
-			pic_release(p->pics[i]);
-			free(p->pics[i]);
-		}
-	}
-	free(p->v);
-	free(p->bodies);
-	free(p->pics);
-	memset(p, 0, sizeof(*p));
 }
 
 /* Reads back the session and the position (moves stored) that

@@ -30,7 +30,9 @@
 #include <string.h>
 
 #include "bot/paintjob.h"
-#include "bot/session_int.h"
+#include "bot/core.h"
+#include "bot/pictures.h"
+#include "bot/roomset.h"
 #include "paint/paint.h"
 #include "util/logging.h"
 #include "util/meters.h"
@@ -43,38 +45,6 @@ enum board_mode board_mode(const struct session_rec *rec, const struct adapter *
 	if (rs.board != BOARD_DEFAULT)
 		return rs.board;
 	return a && (a->ops->caps & ADAPTER_CAP_IMAGES) ? BOARD_IMAGE : BOARD_TEXT;
-}
-
-const char *board_mode_word(enum board_mode b)
-{
-	switch (b) {
-	case BOARD_TEXT:
-		return "text";
-	case BOARD_IMAGE:
-		return "image";
-	case BOARD_BOTH:
-		return "both";
-	case BOARD_DEFAULT:
-		break;
-	}
-	return "default";
-}
-
-void pic_init(struct pic *p)
-{
-	memset(p, 0, sizeof(*p));
-	scene_init(&p->scene);
-	rich_init(&p->view);
-	rich_init(&p->full);
-}
-
-void pic_release(struct pic *p)
-{
-	scene_release(&p->scene);
-	rich_release(&p->view);
-	rich_release(&p->full);
-	free(p->alt);
-	memset(p, 0, sizeof(*p));
 }
 
 int pic_build(const struct session *s, const void *st, int seat, enum locale loc,

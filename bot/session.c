@@ -1,15 +1,19 @@
 /*
- * session: finding, loading and committing sessions (bot/session.h; the
- * other files of the manager are listed in bot/session_int.h).
+ * session: the session core (bot/core.h): finding, loading and committing
+ * sessions (the public API: bot/session.h; the other files of the manager
+ * are listed in bot/session_int.h, their layers in tests/lint/layers.py).
  *
  * Owns the cache of sessions by room (a hash table, loaded lazily from the
  * store), the replay of a game from its stored moves, the log capture that
  * replays and changes write into, and struct change: the one way a session
- * changes, committed to the store before anything is sent.  It also holds
- * the manager's lifecycle and the small helpers every file uses.
+ * changes, committed to the store before anything is sent, with what it
+ * carries (its messages and their pictures, as data).  It also holds the
+ * core's part of the manager's lifecycle and the small helpers every file
+ * uses.
  *
- * It must not know any command: what a command means lives in the file of
- * its subject, and what may run when in the table (bot/commands.c).
+ * It must not know any command, nor call any file above it: what a
+ * commit needs from above (the updates of a move, delivery, the due time)
+ * it calls through m->hooks (struct session_hooks, set by bot/manager.c).
  */
 #include "bot/session.h"
 
@@ -17,8 +21,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bot/session_int.h"
+#include "bot/core.h"
+#include "bot/roomset.h"
+#include "bot/votes.h"
 #include "util/logging.h"
+#include "util/meters.h"
 #include "util/text.h"
 
 #define MAX_LOG_LINES_DEFAULT 30
@@ -433,6 +440,44 @@ void capture_release(struct capture *c)
 	free(c->v);
 }
 
+/* ---- what a change carries: its messages and their pictures (outbox.c
+ * and pictures.c make and send them; the core keeps and frees them) ---- */
+
+void pic_init(struct pic *p)
+{
+	memset(p, 0, sizeof(*p));
+	scene_init(&p->scene);
+	rich_init(&p->view);
+	rich_init(&p->full);
+}
+
+void pic_release(struct pic *p)
+{
+	scene_release(&p->scene);
+	rich_release(&p->view);
+	rich_release(&p->full);
+	free(p->alt);
+	memset(p, 0, sizeof(*p));
+}
+
+void pending_release(struct pending *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->n; i++) {
+		outbox_rec_release(&p->v[i]);
+		rich_release(&p->bodies[i]);
+		if (p->pics[i]) {
+			pic_release(p->pics[i]);
+			free(p->pics[i]);
+		}
+	}
+	free(p->v);
+	free(p->bodies);
+	free(p->pics);
+	memset(p, 0, sizeof(*p));
+}
+
 /* ---- commit ---- */
 
 void change_init(struct change *c, struct session *s)
@@ -482,7 +527,7 @@ void change_moved(struct session_mgr *m, struct change *c, const struct capture 
 {
 	if (!c->s->ops->awaiting(c->st))
 		c->rec.status = SESSION_FINISHED;
-	queue_updates(m, c, cap);
+	m->hooks->queue_updates(m, c, cap);
 }
 
 /* Stores the change; on success the live session takes the new record and
@@ -521,8 +566,8 @@ int change_commit(struct session_mgr *m, struct change *c, struct buf *err)
 	}
 	/* the due time goes to the store with the rest: start-up and the
 	 * timer read it there, without loading any game */
-	c->rec.due = compute_due(&c->rec, c->s->ops, c->st ? c->st : c->s->st,
-				 c->s->last_at);
+	c->rec.due = m->hooks->due(&c->rec, c->s->ops, c->st ? c->st : c->s->st,
+				   c->s->last_at);
 	memset(&sc, 0, sizeof(sc));
 	sc.session = &c->rec;
 	sc.actions = c->actions;
@@ -581,7 +626,7 @@ int change_commit(struct session_mgr *m, struct change *c, struct buf *err)
 		c->st = NULL;
 	}
 	for (i = 0; i < c->out.n; i++)
-		deliver(m, &c->out.v[i], &c->out.bodies[i], c->out.pics[i]);
+		m->hooks->deliver(m, &c->out.v[i], &c->out.bodies[i], c->out.pics[i]);
 	return 0;
 }
 
@@ -593,7 +638,7 @@ void change_commit_answer(struct session_mgr *m, struct change *c, struct adapte
 	if (change_commit(m, c, &err))	/* logged there */
 		reply_commit_failed(m, a, cmd, loc);
 	else
-		reply_actor_view(m, a, cmd, c);
+		m->hooks->reply_actor_view(m, a, cmd, c);
 	buf_release(&err);
 }
 
@@ -621,10 +666,12 @@ void reply_commit_failed(struct session_mgr *m, struct adapter *a, const struct 
 
 /* ---- lifecycle ---- */
 
-void session_mgr_init(struct session_mgr *m, struct store *store, uint64_t seed)
+void session_core_init(struct session_mgr *m, struct store *store, uint64_t seed,
+		       const struct session_hooks *hooks)
 {
 	memset(m, 0, sizeof(*m));
 	m->store = store;
+	m->hooks = hooks;
 	rng_seed(&m->rng, seed, 0x7461627561ULL);
 	m->now = default_now;
 	m->now_ms = default_now_ms;
@@ -652,7 +699,7 @@ void session_mgr_set_throttle(struct session_mgr *m, unsigned burst, int64_t per
 	throttle_init(&m->throttle, burst, period_ms);
 }
 
-void session_mgr_release(struct session_mgr *m)
+void session_core_release(struct session_mgr *m)
 {
 	size_t i;
 
@@ -666,14 +713,12 @@ void session_mgr_release(struct session_mgr *m)
 		m->buckets[i] = NULL;
 	}
 	throttle_release(&m->throttle);
-	pic_streams_release(m);
 }
 
-void session_mgr_add_adapter(struct session_mgr *m, struct adapter *a)
+void session_core_add_adapter(struct session_mgr *m, struct adapter *a)
 {
 	if (m->nadapters < SESSION_MAX_ADAPTERS)
 		m->adapters[m->nadapters++] = a;
-	a->commands = commands_for_adapters();
 }
 
 void session_mgr_remove_adapter(struct session_mgr *m, struct adapter *a)

@@ -19,7 +19,8 @@
  * lease) commits only while the fence's lease is this process's.
  *
  * The commands it answers are one table (bot/commands.h); its files, one
- * per responsibility, are listed in bot/session_int.h.
+ * per responsibility, are listed in bot/session_int.h; their layers in
+ * tests/lint/layers.py.
  */
 #ifndef BOT_SESSION_H
 #define BOT_SESSION_H
@@ -51,6 +52,7 @@
 
 struct think_job;
 struct paint_job;
+struct session_hooks;
 
 struct session {
 	struct session_rec rec;
@@ -78,6 +80,7 @@ struct session_fence {
 
 struct session_mgr {
 	struct store *store;		/* borrowed */
+	const struct session_hooks *hooks;	/* the layers above the core (bot/core.h) */
 	struct adapter *adapters[SESSION_MAX_ADAPTERS];	/* borrowed */
 	int nadapters;
 	struct session *buckets[SESSION_BUCKETS];

@@ -15,11 +15,11 @@
  * anyone else's.  Stored with the session, so a restart keeps them.
  *
  * It counts and stores votes; it must not decide what a majority does
- * (the commands do: lobby.c, due.c, settings.c) nor commit anything.
+ * (the commands do: lobby.c, pause.c, settings.c) nor commit anything.
  */
 #include <string.h>
 
-#include "bot/session_int.h"
+#include "bot/votes.h"
 
 int human_seated(const struct session_rec *rec, const char *user)
 {
