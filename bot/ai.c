@@ -19,7 +19,7 @@
 
 #define MAX_BOT_MOVES 100000	/* a whole all-AI game fits; a runaway does not */
 
-unsigned bot_seats(const struct session_rec *rec)
+unsigned ai_bot_seats(const struct session_rec *rec)
 {
 	unsigned b = 0;
 	int i;
@@ -60,14 +60,14 @@ static int ai_record(struct session_mgr *m, struct change *c, struct capture *ca
 	ops->move_id(c->st, seat, mv, &id);
 	/* an AI seat's lines may be summarised in the room; the AI standing
 	 * in for an idle human writes what happened to a human: kept */
-	capture_mark(cap, c->s->last_seq + (int64_t)c->nactions + 1, c->rec.seats[seat].is_bot);
+	session_capture_mark(cap, c->s->last_seq + (int64_t)c->nactions + 1, c->rec.seats[seat].is_bot);
 	if (ops->apply(c->st, seat, mv, &cap->log, err)) {
-		capture_mark(cap, 0, 0);
+		session_capture_mark(cap, 0, 0);
 		buf_release(&id);
 		return -1;
 	}
-	capture_mark(cap, 0, 0);
-	change_action(c, seat, buf_str(&id), "", mgr_now(m));
+	session_capture_mark(cap, 0, 0);
+	change_action(c, seat, buf_str(&id), "", session_now(m));
 	buf_release(&id);
 	return 0;
 }
@@ -100,8 +100,8 @@ static int ai_step(struct session_mgr *m, struct change *c, struct capture *cap,
 /* Plays AI seats while only AI seats are awaited, recording their moves.
  * Searching AI seats are left awaited when the program thinks on a worker
  * (m->think): their due time is now, and session_mgr_tick sends the job. */
-int run_bots(struct session_mgr *m, struct change *c, struct capture *cap,
-	     struct buf *err)
+int ai_run_bots(struct session_mgr *m, struct change *c, struct capture *cap,
+		struct buf *err)
 {
 	const struct game_ops *ops = c->s->ops;
 	int guard = 0;
@@ -137,7 +137,7 @@ int play_for_idle(struct session_mgr *m, struct change *c, struct capture *cap,
 		int seat;
 
 		if (!aw)
-			return run_bots(m, c, cap, err);
+			return ai_run_bots(m, c, cap, err);
 		for (seat = 0; !(aw & (1u << seat)); seat++)
 			;
 		/* the quick AI: this runs on the loop, and only hours apart */
@@ -152,7 +152,7 @@ int play_for_idle(struct session_mgr *m, struct change *c, struct capture *cap,
 		 * its next turn comes the player decides again (with AI seats
 		 * only, the AI would otherwise play the idle human to the end) */
 		idle &= c->s->ops->awaiting(c->st);
-		if (run_bots(m, c, cap, err))
+		if (ai_run_bots(m, c, cap, err))
 			return -1;
 	}
 }
@@ -180,8 +180,8 @@ static void ai_apply(struct session_mgr *m, struct session *s, const struct thin
 		return;		/* resuming makes it due again */
 	loc = session_loc(s, m);
 	change_init(&c, s);
-	seat_names(s, names);
-	capture_init(&cap, loc, names);
+	session_seat_names(s, names);
+	session_capture_init(&cap, loc, names);
 	change_copy_state(&c);
 	for (i = 0; i < job->n; i++)
 		if (ai_record(m, &c, &cap, job->v[i].seat, job->v[i].mv, &err)) {
@@ -205,7 +205,7 @@ static void ai_apply(struct session_mgr *m, struct session *s, const struct thin
 		log_warn("AI moves for %s/%s not stored: %s", s->rec.platform, s->rec.room,
 			 buf_str(&err));
 out:
-	capture_release(&cap);
+	session_capture_release(&cap);
 	change_release(&c);
 	buf_release(&err);
 }
@@ -221,9 +221,9 @@ void ai_think(struct session_mgr *m, struct session *s)
 	job = think_new(s->ops, s->st);
 	job->session_id = s->rec.id;
 	job->seq = s->last_seq;
-	copy_field(job->platform, sizeof(job->platform), s->rec.platform);
-	copy_field(job->room, sizeof(job->room), s->rec.room);
-	job->seats = bot_seats(&s->rec);
+	session_copy_field(job->platform, sizeof(job->platform), s->rec.platform);
+	session_copy_field(job->room, sizeof(job->room), s->rec.room);
+	job->seats = ai_bot_seats(&s->rec);
 	job->search = 1;
 	search_params_of(m, s->ops, &job->params);
 	job->seed = s->rec.seed;

@@ -7,7 +7,7 @@
 
 #include "bot/core.h"
 
-unsigned bot_seats(const struct session_rec *rec);
+unsigned ai_bot_seats(const struct session_rec *rec);
 /* Whether the AI seats of this record search (`game settings ai strong`). */
 int ai_searches(const struct session_rec *rec, const struct game_ops *ops);
 /* One AI decision for seat, recorded in c; search: the searching AI, else
@@ -15,7 +15,7 @@ int ai_searches(const struct session_rec *rec, const struct game_ops *ops);
 int ai_step_as(struct session_mgr *m, struct change *c, struct capture *cap, int seat,
 	       int search, struct buf *err);
 /* Plays AI seats while only AI seats are awaited, recording their moves. */
-int run_bots(struct session_mgr *m, struct change *c, struct capture *cap, struct buf *err);
+int ai_run_bots(struct session_mgr *m, struct change *c, struct capture *cap, struct buf *err);
 /* The AI decides for the idle humans (their pending decisions only). */
 int play_for_idle(struct session_mgr *m, struct change *c, struct capture *cap,
 		  unsigned idle, struct buf *err);

@@ -345,7 +345,7 @@ static void cmd_group(const struct cmd_ctx *x)
 			buf_printf(&subs, "%s%s", subs.len ? ", " : "", d->pub.words + n + 1);
 	buf_setf(&msg, L(loc, "Unknown `%s` command. Try: %s.", "Orden `%s` desconocida. Prueba: %s."),
 		 x->def->pub.words, buf_str(&subs));
-	reply_text(x->a, x->cmd, cmd_private(x), buf_str(&msg));
+	session_reply_text(x->a, x->cmd, cmd_private(x), buf_str(&msg));
 	buf_release(&subs);
 	buf_release(&msg);
 }
@@ -399,7 +399,7 @@ static void refuse_state(const struct cmd_ctx *x)
 				 "Finish it or `game abort` first.",
 				 "Ya hay una partida de %s abierta aquí (%s). "
 				 "Termínala o usa `game abort` antes."),
-			 x->s->ops->name[loc], status_word(x->s->rec.status, loc));
+			 x->s->ops->name[loc], lobby_status_word(x->s->rec.status, loc));
 		break;
 	case CMD_SEATS_FIXED:
 		buf_addstr(&msg, L(loc,
@@ -407,7 +407,7 @@ static void refuse_state(const struct cmd_ctx *x)
 			"La partida ya empezó: no se puede dejar el asiento. `game abort` la termina."));
 		break;
 	}
-	reply_text(x->a, x->cmd, 1, buf_str(&msg));
+	session_reply_text(x->a, x->cmd, 1, buf_str(&msg));
 	buf_release(&msg);
 }
 
@@ -428,9 +428,9 @@ static int allowed(const struct cmd_ctx *x)
 		break;
 	}
 	if (!ok)
-		reply_text(x->a, x->cmd, 1, d->not_allowed.en ? text_of(&d->not_allowed, x->loc)
-			   : L(x->loc, "You are not playing in this game.",
-			       "No juegas en esta partida."));
+		session_reply_text(x->a, x->cmd, 1, d->not_allowed.en ? text_of(&d->not_allowed, x->loc)
+				   : L(x->loc, "You are not playing in this game.",
+				       "No juegas en esta partida."));
 	return ok;
 }
 
@@ -442,8 +442,8 @@ static int refuse_if_paused(const struct cmd_ctx *x)
 	settings_read(&x->s->rec, &rs);
 	if (!rs.paused)
 		return 0;
-	reply_text(x->a, x->cmd, 1, L(x->loc, "The game is paused. `game resume` to go on.",
-				      "La partida está en pausa. `game resume` para seguir."));
+	session_reply_text(x->a, x->cmd, 1, L(x->loc, "The game is paused. `game resume` to go on.",
+					      "La partida está en pausa. `game resume` para seguir."));
 	return 1;
 }
 
@@ -474,16 +474,16 @@ static void handle_once(struct session_mgr *m, struct adapter *a, const struct c
 	if (cmd->text_len > COMMAND_MAX_BYTES) {
 		cmd_refused(m);
 		loc = cmd_loc(m, cmd, NULL);
-		reply_text(a, cmd, 1, L(loc, "That message is too long for a command.",
-					"Ese mensaje es demasiado largo para una orden."));
+		session_reply_text(a, cmd, 1, L(loc, "That message is too long for a command.",
+						"Ese mensaje es demasiado largo para una orden."));
 		return;
 	}
 	if (!utf8_valid(cmd->text, cmd->text_len) || !utf8_valid(cmd->name, strlen(cmd->name)) ||
 	    !utf8_valid(cmd->user, strlen(cmd->user))) {
 		cmd_refused(m);
 		loc = cmd_loc(m, cmd, NULL);
-		reply_text(a, cmd, 1, L(loc, "That message is not valid text (UTF-8).",
-					"Ese mensaje no es texto válido (UTF-8)."));
+		session_reply_text(a, cmd, 1, L(loc, "That message is not valid text (UTF-8).",
+						"Ese mensaje no es texto válido (UTF-8)."));
 		return;
 	}
 	if (strlen(cmd->platform) >= sizeof(s->rec.platform) ||
@@ -491,8 +491,8 @@ static void handle_once(struct session_mgr *m, struct adapter *a, const struct c
 	    strlen(cmd->name) >= 128 || !cmd->user[0]) {
 		cmd_refused(m);
 		loc = cmd_loc(m, cmd, NULL);
-		reply_text(a, cmd, 1, L(loc, "Your user or room name is too long.",
-					"Tu nombre de usuario o de sala es demasiado largo."));
+		session_reply_text(a, cmd, 1, L(loc, "Your user or room name is too long.",
+						"Tu nombre de usuario o de sala es demasiado largo."));
 		return;
 	}
 	s = session_find(m, cmd->platform, cmd->room, &err);
@@ -500,8 +500,8 @@ static void handle_once(struct session_mgr *m, struct adapter *a, const struct c
 		log_err("loading %s/%s: %s", cmd->platform, cmd->room, buf_str(&err));
 		m->outcome = METER_FAILED;
 		loc = cmd_loc(m, cmd, NULL);
-		reply_text(a, cmd, 1, L(loc, "This room's game could not be loaded (an internal error).",
-					"No se pudo cargar la partida de esta sala (un error interno)."));
+		session_reply_text(a, cmd, 1, L(loc, "This room's game could not be loaded (an internal error).",
+						"No se pudo cargar la partida de esta sala (un error interno)."));
 		buf_release(&err);
 		return;
 	}
@@ -513,10 +513,10 @@ static void handle_once(struct session_mgr *m, struct adapter *a, const struct c
 		 * position the player no longer sees.  Positions count moves,
 		 * so a settings change does not age the board. */
 		cmd_refused(m);
-		reply_text(a, cmd, 1, !s || s->rec.id != cmd->expect_session ||
-			   s->rec.status != SESSION_ACTIVE
-			   ? L(loc, "That button belongs to a game that is over. Nothing changed.",
-			       "Ese botón es de una partida que ya terminó. No ha cambiado nada.")
+		session_reply_text(a, cmd, 1, !s || s->rec.id != cmd->expect_session ||
+				   s->rec.status != SESSION_ACTIVE
+				   ? L(loc, "That button belongs to a game that is over. Nothing changed.",
+				       "Ese botón es de una partida que ya terminó. No ha cambiado nada.")
 			   : L(loc, "That board is out of date: the game has moved on, so nothing "
 			       "changed. Use the newest board, or `moves`.",
 			       "Ese tablero está desfasado: la partida ha avanzado, así que no ha "
@@ -530,7 +530,7 @@ static void handle_once(struct session_mgr *m, struct adapter *a, const struct c
 		cmd_refused(m);
 		buf_setf(&err, L(loc, "Unknown command \"%s\". Type `help`.",
 				 "Orden desconocida \"%s\". Escribe `help`."), word);
-		reply_text(a, cmd, 1, buf_str(&err));
+		session_reply_text(a, cmd, 1, buf_str(&err));
 		buf_release(&err);
 		return;
 	}
@@ -546,7 +546,7 @@ static void handle_once(struct session_mgr *m, struct adapter *a, const struct c
 	x.s = s;
 	x.args = args;
 	x.loc = loc;
-	x.seat = s ? seat_of(s, cmd->user) : -1;
+	x.seat = s ? session_seat_of(s, cmd->user) : -1;
 	if (checks_pass(&x))
 		def->run(&x);
 	else
@@ -592,7 +592,7 @@ static int find_seated(void *ctx, const struct session_rec *rec)
 	struct seated *f = ctx;
 
 	if (!f->n++)
-		copy_field(f->room, sizeof(f->room), rec->room);
+		session_copy_field(f->room, sizeof(f->room), rec->room);
 	return f->n > 1;
 }
 
@@ -635,7 +635,7 @@ static int throttled(struct session_mgr *m, struct adapter *a, const struct comm
 			"ni se ejecutarán las siguientes durante %lld segundos."),
 			 m->throttle.burst, (long long)((m->throttle.period_ms + 999) / 1000),
 			 (long long)((wait_ms + 999) / 1000));
-		reply_text(a, cmd, 1, buf_str(&msg));
+		session_reply_text(a, cmd, 1, buf_str(&msg));
 		buf_release(&msg);
 	}
 	return 1;
@@ -711,7 +711,7 @@ static void handle_counted(struct session_mgr *m, struct adapter *a, const struc
 			enum locale loc = cmd_loc(m, cmd, NULL);
 
 			cmd_refused(m);
-			reply_text(a, cmd, 1, L(loc,
+			session_reply_text(a, cmd, 1, L(loc,
 				"You play in several rooms: send the command in the game's room "
 				"(with the prefix).",
 				"Juegas en varias salas: envía la orden en la sala de la partida "

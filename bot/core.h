@@ -21,26 +21,26 @@
 #include "util/rich.h"
 #include "util/scene.h"
 
-int64_t mgr_now(struct session_mgr *m);
-int copy_field(char *dst, size_t n, const char *src);
+int64_t session_now(struct session_mgr *m);
+int session_copy_field(char *dst, size_t n, const char *src);
 /* The room's language (s may be NULL: the bot's default). */
 enum locale session_loc(const struct session *s, struct session_mgr *m);
 /* The room's language, else the caller's client's, else the default. */
 enum locale cmd_loc(struct session_mgr *m, const struct command *cmd,
 		    const struct session *s);
-struct adapter *mgr_adapter(struct session_mgr *m, const char *platform);
+struct adapter *session_adapter(struct session_mgr *m, const char *platform);
 /* user's human seat in s, or -1. */
-int seat_of(const struct session *s, const char *user);
-void seat_names(const struct session *s, const char *names[GAME_MAX_SEATS]);
-void view_init(const struct session *s, enum locale loc, const char **names,
-	       struct game_view *v);
+int session_seat_of(const struct session *s, const char *user);
+void session_seat_names(const struct session *s, const char *names[GAME_MAX_SEATS]);
+void session_view_init(const struct session *s, enum locale loc, const char **names,
+		       struct game_view *v);
 /* Answers cmd (priv: privately) with text, one rich line per text line. */
-void reply_text(struct adapter *a, const struct command *cmd, int priv, const char *text);
-void reply_rich(struct adapter *a, const struct command *cmd, int priv, const struct rich *r);
+void session_reply_text(struct adapter *a, const struct command *cmd, int priv, const char *text);
+void session_reply_rich(struct adapter *a, const struct command *cmd, int priv, const struct rich *r);
 /* After a failed change_commit: tells the user nothing changed (unless the
  * command will run again, or this process lost the platform's lease). */
-void reply_commit_failed(struct session_mgr *m, struct adapter *a, const struct command *cmd,
-			 enum locale loc);
+void session_reply_commit_failed(struct session_mgr *m, struct adapter *a, const struct command *cmd,
+				 enum locale loc);
 
 /* session_mgr_find without starting an entry: a cached copy is checked
  * against the store at most once per epoch (several processes). */
@@ -52,16 +52,16 @@ int session_platforms(struct session_mgr *m, const char *out[SESSION_MAX_ADAPTER
 /* The cache of sessions by room.  cache_put takes s (and frees the
  * session it replaces); cache_get reads no store. */
 void session_free(struct session *s);
-void cache_put(struct session_mgr *m, struct session *s);
-struct session *cache_get(struct session_mgr *m, const char *platform, const char *room);
+void session_cache_put(struct session_mgr *m, struct session *s);
+struct session *session_cache_get(struct session_mgr *m, const char *platform, const char *room);
 
 /* session_replay, also marking each line with its action (marks) and
  * finding the seq of user's last action (*user_last, 0 when none). */
 struct capture;
-int replay_marked(const struct game_ops *ops, const struct session_rec *rec,
-		  struct store *store, void *st, struct game_log *log,
-		  struct capture *marks, const char *user, int64_t *user_last,
-		  struct buf *err);
+int session_replay_marked(const struct game_ops *ops, const struct session_rec *rec,
+			  struct store *store, void *st, struct game_log *log,
+			  struct capture *marks, const char *user, int64_t *user_last,
+			  struct buf *err);
 
 /* One log line, with where it came from: the action (seq; 0 when not
  * known) and whether an AI seat's decision wrote it (a room update may
@@ -82,9 +82,9 @@ struct capture {
 	int64_t seq;
 };
 
-void capture_init(struct capture *c, enum locale loc, const char *const *names);
-void capture_mark(struct capture *c, int64_t seq, int by_ai);
-void capture_release(struct capture *c);
+void session_capture_init(struct capture *c, enum locale loc, const char *const *names);
+void session_capture_mark(struct capture *c, int64_t seq, int by_ai);
+void session_capture_release(struct capture *c);
 
 /* ---- what a change carries ---- */
 
@@ -118,7 +118,7 @@ struct pending {
 	size_t n, cap;
 };
 
-void pending_release(struct pending *p);
+void session_pending_release(struct pending *p);
 
 struct change {
 	struct session *s;		/* the live session (or a new one) */

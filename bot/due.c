@@ -32,7 +32,7 @@ static int64_t idle_since(const struct room_settings *rs, int64_t last_at)
 }
 
 /* When a session in this state next needs attention (unix seconds), or 0. */
-int64_t compute_due(const struct session_rec *rec, const struct game_ops *ops,
+int64_t due_compute(const struct session_rec *rec, const struct game_ops *ops,
 		    const void *st, int64_t last_at)
 {
 	struct room_settings rs;
@@ -46,7 +46,7 @@ int64_t compute_due(const struct session_rec *rec, const struct game_ops *ops,
 	if (rs.paused)
 		return 0;
 	aw = ops->awaiting(st);
-	if ((aw & bot_seats(rec)) && ai_searches(rec, ops))
+	if ((aw & ai_bot_seats(rec)) && ai_searches(rec, ops))
 		return last_at > 0 ? last_at : 1;	/* AI seats to think (run_bots): now */
 	for (i = 0; i < rec->nseats; i++)
 		human |= (aw & (1u << i)) && !rec->seats[i].is_bot;
@@ -65,7 +65,7 @@ int64_t compute_due(const struct session_rec *rec, const struct game_ops *ops,
 
 static int64_t session_due(const struct session *s)
 {
-	return compute_due(&s->rec, s->ops, s->st, s->last_at);
+	return due_compute(&s->rec, s->ops, s->st, s->last_at);
 }
 
 /* Does what is due in s now.  0, or -1 when it could not be stored (s
@@ -79,10 +79,10 @@ static int session_attend(struct session_mgr *m, struct session *s)
 	struct capture cap;
 	struct change c;
 	unsigned aw = s->ops->awaiting(s->st), idle = 0;
-	int64_t now = mgr_now(m), since;
+	int64_t now = session_now(m), since;
 	int i, ret = -1;
 
-	if ((aw & bot_seats(&s->rec)) && ai_searches(&s->rec, s->ops)) {
+	if ((aw & ai_bot_seats(&s->rec)) && ai_searches(&s->rec, s->ops)) {
 		ai_think(m, s);
 		return 0;
 	}
@@ -92,8 +92,8 @@ static int session_attend(struct session_mgr *m, struct session *s)
 		if ((aw & (1u << i)) && !s->rec.seats[i].is_bot)
 			idle |= 1u << i;
 	change_init(&c, s);
-	seat_names(s, names);
-	capture_init(&cap, loc, names);
+	session_seat_names(s, names);
+	session_capture_init(&cap, loc, names);
 	if (rs.timeout_h && now >= since + (int64_t)rs.timeout_h * 3600) {
 		for (i = 0; i < s->rec.nseats; i++)
 			if (idle & (1u << i))
@@ -120,7 +120,7 @@ static int session_attend(struct session_mgr *m, struct session *s)
 			settings_write(&c.rec, &rs);
 			for (i = 0; i < (int)cap.n; i++)
 				rich_line(&r, "%s", cap.v[i].text);
-			pending_add(m, &c.out, s, NULL, &r, NULL);
+			outbox_pending_add(m, &c.out, s, NULL, &r, NULL);
 			rich_release(&r);
 		}
 	} else if (rs.remind_h) {
@@ -135,8 +135,8 @@ static int session_attend(struct session_mgr *m, struct session *s)
 		rich_line(&r, L(loc, "Reminder: no decision for %lld hours.",
 				"Recordatorio: %lld horas sin decidir."),
 			  (long long)((now - since) / 3600));
-		add_waiting(s, s->st, loc, &r, idle);
-		pending_add(m, &c.out, s, NULL, &r, NULL);
+		outbox_add_waiting(s, s->st, loc, &r, idle);
+		outbox_pending_add(m, &c.out, s, NULL, &r, NULL);
 		rich_release(&r);
 	}	/* else nothing was due yet: the commit stores the right due time */
 	if (change_commit(m, &c, &err))
@@ -145,7 +145,7 @@ static int session_attend(struct session_mgr *m, struct session *s)
 	else
 		ret = 0;
 out:
-	capture_release(&cap);
+	session_capture_release(&cap);
 	change_release(&c);
 	buf_release(&err);
 	return ret;
@@ -172,7 +172,7 @@ int64_t session_mgr_next_due(struct session_mgr *m)
 	 * the timer itself).  With several processes the earliest due time
 	 * may be another live node's work, which this one cannot claim: the
 	 * same one-second look. */
-	if ((m->thinking || m->node[0]) && next && next <= (now = mgr_now(m)))
+	if ((m->thinking || m->node[0]) && next && next <= (now = session_now(m)))
 		next = now + 1;
 	return next;
 }
@@ -190,19 +190,19 @@ struct due_list {
 static int collect_due(void *ctx, const struct session_rec *rec)
 {
 	struct due_list *l = ctx;
-	struct session *s = cache_get(l->m, rec->platform, rec->room);
+	struct session *s = session_cache_get(l->m, rec->platform, rec->room);
 
 	if (s && s->thinking && s->rec.id == rec->id)
 		return 0;	/* due until its answer is stored; not a slot */
-	copy_field(l->v[l->n].platform, sizeof(l->v[l->n].platform), rec->platform);
-	copy_field(l->v[l->n].room, sizeof(l->v[l->n].room), rec->room);
+	session_copy_field(l->v[l->n].platform, sizeof(l->v[l->n].platform), rec->platform);
+	session_copy_field(l->v[l->n].room, sizeof(l->v[l->n].room), rec->room);
 	l->v[l->n].id = rec->id;
 	return ++l->n == sizeof(l->v) / sizeof(l->v[0]);	/* the rest: next tick */
 }
 
 int64_t session_mgr_tick(struct session_mgr *m)
 {
-	int64_t now = mgr_now(m);
+	int64_t now = session_now(m);
 	struct due_list *l = xcalloc(1, sizeof(*l));
 	struct buf err = BUF_INIT;
 	int64_t next;

@@ -8,7 +8,7 @@
 #include "bot/core.h"
 
 /* When a session in this state next needs attention (unix seconds), or 0. */
-int64_t compute_due(const struct session_rec *rec, const struct game_ops *ops,
+int64_t due_compute(const struct session_rec *rec, const struct game_ops *ops,
 		    const void *st, int64_t last_at);
 
 #endif

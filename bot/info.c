@@ -46,28 +46,28 @@ void cmd_log(const struct cmd_ctx *x)
 
 		n = strtol(args, &end, 10);
 		if (*end || n < count->min || n > count->max) {
-			reply_text(a, cmd, 1, L(loc, "Usage: `log [n]` (n from 1 to 500) or `log all`.",
-						"Uso: `log [n]` (n de 1 a 500) o `log all`."));
+			session_reply_text(a, cmd, 1, L(loc, "Usage: `log [n]` (n from 1 to 500) or `log all`.",
+							"Uso: `log [n]` (n de 1 a 500) o `log all`."));
 			return;
 		}
 	}
 	if (!session_log_replays(s)) {
-		reply_text(a, cmd, 1, L(loc,
+		session_reply_text(a, cmd, 1, L(loc,
 			"This game began under an earlier version of the bot's rules, so its log "
 			"cannot be replayed. The game itself goes on: `board` shows where it stands.",
 			"Esta partida empezó con una versión anterior de las reglas del bot, así que "
 			"su registro no se puede reproducir. La partida sigue: `board` muestra cómo va."));
 		return;
 	}
-	seat_names(s, names);
-	capture_init(&cap, loc, names);
+	session_seat_names(s, names);
+	session_capture_init(&cap, loc, names);
 	st = game_state_new(s->ops);
-	if (replay_marked(s->ops, &s->rec, m->store, st, &cap.log, &cap,
-			  seat >= 0 ? cmd->user : NULL, &mine, &err)) {
+	if (session_replay_marked(s->ops, &s->rec, m->store, st, &cap.log, &cap,
+				  seat >= 0 ? cmd->user : NULL, &mine, &err)) {
 		log_err("log replay of %s/%s failed: %s", s->rec.platform, s->rec.room,
 			buf_str(&err));
-		reply_text(a, cmd, 1, L(loc, "The log could not be read (an internal error).",
-					"No se pudo leer el registro (un error interno)."));
+		session_reply_text(a, cmd, 1, L(loc, "The log could not be read (an internal error).",
+						"No se pudo leer el registro (un error interno)."));
 		goto out;
 	}
 	for (i = 0; i < cap.n; i++) {
@@ -103,12 +103,12 @@ void cmd_log(const struct cmd_ctx *x)
 	else if (!asked && since > LOG_SINCE_MAX)
 		rich_line(&pub, "%s", L(loc, "(more since your last move: `log all`)",
 					"(hay más desde tu última jugada: `log all`)"));
-	reply_rich(a, cmd, export, &pub);
+	session_reply_rich(a, cmd, export, &pub);
 	if (priv.n)
-		reply_rich(a, cmd, 1, &priv);
+		session_reply_rich(a, cmd, 1, &priv);
 out:
 	free(st);
-	capture_release(&cap);
+	session_capture_release(&cap);
 	rich_release(&pub);
 	rich_release(&priv);
 	buf_release(&err);
@@ -128,8 +128,8 @@ void cmd_help(const struct cmd_ctx *x)
 	rich_heading(&r, "%s", L(loc, "tabula commands", "Órdenes de tabula"));
 	commands_help(loc, &block);
 	rich_mono(&r, buf_str(&block));
-	rich_line(&r, L(loc, "Games: %s.", "Juegos: %s."), game_ids());
-	reply_rich(x->a, x->cmd, cmd_private(x), &r);
+	rich_line(&r, L(loc, "Games: %s.", "Juegos: %s."), lobby_game_ids());
+	session_reply_rich(x->a, x->cmd, cmd_private(x), &r);
 	rich_release(&r);
 	buf_release(&block);
 }
@@ -167,7 +167,7 @@ static int list_mine(void *ctx, const struct session_rec *rec)
 		rich_text(f->r, "%s", L(f->loc, ": in the lobby", ": en la sala de espera"));
 	} else {
 		unsigned aw = s->st ? s->ops->awaiting(s->st) : 0;
-		int64_t h = (mgr_now(f->m) - s->last_at) / 3600;
+		int64_t h = (session_now(f->m) - s->last_at) / 3600;
 
 		if (aw & (1u << seat)) {
 			rich_text(f->r, ": ");
@@ -203,7 +203,7 @@ void cmd_mygames(const struct cmd_ctx *x)
 	if (!f.n)
 		rich_line(&r, "%s", L(f.loc, "You are not in any game here.",
 				      "No juegas ninguna partida aquí."));
-	reply_rich(x->a, cmd, cmd_private(x), &r);
+	session_reply_rich(x->a, cmd, cmd_private(x), &r);
 	rich_release(&r);
 	buf_release(&err);
 }
@@ -231,13 +231,13 @@ void cmd_rules(const struct cmd_ctx *x)
 		struct buf msg = BUF_INIT;
 
 		buf_setf(&msg, L(loc, "Usage: `rules <game> [topic]`. Games: %s.",
-				 "Uso: `rules <juego> [tema]`. Juegos: %s."), game_ids());
-		reply_text(a, cmd, 1, buf_str(&msg));
+				 "Uso: `rules <juego> [tema]`. Juegos: %s."), lobby_game_ids());
+		session_reply_text(a, cmd, 1, buf_str(&msg));
 		buf_release(&msg);
 		return;
 	}
 	g->rules(*args ? args : NULL, loc, &r);
-	reply_rich(a, cmd, cmd_private(x), &r);
+	session_reply_rich(a, cmd, cmd_private(x), &r);
 	rich_release(&r);
 }
 
@@ -263,8 +263,8 @@ void cmd_card(const struct cmd_ctx *x)
 	size_t i;
 
 	if (!*args) {
-		reply_text(a, cmd, 1, L(loc, "Usage: `card [game] <name>`.",
-					"Uso: `card [juego] <nombre>`."));
+		session_reply_text(a, cmd, 1, L(loc, "Usage: `card [game] <name>`.",
+						"Uso: `card [juego] <nombre>`."));
 		return;
 	}
 	text_word(&rest, word, sizeof(word));
@@ -310,7 +310,7 @@ void cmd_card(const struct cmd_ctx *x)
 	else
 		rich_line(&r, "%s", L(loc, "No such card.", "No existe esa carta."));
 reply:
-	reply_rich(a, cmd, cmd_private(x), &r);
+	session_reply_rich(a, cmd, cmd_private(x), &r);
 	rich_release(&r);
 	rich_release(&tmp);
 	buf_release(&also);

@@ -22,12 +22,12 @@ static struct session *session_new(struct session_mgr *m, const struct command *
 	struct session *s = xcalloc(1, sizeof(*s));
 
 	session_rec_init(&s->rec);
-	copy_field(s->rec.platform, sizeof(s->rec.platform), cmd->platform);
-	copy_field(s->rec.room, sizeof(s->rec.room), cmd->room);
-	copy_field(s->rec.game, sizeof(s->rec.game), ops->id);
-	copy_field(s->rec.creator, sizeof(s->rec.creator), cmd->user);
+	session_copy_field(s->rec.platform, sizeof(s->rec.platform), cmd->platform);
+	session_copy_field(s->rec.room, sizeof(s->rec.room), cmd->room);
+	session_copy_field(s->rec.game, sizeof(s->rec.game), ops->id);
+	session_copy_field(s->rec.creator, sizeof(s->rec.creator), cmd->user);
 	s->rec.status = SESSION_LOBBY;
-	s->rec.created = mgr_now(m);
+	s->rec.created = session_now(m);
 	s->ops = ops;
 	return s;
 }
@@ -40,15 +40,15 @@ static int add_seat(struct session_rec *rec, const char *user, const char *name,
 		return -1;
 	seat = &rec->seats[rec->nseats];
 	memset(seat, 0, sizeof(*seat));
-	if (copy_field(seat->user, sizeof(seat->user), user) ||
-	    copy_field(seat->name, sizeof(seat->name), name))
+	if (session_copy_field(seat->user, sizeof(seat->user), user) ||
+	    session_copy_field(seat->name, sizeof(seat->name), name))
 		return -1;
 	seat->is_bot = is_bot;
 	rec->nseats++;
 	return 0;
 }
 
-const char *status_word(enum session_status st, enum locale loc)
+const char *lobby_status_word(enum session_status st, enum locale loc)
 {
 	switch (st) {
 	case SESSION_LOBBY:
@@ -64,7 +64,7 @@ const char *status_word(enum session_status st, enum locale loc)
 }
 
 /* "fortuna, gtr": the registered game ids, for help and errors. */
-const char *game_ids(void)
+const char *lobby_game_ids(void)
 {
 	static char ids[256];
 	const struct game_ops *const *all = game_all();
@@ -83,7 +83,7 @@ void lobby_summary(struct session_mgr *m, const struct session *s, enum locale l
 {
 	int i;
 
-	rich_heading(r, "%s — %s", s->ops->name[loc], status_word(s->rec.status, loc));
+	rich_heading(r, "%s — %s", s->ops->name[loc], lobby_status_word(s->rec.status, loc));
 	if (s->rec.options[0])
 		rich_line(r, "%s %s", L(loc, "Options:", "Opciones:"), s->rec.options);
 	rich_text(r, L(loc, "Seats (%d of %d–%d):", "Asientos (%d de %d–%d):"),
@@ -181,10 +181,10 @@ static int lobby_cap_reached(struct session_mgr *m, struct adapter *a,
 	if (store_sessions_of_user(m->store, cmd->platform, cmd->user, count_lobby, &mine, &err) ||
 	    store_count_lobbies(m->store, cmd->platform, &all, &err)) {
 		log_err("counting lobbies on %s: %s", cmd->platform, buf_str(&err));
-		reply_text(a, cmd, 1, L(loc, "The bot could not check its lobbies (an internal "
-					"error); nothing changed. Please try again in a moment.",
-					"El bot no pudo revisar sus salas de espera (un error interno); "
-					"nada ha cambiado. Inténtalo de nuevo en un momento."));
+		session_reply_text(a, cmd, 1, L(loc, "The bot could not check its lobbies (an internal "
+						"error); nothing changed. Please try again in a moment.",
+						"El bot no pudo revisar sus salas de espera (un error interno); "
+						"nada ha cambiado. Inténtalo de nuevo en un momento."));
 	} else if (m->max_lobbies_user && mine >= m->max_lobbies_user) {
 		buf_setf(&msg, L(loc, "You are already waiting in %u lobbies here, the most one "
 				 "player may have. Start one of them, or `game leave` one (`mygames` "
@@ -192,15 +192,15 @@ static int lobby_cap_reached(struct session_mgr *m, struct adapter *a,
 				 "Ya esperas en %u salas de espera aquí, el máximo por jugador. Empieza "
 				 "una, o deja una con `game leave` (`mygames` las lista), antes de "
 				 "abrir otra."), mine);
-		reply_text(a, cmd, 1, buf_str(&msg));
+		session_reply_text(a, cmd, 1, buf_str(&msg));
 	} else if (opening && m->max_lobbies_platform &&
 		   all >= (int64_t)m->max_lobbies_platform) {
 		log_warn("%s has %lld open lobbies (the cap): `game new` refused", cmd->platform,
 			 (long long)all);
-		reply_text(a, cmd, 1, L(loc, "Too many games are waiting for players right now, "
-					"so no new one can open. Join one, or try again later.",
-					"Ahora mismo hay demasiadas partidas esperando jugadores, así "
-					"que no se puede abrir otra. Únete a una, o inténtalo más tarde."));
+		session_reply_text(a, cmd, 1, L(loc, "Too many games are waiting for players right now, "
+						"so no new one can open. Join one, or try again later.",
+						"Ahora mismo hay demasiadas partidas esperando jugadores, así "
+						"que no se puede abrir otra. Únete a una, o inténtalo más tarde."));
 	} else {
 		full = 0;
 	}
@@ -228,21 +228,21 @@ void cmd_game_new(const struct cmd_ctx *x)
 
 	if (!text_word(&args, gname, sizeof(gname))) {
 		buf_setf(&err, L(loc, "Which game? `game new <game>`; games: %s",
-				 "¿Qué juego? `game new <juego>`; juegos: %s"), game_ids());
-		reply_text(a, cmd, 1, buf_str(&err));
+				 "¿Qué juego? `game new <juego>`; juegos: %s"), lobby_game_ids());
+		session_reply_text(a, cmd, 1, buf_str(&err));
 		goto out;
 	}
 	ops = game_find(gname);
 	if (!ops) {
 		buf_setf(&err, L(loc, "Unknown game \"%s\". Games: %s",
-				 "Juego desconocido \"%s\". Juegos: %s"), gname, game_ids());
-		reply_text(a, cmd, 1, buf_str(&err));
+				 "Juego desconocido \"%s\". Juegos: %s"), gname, lobby_game_ids());
+		session_reply_text(a, cmd, 1, buf_str(&err));
 		goto out;
 	}
 	/* normalise the options and let the game judge them now, not at start */
 	options_normalise(args, &opts);
 	if (options_unknown(ops, buf_str(&opts), loc, &err)) {
-		reply_text(a, cmd, 1, buf_str(&err));
+		session_reply_text(a, cmd, 1, buf_str(&err));
 		goto out;
 	}
 	probe = game_state_new(ops);
@@ -251,7 +251,7 @@ void cmd_game_new(const struct cmd_ctx *x)
 		struct buf msg = BUF_INIT;
 
 		buf_printf(&msg, "%s %s", buf_str(&err), ops->options_help ? ops->options_help : "");
-		reply_text(a, cmd, 1, buf_str(&msg));
+		session_reply_text(a, cmd, 1, buf_str(&msg));
 		buf_release(&msg);
 		free(probe);
 		goto out;
@@ -260,11 +260,11 @@ void cmd_game_new(const struct cmd_ctx *x)
 	if (lobby_cap_reached(m, a, cmd, loc, 1))
 		goto out;
 	s = session_new(m, cmd, ops);
-	copy_field(s->rec.options, sizeof(s->rec.options), buf_str(&opts));
+	session_copy_field(s->rec.options, sizeof(s->rec.options), buf_str(&opts));
 	/* the room's language (cmd_loc): the last game's here, else the
 	 * caller's client (Discord), else the bot's default; `game settings
 	 * locale` changes it */
-	copy_field(s->rec.locale, sizeof(s->rec.locale), locale_code(loc));
+	session_copy_field(s->rec.locale, sizeof(s->rec.locale), locale_code(loc));
 	if (cur) {
 		/* the form of boards is the room's: the next game keeps it, as
 		 * it keeps the room's language */
@@ -278,21 +278,21 @@ void cmd_game_new(const struct cmd_ctx *x)
 	}
 	change_init(&c, s);
 	if (add_seat(&c.rec, cmd->user, cmd->name, 0)) {
-		reply_text(a, cmd, 1, L(loc, "Your name is too long.", "Tu nombre es demasiado largo."));
+		session_reply_text(a, cmd, 1, L(loc, "Your name is too long.", "Tu nombre es demasiado largo."));
 		change_release(&c);
 		session_free(s);
 		goto out;
 	}
 	if (change_commit(m, &c, &err)) {
-		reply_commit_failed(m, a, cmd, loc);
+		session_reply_commit_failed(m, a, cmd, loc);
 		change_release(&c);
 		session_free(s);
 		goto out;
 	}
 	change_release(&c);
-	cache_put(m, s);
+	session_cache_put(m, s);
 	lobby_summary(m, s, loc, &r);
-	reply_rich(a, cmd, 0, &r);
+	session_reply_rich(a, cmd, 0, &r);
 out:
 	rich_release(&r);
 	buf_release(&err);
@@ -307,10 +307,10 @@ static void lobby_commit(struct session_mgr *m, struct adapter *a, const struct 
 	struct rich r = RICH_INIT;
 
 	if (change_commit(m, c, &err)) {
-		reply_commit_failed(m, a, cmd, loc);
+		session_reply_commit_failed(m, a, cmd, loc);
 	} else {
 		lobby_summary(m, c->s, loc, &r);
-		reply_rich(a, cmd, 0, &r);
+		session_reply_rich(a, cmd, 0, &r);
 	}
 	rich_release(&r);
 	buf_release(&err);
@@ -327,14 +327,14 @@ void cmd_game_join(const struct cmd_ctx *x)
 	struct change c;
 
 	if (s->rec.nseats >= s->ops->max_players) {
-		reply_text(a, cmd, 1, L(loc, "The game is full.", "La partida está completa."));
+		session_reply_text(a, cmd, 1, L(loc, "The game is full.", "La partida está completa."));
 		return;
 	}
 	if (lobby_cap_reached(m, a, cmd, loc, 0))
 		return;
 	change_init(&c, s);
 	if (add_seat(&c.rec, cmd->user, cmd->name, 0))
-		reply_text(a, cmd, 1, L(loc, "Your name is too long.", "Tu nombre es demasiado largo."));
+		session_reply_text(a, cmd, 1, L(loc, "Your name is too long.", "Tu nombre es demasiado largo."));
 	else
 		lobby_commit(m, a, cmd, &c, loc);
 	change_release(&c);
@@ -355,7 +355,7 @@ void cmd_game_leave(const struct cmd_ctx *x)
 	memmove(&c.rec.seats[seat], &c.rec.seats[seat + 1],
 		(size_t)(c.rec.nseats - seat - 1) * sizeof(c.rec.seats[0]));
 	c.rec.nseats--;
-	if (humans_of(&c.rec)) {
+	if (votes_humans_of(&c.rec)) {
 		lobby_commit(m, a, cmd, &c, loc);
 	} else {
 		/* nobody is left to start it, nor to abort it: it would hold
@@ -364,9 +364,9 @@ void cmd_game_leave(const struct cmd_ctx *x)
 
 		c.rec.status = SESSION_ABORTED;
 		if (change_commit(m, &c, &err))
-			reply_commit_failed(m, a, cmd, loc);
+			session_reply_commit_failed(m, a, cmd, loc);
 		else
-			reply_text(a, cmd, 0, L(loc,
+			session_reply_text(a, cmd, 0, L(loc,
 				"Nobody is seated any more: the lobby is closed. `game new <game>` opens another.",
 				"Ya no queda nadie sentado: la sala de espera se cierra. "
 				"`game new <juego>` abre otra."));
@@ -394,8 +394,8 @@ void cmd_game_addbot(const struct cmd_ctx *x)
 		long v = strtol(word, &end, 10);
 
 		if (*end || v < count->min || v > count->max || *args) {
-			reply_text(a, cmd, 1, L(loc, "Usage: `game addbot [n]`, n a small number.",
-						"Uso: `game addbot [n]`, n un número pequeño."));
+			session_reply_text(a, cmd, 1, L(loc, "Usage: `game addbot [n]`, n a small number.",
+							"Uso: `game addbot [n]`, n un número pequeño."));
 			return;
 		}
 		n = (int)v;
@@ -405,7 +405,7 @@ void cmd_game_addbot(const struct cmd_ctx *x)
 
 		buf_setf(&msg, L(loc, "Only %d seat(s) left.", "Solo quedan %d asiento(s)."),
 			 s->ops->max_players - s->rec.nseats);
-		reply_text(a, cmd, 1, buf_str(&msg));
+		session_reply_text(a, cmd, 1, buf_str(&msg));
 		buf_release(&msg);
 		return;
 	}
@@ -444,13 +444,13 @@ void cmd_game_start(const struct cmd_ctx *x)
 				 "%s necesita de %d a %d jugadores; hay %d."),
 			 s->ops->name[loc], s->ops->min_players, s->ops->max_players,
 			 s->rec.nseats);
-		reply_text(a, cmd, 1, buf_str(&err));
+		session_reply_text(a, cmd, 1, buf_str(&err));
 		buf_release(&err);
 		return;
 	}
 	change_init(&c, s);
-	seat_names(s, names);
-	capture_init(&cap, loc, names);
+	session_seat_names(s, names);
+	session_capture_init(&cap, loc, names);
 	c.rec.seed = ((uint64_t)rng_next(&m->rng) << 32) | rng_next(&m->rng);
 	c.rec.status = SESSION_ACTIVE;
 	{
@@ -464,17 +464,17 @@ void cmd_game_start(const struct cmd_ctx *x)
 	c.st = game_state_new(s->ops);
 	if (s->ops->setup(c.st, c.rec.nseats, c.rec.seed, c.rec.options, &err) ||
 	    (s->ops->intro && (s->ops->intro(c.st, &cap.log), 0)) ||
-	    run_bots(m, &c, &cap, &err)) {
+	    ai_run_bots(m, &c, &cap, &err)) {
 		log_err("start of %s/%s failed: %s", s->rec.platform, s->rec.room, buf_str(&err));
-		reply_text(a, cmd, 1, L(loc, "The game could not start (an internal error).",
-					"La partida no pudo empezar (un error interno)."));
+		session_reply_text(a, cmd, 1, L(loc, "The game could not start (an internal error).",
+						"La partida no pudo empezar (un error interno)."));
 		goto out;
 	}
 	c.actor = cmd->user;
 	change_moved(m, &c, &cap);
 	change_commit_answer(m, &c, a, cmd, loc);
 out:
-	capture_release(&cap);
+	session_capture_release(&cap);
 	change_release(&c);
 	buf_release(&err);
 }
@@ -490,17 +490,17 @@ void cmd_game_status(const struct cmd_ctx *x)
 	struct rich r = RICH_INIT;
 
 	if (!s) {
-		reply_text(a, cmd, 0, L(loc, "No game here yet. Open one with `game new fortuna`.",
-					"Aún no hay partida aquí. Abre una con `game new fortuna`."));
+		session_reply_text(a, cmd, 0, L(loc, "No game here yet. Open one with `game new fortuna`.",
+						"Aún no hay partida aquí. Abre una con `game new fortuna`."));
 		return;
 	}
 	lobby_summary(m, s, loc, &r);
 	if (s->st && s->rec.status == SESSION_ACTIVE) {
-		add_waiting(s, s->st, loc, &r, 0);
+		outbox_add_waiting(s, s->st, loc, &r, 0);
 		rich_line(&r, L(loc, "Moves so far: %lld.", "Jugadas hasta ahora: %lld."),
 			  (long long)s->last_seq);
 	}
-	reply_rich(a, cmd, 0, &r);
+	session_reply_rich(a, cmd, 0, &r);
 	rich_release(&r);
 }
 
@@ -527,30 +527,30 @@ void cmd_game_abort(const struct cmd_ctx *x)
 	change_init(&c, s);
 	if (strcmp(s->rec.creator, cmd->user)) {
 		v = votes_load(&c.rec);
-		vote_abort(v, cmd->user);
-		humans = humans_of(&c.rec);
-		votes = count_abort(&c.rec, v);
+		votes_abort(v, cmd->user);
+		humans = votes_humans_of(&c.rec);
+		votes = votes_count_abort(&c.rec, v);
 		votes_save(&c.rec, v);
 		if (votes * 2 <= humans) {
 			/* the vote is stored: a restart keeps it */
 			if (change_commit(m, &c, &err)) {
-				reply_commit_failed(m, a, cmd, loc);
+				session_reply_commit_failed(m, a, cmd, loc);
 			} else {
 				buf_setf(&err, L(loc,
 					 "Vote to abort recorded (%d of %d; more than half needed).",
 					 "Voto para cancelar registrado (%d de %d; hace falta más de la mitad)."),
 					 votes, humans);
-				reply_text(a, cmd, 0, buf_str(&err));
+				session_reply_text(a, cmd, 0, buf_str(&err));
 			}
 			goto out;
 		}
 	}
 	c.rec.status = SESSION_ABORTED;
 	if (change_commit(m, &c, &err))
-		reply_commit_failed(m, a, cmd, loc);
+		session_reply_commit_failed(m, a, cmd, loc);
 	else
-		reply_text(a, cmd, 0, L(loc, "The game was aborted. Nobody wins.",
-					"La partida se canceló. Nadie gana."));
+		session_reply_text(a, cmd, 0, L(loc, "The game was aborted. Nobody wins.",
+						"La partida se canceló. Nadie gana."));
 out:
 	change_release(&c);
 	buf_release(&err);

@@ -13,10 +13,10 @@
 #include "bot/pictures.h"
 
 static const struct session_hooks hooks = {
-	.queue_updates = queue_updates,
-	.deliver = deliver,
-	.reply_actor_view = reply_actor_view,
-	.due = compute_due,
+	.queue_updates = outbox_queue_updates,
+	.deliver = outbox_deliver,
+	.reply_actor_view = outbox_reply_actor_view,
+	.due = due_compute,
 };
 
 void session_mgr_init(struct session_mgr *m, struct store *store, uint64_t seed)

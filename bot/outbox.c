@@ -2,9 +2,9 @@
  * outbox: what a committed change tells the room and each player, and the
  * delivery of those messages.
  *
- * queue_updates() writes a change's messages (the public board update,
+ * outbox_queue_updates() writes a change's messages (the public board update,
  * each player's private update) into the change, so that change_commit()
- * stores them in the same transaction as the moves; deliver() hands them
+ * stores them in the same transaction as the moves; outbox_deliver() hands them
  * to their adapter after the commit; the adapter confirms (on_sent:
  * session_mgr_sent) and a restart re-sends what was never confirmed, with
  * its original idempotency key (session_mgr_flush_outbox).
@@ -26,8 +26,8 @@
 
 /* ---- the outbox ---- */
 
-void pending_add(struct session_mgr *m, struct pending *p, const struct session *s,
-		 const char *user, const struct rich *body, struct pic *pic)
+void outbox_pending_add(struct session_mgr *m, struct pending *p, const struct session *s,
+			const char *user, const struct rich *body, struct pic *pic)
 {
 	struct outbox_rec *o;
 	json_t *j;
@@ -48,9 +48,9 @@ void pending_add(struct session_mgr *m, struct pending *p, const struct session 
 	}
 	o = &p->v[p->n++];
 	memset(o, 0, sizeof(*o));
-	copy_field(o->platform, sizeof(o->platform), s->rec.platform);
-	copy_field(o->room, sizeof(o->room), s->rec.room);
-	copy_field(o->user, sizeof(o->user), user ? user : "");
+	session_copy_field(o->platform, sizeof(o->platform), s->rec.platform);
+	session_copy_field(o->room, sizeof(o->room), s->rec.room);
+	session_copy_field(o->user, sizeof(o->user), user ? user : "");
 	/* unique by construction: a session's versions only grow, and a
 	 * failed commit stores nothing, so its retry may reuse the key */
 	snprintf(o->key, sizeof(o->key), "tabula.%lld.%lld.%lld.%zu", (long long)s->rec.id,
@@ -60,11 +60,11 @@ void pending_add(struct session_mgr *m, struct pending *p, const struct session 
 	j = p->pics[p->n - 1] ? pic_payload(body, p->pics[p->n - 1]) : rich_to_json(body);
 	o->payload = json_dumps(j, JSON_COMPACT);
 	json_decref(j);
-	o->created = mgr_now(m);
+	o->created = session_now(m);
 }
 
 /* Reads back the session and the position (moves stored) that
- * pending_add() wrote into a key. */
+ * outbox_pending_add() wrote into a key. */
 static int key_parse(const char *key, int64_t *session, int64_t *position)
 {
 	long long sid, ver, pos;
@@ -105,10 +105,10 @@ static void outmsg_controls(struct session_mgr *m, const struct outbox_rec *o,
  * loop, following the message's text (bot/pictures.c), where the program
  * and the adapter can; else here, before the message goes.  One that
  * cannot be painted goes as its text board. */
-void deliver(struct session_mgr *m, const struct outbox_rec *o, const struct rich *known,
-	     struct pic *known_pic)
+void outbox_deliver(struct session_mgr *m, const struct outbox_rec *o, const struct rich *known,
+		    struct pic *known_pic)
 {
-	struct adapter *a = mgr_adapter(m, o->platform);
+	struct adapter *a = session_adapter(m, o->platform);
 	struct buf err = BUF_INIT;
 	struct rich body = RICH_INIT;
 	struct pic pic;
@@ -184,7 +184,7 @@ out:
 
 static int flush_one(void *ctx, const struct outbox_rec *o)
 {
-	deliver(ctx, o, NULL, NULL);
+	outbox_deliver(ctx, o, NULL, NULL);
 	return 0;
 }
 
@@ -219,8 +219,8 @@ void session_mgr_sent(struct session_mgr *m, int64_t outbox_id)
 /* ---- turn messages ---- */
 
 /* Appends "Waiting for @x: prompt" lines; mention=0 writes plain names. */
-void add_waiting(const struct session *s, const void *st, enum locale loc,
-		 struct rich *r, unsigned mention)
+void outbox_add_waiting(const struct session *s, const void *st, enum locale loc,
+			struct rich *r, unsigned mention)
 {
 	unsigned aw = s->ops->awaiting(st), done = 0;
 	struct buf p = BUF_INIT, q = BUF_INIT;
@@ -259,8 +259,8 @@ void add_waiting(const struct session *s, const void *st, enum locale loc,
 	buf_release(&q);
 }
 
-void add_result(const struct session *s, const void *st, enum locale loc,
-		struct rich *r)
+void outbox_add_result(const struct session *s, const void *st, enum locale loc,
+		       struct rich *r)
 {
 	struct game_result res;
 	int i, first = 1;
@@ -298,8 +298,8 @@ void add_result(const struct session *s, const void *st, enum locale loc,
 	rich_newline(r);
 }
 
-void add_moves(const struct session *s, const void *st, int seat, enum locale loc,
-	       struct rich *r, int limit)
+void outbox_add_moves(const struct session *s, const void *st, int seat, enum locale loc,
+		      struct rich *r, int limit)
 {
 	struct move_list *ml = xmalloc(sizeof(*ml));
 	struct buf id = BUF_INIT, label = BUF_INIT, block = BUF_INIT;
@@ -307,7 +307,7 @@ void add_moves(const struct session *s, const void *st, int seat, enum locale lo
 	struct game_view v;
 	int i;
 
-	view_init(s, loc, names, &v);	/* labels name the players */
+	session_view_init(s, loc, names, &v);	/* labels name the players */
 	s->ops->moves(st, seat, ml);
 	if (limit && ml->n > limit) {
 		rich_line(r, L(loc, "%d possible moves: type `moves` to list them.",
@@ -369,8 +369,8 @@ static void nums_end(struct move_group_acc *g)
 	g->run = g->last;
 }
 
-void add_moves_short(const struct session *s, const void *st, int seat, enum locale loc,
-		     struct rich *r, int brief)
+void outbox_add_moves_short(const struct session *s, const void *st, int seat, enum locale loc,
+			    struct rich *r, int brief)
 {
 	struct move_list *ml = xmalloc(sizeof(*ml));
 	struct move_group_acc *g = xcalloc(GROUPS_MAX, sizeof(*g));
@@ -379,7 +379,7 @@ void add_moves_short(const struct session *s, const void *st, int seat, enum loc
 	struct game_view v;
 	int i, k, ng = 0, nnamed = 0;
 
-	view_init(s, loc, names, &v);
+	session_view_init(s, loc, names, &v);
 	s->ops->moves(st, seat, ml);
 	if (!ml->n) {
 		rich_line(r, "%s", L(loc, "You have nothing to decide now.",
@@ -540,7 +540,7 @@ static void add_lines(struct session_mgr *m, const struct session *s, const stru
  * pic->full, and in body the text board only with BOARD_BOTH.
  */
 static void compose(const struct rich *head, const struct rich *view, const struct rich *tail,
-		    enum board_mode mode, int has_pic, struct rich *body, struct pic *pic)
+		    enum pic_board_mode mode, int has_pic, struct rich *body, struct pic *pic)
 {
 	rich_append(body, head);
 	if (!has_pic || mode == BOARD_BOTH)
@@ -557,7 +557,7 @@ static void compose(const struct rich *head, const struct rich *view, const stru
 /* newly: the seats that have just become awaited, the only ones pinged;
  * mode: the room's form of boards; *has_pic: pic was built (release it) */
 static void public_update(struct session_mgr *m, const struct session *s, const void *st,
-			  const struct capture *cap, unsigned newly, enum board_mode mode,
+			  const struct capture *cap, unsigned newly, enum pic_board_mode mode,
 			  struct rich *r, struct pic *pic, int *has_pic)
 {
 	enum locale loc = session_loc(s, m);
@@ -565,11 +565,11 @@ static void public_update(struct session_mgr *m, const struct session *s, const 
 	struct game_view v;
 	struct rich head = RICH_INIT, view = RICH_INIT, tail = RICH_INIT;
 
-	view_init(s, loc, names, &v);
+	session_view_init(s, loc, names, &v);
 	add_lines(m, s, cap, loc, &head);
 	s->ops->render_public(st, &v, &view);
-	add_result(s, st, loc, &tail);
-	add_waiting(s, st, loc, &tail, newly);
+	outbox_add_result(s, st, loc, &tail);
+	outbox_add_waiting(s, st, loc, &tail, newly);
 	*has_pic = mode != BOARD_TEXT && !pic_build(s, st, -1, loc, &view, "board", pic);
 	compose(&head, &view, &tail, mode, *has_pic, r, pic);
 	rich_release(&head);
@@ -582,7 +582,7 @@ static void public_update(struct session_mgr *m, const struct session *s, const 
  * *has_pic, as the room's boards go). */
 static int private_update(struct session_mgr *m, const struct session *s, const void *before,
 			  int brief, const void *st, int seat, const struct capture *cap, int awaited,
-			  enum board_mode mode, struct rich *r, struct pic *pic, int *has_pic)
+			  enum pic_board_mode mode, struct rich *r, struct pic *pic, int *has_pic)
 {
 	enum locale loc = session_loc(s, m);
 	const char *names[GAME_MAX_SEATS];
@@ -603,13 +603,13 @@ static int private_update(struct session_mgr *m, const struct session *s, const 
 		rich_release(&head);
 		return any;
 	}
-	view_init(s, loc, names, &v);
+	session_view_init(s, loc, names, &v);
 	if (s->ops->move_group && before) {
 		/* what changed in the seat's view (the room's board shows the
 		 * rest), and its moves grouped: within a turn only those that
 		 * matter next */
 		private_changes(s, before, st, seat, &v, &view);
-		add_moves_short(s, st, seat, loc, &view, brief);
+		outbox_add_moves_short(s, st, seat, loc, &view, brief);
 		rich_append(r, &head);
 		rich_append(r, &view);
 		rich_release(&head);
@@ -618,9 +618,9 @@ static int private_update(struct session_mgr *m, const struct session *s, const 
 	}
 	s->ops->render_private(st, seat, &v, &view);
 	if (s->ops->move_group)
-		add_moves_short(s, st, seat, loc, &tail, 0);
+		outbox_add_moves_short(s, st, seat, loc, &tail, 0);
 	else
-		add_moves(s, st, seat, loc, &tail, SELECT_MAX);
+		outbox_add_moves(s, st, seat, loc, &tail, SELECT_MAX);
 	*has_pic = mode != BOARD_TEXT && !pic_build(s, st, seat, loc, &view, "hand", pic);
 	compose(&head, &view, &tail, mode, *has_pic, r, pic);
 	rich_release(&head);
@@ -649,7 +649,7 @@ static int same_board(const struct session *s, const void *st, const void *st2,
 	struct buf ta = BUF_INIT, tb = BUF_INIT;
 	int same;
 
-	view_init(s, loc, names, &v);
+	session_view_init(s, loc, names, &v);
 	s->ops->render_public(st, &v, &a);
 	s->ops->render_public(st2, &v, &b);
 	rich_to_plain(&a, &ta);
@@ -672,11 +672,11 @@ static int same_private(const struct session *s, const void *st, const void *st2
 	struct game_view v;
 	int same;
 
-	view_init(s, loc, names, &v);
+	session_view_init(s, loc, names, &v);
 	s->ops->render_private(st, seat, &v, &a);
-	add_moves(s, st, seat, loc, &a, SELECT_MAX);
+	outbox_add_moves(s, st, seat, loc, &a, SELECT_MAX);
 	s->ops->render_private(st2, seat, &v, &b);
-	add_moves(s, st2, seat, loc, &b, SELECT_MAX);
+	outbox_add_moves(s, st2, seat, loc, &b, SELECT_MAX);
 	rich_to_plain(&a, &ta);
 	rich_to_plain(&b, &tb);
 	same = !strcmp(buf_str(&ta), buf_str(&tb));
@@ -698,15 +698,15 @@ static int same_private(const struct session *s, const void *st, const void *st2
  * message (a simultaneous decision otherwise re-sends everyone's moves at
  * each seat's step); the actor always gets theirs.
  */
-void queue_updates(struct session_mgr *m, struct change *c, const struct capture *cap)
+void outbox_queue_updates(struct session_mgr *m, struct change *c, const struct capture *cap)
 {
-	struct adapter *a = mgr_adapter(m, c->rec.platform);
+	struct adapter *a = session_adapter(m, c->rec.platform);
 	int on_demand;
 	unsigned before, aw = c->s->ops->awaiting(c->st);
 	struct session tmp = *c->s;
 	struct rich r = RICH_INIT;
 	struct pic pic;
-	enum board_mode mode = board_mode(&c->rec, a);
+	enum pic_board_mode mode = pic_board_mode(&c->rec, a);
 	enum locale loc;
 	size_t i, npub = 0;
 	int seat, was_live, within, quiet = 0, has_pic = 0;
@@ -728,19 +728,19 @@ void queue_updates(struct session_mgr *m, struct change *c, const struct capture
 		 c->s->ops->turn(c->s->st) == c->s->ops->turn(c->st))
 		quiet = 3;
 	if (quiet == 1) {
-		add_waiting(&tmp, c->st, loc, &r, aw & ~before);
+		outbox_add_waiting(&tmp, c->st, loc, &r, aw & ~before);
 	} else if (quiet == 3) {
 		/* a step inside the same turn (a Craftsman's second action, the
 		 * next action of a Builders turn): what happened and who goes
 		 * on; the whole board comes when the turn passes (or `board`),
 		 * and so does its picture */
 		add_lines(m, &tmp, cap, loc, &r);
-		add_waiting(&tmp, c->st, loc, &r, 0);
+		outbox_add_waiting(&tmp, c->st, loc, &r, 0);
 	} else if (!quiet) {
 		public_update(m, &tmp, c->st, cap, aw & ~before, mode, &r, &pic, &has_pic);
 	}
 	if (quiet != 2)
-		pending_add(m, &c->out, &tmp, NULL, &r, has_pic ? &pic : NULL);
+		outbox_pending_add(m, &c->out, &tmp, NULL, &r, has_pic ? &pic : NULL);
 	rich_release(&r);
 	pic_release(&pic);
 	/* a seat deciding on within the same turn sees only the moves that
@@ -772,7 +772,7 @@ void queue_updates(struct session_mgr *m, struct change *c, const struct capture
 		if (private_update(m, &tmp, was_live ? c->s->st : NULL,
 				   within && (before & aw & (1u << seat)), c->st, seat, cap, !!(aw & (1u << seat)), mode, &r,
 				   &pic, &has_pic))
-			pending_add(m, &c->out, &tmp, sr->user, &r, has_pic ? &pic : NULL);
+			outbox_pending_add(m, &c->out, &tmp, sr->user, &r, has_pic ? &pic : NULL);
 		rich_release(&r);
 		pic_release(&pic);
 	}
@@ -780,11 +780,11 @@ void queue_updates(struct session_mgr *m, struct change *c, const struct capture
 
 /* After a successful commit: the acting player's private update, if the
  * platform shows it as an answer rather than a message. */
-void reply_actor_view(struct session_mgr *m, struct adapter *a, const struct command *cmd,
-		      struct change *c)
+void outbox_reply_actor_view(struct session_mgr *m, struct adapter *a, const struct command *cmd,
+			     struct change *c)
 {
 	if (c->has_actor_view && c->has_actor_pic)
-		reply_picture(m, a, cmd, 1, &c->actor_view, &c->actor_pic);
+		pic_reply_picture(m, a, cmd, 1, &c->actor_view, &c->actor_pic);
 	else if (c->has_actor_view)
-		reply_rich(a, cmd, 1, &c->actor_view);
+		session_reply_rich(a, cmd, 1, &c->actor_view);
 }

@@ -26,12 +26,12 @@ static void game_pause(const struct cmd_ctx *x, int pause)
 	struct room_settings rs;
 	struct buf err = BUF_INIT;
 	struct change c;
-	int64_t now = mgr_now(m);
+	int64_t now = session_now(m);
 
 	settings_read(&s->rec, &rs);
 	if (rs.paused == pause) {
-		reply_text(a, cmd, 1, pause ? L(loc, "The game is already paused.",
-						"La partida ya está en pausa.")
+		session_reply_text(a, cmd, 1, pause ? L(loc, "The game is already paused.",
+							"La partida ya está en pausa.")
 			   : L(loc, "The game is not paused.", "La partida no está en pausa."));
 		return;
 	}
@@ -42,14 +42,14 @@ static void game_pause(const struct cmd_ctx *x, int pause)
 		rs.since = now;		/* the clock starts again, stored */
 	settings_write(&c.rec, &rs);
 	if (change_commit(m, &c, &err)) {
-		reply_commit_failed(m, a, cmd, loc);
+		session_reply_commit_failed(m, a, cmd, loc);
 	} else {
 		if (!pause)
 			s->last_at = now;	/* ...and live, the same instant */
-		reply_text(a, cmd, 0, pause
-			   ? L(loc, "Game paused: no reminders, no timeouts, no moves until `game resume`.",
-			       "Partida en pausa: sin recordatorios, sin límites y sin jugadas hasta "
-			       "`game resume`.")
+		session_reply_text(a, cmd, 0, pause
+				   ? L(loc, "Game paused: no reminders, no timeouts, no moves until `game resume`.",
+				       "Partida en pausa: sin recordatorios, sin límites y sin jugadas hasta "
+				       "`game resume`.")
 			   : L(loc, "Game resumed.", "Partida reanudada."));
 	}
 	change_release(&c);
@@ -111,18 +111,18 @@ void cmd_game_kick(const struct cmd_ctx *x)
 
 	target = seat_named(s, x->args);
 	if (target < 0 || target == seat) {
-		reply_text(a, cmd, 1, L(loc, "Usage: `game kick <player>`: another seated player.",
-					"Uso: `game kick <jugador>`: otro jugador sentado."));
+		session_reply_text(a, cmd, 1, L(loc, "Usage: `game kick <player>`: another seated player.",
+						"Uso: `game kick <jugador>`: otro jugador sentado."));
 		return;
 	}
 	idle_h = hours_idle_for_kick(s);
 	if (!(s->ops->awaiting(s->st) & (1u << target)) ||
-	    mgr_now(m) - s->last_at < (int64_t)idle_h * 3600) {
+	    session_now(m) - s->last_at < (int64_t)idle_h * 3600) {
 		buf_setf(&msg, L(loc, "%s can be replaced by the AI only after %d hours without "
 				 "deciding while it is their turn.",
 				 "%s solo puede pasar a la IA tras %d horas sin decidir cuando le toca."),
 			 s->rec.seats[target].name, idle_h);
-		reply_text(a, cmd, 1, buf_str(&msg));
+		session_reply_text(a, cmd, 1, buf_str(&msg));
 		buf_release(&msg);
 		return;
 	}
@@ -131,20 +131,20 @@ void cmd_game_kick(const struct cmd_ctx *x)
 	v = votes_load(&c.rec);
 	json_object_set_new(votes_obj(v, "kick"), cmd->user,
 			    json_string(s->rec.seats[target].user));
-	others = humans_of(&c.rec) - 1;
-	votes = count_for(&c.rec, votes_obj(v, "kick"), s->rec.seats[target].user,
-			  s->rec.seats[target].user);
+	others = votes_humans_of(&c.rec) - 1;
+	votes = votes_count_for(&c.rec, votes_obj(v, "kick"), s->rec.seats[target].user,
+				s->rec.seats[target].user);
 	votes_save(&c.rec, v);
 	if (votes * 2 <= others) {
 		if (change_commit(m, &c, &err)) {
-			reply_commit_failed(m, a, cmd, loc);
+			session_reply_commit_failed(m, a, cmd, loc);
 		} else {
 			buf_setf(&msg, L(loc, "Vote to replace %s by the AI: %d of %d (more than half "
 					 "needed).",
 					 "Voto para que la IA sustituya a %s: %d de %d (hace falta más "
 					 "de la mitad)."),
 				 s->rec.seats[target].name, votes, others);
-			reply_text(a, cmd, 0, buf_str(&msg));
+			session_reply_text(a, cmd, 0, buf_str(&msg));
 		}
 		change_release(&c);
 		buf_release(&msg);
@@ -153,22 +153,22 @@ void cmd_game_kick(const struct cmd_ctx *x)
 	}
 	c.rec.seats[target].is_bot = 1;
 	c.rec.seats[target].notify_dm = 0;
-	seat_names(s, names);
-	capture_init(&cap, session_loc(s, m), names);
+	session_seat_names(s, names);
+	session_capture_init(&cap, session_loc(s, m), names);
 	change_copy_state(&c);
 	game_logf(&cap.log, LOG_PUBLIC, L(session_loc(s, m), "The AI now plays for %s.",
 					  "La IA juega ahora por %s."), s->rec.seats[target].name);
-	if (run_bots(m, &c, &cap, &err)) {
+	if (ai_run_bots(m, &c, &cap, &err)) {
 		log_err("AI in %s/%s failed: %s", s->rec.platform, s->rec.room, buf_str(&err));
-		reply_text(a, cmd, 1, L(loc, "An AI player failed (an internal error); nothing changed.",
-					"Un jugador IA falló (un error interno); nada ha cambiado."));
+		session_reply_text(a, cmd, 1, L(loc, "An AI player failed (an internal error); nothing changed.",
+						"Un jugador IA falló (un error interno); nada ha cambiado."));
 	} else {
 		change_moved(m, &c, &cap);
 		/* the votes against them go with the seat (change_commit) */
 		if (change_commit(m, &c, &err))
-			reply_commit_failed(m, a, cmd, loc);
+			session_reply_commit_failed(m, a, cmd, loc);
 	}
-	capture_release(&cap);
+	session_capture_release(&cap);
 	change_release(&c);
 	buf_release(&err);
 }

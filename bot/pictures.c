@@ -6,7 +6,7 @@
  * place in the outbox payload, and painting it into what an adapter sends
  * (struct adapter_image).
  *
- * Painting happens after the commit, on the way out (deliver(), the
+ * Painting happens after the commit, on the way out (outbox_deliver(), the
  * answers to `board` and `hand`): a commit never waits for a picture, and
  * a picture that cannot be painted becomes the text board, with a log
  * line.  It must not decide what a message says: outbox.c and play.c do;
@@ -37,7 +37,7 @@
 #include "util/logging.h"
 #include "util/meters.h"
 
-enum board_mode board_mode(const struct session_rec *rec, const struct adapter *a)
+enum pic_board_mode pic_board_mode(const struct session_rec *rec, const struct adapter *a)
 {
 	struct room_settings rs;
 
@@ -57,7 +57,7 @@ int pic_build(const struct session *s, const void *st, int seat, enum locale loc
 	pic_init(out);
 	if (!s->ops->scene)
 		return -1;
-	view_init(s, loc, names, &v);
+	session_view_init(s, loc, names, &v);
 	if (s->ops->scene(st, seat, &v, &out->scene)) {
 		pic_release(out);
 		return -1;
@@ -180,7 +180,7 @@ static void pic_out_free(struct session_mgr *m, struct pic_out *e)
  * adapter, which finishes e's message. */
 static void pic_hand(struct session_mgr *m, struct pic_out *e, const struct paint_job *job)
 {
-	struct adapter *a = mgr_adapter(m, e->platform);
+	struct adapter *a = session_adapter(m, e->platform);
 	struct adapter_image img;
 	struct buf err = BUF_INIT;
 	int rc;
@@ -260,9 +260,9 @@ void pic_enqueue(struct session_mgr *m, struct adapter *a, uint64_t id, const ch
 
 	e->id = id;
 	e->outbox_id = outbox_id;
-	copy_field(e->platform, sizeof(e->platform), a->ops->name);
-	copy_field(e->room, sizeof(e->room), room);
-	copy_field(e->user, sizeof(e->user), user ? user : "");
+	session_copy_field(e->platform, sizeof(e->platform), a->ops->name);
+	session_copy_field(e->room, sizeof(e->room), room);
+	session_copy_field(e->user, sizeof(e->user), user ? user : "");
 	snprintf(e->name, sizeof(e->name), "%s", p->name);
 	e->alt = xstrdup(p->alt ? p->alt : "");
 	rich_init(&e->text);
@@ -387,15 +387,15 @@ void pic_streams_release(struct session_mgr *m)
 	strmap_release(&m->pic_streams);
 }
 
-void reply_picture(struct session_mgr *m, struct adapter *a, const struct command *cmd,
-		   int priv, const struct rich *body, struct pic *p)
+void pic_reply_picture(struct session_mgr *m, struct adapter *a, const struct command *cmd,
+		       int priv, const struct rich *body, struct pic *p)
 {
 	struct paint_image im;
 	struct adapter_image img;
 	struct buf err = BUF_INIT;
 
 	if (!adapter_has_reply_image(a)) {
-		reply_rich(a, cmd, priv, &p->full);
+		session_reply_rich(a, cmd, priv, &p->full);
 		return;
 	}
 	if (pic_follows(m, a)) {
@@ -414,7 +414,7 @@ void reply_picture(struct session_mgr *m, struct adapter *a, const struct comman
 	if (pic_paint(p, &im, &img, &err)) {
 		log_warn("picture %s for %s/%s failed: %s; answered with text", p->name,
 			 cmd->platform, cmd->room, buf_str(&err));
-		reply_rich(a, cmd, priv, &p->full);
+		session_reply_rich(a, cmd, priv, &p->full);
 		buf_release(&err);
 		return;
 	}

@@ -11,7 +11,7 @@
 #include "bot/roomset.h"
 
 /* The room's form of boards on adapter a (NULL: not running: text). */
-enum board_mode board_mode(const struct session_rec *rec, const struct adapter *a);
+enum pic_board_mode pic_board_mode(const struct session_rec *rec, const struct adapter *a);
 
 /* The picture of seat's view (-1: the board) of st in loc; view: its text
  * form (render_public / render_private), for alt; what: "board", "hand"
@@ -32,8 +32,8 @@ int pic_paint(const struct pic *p, struct paint_image *im, struct adapter_image 
  * platform takes no pictures or painting fails (logged).  Where pictures
  * follow (pic_follows), body goes now and the picture when it is painted;
  * p's scene is taken then (p is left without it). */
-void reply_picture(struct session_mgr *m, struct adapter *a, const struct command *cmd,
-		   int priv, const struct rich *body, struct pic *p);
+void pic_reply_picture(struct session_mgr *m, struct adapter *a, const struct command *cmd,
+		       int priv, const struct rich *body, struct pic *p);
 
 /* Whether a's pictures are painted off the loop and follow their text. */
 int pic_follows(const struct session_mgr *m, const struct adapter *a);

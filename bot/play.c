@@ -56,46 +56,46 @@ void cmd_play(const struct cmd_ctx *x)
 
 	if (!*args) {
 		cmd_refused(m);
-		reply_text(a, cmd, 1, L(loc, "Usage: `play <move>`. Type `moves` to see yours.",
-					"Uso: `play <jugada>`. Escribe `moves` para ver las tuyas."));
+		session_reply_text(a, cmd, 1, L(loc, "Usage: `play <move>`. Type `moves` to see yours.",
+						"Uso: `play <jugada>`. Escribe `moves` para ver las tuyas."));
 		return;
 	}
 	if (seat < 0 || !(s->ops->awaiting(s->st) & (1u << seat))) {
 		not_awaited(s, seat, loc, &err);
-		reply_text(a, cmd, 1, buf_str(&err));
+		session_reply_text(a, cmd, 1, buf_str(&err));
 		buf_release(&err);
 		return;
 	}
 	if (game_parse(s->ops, s->st, seat, args, loc, &mv, &err)) {
 		cmd_refused(m);
-		reply_text(a, cmd, 1, buf_str(&err));
+		session_reply_text(a, cmd, 1, buf_str(&err));
 		buf_release(&err);
 		return;
 	}
 	change_init(&c, s);
-	seat_names(s, names);
-	capture_init(&cap, session_loc(s, m), names);
+	session_seat_names(s, names);
+	session_capture_init(&cap, session_loc(s, m), names);
 	change_copy_state(&c);
 	s->ops->move_id(c.st, seat, mv, &id);
 	if (s->ops->apply(c.st, seat, mv, &cap.log, &err)) {
 		cmd_refused(m);
-		reply_text(a, cmd, 1, buf_str(&err));
+		session_reply_text(a, cmd, 1, buf_str(&err));
 		goto out;
 	}
-	change_action(&c, seat, buf_str(&id), cmd->user, mgr_now(m));
+	change_action(&c, seat, buf_str(&id), cmd->user, session_now(m));
 	votes_drop_kicks_of(&c.rec, cmd->user);
-	if (run_bots(m, &c, &cap, &err)) {
+	if (ai_run_bots(m, &c, &cap, &err)) {
 		log_err("AI in %s/%s failed: %s", s->rec.platform, s->rec.room, buf_str(&err));
 		m->outcome = METER_FAILED;
-		reply_text(a, cmd, 1, L(loc, "An AI player failed (an internal error); nothing changed.",
-					"Un jugador IA falló (un error interno); nada ha cambiado."));
+		session_reply_text(a, cmd, 1, L(loc, "An AI player failed (an internal error); nothing changed.",
+						"Un jugador IA falló (un error interno); nada ha cambiado."));
 		goto out;
 	}
 	c.actor = cmd->user;
 	change_moved(m, &c, &cap);
 	change_commit_answer(m, &c, a, cmd, loc);
 out:
-	capture_release(&cap);
+	session_capture_release(&cap);
 	change_release(&c);
 	buf_release(&err);
 	buf_release(&id);
@@ -114,8 +114,8 @@ void cmd_moves(const struct cmd_ctx *x)
 		s->ops->prompt(s->st, seat, loc, &p);
 		rich_line(&r, "%s", buf_str(&p));
 	}
-	add_moves(s, s->st, seat, loc, &r, 0);
-	reply_rich(x->a, x->cmd, cmd_private(x), &r);
+	outbox_add_moves(s, s->st, seat, loc, &r, 0);
+	session_reply_rich(x->a, x->cmd, cmd_private(x), &r);
 	rich_release(&r);
 	buf_release(&p);
 }
@@ -127,20 +127,20 @@ void cmd_hand(const struct cmd_ctx *x)
 	struct session *s = x->s;
 	enum locale loc = x->loc;
 	const char *names[GAME_MAX_SEATS];
-	enum board_mode mode = board_mode(&s->rec, x->a);
+	enum pic_board_mode mode = pic_board_mode(&s->rec, x->a);
 	struct game_view v;
 	struct rich r = RICH_INIT, empty = RICH_INIT;
 	struct pic pic;
 
-	view_init(s, loc, names, &v);
+	session_view_init(s, loc, names, &v);
 	s->ops->render_private(s->st, x->seat, &v, &r);
 	if (mode != BOARD_TEXT && !pic_build(s, s->st, x->seat, loc, &r, "hand", &pic)) {
 		rich_append(&pic.full, &r);
 		pic.text_in_body = mode == BOARD_BOTH;
-		reply_picture(x->m, x->a, x->cmd, cmd_private(x), mode == BOARD_BOTH ? &r : &empty, &pic);
+		pic_reply_picture(x->m, x->a, x->cmd, cmd_private(x), mode == BOARD_BOTH ? &r : &empty, &pic);
 		pic_release(&pic);
 	} else {
-		reply_rich(x->a, x->cmd, cmd_private(x), &r);
+		session_reply_rich(x->a, x->cmd, cmd_private(x), &r);
 	}
 	rich_release(&r);
 }
@@ -156,7 +156,7 @@ void cmd_board(const struct cmd_ctx *x)
 	struct session *s = x->s;
 	enum locale loc = x->loc;
 	const char *names[GAME_MAX_SEATS];
-	enum board_mode mode = board_mode(&s->rec, x->a);
+	enum pic_board_mode mode = pic_board_mode(&s->rec, x->a);
 	struct game_view v;
 	struct rich view = RICH_INIT, tail = RICH_INIT, r = RICH_INIT;
 	struct pic pic;
@@ -166,10 +166,10 @@ void cmd_board(const struct cmd_ctx *x)
 
 	text_word(&args, word, sizeof(word));
 	if (*args || (word[0] && !text_eq(word, "text") && !text_eq(word, "image"))) {
-		reply_text(x->a, x->cmd, 1, L(loc, "Usage: `board`, `board text` (the text board, for "
-					      "you) or `board image` (its picture).",
-					      "Uso: `board`, `board text` (el tablero en texto, para ti) "
-					      "o `board image` (su imagen)."));
+		session_reply_text(x->a, x->cmd, 1, L(loc, "Usage: `board`, `board text` (the text board, for "
+						      "you) or `board image` (its picture).",
+						      "Uso: `board`, `board text` (el tablero en texto, para ti) "
+						      "o `board image` (su imagen)."));
 		return;
 	}
 	if (text_eq(word, "text")) {
@@ -178,10 +178,10 @@ void cmd_board(const struct cmd_ctx *x)
 	} else if (text_eq(word, "image")) {
 		mode = BOARD_IMAGE;
 	}
-	view_init(s, loc, names, &v);
+	session_view_init(s, loc, names, &v);
 	s->ops->render_public(s->st, &v, &view);
-	add_result(s, s->st, loc, &tail);
-	add_waiting(s, s->st, loc, &tail, 0);
+	outbox_add_result(s, s->st, loc, &tail);
+	outbox_add_waiting(s, s->st, loc, &tail, 0);
 	if (mode != BOARD_TEXT && !pic_build(s, s->st, -1, loc, &view, "board", &pic)) {
 		rich_append(&pic.full, &view);
 		rich_append(&pic.full, &tail);
@@ -189,12 +189,12 @@ void cmd_board(const struct cmd_ctx *x)
 		if (mode == BOARD_BOTH)
 			rich_append(&r, &view);
 		rich_append(&r, &tail);
-		reply_picture(x->m, x->a, x->cmd, priv, &r, &pic);
+		pic_reply_picture(x->m, x->a, x->cmd, priv, &r, &pic);
 		pic_release(&pic);
 	} else {
 		rich_append(&r, &view);
 		rich_append(&r, &tail);
-		reply_rich(x->a, x->cmd, priv, &r);
+		session_reply_rich(x->a, x->cmd, priv, &r);
 	}
 	rich_release(&view);
 	rich_release(&tail);
@@ -272,13 +272,13 @@ void cmd_undo(const struct cmd_ctx *x)
 
 	if (store_actions(m->store, s->rec.id, 0, collect_action, &l, &err)) {
 		log_err("undo in %s/%s: %s", s->rec.platform, s->rec.room, buf_str(&err));
-		reply_text(a, cmd, 1, L(loc, "The log could not be read (an internal error).",
-					"No se pudo leer el registro (un error interno)."));
+		session_reply_text(a, cmd, 1, L(loc, "The log could not be read (an internal error).",
+						"No se pudo leer el registro (un error interno)."));
 		goto out;
 	}
 	last = l.n ? &l.v[l.n - 1] : NULL;
 	if (!last || last->seat != seat || strcmp(last->user, cmd->user)) {
-		reply_text(a, cmd, 1, L(loc,
+		session_reply_text(a, cmd, 1, L(loc,
 			"Only the last decision can be taken back, by the player who made it, "
 			"before anyone else acts.",
 			"Solo se puede deshacer la última decisión, quien la tomó y antes de que "
@@ -286,7 +286,7 @@ void cmd_undo(const struct cmd_ctx *x)
 		goto out;
 	}
 	if (!session_log_replays(s)) {
-		reply_text(a, cmd, 1, L(loc,
+		session_reply_text(a, cmd, 1, L(loc,
 			"This game began under an earlier version of the bot's rules: its moves "
 			"cannot be replayed, so none can be taken back.",
 			"Esta partida empezó con una versión anterior de las reglas del bot: sus "
@@ -295,8 +295,8 @@ void cmd_undo(const struct cmd_ctx *x)
 	}
 	prev = game_state_new(s->ops);
 	again = game_state_new(s->ops);
-	seat_names(s, names);
-	capture_init(&cap, LOC_EN, names);
+	session_seat_names(s, names);
+	session_capture_init(&cap, LOC_EN, names);
 	if (replay_first(s, &l, l.n - 1, prev, &err)) {
 		why = 1;
 	} else {
@@ -332,11 +332,11 @@ void cmd_undo(const struct cmd_ctx *x)
 		if (strcmp(sec_prev, sec_now))
 			why = 3;	/* hidden information changed hands */
 	}
-	capture_release(&cap);
+	session_capture_release(&cap);
 	if (why) {
-		reply_text(a, cmd, 1, why == 2
-			   ? L(loc, "That decision used chance (dice, a draw), so it cannot be taken back.",
-			       "Esa decisión usó el azar (dados, un robo), así que no se puede deshacer.")
+		session_reply_text(a, cmd, 1, why == 2
+				   ? L(loc, "That decision used chance (dice, a draw), so it cannot be taken back.",
+				       "Esa decisión usó el azar (dados, un robo), así que no se puede deshacer.")
 			   : why == 3
 			   ? L(loc, "That decision revealed or moved hidden information, so it cannot be "
 			       "taken back.",
@@ -353,7 +353,7 @@ void cmd_undo(const struct cmd_ctx *x)
 	prev = NULL;
 	c.truncate = 1;
 	c.truncate_after = last->seq - 1;
-	capture_init(&cap, session_loc(s, m), names);
+	session_capture_init(&cap, session_loc(s, m), names);
 	game_logf(&cap.log, LOG_PUBLIC, L(session_loc(s, m), "%s takes back their last decision.",
 					  "%s deshace su última decisión."), s->rec.seats[seat].name);
 	c.actor = cmd->user;
@@ -362,11 +362,11 @@ void cmd_undo(const struct cmd_ctx *x)
 		int64_t keep = s->last_seq;
 
 		s->last_seq = last->seq - 1;
-		queue_updates(m, &c, &cap);
+		outbox_queue_updates(m, &c, &cap);
 		s->last_seq = keep;
 	}
 	change_commit_answer(m, &c, a, cmd, loc);
-	capture_release(&cap);
+	session_capture_release(&cap);
 	change_release(&c);
 out:
 	json_decref(ja);
@@ -411,7 +411,7 @@ static size_t move_choices(const struct session *s, int seat, enum locale loc,
 	size_t n = 0;
 	int pass, i;
 
-	view_init(s, loc, names, &v);	/* labels name the players */
+	session_view_init(s, loc, names, &v);	/* labels name the players */
 	text_fold(filter ? filter : "", &ff);
 	s->ops->moves(s->st, seat, ml);
 	/* pass 0: prefix matches; pass 1: matches elsewhere */
@@ -466,7 +466,7 @@ size_t session_mgr_complete(struct session_mgr *m, const struct command *cmd,
 	buf_release(&err);
 	if (!s || !s->st || s->rec.status != SESSION_ACTIVE)
 		return 0;
-	seat = seat_of(s, cmd->user);
+	seat = session_seat_of(s, cmd->user);
 	if (seat < 0)
 		return 0;
 	return move_choices(s, seat, cmd_loc(m, cmd, s), cmd->text, 1, out, max);

@@ -16,7 +16,7 @@
 
 #define DEFAULT_REMIND_H 24
 
-const char *board_mode_word(enum board_mode b)
+const char *roomset_board_mode_word(enum pic_board_mode b)
 {
 	switch (b) {
 	case BOARD_TEXT:
@@ -87,10 +87,10 @@ void settings_write(struct session_rec *rec, const struct room_settings *in)
 	if (in->rules > 1)
 		json_object_set_new(j, "rules", json_integer(in->rules));
 	if (in->board != BOARD_DEFAULT)
-		json_object_set_new(j, "board", json_string(board_mode_word(in->board)));
+		json_object_set_new(j, "board", json_string(roomset_board_mode_word(in->board)));
 	char *t = json_dumps(j, JSON_COMPACT);
 
-	copy_field(rec->settings, sizeof(rec->settings), t);
+	session_copy_field(rec->settings, sizeof(rec->settings), t);
 	free(t);
 	json_decref(j);
 }

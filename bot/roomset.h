@@ -10,7 +10,7 @@
 #include "bot/session.h"
 
 /* The form a room's boards take (`game settings board`). */
-enum board_mode {
+enum pic_board_mode {
 	BOARD_DEFAULT,		/* not set: the platform's (BOARD_IMAGE where it
 				 * shows pictures, else BOARD_TEXT) */
 	BOARD_TEXT,
@@ -18,7 +18,7 @@ enum board_mode {
 	BOARD_BOTH,		/* the text board and the picture */
 };
 
-const char *board_mode_word(enum board_mode b);	/* "text", "image", "both" */
+const char *roomset_board_mode_word(enum pic_board_mode b);	/* "text", "image", "both" */
 
 struct room_settings {
 	int64_t since;		/* when the idle clock started (0: unknown) */

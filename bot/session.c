@@ -32,7 +32,7 @@
 
 /* ---- small helpers ---- */
 
-int64_t mgr_now(struct session_mgr *m)
+int64_t session_now(struct session_mgr *m)
 {
 	return m->now(m->now_ctx);
 }
@@ -66,7 +66,7 @@ static unsigned hash_room(const char *platform, const char *room)
 	return h % SESSION_BUCKETS;
 }
 
-int copy_field(char *dst, size_t n, const char *src)
+int session_copy_field(char *dst, size_t n, const char *src)
 {
 	size_t len = strlen(src);
 
@@ -97,7 +97,7 @@ enum locale cmd_loc(struct session_mgr *m, const struct command *cmd,
 	return m->default_loc;
 }
 
-struct adapter *mgr_adapter(struct session_mgr *m, const char *platform)
+struct adapter *session_adapter(struct session_mgr *m, const char *platform)
 {
 	int i;
 
@@ -107,7 +107,7 @@ struct adapter *mgr_adapter(struct session_mgr *m, const char *platform)
 	return NULL;
 }
 
-int seat_of(const struct session *s, const char *user)
+int session_seat_of(const struct session *s, const char *user)
 {
 	int i;
 
@@ -117,7 +117,7 @@ int seat_of(const struct session *s, const char *user)
 	return -1;
 }
 
-void seat_names(const struct session *s, const char *names[GAME_MAX_SEATS])
+void session_seat_names(const struct session *s, const char *names[GAME_MAX_SEATS])
 {
 	int i;
 
@@ -126,17 +126,17 @@ void seat_names(const struct session *s, const char *names[GAME_MAX_SEATS])
 }
 
 /* A game view of the session: its seats' names (names: GAME_MAX_SEATS slots). */
-void view_init(const struct session *s, enum locale loc, const char **names,
-	       struct game_view *v)
+void session_view_init(const struct session *s, enum locale loc, const char **names,
+		       struct game_view *v)
 {
-	seat_names(s, names);
+	session_seat_names(s, names);
 	v->loc = loc;
 	v->nseats = s->rec.nseats;
 	v->names = names;
 }
 
-void reply_text(struct adapter *a, const struct command *cmd, int priv,
-		const char *text)
+void session_reply_text(struct adapter *a, const struct command *cmd, int priv,
+			const char *text)
 {
 	struct rich r = RICH_INIT;
 	struct buf err = BUF_INIT;
@@ -155,8 +155,8 @@ void reply_text(struct adapter *a, const struct command *cmd, int priv,
 	buf_release(&err);
 }
 
-void reply_rich(struct adapter *a, const struct command *cmd, int priv,
-		const struct rich *r)
+void session_reply_rich(struct adapter *a, const struct command *cmd, int priv,
+			const struct rich *r)
 {
 	struct buf err = BUF_INIT;
 
@@ -176,7 +176,7 @@ void session_free(struct session *s)
 	free(s);
 }
 
-void cache_put(struct session_mgr *m, struct session *s)
+void session_cache_put(struct session_mgr *m, struct session *s)
 {
 	unsigned h = hash_room(s->rec.platform, s->rec.room);
 	struct session **pp;
@@ -261,7 +261,7 @@ fail:
 }
 
 /* The cached session of a room, or NULL (the store is not read). */
-struct session *cache_get(struct session_mgr *m, const char *platform, const char *room)
+struct session *session_cache_get(struct session_mgr *m, const char *platform, const char *room)
 {
 	struct session *s;
 
@@ -306,7 +306,7 @@ static int cache_fresh(struct session_mgr *m, struct session *s)
 struct session *session_find(struct session_mgr *m, const char *platform, const char *room,
 			     struct buf *err)
 {
-	struct session *s = cache_get(m, platform, room);
+	struct session *s = session_cache_get(m, platform, room);
 	struct session_rec rec;
 	int r;
 
@@ -322,7 +322,7 @@ struct session *session_find(struct session_mgr *m, const char *platform, const 
 	session_rec_release(&rec);
 	if (s) {
 		s->checked = m->epoch;
-		cache_put(m, s);
+		session_cache_put(m, s);
 	}
 	return s;
 }
@@ -339,7 +339,7 @@ struct session *session_mgr_find(struct session_mgr *m, const char *platform,
 struct session *session_mgr_cached(struct session_mgr *m, const char *platform,
 				   const char *room)
 {
-	return cache_get(m, platform, room);
+	return session_cache_get(m, platform, room);
 }
 
 /* ---- replay ---- */
@@ -363,7 +363,7 @@ static int replay_action(void *ctx, const struct action_rec *a)
 
 	rc->seq = a->seq;
 	if (rc->marks)
-		capture_mark(rc->marks, a->seq, !a->user[0]);
+		session_capture_mark(rc->marks, a->seq, !a->user[0]);
 	if (rc->user && !strcmp(rc->user, a->user))
 		rc->user_last = a->seq;
 	if (game_parse(rc->ops, rc->st, a->seat, a->move, LOC_EN, &mv, rc->err) ||
@@ -375,10 +375,10 @@ static int replay_action(void *ctx, const struct action_rec *a)
 	return 0;
 }
 
-int replay_marked(const struct game_ops *ops, const struct session_rec *rec,
-		  struct store *store, void *st, struct game_log *log,
-		  struct capture *marks, const char *user, int64_t *user_last,
-		  struct buf *err)
+int session_replay_marked(const struct game_ops *ops, const struct session_rec *rec,
+			  struct store *store, void *st, struct game_log *log,
+			  struct capture *marks, const char *user, int64_t *user_last,
+			  struct buf *err)
 {
 	struct replay_ctx rc = { ops, st, log, marks, user, 0, err, 0, 0 };
 
@@ -396,7 +396,7 @@ int replay_marked(const struct game_ops *ops, const struct session_rec *rec,
 int session_replay(const struct game_ops *ops, const struct session_rec *rec,
 		   struct store *store, void *st, struct game_log *log, struct buf *err)
 {
-	return replay_marked(ops, rec, store, st, log, NULL, NULL, NULL, err);
+	return session_replay_marked(ops, rec, store, st, log, NULL, NULL, NULL, err);
 }
 
 /* ---- log capture ---- */
@@ -416,13 +416,13 @@ static void capture_emit(struct game_log *log, int seat, const char *text)
 	c->n++;
 }
 
-void capture_mark(struct capture *c, int64_t seq, int by_ai)
+void session_capture_mark(struct capture *c, int64_t seq, int by_ai)
 {
 	c->seq = seq;
 	c->by_ai = by_ai;
 }
 
-void capture_init(struct capture *c, enum locale loc, const char *const *names)
+void session_capture_init(struct capture *c, enum locale loc, const char *const *names)
 {
 	memset(c, 0, sizeof(*c));
 	c->log.loc = loc;
@@ -431,7 +431,7 @@ void capture_init(struct capture *c, enum locale loc, const char *const *names)
 	c->log.ctx = c;
 }
 
-void capture_release(struct capture *c)
+void session_capture_release(struct capture *c)
 {
 	size_t i;
 
@@ -460,7 +460,7 @@ void pic_release(struct pic *p)
 	memset(p, 0, sizeof(*p));
 }
 
-void pending_release(struct pending *p)
+void session_pending_release(struct pending *p)
 {
 	size_t i;
 
@@ -496,7 +496,7 @@ void change_release(struct change *c)
 	session_rec_release(&c->rec);
 	free(c->st);
 	free(c->actions);
-	pending_release(&c->out);
+	session_pending_release(&c->out);
 }
 
 void change_action(struct change *c, int seat, const char *move_id,
@@ -512,8 +512,8 @@ void change_action(struct change *c, int seat, const char *move_id,
 	memset(a, 0, sizeof(*a));
 	a->seq = c->s->last_seq + (int64_t)c->nactions;
 	a->seat = seat;
-	copy_field(a->move, sizeof(a->move), move_id);
-	copy_field(a->user, sizeof(a->user), user);
+	session_copy_field(a->move, sizeof(a->move), move_id);
+	session_copy_field(a->user, sizeof(a->user), user);
 	a->at = at;
 }
 
@@ -539,7 +539,7 @@ int change_commit(struct session_mgr *m, struct change *c, struct buf *err)
 	int moved = c->nactions || c->truncate ||
 		    (c->s->rec.status != SESSION_ACTIVE && c->rec.status == SESSION_ACTIVE);
 	/* one reading: the stored and the live idle clock are the same instant */
-	int64_t now = mgr_now(m);
+	int64_t now = session_now(m);
 	uint64_t t0;
 	size_t i;
 
@@ -636,14 +636,14 @@ void change_commit_answer(struct session_mgr *m, struct change *c, struct adapte
 	struct buf err = BUF_INIT;
 
 	if (change_commit(m, c, &err))	/* logged there */
-		reply_commit_failed(m, a, cmd, loc);
+		session_reply_commit_failed(m, a, cmd, loc);
 	else
 		m->hooks->reply_actor_view(m, a, cmd, c);
 	buf_release(&err);
 }
 
-void reply_commit_failed(struct session_mgr *m, struct adapter *a, const struct command *cmd,
-			 enum locale loc)
+void session_reply_commit_failed(struct session_mgr *m, struct adapter *a, const struct command *cmd,
+				 enum locale loc)
 {
 	/* a process that lost its lease answers nothing: the one holding
 	 * it now reads the same command and answers it */
@@ -652,14 +652,14 @@ void reply_commit_failed(struct session_mgr *m, struct adapter *a, const struct 
 	if (m->last_commit == STORE_CONFLICT) {
 		if (m->may_retry)
 			return;		/* handle() runs the command again */
-		reply_text(a, cmd, 1, L(loc,
+		session_reply_text(a, cmd, 1, L(loc,
 			"The game changed at the same moment (another move came first), so nothing "
 			"changed. Please look at the board and try again.",
 			"La partida cambió en ese mismo momento (otra jugada llegó antes), así que "
 			"nada ha cambiado. Mira el tablero e inténtalo de nuevo."));
 		return;
 	}
-	reply_text(a, cmd, 1, L(loc,
+	session_reply_text(a, cmd, 1, L(loc,
 		"The bot could not save that, so nothing changed. Please try again in a moment.",
 		"El bot no pudo guardar eso, así que nada ha cambiado. Inténtalo de nuevo en un momento."));
 }

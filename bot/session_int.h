@@ -78,9 +78,9 @@ int session_log_replays(const struct session *s);
 
 /* ---- lobby.c ---- */
 
-const char *status_word(enum session_status st, enum locale loc);
+const char *lobby_status_word(enum session_status st, enum locale loc);
 /* "fortuna, gtr": the registered game ids, for help and errors. */
-const char *game_ids(void);
+const char *lobby_game_ids(void);
 void lobby_summary(struct session_mgr *m, const struct session *s, enum locale loc,
 		   struct rich *r);
 

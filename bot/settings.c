@@ -156,7 +156,7 @@ static void settings_show(struct session_mgr *m, struct adapter *a, const struct
 		   ? L(loc, " AI players: strong (they search).",
 		       " Jugadores IA: fuertes (buscan).")
 		   : L(loc, " AI players: basic (quick).", " Jugadores IA: básicos (rápidos)."));
-	switch (board_mode(&s->rec, a)) {
+	switch (pic_board_mode(&s->rec, a)) {
 	case BOARD_IMAGE:
 		buf_printf(&msg, "%s", rs.board == BOARD_DEFAULT
 			   ? L(loc, " Boards: pictures (this platform's default; `board text` for the text).",
@@ -183,13 +183,13 @@ static void settings_show(struct session_mgr *m, struct adapter *a, const struct
 		"\nCámbialos con `game settings locale en|es`, `dm on|off`, `remind <horas>` "
 		"(0: no), `timeout <horas>` (0: no), `ontimeout ai|pause`, `ai basic|strong`, "
 		"`board text|image|both`."));
-	if (s->rec.status == SESSION_ACTIVE && humans_of(&s->rec) > 1)
+	if (s->rec.status == SESSION_ACTIVE && votes_humans_of(&s->rec) > 1)
 		buf_printf(&msg, "%s", L(loc,
 			" Once the game has started, remind, timeout, ontimeout and ai change when "
 			"more than half of the seated players ask for the same value.",
 			" Con la partida empezada, remind, timeout, ontimeout y ai cambian cuando "
 			"más de la mitad de los jugadores sentados piden el mismo valor."));
-	reply_text(a, cmd, 1, buf_str(&msg));
+	session_reply_text(a, cmd, 1, buf_str(&msg));
 	buf_release(&msg);
 }
 
@@ -206,10 +206,10 @@ static int setting_vote(struct session_mgr *m, struct adapter *a, const struct c
 {
 	struct buf err = BUF_INIT, msg = BUF_INIT;
 	json_t *v = votes_load(&c->rec), *set = votes_obj(v, "set");
-	int humans = humans_of(&c->rec), votes;
+	int humans = votes_humans_of(&c->rec), votes;
 
 	json_object_set_new(votes_obj(set, key), cmd->user, json_string(val));
-	votes = count_for(&c->rec, votes_obj(set, key), val, NULL);
+	votes = votes_count_for(&c->rec, votes_obj(set, key), val, NULL);
 	if (votes * 2 > humans) {
 		json_object_del(set, key);	/* decided: every vote on it is done */
 		votes_save(&c->rec, v);
@@ -220,14 +220,14 @@ static int setting_vote(struct session_mgr *m, struct adapter *a, const struct c
 	}
 	votes_save(&c->rec, v);
 	if (change_commit(m, c, &err)) {
-		reply_commit_failed(m, a, cmd, loc);
+		session_reply_commit_failed(m, a, cmd, loc);
 	} else {
 		buf_setf(&msg, L(loc, "%s asks for `game settings %s %s`: %d of %d players "
 				 "(more than half needed). The others agree by typing the same.",
 				 "%s pide `game settings %s %s`: %d de %d jugadores (hace falta más "
 				 "de la mitad). Los demás lo aprueban escribiendo lo mismo."),
 			 who, key, val, votes, humans);
-		reply_text(a, cmd, 0, buf_str(&msg));
+		session_reply_text(a, cmd, 0, buf_str(&msg));
 	}
 	buf_release(&err);
 	buf_release(&msg);
@@ -293,8 +293,8 @@ void cmd_game_settings(const struct cmd_ctx *x)
 		if (s->rec.status == SESSION_ACTIVE) {
 			setting_now(&s->rec, ckey, now, sizeof(now));
 			if (!strcmp(now, cval)) {
-				reply_text(a, cmd, 1, L(loc, "That is the setting already.",
-							"Ese ya es el ajuste."));
+				session_reply_text(a, cmd, 1, L(loc, "That is the setting already.",
+								"Ese ya es el ajuste."));
 				goto out;
 			}
 			if (setting_vote(m, a, cmd, &c, s->rec.seats[seat].name, ckey, cval, loc,
@@ -304,18 +304,18 @@ void cmd_game_settings(const struct cmd_ctx *x)
 		setting_apply(s, &c.rec, ckey, cval, loc, &msg);
 		buf_addstr(&msg, buf_str(&agreed));
 	} else {
-		reply_text(a, cmd, 1, L(loc, "Usage: `game settings`, `game settings dm on|off`, "
-					"`game settings locale en|es`, `remind <hours>`, `timeout <hours>`, "
-					"`ontimeout ai|pause`, `ai basic|strong` or `board text|image|both`.",
-					"Uso: `game settings`, `game settings dm on|off`, "
-					"`game settings locale en|es`, `remind <horas>`, `timeout <horas>`, "
-					"`ontimeout ai|pause`, `ai basic|strong` o `board text|image|both`."));
+		session_reply_text(a, cmd, 1, L(loc, "Usage: `game settings`, `game settings dm on|off`, "
+						"`game settings locale en|es`, `remind <hours>`, `timeout <hours>`, "
+						"`ontimeout ai|pause`, `ai basic|strong` or `board text|image|both`.",
+						"Uso: `game settings`, `game settings dm on|off`, "
+						"`game settings locale en|es`, `remind <horas>`, `timeout <horas>`, "
+						"`ontimeout ai|pause`, `ai basic|strong` o `board text|image|both`."));
 		goto out;
 	}
 	if (change_commit(m, &c, &err))
-		reply_commit_failed(m, a, cmd, loc);
+		session_reply_commit_failed(m, a, cmd, loc);
 	else
-		reply_text(a, cmd, text_eq(key, "dm"), buf_str(&msg));
+		session_reply_text(a, cmd, text_eq(key, "dm"), buf_str(&msg));
 out:
 	change_release(&c);
 	buf_release(&err);

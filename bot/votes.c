@@ -21,7 +21,7 @@
 
 #include "bot/votes.h"
 
-int human_seated(const struct session_rec *rec, const char *user)
+int votes_human_seated(const struct session_rec *rec, const char *user)
 {
 	int i;
 
@@ -31,7 +31,7 @@ int human_seated(const struct session_rec *rec, const char *user)
 	return 0;
 }
 
-int humans_of(const struct session_rec *rec)
+int votes_humans_of(const struct session_rec *rec)
 {
 	int i, n = 0;
 
@@ -75,8 +75,8 @@ static void votes_prune_obj(const struct session_rec *rec, json_t *o, int target
 	void *tmp;
 
 	json_object_foreach_safe(o, tmp, voter, val) {
-		if (!json_is_string(val) || !human_seated(rec, voter) ||
-		    (targets && !human_seated(rec, json_string_value(val))))
+		if (!json_is_string(val) || !votes_human_seated(rec, voter) ||
+		    (targets && !votes_human_seated(rec, json_string_value(val))))
 			json_object_del(o, voter);
 	}
 }
@@ -101,7 +101,7 @@ void votes_save(struct session_rec *rec, json_t *v)
 	for (i = 0; json_is_array(abort_) && i < json_array_size(abort_); i++) {
 		json_t *u = json_array_get(abort_, i);
 
-		if (json_is_string(u) && human_seated(rec, json_string_value(u)))
+		if (json_is_string(u) && votes_human_seated(rec, json_string_value(u)))
 			json_array_append(kept, u);
 	}
 	json_object_set_new(v, "abort", kept);
@@ -150,7 +150,7 @@ void votes_drop_kicks_of(struct session_rec *rec, const char *user)
 }
 
 /* Adds user's vote to abort (a second one changes nothing). */
-void vote_abort(json_t *v, const char *user)
+void votes_abort(json_t *v, const char *user)
 {
 	json_t *a = json_object_get(v, "abort");
 	size_t i;
@@ -167,7 +167,7 @@ void vote_abort(json_t *v, const char *user)
 }
 
 /* The seated humans who voted to abort. */
-int count_abort(const struct session_rec *rec, json_t *v)
+int votes_count_abort(const struct session_rec *rec, json_t *v)
 {
 	json_t *a = json_object_get(v, "abort");
 	size_t i;
@@ -176,15 +176,15 @@ int count_abort(const struct session_rec *rec, json_t *v)
 	for (i = 0; json_is_array(a) && i < json_array_size(a); i++) {
 		json_t *u = json_array_get(a, i);
 
-		n += json_is_string(u) && human_seated(rec, json_string_value(u));
+		n += json_is_string(u) && votes_human_seated(rec, json_string_value(u));
 	}
 	return n;
 }
 
 /* The seated humans, other than `except` (NULL: none), whose vote in the
  * object o is value. */
-int count_for(const struct session_rec *rec, json_t *o, const char *value,
-	      const char *except)
+int votes_count_for(const struct session_rec *rec, json_t *o, const char *value,
+		    const char *except)
 {
 	const char *voter;
 	json_t *val;
@@ -192,6 +192,6 @@ int count_for(const struct session_rec *rec, json_t *o, const char *value,
 
 	json_object_foreach(o, voter, val)
 		n += json_is_string(val) && !strcmp(json_string_value(val), value) &&
-		     human_seated(rec, voter) && (!except || strcmp(voter, except));
+		     votes_human_seated(rec, voter) && (!except || strcmp(voter, except));
 	return n;
 }

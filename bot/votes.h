@@ -9,8 +9,8 @@
 
 #include "bot/session.h"
 
-int human_seated(const struct session_rec *rec, const char *user);
-int humans_of(const struct session_rec *rec);
+int votes_human_seated(const struct session_rec *rec, const char *user);
+int votes_humans_of(const struct session_rec *rec);
 /* The votes of rec, a new object ({} when there are none or they do not
  * parse: a damaged record loses its votes, never its game). */
 json_t *votes_load(const struct session_rec *rec);
@@ -22,12 +22,12 @@ void votes_save(struct session_rec *rec, json_t *v);
 /* Drops the kick votes against user (their own move ended the idle spell). */
 void votes_drop_kicks_of(struct session_rec *rec, const char *user);
 /* Adds user's vote to abort (a second one changes nothing). */
-void vote_abort(json_t *v, const char *user);
+void votes_abort(json_t *v, const char *user);
 /* The seated humans who voted to abort. */
-int count_abort(const struct session_rec *rec, json_t *v);
+int votes_count_abort(const struct session_rec *rec, json_t *v);
 /* The seated humans, other than `except` (NULL: none), whose vote in the
  * object o is value. */
-int count_for(const struct session_rec *rec, json_t *o, const char *value,
-	      const char *except);
+int votes_count_for(const struct session_rec *rec, json_t *o, const char *value,
+		    const char *except);
 
 #endif
