@@ -38,7 +38,7 @@ int ai_searches(const struct session_rec *rec, const struct game_ops *ops)
 
 	if (!ops->determinize)
 		return 0;
-	settings_read(rec, &rs);
+	roomset_read(rec, &rs);
 	return rs.ai_strong;
 }
 
@@ -127,8 +127,8 @@ int ai_run_bots(struct session_mgr *m, struct change *c, struct capture *cap,
 }
 
 /* The AI decides for the idle humans (their pending decisions only). */
-int play_for_idle(struct session_mgr *m, struct change *c, struct capture *cap,
-		  unsigned idle, struct buf *err)
+int ai_play_for_idle(struct session_mgr *m, struct change *c, struct capture *cap,
+		     unsigned idle, struct buf *err)
 {
 	int guard = 0;
 
@@ -175,7 +175,7 @@ static void ai_apply(struct session_mgr *m, struct session *s, const struct thin
 	if (!s || s->rec.id != job->session_id || s->rec.status != SESSION_ACTIVE || !s->st ||
 	    s->last_seq != job->seq)
 		return;		/* moved, undone, aborted or replaced meanwhile */
-	settings_read(&s->rec, &rs);
+	roomset_read(&s->rec, &rs);
 	if (rs.paused)
 		return;		/* resuming makes it due again */
 	loc = session_loc(s, m);
@@ -196,9 +196,9 @@ static void ai_apply(struct session_mgr *m, struct session *s, const struct thin
 		game_logf(&cap.log, LOG_PUBLIC, "%s", L(loc,
 			  "The AI could not decide: the game is paused (`game resume` to retry).",
 			  "La IA no pudo decidir: la partida queda en pausa (`game resume` para reintentar)."));
-		settings_read(&c.rec, &rs);
+		roomset_read(&c.rec, &rs);
 		rs.paused = 1;
-		settings_write(&c.rec, &rs);
+		roomset_write(&c.rec, &rs);
 	}
 	change_moved(m, &c, &cap);
 	if (change_commit(m, &c, &err))

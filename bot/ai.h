@@ -17,8 +17,8 @@ int ai_step_as(struct session_mgr *m, struct change *c, struct capture *cap, int
 /* Plays AI seats while only AI seats are awaited, recording their moves. */
 int ai_run_bots(struct session_mgr *m, struct change *c, struct capture *cap, struct buf *err);
 /* The AI decides for the idle humans (their pending decisions only). */
-int play_for_idle(struct session_mgr *m, struct change *c, struct capture *cap,
-		  unsigned idle, struct buf *err);
+int ai_play_for_idle(struct session_mgr *m, struct change *c, struct capture *cap,
+		     unsigned idle, struct buf *err);
 /* The searching AI seats of s are awaited: a job for m->think, or inline. */
 void ai_think(struct session_mgr *m, struct session *s);
 

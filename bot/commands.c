@@ -439,7 +439,7 @@ static int refuse_if_paused(const struct cmd_ctx *x)
 {
 	struct room_settings rs;
 
-	settings_read(&x->s->rec, &rs);
+	roomset_read(&x->s->rec, &rs);
 	if (!rs.paused)
 		return 0;
 	session_reply_text(x->a, x->cmd, 1, L(x->loc, "The game is paused. `game resume` to go on.",

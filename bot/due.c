@@ -42,7 +42,7 @@ int64_t due_compute(const struct session_rec *rec, const struct game_ops *ops,
 
 	if (rec->status != SESSION_ACTIVE || !st)
 		return 0;
-	settings_read(rec, &rs);
+	roomset_read(rec, &rs);
 	if (rs.paused)
 		return 0;
 	aw = ops->awaiting(st);
@@ -86,7 +86,7 @@ static int session_attend(struct session_mgr *m, struct session *s)
 		ai_think(m, s);
 		return 0;
 	}
-	settings_read(&s->rec, &rs);
+	roomset_read(&s->rec, &rs);
 	since = idle_since(&rs, s->last_at);
 	for (i = 0; i < s->rec.nseats; i++)
 		if ((aw & (1u << i)) && !s->rec.seats[i].is_bot)
@@ -107,7 +107,7 @@ static int session_attend(struct session_mgr *m, struct session *s)
 					  s->rec.seats[i].name, rs.timeout_h);
 		if (rs.timeout_ai) {
 			change_copy_state(&c);
-			if (play_for_idle(m, &c, &cap, idle, &err)) {
+			if (ai_play_for_idle(m, &c, &cap, idle, &err)) {
 				log_err("timeout AI in %s/%s: %s", s->rec.platform, s->rec.room,
 					buf_str(&err));
 				goto out;
@@ -117,7 +117,7 @@ static int session_attend(struct session_mgr *m, struct session *s)
 			struct rich r = RICH_INIT;
 
 			rs.paused = 1;
-			settings_write(&c.rec, &rs);
+			roomset_write(&c.rec, &rs);
 			for (i = 0; i < (int)cap.n; i++)
 				rich_line(&r, "%s", cap.v[i].text);
 			outbox_pending_add(m, &c.out, s, NULL, &r, NULL);
@@ -131,7 +131,7 @@ static int session_attend(struct session_mgr *m, struct session *s)
 		rs.reminded = (int)((now - since) / ((int64_t)rs.remind_h * 3600));
 		if (rs.reminded < 1)
 			rs.reminded = 1;
-		settings_write(&c.rec, &rs);
+		roomset_write(&c.rec, &rs);
 		rich_line(&r, L(loc, "Reminder: no decision for %lld hours.",
 				"Recordatorio: %lld horas sin decidir."),
 			  (long long)((now - since) / 3600));

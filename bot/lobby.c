@@ -270,11 +270,11 @@ void cmd_game_new(const struct cmd_ctx *x)
 		 * it keeps the room's language */
 		struct room_settings was, rs;
 
-		settings_read(&cur->rec, &was);
-		settings_read(&s->rec, &rs);
+		roomset_read(&cur->rec, &was);
+		roomset_read(&s->rec, &rs);
 		rs.board = was.board;
 		if (rs.board != BOARD_DEFAULT)
-			settings_write(&s->rec, &rs);
+			roomset_write(&s->rec, &rs);
 	}
 	change_init(&c, s);
 	if (add_seat(&c.rec, cmd->user, cmd->name, 0)) {
@@ -457,9 +457,9 @@ void cmd_game_start(const struct cmd_ctx *x)
 		/* the rules this game's move log replays under (`log`, undo) */
 		struct room_settings rs;
 
-		settings_read(&c.rec, &rs);
+		roomset_read(&c.rec, &rs);
 		rs.rules = s->ops->rules_version ? (int)s->ops->rules_version : 1;
-		settings_write(&c.rec, &rs);
+		roomset_write(&c.rec, &rs);
 	}
 	c.st = game_state_new(s->ops);
 	if (s->ops->setup(c.st, c.rec.nseats, c.rec.seed, c.rec.options, &err) ||

@@ -28,7 +28,7 @@ static void game_pause(const struct cmd_ctx *x, int pause)
 	struct change c;
 	int64_t now = session_now(m);
 
-	settings_read(&s->rec, &rs);
+	roomset_read(&s->rec, &rs);
 	if (rs.paused == pause) {
 		session_reply_text(a, cmd, 1, pause ? L(loc, "The game is already paused.",
 							"La partida ya está en pausa.")
@@ -40,7 +40,7 @@ static void game_pause(const struct cmd_ctx *x, int pause)
 	rs.reminded = 0;
 	if (!pause)
 		rs.since = now;		/* the clock starts again, stored */
-	settings_write(&c.rec, &rs);
+	roomset_write(&c.rec, &rs);
 	if (change_commit(m, &c, &err)) {
 		session_reply_commit_failed(m, a, cmd, loc);
 	} else {
@@ -91,7 +91,7 @@ static int hours_idle_for_kick(const struct session *s)
 {
 	struct room_settings rs;
 
-	settings_read(&s->rec, &rs);
+	roomset_read(&s->rec, &rs);
 	return rs.timeout_h ? rs.timeout_h : KICK_IDLE_DEFAULT_H;
 }
 

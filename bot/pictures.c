@@ -41,7 +41,7 @@ enum pic_board_mode pic_board_mode(const struct session_rec *rec, const struct a
 {
 	struct room_settings rs;
 
-	settings_read(rec, &rs);
+	roomset_read(rec, &rs);
 	if (rs.board != BOARD_DEFAULT)
 		return rs.board;
 	return a && (a->ops->caps & ADAPTER_CAP_IMAGES) ? BOARD_IMAGE : BOARD_TEXT;

@@ -31,7 +31,7 @@ const char *roomset_board_mode_word(enum pic_board_mode b)
 	return "default";
 }
 
-void settings_read(const struct session_rec *rec, struct room_settings *o)
+void roomset_read(const struct session_rec *rec, struct room_settings *o)
 {
 	json_t *j = rec->settings[0] ? json_loads(rec->settings, 0, NULL) : NULL;
 	json_t *v;
@@ -74,7 +74,7 @@ void settings_read(const struct session_rec *rec, struct room_settings *o)
 	json_decref(j);
 }
 
-void settings_write(struct session_rec *rec, const struct room_settings *in)
+void roomset_write(struct session_rec *rec, const struct room_settings *in)
 {
 	json_t *j = json_pack("{s:i, s:i, s:s, s:b, s:i, s:I}", "remind", in->remind_h,
 			      "timeout", in->timeout_h, "on_timeout",

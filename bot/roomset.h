@@ -32,7 +32,7 @@ struct room_settings {
 	int board;		/* enum board_mode */
 };
 
-void settings_read(const struct session_rec *rec, struct room_settings *o);
-void settings_write(struct session_rec *rec, const struct room_settings *in);
+void roomset_read(const struct session_rec *rec, struct room_settings *o);
+void roomset_write(struct session_rec *rec, const struct room_settings *in);
 
 #endif

@@ -222,7 +222,7 @@ static struct session *session_from_rec(struct session_mgr *m, const struct sess
 	{
 		struct room_settings rs;
 
-		settings_read(rec, &rs);
+		roomset_read(rec, &rs);
 		if (rs.since)
 			s->last_at = rs.since;
 	}
@@ -549,10 +549,10 @@ int change_commit(struct session_mgr *m, struct change *c, struct buf *err)
 		struct room_settings rs;
 
 		/* stored, so a restart does not move it */
-		settings_read(&c->rec, &rs);
+		roomset_read(&c->rec, &rs);
 		rs.reminded = 0;
 		rs.since = now;
-		settings_write(&c->rec, &rs);
+		roomset_write(&c->rec, &rs);
 	}
 	/* a vote leaves with its voter, and with the game */
 	if (c->rec.votes)

@@ -19,7 +19,7 @@ int session_log_replays(const struct session *s)
 	struct room_settings rs;
 	unsigned now = s->ops->rules_version ? s->ops->rules_version : 1;
 
-	settings_read(&s->rec, &rs);
+	roomset_read(&s->rec, &rs);
 	return (unsigned)rs.rules == now;
 }
 
@@ -71,7 +71,7 @@ static void setting_now(const struct session_rec *rec, const char *key, char *ou
 {
 	struct room_settings rs;
 
-	settings_read(rec, &rs);
+	roomset_read(rec, &rs);
 	if (!strcmp(key, "remind"))
 		snprintf(out, n, "%d", rs.remind_h);
 	else if (!strcmp(key, "timeout"))
@@ -89,7 +89,7 @@ static void setting_apply(const struct session *s, struct session_rec *rec, cons
 	struct room_settings rs;
 	int h = atoi(val);
 
-	settings_read(rec, &rs);
+	roomset_read(rec, &rs);
 	if (!strcmp(key, "remind") || !strcmp(key, "timeout")) {
 		if (!strcmp(key, "remind"))
 			rs.remind_h = h;
@@ -126,7 +126,7 @@ static void setting_apply(const struct session *s, struct session_rec *rec, cons
 				 : L(loc, "AI players now play the quick basic way.",
 				     "Los jugadores IA juegan ahora de la forma básica y rápida."));
 	}
-	settings_write(rec, &rs);
+	roomset_write(rec, &rs);
 }
 
 /* `game settings` alone: the settings, privately. */
@@ -136,7 +136,7 @@ static void settings_show(struct session_mgr *m, struct adapter *a, const struct
 	struct room_settings rs;
 	struct buf msg = BUF_INIT;
 
-	settings_read(&s->rec, &rs);
+	roomset_read(&s->rec, &rs);
 	buf_printf(&msg, L(loc, "Settings: locale %s; your DM notifications: %s.\n",
 			   "Ajustes: idioma %s; tus avisos por mensaje directo: %s.\n"),
 		   locale_code(session_loc(s, m)),
@@ -272,10 +272,10 @@ void cmd_game_settings(const struct cmd_ctx *x)
 		 * so it takes effect at once, as `locale` does */
 		struct room_settings rs;
 
-		settings_read(&c.rec, &rs);
+		roomset_read(&c.rec, &rs);
 		rs.board = text_eq(val, "text") ? BOARD_TEXT : text_eq(val, "image") ? BOARD_IMAGE
 										 : BOARD_BOTH;
-		settings_write(&c.rec, &rs);
+		roomset_write(&c.rec, &rs);
 		buf_setf(&msg, "%s", rs.board == BOARD_TEXT
 			 ? L(loc, "Boards in this room now come as text (`board image` shows a picture).",
 			     "Los tableros de esta sala llegan ahora como texto (`board image` muestra una imagen).")
