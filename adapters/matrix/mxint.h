@@ -347,4 +347,14 @@ static inline void copy_id(char *dst, size_t n, const char *src)
 	snprintf(dst, n, "%s", src ? src : "");
 }
 
+/* matrix.c */
+struct mxreq *mx_call(struct matrix *m, const char *method, const char *path,
+			     json_t *body, const char *lane_room, long timeout_ms, mx_fn cb,
+			     void *ctx);
+
+/* mxdirect.c */
+void merge_direct(struct matrix *m, json_t *server);
+void record_direct(struct matrix *m, const char *user, const char *room);
+void unrecord_direct(struct matrix *m, const char *user, const char *room);
+
 #endif
