@@ -264,14 +264,6 @@ static struct lane *lane_get(struct matrix *m, const char *room)
 	return l;
 }
 
-enum req_flags {
-	REQ_NOAUTH = 1 << 0,	/* no access token (login) */
-	REQ_UNCOUNTED = 1 << 1,	/* not in the send queue (the sync) */
-	REQ_ROOM_MSG = 1 << 2,	/* an m.room.message: encrypted in encrypted rooms */
-	REQ_REFUSAL = 1 << 3,	/* the fixed refusal notice: the one message that may
-				 * go in clear to a room the bot cannot take part in */
-};
-
 static struct mxreq *req_queue(struct matrix *m, struct mxreq *q, const char *lane_room);
 
 /* Queues a request.  lane_room: requests of one room go one at a time, in
@@ -280,7 +272,7 @@ static struct mxreq *req_queue(struct matrix *m, struct mxreq *q, const char *la
  * checked again when it starts (req_start).  flags: REQ_*.  Returns the
  * request when it waits behind others in its lane, else NULL (it may be
  * finished already). */
-static struct mxreq *mx_call_ex(struct matrix *m, const char *method, const char *path,
+struct mxreq *mx_call_ex(struct matrix *m, const char *method, const char *path,
 				json_t *body, const char *lane_room, long timeout_ms, unsigned flags,
 				mx_fn cb, void *ctx, const char *priv_user, const char *priv_txn)
 {
@@ -386,9 +378,8 @@ static uint64_t backoff(struct matrix *m, int attempts)
 	return b / 2 + rng_next(&m->rng) % (b / 2 + 1);
 }
 
-static void relogin(struct matrix *m);
 
-static void fatal(struct matrix *m, const char *why)
+void mx_fatal(struct matrix *m, const char *why)
 {
 	log_err("matrix: %s (exit %d)", why, MATRIX_EXIT_AUTH);
 	m->exit_code = MATRIX_EXIT_AUTH;
@@ -436,11 +427,11 @@ static void on_http(struct http_resp *resp, void *ctx)
 	} else if (status == 401 && errcode && !strcmp(errcode, "M_UNKNOWN_TOKEN") && q->auth) {
 		json_decref(j);
 		if (!m->password) {
-			fatal(m, "the access token was refused (M_UNKNOWN_TOKEN)");
+			mx_fatal(m, "the access token was refused (M_UNKNOWN_TOKEN)");
 			return;
 		}
 		q->parked = 1;
-		relogin(m);
+		mx_relogin(m);
 		return;
 	} else if (status == 0 || status >= 500) {
 		if (++q->attempts < MAX_ATTEMPTS) {
@@ -584,7 +575,7 @@ static void req_start(struct mxreq *q)
 /* Restarts every request that waited for a login.  Starting one may free
  * others (a private part going back to its player's queue starts the next
  * of its lane), so each pass starts one and begins again. */
-static void unpark(struct matrix *m)
+void unpark(struct matrix *m)
 {
 	struct live *l;
 	int again = 1;
@@ -2221,7 +2212,6 @@ static void say_encrypted_and_leave(struct matrix *m, struct mroom *r)
 
 /* ---- sync ---- */
 
-static void sync_now(struct matrix *m);
 
 static void save_since(struct matrix *m, const char *value)
 {
@@ -3118,7 +3108,7 @@ static void on_sync(struct matrix *m, long status, const char *errcode, const ch
 	batch_begin(m, &s, initial);
 }
 
-static void sync_now(struct matrix *m)
+void sync_now(struct matrix *m)
 {
 	struct buf path = BUF_INIT;
 	enum mx_filter kind = m->mode == SYNC_SKIP ? MX_FILTER_SKIP :
@@ -3179,144 +3169,6 @@ static void load_since(struct matrix *m)
 	buf_release(&err);
 }
 
-/* ---- login ---- */
-
-/*
- * The bot's device is known: its encryption keys are loaded (or made and
- * uploaded).  Keys in the store that the pickle key does not open stop the
- * bot (MATRIX_EXIT_KEYS): making new ones would silently change the
- * device everybody trusts.  -1 then.
- */
-static int e2e_begin(struct matrix *m)
-{
-	struct buf err = BUF_INIT;
-	size_t i;
-
-	if (mxe2e_started(m->e2e))
-		return 0;
-	if (!m->device[0]) {
-		log_warn("matrix: the homeserver did not say which device the access token "
-			 "belongs to: the bot cannot take part in encrypted rooms");
-		return 0;
-	}
-	if (mxe2e_start(m->e2e, m->me, m->device, &err)) {
-		log_err("matrix: the encryption keys in the store do not open (%s): restore "
-			"MATRIX_PICKLE_KEY or the key file beside the store (docs/matrix.md, "
-			"\"Encrypted rooms\") (exit %d)", buf_str(&err), MATRIX_EXIT_KEYS);
-		m->exit_code = MATRIX_EXIT_KEYS;
-		uv_stop(m->loop);
-		buf_release(&err);
-		return -1;
-	}
-	buf_release(&err);
-	/* a crash between a command's commit and mxe2e_handled: the stored
-	 * position names what ran */
-	for (i = 0; i < m->nrefs; i++)
-		mxe2e_handled(m->e2e, m->refs[i]);
-	return 0;
-}
-
-static void on_whoami(struct matrix *m, long status, const char *errcode, const char *body,
-		      size_t len, void *ctx)
-{
-	json_t *j = json_loadb(body, len, 0, NULL);
-	const char *uid = json_string_value(json_object_get(j, "user_id")), *dev;
-
-	if (status != 200 || !uid || !mx_user_id_valid(uid)) {
-		json_decref(j);
-		if (status == 401 || status == 403)
-			fatal(m, "the access token was refused");
-		else
-			fatal(m, "whoami failed: is MATRIX_HOMESERVER right?");
-		return;
-	}
-	copy_id(m->me, MX_ID_SIZE, uid);
-	log_info("matrix: logged in as %s", m->me);
-	dev = json_string_value(json_object_get(j, "device_id"));
-	if (dev && strlen(dev) < sizeof(m->device))
-		snprintf(m->device, sizeof(m->device), "%s", dev);
-	json_decref(j);
-	if (e2e_begin(m))
-		return;
-	unpark(m);
-	sync_now(m);
-}
-
-static void on_login(struct matrix *m, long status, const char *errcode, const char *body,
-		     size_t len, void *ctx)
-{
-	json_t *j = json_loadb(body, len, 0, NULL);
-	const char *tok = json_string_value(json_object_get(j, "access_token"));
-	const char *uid = json_string_value(json_object_get(j, "user_id"));
-	int first = !m->me[0];
-
-	m->logging_in = 0;
-	if (status != 200 || !tok || !uid || !mx_user_id_valid(uid)) {
-		json_decref(j);
-		if (status == 403 || status == 401)
-			fatal(m, "the homeserver refused MATRIX_USER / MATRIX_PASSWORD");
-		else
-			fatal(m, "login failed: is MATRIX_HOMESERVER right?");
-		return;
-	}
-	if (m->token) {
-		memset(m->token, 0, strlen(m->token));
-		free(m->token);
-	}
-	m->token = xstrdup(tok);
-	copy_id(m->me, MX_ID_SIZE, uid);
-	json_decref(j);
-	log_info("matrix: logged in as %s (device %s)", m->me, m->device);
-	if (e2e_begin(m))
-		return;
-	/* requests queued before the login (the outbox re-sent at start-up)
-	 * or refused with the old token go now */
-	unpark(m);
-	if (first)
-		sync_now(m);
-}
-
-static void login(struct matrix *m)
-{
-	json_t *req = json_pack("{s:s, s:{s:s, s:s}, s:s, s:s, s:s}", "type", "m.login.password",
-				"identifier", "type", "m.id.user", "user", m->user,
-				"password", m->password, "device_id", m->device,
-				"initial_device_display_name", "tabula");
-	m->logging_in = 1;
-	mx_call_ex(m, "POST", API "/login", req, NULL, 0, REQ_NOAUTH, on_login, NULL, NULL, NULL);
-	json_decref(req);
-}
-
-static void relogin(struct matrix *m)
-{
-	if (m->logging_in)
-		return;
-	log_info("matrix: the access token expired; logging in again");
-	if (m->token) {
-		memset(m->token, 0, strlen(m->token));
-		free(m->token);
-		m->token = NULL;
-	}
-	login(m);
-}
-
-static void load_device(struct matrix *m)
-{
-	struct buf v = BUF_INIT, err = BUF_INIT;
-
-	if (store_cursor_get(m->store, CURSOR_DEVICE, &v, &err) < 0)
-		log_warn("matrix: reading the device id: %s", buf_str(&err));
-	if (v.len && v.len < sizeof(m->device)) {
-		snprintf(m->device, sizeof(m->device), "%s", buf_str(&v));
-	} else {
-		snprintf(m->device, sizeof(m->device), "TABULA%08X", rng_next(&m->rng));
-		if (store_cursor_set(m->store, CURSOR_DEVICE, m->device, &err))
-			log_warn("matrix: storing the device id: %s", buf_str(&err));
-	}
-	buf_release(&v);
-	buf_release(&err);
-}
-
 /* ---- lifecycle ---- */
 
 static int matrix_start(struct adapter *a, uv_loop_t *loop, struct buf *err)
@@ -3340,7 +3192,7 @@ static int matrix_start(struct adapter *a, uv_loop_t *loop, struct buf *err)
 		mx_call(m, "GET", API "/account/whoami", NULL, NULL, 0, on_whoami, NULL);
 	} else {
 		load_device(m);
-		login(m);
+		mx_login(m);
 	}
 	return 0;
 }

@@ -307,6 +307,14 @@ struct post {
 	char origin_room[MX_ID_SIZE];
 };
 
+enum req_flags {
+	REQ_NOAUTH = 1 << 0,	/* no access token (login) */
+	REQ_UNCOUNTED = 1 << 1,	/* not in the send queue (the sync) */
+	REQ_ROOM_MSG = 1 << 2,	/* an m.room.message: encrypted in encrypted rooms */
+	REQ_REFUSAL = 1 << 3,	/* the fixed refusal notice: the one message that may
+				 * go in clear to a room the bot cannot take part in */
+};
+
 static inline struct matrix *downcast(struct adapter *a)
 {
 	return (struct matrix *)a;
@@ -356,5 +364,21 @@ struct mxreq *mx_call(struct matrix *m, const char *method, const char *path,
 void merge_direct(struct matrix *m, json_t *server);
 void record_direct(struct matrix *m, const char *user, const char *room);
 void unrecord_direct(struct matrix *m, const char *user, const char *room);
+
+/* matrix.c */
+void mx_fatal(struct matrix *m, const char *why);
+struct mxreq *mx_call_ex(struct matrix *m, const char *method, const char *path,
+				json_t *body, const char *lane_room, long timeout_ms, unsigned flags,
+				mx_fn cb, void *ctx, const char *priv_user, const char *priv_txn);
+void sync_now(struct matrix *m);
+void unpark(struct matrix *m);
+
+/* mxlogin.c */
+int e2e_begin(struct matrix *m);
+void load_device(struct matrix *m);
+void mx_login(struct matrix *m);
+void on_whoami(struct matrix *m, long status, const char *errcode, const char *body,
+		      size_t len, void *ctx);
+void mx_relogin(struct matrix *m);
 
 #endif
