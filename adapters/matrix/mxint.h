@@ -381,4 +381,20 @@ void on_whoami(struct matrix *m, long status, const char *errcode, const char *b
 		      size_t len, void *ctx);
 void mx_relogin(struct matrix *m);
 
+/* matrix.c */
+struct mxreq *req_queue(struct matrix *m, struct mxreq *q, const char *lane_room);
+struct mroom *room_get(struct matrix *m, const char *id, int create);
+void send_public_answer(struct matrix *m, const char *room, json_t *contents,
+			       const char *txn);
+
+/* mxpicture.c */
+void board_posted(struct matrix *m, const char *room);
+void img_as_text(struct mximg *im);
+void img_attach(struct mximg *im, struct mxreq *q);
+struct mximg *img_new(const struct adapter_image *ai);
+void img_upload(struct matrix *m, struct mximg *im, const char *room);
+json_t *picture_contents(const struct rich *body, const struct mximg *im);
+void unseal_key(struct mxreq *q);
+int upload_encrypt(struct mxreq *q);
+
 #endif
