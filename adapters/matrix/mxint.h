@@ -397,4 +397,24 @@ json_t *picture_contents(const struct rich *body, const struct mximg *im);
 void unseal_key(struct mxreq *q);
 int upload_encrypt(struct mxreq *q);
 
+/* matrix.c */
+void after_batch(struct matrix *m);
+void apply_members(struct matrix *m, const struct mx_sync *s);
+unsigned char *before_join_of(struct matrix *m, const struct mx_sync *s);
+const char *display_name(struct matrix *m, const char *room, const char *user,
+				char *out, size_t n);
+void handle_item(struct matrix *m, const struct mx_item *it, int initial,
+			int before_join, int gap);
+int is_my_join(struct matrix *m, const struct mx_item *it, int use_memory);
+void save_since(struct matrix *m, const char *value);
+void send_notice(struct matrix *m, const char *room, const struct rich *body);
+size_t sendq_len(const struct matrix *m);
+void unpark_early(struct matrix *m);
+
+/* mxbatch.c */
+void batch_begin(struct matrix *m, struct mx_sync *s, int initial);
+void batch_step(struct matrix *m);
+void load_since(struct matrix *m);
+void units_free(struct unit *u);
+
 #endif
