@@ -307,6 +307,14 @@ struct post {
 	char origin_room[MX_ID_SIZE];
 };
 
+/* A DM room being made, or a room being checked as one (its members). */
+struct dmctx {
+	struct live live;	/* first */
+	char user[MX_ID_SIZE];
+	char room[MX_ID_SIZE];
+	int adopt;		/* a room the player invited the bot to */
+};
+
 enum req_flags {
 	REQ_NOAUTH = 1 << 0,	/* no access token (login) */
 	REQ_UNCOUNTED = 1 << 1,	/* not in the send queue (the sync) */
@@ -416,5 +424,26 @@ void batch_begin(struct matrix *m, struct mx_sync *s, int initial);
 void batch_step(struct matrix *m);
 void load_since(struct matrix *m);
 void units_free(struct unit *u);
+
+/* matrix.c */
+void dm_abandon(struct matrix *m, struct dm *d, int tell);
+void dm_forget(struct matrix *m, struct dm *d);
+struct dm *dm_get(struct matrix *m, const char *user, int create);
+void dm_pump(struct matrix *m, struct dm *d);
+enum mx_verdict dm_verdict(struct matrix *m, const char *room, const char *user);
+struct dmctx *dmctx_new(struct matrix *m, const char *user, const char *room);
+void fetch_members(struct matrix *m, struct dmctx *c);
+void new_txn(struct matrix *m, char *out, size_t n);
+void on_sent(struct matrix *m, long status, const char *errcode, const char *body,
+		    size_t len, void *ctx);
+struct post *post_new(struct matrix *m, int64_t outbox_id, size_t parts);
+void room_drop(struct matrix *m, const char *id);
+int room_encrypted(struct matrix *m, struct mroom *r);
+int room_mark_encrypted(struct matrix *m, struct mroom *r, const struct mx_item *ev);
+void send_path(struct buf *path, const char *room, const char *txn);
+
+/* mxmember.c */
+void handle_invite(struct matrix *m, const struct mx_item *it);
+void say_encrypted_and_leave(struct matrix *m, struct mroom *r);
 
 #endif
