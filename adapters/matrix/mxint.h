@@ -446,4 +446,10 @@ void send_path(struct buf *path, const char *room, const char *txn);
 void handle_invite(struct matrix *m, const struct mx_item *it);
 void say_encrypted_and_leave(struct matrix *m, struct mroom *r);
 
+/* matrix.c */
+int is_dm_room(struct matrix *m, const char *room, const char *user);
+int is_trust(const char *text, size_t len, const char **arg);
+int room_unusable(const struct mroom *r);
+void run_trust(struct matrix *m, const struct mx_item *it, int dm, const char *arg);
+
 #endif
