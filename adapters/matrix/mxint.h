@@ -307,6 +307,9 @@ struct post {
 	char origin_room[MX_ID_SIZE];
 };
 
+/* seal's answers */
+enum { SEAL_GO, SEAL_WAIT, SEAL_FAIL };
+
 /* A DM room being made, or a room being checked as one (its members). */
 struct dmctx {
 	struct live live;	/* first */
@@ -451,5 +454,25 @@ int is_dm_room(struct matrix *m, const char *room, const char *user);
 int is_trust(const char *text, size_t len, const char **arg);
 int room_unusable(const struct mroom *r);
 void run_trust(struct matrix *m, const struct mx_item *it, int dm, const char *arg);
+
+/* matrix.c */
+void finish(struct mxreq *q, long status, const char *errcode, const char *body,
+		   size_t len);
+int load_members(struct matrix *m, const char *room, const char *body, size_t len);
+void req_start(struct mxreq *q);
+void send_private(struct matrix *m, const char *user, json_t *contents, const char *txn,
+			 int64_t outbox_id, const char *origin_room, struct mximg *img,
+			 uint64_t follow);
+
+/* mxseal.c */
+void e2e_call(void *ctx, const char *method, const char *path, const json_t *body,
+		     mxe_done_fn done, void *done_ctx);
+int e2e_is_joined(void *ctx, const char *room, const char *user);
+int e2e_may_hold(void *ctx, const char *room, const char *sender);
+void e2e_new_device(void *ctx, const char *user, const char *device, const char *name,
+			   const char *fingerprint, int cross);
+int64_t e2e_now_ms(void *ctx);
+void e2e_settled(void *ctx);
+int seal(struct matrix *m, struct mxreq *q);
 
 #endif
