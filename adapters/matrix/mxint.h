@@ -475,4 +475,23 @@ int64_t e2e_now_ms(void *ctx);
 void e2e_settled(void *ctx);
 int seal(struct matrix *m, struct mxreq *q);
 
+/* matrix.c */
+void follow_keep(struct matrix *m, struct post *p, uint64_t id, const char *room,
+			const char *user, const char *origin_room, const char *txn, size_t nparts);
+void img_unref(struct mximg *im);
+void lane_advance(struct mxreq *q);
+void post_part_done(struct matrix *m, struct post *p, int ok);
+void req_free(struct mxreq *q);
+void sendq_shrunk(struct matrix *m);
+void tell_where(struct matrix *m, struct dm *d, const char *origin_room);
+
+/* mxdm.c */
+void dm_remember(struct matrix *m, const char *user, const char *room, int told);
+void dm_requeue(struct matrix *m, struct mxreq *q);
+int dm_still_private(struct matrix *m, const char *room, const char *user);
+void part_free(struct part *pt);
+void private_parts(struct matrix *m, struct post *p, const char *user, json_t *contents,
+			  const char *txn, size_t first, const char *origin_room,
+			  struct mximg *img);
+
 #endif
