@@ -341,7 +341,7 @@ static void on_keys_checked(void *ctx)
 }
 
 /* A sync response to handle: s moves into the batch. */
-void batch_begin(struct matrix *m, struct mx_sync *s, int initial)
+static void batch_begin(struct matrix *m, struct mx_sync *s, int initial)
 {
 	struct batch *b = &m->batch;
 

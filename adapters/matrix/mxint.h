@@ -385,7 +385,6 @@ void sync_now(struct matrix *m);
 void unpark(struct matrix *m);
 
 /* mxlogin.c */
-int e2e_begin(struct matrix *m);
 void load_device(struct matrix *m);
 void mx_login(struct matrix *m);
 void on_whoami(struct matrix *m, long status, const char *errcode, const char *body,
@@ -395,8 +394,6 @@ void mx_relogin(struct matrix *m);
 /* matrix.c */
 struct mxreq *req_queue(struct matrix *m, struct mxreq *q, const char *lane_room);
 struct mroom *room_get(struct matrix *m, const char *id, int create);
-void send_public_answer(struct matrix *m, const char *room, json_t *contents,
-			       const char *txn);
 
 /* mxpicture.c */
 void board_posted(struct matrix *m, const char *room);
@@ -423,7 +420,6 @@ size_t sendq_len(const struct matrix *m);
 void unpark_early(struct matrix *m);
 
 /* mxbatch.c */
-void batch_begin(struct matrix *m, struct mx_sync *s, int initial);
 void batch_step(struct matrix *m);
 void load_since(struct matrix *m);
 void units_free(struct unit *u);
@@ -493,5 +489,15 @@ void part_free(struct part *pt);
 void private_parts(struct matrix *m, struct post *p, const char *user, json_t *contents,
 			  const char *txn, size_t first, const char *origin_room,
 			  struct mximg *img);
+
+/* mxsend.c */
+struct post *follow_take(struct matrix *m, uint64_t id);
+void post_parts(struct matrix *m, struct post *p, const char *room, json_t *contents,
+		       const char *txn, size_t first, struct mximg *img);
+void send_contents(struct matrix *m, const char *room, json_t *contents, const char *txn,
+			  int64_t outbox_id);
+void send_contents_t(struct matrix *m, const char *room, json_t *contents,
+			    const char *txn, int64_t outbox_id, const char *title,
+			    struct mximg *img, uint64_t follow);
 
 #endif

@@ -16,7 +16,7 @@
  * bot (MATRIX_EXIT_KEYS): making new ones would silently change the
  * device everybody trusts.  -1 then.
  */
-int e2e_begin(struct matrix *m)
+static int e2e_begin(struct matrix *m)
 {
 	struct buf err = BUF_INIT;
 	size_t i;
