@@ -67,7 +67,7 @@ void room_drop(struct matrix *m, const char *id)
 
 /* The name to show for user (cleaned; see mx_clean_name), into out. */
 const char *display_name(struct matrix *m, const char *room, const char *user,
-				char *out, size_t n)
+			 char *out, size_t n)
 {
 	struct mroom *r = room_get(m, room, 0);
 	const struct mx_member *mm = r ? mx_members_get(&r->mem, user) : NULL;

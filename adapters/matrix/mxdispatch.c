@@ -160,7 +160,7 @@ static void cipher_item(struct matrix *m, const struct mx_item *it, int initial,
 /* gap: an item read back from a room's history, older than what the
  * batch's memberships say (only a name of someone unknown is taken). */
 void handle_item(struct matrix *m, const struct mx_item *it, int initial,
-			int before_join, int gap)
+		 int before_join, int gap)
 {
 	struct mroom *r;
 	struct dm *d;

@@ -540,8 +540,8 @@ void dm_pump(struct matrix *m, struct dm *d)
  * chat as p's parts first, first + 1, ...; img: the last one is the
  * m.image of that picture, or NULL. */
 void private_parts(struct matrix *m, struct post *p, const char *user, json_t *contents,
-			  const char *txn, size_t first, const char *origin_room,
-			  struct mximg *img)
+		   const char *txn, size_t first, const char *origin_room,
+		   struct mximg *img)
 {
 	struct dm *d = dm_get(m, user, 1);
 	size_t i, n = json_array_size(contents);
@@ -568,8 +568,8 @@ void private_parts(struct matrix *m, struct post *p, const char *user, json_t *c
  * one is the m.image of that picture, or NULL; follow: the picture
  * follows under that id, as the next part (0: none). */
 void send_private(struct matrix *m, const char *user, json_t *contents, const char *txn,
-			 int64_t outbox_id, const char *origin_room, struct mximg *img,
-			 uint64_t follow)
+		  int64_t outbox_id, const char *origin_room, struct mximg *img,
+		  uint64_t follow)
 {
 	size_t n = json_array_size(contents);
 	struct post *p;

@@ -366,34 +366,56 @@ static inline void copy_id(char *dst, size_t n, const char *src)
 	snprintf(dst, n, "%s", src ? src : "");
 }
 
-/* matrix.c */
-struct mxreq *mx_call(struct matrix *m, const char *method, const char *path,
-			     json_t *body, const char *lane_room, long timeout_ms, mx_fn cb,
-			     void *ctx);
-
-/* mxdirect.c */
-void merge_direct(struct matrix *m, json_t *server);
-void record_direct(struct matrix *m, const char *user, const char *room);
-void unrecord_direct(struct matrix *m, const char *user, const char *room);
+/* What the rooms call in one another, by the file that defines it. */
 
 /* matrix.c */
-void mx_fatal(struct matrix *m, const char *why);
-struct mxreq *mx_call_ex(struct matrix *m, const char *method, const char *path,
-				json_t *body, const char *lane_room, long timeout_ms, unsigned flags,
-				mx_fn cb, void *ctx, const char *priv_user, const char *priv_txn);
-void sync_now(struct matrix *m);
-void unpark(struct matrix *m);
-
-/* mxlogin.c */
-void load_device(struct matrix *m);
-void mx_login(struct matrix *m);
-void on_whoami(struct matrix *m, long status, const char *errcode, const char *body,
-		      size_t len, void *ctx);
-void mx_relogin(struct matrix *m);
-
-/* matrix.c */
-struct mxreq *req_queue(struct matrix *m, struct mxreq *q, const char *lane_room);
+const char *display_name(struct matrix *m, const char *room, const char *user,
+			 char *out, size_t n);
+void room_drop(struct matrix *m, const char *id);
+int room_encrypted(struct matrix *m, struct mroom *r);
 struct mroom *room_get(struct matrix *m, const char *id, int create);
+int room_mark_encrypted(struct matrix *m, struct mroom *r, const struct mx_item *ev);
+int room_unusable(const struct mroom *r);
+
+/* mxreq.c */
+void finish(struct mxreq *q, long status, const char *errcode, const char *body,
+	    size_t len);
+void img_unref(struct mximg *im);
+void lane_advance(struct mxreq *q);
+struct mxreq *mx_call(struct matrix *m, const char *method, const char *path,
+		      json_t *body, const char *lane_room, long timeout_ms, mx_fn cb,
+		      void *ctx);
+struct mxreq *mx_call_ex(struct matrix *m, const char *method, const char *path,
+			 json_t *body, const char *lane_room, long timeout_ms, unsigned flags,
+			 mx_fn cb, void *ctx, const char *priv_user, const char *priv_txn);
+void mx_fatal(struct matrix *m, const char *why);
+void req_free(struct mxreq *q);
+struct mxreq *req_queue(struct matrix *m, struct mxreq *q, const char *lane_room);
+void req_start(struct mxreq *q);
+size_t sendq_len(const struct matrix *m);
+void sendq_shrunk(struct matrix *m);
+void unpark(struct matrix *m);
+void unpark_early(struct matrix *m);
+
+/* mxsend.c */
+void follow_keep(struct matrix *m, struct post *p, uint64_t id, const char *room,
+		 const char *user, const char *origin_room, const char *txn, size_t nparts);
+struct post *follow_take(struct matrix *m, uint64_t id);
+void new_txn(struct matrix *m, char *out, size_t n);
+void on_sent(struct matrix *m, long status, const char *errcode, const char *body,
+	     size_t len, void *ctx);
+struct post *post_new(struct matrix *m, int64_t outbox_id, size_t parts);
+void post_part_done(struct matrix *m, struct post *p, int ok);
+void post_parts(struct matrix *m, struct post *p, const char *room, json_t *contents,
+		const char *txn, size_t first, struct mximg *img);
+void send_contents(struct matrix *m, const char *room, json_t *contents, const char *txn,
+		   int64_t outbox_id);
+void send_contents_t(struct matrix *m, const char *room, json_t *contents,
+		     const char *txn, int64_t outbox_id, const char *title,
+		     struct mximg *img, uint64_t follow);
+void send_notice(struct matrix *m, const char *room, const struct rich *body);
+void send_path(struct buf *path, const char *room, const char *txn);
+void tell_where(struct matrix *m, struct dm *d, const char *origin_room);
 
 /* mxpicture.c */
 void board_posted(struct matrix *m, const char *room);
@@ -405,99 +427,69 @@ json_t *picture_contents(const struct rich *body, const struct mximg *im);
 void unseal_key(struct mxreq *q);
 int upload_encrypt(struct mxreq *q);
 
-/* matrix.c */
-void after_batch(struct matrix *m);
-void apply_members(struct matrix *m, const struct mx_sync *s);
-unsigned char *before_join_of(struct matrix *m, const struct mx_sync *s);
-const char *display_name(struct matrix *m, const char *room, const char *user,
-				char *out, size_t n);
-void handle_item(struct matrix *m, const struct mx_item *it, int initial,
-			int before_join, int gap);
-int is_my_join(struct matrix *m, const struct mx_item *it, int use_memory);
-void save_since(struct matrix *m, const char *value);
-void send_notice(struct matrix *m, const char *room, const struct rich *body);
-size_t sendq_len(const struct matrix *m);
-void unpark_early(struct matrix *m);
-
-/* mxbatch.c */
-void batch_step(struct matrix *m);
-void load_since(struct matrix *m);
-void units_free(struct unit *u);
-
-/* matrix.c */
+/* mxdm.c */
 void dm_abandon(struct matrix *m, struct dm *d, int tell);
 void dm_forget(struct matrix *m, struct dm *d);
 struct dm *dm_get(struct matrix *m, const char *user, int create);
 void dm_pump(struct matrix *m, struct dm *d);
-enum mx_verdict dm_verdict(struct matrix *m, const char *room, const char *user);
-struct dmctx *dmctx_new(struct matrix *m, const char *user, const char *room);
-void fetch_members(struct matrix *m, struct dmctx *c);
-void new_txn(struct matrix *m, char *out, size_t n);
-void on_sent(struct matrix *m, long status, const char *errcode, const char *body,
-		    size_t len, void *ctx);
-struct post *post_new(struct matrix *m, int64_t outbox_id, size_t parts);
-void room_drop(struct matrix *m, const char *id);
-int room_encrypted(struct matrix *m, struct mroom *r);
-int room_mark_encrypted(struct matrix *m, struct mroom *r, const struct mx_item *ev);
-void send_path(struct buf *path, const char *room, const char *txn);
-
-/* mxmember.c */
-void handle_invite(struct matrix *m, const struct mx_item *it);
-void say_encrypted_and_leave(struct matrix *m, struct mroom *r);
-
-/* matrix.c */
-int is_dm_room(struct matrix *m, const char *room, const char *user);
-int is_trust(const char *text, size_t len, const char **arg);
-int room_unusable(const struct mroom *r);
-void run_trust(struct matrix *m, const struct mx_item *it, int dm, const char *arg);
-
-/* matrix.c */
-void finish(struct mxreq *q, long status, const char *errcode, const char *body,
-		   size_t len);
-int load_members(struct matrix *m, const char *room, const char *body, size_t len);
-void req_start(struct mxreq *q);
-void send_private(struct matrix *m, const char *user, json_t *contents, const char *txn,
-			 int64_t outbox_id, const char *origin_room, struct mximg *img,
-			 uint64_t follow);
-
-/* mxseal.c */
-void e2e_call(void *ctx, const char *method, const char *path, const json_t *body,
-		     mxe_done_fn done, void *done_ctx);
-int e2e_is_joined(void *ctx, const char *room, const char *user);
-int e2e_may_hold(void *ctx, const char *room, const char *sender);
-void e2e_new_device(void *ctx, const char *user, const char *device, const char *name,
-			   const char *fingerprint, int cross);
-int64_t e2e_now_ms(void *ctx);
-void e2e_settled(void *ctx);
-int seal(struct matrix *m, struct mxreq *q);
-
-/* matrix.c */
-void follow_keep(struct matrix *m, struct post *p, uint64_t id, const char *room,
-			const char *user, const char *origin_room, const char *txn, size_t nparts);
-void img_unref(struct mximg *im);
-void lane_advance(struct mxreq *q);
-void post_part_done(struct matrix *m, struct post *p, int ok);
-void req_free(struct mxreq *q);
-void sendq_shrunk(struct matrix *m);
-void tell_where(struct matrix *m, struct dm *d, const char *origin_room);
-
-/* mxdm.c */
 void dm_remember(struct matrix *m, const char *user, const char *room, int told);
 void dm_requeue(struct matrix *m, struct mxreq *q);
 int dm_still_private(struct matrix *m, const char *room, const char *user);
+enum mx_verdict dm_verdict(struct matrix *m, const char *room, const char *user);
+struct dmctx *dmctx_new(struct matrix *m, const char *user, const char *room);
+void fetch_members(struct matrix *m, struct dmctx *c);
+int is_dm_room(struct matrix *m, const char *room, const char *user);
+int load_members(struct matrix *m, const char *room, const char *body, size_t len);
 void part_free(struct part *pt);
 void private_parts(struct matrix *m, struct post *p, const char *user, json_t *contents,
-			  const char *txn, size_t first, const char *origin_room,
-			  struct mximg *img);
+		   const char *txn, size_t first, const char *origin_room,
+		   struct mximg *img);
+void send_private(struct matrix *m, const char *user, json_t *contents, const char *txn,
+		  int64_t outbox_id, const char *origin_room, struct mximg *img,
+		  uint64_t follow);
 
-/* mxsend.c */
-struct post *follow_take(struct matrix *m, uint64_t id);
-void post_parts(struct matrix *m, struct post *p, const char *room, json_t *contents,
-		       const char *txn, size_t first, struct mximg *img);
-void send_contents(struct matrix *m, const char *room, json_t *contents, const char *txn,
-			  int64_t outbox_id);
-void send_contents_t(struct matrix *m, const char *room, json_t *contents,
-			    const char *txn, int64_t outbox_id, const char *title,
-			    struct mximg *img, uint64_t follow);
+/* mxdirect.c */
+void merge_direct(struct matrix *m, json_t *server);
+void record_direct(struct matrix *m, const char *user, const char *room);
+void unrecord_direct(struct matrix *m, const char *user, const char *room);
+
+/* mxmember.c */
+void after_batch(struct matrix *m);
+void apply_members(struct matrix *m, const struct mx_sync *s);
+unsigned char *before_join_of(struct matrix *m, const struct mx_sync *s);
+void handle_invite(struct matrix *m, const struct mx_item *it);
+int is_my_join(struct matrix *m, const struct mx_item *it, int use_memory);
+void say_encrypted_and_leave(struct matrix *m, struct mroom *r);
+
+/* mxdispatch.c */
+void handle_item(struct matrix *m, const struct mx_item *it, int initial,
+		 int before_join, int gap);
+void save_since(struct matrix *m, const char *value);
+
+/* mxbatch.c */
+void batch_step(struct matrix *m);
+void load_since(struct matrix *m);
+void sync_now(struct matrix *m);
+void units_free(struct unit *u);
+
+/* mxseal.c */
+void e2e_call(void *ctx, const char *method, const char *path, const json_t *body,
+	      mxe_done_fn done, void *done_ctx);
+int e2e_is_joined(void *ctx, const char *room, const char *user);
+int e2e_may_hold(void *ctx, const char *room, const char *sender);
+void e2e_new_device(void *ctx, const char *user, const char *device, const char *name,
+		    const char *fingerprint, int cross);
+int64_t e2e_now_ms(void *ctx);
+void e2e_settled(void *ctx);
+int is_trust(const char *text, size_t len, const char **arg);
+void run_trust(struct matrix *m, const struct mx_item *it, int dm, const char *arg);
+int seal(struct matrix *m, struct mxreq *q);
+
+/* mxlogin.c */
+void load_device(struct matrix *m);
+void mx_login(struct matrix *m);
+void mx_relogin(struct matrix *m);
+void on_whoami(struct matrix *m, long status, const char *errcode, const char *body,
+	       size_t len, void *ctx);
 
 #endif

@@ -46,7 +46,7 @@ static int e2e_begin(struct matrix *m)
 }
 
 void on_whoami(struct matrix *m, long status, const char *errcode, const char *body,
-		      size_t len, void *ctx)
+	       size_t len, void *ctx)
 {
 	json_t *j = json_loadb(body, len, 0, NULL);
 	const char *uid = json_string_value(json_object_get(j, "user_id")), *dev;

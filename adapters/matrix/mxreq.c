@@ -114,8 +114,8 @@ static struct lane *lane_get(struct matrix *m, const char *room)
  * request when it waits behind others in its lane, else NULL (it may be
  * finished already). */
 struct mxreq *mx_call_ex(struct matrix *m, const char *method, const char *path,
-				json_t *body, const char *lane_room, long timeout_ms, unsigned flags,
-				mx_fn cb, void *ctx, const char *priv_user, const char *priv_txn)
+			 json_t *body, const char *lane_room, long timeout_ms, unsigned flags,
+			 mx_fn cb, void *ctx, const char *priv_user, const char *priv_txn)
 {
 	struct mxreq *q = xcalloc(1, sizeof(*q));
 
@@ -158,8 +158,8 @@ struct mxreq *req_queue(struct matrix *m, struct mxreq *q, const char *lane_room
 }
 
 struct mxreq *mx_call(struct matrix *m, const char *method, const char *path,
-			     json_t *body, const char *lane_room, long timeout_ms, mx_fn cb,
-			     void *ctx)
+		      json_t *body, const char *lane_room, long timeout_ms, mx_fn cb,
+		      void *ctx)
 {
 	return mx_call_ex(m, method, path, body, lane_room, timeout_ms, 0, cb, ctx, NULL, NULL);
 }
@@ -185,7 +185,7 @@ void lane_advance(struct mxreq *q)
 }
 
 void finish(struct mxreq *q, long status, const char *errcode, const char *body,
-		   size_t len)
+	    size_t len)
 {
 	struct matrix *m = q->m;
 

@@ -36,7 +36,7 @@ static void on_e2e_http(struct matrix *m, long status, const char *errcode, cons
 }
 
 void e2e_call(void *ctx, const char *method, const char *path, const json_t *body,
-		     mxe_done_fn done, void *done_ctx)
+	      mxe_done_fn done, void *done_ctx)
 {
 	struct matrix *m = ctx;
 	struct e2ecall *c = xcalloc(1, sizeof(*c));
@@ -281,7 +281,7 @@ static const char *shown(const char *in, char *out, size_t n)
 }
 
 void e2e_new_device(void *ctx, const char *user, const char *device, const char *name,
-			   const char *fingerprint, int cross)
+		    const char *fingerprint, int cross)
 {
 	struct matrix *m = ctx;
 	struct rich body = RICH_INIT;

@@ -73,7 +73,7 @@ struct post *follow_take(struct matrix *m, uint64_t id)
 
 /* p's picture follows under id: its part stays pending until then. */
 void follow_keep(struct matrix *m, struct post *p, uint64_t id, const char *room,
-			const char *user, const char *origin_room, const char *txn, size_t nparts)
+		 const char *user, const char *origin_room, const char *txn, size_t nparts)
 {
 	p->follow = id;
 	p->pending++;
@@ -87,7 +87,7 @@ void follow_keep(struct matrix *m, struct post *p, uint64_t id, const char *room
 }
 
 void on_sent(struct matrix *m, long status, const char *errcode, const char *body,
-		    size_t len, void *ctx)
+	     size_t len, void *ctx)
 {
 	struct post *p = ctx;
 	int ok = 1;
@@ -129,7 +129,7 @@ void send_path(struct buf *path, const char *room, const char *txn)
  * first, first + 1, ... (txn ids txn.<part>).  img: the last one is the
  * m.image of that picture (uploaded just before it), or NULL. */
 void post_parts(struct matrix *m, struct post *p, const char *room, json_t *contents,
-		       const char *txn, size_t first, struct mximg *img)
+		const char *txn, size_t first, struct mximg *img)
 {
 	size_t i, n = json_array_size(contents);
 
@@ -156,8 +156,8 @@ void post_parts(struct matrix *m, struct post *p, const char *room, json_t *cont
  * follow: the picture follows under that id (matrix_picture), as the
  * next part; 0: none. */
 void send_contents_t(struct matrix *m, const char *room, json_t *contents,
-			    const char *txn, int64_t outbox_id, const char *title,
-			    struct mximg *img, uint64_t follow)
+		     const char *txn, int64_t outbox_id, const char *title,
+		     struct mximg *img, uint64_t follow)
 {
 	size_t n = json_array_size(contents);
 	struct post *p;
@@ -182,7 +182,7 @@ void new_txn(struct matrix *m, char *out, size_t n)
 }
 
 void send_contents(struct matrix *m, const char *room, json_t *contents, const char *txn,
-			  int64_t outbox_id)
+		   int64_t outbox_id)
 {
 	send_contents_t(m, room, contents, txn, outbox_id, NULL, NULL, 0);
 }
