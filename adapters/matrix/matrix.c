@@ -1,5 +1,15 @@
 /*
- * matrix: the adapter.  See matrix.h and docs/matrix.md.
+ * matrix: the adapter.  See matrix.h and docs/matrix.md.  Owns the
+ * adapter_ops wiring (start, stop, free; sending an outbox message, a
+ * command's answer and a picture), the public answers a newer one replaces
+ * (m.replace), the rooms map and what is known of each room's encryption.
+ * The state every room of the adapter shares is in mxint.h; the rest lives
+ * in rooms of its own: requests and lanes (mxreq.c), messages on their way
+ * out (mxsend.c), pictures (mxpicture.c), direct chats (mxdm.c), m.direct
+ * (mxdirect.c), membership and invites (mxmember.c), what one sync item
+ * does (mxdispatch.c), the sync loop, batches and backfill (mxbatch.c),
+ * the adapter's side of encryption (mxseal.c), login and device
+ * (mxlogin.c).
  */
 #include "adapters/matrix/mxint.h"
 
