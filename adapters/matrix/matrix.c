@@ -39,7 +39,7 @@ int matrix_allowed(const char *allow, const char *inviter, const char *room)
 
 /* ---- rooms and members ---- */
 
-struct mroom *room_get(struct matrix *m, const char *id, int create)
+struct mroom *mxm_room_get(struct matrix *m, const char *id, int create)
 {
 	struct mroom *r = strmap_get(&m->rooms, id);
 
@@ -64,7 +64,7 @@ static void room_free(struct mroom *r)
 	free(r);
 }
 
-void room_drop(struct matrix *m, const char *id)
+void mxm_room_drop(struct matrix *m, const char *id)
 {
 	struct mroom *r = strmap_del(&m->rooms, id);
 
@@ -76,10 +76,10 @@ void room_drop(struct matrix *m, const char *id)
 }
 
 /* The name to show for user (cleaned; see mx_clean_name), into out. */
-const char *display_name(struct matrix *m, const char *room, const char *user,
-			 char *out, size_t n)
+const char *mxm_display_name(struct matrix *m, const char *room, const char *user,
+			     char *out, size_t n)
 {
-	struct mroom *r = room_get(m, room, 0);
+	struct mroom *r = mxm_room_get(m, room, 0);
 	const struct mx_member *mm = r ? mx_members_get(&r->mem, user) : NULL;
 
 	return mx_clean_name(mm ? mm->name : NULL, user, out, n);
@@ -94,15 +94,15 @@ const char *display_name(struct matrix *m, const char *room, const char *user,
  * a homeserver's forgery (it can send state events to the bot alone): it
  * is logged and changes nothing.  In a room never known as encrypted it
  * makes the room foreign: the bot says it cannot take part and leaves
- * (handle_item), and nothing else goes there.  -1 when the bot cannot take
+ * (mxm_handle_item), and nothing else goes there.  -1 when the bot cannot take
  * part.
  */
-int room_mark_encrypted(struct matrix *m, struct mroom *r, const struct mx_item *ev)
+int mxm_room_mark_encrypted(struct matrix *m, struct mroom *r, const struct mx_item *ev)
 {
 	struct mx_item it;
 
 	if (ev && strcmp(ev->algorithm, MXC_MEGOLM_ALGORITHM)) {
-		if (room_encrypted(m, r)) {
+		if (mxm_room_encrypted(m, r)) {
 			log_warn("matrix: an m.room.encryption event would change a Megolm-encrypted "
 				 "room's encryption (to \"%s\"); ignored: encryption is never turned "
 				 "off, the room stays encrypted", ev->algorithm);
@@ -127,14 +127,14 @@ int room_mark_encrypted(struct matrix *m, struct mroom *r, const struct mx_item 
 }
 
 /* Whether nothing but the refusal notice may go to r. */
-int room_unusable(const struct mroom *r)
+int mxm_room_unusable(const struct mroom *r)
 {
 	return r->foreign || r->refused;
 }
 
 /* Whether room r is Megolm-encrypted: what a sync said, else what the
  * store remembers of earlier runs. */
-int room_encrypted(struct matrix *m, struct mroom *r)
+int mxm_room_encrypted(struct matrix *m, struct mroom *r)
 {
 	if (!r->enc_known && m->e2e) {
 		r->encrypted = mxe2e_room_stored_encrypted(m->e2e, r->id);
@@ -149,20 +149,20 @@ static int matrix_send(struct adapter *a, const struct outmsg *msg, struct buf *
 {
 	struct matrix *m = downcast(a);
 	uint64_t follow = msg->image ? msg->image->follow : 0;
-	struct mximg *im = msg->image && !follow ? img_new(msg->image) : NULL;
-	json_t *c = follow && !msg->body->n ? json_array() : picture_contents(msg->body, im);
+	struct mximg *im = msg->image && !follow ? mxm_img_new(msg->image) : NULL;
+	json_t *c = follow && !msg->body->n ? json_array() : mxm_picture_contents(msg->body, im);
 	char txn[96];
 
 	snprintf(txn, sizeof(txn), "%s", msg->key && *msg->key ? msg->key : "");
 	if (!txn[0])
-		new_txn(m, txn, sizeof(txn));
+		mxm_new_txn(m, txn, sizeof(txn));
 	if (msg->user) {
-		send_private(m, msg->user, c, txn, msg->outbox_id, msg->room, im, follow);
+		mxm_send_private(m, msg->user, c, txn, msg->outbox_id, msg->room, im, follow);
 	} else {
-		board_posted(m, msg->room);
-		send_contents_t(m, msg->room, c, txn, msg->outbox_id, NULL, im, follow);
+		mxm_board_posted(m, msg->room);
+		mxm_send_contents_t(m, msg->room, c, txn, msg->outbox_id, NULL, im, follow);
 	}
-	img_unref(im);
+	mxm_img_unref(im);
 	json_decref(c);
 	return 0;
 }
@@ -175,18 +175,18 @@ static int matrix_reply_image(struct adapter *a, const struct command *cmd, int 
 			      struct buf *err)
 {
 	struct matrix *m = downcast(a);
-	struct mximg *im = img->follow ? NULL : img_new(img);
-	json_t *c = img->follow && !body->n ? json_array() : picture_contents(body, im);
+	struct mximg *im = img->follow ? NULL : mxm_img_new(img);
+	json_t *c = img->follow && !body->n ? json_array() : mxm_picture_contents(body, im);
 	char txn[96];
 
-	new_txn(m, txn, sizeof(txn));
+	mxm_new_txn(m, txn, sizeof(txn));
 	if (private_) {
-		send_private(m, cmd->user, c, txn, 0, cmd->room, im, img->follow);
+		mxm_send_private(m, cmd->user, c, txn, 0, cmd->room, im, img->follow);
 	} else {
-		board_posted(m, cmd->room);
-		send_contents_t(m, cmd->room, c, txn, 0, NULL, im, img->follow);
+		mxm_board_posted(m, cmd->room);
+		mxm_send_contents_t(m, cmd->room, c, txn, 0, NULL, im, img->follow);
 	}
-	img_unref(im);
+	mxm_img_unref(im);
 	json_decref(c);
 	return 0;
 }
@@ -203,7 +203,7 @@ static int matrix_picture(struct adapter *a, uint64_t id, const struct adapter_i
 			  const struct rich *text, struct buf *err)
 {
 	struct matrix *m = downcast(a);
-	struct post *p = follow_take(m, id);
+	struct post *p = mxm_follow_take(m, id);
 	struct mximg *im = NULL;
 	json_t *c;
 	size_t n;
@@ -213,34 +213,34 @@ static int matrix_picture(struct adapter *a, uint64_t id, const struct adapter_i
 	if (p->failed) {
 		/* its text did not land: the outbox keeps the message, and the
 		 * next start sends it all again */
-		post_part_done(m, p, 0);
+		mxm_post_part_done(m, p, 0);
 		return 0;
 	}
 	if (img && img->png) {
 		struct rich none = RICH_INIT;
 
-		im = img_new(img);
-		c = picture_contents(&none, im);
+		im = mxm_img_new(img);
+		c = mxm_picture_contents(&none, im);
 	} else if (text && text->n) {
 		c = mx_notice_contents(text);
 	} else {
-		post_part_done(m, p, 1);	/* nothing follows after all */
+		mxm_post_part_done(m, p, 1);	/* nothing follows after all */
 		return 0;
 	}
 	n = json_array_size(c);
 	if (!n) {
 		json_decref(c);
-		img_unref(im);
-		post_part_done(m, p, 1);
+		mxm_img_unref(im);
+		mxm_post_part_done(m, p, 1);
 		return 0;
 	}
 	p->pending += n - 1;	/* the part kept for it, and any more */
 	if (p->user[0]) {
-		private_parts(m, p, p->user, c, p->txn, p->nparts, p->origin_room, im);
+		mxm_private_parts(m, p, p->user, c, p->txn, p->nparts, p->origin_room, im);
 	} else {
-		post_parts(m, p, p->room, c, p->txn, p->nparts, im);
+		mxm_post_parts(m, p, p->room, c, p->txn, p->nparts, im);
 	}
-	img_unref(im);
+	mxm_img_unref(im);
 	json_decref(c);
 	return 0;
 }
@@ -254,14 +254,14 @@ static int matrix_picture(struct adapter *a, uint64_t id, const struct adapter_i
 static void send_public_answer(struct matrix *m, const char *room, json_t *contents,
 			       const char *txn)
 {
-	struct mroom *r = room_get(m, room, 0);
+	struct mroom *r = mxm_room_get(m, room, 0);
 	json_t *c0 = json_array_get(contents, 0);
 	const char *body = json_string_value(json_object_get(c0, "body"));
 	char title[128];
 	size_t tl;
 
 	if (json_array_size(contents) != 1 || !body) {
-		send_contents(m, room, contents, txn, 0);
+		mxm_send_contents(m, room, contents, txn, 0);
 		return;
 	}
 	tl = strcspn(body, "\n");
@@ -287,17 +287,17 @@ static void send_public_answer(struct matrix *m, const char *room, json_t *conte
 				 "m.mentions", json_object_get(c0, "m.mentions"));
 		json_array_append_new(arr, edit);
 		if (r->last_event[0]) {
-			send_contents(m, room, arr, txn, 0);
+			mxm_send_contents(m, room, arr, txn, 0);
 		} else {
 			/* the answer it replaces is still in this room's lane */
-			struct post *p = post_new(m, 0, 1);
+			struct post *p = mxm_post_new(m, 0, 1);
 			struct buf path = BUF_INIT, t = BUF_INIT;
 			struct mxreq *q;
 
 			buf_printf(&t, "%s.0", txn);
-			send_path(&path, room, buf_str(&t));
-			q = mx_call_ex(m, "PUT", buf_str(&path), edit, room, 0, REQ_ROOM_MSG,
-				       on_sent, p, NULL, NULL);
+			mxm_send_path(&path, room, buf_str(&t));
+			q = mxm_call_ex(m, "PUT", buf_str(&path), edit, room, 0, REQ_ROOM_MSG,
+					mxm_on_sent, p, NULL, NULL);
 			if (q)
 				copy_id(q->edit_room, MX_ID_SIZE, room);
 			buf_release(&path);
@@ -309,12 +309,12 @@ static void send_public_answer(struct matrix *m, const char *room, json_t *conte
 		return;
 	}
 	if (!r)
-		r = room_get(m, room, 1);
+		r = mxm_room_get(m, room, 1);
 	snprintf(r->last_title, sizeof(r->last_title), "%s", title);
 	r->last_event[0] = '\0';
 	r->answer_pending = 1;
 	r->since_last = 0;
-	send_contents_t(m, room, contents, txn, 0, title, NULL, 0);
+	mxm_send_contents_t(m, room, contents, txn, 0, title, NULL, 0);
 }
 
 static int matrix_reply(struct adapter *a, const struct command *cmd, int private_,
@@ -324,9 +324,9 @@ static int matrix_reply(struct adapter *a, const struct command *cmd, int privat
 	json_t *c = mx_notice_contents(body);
 	char txn[96];
 
-	new_txn(m, txn, sizeof(txn));
+	mxm_new_txn(m, txn, sizeof(txn));
 	if (private_)
-		send_private(m, cmd->user, c, txn, 0, cmd->room, NULL, 0);
+		mxm_send_private(m, cmd->user, c, txn, 0, cmd->room, NULL, 0);
 	else
 		send_public_answer(m, cmd->room, c, txn);
 	json_decref(c);
@@ -351,12 +351,12 @@ static int matrix_start(struct adapter *a, uv_loop_t *loop, struct buf *err)
 	m->started = 1;
 	clock_gettime(CLOCK_REALTIME, &ts);
 	m->txn_base = (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-	load_since(m);
+	mxm_load_since(m);
 	if (m->token) {
-		mx_call(m, "GET", API "/account/whoami", NULL, NULL, 0, on_whoami, NULL);
+		mxm_call(m, "GET", API "/account/whoami", NULL, NULL, 0, mxm_on_whoami, NULL);
 	} else {
-		load_device(m);
-		mx_login(m);
+		mxm_load_device(m);
+		mxm_login(m);
 	}
 	return 0;
 }
@@ -399,15 +399,15 @@ static void matrix_free(struct adapter *a)
 
 		for (pt = d->waiting; pt; pt = next) {
 			next = pt->next;
-			part_free(pt);
+			mxm_part_free(pt);
 		}
 		free(d);
 	}
 	strmap_release(&m->dms);
 	strmap_release(&m->dm_rooms);
 	strmap_release(&m->lanes);
-	units_free(m->batch.run);
-	units_free(m->batch.pages);
+	mxm_units_free(m->batch.run);
+	mxm_units_free(m->batch.pages);
 	mx_sync_release(&m->batch.main);
 	free(m->batch.main_before_join);
 	free(m->batch.gap_room);
@@ -509,16 +509,16 @@ struct adapter *matrix_adapter_new(const struct matrix_config *cfg, struct buf *
 	strmap_init(&m->lanes, m->k0, m->k1);
 	m->undirect = json_object();
 	io.ctx = m;
-	io.call = e2e_call;
-	io.is_joined = e2e_is_joined;
-	io.new_device = e2e_new_device;
-	io.may_hold = e2e_may_hold;
-	io.settled = e2e_settled;
+	io.call = mxm_e2e_call;
+	io.is_joined = mxm_e2e_is_joined;
+	io.new_device = mxm_e2e_new_device;
+	io.may_hold = mxm_e2e_may_hold;
+	io.settled = mxm_e2e_settled;
 	io.store = cfg->store;
 	if (cfg->now) {
 		m->now = cfg->now;
 		m->now_ctx = cfg->now_ctx;
-		io.now_ms = e2e_now_ms;
+		io.now_ms = mxm_e2e_now_ms;
 	}
 	m->e2e = mxe2e_new(&io, &key, m->k0, m->k1, cfg->hold_max, cfg->hold_ms);
 	mxc_key_wipe(&key);

@@ -6,14 +6,12 @@
  * skipped response's rooms asked with /joined_rooms, then its items in
  * order; pausing while the send queue is full and while its room keys are
  * checked; and telling players about encrypted messages that never came.
- * What one item does is mxdispatch's (handle_item).
+ * What one item does is mxdispatch's (mxm_handle_item).
  */
 
 #include "adapters/matrix/mxint.h"
 
 static void e2e_tell(struct matrix *m);
-
-/* ---- sync batches ---- */
 
 static void unit_free(struct unit *u)
 {
@@ -22,7 +20,7 @@ static void unit_free(struct unit *u)
 	free(u);
 }
 
-void units_free(struct unit *u)
+void mxm_units_free(struct unit *u)
 {
 	struct unit *next;
 
@@ -43,18 +41,18 @@ static int run_units(struct matrix *m)
 		while (u->done < u->s.nitems) {
 			size_t i = u->reverse ? u->s.nitems - 1 - u->done : u->done;
 
-			if (sendq_len(m) >= m->sendq_max) {
+			if (mxm_sendq_len(m) >= m->sendq_max) {
 				b->paused = 1;
 				if (!m->sendq_full_told)
 					log_warn("matrix: %zu messages are waiting for the homeserver; "
 						 "new commands wait until half of them are sent",
-						 sendq_len(m));
+						 mxm_sendq_len(m));
 				m->sendq_full_told = 1;
 				return 0;
 			}
 			u->done++;
-			handle_item(m, &u->s.items[i], b->initial,
-				    u->before_join && u->before_join[i], u->gap);
+			mxm_handle_item(m, &u->s.items[i], b->initial,
+					u->before_join && u->before_join[i], u->gap);
 			if (m->stopping)
 				return 0;
 		}
@@ -100,13 +98,13 @@ static void on_gap_page(struct matrix *m, long status, const char *errcode, cons
 			struct mroom *r;
 
 			if (it->kind == MX_MEMBER && !it->from_timeline &&
-			    !mx_members_get(&(r = room_get(m, it->room, 1))->mem, it->state_key))
+			    !mx_members_get(&(r = mxm_room_get(m, it->room, 1))->mem, it->state_key))
 				mx_members_set(&r->mem, it->state_key, MXM_NONE, it->displayname);
 		}
 		/* newest first: stop at the bot's own join, what is older was
 		 * said before it came */
 		for (i = 0; i < u->s.nitems; i++) {
-			if (is_my_join(m, &u->s.items[i], 0)) {
+			if (mxm_is_my_join(m, &u->s.items[i], 0)) {
 				u->s.nitems = i + 1;
 				b->gap_ended = 1;
 				break;
@@ -122,7 +120,7 @@ static void on_gap_page(struct matrix *m, long status, const char *errcode, cons
 	}
 	buf_release(&err);
 	free(c);
-	batch_step(m);
+	mxm_batch_step(m);
 }
 
 /* Reads the next page of the gap being read back.  1: a request is out,
@@ -163,7 +161,7 @@ static int gap_fetch_next(struct matrix *m)
 	buf_addstr(&path, "&filter=");
 	enc(&path, ftext);
 	b->fetching = 1;
-	mx_call(m, "GET", buf_str(&path), NULL, NULL, 0, on_gap_page, c);
+	mxm_call(m, "GET", buf_str(&path), NULL, NULL, 0, on_gap_page, c);
 	free(ftext);
 	json_decref(f);
 	buf_release(&path);
@@ -183,14 +181,14 @@ static void batch_end(struct matrix *m)
 {
 	struct batch *b = &m->batch;
 
-	after_batch(m);
+	mxm_after_batch(m);
 	e2e_tell(m);
 	m->synced = 1;
 	free(m->since);
 	m->since = xstrdup(b->main.next_batch);
 	m->ndone = 0;
 	m->nrefs = 0;	/* each was marked handled after its commit */
-	save_since(m, m->since);
+	mxm_save_since(m, m->since);
 	mx_sync_release(&b->main);
 	free(b->main_before_join);
 	free(b->gap_room);
@@ -198,12 +196,12 @@ static void batch_end(struct matrix *m)
 	memset(b, 0, sizeof(*b));
 	m->mode = SYNC_NORMAL;
 	if (!m->stopping)
-		sync_now(m);
+		mxm_sync_now(m);
 }
 
 /* Takes the batch one step further: reads gaps back, handles items, ends
  * it; returns when it waits for an answer or the send queue. */
-void batch_step(struct matrix *m)
+void mxm_batch_step(struct matrix *m)
 {
 	struct batch *b = &m->batch;
 
@@ -248,7 +246,7 @@ static void on_joined_rooms(struct matrix *m, long status, const char *errcode,
 			add_gap(b, json_string_value(v), b->main.next_batch);
 	log_info("matrix: reading back %zu rooms' history over the skipped response", b->ngap);
 	json_decref(j);
-	batch_step(m);
+	mxm_batch_step(m);
 }
 
 struct unread {
@@ -289,13 +287,13 @@ static void e2e_tell(struct matrix *m)
 		struct rich body = RICH_INIT;
 		char name[MX_NAME_SIZE];
 
-		rich_mention(&body, u.pairs[i][1], display_name(m, u.pairs[i][0], u.pairs[i][1],
+		rich_mention(&body, u.pairs[i][1], mxm_display_name(m, u.pairs[i][0], u.pairs[i][1],
 								 name, sizeof(name)));
 		rich_text(&body, ": I could not read an encrypted message of yours: its key never "
 			  "reached me. If it was a command, send it again. / No he podido leer un "
 			  "mensaje cifrado tuyo: su clave nunca me llegó. Si era una orden, vuelve a "
 			  "enviarla.");
-		send_notice(m, u.pairs[i][0], &body);
+		mxm_send_notice(m, u.pairs[i][0], &body);
 		rich_release(&body);
 	}
 	free(u.pairs);
@@ -351,9 +349,9 @@ static void batch_begin(struct matrix *m, struct mx_sync *s, int initial)
 	b->main = *s;
 	memset(s, 0, sizeof(*s));
 	if (b->main.direct)
-		merge_direct(m, b->main.direct);
-	b->main_before_join = before_join_of(m, &b->main);
-	apply_members(m, &b->main);
+		mxm_merge_direct(m, b->main.direct);
+	b->main_before_join = mxm_before_join_of(m, &b->main);
+	mxm_apply_members(m, &b->main);
 	if (mxe2e_started(m->e2e)) {
 		mxe2e_sync(m->e2e, &b->main);
 		/* the room keys that came are checked (their senders' devices
@@ -377,7 +375,7 @@ static void batch_go(struct matrix *m)
 	if (!m->rooms_known) {
 		/* whether their rooms are encrypted is known now */
 		m->rooms_known = 1;
-		unpark_early(m);
+		mxm_unpark_early(m);
 	}
 	if (!initial && m->since && m->mode != SYNC_SKIP) {
 		/* limited timelines: the gap back to m->since is read first,
@@ -395,15 +393,15 @@ static void batch_go(struct matrix *m)
 	if (m->mode == SYNC_SKIP && !initial && m->since) {
 		/* every joined room's history over the skipped response */
 		b->fetching = 1;
-		mx_call(m, "GET", API "/joined_rooms", NULL, NULL, 0, on_joined_rooms, NULL);
+		mxm_call(m, "GET", API "/joined_rooms", NULL, NULL, 0, on_joined_rooms, NULL);
 		return;
 	}
-	batch_step(m);
+	mxm_batch_step(m);
 }
 
 static void on_sync_timer(uv_timer_t *t)
 {
-	sync_now(t->data);
+	mxm_sync_now(t->data);
 }
 
 static void on_sync(struct matrix *m, long status, const char *errcode, const char *body,
@@ -427,14 +425,14 @@ static void on_sync(struct matrix *m, long status, const char *errcode, const ch
 			log_warn("matrix: a sync response was %s%s%s; asking again with smaller "
 				 "timelines", what, err.len ? ": " : "", buf_str(&err));
 			m->mode = SYNC_TIGHT;
-			sync_now(m);
+			mxm_sync_now(m);
 			break;
 		case SYNC_TIGHT:
 			log_warn("matrix: the sync response was %s again; stepping over it: "
 				 "invitations in it are lost, messages in the bot's rooms are read "
 				 "back from their history", what);
 			m->mode = SYNC_SKIP;
-			sync_now(m);
+			mxm_sync_now(m);
 			break;
 		case SYNC_SKIP:
 			log_err("matrix: even a sync without rooms was %s; again in %d ms", what,
@@ -461,7 +459,7 @@ static void on_sync(struct matrix *m, long status, const char *errcode, const ch
 	batch_begin(m, &s, initial);
 }
 
-void sync_now(struct matrix *m)
+void mxm_sync_now(struct matrix *m)
 {
 	struct buf path = BUF_INIT;
 	enum mx_filter kind = m->mode == SYNC_SKIP ? MX_FILTER_SKIP :
@@ -480,15 +478,15 @@ void sync_now(struct matrix *m)
 		if (!m->synced && m->mode != SYNC_SKIP)
 			buf_addstr(&path, "&full_state=true");
 	}
-	mx_call_ex(m, "GET", buf_str(&path), NULL, NULL, MATRIX_SYNC_TIMEOUT_MS + 30000,
-		   REQ_UNCOUNTED, on_sync, NULL, NULL, NULL);
+	mxm_call_ex(m, "GET", buf_str(&path), NULL, NULL, MATRIX_SYNC_TIMEOUT_MS + 30000,
+		    REQ_UNCOUNTED, on_sync, NULL, NULL, NULL);
 	free(ftext);
 	json_decref(f);
 	buf_release(&path);
 }
 /* Reads back the sync position: the token, then the events of its batch
  * already handled (a crash in the middle of a batch). */
-void load_since(struct matrix *m)
+void mxm_load_since(struct matrix *m)
 {
 	struct buf v = BUF_INIT, err = BUF_INIT;
 	const char *p, *nl;

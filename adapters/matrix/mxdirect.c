@@ -8,8 +8,6 @@
 
 #include "adapters/matrix/mxint.h"
 
-/* ---- m.direct ---- */
-
 static void put_direct(struct matrix *m);
 
 static void on_direct_put(struct matrix *m, long status, const char *errcode, const char *body,
@@ -41,7 +39,7 @@ static void put_direct(struct matrix *m)
 	buf_addstr(&path, API "/user/");
 	enc(&path, m->me);
 	buf_addstr(&path, "/account_data/m.direct");
-	mx_call(m, "PUT", buf_str(&path), m->direct, NULL, 0, on_direct_put, NULL);
+	mxm_call(m, "PUT", buf_str(&path), m->direct, NULL, 0, on_direct_put, NULL);
 	buf_release(&path);
 }
 
@@ -83,7 +81,7 @@ static int remove_string(json_t *arr, const char *s)
  * (A room another client removed from the bot's m.direct comes back: the
  * bot removes only rooms it stopped using itself.)
  */
-void merge_direct(struct matrix *m, json_t *server)
+void mxm_merge_direct(struct matrix *m, json_t *server)
 {
 	json_t *merged = json_deep_copy(server), *list, *v;
 	const char *user;
@@ -117,7 +115,7 @@ void merge_direct(struct matrix *m, json_t *server)
 		put_direct(m);
 }
 
-void record_direct(struct matrix *m, const char *user, const char *room)
+void mxm_record_direct(struct matrix *m, const char *user, const char *room)
 {
 	json_t *list;
 
@@ -135,7 +133,7 @@ void record_direct(struct matrix *m, const char *user, const char *room)
 	put_direct(m);
 }
 
-void unrecord_direct(struct matrix *m, const char *user, const char *room)
+void mxm_unrecord_direct(struct matrix *m, const char *user, const char *room)
 {
 	json_t *gone = json_object_get(m->undirect, user);
 

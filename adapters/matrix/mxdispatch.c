@@ -4,16 +4,13 @@
  * handles none twice), a message that may be a command (run_message: the
  * bot's own, the trust command, or a command handed to the manager), an
  * encrypted one (decrypted, held for its key, or told never to come), and
- * handle_item, which sends each kind of item to its room: members and
+ * mxm_handle_item, which sends each kind of item to its room: members and
  * invites to mxmember, messages here.
  */
 
 #include "adapters/matrix/mxint.h"
 
-/* ---- sync ---- */
-
-
-void save_since(struct matrix *m, const char *value)
+void mxm_save_since(struct matrix *m, const char *value)
 {
 	struct buf err = BUF_INIT;
 
@@ -56,7 +53,7 @@ static void run_message(struct matrix *m, const struct mx_item *it)
 	struct buf val = BUF_INIT, err = BUF_INIT;
 	const char *text = it->text;
 	size_t len = it->text_len, plen = strlen(m->prefix);
-	int dm = is_dm_room(m, it->room, it->sender);
+	int dm = mxm_is_dm_room(m, it->room, it->sender);
 	char name[MX_NAME_SIZE];
 	const char *targ;
 
@@ -86,8 +83,8 @@ static void run_message(struct matrix *m, const struct mx_item *it)
 	 * later reads their hand only once they approve it */
 	if (mxe2e_started(m->e2e))
 		mxe2e_pin(m->e2e, it->sender);
-	if (!it->bad_utf8 && !it->too_long && is_trust(text, len, &targ)) {
-		run_trust(m, it, dm, targ);
+	if (!it->bad_utf8 && !it->too_long && mxm_is_trust(text, len, &targ)) {
+		mxm_run_trust(m, it, dm, targ);
 		goto commit;
 	}
 	memset(&cmd, 0, sizeof(cmd));
@@ -95,7 +92,7 @@ static void run_message(struct matrix *m, const struct mx_item *it)
 	cmd.room = it->room;
 	cmd.user = it->sender;
 	/* names are untrusted text: cleaned here, at the boundary */
-	cmd.name = display_name(m, it->room, it->sender, name, sizeof(name));
+	cmd.name = mxm_display_name(m, it->room, it->sender, name, sizeof(name));
 	cmd.locale = NULL;
 	cmd.text = text;
 	cmd.text_len = len;
@@ -159,54 +156,54 @@ static void cipher_item(struct matrix *m, const struct mx_item *it, int initial,
 
 /* gap: an item read back from a room's history, older than what the
  * batch's memberships say (only a name of someone unknown is taken). */
-void handle_item(struct matrix *m, const struct mx_item *it, int initial,
-		 int before_join, int gap)
+void mxm_handle_item(struct matrix *m, const struct mx_item *it, int initial,
+		     int before_join, int gap)
 {
 	struct mroom *r;
 	struct dm *d;
 
 	switch (it->kind) {
 	case MX_INVITE:
-		handle_invite(m, it);
+		mxm_handle_invite(m, it);
 		break;
 	case MX_LEFT:
 		if ((d = strmap_get(&m->dm_rooms, it->room))) {
-			dm_forget(m, d);
-			dm_pump(m, d);
+			mxm_dm_forget(m, d);
+			mxm_dm_pump(m, d);
 		}
-		room_drop(m, it->room);
+		mxm_room_drop(m, it->room);
 		/* the room keys received there go: nothing of it is read again */
 		mxe2e_room_left(m->e2e, it->room);
 		break;
 	case MX_ENCRYPTED:
-		r = room_get(m, it->room, 1);
+		r = mxm_room_get(m, it->room, 1);
 		if (gap)
-			room_mark_encrypted(m, r, it);	/* apply_members saw the others */
+			mxm_room_mark_encrypted(m, r, it);	/* mxm_apply_members saw the others */
 		/* after the whole response's memberships and encryption: a
 		 * forged event in a Megolm room changed nothing */
-		if ((room_encrypted(m, r) && !mxe2e_usable(m->e2e)) ||
-		    (r->foreign && !room_encrypted(m, r)))
-			say_encrypted_and_leave(m, r);
+		if ((mxm_room_encrypted(m, r) && !mxe2e_usable(m->e2e)) ||
+		    (r->foreign && !mxm_room_encrypted(m, r)))
+			mxm_say_encrypted_and_leave(m, r);
 		break;
 	case MX_MEMBER:
-		r = room_get(m, it->room, 1);
+		r = mxm_room_get(m, it->room, 1);
 		if (gap && !mx_members_get(&r->mem, it->state_key))
 			mx_members_set(&r->mem, it->state_key, MXM_NONE, it->displayname);
 		break;
 	case MX_LIMITED:
 	case MX_SUMMARY:
-		break;		/* apply_members */
+		break;		/* mxm_apply_members */
 	case MX_MESSAGE:
-		if (strcmp(it->sender, m->me) && (r = room_get(m, it->room, 0)))
+		if (strcmp(it->sender, m->me) && (r = mxm_room_get(m, it->room, 0)))
 			r->since_last++;
 		/* in an encrypted room only encrypted messages are commands: a
 		 * plain one is not bound to its sender's device */
-		r = room_get(m, it->room, 1);
-		if (!room_encrypted(m, r) && !room_unusable(r))
+		r = mxm_room_get(m, it->room, 1);
+		if (!mxm_room_encrypted(m, r) && !mxm_room_unusable(r))
 			message_item(m, it, initial, before_join);
 		break;
 	case MX_CIPHER:
-		if (strcmp(it->sender, m->me) && (r = room_get(m, it->room, 0)))
+		if (strcmp(it->sender, m->me) && (r = mxm_room_get(m, it->room, 0)))
 			r->since_last++;
 		cipher_item(m, it, initial, before_join);
 		break;

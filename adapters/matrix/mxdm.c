@@ -22,7 +22,7 @@ static void dm_set_room(struct matrix *m, struct dm *d, const char *room)
 		strmap_put(&m->dm_rooms, d->room, d);
 }
 
-struct dm *dm_get(struct matrix *m, const char *user, int create)
+struct dm *mxm_dm_get(struct matrix *m, const char *user, int create)
 {
 	struct buf key = BUF_INIT, val = BUF_INIT, err = BUF_INIT;
 	struct dm *d = strmap_get(&m->dms, user);
@@ -58,7 +58,7 @@ struct dm *dm_get(struct matrix *m, const char *user, int create)
 	return d;
 }
 
-void dm_remember(struct matrix *m, const char *user, const char *room, int told)
+void mxm_dm_remember(struct matrix *m, const char *user, const char *room, int told)
 {
 	struct buf key = BUF_INIT, err = BUF_INIT, val = BUF_INIT;
 
@@ -72,9 +72,9 @@ void dm_remember(struct matrix *m, const char *user, const char *room, int told)
 }
 
 /* Whether room is exactly {the bot, user} as far as the bot knows. */
-enum mx_verdict dm_verdict(struct matrix *m, const char *room, const char *user)
+enum mx_verdict mxm_dm_verdict(struct matrix *m, const char *room, const char *user)
 {
-	struct mroom *r = room_get(m, room, 0);
+	struct mroom *r = mxm_room_get(m, room, 0);
 
 	return r ? mx_members_exactly(&r->mem, m->me, user) : MX_UNKNOWN;
 }
@@ -82,9 +82,9 @@ enum mx_verdict dm_verdict(struct matrix *m, const char *room, const char *user)
 /* A message in room from user is in their private chat with the bot (the
  * prefix is optional there): the room is theirs in the store or m.direct,
  * and not known to hold anyone else. */
-int is_dm_room(struct matrix *m, const char *room, const char *user)
+int mxm_is_dm_room(struct matrix *m, const char *room, const char *user)
 {
-	struct dm *d = dm_get(m, user, 0);
+	struct dm *d = mxm_dm_get(m, user, 0);
 	json_t *rooms, *v;
 	size_t i;
 	int listed = d && !strcmp(d->room, room);
@@ -93,7 +93,7 @@ int is_dm_room(struct matrix *m, const char *room, const char *user)
 	json_array_foreach(rooms, i, v)
 		if (json_is_string(v) && !strcmp(json_string_value(v), room))
 			listed = 1;
-	return listed && dm_verdict(m, room, user) != MX_NO;
+	return listed && mxm_dm_verdict(m, room, user) != MX_NO;
 }
 
 /* ---- private messages ---- */
@@ -109,10 +109,10 @@ static uint32_t room_tag(const char *room)
 	return (uint32_t)strmap_siphash(0, 0, room, strlen(room));
 }
 
-void part_free(struct part *pt)
+void mxm_part_free(struct part *pt)
 {
 	json_decref(pt->content);
-	img_unref(pt->img);
+	mxm_img_unref(pt->img);
 	free(pt);
 }
 
@@ -121,15 +121,15 @@ static void send_part(struct matrix *m, struct dm *d, struct part *pt)
 	struct buf path = BUF_INIT, t = BUF_INIT;
 
 	buf_printf(&t, "%s.%08x", pt->txn, room_tag(d->room));
-	send_path(&path, d->room, buf_str(&t));
+	mxm_send_path(&path, d->room, buf_str(&t));
 	if (pt->img)
-		img_upload(m, pt->img, d->room);
-	img_attach(pt->img, mx_call_ex(m, "PUT", buf_str(&path), pt->content, d->room, 0,
-				       REQ_ROOM_MSG, on_sent, pt->post, d->user, pt->txn));
-	tell_where(m, d, pt->origin_room);
+		mxm_img_upload(m, pt->img, d->room);
+	mxm_img_attach(pt->img, mxm_call_ex(m, "PUT", buf_str(&path), pt->content, d->room, 0,
+					    REQ_ROOM_MSG, mxm_on_sent, pt->post, d->user, pt->txn));
+	mxm_tell_where(m, d, pt->origin_room);
 	buf_release(&path);
 	buf_release(&t);
-	part_free(pt);
+	mxm_part_free(pt);
 }
 
 /* Puts list (a chain of parts, oldest first) before d's waiting parts. */
@@ -194,33 +194,33 @@ static struct part *lane_pull_private(struct matrix *m, const char *room, const 
 		q->lane = NULL;
 		*tail = part_of_req(q);
 		tail = &(*tail)->next;
-		req_free(q);
+		mxm_req_free(q);
 	}
 	return list;
 }
 
-/* req_start found q, a private part, bound for a room that is not (or not
+/* mxm_req_start found q, a private part, bound for a room that is not (or not
  * known to be) the player's private chat: it goes back to the player's
  * queue with the ones behind it, and the room is looked at again. */
-void dm_requeue(struct matrix *m, struct mxreq *q)
+void mxm_dm_requeue(struct matrix *m, struct mxreq *q)
 {
-	struct dm *d = dm_get(m, q->priv_user, 1);
+	struct dm *d = mxm_dm_get(m, q->priv_user, 1);
 	struct part *pt = part_of_req(q);
 
 	log_info("matrix: a private message held back: its chat is not known to be private now");
 	pt->next = lane_pull_private(m, q->lane->room, q->priv_user);
 	dm_unshift(m, d, pt);
 	q->cb = NULL;
-	lane_advance(q);
-	req_free(q);
-	dm_pump(m, d);
+	mxm_lane_advance(q);
+	mxm_req_free(q);
+	mxm_dm_pump(m, d);
 }
 
-int dm_still_private(struct matrix *m, const char *room, const char *user)
+int mxm_dm_still_private(struct matrix *m, const char *room, const char *user)
 {
-	struct dm *d = dm_get(m, user, 0);
+	struct dm *d = mxm_dm_get(m, user, 0);
 
-	return d && !strcmp(d->room, room) && dm_verdict(m, room, user) == MX_YES;
+	return d && !strcmp(d->room, room) && mxm_dm_verdict(m, room, user) == MX_YES;
 }
 
 /* Drops d's waiting parts as undelivered (the outbox keeps them). */
@@ -231,11 +231,11 @@ static void dm_fail_waiting(struct matrix *m, struct dm *d)
 	while ((pt = d->waiting)) {
 		d->waiting = pt->next;
 		m->nwaiting--;
-		post_part_done(m, pt->post, 0);
-		part_free(pt);
+		mxm_post_part_done(m, pt->post, 0);
+		mxm_part_free(pt);
 	}
 	d->tail = &d->waiting;
-	sendq_shrunk(m);
+	mxm_sendq_shrunk(m);
 }
 
 static void dmctx_release(struct live *l)
@@ -244,7 +244,7 @@ static void dmctx_release(struct live *l)
 	free(l);
 }
 
-struct dmctx *dmctx_new(struct matrix *m, const char *user, const char *room)
+struct dmctx *mxm_dmctx_new(struct matrix *m, const char *user, const char *room)
 {
 	struct dmctx *c = xcalloc(1, sizeof(*c));
 
@@ -260,34 +260,34 @@ static void on_room_created(struct matrix *m, long status, const char *errcode,
 			    const char *body, size_t len, void *ctx)
 {
 	struct dmctx *c = ctx;
-	struct dm *d = dm_get(m, c->user, 1);
+	struct dm *d = mxm_dm_get(m, c->user, 1);
 	json_t *j = json_loadb(body, len, 0, NULL);
 	const char *room = json_string_value(json_object_get(j, "room_id"));
 
 	live_del(&c->live);
 	d->busy = DM_IDLE;
 	if (status == 200 && room && strlen(room) < MX_ID_SIZE) {
-		struct mroom *r = room_get(m, room, 1);
+		struct mroom *r = mxm_room_get(m, room, 1);
 
 		/* the bot made it: exactly the two of them, for a fact */
 		mx_members_set(&r->mem, m->me, MXM_JOIN, NULL);
 		mx_members_set(&r->mem, c->user, MXM_INVITE, NULL);
 		r->mem.complete = 1;
 		if (mxe2e_usable(m->e2e))
-			room_mark_encrypted(m, r, NULL);
+			mxm_room_mark_encrypted(m, r, NULL);
 		else
 			say_not_encrypted(m, room);
 		dm_set_room(m, d, room);
 		d->told = 0;
-		dm_remember(m, c->user, room, 0);
-		record_direct(m, c->user, room);
+		mxm_dm_remember(m, c->user, room, 0);
+		mxm_record_direct(m, c->user, room);
 		log_info("matrix: created a direct chat for a player");
 	} else {
 		log_warn("matrix: could not create a direct chat (HTTP %ld %s)", status,
 			 errcode ? errcode : "");
 		dm_fail_waiting(m, d);	/* they stay in the outbox */
 	}
-	dm_pump(m, d);
+	mxm_dm_pump(m, d);
 	json_decref(j);
 	free(c);
 }
@@ -305,7 +305,7 @@ static void say_not_encrypted(struct matrix *m, const char *room)
 		  "servidor (no ofrece claves de cifrado, o la sesión del bot no tiene "
 		  "dispositivo), así que el servidor puede leer lo que te envío aquí, también tu "
 		  "mano.");
-	send_notice(m, room, &body);
+	mxm_send_notice(m, room, &body);
 	rich_release(&body);
 	log_warn("matrix: made a direct chat without encryption (the bot cannot encrypt on "
 		 "this homeserver); its player is told");
@@ -326,15 +326,15 @@ static void dm_create(struct matrix *m, struct dm *d)
 						"state_key", "", "content", "algorithm",
 						MXC_MEGOLM_ALGORITHM));
 	d->busy = DM_CREATING;
-	mx_call(m, "POST", API "/createRoom", req, NULL, 0, on_room_created,
-		dmctx_new(m, d->user, ""));
+	mxm_call(m, "POST", API "/createRoom", req, NULL, 0, on_room_created,
+		 mxm_dmctx_new(m, d->user, ""));
 	json_decref(req);
 }
 
 /* Loads a GET /members answer into room's members: the whole list. */
-int load_members(struct matrix *m, const char *room, const char *body, size_t len)
+int mxm_load_members(struct matrix *m, const char *room, const char *body, size_t len)
 {
-	struct mroom *r = room_get(m, room, 1);
+	struct mroom *r = mxm_room_get(m, room, 1);
 	struct buf err = BUF_INIT;
 	struct mx_sync s;
 	size_t i;
@@ -363,8 +363,8 @@ static void on_members(struct matrix *m, long status, const char *errcode, const
 		       size_t len, void *ctx)
 {
 	struct dmctx *c = ctx;
-	struct dm *d = dm_get(m, c->user, 1);
-	int ok = status == 200 && !load_members(m, c->room, body, len);
+	struct dm *d = mxm_dm_get(m, c->user, 1);
+	int ok = status == 200 && !mxm_load_members(m, c->room, body, len);
 
 	live_del(&c->live);
 	if (c->adopt) {
@@ -372,7 +372,7 @@ static void on_members(struct matrix *m, long status, const char *errcode, const
 		 * chat: theirs only if nobody else is in it, and once what is
 		 * said there is hidden from whoever comes later */
 		if (ok && !d->room[0] && d->busy == DM_IDLE &&
-		    dm_verdict(m, c->room, c->user) == MX_YES) {
+		    mxm_dm_verdict(m, c->room, c->user) == MX_YES) {
 			restrict_history(m, c);
 			return;
 		} else if (ok) {
@@ -386,20 +386,20 @@ static void on_members(struct matrix *m, long status, const char *errcode, const
 	if (strcmp(d->room, c->room)) {
 		/* moved on meanwhile */
 	} else if (ok) {
-		if (dm_verdict(m, c->room, c->user) != MX_YES)
-			dm_abandon(m, d, 1);
+		if (mxm_dm_verdict(m, c->room, c->user) != MX_YES)
+			mxm_dm_abandon(m, d, 1);
 	} else if (status == STATUS_TOO_BIG) {
-		dm_abandon(m, d, 1);	/* a member list over 8 MiB */
+		mxm_dm_abandon(m, d, 1);	/* a member list over 8 MiB */
 	} else if (status >= 400 && status < 500 && status != 429) {
 		/* the bot may not read it (not in the room any more) */
-		dm_abandon(m, d, 0);
+		mxm_dm_abandon(m, d, 0);
 	} else {
 		log_warn("matrix: could not check a direct chat's members (HTTP %ld %s); "
 			 "its private messages wait for the next start", status,
 			 errcode ? errcode : "");
 		dm_fail_waiting(m, d);
 	}
-	dm_pump(m, d);
+	mxm_dm_pump(m, d);
 	free(c);
 }
 
@@ -407,20 +407,20 @@ static void on_history_set(struct matrix *m, long status, const char *errcode,
 			   const char *body, size_t len, void *ctx)
 {
 	struct dmctx *c = ctx;
-	struct dm *d = dm_get(m, c->user, 1);
+	struct dm *d = mxm_dm_get(m, c->user, 1);
 
 	live_del(&c->live);
 	if (status < 200 || status >= 300) {
 		log_info("matrix: a direct chat invitation not used for private messages: the "
 			 "bot may not hide its history from later members (HTTP %ld)", status);
 	} else if (!d->room[0] && d->busy == DM_IDLE &&
-		   dm_verdict(m, c->room, c->user) == MX_YES) {
+		   mxm_dm_verdict(m, c->room, c->user) == MX_YES) {
 		dm_set_room(m, d, c->room);
 		d->told = 0;
-		dm_remember(m, c->user, c->room, 0);
-		record_direct(m, c->user, c->room);
+		mxm_dm_remember(m, c->user, c->room, 0);
+		mxm_record_direct(m, c->user, c->room);
 		log_info("matrix: a player's direct chat invitation accepted as their DM room");
-		dm_pump(m, d);
+		mxm_dm_pump(m, d);
 	}
 	free(c);
 }
@@ -439,31 +439,31 @@ static void restrict_history(struct matrix *m, struct dmctx *c)
 	buf_addstr(&path, API "/rooms/");
 	enc(&path, c->room);
 	buf_addstr(&path, "/state/m.room.history_visibility/");
-	mx_call(m, "PUT", buf_str(&path), body, c->room, 0, on_history_set, c);
+	mxm_call(m, "PUT", buf_str(&path), body, c->room, 0, on_history_set, c);
 	json_decref(body);
 	buf_release(&path);
 }
 
-void fetch_members(struct matrix *m, struct dmctx *c)
+void mxm_fetch_members(struct matrix *m, struct dmctx *c)
 {
 	struct buf path = BUF_INIT;
 
 	buf_addstr(&path, API "/rooms/");
 	enc(&path, c->room);
 	buf_addstr(&path, "/members?not_membership=leave");
-	mx_call(m, "GET", buf_str(&path), NULL, NULL, 0, on_members, c);
+	mxm_call(m, "GET", buf_str(&path), NULL, NULL, 0, on_members, c);
 	buf_release(&path);
 }
 
 static void dm_check(struct matrix *m, struct dm *d)
 {
 	d->busy = DM_CHECKING;
-	fetch_members(m, dmctx_new(m, d->user, d->room));
+	mxm_fetch_members(m, mxm_dmctx_new(m, d->user, d->room));
 }
 
 /* The bot stops using d's room as d's private chat: store, memory and
  * m.direct.  Private parts still queued for it come back to d. */
-void dm_forget(struct matrix *m, struct dm *d)
+void mxm_dm_forget(struct matrix *m, struct dm *d)
 {
 	char old[MX_ID_SIZE];
 
@@ -471,16 +471,16 @@ void dm_forget(struct matrix *m, struct dm *d)
 	if (!old[0])
 		return;
 	dm_unshift(m, d, lane_pull_private(m, old, d->user));
-	unrecord_direct(m, d->user, old);
+	mxm_unrecord_direct(m, d->user, old);
 	dm_set_room(m, d, "");
 	d->told = 0;
-	dm_remember(m, d->user, "", 0);
+	mxm_dm_remember(m, d->user, "", 0);
 }
 
 /* d's room has (or may have) someone else in it: never used privately
  * again; the player's next private message opens a new direct chat.
  * tell: say so in that room (the bot is still in it). */
-void dm_abandon(struct matrix *m, struct dm *d, int tell)
+void mxm_dm_abandon(struct matrix *m, struct dm *d, int tell)
 {
 	char old[MX_ID_SIZE];
 	struct rich body = RICH_INIT;
@@ -490,20 +490,20 @@ void dm_abandon(struct matrix *m, struct dm *d, int tell)
 		return;
 	log_info("matrix: a player's direct chat is not private any more; their private "
 		 "messages go to a new one");
-	dm_forget(m, d);
+	mxm_dm_forget(m, d);
 	if (!tell)
 		return;
 	rich_text(&body, "This chat is not private any more (someone else is in it), so I no "
 		  "longer send private messages here: they go to a new direct chat. / Este chat "
 		  "ya no es privado (hay alguien más), así que no envío aquí mensajes privados: "
 		  "irán a un chat directo nuevo.");
-	send_notice(m, old, &body);
+	mxm_send_notice(m, old, &body);
 	rich_release(&body);
 }
 
 /* Sends what waits for d once its room is known to be private: creates
  * the room, checks its members, or leaves it for a new one first. */
-void dm_pump(struct matrix *m, struct dm *d)
+void mxm_dm_pump(struct matrix *m, struct dm *d)
 {
 	struct part *pt;
 
@@ -511,17 +511,17 @@ void dm_pump(struct matrix *m, struct dm *d)
 		return;
 	if (!d->room[0]) {
 		/* encrypted or not: known once the keys' upload was answered
-		 * (e2e_settled pumps again) */
+		 * (mxm_e2e_settled pumps again) */
 		if (mxe2e_settled(m->e2e))
 			dm_create(m, d);
 		return;
 	}
-	switch (dm_verdict(m, d->room, d->user)) {
+	switch (mxm_dm_verdict(m, d->room, d->user)) {
 	case MX_UNKNOWN:
 		dm_check(m, d);
 		return;
 	case MX_NO:
-		dm_abandon(m, d, 1);
+		mxm_dm_abandon(m, d, 1);
 		if (mxe2e_settled(m->e2e))
 			dm_create(m, d);
 		return;
@@ -539,11 +539,11 @@ void dm_pump(struct matrix *m, struct dm *d)
 /* Queues the events of contents (an array, borrowed) for user's direct
  * chat as p's parts first, first + 1, ...; img: the last one is the
  * m.image of that picture, or NULL. */
-void private_parts(struct matrix *m, struct post *p, const char *user, json_t *contents,
-		   const char *txn, size_t first, const char *origin_room,
-		   struct mximg *img)
+void mxm_private_parts(struct matrix *m, struct post *p, const char *user, json_t *contents,
+		       const char *txn, size_t first, const char *origin_room,
+		       struct mximg *img)
 {
-	struct dm *d = dm_get(m, user, 1);
+	struct dm *d = mxm_dm_get(m, user, 1);
 	size_t i, n = json_array_size(contents);
 
 	for (i = 0; i < n; i++) {
@@ -561,26 +561,23 @@ void private_parts(struct matrix *m, struct post *p, const char *user, json_t *c
 		d->tail = &pt->next;
 		m->nwaiting++;
 	}
-	dm_pump(m, d);
+	mxm_dm_pump(m, d);
 }
 
 /* Sends contents (an array, borrowed) privately to user; img: the last
  * one is the m.image of that picture, or NULL; follow: the picture
  * follows under that id, as the next part (0: none). */
-void send_private(struct matrix *m, const char *user, json_t *contents, const char *txn,
-		  int64_t outbox_id, const char *origin_room, struct mximg *img,
-		  uint64_t follow)
+void mxm_send_private(struct matrix *m, const char *user, json_t *contents, const char *txn,
+		      int64_t outbox_id, const char *origin_room, struct mximg *img,
+		      uint64_t follow)
 {
 	size_t n = json_array_size(contents);
 	struct post *p;
 
-	if (!n && !follow) {
-		if (outbox_id > 0 && m->base.on_sent)
-			m->base.on_sent(m->base.ctx, &m->base, outbox_id);
+	if (mxm_sent_if_empty(m, n, follow, outbox_id))
 		return;
-	}
-	p = post_new(m, outbox_id, n);
+	p = mxm_post_new(m, outbox_id, n);
 	if (follow)
-		follow_keep(m, p, follow, NULL, user, origin_room, txn, n);
-	private_parts(m, p, user, contents, txn, 0, origin_room, img);
+		mxm_follow_keep(m, p, follow, NULL, user, origin_room, txn, n);
+	mxm_private_parts(m, p, user, contents, txn, 0, origin_room, img);
 }

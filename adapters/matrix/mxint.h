@@ -55,7 +55,7 @@
 struct live {
 	struct live *prev, *next;
 	void (*release)(struct live *l);
-	int is_req;		/* a struct mxreq (unpark looks for those) */
+	int is_req;		/* a struct mxreq (mxm_unpark looks for those) */
 };
 
 struct mroom {
@@ -161,7 +161,7 @@ struct mxreq {
 	char priv_user[MX_ID_SIZE];
 	char priv_txn[112];
 	/* an m.room.message: encrypted just before it goes when its room is
-	 * (seal); plain keeps the plaintext body (a private part that goes
+	 * (mxm_seal); plain keeps the plaintext body (a private part that goes
 	 * back to its player's queue) */
 	int room_msg;
 	int refusal;		/* REQ_REFUSAL */
@@ -307,7 +307,7 @@ struct post {
 	char origin_room[MX_ID_SIZE];
 };
 
-/* seal's answers */
+/* mxm_seal's answers */
 enum { SEAL_GO, SEAL_WAIT, SEAL_FAIL };
 
 /* A DM room being made, or a room being checked as one (its members). */
@@ -369,127 +369,128 @@ static inline void copy_id(char *dst, size_t n, const char *src)
 /* What the rooms call in one another, by the file that defines it. */
 
 /* matrix.c */
-const char *display_name(struct matrix *m, const char *room, const char *user,
-			 char *out, size_t n);
-void room_drop(struct matrix *m, const char *id);
-int room_encrypted(struct matrix *m, struct mroom *r);
-struct mroom *room_get(struct matrix *m, const char *id, int create);
-int room_mark_encrypted(struct matrix *m, struct mroom *r, const struct mx_item *ev);
-int room_unusable(const struct mroom *r);
+const char *mxm_display_name(struct matrix *m, const char *room, const char *user,
+			     char *out, size_t n);
+void mxm_room_drop(struct matrix *m, const char *id);
+int mxm_room_encrypted(struct matrix *m, struct mroom *r);
+struct mroom *mxm_room_get(struct matrix *m, const char *id, int create);
+int mxm_room_mark_encrypted(struct matrix *m, struct mroom *r, const struct mx_item *ev);
+int mxm_room_unusable(const struct mroom *r);
 
 /* mxreq.c */
-void finish(struct mxreq *q, long status, const char *errcode, const char *body,
-	    size_t len);
-void img_unref(struct mximg *im);
-void lane_advance(struct mxreq *q);
-struct mxreq *mx_call(struct matrix *m, const char *method, const char *path,
-		      json_t *body, const char *lane_room, long timeout_ms, mx_fn cb,
-		      void *ctx);
-struct mxreq *mx_call_ex(struct matrix *m, const char *method, const char *path,
-			 json_t *body, const char *lane_room, long timeout_ms, unsigned flags,
-			 mx_fn cb, void *ctx, const char *priv_user, const char *priv_txn);
-void mx_fatal(struct matrix *m, const char *why);
-void req_free(struct mxreq *q);
-struct mxreq *req_queue(struct matrix *m, struct mxreq *q, const char *lane_room);
-void req_start(struct mxreq *q);
-size_t sendq_len(const struct matrix *m);
-void sendq_shrunk(struct matrix *m);
-void unpark(struct matrix *m);
-void unpark_early(struct matrix *m);
+void mxm_finish(struct mxreq *q, long status, const char *errcode, const char *body,
+		size_t len);
+void mxm_img_unref(struct mximg *im);
+void mxm_lane_advance(struct mxreq *q);
+struct mxreq *mxm_call(struct matrix *m, const char *method, const char *path,
+		       json_t *body, const char *lane_room, long timeout_ms, mx_fn cb,
+		       void *ctx);
+struct mxreq *mxm_call_ex(struct matrix *m, const char *method, const char *path,
+			  json_t *body, const char *lane_room, long timeout_ms, unsigned flags,
+			  mx_fn cb, void *ctx, const char *priv_user, const char *priv_txn);
+void mxm_fatal(struct matrix *m, const char *why);
+void mxm_req_free(struct mxreq *q);
+struct mxreq *mxm_req_queue(struct matrix *m, struct mxreq *q, const char *lane_room);
+void mxm_req_start(struct mxreq *q);
+size_t mxm_sendq_len(const struct matrix *m);
+void mxm_sendq_shrunk(struct matrix *m);
+void mxm_unpark(struct matrix *m);
+void mxm_unpark_early(struct matrix *m);
 
 /* mxsend.c */
-void follow_keep(struct matrix *m, struct post *p, uint64_t id, const char *room,
-		 const char *user, const char *origin_room, const char *txn, size_t nparts);
-struct post *follow_take(struct matrix *m, uint64_t id);
-void new_txn(struct matrix *m, char *out, size_t n);
-void on_sent(struct matrix *m, long status, const char *errcode, const char *body,
-	     size_t len, void *ctx);
-struct post *post_new(struct matrix *m, int64_t outbox_id, size_t parts);
-void post_part_done(struct matrix *m, struct post *p, int ok);
-void post_parts(struct matrix *m, struct post *p, const char *room, json_t *contents,
-		const char *txn, size_t first, struct mximg *img);
-void send_contents(struct matrix *m, const char *room, json_t *contents, const char *txn,
-		   int64_t outbox_id);
-void send_contents_t(struct matrix *m, const char *room, json_t *contents,
-		     const char *txn, int64_t outbox_id, const char *title,
-		     struct mximg *img, uint64_t follow);
-void send_notice(struct matrix *m, const char *room, const struct rich *body);
-void send_path(struct buf *path, const char *room, const char *txn);
-void tell_where(struct matrix *m, struct dm *d, const char *origin_room);
+void mxm_follow_keep(struct matrix *m, struct post *p, uint64_t id, const char *room,
+		     const char *user, const char *origin_room, const char *txn, size_t nparts);
+struct post *mxm_follow_take(struct matrix *m, uint64_t id);
+void mxm_new_txn(struct matrix *m, char *out, size_t n);
+void mxm_on_sent(struct matrix *m, long status, const char *errcode, const char *body,
+		 size_t len, void *ctx);
+struct post *mxm_post_new(struct matrix *m, int64_t outbox_id, size_t parts);
+void mxm_post_part_done(struct matrix *m, struct post *p, int ok);
+void mxm_post_parts(struct matrix *m, struct post *p, const char *room, json_t *contents,
+		    const char *txn, size_t first, struct mximg *img);
+void mxm_send_contents(struct matrix *m, const char *room, json_t *contents, const char *txn,
+		       int64_t outbox_id);
+int mxm_sent_if_empty(struct matrix *m, size_t n, uint64_t follow, int64_t outbox_id);
+void mxm_send_contents_t(struct matrix *m, const char *room, json_t *contents,
+			 const char *txn, int64_t outbox_id, const char *title,
+			 struct mximg *img, uint64_t follow);
+void mxm_send_notice(struct matrix *m, const char *room, const struct rich *body);
+void mxm_send_path(struct buf *path, const char *room, const char *txn);
+void mxm_tell_where(struct matrix *m, struct dm *d, const char *origin_room);
 
 /* mxpicture.c */
-void board_posted(struct matrix *m, const char *room);
-void img_as_text(struct mximg *im);
-void img_attach(struct mximg *im, struct mxreq *q);
-struct mximg *img_new(const struct adapter_image *ai);
-void img_upload(struct matrix *m, struct mximg *im, const char *room);
-json_t *picture_contents(const struct rich *body, const struct mximg *im);
-void unseal_key(struct mxreq *q);
-int upload_encrypt(struct mxreq *q);
+void mxm_board_posted(struct matrix *m, const char *room);
+void mxm_img_as_text(struct mximg *im);
+void mxm_img_attach(struct mximg *im, struct mxreq *q);
+struct mximg *mxm_img_new(const struct adapter_image *ai);
+void mxm_img_upload(struct matrix *m, struct mximg *im, const char *room);
+json_t *mxm_picture_contents(const struct rich *body, const struct mximg *im);
+void mxm_unseal_key(struct mxreq *q);
+int mxm_upload_encrypt(struct mxreq *q);
 
 /* mxdm.c */
-void dm_abandon(struct matrix *m, struct dm *d, int tell);
-void dm_forget(struct matrix *m, struct dm *d);
-struct dm *dm_get(struct matrix *m, const char *user, int create);
-void dm_pump(struct matrix *m, struct dm *d);
-void dm_remember(struct matrix *m, const char *user, const char *room, int told);
-void dm_requeue(struct matrix *m, struct mxreq *q);
-int dm_still_private(struct matrix *m, const char *room, const char *user);
-enum mx_verdict dm_verdict(struct matrix *m, const char *room, const char *user);
-struct dmctx *dmctx_new(struct matrix *m, const char *user, const char *room);
-void fetch_members(struct matrix *m, struct dmctx *c);
-int is_dm_room(struct matrix *m, const char *room, const char *user);
-int load_members(struct matrix *m, const char *room, const char *body, size_t len);
-void part_free(struct part *pt);
-void private_parts(struct matrix *m, struct post *p, const char *user, json_t *contents,
-		   const char *txn, size_t first, const char *origin_room,
-		   struct mximg *img);
-void send_private(struct matrix *m, const char *user, json_t *contents, const char *txn,
-		  int64_t outbox_id, const char *origin_room, struct mximg *img,
-		  uint64_t follow);
+void mxm_dm_abandon(struct matrix *m, struct dm *d, int tell);
+void mxm_dm_forget(struct matrix *m, struct dm *d);
+struct dm *mxm_dm_get(struct matrix *m, const char *user, int create);
+void mxm_dm_pump(struct matrix *m, struct dm *d);
+void mxm_dm_remember(struct matrix *m, const char *user, const char *room, int told);
+void mxm_dm_requeue(struct matrix *m, struct mxreq *q);
+int mxm_dm_still_private(struct matrix *m, const char *room, const char *user);
+enum mx_verdict mxm_dm_verdict(struct matrix *m, const char *room, const char *user);
+struct dmctx *mxm_dmctx_new(struct matrix *m, const char *user, const char *room);
+void mxm_fetch_members(struct matrix *m, struct dmctx *c);
+int mxm_is_dm_room(struct matrix *m, const char *room, const char *user);
+int mxm_load_members(struct matrix *m, const char *room, const char *body, size_t len);
+void mxm_part_free(struct part *pt);
+void mxm_private_parts(struct matrix *m, struct post *p, const char *user, json_t *contents,
+		       const char *txn, size_t first, const char *origin_room,
+		       struct mximg *img);
+void mxm_send_private(struct matrix *m, const char *user, json_t *contents, const char *txn,
+		      int64_t outbox_id, const char *origin_room, struct mximg *img,
+		      uint64_t follow);
 
 /* mxdirect.c */
-void merge_direct(struct matrix *m, json_t *server);
-void record_direct(struct matrix *m, const char *user, const char *room);
-void unrecord_direct(struct matrix *m, const char *user, const char *room);
+void mxm_merge_direct(struct matrix *m, json_t *server);
+void mxm_record_direct(struct matrix *m, const char *user, const char *room);
+void mxm_unrecord_direct(struct matrix *m, const char *user, const char *room);
 
 /* mxmember.c */
-void after_batch(struct matrix *m);
-void apply_members(struct matrix *m, const struct mx_sync *s);
-unsigned char *before_join_of(struct matrix *m, const struct mx_sync *s);
-void handle_invite(struct matrix *m, const struct mx_item *it);
-int is_my_join(struct matrix *m, const struct mx_item *it, int use_memory);
-void say_encrypted_and_leave(struct matrix *m, struct mroom *r);
+void mxm_after_batch(struct matrix *m);
+void mxm_apply_members(struct matrix *m, const struct mx_sync *s);
+unsigned char *mxm_before_join_of(struct matrix *m, const struct mx_sync *s);
+void mxm_handle_invite(struct matrix *m, const struct mx_item *it);
+int mxm_is_my_join(struct matrix *m, const struct mx_item *it, int use_memory);
+void mxm_say_encrypted_and_leave(struct matrix *m, struct mroom *r);
 
 /* mxdispatch.c */
-void handle_item(struct matrix *m, const struct mx_item *it, int initial,
-		 int before_join, int gap);
-void save_since(struct matrix *m, const char *value);
+void mxm_handle_item(struct matrix *m, const struct mx_item *it, int initial,
+		     int before_join, int gap);
+void mxm_save_since(struct matrix *m, const char *value);
 
 /* mxbatch.c */
-void batch_step(struct matrix *m);
-void load_since(struct matrix *m);
-void sync_now(struct matrix *m);
-void units_free(struct unit *u);
+void mxm_batch_step(struct matrix *m);
+void mxm_load_since(struct matrix *m);
+void mxm_sync_now(struct matrix *m);
+void mxm_units_free(struct unit *u);
 
 /* mxseal.c */
-void e2e_call(void *ctx, const char *method, const char *path, const json_t *body,
-	      mxe_done_fn done, void *done_ctx);
-int e2e_is_joined(void *ctx, const char *room, const char *user);
-int e2e_may_hold(void *ctx, const char *room, const char *sender);
-void e2e_new_device(void *ctx, const char *user, const char *device, const char *name,
-		    const char *fingerprint, int cross);
-int64_t e2e_now_ms(void *ctx);
-void e2e_settled(void *ctx);
-int is_trust(const char *text, size_t len, const char **arg);
-void run_trust(struct matrix *m, const struct mx_item *it, int dm, const char *arg);
-int seal(struct matrix *m, struct mxreq *q);
+void mxm_e2e_call(void *ctx, const char *method, const char *path, const json_t *body,
+		  mxe_done_fn done, void *done_ctx);
+int mxm_e2e_is_joined(void *ctx, const char *room, const char *user);
+int mxm_e2e_may_hold(void *ctx, const char *room, const char *sender);
+void mxm_e2e_new_device(void *ctx, const char *user, const char *device, const char *name,
+			const char *fingerprint, int cross);
+int64_t mxm_e2e_now_ms(void *ctx);
+void mxm_e2e_settled(void *ctx);
+int mxm_is_trust(const char *text, size_t len, const char **arg);
+void mxm_run_trust(struct matrix *m, const struct mx_item *it, int dm, const char *arg);
+int mxm_seal(struct matrix *m, struct mxreq *q);
 
 /* mxlogin.c */
-void load_device(struct matrix *m);
-void mx_login(struct matrix *m);
-void mx_relogin(struct matrix *m);
-void on_whoami(struct matrix *m, long status, const char *errcode, const char *body,
-	       size_t len, void *ctx);
+void mxm_load_device(struct matrix *m);
+void mxm_login(struct matrix *m);
+void mxm_relogin(struct matrix *m);
+void mxm_on_whoami(struct matrix *m, long status, const char *errcode, const char *body,
+		   size_t len, void *ctx);
 
 #endif

@@ -8,8 +8,6 @@
 
 #include "adapters/matrix/mxint.h"
 
-/* ---- login ---- */
-
 /*
  * The bot's device is known: its encryption keys are loaded (or made and
  * uploaded).  Keys in the store that the pickle key does not open stop the
@@ -45,8 +43,8 @@ static int e2e_begin(struct matrix *m)
 	return 0;
 }
 
-void on_whoami(struct matrix *m, long status, const char *errcode, const char *body,
-	       size_t len, void *ctx)
+void mxm_on_whoami(struct matrix *m, long status, const char *errcode, const char *body,
+		   size_t len, void *ctx)
 {
 	json_t *j = json_loadb(body, len, 0, NULL);
 	const char *uid = json_string_value(json_object_get(j, "user_id")), *dev;
@@ -54,9 +52,9 @@ void on_whoami(struct matrix *m, long status, const char *errcode, const char *b
 	if (status != 200 || !uid || !mx_user_id_valid(uid)) {
 		json_decref(j);
 		if (status == 401 || status == 403)
-			mx_fatal(m, "the access token was refused");
+			mxm_fatal(m, "the access token was refused");
 		else
-			mx_fatal(m, "whoami failed: is MATRIX_HOMESERVER right?");
+			mxm_fatal(m, "whoami failed: is MATRIX_HOMESERVER right?");
 		return;
 	}
 	copy_id(m->me, MX_ID_SIZE, uid);
@@ -67,8 +65,8 @@ void on_whoami(struct matrix *m, long status, const char *errcode, const char *b
 	json_decref(j);
 	if (e2e_begin(m))
 		return;
-	unpark(m);
-	sync_now(m);
+	mxm_unpark(m);
+	mxm_sync_now(m);
 }
 
 static void on_login(struct matrix *m, long status, const char *errcode, const char *body,
@@ -83,9 +81,9 @@ static void on_login(struct matrix *m, long status, const char *errcode, const c
 	if (status != 200 || !tok || !uid || !mx_user_id_valid(uid)) {
 		json_decref(j);
 		if (status == 403 || status == 401)
-			mx_fatal(m, "the homeserver refused MATRIX_USER / MATRIX_PASSWORD");
+			mxm_fatal(m, "the homeserver refused MATRIX_USER / MATRIX_PASSWORD");
 		else
-			mx_fatal(m, "login failed: is MATRIX_HOMESERVER right?");
+			mxm_fatal(m, "login failed: is MATRIX_HOMESERVER right?");
 		return;
 	}
 	if (m->token) {
@@ -100,23 +98,23 @@ static void on_login(struct matrix *m, long status, const char *errcode, const c
 		return;
 	/* requests queued before the login (the outbox re-sent at start-up)
 	 * or refused with the old token go now */
-	unpark(m);
+	mxm_unpark(m);
 	if (first)
-		sync_now(m);
+		mxm_sync_now(m);
 }
 
-void mx_login(struct matrix *m)
+void mxm_login(struct matrix *m)
 {
 	json_t *req = json_pack("{s:s, s:{s:s, s:s}, s:s, s:s, s:s}", "type", "m.login.password",
 				"identifier", "type", "m.id.user", "user", m->user,
 				"password", m->password, "device_id", m->device,
 				"initial_device_display_name", "tabula");
 	m->logging_in = 1;
-	mx_call_ex(m, "POST", API "/login", req, NULL, 0, REQ_NOAUTH, on_login, NULL, NULL, NULL);
+	mxm_call_ex(m, "POST", API "/login", req, NULL, 0, REQ_NOAUTH, on_login, NULL, NULL, NULL);
 	json_decref(req);
 }
 
-void mx_relogin(struct matrix *m)
+void mxm_relogin(struct matrix *m)
 {
 	if (m->logging_in)
 		return;
@@ -126,10 +124,10 @@ void mx_relogin(struct matrix *m)
 		free(m->token);
 		m->token = NULL;
 	}
-	mx_login(m);
+	mxm_login(m);
 }
 
-void load_device(struct matrix *m)
+void mxm_load_device(struct matrix *m)
 {
 	struct buf v = BUF_INIT, err = BUF_INIT;
 

@@ -1,21 +1,19 @@
 /*
  * mxpicture: pictures on their way (struct mximg).  Owns making one from
  * the adapter's image, its upload to the media repository (encrypted first,
- * under a key of its own, for an encrypted room: upload_encrypt and
- * unseal_key), completing the m.image event that waits for it with the
+ * under a key of its own, for an encrypted room: mxm_upload_encrypt and
+ * mxm_unseal_key), completing the m.image event that waits for it with the
  * picture's mxc:// URI or `file`, and the text notice that takes its place
  * when the upload fails.
  */
 
 #include "adapters/matrix/mxint.h"
 
-/* ---- pictures ---- */
-
 /* A board posted in room: the answers above it stay as they are (no
  * later answer replaces them, see send_public_answer). */
-void board_posted(struct matrix *m, const char *room)
+void mxm_board_posted(struct matrix *m, const char *room)
 {
-	struct mroom *r = room_get(m, room, 0);
+	struct mroom *r = mxm_room_get(m, room, 0);
 
 	if (r) {
 		r->last_event[0] = '\0';
@@ -25,7 +23,7 @@ void board_posted(struct matrix *m, const char *room)
 }
 
 /* A picture to send (one reference), from the adapter's borrowed one. */
-struct mximg *img_new(const struct adapter_image *ai)
+struct mximg *mxm_img_new(const struct adapter_image *ai)
 {
 	struct mximg *im = xcalloc(1, sizeof(*im));
 	struct rich r = RICH_INIT;
@@ -60,7 +58,7 @@ struct mximg *img_new(const struct adapter_image *ai)
  * board), which Element shows as alt text rather than as a caption under
  * the picture (docs/matrix.md, "Pictures").
  */
-json_t *picture_contents(const struct rich *body, const struct mximg *im)
+json_t *mxm_picture_contents(const struct rich *body, const struct mximg *im)
 {
 	json_t *c = body->n || !im ? mx_notice_contents(body) : json_array();
 
@@ -112,7 +110,7 @@ static void on_uploaded(struct matrix *m, long status, const char *errcode, cons
 		json_t *file = up->att ? mxa_file_json(up->att, uri) : NULL;
 
 		if (up->att && !file) {
-			img_as_text(im);
+			mxm_img_as_text(im);
 			json_decref(c);
 			json_decref(j);
 			return;
@@ -128,7 +126,7 @@ static void on_uploaded(struct matrix *m, long status, const char *errcode, cons
 	} else {
 		log_warn("matrix: a picture could not be uploaded (HTTP %ld%s%s); its board goes as "
 			 "text", status, errcode ? " " : "", errcode ? errcode : "");
-		img_as_text(im);
+		mxm_img_as_text(im);
 	}
 	json_decref(c);
 	json_decref(j);
@@ -142,8 +140,8 @@ static json_t *img_notice(const struct mximg *im)
 }
 
 /* The event of im goes as a notice of its text board: now, when it is
- * waiting already, else when img_attach gives it. */
-void img_as_text(struct mximg *im)
+ * waiting already, else when mxm_img_attach gives it. */
+void mxm_img_as_text(struct mximg *im)
 {
 	struct mxreq *q = im->waiter;
 	json_t *c;
@@ -164,7 +162,7 @@ void img_as_text(struct mximg *im)
  * carries.  Once per upload: a retry sends the same bytes.  -1: it could
  * not be encrypted (nothing is uploaded).
  */
-int upload_encrypt(struct mxreq *q)
+int mxm_upload_encrypt(struct mxreq *q)
 {
 	struct mxa_file *f = xcalloc(1, sizeof(*f));
 	struct buf err = BUF_INIT;
@@ -191,12 +189,12 @@ int upload_encrypt(struct mxreq *q)
 /* q, an m.image whose `file` holds its picture's key, was not sealed (its
  * room turned out not to be encrypted, or is being left): the key must not
  * go in clear, so the event is the text board. */
-void unseal_key(struct mxreq *q)
+void mxm_unseal_key(struct mxreq *q)
 {
 	log_warn("matrix: an encrypted picture's event could not be encrypted; its board goes "
 		 "as text");
 	if (q->img)
-		img_as_text(q->img);
+		mxm_img_as_text(q->img);
 	if (q->has_key) {
 		json_t *c = json_pack("{s:s, s:s, s:{s:[]}}", "msgtype", "m.notice", "body",
 				      q->img ? q->img->alt : "-", "m.mentions", "user_ids");
@@ -208,8 +206,8 @@ void unseal_key(struct mxreq *q)
 }
 
 /* Queues the upload of im in room's lane, just before its event (the next
- * request queued there, given to img_attach). */
-void img_upload(struct matrix *m, struct mximg *im, const char *room)
+ * request queued there, given to mxm_img_attach). */
+void mxm_img_upload(struct matrix *m, struct mximg *im, const char *room)
 {
 	struct mxreq *q = xcalloc(1, sizeof(*q));
 	struct buf path = BUF_INIT;
@@ -229,11 +227,11 @@ void img_upload(struct matrix *m, struct mximg *im, const char *room)
 	q->upload_of = im;
 	im->refs++;
 	q->counted = 1;
-	req_queue(m, q, room);
+	mxm_req_queue(m, q, room);
 }
 
 /* q (waiting behind im's upload) is the m.image event of im. */
-void img_attach(struct mximg *im, struct mxreq *q)
+void mxm_img_attach(struct mximg *im, struct mxreq *q)
 {
 	if (!im || !q)
 		return;
@@ -241,5 +239,5 @@ void img_attach(struct mximg *im, struct mxreq *q)
 	im->refs++;
 	im->waiter = q;
 	if (im->as_text)
-		img_as_text(im);
+		mxm_img_as_text(im);
 }

@@ -1,10 +1,10 @@
 /*
  * mxreq: requests to the homeserver and their lanes.  Owns queueing a
- * request (mx_call, mx_call_ex), the lanes that send one room's requests
+ * request (mxm_call, mxm_call_ex), the lanes that send one room's requests
  * one at a time and in order, the send queue's size and its back-pressure
  * (the sync pauses while it is full), retries with backoff, the answers
- * (on_http: a refused token parks requests until a new login, unpark), and
- * what a request does just before it goes (req_start: a private part
+ * (on_http: a refused token parks requests until a new login, mxm_unpark), and
+ * what a request does just before it goes (mxm_req_start: a private part
  * checked again, a message sealed for an encrypted room, an edit given the
  * event id it replaces).
  */
@@ -13,7 +13,7 @@
 
 /* ---- the send queue ---- */
 
-size_t sendq_len(const struct matrix *m)
+size_t mxm_sendq_len(const struct matrix *m)
 {
 	return m->nqueued + m->nwaiting;
 }
@@ -25,19 +25,19 @@ static void on_resume(uv_timer_t *t)
 	if (m->batch.on && m->batch.paused) {
 		m->batch.paused = 0;
 		log_debug("matrix: the send queue is down to %zu; reading commands again",
-			  sendq_len(m));
-		batch_step(m);
+			  mxm_sendq_len(m));
+		mxm_batch_step(m);
 	}
 }
 
 /* A request or a waiting part is gone: commands may flow again. */
-void sendq_shrunk(struct matrix *m)
+void mxm_sendq_shrunk(struct matrix *m)
 {
-	if (m->sendq_full_told && !sendq_len(m)) {
+	if (m->sendq_full_told && !mxm_sendq_len(m)) {
 		m->sendq_full_told = 0;
 		log_info("matrix: the send queue has drained");
 	}
-	if (m->batch.paused && !m->stopping && sendq_len(m) <= m->sendq_max / 2 &&
+	if (m->batch.paused && !m->stopping && mxm_sendq_len(m) <= m->sendq_max / 2 &&
 	    !uv_is_active((uv_handle_t *)&m->resume_timer))
 		uv_timer_start(&m->resume_timer, on_resume, 0, 0);
 }
@@ -46,7 +46,7 @@ void sendq_shrunk(struct matrix *m)
 
 static void on_timer_closed(uv_handle_t *h);
 
-void img_unref(struct mximg *im)
+void mxm_img_unref(struct mximg *im)
 {
 	if (!im || --im->refs > 0)
 		return;
@@ -55,7 +55,7 @@ void img_unref(struct mximg *im)
 	free(im);
 }
 
-void req_free(struct mxreq *q)
+void mxm_req_free(struct mxreq *q)
 {
 	struct matrix *m = q->m;
 
@@ -69,14 +69,14 @@ void req_free(struct mxreq *q)
 	free(q->plain);
 	if (q->img && q->img->waiter == q)
 		q->img->waiter = NULL;
-	img_unref(q->img);
-	img_unref(q->upload_of);
+	mxm_img_unref(q->img);
+	mxm_img_unref(q->upload_of);
 	if (q->att)
 		mxa_wipe(q->att);
 	free(q->att);
 	if (q->counted) {
 		m->nqueued--;
-		sendq_shrunk(m);
+		mxm_sendq_shrunk(m);
 	}
 	if (q->timer_on) {
 		uv_close((uv_handle_t *)&q->timer, on_timer_closed);
@@ -92,7 +92,7 @@ static void on_timer_closed(uv_handle_t *h)
 
 static void req_release(struct live *l)
 {
-	req_free((struct mxreq *)l);
+	mxm_req_free((struct mxreq *)l);
 }
 
 static struct lane *lane_get(struct matrix *m, const char *room)
@@ -110,12 +110,12 @@ static struct lane *lane_get(struct matrix *m, const char *room)
 /* Queues a request.  lane_room: requests of one room go one at a time, in
  * order; NULL: independent.  body: JSON (borrowed) or NULL.  priv_user: a
  * private message part for that user (its txn id before the room's tag),
- * checked again when it starts (req_start).  flags: REQ_*.  Returns the
+ * checked again when it starts (mxm_req_start).  flags: REQ_*.  Returns the
  * request when it waits behind others in its lane, else NULL (it may be
  * finished already). */
-struct mxreq *mx_call_ex(struct matrix *m, const char *method, const char *path,
-			 json_t *body, const char *lane_room, long timeout_ms, unsigned flags,
-			 mx_fn cb, void *ctx, const char *priv_user, const char *priv_txn)
+struct mxreq *mxm_call_ex(struct matrix *m, const char *method, const char *path,
+			  json_t *body, const char *lane_room, long timeout_ms, unsigned flags,
+			  mx_fn cb, void *ctx, const char *priv_user, const char *priv_txn)
 {
 	struct mxreq *q = xcalloc(1, sizeof(*q));
 
@@ -134,11 +134,11 @@ struct mxreq *mx_call_ex(struct matrix *m, const char *method, const char *path,
 	q->cb = cb;
 	q->ctx = ctx;
 	q->counted = !(flags & REQ_UNCOUNTED);
-	return req_queue(m, q, lane_room);
+	return mxm_req_queue(m, q, lane_room);
 }
 
-/* Queues q (see mx_call_ex), whose fields are filled. */
-struct mxreq *req_queue(struct matrix *m, struct mxreq *q, const char *lane_room)
+/* Queues q (see mxm_call_ex), whose fields are filled. */
+struct mxreq *mxm_req_queue(struct matrix *m, struct mxreq *q, const char *lane_room)
 {
 	live_add(m, &q->live, req_release);
 	q->live.is_req = 1;
@@ -153,18 +153,18 @@ struct mxreq *req_queue(struct matrix *m, struct mxreq *q, const char *lane_room
 		if (q->lane->head != q)
 			return q;	/* starts when the ones before it are done */
 	}
-	req_start(q);
+	mxm_req_start(q);
 	return NULL;
 }
 
-struct mxreq *mx_call(struct matrix *m, const char *method, const char *path,
-		      json_t *body, const char *lane_room, long timeout_ms, mx_fn cb,
-		      void *ctx)
+struct mxreq *mxm_call(struct matrix *m, const char *method, const char *path,
+		       json_t *body, const char *lane_room, long timeout_ms, mx_fn cb,
+		       void *ctx)
 {
-	return mx_call_ex(m, method, path, body, lane_room, timeout_ms, 0, cb, ctx, NULL, NULL);
+	return mxm_call_ex(m, method, path, body, lane_room, timeout_ms, 0, cb, ctx, NULL, NULL);
 }
 
-void lane_advance(struct mxreq *q)
+void mxm_lane_advance(struct mxreq *q)
 {
 	struct lane *l = q->lane;
 
@@ -173,7 +173,7 @@ void lane_advance(struct mxreq *q)
 	q->lane = NULL;
 	l->head = q->next;
 	if (l->head) {
-		req_start(l->head);
+		mxm_req_start(l->head);
 		return;
 	}
 	/* An empty lane goes: one kept for every room ever written to (a
@@ -184,20 +184,20 @@ void lane_advance(struct mxreq *q)
 	free(l);
 }
 
-void finish(struct mxreq *q, long status, const char *errcode, const char *body,
-	    size_t len)
+void mxm_finish(struct mxreq *q, long status, const char *errcode, const char *body,
+		size_t len)
 {
 	struct matrix *m = q->m;
 
 	if (q->cb && !m->stopping)
 		q->cb(m, status, errcode, body, len, q->ctx);
-	lane_advance(q);
-	req_free(q);
+	mxm_lane_advance(q);
+	mxm_req_free(q);
 }
 
 static void on_retry(uv_timer_t *t)
 {
-	req_start(t->data);
+	mxm_req_start(t->data);
 }
 
 static void retry_later(struct mxreq *q, uint64_t ms)
@@ -219,7 +219,7 @@ static uint64_t backoff(struct matrix *m, int attempts)
 	return b / 2 + rng_next(&m->rng) % (b / 2 + 1);
 }
 
-void mx_fatal(struct matrix *m, const char *why)
+void mxm_fatal(struct matrix *m, const char *why)
 {
 	log_err("matrix: %s (exit %d)", why, MATRIX_EXIT_AUTH);
 	m->exit_code = MATRIX_EXIT_AUTH;
@@ -239,7 +239,7 @@ static void on_http(struct http_resp *resp, void *ctx)
 	meters_request(METER_MATRIX, resp->too_big ? 200 : status);
 	if (resp->too_big) {
 		/* the same again if retried: the caller decides */
-		finish(q, STATUS_TOO_BIG, NULL, "", 0);
+		mxm_finish(q, STATUS_TOO_BIG, NULL, "", 0);
 		return;
 	}
 	if (status >= 400)
@@ -267,11 +267,11 @@ static void on_http(struct http_resp *resp, void *ctx)
 	} else if (status == 401 && errcode && !strcmp(errcode, "M_UNKNOWN_TOKEN") && q->auth) {
 		json_decref(j);
 		if (!m->password) {
-			mx_fatal(m, "the access token was refused (M_UNKNOWN_TOKEN)");
+			mxm_fatal(m, "the access token was refused (M_UNKNOWN_TOKEN)");
 			return;
 		}
 		q->parked = 1;
-		mx_relogin(m);
+		mxm_relogin(m);
 		return;
 	} else if (status == 0 || status >= 500) {
 		if (++q->attempts < MAX_ATTEMPTS) {
@@ -285,7 +285,7 @@ static void on_http(struct http_resp *resp, void *ctx)
 			return;
 		}
 	}
-	finish(q, status, errcode, resp->body.s ? resp->body.s : "", resp->body.len);
+	mxm_finish(q, status, errcode, resp->body.s ? resp->body.s : "", resp->body.len);
 	json_decref(j);
 }
 
@@ -293,7 +293,7 @@ static void on_http(struct http_resp *resp, void *ctx)
  * lane has landed; without one (it failed) the edit becomes a new message. */
 static void patch_edit(struct mxreq *q)
 {
-	struct mroom *r = room_get(q->m, q->edit_room, 0);
+	struct mroom *r = mxm_room_get(q->m, q->edit_room, 0);
 	json_t *j = json_loads(q->body, 0, NULL);
 
 	q->edit_room[0] = '\0';
@@ -313,7 +313,7 @@ static void patch_edit(struct mxreq *q)
 	json_decref(j);
 }
 
-void req_start(struct mxreq *q)
+void mxm_req_start(struct mxreq *q)
 {
 	struct matrix *m = q->m;
 	struct buf url = BUF_INIT, auth = BUF_INIT, err = BUF_INIT, ctype = BUF_INIT;
@@ -332,20 +332,21 @@ void req_start(struct mxreq *q)
 		q->early = 1;	/* is its room encrypted? the first sync says */
 		return;
 	}
-	if (q->upload_of && !q->att && q->lane && room_unusable(room_get(m, q->lane->room, 1))) {
+	if (q->upload_of && !q->att && q->lane &&
+	    mxm_room_unusable(mxm_room_get(m, q->lane->room, 1))) {
 		/* a picture is never uploaded in clear from where the bot
-		 * cannot encrypt: its event is failed by seal() */
-		img_as_text(q->upload_of);
+		 * cannot encrypt: its event is failed by mxm_seal() */
+		mxm_img_as_text(q->upload_of);
 		q->cb = NULL;
-		finish(q, 0, NULL, "", 0);
+		mxm_finish(q, 0, NULL, "", 0);
 		return;
 	}
 	if (q->upload_of && !q->att && q->lane &&
-	    room_encrypted(m, room_get(m, q->lane->room, 1)) && upload_encrypt(q)) {
+	    mxm_room_encrypted(m, mxm_room_get(m, q->lane->room, 1)) && mxm_upload_encrypt(q)) {
 		/* no picture in clear from an encrypted room: the text board */
-		img_as_text(q->upload_of);
+		mxm_img_as_text(q->upload_of);
 		q->cb = NULL;
-		finish(q, 0, NULL, "", 0);
+		mxm_finish(q, 0, NULL, "", 0);
 		return;
 	}
 	/* a direct chat made encrypted that the bot cannot encrypt for now (a
@@ -353,30 +354,30 @@ void req_start(struct mxreq *q)
 	 * player's direct chat any more; a new one, which says it is not
 	 * encrypted, gets this */
 	if (q->priv_user[0] && q->lane && !mxe2e_usable(m->e2e) &&
-	    room_encrypted(m, room_get(m, q->lane->room, 1))) {
-		struct dm *d = dm_get(m, q->priv_user, 0);
+	    mxm_room_encrypted(m, mxm_room_get(m, q->lane->room, 1))) {
+		struct dm *d = mxm_dm_get(m, q->priv_user, 0);
 
 		if (d && !strcmp(d->room, q->lane->room))
-			dm_forget(m, d);
+			mxm_dm_forget(m, d);
 	}
 	/* the last moment to find that a private chat is private no more */
-	if (q->priv_user[0] && q->lane && !dm_still_private(m, q->lane->room, q->priv_user)) {
-		dm_requeue(m, q);
+	if (q->priv_user[0] && q->lane && !mxm_dm_still_private(m, q->lane->room, q->priv_user)) {
+		mxm_dm_requeue(m, q);
 		return;
 	}
 	if (q->edit_room[0])
 		patch_edit(q);
 	if (q->room_msg && !q->sealed && q->lane) {
-		switch (seal(m, q)) {
+		switch (mxm_seal(m, q)) {
 		case SEAL_WAIT:
 			return;		/* q may be gone already: not touched again */
 		case SEAL_FAIL:
-			finish(q, 0, NULL, "", 0);
+			mxm_finish(q, 0, NULL, "", 0);
 			return;
 		}
 	}
 	if (q->has_key && !q->sealed)
-		unseal_key(q);
+		mxm_unseal_key(q);
 	buf_printf(&url, "%s%s", m->homeserver, q->path);
 	if (q->auth) {
 		buf_printf(&auth, "Authorization: Bearer %s", m->token);
@@ -394,7 +395,7 @@ void req_start(struct mxreq *q)
 	r.timeout_ms = q->timeout_ms;
 	if (http_request(m->http, &r, on_http, q, &err)) {
 		log_warn("matrix: request not sent: %s", buf_str(&err));
-		finish(q, 0, NULL, "", 0);
+		mxm_finish(q, 0, NULL, "", 0);
 	}
 	if (auth.s)
 		memset(auth.s, 0, auth.len);
@@ -407,7 +408,7 @@ void req_start(struct mxreq *q)
 /* Restarts every request that waited for a login.  Starting one may free
  * others (a private part going back to its player's queue starts the next
  * of its lane), so each pass starts one and begins again. */
-void unpark(struct matrix *m)
+void mxm_unpark(struct matrix *m)
 {
 	struct live *l;
 	int again = 1;
@@ -418,7 +419,7 @@ void unpark(struct matrix *m)
 			struct mxreq *q = (struct mxreq *)l;
 
 			if (l->is_req && q->parked) {
-				req_start(q);
+				mxm_req_start(q);
 				again = 1;	/* q may be gone now */
 				break;
 			}
@@ -428,8 +429,8 @@ void unpark(struct matrix *m)
 	}
 }
 
-/* Restarts the messages that waited for the first sync (see req_start). */
-void unpark_early(struct matrix *m)
+/* Restarts the messages that waited for the first sync (see mxm_req_start). */
+void mxm_unpark_early(struct matrix *m)
 {
 	struct live *l;
 	int again = 1;
@@ -441,7 +442,7 @@ void unpark_early(struct matrix *m)
 
 			if (l->is_req && q->early) {
 				q->early = 0;
-				req_start(q);
+				mxm_req_start(q);
 				again = 1;	/* q may be gone now */
 				break;
 			}

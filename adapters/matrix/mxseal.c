@@ -4,7 +4,7 @@
  * mxe2e_io: HTTP requests, the clock, who is joined, whether a message may
  * be held for its key, a player's new device), fetching the members of an
  * encrypted room before a session is shared with them, sealing a message
- * just before it goes to an encrypted room (seal), and the trust command
+ * just before it goes to an encrypted room (mxm_seal), and the trust command
  * by which a player vouches for a device of theirs.
  */
 
@@ -35,8 +35,8 @@ static void on_e2e_http(struct matrix *m, long status, const char *errcode, cons
 	free(c);
 }
 
-void e2e_call(void *ctx, const char *method, const char *path, const json_t *body,
-	      mxe_done_fn done, void *done_ctx)
+void mxm_e2e_call(void *ctx, const char *method, const char *path, const json_t *body,
+		  mxe_done_fn done, void *done_ctx)
 {
 	struct matrix *m = ctx;
 	struct e2ecall *c = xcalloc(1, sizeof(*c));
@@ -44,7 +44,7 @@ void e2e_call(void *ctx, const char *method, const char *path, const json_t *bod
 	c->done = done;
 	c->ctx = done_ctx;
 	live_add(m, &c->live, e2ecall_release);
-	mx_call(m, method, path, (json_t *)body, NULL, 0, on_e2e_http, c);
+	mxm_call(m, method, path, (json_t *)body, NULL, 0, on_e2e_http, c);
 }
 
 
@@ -55,7 +55,7 @@ void e2e_call(void *ctx, const char *method, const char *path, const json_t *bod
  * a new chat without encryption, which says so); the private messages
  * that waited for this answer go now.
  */
-void e2e_settled(void *ctx)
+void mxm_e2e_settled(void *ctx)
 {
 	struct matrix *m = ctx;
 	struct dm **all;
@@ -66,17 +66,17 @@ void e2e_settled(void *ctx)
 	for (i = 0; (i = strmap_next(&m->dms, i, &v));)
 		all[n++] = v;
 	for (i = 0; i < n; i++) {
-		struct mroom *r = all[i]->room[0] ? room_get(m, all[i]->room, 0) : NULL;
+		struct mroom *r = all[i]->room[0] ? mxm_room_get(m, all[i]->room, 0) : NULL;
 
-		if (r && room_encrypted(m, r) && !mxe2e_usable(m->e2e))
-			dm_forget(m, all[i]);
+		if (r && mxm_room_encrypted(m, r) && !mxe2e_usable(m->e2e))
+			mxm_dm_forget(m, all[i]);
 	}
 	for (i = 0; i < n; i++)
-		dm_pump(m, all[i]);
+		mxm_dm_pump(m, all[i]);
 	free(all);
 }
 
-int64_t e2e_now_ms(void *ctx)
+int64_t mxm_e2e_now_ms(void *ctx)
 {
 	struct matrix *m = ctx;
 
@@ -86,10 +86,10 @@ int64_t e2e_now_ms(void *ctx)
 /* mxe2e_io.is_joined: a room the adapter does not know is not the bot's
  * (rooms come from the syncs); a member it has not seen, with lazy-loaded
  * members, is unknown unless the list is complete. */
-int e2e_is_joined(void *ctx, const char *room, const char *user)
+int mxm_e2e_is_joined(void *ctx, const char *room, const char *user)
 {
 	struct matrix *m = ctx;
-	struct mroom *r = room_get(m, room, 0);
+	struct mroom *r = mxm_room_get(m, room, 0);
 	const struct mx_member *mm = r ? mx_members_get(&r->mem, user) : NULL;
 
 	if (!r)
@@ -112,7 +112,7 @@ static int any_session(void *ctx, const struct session_rec *s)
  * store answers, as it does for the session manager.  A store that does
  * not answer: yes (the list's own bounds still hold).
  */
-int e2e_may_hold(void *ctx, const char *room, const char *sender)
+int mxm_e2e_may_hold(void *ctx, const char *room, const char *sender)
 {
 	struct matrix *m = ctx;
 	struct session_rec s;
@@ -122,7 +122,7 @@ int e2e_may_hold(void *ctx, const char *room, const char *sender)
 	session_rec_init(&s);
 	r = store_session_current(m->store, "matrix", room, &s, &err);
 	if (r > 0 && (s.status == SESSION_LOBBY || s.status == SESSION_ACTIVE) &&
-	    e2e_is_joined(m, room, sender) == 1)
+	    mxm_e2e_is_joined(m, room, sender) == 1)
 		yes = 1;
 	session_rec_release(&s);
 	if (!yes && r >= 0 &&
@@ -158,15 +158,15 @@ static void on_e2e_members(struct matrix *m, long status, const char *errcode,
 	struct mxreq *q = c->q;
 
 	live_del(&c->live);
-	if (status != 200 || load_members(m, c->room, body, len)) {
+	if (status != 200 || mxm_load_members(m, c->room, body, len)) {
 		log_warn("matrix: could not read an encrypted room's members (HTTP %ld); its "
 			 "message waits for the next start", status);
 		free(c);
-		finish(q, status == 200 ? 0 : status, NULL, "", 0);
+		mxm_finish(q, status == 200 ? 0 : status, NULL, "", 0);
 		return;
 	}
 	free(c);
-	req_start(q);
+	mxm_req_start(q);
 }
 
 static void on_e2e_ready(void *ctx, int ok)
@@ -174,9 +174,9 @@ static void on_e2e_ready(void *ctx, int ok)
 	struct mxreq *q = ctx;
 
 	if (ok)
-		req_start(q);
+		mxm_req_start(q);
 	else
-		finish(q, 0, NULL, "", 0);
+		mxm_finish(q, 0, NULL, "", 0);
 }
 
 /*
@@ -187,12 +187,12 @@ static void on_e2e_ready(void *ctx, int ok)
  * (refused, or with an encryption it does not speak) gets nothing but the
  * fixed refusal notice: whatever else waited in its lane fails (a hand on
  * its way to a direct chat that turned foreign stays in the outbox).
- * SEAL_WAIT: q waits (req_start again when ready).
+ * SEAL_WAIT: q waits (mxm_req_start again when ready).
  */
-int seal(struct matrix *m, struct mxreq *q)
+int mxm_seal(struct matrix *m, struct mxreq *q)
 {
 	const char *room = q->lane->room;
-	struct mroom *r = room_get(m, room, 1);
+	struct mroom *r = mxm_room_get(m, room, 1);
 	const char **members;
 	struct dm *dm;
 	struct buf err = BUF_INIT, path = BUF_INIT;
@@ -202,20 +202,20 @@ int seal(struct matrix *m, struct mxreq *q)
 	int rc;
 	char *at;
 
-	if (room_unusable(r)) {
+	if (mxm_room_unusable(r)) {
 		if (q->refusal)
 			return SEAL_GO;
 		log_warn("matrix: a message to a room the bot cannot encrypt for is not sent");
 		return SEAL_FAIL;
 	}
-	if (!room_encrypted(m, r))
+	if (!mxm_room_encrypted(m, r))
 		return SEAL_GO;
 	if (!mxe2e_usable(m->e2e)) {
 		/* it cannot take part: says so (the refusal goes unsealed
 		 * to a room it never encrypted for) and leaves */
 		log_warn("matrix: a message to an encrypted room, and no device to encrypt it");
 		if (!q->priv_user[0])
-			say_encrypted_and_leave(m, r);
+			mxm_say_encrypted_and_leave(m, r);
 		return SEAL_FAIL;
 	}
 	if (!r->mem.complete) {
@@ -227,7 +227,7 @@ int seal(struct matrix *m, struct mxreq *q)
 		buf_addstr(&path, API "/rooms/");
 		enc(&path, room);
 		buf_addstr(&path, "/members?not_membership=leave");
-		mx_call(m, "GET", buf_str(&path), NULL, NULL, 0, on_e2e_members, c);
+		mxm_call(m, "GET", buf_str(&path), NULL, NULL, 0, on_e2e_members, c);
 		buf_release(&path);
 		return SEAL_WAIT;
 	}
@@ -280,8 +280,8 @@ static const char *shown(const char *in, char *out, size_t n)
 	return out;
 }
 
-void e2e_new_device(void *ctx, const char *user, const char *device, const char *name,
-		    const char *fingerprint, int cross)
+void mxm_e2e_new_device(void *ctx, const char *user, const char *device, const char *name,
+			const char *fingerprint, int cross)
 {
 	struct matrix *m = ctx;
 	struct rich body = RICH_INIT;
@@ -313,15 +313,15 @@ void e2e_new_device(void *ctx, const char *user, const char *device, const char 
 			  "%s\" desde un dispositivo que ya uses. Si no es tuyo, no lo apruebes.",
 			  id, id, *nm ? " (\"" : "", nm, *nm ? "\")" : "", fingerprint, id);
 	c = mx_notice_contents(&body);
-	new_txn(m, txn, sizeof(txn));
-	send_private(m, user, c, txn, 0, NULL, NULL, 0);
+	mxm_new_txn(m, txn, sizeof(txn));
+	mxm_send_private(m, user, c, txn, 0, NULL, NULL, 0);
 	json_decref(c);
 	rich_release(&body);
 }
 
 /* Whether text (len bytes, after the prefix) is the `trust` command:
  * *arg then points at its argument. */
-int is_trust(const char *text, size_t len, const char **arg)
+int mxm_is_trust(const char *text, size_t len, const char **arg)
 {
 	char word[16];
 	const char *s = text;
@@ -335,7 +335,7 @@ int is_trust(const char *text, size_t len, const char **arg)
 
 /* `trust <device id>`: a player approves a new device of theirs, from a
  * device they trust, in their private chat (mxe2e_trust). */
-void run_trust(struct matrix *m, const struct mx_item *it, int dm, const char *arg)
+void mxm_run_trust(struct matrix *m, const struct mx_item *it, int dm, const char *arg)
 {
 	struct rich body = RICH_INIT;
 	char id[128], shownid[MX_NAME_SIZE];	/* a device id: MXK_DEVICE_ID_SIZE */
@@ -375,6 +375,6 @@ void run_trust(struct matrix *m, const struct mx_item *it, int dm, const char *a
 			  "conozco ningún dispositivo tuyo %s; no ha cambiado nada.",
 			  shownid, shownid);
 	}
-	send_notice(m, it->room, &body);
+	mxm_send_notice(m, it->room, &body);
 	rich_release(&body);
 }
