@@ -16,7 +16,7 @@ static int64_t now_ms(struct mxe2e *e)
 
 /* ---- requests ---- */
 
-static struct pend *pend_new(struct mxe2e *e, const char *room)
+struct pend *mxe_pend_new(struct mxe2e *e, const char *room)
 {
 	struct pend *p = xcalloc(1, sizeof(*p));
 
@@ -29,15 +29,15 @@ static struct pend *pend_new(struct mxe2e *e, const char *room)
 	return p;
 }
 
-static void pend_free(struct pend *p)
+void mxe_pend_free(struct pend *p)
 {
 	p->prev->next = p->next;
 	p->next->prev = p->prev;
 	free(p);
 }
 
-static void call(struct mxe2e *e, const char *method, const char *path, const json_t *body,
-		 mxe_done_fn done, struct pend *p)
+void mxe_call(struct mxe2e *e, const char *method, const char *path, const json_t *body,
+	      mxe_done_fn done, struct pend *p)
 {
 	e->io.call(e->io.ctx, method, path, body, done, p);
 }
@@ -65,13 +65,10 @@ static void group4(const char *key, char *out, size_t size)
 	out[n] = '\0';
 }
 
-static void query_add(struct mxe2e *e, const char *user);
-static void query_start(struct mxe2e *e);
-
 /* ---- the store ---- */
 
 /* The stored value of key (a new string: mxc_free_secret), or NULL. */
-static char *kv_get(struct mxe2e *e, const char *key)
+char *mxe_kv_get(struct mxe2e *e, const char *key)
 {
 	struct buf v = BUF_INIT, err = BUF_INIT;
 	int r = store_cursor_get(e->io.store, key, &v, &err);
@@ -112,8 +109,8 @@ static void kv_del(struct mxe2e *e, const char *key)
 }
 
 /* "matrix.e2e.<device>.<kind>[.<a>[ <b>]]" into b. */
-static const char *ekey(struct mxe2e *e, struct buf *b, const char *kind, const char *a,
-			const char *c)
+const char *mxe_ekey(struct mxe2e *e, struct buf *b, const char *kind, const char *a,
+		     const char *c)
 {
 	buf_reset(b);
 	buf_printf(b, "matrix.e2e.%s.%s", e->device, kind);
@@ -125,7 +122,7 @@ static const char *ekey(struct mxe2e *e, struct buf *b, const char *kind, const 
 }
 
 /* Stores j (dumped, then wiped: it may hold pickles): 0 or -1. */
-static int kv_set_json(struct mxe2e *e, const char *key, json_t *j)
+int mxe_kv_set_json(struct mxe2e *e, const char *key, json_t *j)
 {
 	char *s = json_dumps(j, JSON_COMPACT);
 	int rc = s ? kv_set(e, key, s) : -1;
@@ -135,7 +132,7 @@ static int kv_set_json(struct mxe2e *e, const char *key, json_t *j)
 }
 
 /* Wipes a pickle held in a JSON string, then releases j. */
-static void json_wipe_decref(json_t *j, const char *member)
+void mxe_json_wipe_decref(json_t *j, const char *member)
 {
 	json_t *v = json_object_get(j, member);
 
@@ -144,278 +141,12 @@ static void json_wipe_decref(json_t *j, const char *member)
 	json_decref(j);
 }
 
-static json_t *pickle_json(char *pickle)
+json_t *mxe_pickle_json(char *pickle)
 {
 	json_t *s = json_string(pickle ? pickle : "");
 
 	mxc_free_secret(pickle);
 	return s;
-}
-
-/* ---- the account ---- */
-
-static int account_save(struct mxe2e *e)
-{
-	struct buf k = BUF_INIT;
-	json_t *j = json_pack("{s:o, s:b}", "p", pickle_json(mxc_account_pickle(e->acc, &e->key)),
-			      "up", e->uploaded);
-	int rc = kv_set_json(e, ekey(e, &k, "account", NULL, NULL), j);
-
-	e->acc_unsaved = rc != 0;
-	json_wipe_decref(j, "p");
-	buf_release(&k);
-	return rc;
-}
-
-static void settle(struct mxe2e *e)
-{
-	if (e->settled)
-		return;
-	e->settled = 1;
-	if (e->io.settled)
-		e->io.settled(e->io.ctx);
-}
-
-static void on_uploaded(void *ctx, long status, const char *body, size_t len)
-{
-	struct pend *p = ctx;
-	struct mxe2e *e = p->e;
-	json_t *j;
-	int was;
-
-	pend_free(p);
-	e->uploading = 0;
-	e->counts_old = 1;
-	if (status != 200) {
-		j = json_loadb(body, len, 0, NULL);
-		if (!e->uploaded && (status == 400 || status == 404 || status == 405) &&
-		    !strcmp(json_string_value(json_object_get(j, "errcode")) ?
-			    json_string_value(json_object_get(j, "errcode")) : "",
-			    "M_UNRECOGNIZED")) {
-			/* believed only before the keys were ever up: later, a
-			 * homeserver saying so would turn hands into plain text */
-			e->no_api = 1;
-			log_warn("matrix: the homeserver has no end-to-end encryption keys API "
-				 "(HTTP %ld M_UNRECOGNIZED): direct chats are made without "
-				 "encryption, each telling its player so, and encrypted rooms are "
-				 "left", status);
-		} else {
-			log_warn("matrix: could not upload the device's keys (HTTP %ld); again "
-				 "after the next sync", status);
-		}
-		json_decref(j);
-		settle(e);
-		return;
-	}
-	mxc_account_published(e->acc);
-	was = e->uploaded;
-	e->uploaded = 1;
-	account_save(e);
-	if (!was)	/* after the store knows it (tests wait for this line) */
-		log_info("matrix: uploaded the device's keys");
-	settle(e);
-	j = json_loadb(body, len, 0, NULL);
-	{
-		json_t *c = json_object_get(json_object_get(j, "one_time_key_counts"),
-					    "signed_curve25519");
-
-		if (json_is_integer(c) && json_integer_value(c) >= 0)
-			e->otk_count = (long)json_integer_value(c);
-	}
-	json_decref(j);
-}
-
-/*
- * Uploads what the server lacks: the device keys (once), one-time keys
- * topped up to half of what the account holds when they are down to a
- * quarter, a new fallback key when the last one was used.  The account is
- * stored with its new keys before the upload, so a crash cannot leave keys
- * on the server that the bot lost.
- */
-static void maybe_upload(struct mxe2e *e)
-{
-	size_t target = mxc_account_max_otks(e->acc) / 2;
-	json_t *body, *otks, *fb;
-	int changed = 0;
-
-	if (!e->started || e->uploading || e->no_api)
-		return;
-	if (e->otk_count >= 0 && (size_t)e->otk_count < target / 2) {
-		mxc_account_generate_otks(e->acc, target - (size_t)e->otk_count);
-		e->otk_count = (long)target;
-		changed = 1;
-	}
-	if (e->need_fallback) {
-		mxc_account_generate_fallback(e->acc);
-		e->need_fallback = 0;
-		changed = 1;
-	}
-	/* keys on the server that the store lost would be claimed and never
-	 * open: they go up once they are stored */
-	if ((changed || e->acc_unsaved) && account_save(e))
-		return;
-	otks = mxc_account_otks(e->acc, e->user, e->device);
-	fb = mxc_account_fallback(e->acc, e->user, e->device);
-	if (e->uploaded && !json_object_size(otks) && !json_object_size(fb)) {
-		json_decref(otks);
-		json_decref(fb);
-		settle(e);
-		return;
-	}
-	body = json_object();
-	if (!e->uploaded)
-		json_object_set_new(body, "device_keys",
-				    mxc_account_device_keys(e->acc, e->user, e->device));
-	if (json_object_size(otks))
-		json_object_set(body, "one_time_keys", otks);
-	if (json_object_size(fb))
-		json_object_set(body, "fallback_keys", fb);
-	json_decref(otks);
-	json_decref(fb);
-	e->uploading = 1;
-	call(e, "POST", API "/keys/upload", body, on_uploaded, pend_new(e, NULL));
-	json_decref(body);
-}
-
-/* ---- Olm sessions ---- */
-
-static void olmdev_free(struct olmdev *d)
-{
-	size_t i;
-
-	for (i = 0; i < d->n; i++)
-		mxc_olm_free(d->s[i]);
-	free(d);
-}
-
-static void cache_trim_olm(struct mxe2e *e)
-{
-	size_t i;
-	void *v;
-
-	if (strmap_count(&e->olm) < CACHE_MAX)
-		return;
-	for (i = 0; (i = strmap_next(&e->olm, i, &v));)
-		olmdev_free(v);
-	strmap_release(&e->olm);
-	strmap_init(&e->olm, e->k0, e->k1);
-}
-
-/* The Olm sessions with the device whose identity key is curve (read from
- * the store the first time). */
-static struct olmdev *olmdev_get(struct mxe2e *e, const char *curve)
-{
-	struct olmdev *d = strmap_get(&e->olm, curve);
-	struct buf k = BUF_INIT, err = BUF_INIT;
-	char *text;
-	json_t *j, *v;
-	size_t i;
-
-	if (d)
-		return d;
-	cache_trim_olm(e);
-	d = xcalloc(1, sizeof(*d) + strlen(curve) + 1);
-	memcpy(d->curve, curve, strlen(curve) + 1);
-	strmap_put(&e->olm, d->curve, d);
-	text = kv_get(e, ekey(e, &k, "olm", curve, NULL));
-	j = text ? json_loads(text, 0, NULL) : NULL;
-	json_array_foreach(j, i, v) {
-		struct mxc_olm *s;
-
-		if (!json_is_string(v) || d->n >= OLM_PER_DEVICE)
-			continue;
-		s = mxc_olm_unpickle(&e->key, json_string_value(v), &err);
-		if (s)
-			d->s[d->n++] = s;
-		else
-			log_warn("matrix: %s", buf_str(&err));
-		explicit_bzero((char *)json_string_value(v), json_string_length(v));
-	}
-	json_decref(j);
-	mxc_free_secret(text);
-	buf_release(&k);
-	buf_release(&err);
-	return d;
-}
-
-static int olmdev_save(struct mxe2e *e, struct olmdev *d)
-{
-	struct buf k = BUF_INIT;
-	json_t *arr = json_array(), *v;
-	size_t i;
-	int rc;
-
-	for (i = 0; i < d->n; i++)
-		json_array_append_new(arr, pickle_json(mxc_olm_pickle(d->s[i], &e->key)));
-	rc = kv_set_json(e, ekey(e, &k, "olm", d->curve, NULL), arr);
-	json_array_foreach(arr, i, v)
-		explicit_bzero((char *)json_string_value(v), json_string_length(v));
-	json_decref(arr);
-	buf_release(&k);
-	return rc;
-}
-
-/* Puts s first (the one used for sending), dropping the oldest. */
-static void olmdev_front(struct olmdev *d, struct mxc_olm *s)
-{
-	size_t i, at = d->n;
-
-	for (i = 0; i < d->n; i++)
-		if (d->s[i] == s)
-			at = i;
-	if (at == d->n) {
-		if (d->n == OLM_PER_DEVICE)
-			mxc_olm_free(d->s[--d->n]);
-		at = d->n++;
-	}
-	memmove(&d->s[1], &d->s[0], at * sizeof(*d->s));
-	d->s[0] = s;
-}
-
-/*
- * Decrypts an Olm message from d's device: a pre-key message goes to the
- * session it belongs to, or opens a new one (the account changes: *acc_dirty);
- * a normal one to whichever session decrypts it.  The plaintext (a secret)
- * or NULL with err.  Nothing is stored here: the caller stores what the
- * message carried first, then the session (see mxe2e.h).
- */
-static char *olm_decrypt_from(struct mxe2e *e, struct olmdev *d, const struct mx_olm_msg *m,
-			      size_t *plen, int *acc_dirty, struct buf *err)
-{
-	char *plain = NULL;
-	size_t i;
-
-	*acc_dirty = 0;
-	if (m->type == 0) {
-		struct mxc_olm *s;
-
-		for (i = 0; i < d->n; i++) {
-			if (!mxc_olm_matches(d->s[i], d->curve, m->body))
-				continue;
-			if (mxc_olm_decrypt(d->s[i], 0, m->body, &plain, plen, err))
-				return NULL;	/* a repeat of one already read */
-			olmdev_front(d, d->s[i]);
-			return plain;
-		}
-		s = mxc_olm_inbound(e->acc, d->curve, m->body, err);
-		if (!s)
-			return NULL;
-		*acc_dirty = 1;
-		if (mxc_olm_decrypt(s, 0, m->body, &plain, plen, err)) {
-			mxc_olm_free(s);
-			return NULL;
-		}
-		olmdev_front(d, s);
-		return plain;
-	}
-	for (i = 0; i < d->n; i++) {
-		if (!mxc_olm_decrypt(d->s[i], 1, m->body, &plain, plen, err)) {
-			olmdev_front(d, d->s[i]);
-			return plain;
-		}
-	}
-	buf_setf(err, "no session with that device decrypts it");
-	return NULL;
 }
 
 /* ---- devices ---- */
@@ -429,7 +160,7 @@ static struct mxk_user *user_get(struct mxe2e *e, const char *user)
 
 	if (u)
 		return u;
-	text = kv_get(e, ekey(e, &k, "dev", user, NULL));
+	text = mxe_kv_get(e, mxe_ekey(e, &k, "dev", user, NULL));
 	u = mxk_add(&e->keys, user, text);
 	free(text);
 	buf_release(&k);
@@ -438,7 +169,7 @@ static struct mxk_user *user_get(struct mxe2e *e, const char *user)
 
 /* The same, but NULL (and nothing kept in memory) for a user the bot has
  * never listed: strangers' Olm messages must not grow the table. */
-static struct mxk_user *user_peek(struct mxe2e *e, const char *user)
+struct mxk_user *mxe_user_peek(struct mxe2e *e, const char *user)
 {
 	struct mxk_user *u = mxk_get(&e->keys, user);
 	struct buf k = BUF_INIT;
@@ -446,7 +177,7 @@ static struct mxk_user *user_peek(struct mxe2e *e, const char *user)
 
 	if (u)
 		return u;
-	text = kv_get(e, ekey(e, &k, "dev", user, NULL));
+	text = mxe_kv_get(e, mxe_ekey(e, &k, "dev", user, NULL));
 	buf_release(&k);
 	if (!text)
 		return NULL;
@@ -459,22 +190,19 @@ static void user_save(struct mxe2e *e, const struct mxk_user *u)
 	struct buf k = BUF_INIT;
 	char *text = mxk_encode(u);
 
-	kv_set(e, ekey(e, &k, "dev", u->user, NULL), text);
+	kv_set(e, mxe_ekey(e, &k, "dev", u->user, NULL), text);
 	free(text);
 	buf_release(&k);
 }
 
 /* ---- inbound Megolm sessions ---- */
 
-static void query_add(struct mxe2e *e, const char *user);
-static void query_start(struct mxe2e *e);
-
 /*
  * Whether s can be a field of a space-separated key (store keys, refs): not
  * empty, no space or control character.  Room, user and session ids that
  * are not are never filed (their events cannot be decrypted).
  */
-static int plain_id(const char *s)
+int mxe_plain_id(const char *s)
 {
 	if (!s || !*s)
 		return 0;
@@ -523,10 +251,10 @@ static int insess_save(struct mxe2e *e, struct insess *s)
 	for (i = 0; i < s->nh; i++)
 		json_array_append_new(h, json_integer(s->h[i]));
 	j = json_pack("{s:o, s:s, s:I, s:I, s:o}",
-		      "p", pickle_json(mxc_in_pickle(s->s, &e->key)), "ed", s->ed,
+		      "p", mxe_pickle_json(mxc_in_pickle(s->s, &e->key)), "ed", s->ed,
 		      "t", (json_int_t)s->t, "fl", (json_int_t)s->floor, "h", h);
-	rc = kv_set_json(e, in_skey(e, &k, s->room, s->session_id, s->user, s->sender_key), j);
-	json_wipe_decref(j, "p");
+	rc = mxe_kv_set_json(e, in_skey(e, &k, s->room, s->session_id, s->user, s->sender_key), j);
+	mxe_json_wipe_decref(j, "p");
 	buf_release(&k);
 	return rc;
 }
@@ -634,7 +362,7 @@ static struct insess *in_read(struct mxe2e *e, const char *room, const char *sid
 		log_warn("matrix: a stored room key does not read back%s%s",
 			 err.len ? ": " : "", buf_str(&err));
 		mxc_in_free(in);
-		json_wipe_decref(j, "p");
+		mxe_json_wipe_decref(j, "p");
 		buf_release(&err);
 		return NULL;
 	}
@@ -644,7 +372,7 @@ static struct insess *in_read(struct mxe2e *e, const char *room, const char *sid
 	if (json_is_true(json_object_get(j, "f"))) {
 		/* forwarded: taken by no version since */
 		mxc_in_free(in);
-		json_wipe_decref(j, "p");
+		mxe_json_wipe_decref(j, "p");
 		buf_release(&err);
 		return NULL;
 	}
@@ -654,7 +382,7 @@ static struct insess *in_read(struct mxe2e *e, const char *room, const char *sid
 		   json_integer_value(fl) <= (json_int_t)UINT32_MAX ?
 		   (uint32_t)json_integer_value(fl) : mxc_in_first_index(in);
 	handled_read(s, json_object_get(j, "h"));
-	json_wipe_decref(j, "p");
+	mxe_json_wipe_decref(j, "p");
 	buf_release(&err);
 	return s;
 }
@@ -682,7 +410,7 @@ static struct insess *in_get(struct mxe2e *e, const char *room, const char *sid,
 
 	if (s)
 		return s;
-	text = kv_get(e, in_skey(e, &k, room, sid, user, curve));
+	text = mxe_kv_get(e, in_skey(e, &k, room, sid, user, curve));
 	buf_release(&k);
 	if (!text)
 		return NULL;
@@ -702,7 +430,7 @@ static struct insess *in_upgrade(struct mxe2e *e, const char *room, const char *
 				 const char *user, const char *curve)
 {
 	struct buf k = BUF_INIT, err = BUF_INIT;
-	char *text = kv_get(e, ekey(e, &k, "in", room, sid));
+	char *text = mxe_kv_get(e, mxe_ekey(e, &k, "in", room, sid));
 	json_t *j, *seen, *v;
 	const char *sk, *u, *ed, *idx;
 	struct mxc_in *in;
@@ -722,7 +450,7 @@ static struct insess *in_upgrade(struct mxe2e *e, const char *room, const char *
 		kv_del(e, buf_str(&k));
 		goto out;
 	}
-	if (!sk || !u || !ed || strcmp(u, user) || (curve && strcmp(sk, curve)) || !plain_id(sk) ||
+	if (!sk || !u || !ed || strcmp(u, user) || (curve && strcmp(sk, curve)) || !mxe_plain_id(sk) ||
 	    strlen(sk) >= MX_KEY_SIZE || strlen(ed) >= MX_KEY_SIZE ||
 	    !json_is_string(json_object_get(j, "p")))
 		goto out;
@@ -749,7 +477,7 @@ static struct insess *in_upgrade(struct mxe2e *e, const char *room, const char *
 		kv_del(e, buf_str(&k));
 	log_debug("matrix: a room key moved to today's format");
 out:
-	json_wipe_decref(j, "p");
+	mxe_json_wipe_decref(j, "p");
 	buf_release(&k);
 	buf_release(&err);
 	return s;
@@ -811,10 +539,10 @@ static struct insess *in_find(struct mxe2e *e, const char *room, const char *sen
 	struct mxk_user *u;
 	size_t i;
 
-	if (!plain_id(room) || !plain_id(sender) || !plain_id(sid) || !strcmp(sender, "*"))
+	if (!mxe_plain_id(room) || !mxe_plain_id(sender) || !mxe_plain_id(sid) || !strcmp(sender, "*"))
 		return NULL;
 	if (curve && *curve) {
-		if (!plain_id(curve))
+		if (!mxe_plain_id(curve))
 			return NULL;
 		if ((s = in_get(e, room, sid, sender, curve)))
 			return s;
@@ -878,7 +606,7 @@ static int on_capscan(void *ctx, const char *key, const char *value)
 	c->t = xrealloc(c->t, (c->n + 1) * sizeof(*c->t));
 	c->keys[c->n] = xstrdup(key);
 	c->t[c->n++] = (int64_t)json_integer_value(json_object_get(j, "t"));
-	json_wipe_decref(j, "p");
+	mxe_json_wipe_decref(j, "p");
 	return 0;
 }
 
@@ -943,13 +671,13 @@ static void pk_save(struct mxe2e *e, const struct pending *p)
 {
 	struct buf k = BUF_INIT;
 	json_t *j = json_pack("{s:o, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:I}",
-			      "p", pickle_json(mxc_in_pickle(p->in, &e->key)), "r", p->room,
+			      "p", mxe_pickle_json(mxc_in_pickle(p->in, &e->key)), "r", p->room,
 			      "s", p->sid, "u", p->user, "dc", p->dcurve, "de", p->ded,
 			      "sc", p->scurve, "se", p->sed, "t", (json_int_t)p->t);
 
 	pk_skey(e, &k, p);
-	kv_set_json(e, buf_str(&k), j);
-	json_wipe_decref(j, "p");
+	mxe_kv_set_json(e, buf_str(&k), j);
+	mxe_json_wipe_decref(j, "p");
 	buf_release(&k);
 }
 
@@ -1019,8 +747,6 @@ static void pk_add(struct mxe2e *e, struct pending *p)
 	e->npk++;
 }
 
-static void pk_run(struct mxe2e *e);
-
 /* URL path segment encoding. */
 static void enc(struct buf *b, const char *s)
 {
@@ -1062,8 +788,8 @@ static void on_member(void *ctx, long status, const char *body, size_t len)
 		log_warn("matrix: could not ask whether a room key's sender is in its room (HTTP "
 			 "%ld); again after the next sync", status);
 	json_decref(j);
-	pend_free(p);
-	pk_run(e);
+	mxe_pend_free(p);
+	mxe_pk_run(e);
 }
 
 /* Asks the homeserver whether p's sender is in p's room (the bot knows
@@ -1081,13 +807,13 @@ static void member_ask(struct mxe2e *e, struct pending *p)
 			return;
 		}
 	p->asking = 1;
-	q = pend_new(e, p->room);
+	q = mxe_pend_new(e, p->room);
 	snprintf(q->user, sizeof(q->user), "%s", p->user);
 	buf_addstr(&path, API "/rooms/");
 	enc(&path, p->room);
 	buf_addstr(&path, "/state/m.room.member/");
 	enc(&path, p->user);
-	call(e, "GET", buf_str(&path), NULL, on_member, q);
+	mxe_call(e, "GET", buf_str(&path), NULL, on_member, q);
 	buf_release(&path);
 }
 
@@ -1127,7 +853,7 @@ static int pk_judge(struct mxe2e *e, struct pending *p, int dry, const char **wh
 		if (!dry && !p->failed) {
 			u->fresh = 0;	/* a device not listed: maybe a new one */
 			p->queried = 1;
-			query_add(e, p->user);
+			mxe_query_add(e, p->user);
 		}
 		return PK_WAIT;
 	}
@@ -1176,13 +902,13 @@ static void pk_accept(struct mxe2e *e, struct pending *p)
 	room_key_store(e, p);
 	/* the Olm session it came by is kept now (see to_device) */
 	if (od && od->n)
-		olmdev_save(e, od);
+		mxe_olmdev_save(e, od);
 }
 
 static void pk_drop(struct mxe2e *e, struct pending *p, const char *why)
 {
 	struct buf k = BUF_INIT;
-	struct mxk_user *u = user_peek(e, p->user);
+	struct mxk_user *u = mxe_user_peek(e, p->user);
 
 	log_info("matrix: a room key %s; ignored", why);
 	/* the Olm session it came by is not kept either, unless its device
@@ -1191,8 +917,8 @@ static void pk_drop(struct mxe2e *e, struct pending *p, const char *why)
 		struct olmdev *od = strmap_del(&e->olm, p->dcurve);
 
 		if (od)
-			olmdev_free(od);
-		kv_del(e, ekey(e, &k, "olm", p->dcurve, NULL));
+			mxe_olmdev_free(od);
+		kv_del(e, mxe_ekey(e, &k, "olm", p->dcurve, NULL));
 	}
 	buf_release(&k);
 }
@@ -1210,7 +936,7 @@ static int pk_checking(const struct mxe2e *e)
 /* Judges every waiting key again (an answer came, a sync): each is taken,
  * dropped, or waits; the batch waiting for them goes on once none waits
  * for an answer. */
-static void pk_run(struct mxe2e *e)
+void mxe_pk_run(struct mxe2e *e)
 {
 	int64_t now = now_ms(e);
 	size_t i = 0;
@@ -1237,7 +963,7 @@ static void pk_run(struct mxe2e *e)
 			pk_drop(e, p, why);
 		pk_remove(e, i);
 	}
-	query_start(e);
+	mxe_query_start(e);
 	if (e->checked_fn && !pk_checking(e)) {
 		void (*fn)(void *ctx) = e->checked_fn;
 
@@ -1258,19 +984,19 @@ int mxe2e_checking(struct mxe2e *e, void (*fn)(void *ctx), void *ctx)
 /*
  * A room key arrived over Olm from m's device: taken at once when its
  * checks can be made now, dropped when they fail, else held until the
- * answers come (pk_run).  1 when it was taken or waits (the Olm session it
+ * answers come (mxe_pk_run).  1 when it was taken or waits (the Olm session it
  * came by is kept), 0 when it was dropped.
  */
-static int room_key_in(struct mxe2e *e, const struct mx_olm_payload *pl,
-		       const struct mx_olm_msg *m)
+int mxe_room_key_in(struct mxe2e *e, const struct mx_olm_payload *pl,
+		    const struct mx_olm_msg *m)
 {
 	struct buf err = BUF_INIT;
 	struct pending k;
 	const char *why = NULL;
 	int v;
 
-	if (!plain_id(pl->room) || !plain_id(pl->session_id) || !plain_id(m->sender) ||
-	    !strcmp(m->sender, "*") || !plain_id(m->sender_key)) {
+	if (!mxe_plain_id(pl->room) || !mxe_plain_id(pl->session_id) || !mxe_plain_id(m->sender) ||
+	    !strcmp(m->sender, "*") || !mxe_plain_id(m->sender_key)) {
 		log_info("matrix: a room key whose ids the bot cannot file; ignored");
 		return 0;
 	}
@@ -1306,131 +1032,6 @@ static int room_key_in(struct mxe2e *e, const struct mx_olm_payload *pl,
 	return v != PK_DROP;
 }
 
-/* ---- to-device messages ---- */
-
-static void to_device(struct mxe2e *e, const json_t *ev)
-{
-	struct mx_olm_msg m;
-	struct mx_olm_payload p;
-	struct buf err = BUF_INIT;
-	struct olmdev *d;
-	struct mxk_user *u;
-	const struct mxk_device *dev;
-	char *plain;
-	size_t plen;
-	int acc_dirty, keep = 0;
-
-	if (mx_olm_msg_decode(ev, mxc_account_curve(e->acc), &m)) {
-		const char *t = json_string_value(json_object_get(ev, "type"));
-
-		log_debug("matrix: a to-device message (%s) that is not Olm for this device",
-			  t ? t : "?");
-		return;
-	}
-	d = olmdev_get(e, m.sender_key);
-	plain = olm_decrypt_from(e, d, &m, &plen, &acc_dirty, &err);
-	if (!plain) {
-		log_info("matrix: an Olm message from %s could not be decrypted (%s)", m.sender,
-			 buf_str(&err));
-		buf_release(&err);
-		return;
-	}
-	/* an Olm session is kept for a device the bot lists (someone it
-	 * shares a room with), or one whose room key is taken or checked: not
-	 * for anybody else's, which could otherwise fill the store */
-	u = plain_id(m.sender) ? user_peek(e, m.sender) : NULL;
-	dev = u ? mxk_by_curve(u, m.sender_key) : NULL;
-	keep = dev && !dev->blocked;
-	if (mx_olm_payload_decode(plain, plen, &p, &err)) {
-		log_info("matrix: an Olm message from %s: %s", m.sender, buf_str(&err));
-		goto save;
-	}
-	if (strcmp(p.sender, m.sender) || strcmp(p.recipient, e->user) ||
-	    strcmp(p.recipient_ed, mxc_account_ed(e->acc))) {
-		log_warn("matrix: an Olm message whose sender or recipient is not its envelope's; "
-			 "ignored");
-		goto save;
-	}
-	/* a device the bot knows must be the one those keys say */
-	if (dev && (strcmp(dev->ed, p.sender_ed) || dev->blocked)) {
-		log_warn("matrix: an Olm message from a device of %s whose keys do not match "
-			 "what the bot trusts; ignored", m.sender);
-		goto save;
-	}
-	switch (p.kind) {
-	case MX_OLM_ROOM_KEY:
-		keep |= room_key_in(e, &p, &m);
-		break;
-	case MX_OLM_FORWARDED:
-		/* the bot asks nobody for keys; and a forwarder cannot be
-		 * trusted: even a device of the bot's own account may be one
-		 * the homeserver listed there (docs/matrix.md, "Reading") */
-		log_info("matrix: a forwarded room key; ignored (the bot asks nobody for keys)");
-		break;
-	case MX_OLM_OTHER:
-		log_debug("matrix: an Olm message of type %s", p.type);
-		break;
-	}
-save:
-	/* after the room key: a crash in between finds the message again
-	 * (the sync position has not moved) with the session as it was */
-	if (keep)
-		olmdev_save(e, d);
-	if (acc_dirty)
-		account_save(e);
-	explicit_bzero(&p, sizeof(p));
-	mxc_free_secret(plain);
-	buf_release(&err);
-}
-
-void mxe2e_sync(struct mxe2e *e, const struct mx_sync *s)
-{
-	const json_t *ev;
-	size_t i;
-
-	if (!e->started)
-		return;
-	/* changed lists first: a new device's first room key may come in
-	 * the same response as the news of it */
-	for (i = 0; i < s->ndl_changed; i++) {
-		struct mxk_user *u = mxk_get(&e->keys, s->dl_changed[i]);
-
-		if (u)
-			u->fresh = 0;	/* asked again before the next share */
-		/* a player is told of a new device at once, not at the next
-		 * private message */
-		if (u && u->pin == MXK_PINNED)
-			query_add(e, u->user);
-	}
-	for (i = 0; i < e->npk; i++)
-		e->pk[i].failed = 0;	/* what failed is asked again */
-	json_array_foreach(s->to_device, i, ev)
-		to_device(e, ev);
-	query_start(e);
-	for (i = 0; i < s->ndl_left; i++)
-		mxk_drop(&e->keys, s->dl_left[i]);
-	/*
-	 * Key counts asked before the server had an upload would top the keys
-	 * up a second time: the account holds twice what it keeps on the
-	 * server (all it can), and the next top-up pushes out keys the server
-	 * still hands out or players have claimed, whose pre-key messages
-	 * then open no session.  One sync is in flight at a time, so only the
-	 * first response after an upload's answer can be that old.
-	 */
-	if (e->uploading || e->counts_old) {
-		if (!e->uploading)
-			e->counts_old = 0;
-	} else {
-		if (s->otk_count >= 0)
-			e->otk_count = s->otk_count;
-		if (s->fallback_unused == 0)
-			e->need_fallback = 1;
-	}
-	maybe_upload(e);
-	pk_run(e);
-	e->nready_done = 0;	/* a new round of held events */
-}
-
 /* ---- held events ---- */
 
 /*
@@ -1440,7 +1041,7 @@ void mxe2e_sync(struct mxe2e *e, const struct mx_sync *s)
  */
 static const char *held_key(struct mxe2e *e, struct buf *k, const char *event_id)
 {
-	ekey(e, k, "held", NULL, NULL);
+	mxe_ekey(e, k, "held", NULL, NULL);
 	buf_printf(k, ".%s", event_id);
 	return buf_str(k);
 }
@@ -1544,7 +1145,7 @@ static void held_load(struct mxe2e *e)
 	struct held_load l = { e, 0, 0, 0, 0 };
 	int r;
 
-	ekey(e, &k, "held", NULL, NULL);
+	mxe_ekey(e, &k, "held", NULL, NULL);
 	buf_printf(&k, ".");
 	l.prefix_len = k.len;
 	if (store_cursors_prefix(e->io.store, buf_str(&k), on_held_row, &l, &err))
@@ -1554,7 +1155,7 @@ static void held_load(struct mxe2e *e)
 		log_warn("matrix: %zu stored encrypted messages waiting for their keys were "
 			 "unreadable or over the bound; dropped", l.dropped);
 	buf_reset(&err);
-	r = store_cursor_get(e->io.store, ekey(e, &k, "held", NULL, NULL), &v, &err);
+	r = store_cursor_get(e->io.store, mxe_ekey(e, &k, "held", NULL, NULL), &v, &err);
 	if (r < 0)
 		log_warn("matrix: reading the encrypted messages waiting for their keys: %s",
 			 buf_str(&err));
@@ -1736,8 +1337,8 @@ enum mxe_verdict mxe2e_decrypt(struct mxe2e *e, const struct mx_item *c, struct 
 		if (owner < 0) {
 			/* a key an older version took: whose device made it is
 			 * asked first (key_here waits for the answer) */
-			query_add(e, c->sender);
-			query_start(e);
+			mxe_query_add(e, c->sender);
+			mxe_query_start(e);
 		}
 		if (!hold(e, c))
 			return MXE_HELD;
@@ -1813,7 +1414,7 @@ void mxe2e_handled(struct mxe2e *e, const char *ref)
 	snprintf(sid, sizeof(sid), "%.*s", (int)n[1], f[1]);
 	snprintf(user, sizeof(user), "%.*s", (int)n[2], f[2]);
 	snprintf(curve, sizeof(curve), "%.*s", (int)n[3], f[3]);
-	if (!plain_id(room) || !plain_id(sid) || !plain_id(user) || !plain_id(curve))
+	if (!mxe_plain_id(room) || !mxe_plain_id(sid) || !mxe_plain_id(user) || !mxe_plain_id(curve))
 		return;
 	s = in_get(e, room, sid, user, curve);
 	if (s && handled_add(s, (uint32_t)index))
@@ -1856,7 +1457,7 @@ static void settings_load(struct mxe2e *e, struct outroom *r)
 	json_t *j, *ms, *n;
 
 	buf_printf(&k, "matrix.enc.%s", r->room);
-	text = kv_get(e, buf_str(&k));
+	text = mxe_kv_get(e, buf_str(&k));
 	j = text ? json_loads(text, 0, NULL) : NULL;
 	ms = json_object_get(j, "rotation_period_ms");
 	n = json_object_get(j, "rotation_period_msgs");
@@ -1882,7 +1483,7 @@ static int out_save(struct mxe2e *e, struct outroom *r)
 	size_t i;
 	int rc;
 
-	ekey(e, &k, "out", r->room, NULL);
+	mxe_ekey(e, &k, "out", r->room, NULL);
 	if (!r->out) {
 		rc = kv_set(e, buf_str(&k), "");
 		buf_release(&k);
@@ -1892,10 +1493,10 @@ static int out_save(struct mxe2e *e, struct outroom *r)
 	for (i = 0; i < r->nsh; i++)
 		json_array_append_new(sh, json_pack("[s,s,s]", r->sh[i].user, r->sh[i].device,
 						    r->sh[i].curve));
-	j = json_pack("{s:o, s:I, s:o}", "p", pickle_json(mxc_out_pickle(r->out, &e->key)),
+	j = json_pack("{s:o, s:I, s:o}", "p", mxe_pickle_json(mxc_out_pickle(r->out, &e->key)),
 		      "t", (json_int_t)r->created, "s", sh);
-	rc = kv_set_json(e, buf_str(&k), j);
-	json_wipe_decref(j, "p");
+	rc = mxe_kv_set_json(e, buf_str(&k), j);
+	mxe_json_wipe_decref(j, "p");
 	buf_release(&k);
 	return rc;
 }
@@ -1923,7 +1524,7 @@ static struct outroom *outroom_get(struct mxe2e *e, const char *room)
 	memcpy(r->room, room, strlen(room) + 1);
 	strmap_put(&e->out, r->room, r);
 	settings_load(e, r);
-	text = kv_get(e, ekey(e, &k, "out", room, NULL));
+	text = mxe_kv_get(e, mxe_ekey(e, &k, "out", room, NULL));
 	j = text ? json_loads(text, 0, NULL) : NULL;
 	mxc_free_secret(text);
 	if (json_is_string(json_object_get(j, "p"))) {
@@ -1942,7 +1543,7 @@ static struct outroom *outroom_get(struct mxe2e *e, const char *room)
 			devref_set(&r->sh[r->nsh++], u, d, c);
 		}
 	}
-	json_wipe_decref(j, "p");
+	mxe_json_wipe_decref(j, "p");
 	buf_release(&k);
 	buf_release(&err);
 	return r;
@@ -1962,7 +1563,7 @@ int mxe2e_room_encrypted(struct mxe2e *e, const struct mx_item *it)
 	if (it->rotation_msgs > 0)
 		json_object_set_new(j, "rotation_period_msgs", json_integer(it->rotation_msgs));
 	buf_printf(&k, "matrix.enc.%s", it->room);
-	kv_set_json(e, buf_str(&k), j);
+	mxe_kv_set_json(e, buf_str(&k), j);
 	json_decref(j);
 	buf_release(&k);
 	if ((r = strmap_get(&e->out, it->room)))
@@ -1977,7 +1578,7 @@ int mxe2e_room_stored_encrypted(struct mxe2e *e, const char *room)
 	int yes;
 
 	buf_printf(&k, "matrix.enc.%s", room);
-	text = kv_get(e, buf_str(&k));
+	text = mxe_kv_get(e, buf_str(&k));
 	yes = text != NULL;
 	free(text);
 	buf_release(&k);
@@ -2072,7 +1673,7 @@ void mxe2e_room_left(struct mxe2e *e, const char *room)
 	if ((r = strmap_get(&e->out, room)))
 		discard(e, r, "the bot left the room");
 	else
-		kv_del(e, ekey(e, &k, "out", room, NULL));
+		kv_del(e, mxe_ekey(e, &k, "out", room, NULL));
 	buf_release(&k);
 }
 
@@ -2183,7 +1784,7 @@ static int in_list(char **v, size_t n, const char *s)
 	return 0;
 }
 
-static void query_add(struct mxe2e *e, const char *user)
+void mxe_query_add(struct mxe2e *e, const char *user)
 {
 	if (in_list(e->qnext, e->nqnext, user) || in_list(e->qnow, e->nqnow, user))
 		return;
@@ -2259,7 +1860,7 @@ static void on_query(void *ctx, long status, const char *body, size_t len)
 	struct newdev *nd = NULL;
 	size_t i, k, nnd = 0;
 
-	pend_free(p);
+	mxe_pend_free(p);
 	e->querying = 0;
 	if (!json_is_object(j)) {
 		/* the messages waiting for it wait for the next start; the room
@@ -2274,8 +1875,8 @@ static void on_query(void *ctx, long status, const char *body, size_t len)
 		e->nqnow = 0;
 		json_decref(j);
 		kick_waiting(e, 1);
-		query_start(e);
-		pk_run(e);
+		mxe_query_start(e);
+		mxe_pk_run(e);
 		return;
 	}
 	for (i = 0; i < e->nqnow; i++) {
@@ -2321,7 +1922,7 @@ static void on_query(void *ctx, long status, const char *body, size_t len)
 	e->qnow = NULL;
 	e->nqnow = 0;
 	json_decref(j);
-	query_start(e);
+	mxe_query_start(e);
 	kick_waiting(e, 0);
 	/* the adapter sends its notice from here (mxe2e_prepare again) */
 	for (i = 0; i < nnd; i++)
@@ -2331,10 +1932,10 @@ static void on_query(void *ctx, long status, const char *body, size_t len)
 	free(nd);
 	/* last: the room keys waiting for this answer are judged (a batch
 	 * waiting for them goes on from here) */
-	pk_run(e);
+	mxe_pk_run(e);
 }
 
-static void query_start(struct mxe2e *e)
+void mxe_query_start(struct mxe2e *e)
 {
 	json_t *body, *users;
 	size_t i;
@@ -2350,7 +1951,7 @@ static void query_start(struct mxe2e *e)
 	e->qnext = NULL;
 	e->nqnext = 0;
 	e->querying = 1;
-	call(e, "POST", API "/keys/query", body, on_query, pend_new(e, NULL));
+	mxe_call(e, "POST", API "/keys/query", body, on_query, mxe_pend_new(e, NULL));
 	json_decref(body);
 }
 
@@ -2403,7 +2004,7 @@ static void on_claimed(void *ctx, long status, const char *body, size_t len)
 	struct buf err = BUF_INIT;
 	size_t i;
 
-	pend_free(p);
+	mxe_pend_free(p);
 	if (!r) {
 		json_decref(j);
 		return;
@@ -2428,9 +2029,9 @@ static void on_claimed(void *ctx, long status, const char *body, size_t len)
 			mark_unreachable(e, r, d->curve);
 			continue;
 		}
-		od = olmdev_get(e, dev->curve);
-		olmdev_front(od, s);
-		olmdev_save(e, od);
+		od = mxe_olmdev_get(e, dev->curve);
+		mxe_olmdev_front(od, s);
+		mxe_olmdev_save(e, od);
 	}
 	free(r->inflight);
 	r->inflight = NULL;
@@ -2446,7 +2047,7 @@ static void on_keys_sent(void *ctx, long status, const char *body, size_t len)
 	struct mxe2e *e = p->e;
 	struct outroom *r = strmap_get(&e->out, p->room);
 
-	pend_free(p);
+	mxe_pend_free(p);
 	if (!r)
 		return;
 	r->busy = 0;
@@ -2476,7 +2077,7 @@ static json_t *key_for(struct mxe2e *e, struct outroom *r, const struct devref *
 		       const char *session_key, int *unstored)
 {
 	const struct mxk_device *dev = device_of(e, d);
-	struct olmdev *od = dev ? olmdev_get(e, d->curve) : NULL;
+	struct olmdev *od = dev ? mxe_olmdev_get(e, d->curve) : NULL;
 	struct buf err = BUF_INIT;
 	json_t *payload, *content = NULL;
 	char *text, *ct;
@@ -2491,7 +2092,7 @@ static json_t *key_for(struct mxe2e *e, struct outroom *r, const struct devref *
 			    "sender_device", e->device, "keys", "ed25519", mxc_account_ed(e->acc),
 			    "recipient", d->user, "recipient_keys", "ed25519", dev->ed);
 	text = json_dumps(payload, JSON_COMPACT);
-	json_wipe_decref(json_incref(json_object_get(payload, "content")), "session_key");
+	mxe_json_wipe_decref(json_incref(json_object_get(payload, "content")), "session_key");
 	json_decref(payload);
 	if (text && !mxc_olm_encrypt(od->s[0], text, strlen(text), &type, &ct, &err)) {
 		content = json_pack("{s:s, s:s, s:{s:{s:i, s:s}}}", "algorithm", MXC_OLM_ALGORITHM,
@@ -2500,7 +2101,7 @@ static json_t *key_for(struct mxe2e *e, struct outroom *r, const struct devref *
 		free(ct);
 		/* stored before the message goes: a crash must not reuse the
 		 * chain step this used */
-		if (olmdev_save(e, od)) {
+		if (mxe_olmdev_save(e, od)) {
 			json_decref(content);
 			content = NULL;
 			*unstored = 1;
@@ -2564,7 +2165,7 @@ static int share(struct mxe2e *e, struct outroom *r)
 	body = json_pack("{s:o}", "messages", messages);
 	r->busy = 1;
 	log_debug("matrix: sending a room key to %zu devices", n);
-	call(e, "PUT", buf_str(&path), body, on_keys_sent, pend_new(e, r->room));
+	mxe_call(e, "PUT", buf_str(&path), body, on_keys_sent, mxe_pend_new(e, r->room));
 	json_decref(body);
 	buf_release(&path);
 	return 1;
@@ -2588,12 +2189,12 @@ static int room_step(struct mxe2e *e, struct outroom *r)
 		struct mxk_user *u = user_get(e, r->members[i]);
 
 		if (!u->fresh) {
-			query_add(e, u->user);
+			mxe_query_add(e, u->user);
 			query = 1;
 		}
 	}
 	if (query) {
-		query_start(e);
+		mxe_query_start(e);
 		return 1;
 	}
 	maybe_rotate(e, r);	/* with the lists fresh: devices gone */
@@ -2612,7 +2213,7 @@ static int room_step(struct mxe2e *e, struct outroom *r)
 	for (i = 0; i < n; i++) {
 		json_t *mine;
 
-		if (olmdev_get(e, miss[i].curve)->n)
+		if (mxe_olmdev_get(e, miss[i].curve)->n)
 			continue;
 		mine = json_object_get(want, miss[i].user);
 		if (!mine) {
@@ -2630,7 +2231,7 @@ static int room_step(struct mxe2e *e, struct outroom *r)
 		r->inflight = miss;
 		r->ninflight = nclaim;
 		body = json_pack("{s:o, s:i}", "one_time_keys", want, "timeout", QUERY_TIMEOUT_MS);
-		call(e, "POST", API "/keys/claim", body, on_claimed, pend_new(e, r->room));
+		mxe_call(e, "POST", API "/keys/claim", body, on_claimed, mxe_pend_new(e, r->room));
 		json_decref(body);
 		return 1;
 	}
@@ -2705,8 +2306,8 @@ void mxe2e_pin(struct mxe2e *e, const char *user)
 		 "once they approve it%s", user, u->pin == MXK_PIN_NEXT ? " (at the next answer)" :
 		 "");
 	if (u->pin == MXK_PIN_NEXT) {
-		query_add(e, user);
-		query_start(e);
+		mxe_query_add(e, user);
+		mxe_query_start(e);
 	}
 }
 
@@ -2813,7 +2414,7 @@ static int on_pk_load(void *ctx, const char *key, const char *value)
 		e->pk = xrealloc(e->pk, (e->npk + 1) * sizeof(*e->pk));
 		e->pk[e->npk++] = k;
 	}
-	json_wipe_decref(j, "p");
+	mxe_json_wipe_decref(j, "p");
 	buf_release(&err);
 	return 0;
 }
@@ -2851,7 +2452,7 @@ int mxe2e_start(struct mxe2e *e, const char *user, const char *device, struct bu
 	}
 	snprintf(e->user, sizeof(e->user), "%s", user);
 	snprintf(e->device, sizeof(e->device), "%s", device);
-	text = kv_get(e, ekey(e, &k, "account", NULL, NULL));
+	text = mxe_kv_get(e, mxe_ekey(e, &k, "account", NULL, NULL));
 	if (text) {
 		j = json_loads(text, 0, NULL);
 		mxc_free_secret(text);
@@ -2861,7 +2462,7 @@ int mxe2e_start(struct mxe2e *e, const char *user, const char *device, struct bu
 		else
 			buf_setf(err, "the stored account is not readable");
 		e->uploaded = json_is_true(json_object_get(j, "up"));
-		json_wipe_decref(j, "p");
+		mxe_json_wipe_decref(j, "p");
 		if (!e->acc) {
 			buf_release(&k);
 			return -1;
@@ -2870,7 +2471,7 @@ int mxe2e_start(struct mxe2e *e, const char *user, const char *device, struct bu
 		e->acc = mxc_account_new();
 		mxc_account_generate_fallback(e->acc);
 		mxc_account_generate_otks(e->acc, mxc_account_max_otks(e->acc) / 2);
-		account_save(e);
+		mxe_account_save(e);
 		log_info("matrix: made the keys of device %s", e->device);
 	}
 	/* room keys whose checks a stop interrupted: judged at the first sync */
@@ -2891,7 +2492,7 @@ int mxe2e_start(struct mxe2e *e, const char *user, const char *device, struct bu
 		log_info("matrix: device %s, fingerprint (ed25519) %s (as clients show it: %s)",
 			 e->device, ed, grouped);
 	}
-	maybe_upload(e);
+	mxe_maybe_upload(e);
 	return 0;
 }
 
@@ -2923,9 +2524,9 @@ void mxe2e_free(struct mxe2e *e)
 	if (!e)
 		return;
 	while (e->pend.next != &e->pend)
-		pend_free(e->pend.next);
+		mxe_pend_free(e->pend.next);
 	for (i = 0; (i = strmap_next(&e->olm, i, &v));)
-		olmdev_free(v);
+		mxe_olmdev_free(v);
 	strmap_release(&e->olm);
 	for (i = 0; (i = strmap_next(&e->in, i, &v));)
 		insess_free(v);

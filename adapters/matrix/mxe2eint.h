@@ -172,4 +172,31 @@ struct mxe2e {
 	struct pend pend;	/* list head */
 };
 
+/* mxe2eolm.c */
+int mxe_account_save(struct mxe2e *e);
+void mxe_maybe_upload(struct mxe2e *e);
+void mxe_olmdev_free(struct olmdev *d);
+void mxe_olmdev_front(struct olmdev *d, struct mxc_olm *s);
+struct olmdev *mxe_olmdev_get(struct mxe2e *e, const char *curve);
+int mxe_olmdev_save(struct mxe2e *e, struct olmdev *d);
+
+/* mxe2e.c */
+void mxe_call(struct mxe2e *e, const char *method, const char *path, const json_t *body,
+	      mxe_done_fn done, struct pend *p);
+const char *mxe_ekey(struct mxe2e *e, struct buf *b, const char *kind, const char *a,
+		     const char *c);
+void mxe_json_wipe_decref(json_t *j, const char *member);
+char *mxe_kv_get(struct mxe2e *e, const char *key);
+int mxe_kv_set_json(struct mxe2e *e, const char *key, json_t *j);
+void mxe_pend_free(struct pend *p);
+struct pend *mxe_pend_new(struct mxe2e *e, const char *room);
+json_t *mxe_pickle_json(char *pickle);
+void mxe_pk_run(struct mxe2e *e);
+int mxe_plain_id(const char *s);
+void mxe_query_add(struct mxe2e *e, const char *user);
+void mxe_query_start(struct mxe2e *e);
+int mxe_room_key_in(struct mxe2e *e, const struct mx_olm_payload *pl,
+		    const struct mx_olm_msg *m);
+struct mxk_user *mxe_user_peek(struct mxe2e *e, const char *user);
+
 #endif
