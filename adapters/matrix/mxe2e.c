@@ -4,7 +4,7 @@
  */
 #include "adapters/matrix/mxe2eint.h"
 
-static int64_t now_ms(struct mxe2e *e)
+int64_t mxe_now_ms(struct mxe2e *e)
 {
 	struct timespec ts;
 
@@ -99,7 +99,7 @@ static int kv_set(struct mxe2e *e, const char *key, const char *value)
 	return rc;
 }
 
-static void kv_del(struct mxe2e *e, const char *key)
+void mxe_kv_del(struct mxe2e *e, const char *key)
 {
 	struct buf err = BUF_INIT;
 
@@ -152,7 +152,7 @@ json_t *mxe_pickle_json(char *pickle)
 /* ---- devices ---- */
 
 /* The user's devices, read from the store the first time (not fresh). */
-static struct mxk_user *user_get(struct mxe2e *e, const char *user)
+struct mxk_user *mxe_user_get(struct mxe2e *e, const char *user)
 {
 	struct mxk_user *u = mxk_get(&e->keys, user);
 	struct buf k = BUF_INIT;
@@ -182,7 +182,7 @@ struct mxk_user *mxe_user_peek(struct mxe2e *e, const char *user)
 	if (!text)
 		return NULL;
 	free(text);
-	return user_get(e, user);
+	return mxe_user_get(e, user);
 }
 
 static void user_save(struct mxe2e *e, const struct mxk_user *u)
@@ -193,461 +193,6 @@ static void user_save(struct mxe2e *e, const struct mxk_user *u)
 	kv_set(e, mxe_ekey(e, &k, "dev", u->user, NULL), text);
 	free(text);
 	buf_release(&k);
-}
-
-/* ---- inbound Megolm sessions ---- */
-
-/*
- * Whether s can be a field of a space-separated key (store keys, refs): not
- * empty, no space or control character.  Room, user and session ids that
- * are not are never filed (their events cannot be decrypted).
- */
-int mxe_plain_id(const char *s)
-{
-	if (!s || !*s)
-		return 0;
-	for (; *s; s++)
-		if ((unsigned char)*s <= ' ' || *s == 0x7f)
-			return 0;
-	return 1;
-}
-
-static void insess_free(struct insess *s)
-{
-	mxc_in_free(s->s);
-	free(s->h);
-	free(s);
-}
-
-static void cache_trim_in(struct mxe2e *e)
-{
-	size_t i;
-	void *v;
-
-	if (strmap_count(&e->in) < CACHE_MAX)
-		return;
-	for (i = 0; (i = strmap_next(&e->in, i, &v));)
-		insess_free(v);
-	strmap_release(&e->in);
-	strmap_init(&e->in, e->k0, e->k1);
-}
-
-/* "matrix.e2e.<d>.in.<room> <sid> <user> <curve>" into b. */
-static const char *in_skey(struct mxe2e *e, struct buf *b, const char *room, const char *sid,
-			   const char *user, const char *curve)
-{
-	buf_reset(b);
-	buf_printf(b, "matrix.e2e.%s.in.%s %s %s %s", e->device, room, sid, user, curve);
-	return buf_str(b);
-}
-
-static int insess_save(struct mxe2e *e, struct insess *s)
-{
-	struct buf k = BUF_INIT;
-	json_t *h = json_array(), *j;
-	size_t i;
-	int rc;
-
-	for (i = 0; i < s->nh; i++)
-		json_array_append_new(h, json_integer(s->h[i]));
-	j = json_pack("{s:o, s:s, s:I, s:I, s:o}",
-		      "p", mxe_pickle_json(mxc_in_pickle(s->s, &e->key)), "ed", s->ed,
-		      "t", (json_int_t)s->t, "fl", (json_int_t)s->floor, "h", h);
-	rc = mxe_kv_set_json(e, in_skey(e, &k, s->room, s->session_id, s->user, s->sender_key), j);
-	mxe_json_wipe_decref(j, "p");
-	buf_release(&k);
-	return rc;
-}
-
-static struct insess *insess_new(struct mxe2e *e, const char *room, const char *sid,
-				 const char *user, const char *curve)
-{
-	struct insess *s;
-	struct buf key = BUF_INIT;
-
-	buf_printf(&key, "%s %s %s %s", room, sid, user, curve);
-	cache_trim_in(e);
-	s = xcalloc(1, sizeof(*s) + key.len + 1);
-	memcpy(s->key, buf_str(&key), key.len + 1);
-	snprintf(s->room, sizeof(s->room), "%s", room);
-	snprintf(s->session_id, sizeof(s->session_id), "%s", sid);
-	snprintf(s->user, sizeof(s->user), "%s", user);
-	snprintf(s->sender_key, sizeof(s->sender_key), "%s", curve);
-	strmap_put(&e->in, s->key, s);
-	buf_release(&key);
-	return s;
-}
-
-/* ---- replays: the handled indexes of a session ---- */
-
-static int handled_has(const struct insess *s, uint32_t index)
-{
-	size_t lo = 0, hi = s->nh;
-
-	if (index < s->floor)
-		return 1;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (s->h[mid] == index)
-			return 1;
-		if (s->h[mid] < index)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return 0;
-}
-
-/* The floor rises over what is handled without a gap; beyond HANDLED_MAX
- * indexes above it, over the lowest ones (an older one never handled is
- * then refused too: a message 512 of its sender's later ones overtook). */
-static void handled_compact(struct insess *s)
-{
-	size_t drop = 0;
-
-	while (drop < s->nh && (s->h[drop] <= s->floor || s->nh - drop > HANDLED_MAX)) {
-		if (s->h[drop] >= s->floor && s->h[drop] < UINT32_MAX)
-			s->floor = s->h[drop] + 1;
-		drop++;
-	}
-	memmove(s->h, s->h + drop, (s->nh - drop) * sizeof(*s->h));
-	s->nh -= drop;
-}
-
-/* 1 when index was not handled before. */
-static int handled_add(struct insess *s, uint32_t index)
-{
-	size_t at = 0;
-
-	if (handled_has(s, index))
-		return 0;
-	while (at < s->nh && s->h[at] < index)
-		at++;
-	s->h = xrealloc(s->h, (s->nh + 1) * sizeof(*s->h));
-	memmove(s->h + at + 1, s->h + at, (s->nh - at) * sizeof(*s->h));
-	s->h[at] = index;
-	s->nh++;
-	handled_compact(s);
-	return 1;
-}
-
-/* Reads the handled indexes (a JSON array) into s, above its floor. */
-static void handled_read(struct insess *s, const json_t *arr)
-{
-	const json_t *v;
-	size_t i;
-
-	json_array_foreach(arr, i, v) {
-		json_int_t n = json_integer_value(v);
-
-		if (json_is_integer(v) && n >= 0 && n <= (json_int_t)UINT32_MAX)
-			handled_add(s, (uint32_t)n);
-	}
-}
-
-/* The stored session (user, curve) of (room, sid): text is its value. */
-static struct insess *in_read(struct mxe2e *e, const char *room, const char *sid,
-			      const char *user, const char *curve, const char *text)
-{
-	struct buf err = BUF_INIT;
-	json_t *j = json_loads(text, 0, NULL), *fl;
-	const char *ed = json_string_value(json_object_get(j, "ed"));
-	struct mxc_in *in = json_is_string(json_object_get(j, "p")) ?
-			    mxc_in_unpickle(&e->key, json_string_value(json_object_get(j, "p")),
-					    &err) : NULL;
-	struct insess *s;
-
-	if (!in || !ed || strlen(ed) >= MX_KEY_SIZE) {
-		log_warn("matrix: a stored room key does not read back%s%s",
-			 err.len ? ": " : "", buf_str(&err));
-		mxc_in_free(in);
-		mxe_json_wipe_decref(j, "p");
-		buf_release(&err);
-		return NULL;
-	}
-	s = insess_new(e, room, sid, user, curve);
-	s->s = in;
-	snprintf(s->ed, sizeof(s->ed), "%s", ed);
-	if (json_is_true(json_object_get(j, "f"))) {
-		/* forwarded: taken by no version since */
-		mxc_in_free(in);
-		mxe_json_wipe_decref(j, "p");
-		buf_release(&err);
-		return NULL;
-	}
-	s->t = (int64_t)json_integer_value(json_object_get(j, "t"));
-	fl = json_object_get(j, "fl");
-	s->floor = json_is_integer(fl) && json_integer_value(fl) >= 0 &&
-		   json_integer_value(fl) <= (json_int_t)UINT32_MAX ?
-		   (uint32_t)json_integer_value(fl) : mxc_in_first_index(in);
-	handled_read(s, json_object_get(j, "h"));
-	mxe_json_wipe_decref(j, "p");
-	buf_release(&err);
-	return s;
-}
-
-/* The session (room, sid) of user's device curve if it is in memory. */
-static struct insess *in_cached(struct mxe2e *e, const char *room, const char *sid,
-				const char *user, const char *curve)
-{
-	struct buf key = BUF_INIT;
-	struct insess *s;
-
-	buf_printf(&key, "%s %s %s %s", room, sid, user, curve);
-	s = strmap_get(&e->in, buf_str(&key));
-	buf_release(&key);
-	return s;
-}
-
-/* The same, read from the store when it is not in memory; NULL: none. */
-static struct insess *in_get(struct mxe2e *e, const char *room, const char *sid,
-			     const char *user, const char *curve)
-{
-	struct insess *s = in_cached(e, room, sid, user, curve);
-	struct buf k = BUF_INIT;
-	char *text;
-
-	if (s)
-		return s;
-	text = mxe_kv_get(e, in_skey(e, &k, room, sid, user, curve));
-	buf_release(&k);
-	if (!text)
-		return NULL;
-	s = in_read(e, room, sid, user, curve, text);
-	mxc_free_secret(text);
-	return s;
-}
-
-/*
- * A session stored by an older version, under "matrix.e2e.<d>.in.<room>
- * <sid>" (one copy per session id, bound to the user and device that sent
- * it): when it is user's (and, curve given, that device's), it moves to
- * its key of today, the indexes it saw counted as handled.  Forwarded ones
- * are not taken over (an older version took them from any member).
- */
-static struct insess *in_upgrade(struct mxe2e *e, const char *room, const char *sid,
-				 const char *user, const char *curve)
-{
-	struct buf k = BUF_INIT, err = BUF_INIT;
-	char *text = mxe_kv_get(e, mxe_ekey(e, &k, "in", room, sid));
-	json_t *j, *seen, *v;
-	const char *sk, *u, *ed, *idx;
-	struct mxc_in *in;
-	struct insess *s = NULL;
-
-	if (!text) {
-		buf_release(&k);
-		return NULL;
-	}
-	j = json_loads(text, 0, NULL);
-	mxc_free_secret(text);
-	sk = json_string_value(json_object_get(j, "sk"));
-	u = json_string_value(json_object_get(j, "u"));
-	ed = json_string_value(json_object_get(j, "ed"));
-	if (json_is_true(json_object_get(j, "f"))) {
-		log_info("matrix: a forwarded room key kept by an older version is not used");
-		kv_del(e, buf_str(&k));
-		goto out;
-	}
-	if (!sk || !u || !ed || strcmp(u, user) || (curve && strcmp(sk, curve)) || !mxe_plain_id(sk) ||
-	    strlen(sk) >= MX_KEY_SIZE || strlen(ed) >= MX_KEY_SIZE ||
-	    !json_is_string(json_object_get(j, "p")))
-		goto out;
-	in = mxc_in_unpickle(&e->key, json_string_value(json_object_get(j, "p")), &err);
-	if (!in) {
-		log_warn("matrix: a stored room key does not read back: %s", buf_str(&err));
-		goto out;
-	}
-	s = insess_new(e, room, sid, user, sk);
-	s->s = in;
-	snprintf(s->ed, sizeof(s->ed), "%s", ed);
-	s->t = now_ms(e);
-	s->floor = mxc_in_first_index(in);
-	seen = json_object_get(j, "seen");
-	json_object_foreach(seen, idx, v) {
-		char *end;
-		unsigned long n = strtoul(idx, &end, 10);
-
-		if (*idx && !*end && n <= UINT32_MAX)
-			handled_add(s, (uint32_t)n);
-	}
-	/* the new entry first: a crash in between finds it, not the old */
-	if (!insess_save(e, s))
-		kv_del(e, buf_str(&k));
-	log_debug("matrix: a room key moved to today's format");
-out:
-	mxe_json_wipe_decref(j, "p");
-	buf_release(&k);
-	buf_release(&err);
-	return s;
-}
-
-struct scan {
-	const char *user;	/* the sender */
-	char found_user[MX_ID_SIZE];
-	char found_curve[MX_KEY_SIZE];
-	size_t skip;		/* the prefix's length */
-};
-
-static int on_scan(void *ctx, const char *key, const char *value)
-{
-	struct scan *sc = ctx;
-	const char *tail = key + sc->skip, *sp = strchr(tail, ' ');
-	size_t n = sp ? (size_t)(sp - tail) : 0;
-
-	if (!sp || strchr(sp + 1, ' ') || strlen(sp + 1) >= MX_KEY_SIZE || n >= MX_ID_SIZE)
-		return 0;
-	/* the sender's own copy */
-	if (n == strlen(sc->user) && !strncmp(tail, sc->user, n)) {
-		snprintf(sc->found_user, sizeof(sc->found_user), "%.*s", (int)n, tail);
-		snprintf(sc->found_curve, sizeof(sc->found_curve), "%s", sp + 1);
-		return 1;
-	}
-	return 0;
-}
-
-/* The sender's copy of (room, sid) in the store, whichever device made it. */
-static struct insess *in_scan(struct mxe2e *e, const char *room, const char *sid,
-			      const char *user)
-{
-	struct buf k = BUF_INIT, err = BUF_INIT;
-	struct scan sc;
-
-	memset(&sc, 0, sizeof(sc));
-	sc.user = user;
-	buf_printf(&k, "matrix.e2e.%s.in.%s %s ", e->device, room, sid);
-	sc.skip = k.len;
-	if (store_cursors_prefix(e->io.store, buf_str(&k), on_scan, &sc, &err))
-		log_warn("matrix: reading the room keys: %s", buf_str(&err));
-	buf_release(&k);
-	buf_release(&err);
-	return sc.found_user[0] ? in_get(e, room, sid, sc.found_user, sc.found_curve) : NULL;
-}
-
-/*
- * The inbound session of room and sid for an event of sender: the copy
- * sender's device curve sent (curve "" or NULL, as newer clients send no
- * sender_key: any device of sender's), else an older version's entry of
- * the sender's.  NULL: none.  Who
- * owns the device is checked by the caller (owner_ok).
- */
-static struct insess *in_find(struct mxe2e *e, const char *room, const char *sender,
-			      const char *curve, const char *sid)
-{
-	struct insess *s;
-	struct mxk_user *u;
-	size_t i;
-
-	if (!mxe_plain_id(room) || !mxe_plain_id(sender) || !mxe_plain_id(sid) || !strcmp(sender, "*"))
-		return NULL;
-	if (curve && *curve) {
-		if (!mxe_plain_id(curve))
-			return NULL;
-		if ((s = in_get(e, room, sid, sender, curve)))
-			return s;
-		return in_upgrade(e, room, sid, sender, curve);
-	}
-	u = user_get(e, sender);
-	for (i = 0; i < u->ndev; i++)
-		if ((s = in_cached(e, room, sid, sender, u->dev[i].curve)))
-			return s;
-	if ((s = in_scan(e, room, sid, sender)))
-		return s;
-	return in_upgrade(e, room, sid, sender, NULL);
-}
-
-/*
- * Whether the event's sender owns the device that made s: one of their
- * listed devices with its curve25519 and ed25519 keys, not blocked (a
- * device signed out since still counts: what it sent before it went may
- * come late).  -1 when the bot knows none of sender's devices yet.
- */
-static int owner_ok(struct mxe2e *e, const struct insess *s, const char *sender)
-{
-	struct mxk_user *u = user_get(e, sender);
-	const struct mxk_device *d;
-
-	if (!u->fresh && !u->ndev)
-		return -1;
-	if (strcmp(s->user, sender))
-		return 0;
-	d = mxk_by_curve(u, s->sender_key);
-	return d && !d->blocked && !strcmp(d->ed, s->ed);
-}
-
-/* Whether a held event of sender in room under sid can be read now. */
-static int key_here(struct mxe2e *e, const char *room, const char *sender, const char *sid)
-{
-	struct insess *s = in_find(e, room, sender, NULL, sid);
-
-	return s && owner_ok(e, s, sender) == 1;
-}
-
-struct capscan {
-	const char *user;
-	size_t skip;
-	char **keys;		/* store keys of user's sessions in the room */
-	int64_t *t;
-	size_t n;
-};
-
-static int on_capscan(void *ctx, const char *key, const char *value)
-{
-	struct capscan *c = ctx;
-	const char *tail = key + c->skip, *a = strchr(tail, ' '), *b = a ? strchr(a + 1, ' ') : NULL;
-	json_t *j;
-
-	/* "<sid> <user> <curve>" (an older version's "<sid>" is not counted) */
-	if (!b || (size_t)(b - a - 1) != strlen(c->user) || strncmp(a + 1, c->user, b - a - 1))
-		return 0;
-	j = json_loads(value, 0, NULL);
-	c->keys = xrealloc(c->keys, (c->n + 1) * sizeof(*c->keys));
-	c->t = xrealloc(c->t, (c->n + 1) * sizeof(*c->t));
-	c->keys[c->n] = xstrdup(key);
-	c->t[c->n++] = (int64_t)json_integer_value(json_object_get(j, "t"));
-	mxe_json_wipe_decref(j, "p");
-	return 0;
-}
-
-/* user's sessions in room beyond IN_PER_SENDER go, the oldest first: a
- * member who sends key after key keeps only their latest ones. */
-static void cap_sender(struct mxe2e *e, const char *room, const char *user)
-{
-	struct buf k = BUF_INIT, err = BUF_INIT;
-	struct capscan c;
-	size_t i, dropped = 0;
-
-	memset(&c, 0, sizeof(c));
-	c.user = user;
-	buf_printf(&k, "matrix.e2e.%s.in.%s ", e->device, room);
-	c.skip = k.len;
-	if (store_cursors_prefix(e->io.store, buf_str(&k), on_capscan, &c, &err))
-		log_warn("matrix: reading the room keys: %s", buf_str(&err));
-	while (c.n - dropped > IN_PER_SENDER) {
-		size_t old = 0;
-		struct insess *s;
-
-		for (i = 1; i < c.n; i++)
-			if (c.keys[i] && (!c.keys[old] || c.t[i] < c.t[old]))
-				old = i;
-		kv_del(e, c.keys[old]);
-		s = strmap_del(&e->in, c.keys[old] + c.skip - strlen(room) - 1);
-		if (s)
-			insess_free(s);
-		free(c.keys[old]);
-		c.keys[old] = NULL;
-		dropped++;
-	}
-	if (dropped)
-		log_info("matrix: %zu older room keys of one sender dropped (%d are kept per sender "
-			 "and room)", dropped, IN_PER_SENDER);
-	for (i = 0; i < c.n; i++)
-		free(c.keys[i]);
-	free(c.keys);
-	free(c.t);
-	buf_release(&k);
-	buf_release(&err);
 }
 
 /* ---- room keys: checked before they are taken ---- */
@@ -687,7 +232,7 @@ static void pk_remove(struct mxe2e *e, size_t i)
 	struct buf k = BUF_INIT;
 
 	pk_skey(e, &k, &e->pk[i]);
-	kv_del(e, buf_str(&k));
+	mxe_kv_del(e, buf_str(&k));
 	buf_release(&k);
 	mxc_in_free(e->pk[i].in);
 	memmove(&e->pk[i], &e->pk[i + 1], (e->npk - i - 1) * sizeof(*e->pk));
@@ -847,7 +392,7 @@ static int pk_judge(struct mxe2e *e, struct pending *p, int dry, const char **wh
 			member_ask(e, p);
 		return PK_WAIT;
 	}
-	u = user_get(e, p->user);
+	u = mxe_user_get(e, p->user);
 	d = mxk_by_curve(u, p->dcurve);
 	if (!u->fresh || (!d && !p->queried)) {
 		if (!dry && !p->failed) {
@@ -873,26 +418,26 @@ static int pk_judge(struct mxe2e *e, struct pending *p, int dry, const char **wh
 static void room_key_store(struct mxe2e *e, struct pending *p)
 {
 	const char *user = p->user;
-	struct insess *s = in_get(e, p->room, p->sid, user, p->scurve);
+	struct insess *s = mxe_in_get(e, p->room, p->sid, user, p->scurve);
 
 	if (s) {
 		if (mxc_in_first_index(p->in) < mxc_in_first_index(s->s)) {
 			mxc_in_free(s->s);	/* the same session, from further back */
 			s->s = p->in;
 			p->in = NULL;
-			insess_save(e, s);
+			mxe_insess_save(e, s);
 		}
 		return;
 	}
-	s = insess_new(e, p->room, p->sid, user, p->scurve);
+	s = mxe_insess_new(e, p->room, p->sid, user, p->scurve);
 	s->s = p->in;
 	p->in = NULL;
 	snprintf(s->ed, sizeof(s->ed), "%s", p->sed);
-	s->t = now_ms(e);
+	s->t = mxe_now_ms(e);
 	s->floor = mxc_in_first_index(s->s);
-	insess_save(e, s);
+	mxe_insess_save(e, s);
 	log_debug("matrix: a room key arrived");
-	cap_sender(e, p->room, user);
+	mxe_cap_sender(e, p->room, user);
 }
 
 static void pk_accept(struct mxe2e *e, struct pending *p)
@@ -918,7 +463,7 @@ static void pk_drop(struct mxe2e *e, struct pending *p, const char *why)
 
 		if (od)
 			mxe_olmdev_free(od);
-		kv_del(e, mxe_ekey(e, &k, "olm", p->dcurve, NULL));
+		mxe_kv_del(e, mxe_ekey(e, &k, "olm", p->dcurve, NULL));
 	}
 	buf_release(&k);
 }
@@ -938,7 +483,7 @@ static int pk_checking(const struct mxe2e *e)
  * for an answer. */
 void mxe_pk_run(struct mxe2e *e)
 {
-	int64_t now = now_ms(e);
+	int64_t now = mxe_now_ms(e);
 	size_t i = 0;
 
 	while (i < e->npk) {
@@ -1020,7 +565,7 @@ int mxe_room_key_in(struct mxe2e *e, const struct mx_olm_payload *pl,
 	snprintf(k.ded, sizeof(k.ded), "%s", pl->sender_ed);
 	snprintf(k.scurve, sizeof(k.scurve), "%s", m->sender_key);
 	snprintf(k.sed, sizeof(k.sed), "%s", pl->sender_ed);
-	k.t = now_ms(e);
+	k.t = mxe_now_ms(e);
 	v = pk_judge(e, &k, 1, &why);
 	if (v == PK_ACCEPT)
 		room_key_store(e, &k);
@@ -1079,7 +624,7 @@ static void tell(struct mxe2e *e, const char *room, const char *sender)
 {
 	size_t i;
 
-	if (!mxh_tell(&e->held, room, sender, now_ms(e)))
+	if (!mxh_tell(&e->held, room, sender, mxe_now_ms(e)))
 		return;
 	for (i = 0; i < e->nuntold; i++)
 		if (!strcmp(e->untold[i][0], room) && !strcmp(e->untold[i][1], sender))
@@ -1196,7 +741,7 @@ int mxe2e_take_ready(struct mxe2e *e, struct mx_sync *out)
 
 		for (j = 0; j < e->nready_done; j++)
 			given |= !strcmp(e->ready_done[j], h->room);
-		if (given || !key_here(e, h->room, h->sender, h->session_id))
+		if (given || !mxe_key_here(e, h->room, h->sender, h->session_id))
 			continue;
 		e->ready_done = xrealloc(e->ready_done,
 					 (e->nready_done + 1) * sizeof(*e->ready_done));
@@ -1225,7 +770,7 @@ void mxe2e_expire(struct mxe2e *e, void (*cb)(void *ctx, const char *room, const
 
 	if (!e->started)
 		return;
-	mxh_expire(&e->held, now_ms(e), on_expired, e);
+	mxh_expire(&e->held, mxe_now_ms(e), on_expired, e);
 	held_gauge(e);
 	for (i = 0; i < e->nuntold; i++)
 		cb(ctx, e->untold[i][0], e->untold[i][1]);
@@ -1245,7 +790,7 @@ static int hold(struct mxe2e *e, const struct mx_item *c)
 {
 	struct mxh_event dropped;
 	const struct mxh_event *added;
-	int64_t now = now_ms(e);
+	int64_t now = mxe_now_ms(e);
 	int nd, log_it;
 	enum mxh_added rc;
 
@@ -1331,12 +876,12 @@ enum mxe_verdict mxe2e_decrypt(struct mxe2e *e, const struct mx_item *c, struct 
 			 c->too_long ? "too long" : c->algorithm[0] ? c->algorithm : "malformed");
 		goto bad;
 	}
-	s = in_find(e, c->room, c->sender, c->sender_key, c->session_id);
-	owner = s ? owner_ok(e, s, c->sender) : 0;
+	s = mxe_in_find(e, c->room, c->sender, c->sender_key, c->session_id);
+	owner = s ? mxe_owner_ok(e, s, c->sender) : 0;
 	if (!s || owner < 0) {
 		if (owner < 0) {
 			/* a key an older version took: whose device made it is
-			 * asked first (key_here waits for the answer) */
+			 * asked first (mxe_key_here waits for the answer) */
 			mxe_query_add(e, c->sender);
 			mxe_query_start(e);
 		}
@@ -1355,7 +900,7 @@ enum mxe_verdict mxe2e_decrypt(struct mxe2e *e, const struct mx_item *c, struct 
 			 buf_str(&err));
 		goto bad;
 	}
-	if (handled_has(s, index)) {
+	if (mxe_handled_has(s, index)) {
 		/* the same ciphertext again (a re-delivery, or under a new
 		 * event id): it ran already, or was refused for good */
 		log_warn("matrix: an encrypted message that was handled already came again (a "
@@ -1416,9 +961,9 @@ void mxe2e_handled(struct mxe2e *e, const char *ref)
 	snprintf(curve, sizeof(curve), "%.*s", (int)n[3], f[3]);
 	if (!mxe_plain_id(room) || !mxe_plain_id(sid) || !mxe_plain_id(user) || !mxe_plain_id(curve))
 		return;
-	s = in_get(e, room, sid, user, curve);
-	if (s && handled_add(s, (uint32_t)index))
-		insess_save(e, s);
+	s = mxe_in_get(e, room, sid, user, curve);
+	if (s && mxe_handled_add(s, (uint32_t)index))
+		mxe_insess_save(e, s);
 }
 
 /* ---- rooms ---- */
@@ -1620,7 +1165,7 @@ static int on_delscan(void *ctx, const char *key, const char *value)
 {
 	struct delscan *d = ctx;
 
-	kv_del(d->e, key);
+	mxe_kv_del(d->e, key);
 	d->n++;
 	return 0;
 }
@@ -1662,7 +1207,7 @@ void mxe2e_room_left(struct mxe2e *e, const char *room)
 	}
 	for (i = 0; i < n; i++) {
 		strmap_del(&e->in, gone[i]->key);
-		insess_free(gone[i]);
+		mxe_insess_free(gone[i]);
 	}
 	free(gone);
 	/* today's keys and an older version's: "<room> " begins both */
@@ -1673,7 +1218,7 @@ void mxe2e_room_left(struct mxe2e *e, const char *room)
 	if ((r = strmap_get(&e->out, room)))
 		discard(e, r, "the bot left the room");
 	else
-		kv_del(e, mxe_ekey(e, &k, "out", room, NULL));
+		mxe_kv_del(e, mxe_ekey(e, &k, "out", room, NULL));
 	buf_release(&k);
 }
 
@@ -1706,7 +1251,7 @@ static int unreachable(struct mxe2e *e, const struct outroom *r, const char *cur
 	size_t i;
 
 	for (i = 0; i < r->nunr; i++)
-		if (!strcmp(r->unr[i].curve, curve) && r->unr[i].until > now_ms(e))
+		if (!strcmp(r->unr[i].curve, curve) && r->unr[i].until > mxe_now_ms(e))
 			return 1;
 	return 0;
 }
@@ -1715,7 +1260,7 @@ static void mark_unreachable(struct mxe2e *e, struct outroom *r, const char *cur
 {
 	r->unr = xrealloc(r->unr, (r->nunr + 1) * sizeof(*r->unr));
 	snprintf(r->unr[r->nunr].curve, MX_KEY_SIZE, "%s", curve);
-	r->unr[r->nunr++].until = now_ms(e) + UNREACHABLE_MS;
+	r->unr[r->nunr++].until = mxe_now_ms(e) + UNREACHABLE_MS;
 }
 
 /* Rotation: the session is not used again when it is old or has said
@@ -1727,7 +1272,7 @@ static void maybe_rotate(struct mxe2e *e, struct outroom *r)
 
 	if (!r->out)
 		return;
-	if (now_ms(e) - r->created >= r->rot_ms || r->created > now_ms(e) + 60000) {
+	if (mxe_now_ms(e) - r->created >= r->rot_ms || r->created > mxe_now_ms(e) + 60000) {
 		discard(e, r, "its time is up");
 		return;
 	}
@@ -1880,7 +1425,7 @@ static void on_query(void *ctx, long status, const char *body, size_t len)
 		return;
 	}
 	for (i = 0; i < e->nqnow; i++) {
-		struct mxk_user *u = user_get(e, e->qnow[i]);
+		struct mxk_user *u = mxe_user_get(e, e->qnow[i]);
 		int changed;
 
 		if (server_failed(failures, u->user)) {
@@ -2186,7 +1731,7 @@ static int room_step(struct mxe2e *e, struct outroom *r)
 		return 1;
 	maybe_rotate(e, r);
 	for (i = 0; i < r->nmembers; i++) {
-		struct mxk_user *u = user_get(e, r->members[i]);
+		struct mxk_user *u = mxe_user_get(e, r->members[i]);
 
 		if (!u->fresh) {
 			mxe_query_add(e, u->user);
@@ -2200,7 +1745,7 @@ static int room_step(struct mxe2e *e, struct outroom *r)
 	maybe_rotate(e, r);	/* with the lists fresh: devices gone */
 	if (!r->out) {
 		r->out = mxc_out_new();
-		r->created = now_ms(e);
+		r->created = mxe_now_ms(e);
 		r->nsh = 0;
 		r->nunr = 0;
 		out_save(e, r);
@@ -2298,7 +1843,7 @@ void mxe2e_pin(struct mxe2e *e, const char *user)
 
 	if (!e->started || !strcmp(user, e->user))
 		return;
-	u = user_get(e, user);
+	u = mxe_user_get(e, user);
 	if (!mxk_pin(u))
 		return;
 	user_save(e, u);
@@ -2319,7 +1864,7 @@ enum mxe_trust mxe2e_trust(struct mxe2e *e, const char *user, const char *sender
 
 	if (!e->started || !sender_key || !*sender_key)
 		return MXE_TRUST_OFF;	/* a message in clear: an unencrypted chat */
-	u = user_get(e, user);
+	u = mxe_user_get(e, user);
 	from = mxk_by_curve(u, sender_key);
 	if (!from || !mxk_private_ok(u, from))
 		return MXE_TRUST_NOT_FROM_TRUSTED;
@@ -2401,7 +1946,7 @@ static int on_pk_load(void *ctx, const char *key, const char *value)
 		k.in = mxc_in_unpickle(&e->key, json_string_value(json_object_get(j, "p")), &err);
 	if (!k.in) {
 		log_warn("matrix: a room key waiting for its checks does not read back; dropped");
-		kv_del(e, key);
+		mxe_kv_del(e, key);
 	} else {
 		snprintf(k.room, sizeof(k.room), "%s", v[0]);
 		snprintf(k.sid, sizeof(k.sid), "%s", v[1]);
@@ -2529,7 +2074,7 @@ void mxe2e_free(struct mxe2e *e)
 		mxe_olmdev_free(v);
 	strmap_release(&e->olm);
 	for (i = 0; (i = strmap_next(&e->in, i, &v));)
-		insess_free(v);
+		mxe_insess_free(v);
 	strmap_release(&e->in);
 	for (i = 0; (i = strmap_next(&e->out, i, &v));)
 		outroom_free(v);

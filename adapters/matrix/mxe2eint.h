@@ -198,5 +198,23 @@ void mxe_query_start(struct mxe2e *e);
 int mxe_room_key_in(struct mxe2e *e, const struct mx_olm_payload *pl,
 		    const struct mx_olm_msg *m);
 struct mxk_user *mxe_user_peek(struct mxe2e *e, const char *user);
+void mxe_kv_del(struct mxe2e *e, const char *key);
+int64_t mxe_now_ms(struct mxe2e *e);
+struct mxk_user *mxe_user_get(struct mxe2e *e, const char *user);
+
+/* mxe2ein.c */
+void mxe_cap_sender(struct mxe2e *e, const char *room, const char *user);
+int mxe_handled_add(struct insess *s, uint32_t index);
+int mxe_handled_has(const struct insess *s, uint32_t index);
+struct insess *mxe_in_find(struct mxe2e *e, const char *room, const char *sender,
+			   const char *curve, const char *sid);
+struct insess *mxe_in_get(struct mxe2e *e, const char *room, const char *sid,
+			  const char *user, const char *curve);
+void mxe_insess_free(struct insess *s);
+struct insess *mxe_insess_new(struct mxe2e *e, const char *room, const char *sid,
+			      const char *user, const char *curve);
+int mxe_insess_save(struct mxe2e *e, struct insess *s);
+int mxe_key_here(struct mxe2e *e, const char *room, const char *sender, const char *sid);
+int mxe_owner_ok(struct mxe2e *e, const struct insess *s, const char *sender);
 
 #endif
