@@ -217,4 +217,7 @@ int mxe_insess_save(struct mxe2e *e, struct insess *s);
 int mxe_key_here(struct mxe2e *e, const char *room, const char *sender, const char *sid);
 int mxe_owner_ok(struct mxe2e *e, const struct insess *s, const char *sender);
 
+/* mxe2echeck.c */
+void mxe_pk_remove(struct mxe2e *e, size_t i);
+
 #endif
