@@ -220,4 +220,7 @@ int mxe_owner_ok(struct mxe2e *e, const struct insess *s, const char *sender);
 /* mxe2echeck.c */
 void mxe_pk_remove(struct mxe2e *e, size_t i);
 
+/* mxe2edecrypt.c */
+void mxe_held_load(struct mxe2e *e);
+
 #endif
