@@ -201,6 +201,10 @@ struct mxk_user *mxe_user_peek(struct mxe2e *e, const char *user);
 void mxe_kv_del(struct mxe2e *e, const char *key);
 int64_t mxe_now_ms(struct mxe2e *e);
 struct mxk_user *mxe_user_get(struct mxe2e *e, const char *user);
+void mxe_group4(const char *key, char *out, size_t size);
+int mxe_kv_set(struct mxe2e *e, const char *key, const char *value);
+void mxe_notify(struct outroom *r, int ok);
+void mxe_room_kick(struct mxe2e *e, struct outroom *r);
 
 /* mxe2ein.c */
 void mxe_cap_sender(struct mxe2e *e, const char *room, const char *user);
@@ -222,5 +226,8 @@ void mxe_pk_remove(struct mxe2e *e, size_t i);
 
 /* mxe2edecrypt.c */
 void mxe_held_load(struct mxe2e *e);
+
+/* mxe2edev.c */
+void mxe_free_list(char **v, size_t n);
 
 #endif
