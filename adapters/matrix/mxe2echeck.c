@@ -10,8 +10,6 @@
 
 #include "adapters/matrix/mxe2eint.h"
 
-/* ---- room keys: checked before they are taken ---- */
-
 enum { PK_WAIT, PK_ACCEPT, PK_DROP };
 
 /* The membership io: 1 joined, 2 invited, 0 neither, -1 unknown. */

@@ -172,6 +172,24 @@ struct mxe2e {
 	struct pend pend;	/* list head */
 };
 
+/* What the mxe2e files call in one another, by the file that defines it. */
+
+/* mxe2e.c */
+void mxe_call(struct mxe2e *e, const char *method, const char *path, const json_t *body,
+	      mxe_done_fn done, struct pend *p);
+const char *mxe_ekey(struct mxe2e *e, struct buf *b, const char *kind, const char *a,
+		     const char *c);
+void mxe_group4(const char *key, char *out, size_t size);
+void mxe_json_wipe_decref(json_t *j, const char *member);
+void mxe_kv_del(struct mxe2e *e, const char *key);
+char *mxe_kv_get(struct mxe2e *e, const char *key);
+int mxe_kv_set(struct mxe2e *e, const char *key, const char *value);
+int mxe_kv_set_json(struct mxe2e *e, const char *key, json_t *j);
+int64_t mxe_now_ms(struct mxe2e *e);
+void mxe_pend_free(struct pend *p);
+struct pend *mxe_pend_new(struct mxe2e *e, const char *room);
+json_t *mxe_pickle_json(char *pickle);
+
 /* mxe2eolm.c */
 int mxe_account_save(struct mxe2e *e);
 void mxe_maybe_upload(struct mxe2e *e);
@@ -179,32 +197,6 @@ void mxe_olmdev_free(struct olmdev *d);
 void mxe_olmdev_front(struct olmdev *d, struct mxc_olm *s);
 struct olmdev *mxe_olmdev_get(struct mxe2e *e, const char *curve);
 int mxe_olmdev_save(struct mxe2e *e, struct olmdev *d);
-
-/* mxe2e.c */
-void mxe_call(struct mxe2e *e, const char *method, const char *path, const json_t *body,
-	      mxe_done_fn done, struct pend *p);
-const char *mxe_ekey(struct mxe2e *e, struct buf *b, const char *kind, const char *a,
-		     const char *c);
-void mxe_json_wipe_decref(json_t *j, const char *member);
-char *mxe_kv_get(struct mxe2e *e, const char *key);
-int mxe_kv_set_json(struct mxe2e *e, const char *key, json_t *j);
-void mxe_pend_free(struct pend *p);
-struct pend *mxe_pend_new(struct mxe2e *e, const char *room);
-json_t *mxe_pickle_json(char *pickle);
-void mxe_pk_run(struct mxe2e *e);
-int mxe_plain_id(const char *s);
-void mxe_query_add(struct mxe2e *e, const char *user);
-void mxe_query_start(struct mxe2e *e);
-int mxe_room_key_in(struct mxe2e *e, const struct mx_olm_payload *pl,
-		    const struct mx_olm_msg *m);
-struct mxk_user *mxe_user_peek(struct mxe2e *e, const char *user);
-void mxe_kv_del(struct mxe2e *e, const char *key);
-int64_t mxe_now_ms(struct mxe2e *e);
-struct mxk_user *mxe_user_get(struct mxe2e *e, const char *user);
-void mxe_group4(const char *key, char *out, size_t size);
-int mxe_kv_set(struct mxe2e *e, const char *key, const char *value);
-void mxe_notify(struct outroom *r, int ok);
-void mxe_room_kick(struct mxe2e *e, struct outroom *r);
 
 /* mxe2ein.c */
 void mxe_cap_sender(struct mxe2e *e, const char *room, const char *user);
@@ -220,14 +212,27 @@ struct insess *mxe_insess_new(struct mxe2e *e, const char *room, const char *sid
 int mxe_insess_save(struct mxe2e *e, struct insess *s);
 int mxe_key_here(struct mxe2e *e, const char *room, const char *sender, const char *sid);
 int mxe_owner_ok(struct mxe2e *e, const struct insess *s, const char *sender);
+int mxe_plain_id(const char *s);
 
 /* mxe2echeck.c */
 void mxe_pk_remove(struct mxe2e *e, size_t i);
+void mxe_pk_run(struct mxe2e *e);
+int mxe_room_key_in(struct mxe2e *e, const struct mx_olm_payload *pl,
+		    const struct mx_olm_msg *m);
 
 /* mxe2edecrypt.c */
 void mxe_held_load(struct mxe2e *e);
 
 /* mxe2edev.c */
 void mxe_free_list(char **v, size_t n);
+void mxe_query_add(struct mxe2e *e, const char *user);
+void mxe_query_start(struct mxe2e *e);
+struct mxk_user *mxe_user_get(struct mxe2e *e, const char *user);
+struct mxk_user *mxe_user_peek(struct mxe2e *e, const char *user);
+
+/* mxe2eout.c */
+void mxe_notify(struct outroom *r, int ok);
+void mxe_outroom_free(struct outroom *r);
+void mxe_room_kick(struct mxe2e *e, struct outroom *r);
 
 #endif
