@@ -41,9 +41,9 @@ FORBIDDEN = {
 BOT_LAYERS = (
     ("tools", "leaves that call nothing else in bot/: the throttle, the "
      "config file, process hardening, the worker pool, the AI's and the "
-     "painter's jobs, the cluster roles, the ops endpoint",
+     "painter's jobs, the cluster roles, the ops endpoint, the rating maths",
      ("throttle", "config", "harden", "workers", "think", "paintjob",
-      "cluster", "ops")),
+      "cluster", "ops", "rating")),
     ("core", "the session core: the cache, replay, struct change and its "
      "commit (one store transaction), and what a commit writes with the "
      "record (room settings, votes); public types in session.h",
