@@ -64,7 +64,15 @@ static void test_defaults(void **state)
 	assert_double_equal(rating_params_default.tau, 25.0 / 300.0, 1e-12);
 }
 
-/* docs/ratings.md, "A worked example": both games, every final number. */
+static void omega_delta(const struct rating *after, double mu_before, double wide2,
+			double omega, double delta)
+{
+	assert_double_equal(after->mu - mu_before, omega, EPS);
+	assert_double_equal(1.0 - after->sigma * after->sigma / wide2, delta, EPS);
+}
+
+/* docs/ratings.md, "A worked example": both games, their Omega and Delta
+ * and every final number. */
 static void test_worked_example(void **state)
 {
 	struct rating r[3];
@@ -74,6 +82,11 @@ static void test_worked_example(void **state)
 	(void)state;
 	newcomers(r, 3);
 	rate_ok(r, game1, 3);
+	/* the doc's Omega and Delta: mu moved by Omega, sigma^2 is the
+	 * widened sigma'^2 times 1 - Delta */
+	omega_delta(&r[0], 25.0, 69.4513888889, 2.8690486807, 0.0306022679);
+	omega_delta(&r[1], 25.0, 69.4513888889, 0.7172621702, 0.0650298192);
+	omega_delta(&r[2], 25.0, 69.4513888889, -3.5863108509, 0.0650298192);
 	expect(&r[0], 27.8690486807, 8.2052433774);
 	expect(&r[1], 25.7172621702, 8.0582242228);
 	expect(&r[2], 21.4136891491, 8.0582242228);
@@ -82,6 +95,9 @@ static void test_worked_example(void **state)
 	assert_double_equal(rating_conservative(&r[2]), -2.7609835193, EPS);
 
 	rate_ok(r, game2, 3);
+	omega_delta(&r[0], 27.8690486807, 67.3329633268, -1.6809069484, 0.0335189130);
+	omega_delta(&r[1], 25.7172621702, 64.9419220694, 0.6418561046, 0.0300008812);
+	omega_delta(&r[2], 21.4136891491, 64.9419220694, 0.9793606466, 0.0257005998);
 	expect(&r[0], 26.1881417323, 8.0669718968);
 	expect(&r[1], 26.3591182748, 7.9368512133);
 	expect(&r[2], 22.3930497956, 7.9544249144);
