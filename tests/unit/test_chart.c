@@ -18,22 +18,32 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cairo.h>
+
+#include "paint/paint.h"
 #include "util/scene.h"
 
-/* A chart of n points: a rating from 25 climbing, its band narrowing. */
-static void rating_chart(struct scene *sc, int n)
+/* A rating after k games: from 25 climbing, its uncertainty narrowing. */
+static void rating_at(int k, double *mu, double *sigma)
+{
+	*mu = 25 + 7 * (1 - exp(-k / 14.0)) + 1.4 * sin(k * 0.9) * exp(-k / 60.0);
+	*sigma = 8.33 * exp(-k / 18.0) + 1.6;
+}
+
+/* A chart of n points of that rating. */
+static void rating_chart(struct scene *sc, const char *title, int n)
 {
 	struct scene_item *ch;
 	int k;
 
-	ch = scene_chart(sc, SCOL_NONE, "Ana · Glory to Rome", "Rating");
-	scene_set_band(ch, "uncertainty (±3σ)");
+	ch = scene_chart(sc, SCOL_NONE, title, "Rating μ");
+	scene_set_band(ch, "uncertainty μ ± 3σ");
 	scene_set_corner(ch, "No rated games yet");
 	for (k = 0; k < n; k++) {
-		double mu = 25 + 6 * (1 - exp(-k / 12.0)) + 1.5 * sin(k * 0.9);
-		double sigma = 8.33 * exp(-k / 25.0) + 1;
+		double mu, sigma;
 		char day[16];
 
+		rating_at(k, &mu, &sigma);
 		snprintf(day, sizeof(day), "%d %s", 1 + k % 28, k / 28 % 2 ? "Apr" : "Mar");
 		assert_int_equal(scene_chart_point(sc, day, mu, mu - 3 * sigma, mu + 3 * sigma), 0);
 	}
@@ -113,7 +123,7 @@ static void test_chart_json(void **state)
 	scene_cell(&a, "1");
 	scene_cell(&a, "Ana")->flags |= SCENE_MARKED;
 	scene_cell(&a, "%.1f", 31.25);
-	rating_chart(&a, 30);
+	rating_chart(&a, "Ana · Glory to Rome", 30);
 	assert_int_equal(scene_chart_point(&a, "tiny", 1e-9, -1e-9, 3.3e-9), 0);
 	j = scene_to_json(&a);
 	s = json_dumps(j, JSON_COMPACT);
@@ -138,8 +148,8 @@ static void test_chart_json(void **state)
 	/* the texts the scanner reads: title, the axis, the band, labels and
 	 * every number as printed */
 	assert_non_null(strstr(buf_str(&ta), "Ana · Glory to Rome\n"));
-	assert_non_null(strstr(buf_str(&ta), "Rating\n"));
-	assert_non_null(strstr(buf_str(&ta), "uncertainty (±3σ)\n"));
+	assert_non_null(strstr(buf_str(&ta), "Rating μ\n"));
+	assert_non_null(strstr(buf_str(&ta), "uncertainty μ ± 3σ\n"));
 	assert_non_null(strstr(buf_str(&ta), "No rated games yet\n"));
 	assert_non_null(strstr(buf_str(&ta), "\n1 Mar\n"));
 	assert_non_null(strstr(buf_str(&ta), "\n25\n"));	/* the first y */
@@ -203,6 +213,215 @@ static void test_chart_bad_json(void **state)
 	buf_release(&err);
 }
 
+/* ---- painting ---- */
+
+struct reader {
+	const unsigned char *p;
+	size_t n, at;
+};
+
+static cairo_status_t read_png(void *ctx, unsigned char *data, unsigned int len)
+{
+	struct reader *r = ctx;
+
+	if (r->at + len > r->n)
+		return CAIRO_STATUS_READ_ERROR;
+	memcpy(data, r->p + r->at, len);
+	r->at += len;
+	return CAIRO_STATUS_SUCCESS;
+}
+
+/* Pixels of the decoded picture within 4 of rgb (each channel). */
+static long count_rgb(cairo_surface_t *s, const unsigned char rgb[3])
+{
+	const unsigned char *d = cairo_image_surface_get_data(s);
+	int x, y, st = cairo_image_surface_get_stride(s);
+	long n = 0;
+
+	for (y = 0; y < cairo_image_surface_get_height(s); y++)
+		for (x = 0; x < cairo_image_surface_get_width(s); x++) {
+			uint32_t px;
+
+			memcpy(&px, d + (size_t)y * st + 4 * (size_t)x, 4);
+			if (abs((int)(px >> 16 & 0xFF) - rgb[0]) <= 4 &&
+			    abs((int)(px >> 8 & 0xFF) - rgb[1]) <= 4 && abs((int)(px & 0xFF) - rgb[2]) <= 4)
+				n++;
+		}
+	return n;
+}
+
+static void save_png(const struct paint_image *im, const char *name)
+{
+	const char *dir = getenv("TABULA_PAINT_DIR");
+	char path[512];
+	FILE *f;
+
+	if (!dir || !*dir)
+		return;
+	snprintf(path, sizeof(path), "%s/%s.png", dir, name);
+	f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(im->png, 1, im->len, f), im->len);
+	fclose(f);
+}
+
+/* Paints sc, checks its size, decodes it; the surface (destroy it). */
+static cairo_surface_t *paint_check(const struct scene *sc, const char *name, int hmin, int hmax)
+{
+	struct paint_image im;
+	struct buf err = BUF_INIT;
+	struct reader r;
+	cairo_surface_t *s;
+
+	if (paint_scene(sc, 0, &im, &err))
+		fail_msg("%s: %s", name, buf_str(&err));
+	if (im.height < hmin || im.height > hmax)
+		fail_msg("%s: %d px tall, want %d..%d", name, im.height, hmin, hmax);
+	assert_int_equal(im.width, PAINT_WIDTH);
+	save_png(&im, name);
+	r = (struct reader){ im.png, im.len, 0 };
+	s = cairo_image_surface_create_from_png_stream(read_png, &r);
+	assert_int_equal(cairo_surface_status(s), CAIRO_STATUS_SUCCESS);
+	assert_int_equal(cairo_image_surface_get_height(s), im.height);
+	paint_image_release(&im);
+	buf_release(&err);
+	return s;
+}
+
+/* A chart of 0, 1, 30 and 200 points: a band and a line (and markers)
+ * of their colours where there are points, neither where there are
+ * none. */
+static void test_chart_paints(void **state)
+{
+	static const int sizes[] = { 0, 1, 30, 200 };
+	unsigned char band[3], line[3];
+	size_t k;
+
+	paint_band_rgb(SCOL_NONE, band);
+	paint_line_rgb(SCOL_NONE, line);
+	for (k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+		struct scene sc = SCENE_INIT;
+		cairo_surface_t *s;
+		char name[32];
+		long nb, nl;
+
+		rating_chart(&sc, "Ana · Glory to Rome", sizes[k]);
+		snprintf(name, sizeof(name), "chart-%d", sizes[k]);
+		s = paint_check(&sc, name, 300, 420);
+		nb = count_rgb(s, band);
+		nl = count_rgb(s, line);
+		if (sizes[k] == 0) {
+			/* the legend's swatches only */
+			assert_in_range(nb, 1, 28 * 15);
+			assert_in_range(nl, 1, 40 * 8);
+		} else {
+			if (nb < 28 * 15 + 150 || nl < 40 * 8 + 30)
+				fail_msg("%d points: %ld band, %ld line pixels", sizes[k], nb, nl);
+		}
+		cairo_surface_destroy(s);
+		scene_release(&sc);
+	}
+}
+
+/* Flat series, huge and tiny values, negative ones: they paint, with
+ * their line. */
+static void test_chart_ranges(void **state)
+{
+	static const double base[] = { 1500, 1.2e12, 3e-9, -40, 0 };
+	unsigned char line[3];
+	size_t k;
+	int j;
+
+	paint_line_rgb(SCOL_GREEN, line);
+	for (k = 0; k < sizeof(base) / sizeof(base[0]); k++) {
+		struct scene sc = SCENE_INIT;
+		cairo_surface_t *s;
+
+		scene_chart(&sc, SCOL_GREEN, "", "");
+		for (j = 0; j < 12; j++) {
+			/* the first flat, then each with a tiny wobble */
+			double v = base[k] + (k % 2 ? j * base[k] * 1e-3 : 0);
+
+			assert_int_equal(scene_chart_point(&sc, "d", v, v, v), 0);
+		}
+		s = paint_check(&sc, "chart-range", 250, 320);
+		if (count_rgb(s, line) < 300)
+			fail_msg("base %g: no line", base[k]);
+		cairo_surface_destroy(s);
+		scene_release(&sc);
+	}
+}
+
+/* The pictures of the docs: a player's stats and a leaderboard. */
+static void stats_sample(struct scene *sc)
+{
+	double mu, sigma;
+
+	rating_at(41, &mu, &sigma);
+	scene_title(sc, "Ana · Glory to Rome");
+	scene_row(sc, "%s", "");
+	scene_chip(sc, SCOL_NONE, "Played", "42");
+	scene_chip(sc, SCOL_GOLD, "Wins", "17.5");
+	scene_chip(sc, SCOL_NONE, "Win rate", "42%%");
+	scene_chip(sc, SCOL_NONE, "Average place", "1.9");
+	scene_chip(sc, SCOL_NONE, "Streak", "W3");
+	scene_line(sc, SCENE_NOTE, "Rating %.1f ± %.1f (μ − 3σ: %.1f) · best score 31 · last played 14 Apr",
+		   mu, sigma, mu - 3 * sigma);
+	rating_chart(sc, "Rating over 42 games", 42);
+}
+
+static void leaderboard_sample(struct scene *sc)
+{
+	static const struct { const char *who; double mu, sigma; int games, wins; } rows[] = {
+		{ "Ben", 36.1, 1.9, 58, 24 }, { "AI strong", 33.0, 1.2, 120, 41 },
+		{ "Ana", 31.1, 2.5, 42, 17 }, { "Dee", 29.8, 2.6, 31, 10 },
+		{ "Eve", 26.5, 2.4, 35, 8 }, { "Cy", 28.2, 3.1, 19, 6 },
+		{ "AI basic", 22.0, 1.1, 140, 22 }, { "Fay", 24.9, 4.0, 11, 3 },
+	};
+	size_t k;
+
+	scene_title(sc, "Leaderboard · Glory to Rome");
+	scene_line(sc, SCENE_NOTE, "This server · conservative rating μ − 3σ · at least 10 games");
+	scene_table(sc, 6, SCENE_EMPH);
+	scene_cell(sc, "#");
+	scene_cell(sc, "Player");
+	scene_cell(sc, "Rating");
+	scene_cell(sc, "μ ± σ");
+	scene_cell(sc, "Games");
+	scene_cell(sc, "Win rate");
+	for (k = 0; k < sizeof(rows) / sizeof(rows[0]); k++) {
+		struct scene_item *it;
+
+		scene_cell(sc, "%zu", k + 1);
+		it = scene_cell(sc, "%s", rows[k].who);
+		if (!strcmp(rows[k].who, "Ana"))
+			it->flags |= SCENE_MARKED;
+		scene_cell(sc, "%.1f", rows[k].mu - 3 * rows[k].sigma);
+		scene_cell(sc, "%.1f ± %.1f", rows[k].mu, rows[k].sigma);
+		scene_cell(sc, "%d", rows[k].games);
+		scene_cell(sc, "%d%%", 100 * rows[k].wins / rows[k].games);
+	}
+}
+
+static void test_samples_paint(void **state)
+{
+	struct scene sc = SCENE_INIT;
+	cairo_surface_t *s;
+	unsigned char hilite[3];
+
+	stats_sample(&sc);
+	s = paint_check(&sc, "stats-chart", 400, 600);
+	cairo_surface_destroy(s);
+	scene_release(&sc);
+	leaderboard_sample(&sc);
+	s = paint_check(&sc, "leaderboard", 250, 450);
+	/* the asking player's row is highlighted */
+	paint_row_rgb(hilite);
+	assert_true(count_rgb(s, hilite) > 2000);
+	cairo_surface_destroy(s);
+	scene_release(&sc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -210,7 +429,12 @@ int main(void)
 		cmocka_unit_test(test_chart_numbers),
 		cmocka_unit_test(test_chart_json),
 		cmocka_unit_test(test_chart_bad_json),
+		cmocka_unit_test(test_chart_paints),
+		cmocka_unit_test(test_chart_ranges),
+		cmocka_unit_test(test_samples_paint),
 	};
+	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	paint_cleanup();
+	return rc;
 }
