@@ -183,7 +183,9 @@ static int track_draw(struct painter *p, cairo_t *cr, size_t *i, double x, doubl
 }
 
 /* A number as a table prints one ("12", "-3.5", "42%", "33.4 ± 2.2"):
- * digits, signs, points, commas, spaces, % and ± only, and a digit. */
+ * digits, signs, points, commas, spaces, % and ± only, and a digit: 1;
+ * -1 for those without a digit (a "-" for none), which say nothing of
+ * their column; 0 for the rest. */
 static int numeric(const char *s)
 {
 	int digit = 0;
@@ -198,7 +200,7 @@ static int numeric(const char *s)
 		else if (!strchr(".,+-% ", *s))
 			return 0;
 	}
-	return digit;
+	return digit ? 1 : -1;
 }
 
 /* 1 when row r of the table whose cells start at first holds a marked cell. */
@@ -239,7 +241,7 @@ static int table_draw(struct painter *p, cairo_t *cr, size_t *i, double x, doubl
 		pnt_text_set(p, sc->v[j].text, bold ? F_HEAD : F_CELL, 0, 0, PANGO_ALIGN_LEFT, &tw);
 		if (tw + 20 > cwid[c])
 			cwid[c] = tw + 20;
-		if (!hd && sc->v[j].text && *sc->v[j].text)
+		if (!hd && sc->v[j].text && *sc->v[j].text && numeric(sc->v[j].text) >= 0)
 			num[c] = num[c] != 0 && numeric(sc->v[j].text);
 	}
 	for (c = 0; c < ncols; c++)
