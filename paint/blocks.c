@@ -182,25 +182,67 @@ static int track_draw(struct painter *p, cairo_t *cr, size_t *i, double x, doubl
 	return (int)(ty - y);
 }
 
-/* A table from *i: its cells, the first row bold when SCENE_EMPH. */
+/* A number as a table prints one ("12", "-3.5", "42%", "33.4 ± 2.2"):
+ * digits, signs, points, commas, spaces, % and ± only, and a digit: 1;
+ * -1 for those without a digit (a "-" for none), which say nothing of
+ * their column; 0 for the rest. */
+static int numeric(const char *s)
+{
+	int digit = 0;
+
+	for (; s && *s; s++) {
+		if (*s >= '0' && *s <= '9')
+			digit = 1;
+		else if (!strncmp(s, "\xC2\xB1", 2))	/* ± */
+			s += 1;
+		else if (!strncmp(s, "\xE2\x88\x92", 3) || !strncmp(s, "\xE2\x80\x93", 3))
+			s += 2;	/* − – */
+		else if (!strchr(".,+-% ", *s))
+			return 0;
+	}
+	return digit ? 1 : -1;
+}
+
+/* 1 when row r of the table whose cells start at first holds a marked cell. */
+static int row_marked(const struct scene *sc, size_t first, size_t end, int ncols, int r)
+{
+	size_t k = first + (size_t)r * (size_t)ncols;
+
+	for (; k < end && k < first + (size_t)(r + 1) * (size_t)ncols; k++)
+		if (sc->v[k].flags & SCENE_MARKED)
+			return 1;
+	return 0;
+}
+
+/*
+ * A table from *i: its cells, the first row bold when SCENE_EMPH; a
+ * column of numbers (below its header) right-aligned, so that units
+ * line up; a row with a SCENE_MARKED cell highlighted and bold (the
+ * player who asked, in a leaderboard).
+ */
 static int table_draw(struct painter *p, cairo_t *cr, size_t *i, double x, double y, int w)
 {
 	const struct scene *sc = p->sc;
 	int ncols = sc->v[*i].a < 1 ? 1 : sc->v[*i].a > 32 ? 32 : sc->v[*i].a;
 	int head = (sc->v[*i].flags & SCENE_EMPH) != 0, cwid[32] = { 0 }, total = 0, c, r;
+	int num[32], tw;
 	size_t first = *i + 1, end, j;
 	double cx;
 
+	for (c = 0; c < ncols; c++)
+		num[c] = -1;	/* not known yet */
 	for (end = first; end < sc->n && sc->v[end].kind == SCENE_CELL; end++)
 		;
 	for (j = first; j < end; j++) {
-		int tw;
+		int hd = head && j - first < (size_t)ncols;
+		int bold = hd || row_marked(sc, first, end, ncols, (int)((j - first) / (size_t)ncols));
 
 		c = (int)((j - first) % (size_t)ncols);
-		pnt_text_set(p, sc->v[j].text, head && j - first < (size_t)ncols ? F_HEAD : F_CELL, 0, 0,
-			     PANGO_ALIGN_LEFT, &tw);
+		pnt_text_set(p, sc->v[j].text, bold ? F_HEAD : F_CELL, 0, 0, PANGO_ALIGN_LEFT, &tw);
 		if (tw + 20 > cwid[c])
 			cwid[c] = tw + 20;
+		if (!hd && sc->v[j].text && *sc->v[j].text && numeric(sc->v[j].text) >= 0)
+			num[c] = num[c] != 0 && numeric(sc->v[j].text);
 	}
 	for (c = 0; c < ncols; c++)
 		total += cwid[c];
@@ -209,16 +251,25 @@ static int table_draw(struct painter *p, cairo_t *cr, size_t *i, double x, doubl
 			cwid[c] = cwid[c] * w / total;
 	for (j = first, r = 0; j < end; r++) {
 		double ry = y + r * ROW_H;
+		int marked = row_marked(sc, first, end, ncols, r), hd = r == 0 && head;
 
-		if (r == 0 && head)
+		if (hd)
 			pnt_set_rgb(cr, pnt_swatch_of(SCOL_NONE)->rgb);
 		else
-			pnt_set_rgb(cr, r % 2 ? PANEL : CARD);
+			pnt_set_rgb(cr, marked ? MARKROW : r % 2 ? PANEL : CARD);
 		cairo_rectangle(cr, x, ry, total < w ? total : w, ROW_H);
 		cairo_fill(cr);
+		if (marked) {
+			cairo_rectangle(cr, x, ry, 5, ROW_H);
+			pnt_set_rgb(cr, HILITE);
+			cairo_fill(cr);
+		}
 		for (c = 0, cx = x; c < ncols && j < end; c++, j++) {
-			pnt_line_draw(p, cr, sc->v[j].text, r == 0 && head ? F_HEAD : F_CELL, cx + 10,
-				      ry + (ROW_H - 21) / 2.0, cwid[c] - 14, INK);
+			int right = num[c] == 1;
+
+			pnt_text_set(p, sc->v[j].text, hd || marked ? F_HEAD : F_CELL, cwid[c] - 14, 1,
+				     right ? PANGO_ALIGN_RIGHT : PANGO_ALIGN_LEFT, NULL);
+			pnt_text_draw(p, cr, cx + (right ? 4 : 10), ry + (ROW_H - 21) / 2.0, INK);
 			cx += cwid[c];
 		}
 	}
@@ -370,7 +421,11 @@ int pnt_blocks(struct painter *p, cairo_t *cr, size_t *i, double x, double y, in
 			y += gap;
 			h = table_draw(p, cr, i, x, y, w);
 			break;
-		default:	/* a pip, zone, mark or cell out of place */
+		case SCENE_CHART:
+			y += gap;
+			h = pnt_chart_draw(p, cr, i, x, y, w);
+			break;
+		default:	/* a pip, zone, mark, cell or point out of place */
 			(*i)++;
 			continue;
 		}

@@ -67,6 +67,12 @@ void paint_inject_failures(unsigned n);
 
 /* The RGB the painter fills colour c with (tests probe the pixels). */
 void paint_rgb(enum scene_colour c, unsigned char rgb[3]);
+/* The RGB of a chart's band of colour c (SCOL_NONE: the default blue) on
+ * the plot's ground, and of its line (tests probe the pixels). */
+void paint_band_rgb(enum scene_colour c, unsigned char rgb[3]);
+void paint_line_rgb(enum scene_colour c, unsigned char rgb[3]);
+/* The RGB of a table's row holding a SCENE_MARKED cell. */
+void paint_row_rgb(unsigned char rgb[3]);
 
 /*
  * The painter's scratch memory: a picture's pixels and its PNG rows, kept

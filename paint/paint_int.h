@@ -3,7 +3,8 @@
  * page's measures, the colours of its furniture, the fonts, the painter's
  * state for one picture, and the functions one room calls in another, each
  * named pnt_.  paint.c runs a picture; text.c keeps and sets texts;
- * cards.c draws colours, shapes and pieces; blocks.c runs the display list.
+ * cards.c draws colours, shapes and pieces; chart.c draws line charts;
+ * blocks.c runs the display list.
  */
 #ifndef PAINT_PAINT_INT_H
 #define PAINT_PAINT_INT_H
@@ -51,6 +52,7 @@ static const unsigned char FAINT[3] = { 0x6E, 0x62, 0x4B };
 static const unsigned char EDGE[3] = { 0xA8, 0x99, 0x78 };
 static const unsigned char ACCENT[3] = { 0xB0, 0x3A, 0x2E };	/* whose turn */
 static const unsigned char HILITE[3] = { 0xD4, 0xA7, 0x2C };
+static const unsigned char MARKROW[3] = { 0xF6, 0xE6, 0xB4 };	/* a table's marked row */
 
 enum font { F_TITLE, F_TEXT, F_BOLD, F_NOTE, F_AREA, F_LABEL, F_CARD, F_BAND, F_SUB, F_CORNER,
 	    F_CHIP, F_CHIPV, F_PIP, F_MARK, F_NUM, F_CELL, F_HEAD, F_COUNT };
@@ -96,6 +98,9 @@ int pnt_card_height(struct painter *p, size_t i);
 void pnt_card_draw(struct painter *p, cairo_t *cr, size_t i, double x, double y, int h);
 int pnt_chip_width(struct painter *p, const struct scene_item *it);
 void pnt_chip_draw(struct painter *p, cairo_t *cr, size_t i, double x, double y, int w);
+
+/* chart.c: line charts */
+int pnt_chart_draw(struct painter *p, cairo_t *cr, size_t *i, double x, double y, int w);
 
 /* blocks.c: the display list */
 int pnt_blocks(struct painter *p, cairo_t *cr, size_t *i, double x, double y, int w,

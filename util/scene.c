@@ -3,6 +3,7 @@
  */
 #include "util/scene.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +16,7 @@ static const char *const kind_names[SCENE_KIND_COUNT] = {
 	[SCENE_END] = "end", [SCENE_ROW] = "row", [SCENE_CARD] = "card",
 	[SCENE_CHIP] = "chip", [SCENE_PIP] = "pip", [SCENE_TRACK] = "track",
 	[SCENE_ZONE] = "zone", [SCENE_MARK] = "mark", [SCENE_TABLE] = "table",
-	[SCENE_CELL] = "cell",
+	[SCENE_CELL] = "cell", [SCENE_CHART] = "chart", [SCENE_POINT] = "point",
 };
 
 void scene_init(struct scene *sc)
@@ -221,7 +222,7 @@ void scene_table(struct scene *sc, int ncols, unsigned flags)
 	it->flags = (uint16_t)(flags & SCENE_FLAGS_ALL);
 }
 
-void scene_cell(struct scene *sc, const char *fmt, ...)
+struct scene_item *scene_cell(struct scene *sc, const char *fmt, ...)
 {
 	struct scene_item *it = add(sc, SCENE_CELL, SCOL_NONE);
 	va_list ap;
@@ -229,6 +230,102 @@ void scene_cell(struct scene *sc, const char *fmt, ...)
 	va_start(ap, fmt);
 	it->text = vfmt(fmt, ap);
 	va_end(ap);
+	return it;
+}
+
+struct scene_item *scene_chart(struct scene *sc, enum scene_colour c, const char *title,
+			       const char *y_label)
+{
+	struct scene_item *it = add(sc, SCENE_CHART, c);
+
+	it->text = cut_dup(title ? title : "");
+	it->sub = cut_dup(y_label ? y_label : "");
+	return it;
+}
+
+void scene_number(double v, char out[32])
+{
+	double a = fabs(v);
+	int dec;
+	char *p;
+
+	if (!isfinite(v)) {
+		snprintf(out, 32, "?");
+		return;
+	}
+	if (a == 0) {
+		snprintf(out, 32, "0");	/* never "-0" */
+		return;
+	}
+	if (a >= 1e6 || a < 1e-3) {
+		snprintf(out, 32, "%.3g", v);
+		return;
+	}
+	dec = a >= 100 ? 0 : a >= 10 ? 1 : a >= 1 ? 2 : a >= 0.1 ? 3 : a >= 0.01 ? 4 : 5;
+	snprintf(out, 32, "%.*f", dec, v);
+	if (dec) {
+		/* no needless zeros: "25.30" -> "25.3", "2.00" -> "2" */
+		p = out + strlen(out) - 1;
+		while (*p == '0')
+			*p-- = '\0';
+		if (*p == '.')
+			*p = '\0';
+	}
+	if (!strcmp(out, "-0"))
+		snprintf(out, 32, "0");
+}
+
+/* The index of the chart the scene's last items belong to, or -1. */
+static long last_chart(const struct scene *sc)
+{
+	size_t i = sc->n;
+
+	while (i > 0 && sc->v[i - 1].kind == SCENE_POINT && sc->n - i <= SCENE_CHART_POINTS)
+		i--;
+	if (i > 0 && sc->v[i - 1].kind == SCENE_CHART)
+		return (long)(i - 1);
+	return -1;
+}
+
+static int point_ok(double y, double lo, double hi)
+{
+	return isfinite(y) && isfinite(lo) && isfinite(hi) && fabs(y) <= SCENE_CHART_ABS &&
+	       fabs(lo) <= SCENE_CHART_ABS && fabs(hi) <= SCENE_CHART_ABS && lo <= y && y <= hi;
+}
+
+/* Its printed numbers, from y, lo and hi (corner, sub). */
+static void point_print(struct scene_item *it)
+{
+	char a[32], b[32];
+
+	scene_number(it->y, a);
+	it->corner = xstrdup(a);
+	if (it->lo != it->y || it->hi != it->y) {
+		scene_number(it->lo, a);
+		scene_number(it->hi, b);
+		size_t n = strlen(a) + strlen(b) + 4;
+
+		it->sub = xmalloc(n);
+		snprintf(it->sub, n, "%s\xE2\x80\x93%s", a, b);	/* an en dash */
+	}
+}
+
+int scene_chart_point(struct scene *sc, const char *x_label, double y, double lo, double hi)
+{
+	long c = last_chart(sc);
+	struct scene_item *it;
+
+	if (c < 0 || sc->v[c].count >= SCENE_CHART_POINTS || !point_ok(y, lo, hi) ||
+	    sc->n >= SCENE_MAX_ITEMS)
+		return -1;
+	sc->v[c].count++;
+	it = add(sc, SCENE_POINT, SCOL_NONE);
+	it->text = cut_dup(x_label ? x_label : "");
+	it->y = y;
+	it->lo = lo;
+	it->hi = hi;
+	point_print(it);
+	return 0;
 }
 
 void scene_initial(const char *name, char out[8])
@@ -331,6 +428,11 @@ json_t *scene_to_json(const struct scene *sc)
 			json_object_set_new(o, "cn", json_string(it->corner));
 		if (it->alt)
 			json_object_set_new(o, "alt", json_string(it->alt));
+		if (it->kind == SCENE_POINT) {
+			json_object_set_new(o, "y", json_real(it->y));
+			json_object_set_new(o, "lo", json_real(it->lo));
+			json_object_set_new(o, "hi", json_real(it->hi));
+		}
 		json_array_append_new(a, o);
 	}
 	return a;
@@ -365,9 +467,32 @@ static int get_str(const json_t *o, const char *key, char **out)
 	return 0;
 }
 
+static int get_num(const json_t *o, const char *key, double *out)
+{
+	const json_t *v = json_object_get(o, key);
+
+	if (!json_is_number(v))
+		return -1;
+	*out = json_number_value(v);
+	return 0;
+}
+
+/* A point's values, checked as scene_chart_point checks them, under the
+ * chart it follows (*chart, -1 when none). */
+static int point_from_json(struct scene *sc, const json_t *o, struct scene_item *it, long chart)
+{
+	if (chart < 0 || sc->v[chart].count >= SCENE_CHART_POINTS || get_num(o, "y", &it->y) ||
+	    get_num(o, "lo", &it->lo) || get_num(o, "hi", &it->hi) ||
+	    !point_ok(it->y, it->lo, it->hi))
+		return -1;
+	sc->v[chart].count++;
+	return 0;
+}
+
 int scene_from_json(struct scene *sc, const json_t *j, struct buf *err)
 {
 	size_t i;
+	long chart = -1;
 
 	scene_init(sc);
 	if (!json_is_array(j) || json_array_size(j) > SCENE_MAX_ITEMS) {
@@ -393,11 +518,29 @@ int scene_from_json(struct scene *sc, const json_t *j, struct buf *err)
 			scene_release(sc);
 			return -1;
 		}
+		if (kind == SCENE_POINT && (chart < 0 || sc->v[chart].count >= SCENE_CHART_POINTS)) {
+			buf_setf(err, "scene item %zu is a point out of a chart, or past %d",
+				 i, SCENE_CHART_POINTS);
+			scene_release(sc);
+			return -1;
+		}
 		it = add(sc, (enum scene_kind)kind, (enum scene_colour)c);
 		it->flags = (uint16_t)f;
 		it->a = (int16_t)a;
 		it->b = (int16_t)b;
 		it->count = (int16_t)n;
+		if (kind == SCENE_CHART) {
+			it->count = 0;	/* counted again from its points */
+			chart = (long)(sc->n - 1);
+		} else if (kind == SCENE_POINT) {
+			if (point_from_json(sc, o, it, chart)) {
+				buf_setf(err, "scene item %zu is a malformed point", i);
+				scene_release(sc);
+				return -1;
+			}
+		} else {
+			chart = -1;
+		}
 		if (get_str(o, "t", &it->text) || get_str(o, "bd", &it->band) ||
 		    get_str(o, "s", &it->sub) || get_str(o, "cn", &it->corner) ||
 		    get_str(o, "alt", &it->alt)) {

@@ -17,6 +17,8 @@
  *   CARD PIP*        small coloured tags at the foot of the card
  *   TRACK ZONE* MARK*  a numbered track, shaded zones, markers on it
  *   TABLE CELL*      a table of `a` columns, the first row its header
+ *   CHART POINT*     a line chart: a value per point with its band (lo..hi),
+ *                    at most SCENE_CHART_POINTS points
  *
  * Colour is never the only carrier of meaning: the painter gives every
  * colour of enum scene_colour a shape drawn beside it, and a piece's
@@ -47,6 +49,8 @@
 #define SCENE_MAX_ITEMS 2048
 #define SCENE_TEXT_MAX 512	/* bytes of one string, NUL excluded */
 #define SCENE_SEATS 8
+#define SCENE_CHART_POINTS 200	/* points of one chart; more are refused */
+#define SCENE_CHART_ABS 1e15	/* |value| of a point; beyond it refused */
 
 /* The painter's palette.  Each colour also has a shape (paint.c). */
 enum scene_colour {
@@ -82,7 +86,15 @@ enum scene_kind {
 	SCENE_ZONE,	/* a..b: positions; colour; text: its label */
 	SCENE_MARK,	/* a: position; colour; text: 1-3 letters; alt: who */
 	SCENE_TABLE,	/* a: columns; flags SCENE_EMPH: the first row is a header */
-	SCENE_CELL,	/* text */
+	SCENE_CELL,	/* text; flags SCENE_MARKED: its row is highlighted
+			 * (the asking player in a leaderboard) */
+	SCENE_CHART,	/* text: title; sub: the value's name (the y axis);
+			 * band: what the band means ("" none); corner: the
+			 * note shown when it has no points; colour: the line's;
+			 * count: its points */
+	SCENE_POINT,	/* text: its x label ("12 Mar"); y, lo, hi; corner: y
+			 * as printed; sub: "lo–hi" as printed (none when
+			 * lo == hi == y) */
 	SCENE_KIND_COUNT
 };
 
@@ -114,6 +126,7 @@ struct scene_item {
 	int16_t a, b;
 	int16_t count;
 	char *text, *band, *sub, *corner, *alt;
+	double y, lo, hi;	/* POINT only */
 };
 
 struct scene {
@@ -154,7 +167,32 @@ void scene_zone(struct scene *sc, int from, int to, enum scene_colour c, const c
 struct scene_item *scene_mark(struct scene *sc, int pos, enum scene_colour c,
 			      const char *label, const char *alt);
 void scene_table(struct scene *sc, int ncols, unsigned flags);
-void scene_cell(struct scene *sc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A cell of the last table; set SCENE_MARKED in its flags to highlight
+ * its row. */
+struct scene_item *scene_cell(struct scene *sc, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/*
+ * A line chart (a player's rating over time): the line through each
+ * point's y, over a translucent band from its lo to its hi (the rating's
+ * uncertainty), x labels thinned to fit, the last value written beside
+ * its point.  colour: the line's (SCOL_NONE: the painter's blue).  Set the
+ * band's legend and the note of an empty chart with scene_set_band and
+ * scene_set_corner on the item returned.
+ */
+struct scene_item *scene_chart(struct scene *sc, enum scene_colour c, const char *title,
+			       const char *y_label);
+/*
+ * A point of the last chart, after the ones before it (left to right).
+ * Returns 0, or -1 and adds nothing when the scene's last item is no chart
+ * or point, when the chart has SCENE_CHART_POINTS already (the caller
+ * keeps the most recent ones), when a value is not finite or beyond
+ * SCENE_CHART_ABS, or when lo <= y <= hi does not hold.
+ */
+int scene_chart_point(struct scene *sc, const char *x_label, double y, double lo, double hi);
+/* v as charts print it (3 significant digits or more, no needless
+ * zeros: "1523", "25.3", "0.0042", "1.2e+12"). */
+void scene_number(double v, char out[32]);
 
 /* The first character of name (a whole UTF-8 sequence; ASCII letters in
  * upper case) into out, for a player's marker: "ana" -> "A". */
@@ -184,7 +222,8 @@ void scene_texts(const struct scene *sc, struct buf *out);
  * of {"k": kind, ...} objects.  scene_to_json returns a new reference;
  * scene_from_json fills an empty sc and returns 0, or -1 with err on any
  * malformed value (unknown kind or colour, a string too long or not UTF-8,
- * too many items), sc left empty.
+ * too many items, a point out of a chart or past SCENE_CHART_POINTS, a
+ * value scene_chart_point would refuse), sc left empty.
  */
 json_t *scene_to_json(const struct scene *sc);
 int scene_from_json(struct scene *sc, const json_t *j, struct buf *err);
