@@ -2127,8 +2127,8 @@ static void test_migrate_from_v1(void **state)
 	assert_int_equal(raw_int(f->path, "PRAGMA user_version"), 1);
 
 	f->s = open_ok(f->path, &f->err);
-	assert_int_equal(store_sqlite_schema_version(), 5);
-	assert_int_equal(raw_int(f->path, "PRAGMA user_version"), 5);
+	assert_int_equal(store_sqlite_schema_version(), 6);
+	assert_int_equal(raw_int(f->path, "PRAGMA user_version"), 6);
 	/* an older tabula's file is adopted: stamped as tabula's */
 	assert_int_equal(raw_int(f->path, "PRAGMA application_id"), STORE_APPLICATION_ID);
 	session_rec_init(&got);
@@ -2150,7 +2150,7 @@ static void test_migrate_from_v1(void **state)
 	mk_action(&act, 2, "z2");
 	commit_ok(f, &c);
 	reopen(f);
-	assert_int_equal(raw_int(f->path, "PRAGMA user_version"), 5);
+	assert_int_equal(raw_int(f->path, "PRAGMA user_version"), 6);
 	session_rec_release(&got);
 	get_ok(f, 7, &got);
 	assert_null(got.votes);
@@ -2195,7 +2195,7 @@ static void test_migrate_from_v2(void **state)
 	assert_int_equal(raw_int(f->path, "PRAGMA user_version"), 2);
 
 	f->s = open_ok(f->path, &f->err);
-	assert_int_equal(raw_int(f->path, "PRAGMA user_version"), 5);
+	assert_int_equal(raw_int(f->path, "PRAGMA user_version"), 6);
 	assert_int_equal(raw_int(f->path, "PRAGMA application_id"), STORE_APPLICATION_ID);
 	assert_int_equal(raw_int(f->path, "SELECT count(*) FROM sqlite_master"
 				 " WHERE type = 'index' AND name = 'sessions_due'"), 1);
@@ -2222,7 +2222,7 @@ static void test_migrate_from_v2(void **state)
 	got.due = 4000;
 	save_session(f, &got);
 	reopen(f);
-	assert_int_equal(raw_int(f->path, "PRAGMA user_version"), 5);
+	assert_int_equal(raw_int(f->path, "PRAGMA user_version"), 6);
 	session_rec_release(&got);
 	get_ok(f, 7, &got);
 	assert_int_equal(got.due, 4000);
@@ -2276,7 +2276,7 @@ static void test_migrate_from_v3(void **state)
 	assert_int_equal(raw_int(f->path, "PRAGMA application_id"), 0);
 
 	f->s = open_ok(f->path, &f->err);
-	assert_int_equal(raw_int(f->path, "PRAGMA user_version"), 5);
+	assert_int_equal(raw_int(f->path, "PRAGMA user_version"), 6);
 	assert_int_equal(raw_int(f->path, "PRAGMA application_id"), STORE_APPLICATION_ID);
 	assert_int_equal(raw_int(f->path, "SELECT count(*) FROM sqlite_master WHERE"
 				 " type = 'index' AND name IN ('seats_user', 'sessions_lobbies')"),
@@ -3133,6 +3133,46 @@ struct dump_text {
 	long n;
 };
 
+/* The records of finished games and ratings, one line each. */
+static void dump_line_ratings(struct dump_text *d, const struct store_item *it)
+{
+	const struct result_rec *r = it->result;
+	const struct rating_rec *x = it->rating;
+	const struct rating_point_rec *p = it->point;
+	int i;
+
+	switch (it->kind) {
+	case STORE_ITEM_RESULT:
+		buf_printf(&d->b, "R %lld %s %s %s %s %s %lld %lld %lld %d\n",
+			   (long long)r->session, r->platform, r->room, r->community, r->game,
+			   r->options, (long long)r->created, (long long)r->finished_at,
+			   (long long)r->moves, r->rated);
+		for (i = 0; i < r->nseats; i++)
+			buf_printf(&d->b, " rs %d %s %s %d %d %lld %d %d %d\n", r->seats[i].seat,
+				   r->seats[i].player, r->seats[i].name, r->seats[i].is_bot,
+				   r->seats[i].place, (long long)r->seats[i].score,
+				   r->seats[i].winner, r->seats[i].nwinners, r->seats[i].last);
+		break;
+	case STORE_ITEM_RATING:
+		buf_printf(&d->b, "G %s|%s|%s|%s|%s %.17g %.17g %.17g %lld %.17g %lld %lld %lld"
+			   " %lld %lld\n", x->platform, x->scope, x->game, x->player, x->name,
+			   x->mu, x->sigma, x->conservative, (long long)x->games, x->wins,
+			   (long long)x->place_sum, (long long)x->score_sum,
+			   (long long)x->best_score, (long long)x->streak, (long long)x->last_at);
+		break;
+	case STORE_ITEM_POINT:
+		buf_printf(&d->b, "P %s|%s|%s|%s %lld %lld %.17g %.17g\n", p->platform, p->scope,
+			   p->game, p->player, (long long)p->session, (long long)p->at, p->mu,
+			   p->sigma);
+		break;
+	case STORE_ITEM_PLAYER:
+		buf_printf(&d->b, "H %s|%s %d\n", it->key, it->value, it->hidden);
+		break;
+	default:
+		fail_msg("unknown record kind %d", (int)it->kind);
+	}
+}
+
 static int dump_line(void *ctx, const struct store_item *it)
 {
 	struct dump_text *d = ctx;
@@ -3165,6 +3205,9 @@ static int dump_line(void *ctx, const struct store_item *it)
 		break;
 	case STORE_ITEM_CURSOR:
 		buf_printf(&d->b, "C %s=%s\n", it->key, it->value);
+		break;
+	default:
+		dump_line_ratings(d, it);
 		break;
 	}
 	return 0;
@@ -3613,9 +3656,9 @@ static void test_pg_migrate_from_v1(void **state)
 		" VALUES ('discord', 'chan-1', '', 'n-1', 'board', 3000);"
 		"INSERT INTO cursors VALUES ('discord.seq', '99');");
 	f->s = open_ok(f->path, &f->err);
-	assert_int_equal(store_pg_schema_version(), 5);
+	assert_int_equal(store_pg_schema_version(), 6);
 	assert_int_equal(pg_int(f->path, "SELECT value::int FROM tabula_meta"
-				" WHERE key = 'schema_version'"), 5);
+				" WHERE key = 'schema_version'"), 6);
 	session_rec_init(&got);
 	get_ok(f, 7, &got);
 	assert_string_equal(got.settings, "");
