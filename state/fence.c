@@ -6,7 +6,8 @@
  * off) cannot move the position the new holder works from.  Commits get
  * the fence; a cursor_set (or cursor_delete) becomes a fenced commit of
  * just that cursor.
- * Reads, leases and claims go through.
+ * Reads, leases and claims go through, and so do hiding and forgetting a
+ * player (an operator's or a player's request, no platform position).
  */
 #include "state/store_int.h"
 

@@ -7,8 +7,9 @@
  *
  * The one write that matters is store_commit(): a session's new snapshot,
  * the moves appended to its log, the messages to send (outbox) and an
- * optional cursor, all in one transaction.  Nothing is sent before it
- * returns 0; if it fails, nothing of it is stored.
+ * optional cursor, all in one transaction, and when a game ends its result
+ * and the ratings it moves (so a game is rated once or not at all).
+ * Nothing is sent before it returns 0; if it fails, nothing of it is stored.
  *
  * Return values: 0 success, -1 error with err filled; lookups return 1 found,
  * 0 not found, -1 error.  store_commit() tells two failures apart, because
@@ -502,7 +503,8 @@ struct store *store_fence_wrap(struct store *inner, const char *lease, const cha
 int store_migrate(struct store *from, struct store *to, struct buf *err);
 
 /* Wraps inner so that the write numbered fail_at (1-based: commit,
- * outbox_done, cursor_set, cursor_delete count as writes) and every later
+ * outbox_done, cursor_set, cursor_delete, player_hide, player_forget count
+ * as writes) and every later
  * one fail without touching inner, until store_fault_heal().  Takes
  * ownership of inner. */
 struct store *store_fault_wrap(struct store *inner, int fail_at);
