@@ -56,8 +56,10 @@ const char *const sqlite_ratings_sql[ST_COUNT - ST_RATINGS_FIRST] = {
 		" AND NOT EXISTS (SELECT 1 FROM players p WHERE p.platform = r.platform"
 		"  AND p.player = r.player AND p.hidden = 1)"
 		" ORDER BY r.conservative DESC, r.player LIMIT ?5",
+	/* without statistics SQLite prefers the covering primary key
+	 * (platform, scope: every player of the scope, 1 ms at 10,000) */
 	S(ST_PLAYER_RATINGS) =
-		"SELECT " ROWS_RATING_COLS " FROM ratings"
+		"SELECT " ROWS_RATING_COLS " FROM ratings INDEXED BY ratings_player"
 		" WHERE platform = ?1 AND player = ?3 AND scope = ?2 ORDER BY game",
 	S(ST_RATING_POINTS) =
 		"SELECT " ROWS_POINT_COLS " FROM (SELECT " ROWS_POINT_COLS " FROM rating_history"
