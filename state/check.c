@@ -4,6 +4,7 @@
  */
 #include "state/store_int.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <string.h>
 #include <time.h>
@@ -63,6 +64,92 @@ static int check_session(const struct session_rec *s, struct buf *err)
 		if (CHECK_FIELD(&s->seats[i], user, "seat user") ||
 		    CHECK_FIELD(&s->seats[i], name, "seat name"))
 			return -1;
+	return 0;
+}
+
+static int check_key(const char *platform, size_t np, const char *scope, size_t ns,
+		     const char *game, size_t ng, const char *player, size_t nplayer,
+		     struct buf *err)
+{
+	if (check_field(platform, np, "rating platform", err) ||
+	    check_field(scope, ns, "rating scope", err) ||
+	    check_field(game, ng, "rating game", err) ||
+	    check_field(player, nplayer, "rating player", err))
+		return -1;
+	if (!player[0]) {
+		seterr(err, "store: a rating without a player");
+		return -1;
+	}
+	return 0;
+}
+
+#define CHECK_KEY(x) check_key((x)->platform, sizeof((x)->platform), (x)->scope, \
+			       sizeof((x)->scope), (x)->game, sizeof((x)->game), \
+			       (x)->player, sizeof((x)->player), err)
+
+static int check_result(const struct store_commit *c, struct buf *err)
+{
+	const struct store_result *sr = c->result;
+	const struct result_rec *r = sr->result;
+	size_t i;
+
+	if (!r) {
+		seterr(err, "store: a store_result without its result");
+		return -1;
+	}
+	if (CHECK_FIELD(r, platform, "result platform") || CHECK_FIELD(r, room, "result room") ||
+	    CHECK_FIELD(r, community, "result community") || CHECK_FIELD(r, game, "result game") ||
+	    CHECK_FIELD(r, options, "result options"))
+		return -1;
+	if (r->session < 0 || (r->session == 0 && !c->session)) {
+		seterr(err, "store: a result needs its session");
+		return -1;
+	}
+	if (c->session && c->session->id && r->session && r->session != c->session->id) {
+		seterr(err, "store: the result of session %lld committed with session %lld",
+		       (long long)r->session, (long long)c->session->id);
+		return -1;
+	}
+	if (r->nseats < 0 || r->nseats > STORE_MAX_SEATS) {
+		seterr(err, "store: a result with %d seats (at most %d)", r->nseats, STORE_MAX_SEATS);
+		return -1;
+	}
+	for (i = 0; i < (size_t)r->nseats; i++) {
+		const struct result_seat_rec *t = &r->seats[i];
+
+		if (CHECK_FIELD(t, player, "result player") || CHECK_FIELD(t, name, "result name"))
+			return -1;
+		if (t->seat < 0 || t->place < 1 || t->nwinners < 0) {
+			seterr(err, "store: result seat %d: seat, place or winners out of range",
+			       t->seat);
+			return -1;
+		}
+	}
+	if ((sr->nratings && !sr->ratings) || (sr->npoints && !sr->points)) {
+		seterr(err, "store: ratings or points counted but missing");
+		return -1;
+	}
+	for (i = 0; i < sr->nratings; i++) {
+		const struct rating_rec *x = &sr->ratings[i];
+
+		if (CHECK_KEY(x) || CHECK_FIELD(x, name, "rating name"))
+			return -1;
+		if (!isfinite(x->mu) || !isfinite(x->sigma) || !isfinite(x->wins) ||
+		    x->read_games < 0) {
+			seterr(err, "store: the rating of %s is not a finite number", x->player);
+			return -1;
+		}
+	}
+	for (i = 0; i < sr->npoints; i++) {
+		const struct rating_point_rec *x = &sr->points[i];
+
+		if (CHECK_KEY(x))
+			return -1;
+		if (!isfinite(x->mu) || !isfinite(x->sigma)) {
+			seterr(err, "store: a rating point of %s is not a finite number", x->player);
+			return -1;
+		}
+	}
 	return 0;
 }
 
@@ -135,6 +222,8 @@ int store_check_commit(const struct store_commit *c, struct buf *err)
 		return -1;
 	if (c->fence_lease && (store_check_name(c->fence_lease, "a fence lease", err) ||
 			       store_check_name(c->fence_holder, "a fence holder", err)))
+		return -1;
+	if (c->result && check_result(c, err))
 		return -1;
 	return 0;
 }

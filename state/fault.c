@@ -204,6 +204,63 @@ static int fault_import(struct store *s, struct store *from, struct buf *err)
 	return inner->ops->import(inner, from, err);
 }
 
+/* ---- finished games and ratings: passed on ---- */
+
+static int fault_ratings_get(struct store *s, const char *platform, const char *scope,
+			   const char *game, const char *const *players, size_t n,
+			   struct rating_rec *out, struct buf *err)
+{
+	return store_ratings_get(fault_downcast(s)->inner, platform, scope, game, players, n, out, err);
+}
+
+static int fault_leaderboard(struct store *s, const char *platform, const char *scope,
+			   const char *game, int64_t min_games, int limit, store_rating_cb cb,
+			   void *ctx, struct buf *err)
+{
+	return store_leaderboard(fault_downcast(s)->inner, platform, scope, game, min_games, limit, cb, ctx, err);
+}
+
+static int fault_player_ratings(struct store *s, const char *platform, const char *scope,
+			      const char *player, store_rating_cb cb, void *ctx, struct buf *err)
+{
+	return store_player_ratings(fault_downcast(s)->inner, platform, scope, player, cb, ctx, err);
+}
+
+static int fault_rating_points(struct store *s, const char *platform, const char *scope,
+			     const char *game, const char *player, int limit, store_point_cb cb,
+			     void *ctx, struct buf *err)
+{
+	return store_rating_points(fault_downcast(s)->inner, platform, scope, game, player, limit, cb, ctx, err);
+}
+
+static int fault_results_recent(struct store *s, const char *platform, const char *room,
+			      int limit, store_result_cb cb, void *ctx, struct buf *err)
+{
+	return store_results_recent(fault_downcast(s)->inner, platform, room, limit, cb, ctx, err);
+}
+
+static int fault_result_get(struct store *s, int64_t session, struct result_rec *out,
+			  struct buf *err)
+{
+	return store_result_get(fault_downcast(s)->inner, session, out, err);
+}
+
+static int fault_player_hide(struct store *s, const char *platform, const char *player,
+			   int hidden, struct buf *err)
+{
+	if (fault_hit(fault_downcast(s), err))
+		return -1;
+	return store_player_hide(fault_downcast(s)->inner, platform, player, hidden, err);
+}
+
+static int fault_player_forget(struct store *s, const char *platform, const char *player,
+			     struct buf *err)
+{
+	if (fault_hit(fault_downcast(s), err))
+		return -1;
+	return store_player_forget(fault_downcast(s)->inner, platform, player, err);
+}
+
 static const struct store_ops fault_ops = {
 	.api_version = STORE_API_VERSION,
 	.name = "fault",
@@ -230,6 +287,14 @@ static const struct store_ops fault_ops = {
 	.outbox_claim = fault_outbox_claim,
 	.dump = fault_dump,
 	.import = fault_import,
+	.ratings_get = fault_ratings_get,
+	.leaderboard = fault_leaderboard,
+	.player_ratings = fault_player_ratings,
+	.rating_points = fault_rating_points,
+	.results_recent = fault_results_recent,
+	.result_get = fault_result_get,
+	.player_hide = fault_player_hide,
+	.player_forget = fault_player_forget,
 };
 
 struct store *store_fault_wrap(struct store *inner, int fail_at)

@@ -6,7 +6,8 @@
  * off) cannot move the position the new holder works from.  Commits get
  * the fence; a cursor_set (or cursor_delete) becomes a fenced commit of
  * just that cursor.
- * Reads, leases and claims go through.
+ * Reads, leases and claims go through, and so do hiding and forgetting a
+ * player (an operator's or a player's request, no platform position).
  */
 #include "state/store_int.h"
 
@@ -185,6 +186,59 @@ static int fence_import(struct store *s, struct store *from, struct buf *err)
 	return -1;
 }
 
+/* ---- finished games and ratings: passed on ---- */
+
+static int fence_ratings_get(struct store *s, const char *platform, const char *scope,
+			   const char *game, const char *const *players, size_t n,
+			   struct rating_rec *out, struct buf *err)
+{
+	return store_ratings_get(inner_of(s), platform, scope, game, players, n, out, err);
+}
+
+static int fence_leaderboard(struct store *s, const char *platform, const char *scope,
+			   const char *game, int64_t min_games, int limit, store_rating_cb cb,
+			   void *ctx, struct buf *err)
+{
+	return store_leaderboard(inner_of(s), platform, scope, game, min_games, limit, cb, ctx, err);
+}
+
+static int fence_player_ratings(struct store *s, const char *platform, const char *scope,
+			      const char *player, store_rating_cb cb, void *ctx, struct buf *err)
+{
+	return store_player_ratings(inner_of(s), platform, scope, player, cb, ctx, err);
+}
+
+static int fence_rating_points(struct store *s, const char *platform, const char *scope,
+			     const char *game, const char *player, int limit, store_point_cb cb,
+			     void *ctx, struct buf *err)
+{
+	return store_rating_points(inner_of(s), platform, scope, game, player, limit, cb, ctx, err);
+}
+
+static int fence_results_recent(struct store *s, const char *platform, const char *room,
+			      int limit, store_result_cb cb, void *ctx, struct buf *err)
+{
+	return store_results_recent(inner_of(s), platform, room, limit, cb, ctx, err);
+}
+
+static int fence_result_get(struct store *s, int64_t session, struct result_rec *out,
+			  struct buf *err)
+{
+	return store_result_get(inner_of(s), session, out, err);
+}
+
+static int fence_player_hide(struct store *s, const char *platform, const char *player,
+			   int hidden, struct buf *err)
+{
+	return store_player_hide(inner_of(s), platform, player, hidden, err);
+}
+
+static int fence_player_forget(struct store *s, const char *platform, const char *player,
+			     struct buf *err)
+{
+	return store_player_forget(inner_of(s), platform, player, err);
+}
+
 static const struct store_ops fence_ops = {
 	.api_version = STORE_API_VERSION,
 	.name = "fence",
@@ -212,6 +266,14 @@ static const struct store_ops fence_ops = {
 	.outbox_claim = fence_outbox_claim,
 	.dump = fence_dump,
 	.import = fence_import,
+	.ratings_get = fence_ratings_get,
+	.leaderboard = fence_leaderboard,
+	.player_ratings = fence_player_ratings,
+	.rating_points = fence_rating_points,
+	.results_recent = fence_results_recent,
+	.result_get = fence_result_get,
+	.player_hide = fence_player_hide,
+	.player_forget = fence_player_forget,
 };
 
 struct store *store_fence_wrap(struct store *inner, const char *lease, const char *holder)

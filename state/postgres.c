@@ -68,7 +68,7 @@ int store_pg_schema_version(void)
 	"platform, room, game, options, creator, locale, status, seed, created," \
 	" updated, state, version, settings, due, votes"
 
-const char *const pg_stmt_sql[P_COUNT] = {
+const char *const pg_stmt_sql[P_RATINGS_FIRST] = {
 	[P_NEXT_ID] = "SELECT nextval(pg_get_serial_sequence('sessions', 'id'))",
 	[P_EXPECT] = "SELECT tabula_expect($1, $2)",
 	[P_FENCE] = "SELECT tabula_fence($1, $2)",
@@ -198,7 +198,9 @@ const char *const pg_stmt_sql[P_COUNT] = {
 		" VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
 	[P_COUNT_RECORDS] =
 		"SELECT (SELECT count(*) FROM sessions) + (SELECT count(*) FROM outbox)"
-		" + (SELECT count(*) FROM cursors)",
+		" + (SELECT count(*) FROM cursors) + (SELECT count(*) FROM results)"
+		" + (SELECT count(*) FROM ratings) + (SELECT count(*) FROM rating_history)"
+		" + (SELECT count(*) FROM players)",
 	/* after import: new ids continue after the copied ones */
 	[P_SETVAL] =
 		"SELECT setval(pg_get_serial_sequence('sessions', 'id'),"
@@ -210,6 +212,11 @@ const char *const pg_stmt_sql[P_COUNT] = {
 	[P_VERSION_OF] = "SELECT version FROM sessions WHERE id = $1 FOR SHARE",
 	[P_OUTBOX_BY_KEY] = "SELECT id FROM outbox WHERE key = $1",
 };
+
+const char *pg_stmt_text(int id)
+{
+	return id < P_RATINGS_FIRST ? pg_stmt_sql[id] : pg_ratings_sql[id - P_RATINGS_FIRST];
+}
 
 struct pg_store *pg_downcast(struct store *s)
 {
@@ -229,6 +236,15 @@ int64_t pg_row_i64(void *row, int col)
 	struct pg_row *x = row;
 
 	return pg_col_i64(x->r, x->i, col);
+}
+
+/* float8 as text: "%.17g"-like digits, or Infinity and NaN (strtod
+ * reads all of them) */
+double pg_row_f64(void *row, int col)
+{
+	struct pg_row *x = row;
+
+	return strtod(PQgetvalue(x->r, x->i, col), NULL);
 }
 
 int pg_row_is_null(void *row, int col)
@@ -257,10 +273,15 @@ static void put_text(void *ctx, const char *s)
 	pg_param_text(ctx, s);
 }
 
+static void put_f64(void *ctx, double v)
+{
+	pg_param_f64(ctx, v);
+}
+
 /* A writer that starts p afresh. */
 struct rows_writer pg_writer(struct pg_params *p)
 {
-	struct rows_writer w = { p, put_i64, put_text };
+	struct rows_writer w = { p, put_i64, put_text, put_f64 };
 
 	p->n = 0;
 	return w;
@@ -727,4 +748,12 @@ const struct store_ops pg_ops = {
 	.outbox_claim = pg_outbox_claim,
 	.dump = pg_dump,
 	.import = pg_import,
+	.ratings_get = pg_ratings_get,
+	.leaderboard = pg_leaderboard,
+	.player_ratings = pg_player_ratings,
+	.rating_points = pg_rating_points,
+	.results_recent = pg_results_recent,
+	.result_get = pg_result_get,
+	.player_hide = pg_player_hide,
+	.player_forget = pg_player_forget,
 };

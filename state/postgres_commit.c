@@ -55,6 +55,13 @@ static int commit_error(const PGresult *r, int stmt_kind, const struct store_com
 		return !strcmp(state, STATE_CONFLICT) ? STORE_CONFLICT :
 		       !strcmp(state, STATE_FENCED) ? STORE_FENCED : -1;
 	}
+	if (!strcmp(state, STATE_UNIQUE) && stmt_kind == P_RESULT_INSERT) {
+		seterr(err, "store: session %lld already has a result (a game is rated once):"
+		       " nothing stored", (long long)(c->result->result->session ?
+						      c->result->result->session :
+						      c->session ? c->session->id : 0));
+		return STORE_CONFLICT;
+	}
 	if (!strcmp(state, STATE_UNIQUE) && stmt_kind == P_ACTION_INSERT) {
 		seterr(err, "store: session %lld already has action %lld",
 		       (long long)(c->session ? c->session->id : 0),
@@ -199,6 +206,31 @@ static int commit_send(struct pg_store *ps, const struct store_commit *c, int64_
 		pg_param_text(&p, c->cursor_value);
 		SEND(P_CURSOR_SET, 0);
 	}
+	if (c->result) {
+		const struct store_result *sr = c->result;
+		int64_t rsid = sr->result->session ? sr->result->session : sid;
+		struct rows_writer w = pg_writer(&p);
+
+		rows_put_result(&w, sr->result, rsid);
+		SEND(P_RESULT_INSERT, 0);
+		for (i = 0; i < (size_t)sr->result->nseats; i++) {
+			w = pg_writer(&p);
+			rows_put_result_seat(&w, rsid, &sr->result->seats[i]);
+			SEND(P_RESULT_SEAT_INSERT, i);
+		}
+		/* tabula_rating_put raises TB001 for a row that moved */
+		for (i = 0; i < sr->nratings; i++) {
+			w = pg_writer(&p);
+			rows_put_rating(&w, &sr->ratings[i]);
+			SEND(P_RATING_PUT, i);
+		}
+		for (i = 0; i < sr->npoints; i++) {
+			w = pg_writer(&p);
+			rows_put_point(&w, &sr->points[i],
+				       sr->points[i].session ? sr->points[i].session : rsid);
+			SEND(P_POINT_INSERT, i);
+		}
+	}
 #undef SEND
 	return 0;
 }
@@ -206,7 +238,8 @@ static int commit_send(struct pg_store *ps, const struct store_commit *c, int64_
 /*
  * One pipeline, one Sync, one implicit transaction.  Order as in SQLite:
  * fence, session (checked and locked by tabula_expect) and seats,
- * truncation, actions, outbox, cursor.  The caller's records are touched
+ * truncation, actions, outbox, cursor, result (its ratings checked by
+ * tabula_rating_put).  The caller's records are touched
  * only once the Sync came back clean.
  */
 int pg_commit(struct store *s, struct store_commit *c, struct buf *err)
@@ -235,6 +268,9 @@ int pg_commit(struct store *s, struct store_commit *c, struct buf *err)
 		sid = sess->id;
 	}
 	cap = 8 + (sess ? (size_t)sess->nseats : 0) + c->nactions + c->noutbox;
+	if (c->result)
+		cap += 1 + (size_t)c->result->result->nseats + c->result->nratings +
+		       c->result->npoints;
 	sent = xcalloc(cap, sizeof(*sent));
 	if (c->noutbox)
 		ids = xcalloc(c->noutbox, sizeof(*ids));

@@ -203,7 +203,7 @@ int pg_prepare_all(struct pg_store *ps, struct buf *err)
 	}
 	for (i = 0; i < P_COUNT; i++) {
 		snprintf(name, sizeof(name), "t%d", i);
-		if (!PQsendPrepare(ps->conn, name, pg_stmt_sql[i], 0, NULL)) {
+		if (!PQsendPrepare(ps->conn, name, pg_stmt_text(i), 0, NULL)) {
 			pg_conn_error(ps, err, "preparing statements");
 			pg_disconnect(ps);
 			return -1;
@@ -226,7 +226,7 @@ int pg_prepare_all(struct pg_store *ps, struct buf *err)
 			break;
 		}
 		if (ok && !pg_ok_status(r)) {
-			pg_result_error(r, err, pg_stmt_sql[i]);
+			pg_result_error(r, err, pg_stmt_text(i));
 			ok = 0;
 		}
 		PQclear(r);
@@ -357,6 +357,14 @@ void pg_param_i64(struct pg_params *p, int64_t x)
 {
 	assert(p->n < MAX_PARAMS);
 	snprintf(p->num[p->n], sizeof(p->num[0]), "%" PRId64, x);
+	p->v[p->n] = p->num[p->n];
+	p->n++;
+}
+
+void pg_param_f64(struct pg_params *p, double x)
+{
+	assert(p->n < MAX_PARAMS);
+	snprintf(p->num[p->n], sizeof(p->num[0]), "%.17g", x);
 	p->v[p->n] = p->num[p->n];
 	p->n++;
 }

@@ -125,6 +125,8 @@ int pg_dump(struct store *s, store_item_cb cb, void *ctx, struct buf *err)
 		PQclear(r);
 		r = NULL;
 	} while (n == PAGE_ROWS);
+	if (pg_dump_ratings(ps, cb, ctx, err))
+		goto fail;
 	ret = 0;
 fail:
 	PQclear(r);
@@ -185,9 +187,9 @@ static int import_item(void *ctx, const struct store_item *it)
 		pg_param_text(&p, it->key);
 		pg_param_text(&p, it->value);
 		return import_run(ps, P_CURSOR_SET, &p, x->err);
+	default:
+		return pg_import_rating_item(ps, it, x->err) ? 1 : 0;
 	}
-	seterr(x->err, "store: unknown record kind %d", (int)it->kind);
-	return 1;
 }
 
 /* One explicit transaction on this connection (no statement of it is run
@@ -208,8 +210,8 @@ int pg_import(struct store *s, struct store *from, struct buf *err)
 	records = (long long)pg_col_i64(r, 0, 0);
 	PQclear(r);
 	if (records) {
-		seterr(err, "store: the target store is not empty (it holds %lld sessions, outbox messages"
-		       " and cursors); copy into an empty one", records);
+		seterr(err, "store: the target store is not empty (it holds %lld sessions, outbox messages,"
+		       " cursors, results, ratings and players); copy into an empty one", records);
 		goto fail;
 	}
 	buf_reset(err);

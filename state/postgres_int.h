@@ -6,7 +6,8 @@
  * running a statement); postgres_commit.c the pipelined commit and the
  * cursor writes; postgres_cluster.c leases and claims; postgres_copy.c
  * dump and import; postgres_open.c opening: tabula's claim on the schema,
- * migrations (state/schema.c), closing.
+ * migrations (state/schema.c), closing; postgres_ratings.c finished
+ * games and ratings (their statements too, after P_RATINGS_FIRST).
  */
 #ifndef STATE_POSTGRES_INT_H
 #define STATE_POSTGRES_INT_H
@@ -73,11 +74,32 @@ enum pg_stmt {
 	P_OUTBOX_BY_KEY,
 	P_CURSOR_DELETE,
 	P_CURSORS_PREFIX,
+	/* state/postgres_ratings.c's */
+	P_RATINGS_FIRST,
+	P_RESULT_INSERT = P_RATINGS_FIRST,
+	P_RESULT_SEAT_INSERT,
+	P_RATING_PUT,
+	P_POINT_INSERT,
+	P_RATING_GET,
+	P_LEADERBOARD,
+	P_PLAYER_RATINGS,
+	P_RATING_POINTS,
+	P_RESULTS_RECENT,
+	P_RESULT_GET,
+	P_PLAYER_HIDE,
+	P_FORGET,
+	P_DUMP_RESULTS,
+	P_DUMP_RATINGS,
+	P_DUMP_POINTS,
+	P_DUMP_PLAYERS,
 	P_COUNT
 };
 
-/* The SQL of each statement, prepared on every connection as "t<id>". */
-extern const char *const pg_stmt_sql[P_COUNT];
+/* The SQL of each statement, prepared on every connection as "t<id>":
+ * pg_stmt_sql's below P_RATINGS_FIRST, pg_ratings_sql's from it. */
+extern const char *const pg_stmt_sql[P_RATINGS_FIRST];
+extern const char *const pg_ratings_sql[P_COUNT - P_RATINGS_FIRST];
+const char *pg_stmt_text(int id);
 
 struct pg_store {
 	struct store base;
@@ -98,7 +120,7 @@ struct pg_store *pg_downcast(struct store *s);
 /* Parameters of one statement, as text. */
 struct pg_params {
 	const char *v[MAX_PARAMS];
-	char num[MAX_PARAMS][24];
+	char num[MAX_PARAMS][32];	/* an int64 or a double (%.17g) */
 	int n;
 };
 
@@ -108,7 +130,7 @@ struct pg_row {
 	int i;
 };
 
-#define PG_READER(x) { &(x), pg_row_i64, pg_row_is_null, pg_row_text }
+#define PG_READER(x) { &(x), pg_row_i64, pg_row_is_null, pg_row_text, pg_row_f64 }
 
 /* Whether a session read again is passed over (changed since its page). */
 typedef int (*pg_skip_fn)(const struct session_rec *rec, const void *arg, int i);
@@ -132,6 +154,7 @@ int pg_connect_now(struct pg_store *ps, struct buf *err);
 int pg_ready(struct pg_store *ps, struct buf *err);
 void pg_param_text(struct pg_params *p, const char *s);
 void pg_param_i64(struct pg_params *p, int64_t x);
+void pg_param_f64(struct pg_params *p, double x);
 int pg_send(struct pg_store *ps, enum pg_stmt id, const struct pg_params *p,
 	    struct buf *err);
 PGresult *pg_run(struct pg_store *ps, enum pg_stmt id, const struct pg_params *p, int retry,
@@ -152,6 +175,7 @@ int pg_deliver_page(struct store *s, const int64_t *ids, int n, struct session_r
 int pg_due_changed(const struct session_rec *rec, const void *arg, int i);
 int pg_read_outbox(const PGresult *r, int row, struct outbox_rec *o, struct buf *err);
 int64_t pg_row_i64(void *row, int col);
+double pg_row_f64(void *row, int col);
 int pg_row_is_null(void *row, int col);
 const char *pg_row_text(void *row, int col, size_t *len);
 
@@ -178,6 +202,30 @@ int pg_outbox_claim(struct store *s, const char *owner, const char *const *platf
 /* dump and import: state/postgres_copy.c */
 int pg_dump(struct store *s, store_item_cb cb, void *ctx, struct buf *err);
 int pg_import(struct store *s, struct store *from, struct buf *err);
+
+/* finished games and ratings: state/postgres_ratings.c */
+int pg_ratings_get(struct store *s, const char *platform, const char *scope,
+		   const char *game, const char *const *players, size_t n,
+		   struct rating_rec *out, struct buf *err);
+int pg_leaderboard(struct store *s, const char *platform, const char *scope,
+		   const char *game, int64_t min_games, int limit, store_rating_cb cb,
+		   void *ctx, struct buf *err);
+int pg_player_ratings(struct store *s, const char *platform, const char *scope,
+		      const char *player, store_rating_cb cb, void *ctx, struct buf *err);
+int pg_rating_points(struct store *s, const char *platform, const char *scope,
+		     const char *game, const char *player, int limit, store_point_cb cb,
+		     void *ctx, struct buf *err);
+int pg_results_recent(struct store *s, const char *platform, const char *room,
+		      int limit, store_result_cb cb, void *ctx, struct buf *err);
+int pg_result_get(struct store *s, int64_t session, struct result_rec *out,
+		  struct buf *err);
+int pg_player_hide(struct store *s, const char *platform, const char *player,
+		   int hidden, struct buf *err);
+int pg_player_forget(struct store *s, const char *platform, const char *player,
+		     struct buf *err);
+int pg_dump_ratings(struct pg_store *ps, store_item_cb cb, void *ctx, struct buf *err);
+int pg_import_rating_item(struct pg_store *ps, const struct store_item *it,
+			  struct buf *err);
 
 /* state/postgres_open.c */
 void pg_close(struct store *s);

@@ -225,3 +225,152 @@ void rows_put_outbox_copy(const struct rows_writer *w, const struct outbox_rec *
 	else
 		w->text(w->ctx, NULL);
 }
+
+/* ------------------------------------------- finished games and ratings */
+
+static int result_cols(const struct rows_reader *r, struct result_rec *out, struct buf *err)
+{
+	memset(out, 0, sizeof(*out));
+	out->session = r->i64(r->row, 0);
+	out->created = r->i64(r->row, 6);
+	out->finished_at = r->i64(r->row, 7);
+	out->moves = r->i64(r->row, 8);
+	out->rated = (int)r->i64(r->row, 9);
+	if (ROWS_TEXT(r, 1, out, platform, "result platform") ||
+	    ROWS_TEXT(r, 2, out, room, "result room") ||
+	    ROWS_TEXT(r, 3, out, community, "result community") ||
+	    ROWS_TEXT(r, 4, out, game, "result game") ||
+	    ROWS_TEXT(r, 5, out, options, "result options"))
+		return -1;
+	return 0;
+}
+
+int rows_result(const struct rows_reader *r, int first, struct result_rec *out,
+		struct buf *err)
+{
+	struct result_seat_rec *t;
+
+	if (first && result_cols(r, out, err))
+		return -1;
+	if (r->is_null(r->row, 10))
+		return 0;
+	if (out->nseats >= STORE_MAX_SEATS) {
+		seterr(err, "store: the result of session %lld has more than %d seats",
+		       (long long)out->session, STORE_MAX_SEATS);
+		return -1;
+	}
+	t = &out->seats[out->nseats];
+	t->seat = (int)r->i64(r->row, 10);
+	t->is_bot = (int)r->i64(r->row, 13);
+	t->place = (int)r->i64(r->row, 14);
+	t->score = r->i64(r->row, 15);
+	t->winner = (int)r->i64(r->row, 16);
+	t->nwinners = (int)r->i64(r->row, 17);
+	t->last = (int)r->i64(r->row, 18);
+	if (ROWS_TEXT(r, 11, t, player, "result player") ||
+	    ROWS_TEXT(r, 12, t, name, "result name"))
+		return -1;
+	out->nseats++;
+	return 0;
+}
+
+int rows_rating(const struct rows_reader *r, struct rating_rec *out, struct buf *err)
+{
+	memset(out, 0, sizeof(*out));
+	if (ROWS_TEXT(r, 0, out, platform, "rating platform") ||
+	    ROWS_TEXT(r, 1, out, scope, "rating scope") ||
+	    ROWS_TEXT(r, 2, out, game, "rating game") ||
+	    ROWS_TEXT(r, 3, out, player, "rating player") ||
+	    ROWS_TEXT(r, 4, out, name, "rating name"))
+		return -1;
+	out->mu = r->f64(r->row, 5);
+	out->sigma = r->f64(r->row, 6);
+	out->conservative = r->f64(r->row, 7);
+	out->games = r->i64(r->row, 8);
+	out->wins = r->f64(r->row, 9);
+	out->place_sum = r->i64(r->row, 10);
+	out->score_sum = r->i64(r->row, 11);
+	out->best_score = r->i64(r->row, 12);
+	out->streak = r->i64(r->row, 13);
+	out->last_at = r->i64(r->row, 14);
+	out->read_games = out->games;
+	out->found = 1;
+	return 0;
+}
+
+int rows_point(const struct rows_reader *r, struct rating_point_rec *out, struct buf *err)
+{
+	memset(out, 0, sizeof(*out));
+	if (ROWS_TEXT(r, 0, out, platform, "point platform") ||
+	    ROWS_TEXT(r, 1, out, scope, "point scope") ||
+	    ROWS_TEXT(r, 2, out, game, "point game") ||
+	    ROWS_TEXT(r, 3, out, player, "point player"))
+		return -1;
+	out->session = r->i64(r->row, 4);
+	out->at = r->i64(r->row, 5);
+	out->mu = r->f64(r->row, 6);
+	out->sigma = r->f64(r->row, 7);
+	return 0;
+}
+
+void rows_put_result(const struct rows_writer *w, const struct result_rec *r, int64_t session)
+{
+	w->i64(w->ctx, session);
+	w->text(w->ctx, r->platform);
+	w->text(w->ctx, r->room);
+	w->text(w->ctx, r->community);
+	w->text(w->ctx, r->game);
+	w->text(w->ctx, r->options);
+	w->i64(w->ctx, r->created);
+	w->i64(w->ctx, r->finished_at);
+	w->i64(w->ctx, r->moves);
+	w->i64(w->ctx, r->rated ? 1 : 0);
+}
+
+void rows_put_result_seat(const struct rows_writer *w, int64_t session,
+			  const struct result_seat_rec *t)
+{
+	w->i64(w->ctx, session);
+	w->i64(w->ctx, t->seat);
+	w->text(w->ctx, t->player);
+	w->text(w->ctx, t->name);
+	w->i64(w->ctx, t->is_bot ? 1 : 0);
+	w->i64(w->ctx, t->place);
+	w->i64(w->ctx, t->score);
+	w->i64(w->ctx, t->winner ? 1 : 0);
+	w->i64(w->ctx, t->nwinners);
+	w->i64(w->ctx, t->last ? 1 : 0);
+}
+
+void rows_put_rating(const struct rows_writer *w, const struct rating_rec *r)
+{
+	w->text(w->ctx, r->platform);
+	w->text(w->ctx, r->scope);
+	w->text(w->ctx, r->game);
+	w->text(w->ctx, r->player);
+	w->text(w->ctx, r->name);
+	w->f64(w->ctx, r->mu);
+	w->f64(w->ctx, r->sigma);
+	w->f64(w->ctx, r->mu - 3.0 * r->sigma);
+	w->i64(w->ctx, r->games);
+	w->f64(w->ctx, r->wins);
+	w->i64(w->ctx, r->place_sum);
+	w->i64(w->ctx, r->score_sum);
+	w->i64(w->ctx, r->best_score);
+	w->i64(w->ctx, r->streak);
+	w->i64(w->ctx, r->last_at);
+	w->i64(w->ctx, r->read_games);
+}
+
+void rows_put_point(const struct rows_writer *w, const struct rating_point_rec *p,
+		    int64_t session)
+{
+	w->text(w->ctx, p->platform);
+	w->text(w->ctx, p->scope);
+	w->text(w->ctx, p->game);
+	w->text(w->ctx, p->player);
+	w->i64(w->ctx, session);
+	w->i64(w->ctx, p->at);
+	w->f64(w->ctx, p->mu);
+	w->f64(w->ctx, p->sigma);
+}

@@ -33,6 +33,7 @@ struct rows_reader {
 	/* the column's text (NUL-terminated) and its length in bytes; NULL
 	 * for SQL NULL */
 	const char *(*text)(void *row, int col, size_t *len);
+	double (*f64)(void *row, int col);
 };
 
 /* A statement's parameters, bound in order from the first. */
@@ -40,6 +41,7 @@ struct rows_writer {
 	void *ctx;
 	void (*i64)(void *ctx, int64_t v);
 	void (*text)(void *ctx, const char *s);	/* NULL binds SQL NULL */
+	void (*f64)(void *ctx, double v);
 };
 
 /* uint64 <-> int64 with the same bits: neither database has unsigned
@@ -93,5 +95,42 @@ void rows_put_outbox(const struct rows_writer *w, const struct outbox_rec *o,
  * ''), payload, created, sent_at (NULL for 0: not sent). */
 void rows_put_outbox_copy(const struct rows_writer *w, const struct outbox_rec *o,
 			  int64_t sent_at);
+
+/*
+ * Finished games and ratings (schema migration 6): the columns a read
+ * selects, in the order the codecs below read them.  A result is read
+ * with its seats like a session (results r LEFT JOIN result_seats t).
+ */
+#define ROWS_RESULT_COLS \
+	"r.session, r.platform, r.room, r.community, r.game, r.options, r.created," \
+	" r.finished_at, r.moves, r.rated," \
+	" t.seat, t.player, t.name, t.is_bot, t.place, t.score, t.winner, t.nwinners, t.last"
+#define ROWS_RATING_COLS \
+	"platform, scope, game, player, name, mu, sigma, conservative, games, wins," \
+	" place_sum, score_sum, best_score, streak, last_at"
+#define ROWS_POINT_COLS "platform, scope, game, player, session, at, mu, sigma"
+
+/* One row of ROWS_RESULT_COLS into out, like rows_session: the result's
+ * columns when first (out zeroed before), then the row's seat, if any. */
+int rows_result(const struct rows_reader *r, int first, struct result_rec *out,
+		struct buf *err);
+/* ROWS_RATING_COLS from column 0 into out (found 1, read_games = games). */
+int rows_rating(const struct rows_reader *r, struct rating_rec *out, struct buf *err);
+/* ROWS_POINT_COLS from column 0 into out. */
+int rows_point(const struct rows_reader *r, struct rating_point_rec *out, struct buf *err);
+
+/* A result's 10 parameters: session, platform, room, community, game,
+ * options, created, finished_at, moves, rated. */
+void rows_put_result(const struct rows_writer *w, const struct result_rec *r, int64_t session);
+/* A result seat's 10: session, seat, player, name, is_bot, place, score,
+ * winner, nwinners, last. */
+void rows_put_result_seat(const struct rows_writer *w, int64_t session,
+			  const struct result_seat_rec *t);
+/* A rating's 16: ROWS_RATING_COLS (conservative computed here, the one
+ * place), then read_games. */
+void rows_put_rating(const struct rows_writer *w, const struct rating_rec *r);
+/* A point's 8: ROWS_POINT_COLS (session as given). */
+void rows_put_point(const struct rows_writer *w, const struct rating_point_rec *p,
+		    int64_t session);
 
 #endif

@@ -23,7 +23,7 @@
 #include <stdio.h>
 
 /* Statements per migration, at most. */
-#define SCHEMA_STEPS 12
+#define SCHEMA_STEPS 16
 
 /* One statement: `both` when the backends take the same text, else one
  * text each. */
@@ -211,6 +211,191 @@ static const struct schema_migration migrations[] = {
 		     "    lease USING ERRCODE = 'TB003';"
 		     "  END IF;"
 		     " END $$;"),
+	} },
+	/*
+	 * Finished games and ratings (issue 26).  results is one row per
+	 * finished session, keyed by it, so a game is never rated twice; no
+	 * foreign key to sessions, so the history survives whatever becomes
+	 * of sessions.  A rating is per (platform, scope, game, player), scope
+	 * "" = the whole platform or a community id, so one game updates both
+	 * rows in the commit of the last move; conservative = mu - 3 sigma is
+	 * a column so that leaderboards read an index in order, the player in
+	 * it breaking ties in the same order.  PostgreSQL's commit is one
+	 * pipeline, so the check that a rating row did not move since it was
+	 * read (its games count) is a function raising TB001, and forgetting a
+	 * player is one function (one statement, one transaction).
+	 */
+	{ 6, "finished games, ratings, their history and hidden players (issue 26)", {
+		EACH("CREATE TABLE results ("
+		     " session INTEGER PRIMARY KEY,"
+		     " platform TEXT NOT NULL,"
+		     " room TEXT NOT NULL,"
+		     " community TEXT NOT NULL DEFAULT '',"
+		     " game TEXT NOT NULL,"
+		     " options TEXT NOT NULL,"
+		     " created INTEGER NOT NULL,"
+		     " finished_at INTEGER NOT NULL,"
+		     " moves INTEGER NOT NULL,"
+		     " rated INTEGER NOT NULL CHECK (rated IN (0, 1))"
+		     ");",
+		     "CREATE TABLE results ("
+		     " session BIGINT PRIMARY KEY,"
+		     " platform TEXT NOT NULL,"
+		     " room TEXT NOT NULL,"
+		     " community TEXT NOT NULL DEFAULT '',"
+		     " game TEXT NOT NULL,"
+		     " options TEXT NOT NULL,"
+		     " created BIGINT NOT NULL,"
+		     " finished_at BIGINT NOT NULL,"
+		     " moves BIGINT NOT NULL,"
+		     " rated INTEGER NOT NULL CHECK (rated IN (0, 1))"
+		     ");"),
+		BOTH("CREATE INDEX results_room ON results"
+		     " (platform, room, finished_at DESC, session DESC);"),
+		EACH("CREATE TABLE result_seats ("
+		     " session INTEGER NOT NULL REFERENCES results (session) ON DELETE CASCADE,"
+		     " seat INTEGER NOT NULL CHECK (seat >= 0),"
+		     " player TEXT NOT NULL,"
+		     " name TEXT NOT NULL,"
+		     " is_bot INTEGER NOT NULL,"
+		     " place INTEGER NOT NULL CHECK (place >= 1),"
+		     " score INTEGER NOT NULL,"
+		     " winner INTEGER NOT NULL,"
+		     " nwinners INTEGER NOT NULL,"
+		     " last INTEGER NOT NULL,"
+		     " PRIMARY KEY (session, seat)"
+		     ") WITHOUT ROWID;",
+		     "CREATE TABLE result_seats ("
+		     " session BIGINT NOT NULL REFERENCES results (session) ON DELETE CASCADE,"
+		     " seat INTEGER NOT NULL CHECK (seat >= 0),"
+		     " player TEXT NOT NULL,"
+		     " name TEXT NOT NULL,"
+		     " is_bot INTEGER NOT NULL,"
+		     " place INTEGER NOT NULL CHECK (place >= 1),"
+		     " score BIGINT NOT NULL,"
+		     " winner INTEGER NOT NULL,"
+		     " nwinners INTEGER NOT NULL,"
+		     " last INTEGER NOT NULL,"
+		     " PRIMARY KEY (session, seat)"
+		     ");"),
+		/* forgetting a player finds their seats without a scan */
+		BOTH("CREATE INDEX result_seats_player ON result_seats (player) WHERE player <> '';"),
+		EACH("CREATE TABLE ratings ("
+		     " platform TEXT NOT NULL,"
+		     " scope TEXT NOT NULL,"
+		     " game TEXT NOT NULL,"
+		     " player TEXT NOT NULL,"
+		     " name TEXT NOT NULL,"
+		     " mu REAL NOT NULL,"
+		     " sigma REAL NOT NULL,"
+		     " conservative REAL NOT NULL,"
+		     " games INTEGER NOT NULL,"
+		     " wins REAL NOT NULL,"
+		     " place_sum INTEGER NOT NULL,"
+		     " score_sum INTEGER NOT NULL,"
+		     " best_score INTEGER NOT NULL,"
+		     " streak INTEGER NOT NULL,"
+		     " last_at INTEGER NOT NULL,"
+		     " PRIMARY KEY (platform, scope, game, player)"
+		     ") WITHOUT ROWID;",
+		     "CREATE TABLE ratings ("
+		     " platform TEXT NOT NULL,"
+		     " scope TEXT NOT NULL,"
+		     " game TEXT NOT NULL,"
+		     " player TEXT NOT NULL,"
+		     " name TEXT NOT NULL,"
+		     " mu DOUBLE PRECISION NOT NULL,"
+		     " sigma DOUBLE PRECISION NOT NULL,"
+		     " conservative DOUBLE PRECISION NOT NULL,"
+		     " games BIGINT NOT NULL,"
+		     " wins DOUBLE PRECISION NOT NULL,"
+		     " place_sum BIGINT NOT NULL,"
+		     " score_sum BIGINT NOT NULL,"
+		     " best_score BIGINT NOT NULL,"
+		     " streak BIGINT NOT NULL,"
+		     " last_at BIGINT NOT NULL,"
+		     " PRIMARY KEY (platform, scope, game, player)"
+		     ");"),
+		BOTH("CREATE INDEX ratings_board ON ratings"
+		     " (platform, scope, game, conservative DESC, player);"),
+		BOTH("CREATE INDEX ratings_player ON ratings (platform, player, scope, game);"),
+		EACH("CREATE TABLE rating_history ("
+		     " platform TEXT NOT NULL,"
+		     " scope TEXT NOT NULL,"
+		     " game TEXT NOT NULL,"
+		     " player TEXT NOT NULL,"
+		     " session INTEGER NOT NULL,"
+		     " at INTEGER NOT NULL,"
+		     " mu REAL NOT NULL,"
+		     " sigma REAL NOT NULL,"
+		     " PRIMARY KEY (platform, scope, game, player, session)"
+		     ") WITHOUT ROWID;",
+		     "CREATE TABLE rating_history ("
+		     " platform TEXT NOT NULL,"
+		     " scope TEXT NOT NULL,"
+		     " game TEXT NOT NULL,"
+		     " player TEXT NOT NULL,"
+		     " session BIGINT NOT NULL,"
+		     " at BIGINT NOT NULL,"
+		     " mu DOUBLE PRECISION NOT NULL,"
+		     " sigma DOUBLE PRECISION NOT NULL,"
+		     " PRIMARY KEY (platform, scope, game, player, session)"
+		     ");"),
+		BOTH("CREATE INDEX rating_history_at ON rating_history"
+		     " (platform, scope, game, player, at, session);"),
+		EACH("CREATE TABLE players ("
+		     " platform TEXT NOT NULL,"
+		     " player TEXT NOT NULL,"
+		     " hidden INTEGER NOT NULL CHECK (hidden IN (0, 1)),"
+		     " PRIMARY KEY (platform, player)"
+		     ") WITHOUT ROWID;",
+		     "CREATE TABLE players ("
+		     " platform TEXT NOT NULL,"
+		     " player TEXT NOT NULL,"
+		     " hidden INTEGER NOT NULL CHECK (hidden IN (0, 1)),"
+		     " PRIMARY KEY (platform, player)"
+		     ");"),
+		/* the update waits for a concurrent one and then sees its games
+		 * count (READ COMMITTED re-reads the row); a new row that
+		 * appeared meanwhile makes the insert do nothing: both TB001 */
+		EACH(NULL,
+		     "CREATE FUNCTION tabula_rating_put(p_platform text, p_scope text, p_game text,"
+		     " p_player text, p_name text, p_mu float8, p_sigma float8, p_cons float8,"
+		     " p_games bigint, p_wins float8, p_place_sum bigint, p_score_sum bigint,"
+		     " p_best bigint, p_streak bigint, p_last_at bigint, p_read bigint)"
+		     " RETURNS void LANGUAGE plpgsql AS $$"
+		     " BEGIN"
+		     "  UPDATE ratings SET name = p_name, mu = p_mu, sigma = p_sigma,"
+		     "   conservative = p_cons, games = p_games, wins = p_wins,"
+		     "   place_sum = p_place_sum, score_sum = p_score_sum, best_score = p_best,"
+		     "   streak = p_streak, last_at = p_last_at"
+		     "   WHERE platform = p_platform AND scope = p_scope AND game = p_game"
+		     "   AND player = p_player AND games = p_read;"
+		     "  IF FOUND THEN RETURN; END IF;"
+		     "  IF p_read = 0 THEN"
+		     "   INSERT INTO ratings (platform, scope, game, player, name, mu, sigma,"
+		     "    conservative, games, wins, place_sum, score_sum, best_score, streak, last_at)"
+		     "   VALUES (p_platform, p_scope, p_game, p_player, p_name, p_mu, p_sigma, p_cons,"
+		     "    p_games, p_wins, p_place_sum, p_score_sum, p_best, p_streak, p_last_at)"
+		     "   ON CONFLICT DO NOTHING;"
+		     "   IF FOUND THEN RETURN; END IF;"
+		     "  END IF;"
+		     "  RAISE EXCEPTION 'the rating of % in % (scope \"%\") was changed elsewhere"
+		     " (read after % games): nothing stored', p_player, p_game, p_scope, p_read"
+		     "   USING ERRCODE = 'TB001';"
+		     " END $$;"),
+		EACH(NULL,
+		     "CREATE FUNCTION tabula_forget(p_platform text, p_player text) RETURNS void"
+		     " LANGUAGE sql AS $$"
+		     " DELETE FROM ratings WHERE platform = p_platform AND player = p_player;"
+		     " DELETE FROM rating_history WHERE platform = p_platform AND player = p_player;"
+		     " DELETE FROM players WHERE platform = p_platform AND player = p_player;"
+		     " UPDATE result_seats SET player = '', name = '' WHERE player = p_player"
+		     "  AND session IN (SELECT session FROM results WHERE platform = p_platform);"
+		     " UPDATE seats SET name = '' WHERE \"user\" = p_player AND is_bot = 0"
+		     "  AND session IN (SELECT id FROM sessions WHERE platform = p_platform"
+		     "  AND status IN (2, 3));"
+		     " $$;"),
 	} },
 };
 

@@ -65,7 +65,7 @@ int store_sqlite_schema_version(void)
 	" t.seat, t.user, t.name, t.is_bot, t.notify_dm" \
 	" FROM sessions s LEFT JOIN seats t ON t.session = s.id"
 
-static const char *const stmt_sql[ST_COUNT] = {
+static const char *const stmt_sql[ST_RATINGS_FIRST] = {
 	[ST_BEGIN] = "BEGIN IMMEDIATE",
 	[ST_COMMIT] = "COMMIT",
 	[ST_ROLLBACK] = "ROLLBACK",
@@ -196,7 +196,9 @@ static const char *const stmt_sql[ST_COUNT] = {
 		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
 	[ST_COUNT_RECORDS] =
 		"SELECT (SELECT count(*) FROM sessions) + (SELECT count(*) FROM outbox)"
-		" + (SELECT count(*) FROM cursors)",
+		" + (SELECT count(*) FROM cursors) + (SELECT count(*) FROM results)"
+		" + (SELECT count(*) FROM ratings) + (SELECT count(*) FROM rating_history)"
+		" + (SELECT count(*) FROM players)",
 	[ST_CURSOR_DELETE] = "DELETE FROM cursors WHERE key = ?1",
 	/* keys compare bytewise (BINARY): [prefix, prefix's successor) is
 	 * one range of the primary key; one row more than the bound tells
@@ -215,10 +217,14 @@ int sqlite_prepare_all(struct sqlite_store *ss, struct buf *err)
 {
 	int i;
 
-	for (i = 0; i < ST_COUNT; i++)
-		if (sqlite3_prepare_v3(ss->db, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT,
+	for (i = 0; i < ST_COUNT; i++) {
+		const char *sql = i < ST_RATINGS_FIRST ? stmt_sql[i] :
+			sqlite_ratings_sql[i - ST_RATINGS_FIRST];
+
+		if (sqlite3_prepare_v3(ss->db, sql, -1, SQLITE_PREPARE_PERSISTENT,
 				       &ss->st[i], NULL) != SQLITE_OK)
-			return sqlite_fail(ss, err, stmt_sql[i]);
+			return sqlite_fail(ss, err, sql);
+	}
 	return 0;
 }
 
@@ -328,6 +334,11 @@ static int64_t row_i64(void *row, int col)
 	return sqlite3_column_int64(row, col);
 }
 
+static double row_f64(void *row, int col)
+{
+	return sqlite3_column_double(row, col);
+}
+
 static int row_is_null(void *row, int col)
 {
 	return sqlite3_column_type(row, col) == SQLITE_NULL;
@@ -344,7 +355,7 @@ static const char *row_text(void *row, int col, size_t *len)
 
 struct rows_reader sqlite_reader(sqlite3_stmt *st)
 {
-	struct rows_reader r = { st, row_i64, row_is_null, row_text };
+	struct rows_reader r = { st, row_i64, row_is_null, row_text, row_f64 };
 
 	return r;
 }
@@ -354,6 +365,13 @@ void sqlite_put_i64(void *ctx, int64_t v)
 	struct sqlite_binder *b = ctx;
 
 	sqlite3_bind_int64(b->st, ++b->n, v);
+}
+
+void sqlite_put_f64(void *ctx, double v)
+{
+	struct sqlite_binder *b = ctx;
+
+	sqlite3_bind_double(b->st, ++b->n, v);
 }
 
 void sqlite_put_text(void *ctx, const char *s)
@@ -953,7 +971,8 @@ static int cursor_del(struct sqlite_store *ss, const char *key, struct buf *err)
  * The caller's records are touched (session id, outbox ids) only once
  * COMMIT has succeeded, so a failed commit can be retried as is.  The
  * session's version is the caller's: it bumps it by one per change.
- * Order: session and seats, truncation (undo), actions, outbox, cursor.
+ * Order: session and seats, truncation (undo), actions, outbox, cursor,
+ * result (its ratings checked under the write lock).
  */
 static int sqlite_commit(struct store *s, struct store_commit *c, struct buf *err)
 {
@@ -1003,6 +1022,12 @@ static int sqlite_commit(struct store *s, struct store_commit *c, struct buf *er
 	if (c->cursor_key && (c->cursor_delete ? cursor_del(ss, c->cursor_key, err) :
 			      sqlite_cursor_put(ss, c->cursor_key, c->cursor_value, err)))
 		goto fail;
+	if (c->result) {
+		rc = sqlite_result_store(ss, c->result, sid, err);
+		if (rc)
+			goto fail;
+		rc = -1;
+	}
 	if (sqlite_st_run(ss, sqlite_st(ss, ST_COMMIT), err, "committing"))
 		goto fail;
 
@@ -1143,4 +1168,12 @@ const struct store_ops sqlite_ops = {
 	.outbox_claim = sqlite_outbox_claim,
 	.dump = sqlite_dump,
 	.import = sqlite_import,
+	.ratings_get = sqlite_ratings_get,
+	.leaderboard = sqlite_leaderboard,
+	.player_ratings = sqlite_player_ratings,
+	.rating_points = sqlite_rating_points,
+	.results_recent = sqlite_results_recent,
+	.result_get = sqlite_result_get,
+	.player_hide = sqlite_player_hide,
+	.player_forget = sqlite_player_forget,
 };

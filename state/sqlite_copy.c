@@ -196,7 +196,8 @@ int sqlite_dump(struct store *s, store_item_cb cb, void *ctx, struct buf *err)
 	struct sqlite_store *ss = sqlite_downcast(s);
 
 	if (dump_sessions(ss, cb, ctx, err) || dump_actions(ss, cb, ctx, err) ||
-	    dump_outbox(ss, cb, ctx, err) || dump_cursors(ss, cb, ctx, err))
+	    dump_outbox(ss, cb, ctx, err) || dump_cursors(ss, cb, ctx, err) ||
+	    sqlite_dump_ratings(ss, cb, ctx, err))
 		return -1;
 	return 0;
 }
@@ -237,9 +238,9 @@ static int import_item(void *ctx, const struct store_item *it)
 		return sqlite_st_run(ss, st, err, "copying an outbox message") ? 1 : 0;
 	case STORE_ITEM_CURSOR:
 		return sqlite_cursor_put(ss, it->key, it->value, err) ? 1 : 0;
+	default:
+		return sqlite_import_rating_item(ss, it, err) ? 1 : 0;
 	}
-	seterr(err, "store: unknown record kind %d", (int)it->kind);
-	return 1;
 }
 
 int sqlite_import(struct store *s, struct store *from, struct buf *err)
@@ -253,8 +254,8 @@ int sqlite_import(struct store *s, struct store *from, struct buf *err)
 	if (sqlite_int_st(ss, sqlite_st(ss, ST_COUNT_RECORDS), &records, err))
 		goto fail;
 	if (records) {
-		seterr(err, "store: the target store is not empty (it holds %d sessions, outbox messages"
-		       " and cursors); copy into an empty one", records);
+		seterr(err, "store: the target store is not empty (it holds %d sessions, outbox messages,"
+		       " cursors, results, ratings and players); copy into an empty one", records);
 		goto fail;
 	}
 	buf_reset(err);

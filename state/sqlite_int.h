@@ -59,6 +59,29 @@ enum stmt_id {
 	ST_COUNT_RECORDS,
 	ST_CURSOR_DELETE,
 	ST_CURSORS_PREFIX,
+	/* state/sqlite_ratings.c's */
+	ST_RATINGS_FIRST,
+	ST_RESULT_INSERT = ST_RATINGS_FIRST,
+	ST_RESULT_SEAT_INSERT,
+	ST_RATING_GAMES,
+	ST_RATING_PUT,
+	ST_POINT_INSERT,
+	ST_RATING_GET,
+	ST_LEADERBOARD,
+	ST_PLAYER_RATINGS,
+	ST_RATING_POINTS,
+	ST_RESULTS_RECENT,
+	ST_RESULT_GET,
+	ST_PLAYER_HIDE,
+	ST_FORGET_RATINGS,
+	ST_FORGET_HISTORY,
+	ST_FORGET_PLAYER,
+	ST_FORGET_RESULTS,
+	ST_FORGET_SEATS,
+	ST_DUMP_RESULTS,
+	ST_DUMP_RATINGS,
+	ST_DUMP_POINTS,
+	ST_DUMP_PLAYERS,
 	ST_COUNT
 };
 
@@ -82,7 +105,7 @@ struct sqlite_binder {
 	int n;
 };
 
-#define SQLITE_WRITER(b) { &(b), sqlite_put_i64, sqlite_put_text }
+#define SQLITE_WRITER(b) { &(b), sqlite_put_i64, sqlite_put_text, sqlite_put_f64 }
 
 /* helpers: state/sqlite.c */
 int sqlite_fail(struct sqlite_store *ss, struct buf *err, const char *what);
@@ -111,6 +134,7 @@ int sqlite_cursor_put(struct sqlite_store *ss, const char *key, const char *valu
 		      struct buf *err);
 void sqlite_put_i64(void *ctx, int64_t v);
 void sqlite_put_text(void *ctx, const char *s);
+void sqlite_put_f64(void *ctx, double v);
 
 /* several processes: state/sqlite_cluster.c */
 int sqlite_fence_check(struct sqlite_store *ss, const char *lease, const char *holder,
@@ -129,6 +153,34 @@ int sqlite_outbox_claim(struct store *s, const char *owner,
 /* dump and import: state/sqlite_copy.c */
 int sqlite_dump(struct store *s, store_item_cb cb, void *ctx, struct buf *err);
 int sqlite_import(struct store *s, struct store *from, struct buf *err);
+
+/* finished games and ratings: state/sqlite_ratings.c */
+extern const char *const sqlite_ratings_sql[ST_COUNT - ST_RATINGS_FIRST];
+int sqlite_result_store(struct sqlite_store *ss, const struct store_result *sr, int64_t sid,
+			struct buf *err);
+int sqlite_ratings_get(struct store *s, const char *platform, const char *scope,
+		       const char *game, const char *const *players, size_t n,
+		       struct rating_rec *out, struct buf *err);
+int sqlite_leaderboard(struct store *s, const char *platform, const char *scope,
+		       const char *game, int64_t min_games, int limit, store_rating_cb cb,
+		       void *ctx, struct buf *err);
+int sqlite_player_ratings(struct store *s, const char *platform, const char *scope,
+			  const char *player, store_rating_cb cb, void *ctx, struct buf *err);
+int sqlite_rating_points(struct store *s, const char *platform, const char *scope,
+			 const char *game, const char *player, int limit, store_point_cb cb,
+			 void *ctx, struct buf *err);
+int sqlite_results_recent(struct store *s, const char *platform, const char *room,
+			  int limit, store_result_cb cb, void *ctx, struct buf *err);
+int sqlite_result_get(struct store *s, int64_t session, struct result_rec *out,
+		      struct buf *err);
+int sqlite_player_hide(struct store *s, const char *platform, const char *player,
+		       int hidden, struct buf *err);
+int sqlite_player_forget(struct store *s, const char *platform, const char *player,
+			 struct buf *err);
+int sqlite_dump_ratings(struct sqlite_store *ss, store_item_cb cb, void *ctx,
+			struct buf *err);
+int sqlite_import_rating_item(struct sqlite_store *ss, const struct store_item *it,
+			      struct buf *err);
 
 /* state/sqlite_open.c */
 void sqlite_close(struct store *s);

@@ -7,8 +7,9 @@
  *
  * The one write that matters is store_commit(): a session's new snapshot,
  * the moves appended to its log, the messages to send (outbox) and an
- * optional cursor, all in one transaction.  Nothing is sent before it
- * returns 0; if it fails, nothing of it is stored.
+ * optional cursor, all in one transaction, and when a game ends its result
+ * and the ratings it moves (so a game is rated once or not at all).
+ * Nothing is sent before it returns 0; if it fails, nothing of it is stored.
  *
  * Return values: 0 success, -1 error with err filled; lookups return 1 found,
  * 0 not found, -1 error.  store_commit() tells two failures apart, because
@@ -37,8 +38,10 @@
 
 /* 2: votes, sessions_of_user, count_lobbies; 3: caps, conflict and fence
  * codes, session_stamp, leases, claims, dump and import; 4: cursors by
- * prefix, deleting a cursor (in a commit too) */
-#define STORE_API_VERSION 4
+ * prefix, deleting a cursor (in a commit too); 5: finished games, ratings
+ * and their history (a result in a commit), leaderboards, hiding and
+ * forgetting a player */
+#define STORE_API_VERSION 5
 #define STORE_MAX_SEATS 8
 #define STORE_VOTES_MAX 16384	/* bytes of session_rec.votes, NUL excluded */
 
@@ -116,6 +119,85 @@ struct outbox_rec {
 	int64_t created;
 };
 
+/* ---- finished games and ratings (API version 5, schema migration 6) ---- */
+
+/* One seat of a finished game.  place: 1 = best, ties share a place;
+ * score in the game's own units; a shared win counts 1/nwinners. */
+struct result_seat_rec {
+	int seat;		/* 0, 1, ... as in the session */
+	char player[128];	/* user id, "ai:basic"/"ai:strong"; "" once forgotten */
+	char name[128];		/* display name then; "" once forgotten */
+	int is_bot;
+	int place;		/* >= 1 */
+	int64_t score;
+	int winner;		/* 0/1 */
+	int nwinners;		/* how many shared the win (0 when nobody won) */
+	int last;		/* 0/1: kicked or timed out, counted last */
+};
+
+/* A finished game: one per session, never rewritten (but by forget). */
+struct result_rec {
+	int64_t session;	/* the session's id; 0 in a commit = its session's */
+	char platform[16];
+	char room[256];
+	char community[128];	/* a Discord guild, a Matrix space; "" = none */
+	char game[32];
+	char options[256];
+	int64_t created;	/* the session's, unix seconds */
+	int64_t finished_at;
+	int64_t moves;		/* actions played */
+	int rated;		/* 0/1: it moved the ratings */
+	int nseats;
+	struct result_seat_rec seats[STORE_MAX_SEATS];
+};
+
+/*
+ * A player's rating in one game within a scope: "" = the whole platform,
+ * else a community id.  conservative = mu - 3 sigma is the store's (set on
+ * every write, what leaderboards sort by).  read_games is what a commit
+ * checks: the games count the row had when it was read (0 for a new row;
+ * ratings_get sets it to games), so two processes never rate from the
+ * same old row.
+ */
+struct rating_rec {
+	char platform[16];
+	char scope[128];
+	char game[32];
+	char player[128];
+	char name[128];		/* display name as last seen */
+	double mu, sigma, conservative;
+	int64_t games;
+	double wins;		/* a shared win counts 1/k */
+	int64_t place_sum, score_sum, best_score;
+	int64_t streak;		/* +n wins in a row, -n losses in a row */
+	int64_t last_at;	/* unix seconds of the last rated game */
+	int64_t read_games;	/* commits only: see above */
+	int found;		/* ratings_get: 1 when the row exists */
+};
+
+/* One point of a player's rating curve: after session, at `at`. */
+struct rating_point_rec {
+	char platform[16];
+	char scope[128];
+	char game[32];
+	char player[128];
+	int64_t session;
+	int64_t at;
+	double mu, sigma;
+};
+
+/* What a commit stores when a game ends (store_commit.result). */
+struct store_result {
+	const struct result_rec *result;
+	const struct rating_rec *ratings;	/* upserted, each checked */
+	size_t nratings;
+	const struct rating_point_rec *points;	/* appended */
+	size_t npoints;
+};
+
+/* the bound on a list's limit (leaderboard, results_recent, rating_points) */
+#define STORE_LIST_MAX 1000
+
 struct store_commit {
 	struct session_rec *session;	/* upserted; id filled on insert */
 	const struct action_rec *actions;
@@ -139,6 +221,12 @@ struct store_commit {
 	 * transaction checks it (and nobody can take it over before the
 	 * transaction ends); otherwise STORE_FENCED and nothing is stored */
 	const char *fence_lease, *fence_holder;
+	/* optional: a finished game, its ratings and their history, stored
+	 * with the rest (so a game is rated once or not at all).  STORE_CONFLICT
+	 * and nothing stored when the session already has a result or a
+	 * rating row's games count is no longer its read_games.  Without a
+	 * session in the commit the result's session id must be set. */
+	const struct store_result *result;
 };
 
 /* One record of a whole store, as dump() delivers it (--migrate-store). */
@@ -147,6 +235,10 @@ enum store_item_kind {
 	STORE_ITEM_ACTION,	/* action */
 	STORE_ITEM_OUTBOX,	/* outbox, with sent_at */
 	STORE_ITEM_CURSOR,	/* key, value */
+	STORE_ITEM_RESULT,	/* result, with its seats */
+	STORE_ITEM_RATING,	/* rating */
+	STORE_ITEM_POINT,	/* point */
+	STORE_ITEM_PLAYER,	/* key = platform, value = player, hidden */
 };
 
 struct store_item {
@@ -156,6 +248,10 @@ struct store_item {
 	const struct outbox_rec *outbox;
 	int64_t sent_at;	/* OUTBOX: unix seconds, 0 while undelivered */
 	const char *key, *value;
+	const struct result_rec *result;
+	const struct rating_rec *rating;
+	const struct rating_point_rec *point;
+	int hidden;		/* PLAYER */
 };
 
 struct store;
@@ -166,6 +262,9 @@ typedef int (*store_outbox_cb)(void *ctx, const struct outbox_rec *o);
 typedef int (*store_item_cb)(void *ctx, const struct store_item *it);
 typedef int (*store_cursor_cb)(void *ctx, const char *key, const char *value);
 typedef int (*store_games_cb)(void *ctx, const char *game, int status, int64_t n);
+typedef int (*store_result_cb)(void *ctx, const struct result_rec *r);
+typedef int (*store_rating_cb)(void *ctx, const struct rating_rec *r);
+typedef int (*store_point_cb)(void *ctx, const struct rating_point_rec *p);
 
 /* store_stats()'s figures, for the whole store */
 struct store_stats {
@@ -273,6 +372,50 @@ struct store_ops {
 	/* Deletes the cursor key: 0 (also when there was none) or -1. */
 	int (*cursor_delete)(struct store *s, const char *key, struct buf *err);
 
+	/* ---- API version 5: finished games and ratings ---- */
+
+	/*
+	 * The rating rows of players[0..n) in (platform, scope, game) into
+	 * out[0..n): found 1 with the row (read_games = games), or found 0
+	 * with the key fields set and the rest zero.  0 or -1.
+	 */
+	int (*ratings_get)(struct store *s, const char *platform, const char *scope,
+			   const char *game, const char *const *players, size_t n,
+			   struct rating_rec *out, struct buf *err);
+	/* The best `limit` (1..STORE_LIST_MAX) rows of (platform, scope, game)
+	 * with games >= min_games, by conservative (highest first, then by
+	 * player), hidden players left out.  Rows are read before cb runs. */
+	int (*leaderboard)(struct store *s, const char *platform, const char *scope,
+			   const char *game, int64_t min_games, int limit, store_rating_cb cb,
+			   void *ctx, struct buf *err);
+	/* Every row of player in (platform, scope), one per game, by game
+	 * (hidden or not: it is their own). */
+	int (*player_ratings)(struct store *s, const char *platform, const char *scope,
+			      const char *player, store_rating_cb cb, void *ctx, struct buf *err);
+	/* The newest `limit` points of a player's curve, oldest first. */
+	int (*rating_points)(struct store *s, const char *platform, const char *scope,
+			     const char *game, const char *player, int limit, store_point_cb cb,
+			     void *ctx, struct buf *err);
+	/* The last `limit` finished games of a room with their seats, newest
+	 * (finished_at, then session) first. */
+	int (*results_recent)(struct store *s, const char *platform, const char *room,
+			      int limit, store_result_cb cb, void *ctx, struct buf *err);
+	/* The result of a session: 1 found, 0 none, -1. */
+	int (*result_get)(struct store *s, int64_t session, struct result_rec *out,
+			  struct buf *err);
+	/* Leaves (hidden 1) or rejoins (0) the leaderboards of platform. */
+	int (*player_hide)(struct store *s, const char *platform, const char *player,
+			   int hidden, struct buf *err);
+	/*
+	 * Forgets a player of platform, in one transaction: their ratings,
+	 * history and hidden flag go; in results their player key and name
+	 * become "" (a former player), and so does their name in the seats of
+	 * closed (finished, aborted) sessions.  The games themselves (moves,
+	 * hidden information) are untouched.  0 or -1.
+	 */
+	int (*player_forget)(struct store *s, const char *platform, const char *player,
+			     struct buf *err);
+
 	/* ---- optional (NULL: store_stats() says it cannot) ---- */
 
 	/*
@@ -360,7 +503,8 @@ struct store *store_fence_wrap(struct store *inner, const char *lease, const cha
 int store_migrate(struct store *from, struct store *to, struct buf *err);
 
 /* Wraps inner so that the write numbered fail_at (1-based: commit,
- * outbox_done, cursor_set, cursor_delete count as writes) and every later
+ * outbox_done, cursor_set, cursor_delete, player_hide, player_forget count
+ * as writes) and every later
  * one fail without touching inner, until store_fault_heal().  Takes
  * ownership of inner. */
 struct store *store_fault_wrap(struct store *inner, int fail_at);
@@ -468,6 +612,59 @@ static inline int store_stats(struct store *s, struct store_stats *out, store_ga
 		return -1;
 	}
 	return s->ops->stats(s, out, cb, ctx, err);
+}
+
+static inline int store_ratings_get(struct store *s, const char *platform, const char *scope,
+				    const char *game, const char *const *players, size_t n,
+				    struct rating_rec *out, struct buf *err)
+{
+	return s->ops->ratings_get(s, platform, scope, game, players, n, out, err);
+}
+
+static inline int store_leaderboard(struct store *s, const char *platform, const char *scope,
+				    const char *game, int64_t min_games, int limit,
+				    store_rating_cb cb, void *ctx, struct buf *err)
+{
+	return s->ops->leaderboard(s, platform, scope, game, min_games, limit, cb, ctx, err);
+}
+
+static inline int store_player_ratings(struct store *s, const char *platform,
+				       const char *scope, const char *player,
+				       store_rating_cb cb, void *ctx, struct buf *err)
+{
+	return s->ops->player_ratings(s, platform, scope, player, cb, ctx, err);
+}
+
+static inline int store_rating_points(struct store *s, const char *platform, const char *scope,
+				      const char *game, const char *player, int limit,
+				      store_point_cb cb, void *ctx, struct buf *err)
+{
+	return s->ops->rating_points(s, platform, scope, game, player, limit, cb, ctx, err);
+}
+
+static inline int store_results_recent(struct store *s, const char *platform, const char *room,
+				       int limit, store_result_cb cb, void *ctx,
+				       struct buf *err)
+{
+	return s->ops->results_recent(s, platform, room, limit, cb, ctx, err);
+}
+
+static inline int store_result_get(struct store *s, int64_t session, struct result_rec *out,
+				   struct buf *err)
+{
+	return s->ops->result_get(s, session, out, err);
+}
+
+static inline int store_player_hide(struct store *s, const char *platform, const char *player,
+				    int hidden, struct buf *err)
+{
+	return s->ops->player_hide(s, platform, player, hidden, err);
+}
+
+static inline int store_player_forget(struct store *s, const char *platform,
+				      const char *player, struct buf *err)
+{
+	return s->ops->player_forget(s, platform, player, err);
 }
 
 static inline int store_shared(const struct store *s)

@@ -2127,8 +2127,8 @@ static void test_migrate_from_v1(void **state)
 	assert_int_equal(raw_int(f->path, "PRAGMA user_version"), 1);
 
 	f->s = open_ok(f->path, &f->err);
-	assert_int_equal(store_sqlite_schema_version(), 5);
-	assert_int_equal(raw_int(f->path, "PRAGMA user_version"), 5);
+	assert_int_equal(store_sqlite_schema_version(), 6);
+	assert_int_equal(raw_int(f->path, "PRAGMA user_version"), 6);
 	/* an older tabula's file is adopted: stamped as tabula's */
 	assert_int_equal(raw_int(f->path, "PRAGMA application_id"), STORE_APPLICATION_ID);
 	session_rec_init(&got);
@@ -2150,7 +2150,7 @@ static void test_migrate_from_v1(void **state)
 	mk_action(&act, 2, "z2");
 	commit_ok(f, &c);
 	reopen(f);
-	assert_int_equal(raw_int(f->path, "PRAGMA user_version"), 5);
+	assert_int_equal(raw_int(f->path, "PRAGMA user_version"), 6);
 	session_rec_release(&got);
 	get_ok(f, 7, &got);
 	assert_null(got.votes);
@@ -2195,7 +2195,7 @@ static void test_migrate_from_v2(void **state)
 	assert_int_equal(raw_int(f->path, "PRAGMA user_version"), 2);
 
 	f->s = open_ok(f->path, &f->err);
-	assert_int_equal(raw_int(f->path, "PRAGMA user_version"), 5);
+	assert_int_equal(raw_int(f->path, "PRAGMA user_version"), 6);
 	assert_int_equal(raw_int(f->path, "PRAGMA application_id"), STORE_APPLICATION_ID);
 	assert_int_equal(raw_int(f->path, "SELECT count(*) FROM sqlite_master"
 				 " WHERE type = 'index' AND name = 'sessions_due'"), 1);
@@ -2222,7 +2222,7 @@ static void test_migrate_from_v2(void **state)
 	got.due = 4000;
 	save_session(f, &got);
 	reopen(f);
-	assert_int_equal(raw_int(f->path, "PRAGMA user_version"), 5);
+	assert_int_equal(raw_int(f->path, "PRAGMA user_version"), 6);
 	session_rec_release(&got);
 	get_ok(f, 7, &got);
 	assert_int_equal(got.due, 4000);
@@ -2276,7 +2276,7 @@ static void test_migrate_from_v3(void **state)
 	assert_int_equal(raw_int(f->path, "PRAGMA application_id"), 0);
 
 	f->s = open_ok(f->path, &f->err);
-	assert_int_equal(raw_int(f->path, "PRAGMA user_version"), 5);
+	assert_int_equal(raw_int(f->path, "PRAGMA user_version"), 6);
 	assert_int_equal(raw_int(f->path, "PRAGMA application_id"), STORE_APPLICATION_ID);
 	assert_int_equal(raw_int(f->path, "SELECT count(*) FROM sqlite_master WHERE"
 				 " type = 'index' AND name IN ('seats_user', 'sessions_lobbies')"),
@@ -3126,12 +3126,566 @@ static void test_outbox_claim(void **state)
 	commit_ok(f, &c);
 }
 
+/* ------------------------------------- contract: finished games, ratings */
+
+static void mk_result(struct result_rec *r, int64_t session, const char *room,
+		      int64_t finished_at)
+{
+	memset(r, 0, sizeof(*r));
+	r->session = session;
+	snprintf(r->platform, sizeof(r->platform), "discord");
+	snprintf(r->room, sizeof(r->room), "%s", room);
+	snprintf(r->community, sizeof(r->community), "guild-1");
+	snprintf(r->game, sizeof(r->game), "fortuna");
+	snprintf(r->options, sizeof(r->options), "short");
+	r->created = 1000;
+	r->finished_at = finished_at;
+	r->moves = 42;
+	r->rated = 1;
+	r->nseats = 2;
+	r->seats[0].seat = 0;
+	snprintf(r->seats[0].player, sizeof(r->seats[0].player), "u-ann");
+	snprintf(r->seats[0].name, sizeof(r->seats[0].name), "Ann");
+	r->seats[0].place = 1;
+	r->seats[0].score = 30;
+	r->seats[0].winner = 1;
+	r->seats[0].nwinners = 1;
+	r->seats[1].seat = 1;
+	snprintf(r->seats[1].player, sizeof(r->seats[1].player), "ai:basic");
+	snprintf(r->seats[1].name, sizeof(r->seats[1].name), "Robot");
+	r->seats[1].is_bot = 1;
+	r->seats[1].place = 2;
+	r->seats[1].score = -5;
+	r->seats[1].nwinners = 1;
+	r->seats[1].last = 1;
+}
+
+static void mk_rating(struct rating_rec *x, const char *scope, const char *player, double mu,
+		      double sigma, int64_t games, int64_t read_games)
+{
+	memset(x, 0, sizeof(*x));
+	snprintf(x->platform, sizeof(x->platform), "discord");
+	snprintf(x->scope, sizeof(x->scope), "%s", scope);
+	snprintf(x->game, sizeof(x->game), "fortuna");
+	snprintf(x->player, sizeof(x->player), "%s", player);
+	snprintf(x->name, sizeof(x->name), "N-%s", player);
+	x->mu = mu;
+	x->sigma = sigma;
+	x->games = games;
+	x->wins = games / 2.0;
+	x->place_sum = games * 2;
+	x->score_sum = games * 10;
+	x->best_score = 33;
+	x->streak = -2;
+	x->last_at = 5000 + games;
+	x->read_games = read_games;
+}
+
+static void mk_point(struct rating_point_rec *p, const char *scope, const char *player,
+		     int64_t session, int64_t at, double mu)
+{
+	memset(p, 0, sizeof(*p));
+	snprintf(p->platform, sizeof(p->platform), "discord");
+	snprintf(p->scope, sizeof(p->scope), "%s", scope);
+	snprintf(p->game, sizeof(p->game), "fortuna");
+	snprintf(p->player, sizeof(p->player), "%s", player);
+	p->session = session;
+	p->at = at;
+	p->mu = mu;
+	p->sigma = 8.25;
+}
+
+/* A finished game alone (no session in the commit): its ratings and points. */
+static int commit_result(struct fixture *f, struct result_rec *r, struct rating_rec *x,
+			 size_t nx, struct rating_point_rec *p, size_t np)
+{
+	struct store_result sr = { r, x, nx, p, np };
+	struct store_commit c = { .result = &sr };
+
+	buf_reset(&f->err);
+	return store_commit(f->s, &c, &f->err);
+}
+
+struct rating_seen {
+	int n;
+	struct rating_rec rows[32];
+};
+
+static int seen_rating(void *ctx, const struct rating_rec *x)
+{
+	struct rating_seen *v = ctx;
+
+	assert_true(v->n < 32);
+	v->rows[v->n++] = *x;
+	return 0;
+}
+
+static struct rating_seen *board(struct fixture *f, const char *scope, int64_t min_games,
+				 int limit)
+{
+	static struct rating_seen v;
+
+	memset(&v, 0, sizeof(v));
+	if (store_leaderboard(f->s, "discord", scope, "fortuna", min_games, limit, seen_rating,
+			      &v, &f->err))
+		fail_msg("leaderboard: %s", buf_str(&f->err));
+	return &v;
+}
+
+struct result_seen {
+	int n;
+	struct result_rec rows[16];
+};
+
+static int seen_result(void *ctx, const struct result_rec *r)
+{
+	struct result_seen *v = ctx;
+
+	assert_true(v->n < 16);
+	v->rows[v->n++] = *r;
+	return 0;
+}
+
+struct point_seen {
+	int n;
+	struct rating_point_rec rows[16];
+};
+
+static int seen_point(void *ctx, const struct rating_point_rec *p)
+{
+	struct point_seen *v = ctx;
+
+	assert_true(v->n < 16);
+	v->rows[v->n++] = *p;
+	return 0;
+}
+
+static int count_points(struct fixture *f, const char *scope, const char *player)
+{
+	struct point_seen v = { 0 };
+
+	assert_int_equal(store_rating_points(f->s, "discord", scope, "fortuna", player, 16,
+					     seen_point, &v, &f->err), 0);
+	return v.n;
+}
+
+/* The game's last move, its result, both scopes' ratings and their points:
+ * one commit, read back whole. */
+static void test_result_committed(void **state)
+{
+	struct fixture *f = *state;
+	struct session_rec s, got;
+	struct action_rec act;
+	struct result_rec r, back;
+	struct rating_rec x[2], out[2];
+	struct rating_point_rec p[2];
+	struct store_result sr = { &r, x, 2, p, 2 };
+	struct store_commit c = { .session = &s, .actions = &act, .nactions = 1 };
+	struct point_seen pv = { 0 };
+	struct rating_seen mine = { 0 };
+	const char *players[] = { "u-ann", "u-bob" };
+
+	mk_session(&s, "discord", "chan-1", SESSION_ACTIVE);
+	save_session(f, &s);
+	s.status = SESSION_FINISHED;
+	mk_action(&act, 1, "last move");
+	mk_result(&r, 0, "chan-1", 6000);	/* 0: the commit's session */
+	mk_rating(&x[0], "", "u-ann", 27.5, 7.25, 1, 0);
+	mk_rating(&x[1], "guild-1", "u-ann", 26.0, 8.0, 1, 0);
+	mk_point(&p[0], "", "u-ann", 0, 6000, 27.5);
+	mk_point(&p[1], "guild-1", "u-ann", 0, 6000, 26.0);
+	c.result = &sr;
+	commit_ok(f, &c);
+
+	session_rec_init(&got);
+	get_ok(f, s.id, &got);
+	assert_int_equal(got.status, SESSION_FINISHED);
+	session_rec_release(&got);
+	assert_int_equal(count_actions(f->s, s.id), 1);
+	assert_int_equal(store_result_get(f->s, s.id, &back, &f->err), 1);
+	assert_int_equal(back.session, s.id);
+	assert_string_equal(back.room, "chan-1");
+	assert_string_equal(back.community, "guild-1");
+	assert_string_equal(back.options, "short");
+	assert_int_equal(back.finished_at, 6000);
+	assert_int_equal(back.moves, 42);
+	assert_int_equal(back.rated, 1);
+	assert_int_equal(back.nseats, 2);
+	assert_string_equal(back.seats[0].player, "u-ann");
+	assert_int_equal(back.seats[0].winner, 1);
+	assert_int_equal(back.seats[0].score, 30);
+	assert_string_equal(back.seats[1].player, "ai:basic");
+	assert_int_equal(back.seats[1].is_bot, 1);
+	assert_int_equal(back.seats[1].place, 2);
+	assert_int_equal(back.seats[1].score, -5);
+	assert_int_equal(back.seats[1].last, 1);
+	assert_int_equal(store_result_get(f->s, s.id + 1000, &back, &f->err), 0);
+
+	assert_int_equal(store_ratings_get(f->s, "discord", "", "fortuna", players, 2, out,
+					   &f->err), 0);
+	assert_int_equal(out[0].found, 1);
+	assert_true(out[0].mu == 27.5 && out[0].sigma == 7.25);
+	assert_true(out[0].conservative == 27.5 - 3 * 7.25);
+	assert_int_equal(out[0].games, 1);
+	assert_int_equal(out[0].read_games, 1);
+	assert_true(out[0].wins == 0.5);
+	assert_int_equal(out[0].streak, -2);
+	assert_int_equal(out[0].last_at, 5001);
+	assert_string_equal(out[0].name, "N-u-ann");
+	assert_int_equal(out[1].found, 0);
+	assert_string_equal(out[1].player, "u-bob");
+	assert_int_equal(out[1].games, 0);
+	assert_int_equal(out[1].read_games, 0);
+
+	assert_int_equal(store_rating_points(f->s, "discord", "guild-1", "fortuna", "u-ann", 10,
+					     seen_point, &pv, &f->err), 0);
+	assert_int_equal(pv.n, 1);
+	assert_int_equal(pv.rows[0].session, s.id);
+	assert_true(pv.rows[0].mu == 26.0);
+	assert_int_equal(store_player_ratings(f->s, "discord", "guild-1", "u-ann", seen_rating,
+					      &mine, &f->err), 0);
+	assert_int_equal(mine.n, 1);
+	assert_true(mine.rows[0].mu == 26.0);
+}
+
+/* A rating row that moved since it was read, or a second result for a
+ * session: STORE_CONFLICT, and nothing of the commit is stored. */
+static void test_result_conflicts(void **state)
+{
+	struct fixture *f = *state;
+	struct session_rec s, got;
+	struct action_rec act;
+	struct result_rec r, back;
+	struct rating_rec x[2], out;
+	struct rating_point_rec p;
+	struct store_result sr = { &r, x, 2, &p, 1 };
+	struct store_commit c = { .session = &s, .actions = &act, .nactions = 1, .result = &sr };
+	const char *ann = "u-ann";
+	int64_t version;
+
+	/* u-ann has played one game */
+	mk_result(&r, 500, "chan-0", 5000);
+	mk_rating(&x[0], "", "u-ann", 25.0, 8.0, 1, 0);
+	assert_int_equal(commit_result(f, &r, x, 1, NULL, 0), 0);
+
+	mk_session(&s, "discord", "chan-1", SESSION_ACTIVE);
+	save_session(f, &s);
+	version = s.version;
+	s.status = SESSION_FINISHED;
+	mk_action(&act, 1, "last move");
+	mk_result(&r, 0, "chan-1", 6000);
+	mk_rating(&x[0], "", "u-bob", 24.0, 8.0, 1, 0);	/* new: fine */
+	mk_rating(&x[1], "", "u-ann", 30.0, 7.0, 2, 0);	/* read before game 1 */
+	mk_point(&p, "", "u-bob", 0, 6000, 24.0);
+	commit_fails_with(f, &c, STORE_CONFLICT, "changed elsewhere");
+	session_rec_init(&got);
+	get_ok(f, s.id, &got);
+	assert_int_equal(got.version, version);
+	assert_int_equal(got.status, SESSION_ACTIVE);
+	session_rec_release(&got);
+	assert_int_equal(count_actions(f->s, s.id), 0);
+	assert_int_equal(store_result_get(f->s, s.id, &back, &f->err), 0);
+	assert_int_equal(store_ratings_get(f->s, "discord", "", "fortuna", &ann, 1, &out,
+					   &f->err), 0);
+	assert_int_equal(out.games, 1);
+	assert_true(out.mu == 25.0);
+	assert_int_equal(count_points(f, "", "u-bob"), 0);
+	/* a row read after more games than it has is as stale */
+	x[1].read_games = 7;
+	commit_fails_with(f, &c, STORE_CONFLICT, "changed elsewhere");
+
+	/* read again: stored */
+	x[1].read_games = 1;
+	commit_ok(f, &c);
+	assert_int_equal(store_ratings_get(f->s, "discord", "", "fortuna", &ann, 1, &out,
+					   &f->err), 0);
+	assert_int_equal(out.games, 2);
+	assert_int_equal(count_points(f, "", "u-bob"), 1);
+
+	/* a second result for the session: refused, the move with it */
+	mk_action(&act, 2, "after the end");
+	x[0].read_games = 1;
+	x[0].games = 2;
+	x[1].read_games = 2;
+	x[1].games = 3;
+	p.session = 0;
+	p.at = 7000;
+	commit_fails_with(f, &c, STORE_CONFLICT, "already has a result");
+	assert_int_equal(count_actions(f->s, s.id), 1);
+	assert_int_equal(store_ratings_get(f->s, "discord", "", "fortuna", &ann, 1, &out,
+					   &f->err), 0);
+	assert_int_equal(out.games, 2);
+	assert_int_equal(count_points(f, "", "u-bob"), 1);
+	/* nor without its session */
+	r.session = s.id;
+	assert_int_equal(commit_result(f, &r, NULL, 0, NULL, 0), STORE_CONFLICT);
+	/* a result with neither session nor id is refused */
+	r.session = 0;
+	assert_int_equal(commit_result(f, &r, NULL, 0, NULL, 0), -1);
+	assert_non_null(strstr(buf_str(&f->err), "needs its session"));
+}
+
+/* By conservative rating, then player; min_games, limit, hidden players
+ * and scopes. */
+static void test_leaderboard(void **state)
+{
+	struct fixture *f = *state;
+	static const struct { const char *player; double mu, sigma; int games; } rows[] = {
+		{ "p1", 30.0, 2.0, 10 },	/* 24 */
+		{ "p2", 35.0, 1.0, 12 },	/* 32 */
+		{ "p3", 28.0, 1.0, 3 },		/* 25 */
+		{ "p4", 40.0, 8.0, 1 },		/* 16 */
+		{ "p5", 27.0, 1.0, 10 },	/* 24: ties p1, after it */
+	};
+	struct result_rec r;
+	struct rating_rec x[2];
+	struct rating_seen *v;
+	size_t i;
+
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		mk_result(&r, 100 + (int64_t)i, "chan-1", 5000 + (int64_t)i);
+		mk_rating(&x[0], "", rows[i].player, rows[i].mu, rows[i].sigma, rows[i].games, 0);
+		/* another scope, the order reversed */
+		mk_rating(&x[1], "guild-1", rows[i].player, 50.0 - rows[i].mu, 1.0, rows[i].games,
+			  0);
+		assert_int_equal(commit_result(f, &r, x, 2, NULL, 0), 0);
+	}
+	v = board(f, "", 0, 10);
+	assert_int_equal(v->n, 5);
+	assert_string_equal(v->rows[0].player, "p2");
+	assert_string_equal(v->rows[1].player, "p3");
+	assert_string_equal(v->rows[2].player, "p1");
+	assert_string_equal(v->rows[3].player, "p5");
+	assert_string_equal(v->rows[4].player, "p4");
+	assert_true(v->rows[0].conservative == 32.0);
+	v = board(f, "", 5, 2);
+	assert_int_equal(v->n, 2);
+	assert_string_equal(v->rows[0].player, "p2");
+	assert_string_equal(v->rows[1].player, "p1");
+	v = board(f, "guild-1", 0, 10);
+	assert_int_equal(v->n, 5);
+	assert_string_equal(v->rows[0].player, "p5");
+	assert_string_equal(v->rows[1].player, "p3");
+	assert_string_equal(v->rows[4].player, "p4");
+	v = board(f, "guild-2", 0, 10);
+	assert_int_equal(v->n, 0);
+
+	assert_int_equal(store_player_hide(f->s, "discord", "p2", 1, &f->err), 0);
+	assert_int_equal(store_player_hide(f->s, "discord", "p3", 1, &f->err), 0);
+	/* the same player id on another platform is someone else */
+	assert_int_equal(store_player_hide(f->s, "matrix", "p1", 1, &f->err), 0);
+	v = board(f, "", 0, 10);
+	assert_int_equal(v->n, 3);
+	assert_string_equal(v->rows[0].player, "p1");
+	v = board(f, "guild-1", 0, 10);
+	assert_int_equal(v->n, 3);
+	assert_int_equal(store_player_hide(f->s, "discord", "p2", 0, &f->err), 0);
+	v = board(f, "", 0, 10);
+	assert_int_equal(v->n, 4);
+	assert_string_equal(v->rows[0].player, "p2");
+
+	assert_int_equal(store_leaderboard(f->s, "discord", "", "fortuna", 0, 0, seen_rating, v,
+					   &f->err), -1);
+	assert_int_equal(store_leaderboard(f->s, "discord", "", "fortuna", 0,
+					   STORE_LIST_MAX + 1, seen_rating, v, &f->err), -1);
+}
+
+/* A room's last games, newest first, with their seats; limit and rooms. */
+static void test_results_recent(void **state)
+{
+	struct fixture *f = *state;
+	static const int64_t at[] = { 5000, 9000, 7000, 8000, 9000 };
+	struct result_seen v = { 0 };
+	struct result_rec r;
+	size_t i;
+
+	for (i = 0; i < 5; i++) {
+		mk_result(&r, 10 + (int64_t)i, "chan-1", at[i]);
+		assert_int_equal(commit_result(f, &r, NULL, 0, NULL, 0), 0);
+	}
+	mk_result(&r, 30, "chan-2", 9999);
+	r.nseats = 1;
+	assert_int_equal(commit_result(f, &r, NULL, 0, NULL, 0), 0);
+	assert_int_equal(store_results_recent(f->s, "discord", "chan-1", 3, seen_result, &v,
+					      &f->err), 0);
+	assert_int_equal(v.n, 3);
+	/* 9000 twice: the later session first */
+	assert_int_equal(v.rows[0].session, 14);
+	assert_int_equal(v.rows[1].session, 11);
+	assert_int_equal(v.rows[2].session, 13);
+	for (i = 0; i < 3; i++) {
+		assert_int_equal(v.rows[i].nseats, 2);
+		assert_string_equal(v.rows[i].seats[0].player, "u-ann");
+		assert_string_equal(v.rows[i].seats[1].player, "ai:basic");
+	}
+	memset(&v, 0, sizeof(v));
+	assert_int_equal(store_results_recent(f->s, "discord", "chan-2", 10, seen_result, &v,
+					      &f->err), 0);
+	assert_int_equal(v.n, 1);
+	assert_int_equal(v.rows[0].nseats, 1);
+	memset(&v, 0, sizeof(v));
+	assert_int_equal(store_results_recent(f->s, "matrix", "chan-1", 10, seen_result, &v,
+					      &f->err), 0);
+	assert_int_equal(v.n, 0);
+}
+
+/* Forgetting: ratings, history and the hidden flag go; the player's key
+ * and name leave results and closed sessions' seats; games stay. */
+static void test_player_forget(void **state)
+{
+	struct fixture *f = *state;
+	struct session_rec done, open, got;
+	struct result_rec r, back;
+	struct rating_rec x[2], out[2];
+	struct rating_point_rec p[2];
+	struct store_result sr = { &r, x, 2, p, 2 };
+	struct store_commit c = { .session = &done, .result = &sr };
+	const char *players[] = { "u-ann", "u-bob" };
+	struct rating_seen mine = { 0 };
+
+	mk_session(&done, "discord", "chan-1", SESSION_ACTIVE);
+	done.state = xstrdup("{\"hand\":[\"secret\"]}");
+	save_session(f, &done);
+	done.status = SESSION_FINISHED;
+	mk_result(&r, 0, "chan-1", 6000);
+	snprintf(r.seats[1].player, sizeof(r.seats[1].player), "u-bob");
+	snprintf(r.seats[1].name, sizeof(r.seats[1].name), "Bob");
+	r.seats[1].is_bot = 0;
+	mk_rating(&x[0], "", "u-ann", 27.0, 7.0, 1, 0);
+	mk_rating(&x[1], "", "u-bob", 23.0, 7.0, 1, 0);
+	mk_point(&p[0], "", "u-ann", 0, 6000, 27.0);
+	mk_point(&p[1], "", "u-bob", 0, 6000, 23.0);
+	commit_ok(f, &c);
+	mk_session(&open, "discord", "chan-2", SESSION_LOBBY);
+	save_session(f, &open);
+	assert_int_equal(store_player_hide(f->s, "discord", "u-ann", 1, &f->err), 0);
+
+	assert_int_equal(store_player_forget(f->s, "discord", "u-ann", &f->err), 0);
+	assert_int_equal(store_ratings_get(f->s, "discord", "", "fortuna", players, 2, out,
+					   &f->err), 0);
+	assert_int_equal(out[0].found, 0);
+	assert_int_equal(out[1].found, 1);
+	assert_int_equal(count_points(f, "", "u-ann"), 0);
+	assert_int_equal(count_points(f, "", "u-bob"), 1);
+	assert_int_equal(store_player_ratings(f->s, "discord", "", "u-ann", seen_rating, &mine,
+					      &f->err), 0);
+	assert_int_equal(mine.n, 0);
+	assert_int_equal(store_result_get(f->s, done.id, &back, &f->err), 1);
+	assert_string_equal(back.seats[0].player, "");
+	assert_string_equal(back.seats[0].name, "");
+	assert_int_equal(back.seats[0].score, 30);
+	assert_string_equal(back.seats[1].player, "u-bob");
+	assert_string_equal(back.seats[1].name, "Bob");
+	session_rec_init(&got);
+	get_ok(f, done.id, &got);
+	assert_string_equal(got.seats[0].name, "");
+	assert_string_equal(got.seats[1].name, "Robot");
+	assert_string_equal(got.state, "{\"hand\":[\"secret\"]}");
+	get_ok(f, open.id, &got);
+	assert_string_equal(got.seats[0].name, "Ann");
+	session_rec_release(&got);
+	/* the hidden flag went too: rated again, they are on the board */
+	mk_result(&r, 900, "chan-1", 7000);
+	mk_rating(&x[0], "", "u-ann", 40.0, 1.0, 1, 0);
+	assert_int_equal(commit_result(f, &r, x, 1, NULL, 0), 0);
+	assert_string_equal(board(f, "", 0, 10)->rows[0].player, "u-ann");
+	/* forgetting someone unknown changes nothing and is no error */
+	assert_int_equal(store_player_forget(f->s, "discord", "u-nobody", &f->err), 0);
+	assert_int_equal(store_player_forget(f->s, "discord", "", &f->err), -1);
+	session_rec_release(&done);
+	session_rec_release(&open);
+}
+
+/* A store of schema 5 with games in it (made by dropping what migration 6
+ * added) migrates to 6, keeps everything, and takes results. */
+static void test_migrate_from_v5(void **state)
+{
+	struct fixture *f = *state;
+	struct session_rec s, got;
+	struct result_rec r;
+	struct rating_rec x;
+	static const char *drop =
+		"DROP TABLE rating_history; DROP TABLE ratings; DROP TABLE players;"
+		" DROP TABLE result_seats; DROP TABLE results;";
+
+	mk_session(&s, "discord", "chan-1", SESSION_FINISHED);
+	s.state = xstrdup("{\"turn\":9}");
+	save_session(f, &s);
+	store_close(f->s);
+	f->s = NULL;
+	if (f->kind == KIND_PG) {
+		pg_exec(f->path, drop);
+		pg_exec(f->path, "DROP FUNCTION tabula_rating_put; DROP FUNCTION tabula_forget;"
+			" UPDATE tabula_meta SET value = '5' WHERE key = 'schema_version'");
+	} else {
+		raw_exec(f->path, drop);
+		raw_exec(f->path, "PRAGMA user_version = 5");
+		assert_int_equal(raw_int(f->path, "SELECT count(*) FROM sqlite_master"
+					 " WHERE name = 'ratings'"), 0);
+	}
+	f->s = open_ok(f->path, &f->err);
+	if (f->kind == KIND_PG)
+		assert_int_equal(pg_int(f->path, "SELECT value::int FROM tabula_meta"
+					" WHERE key = 'schema_version'"), 6);
+	else
+		assert_int_equal(raw_int(f->path, "PRAGMA user_version"), 6);
+	session_rec_init(&got);
+	get_ok(f, s.id, &got);
+	assert_session_equal(&got, &s);
+	session_rec_release(&got);
+	mk_result(&r, s.id, "chan-1", 6000);
+	mk_rating(&x, "", "u-ann", 25.0, 8.0, 1, 0);
+	assert_int_equal(commit_result(f, &r, &x, 1, NULL, 0), 0);
+	assert_int_equal(board(f, "", 0, 10)->n, 1);
+	session_rec_release(&s);
+}
+
 /* ------------------------------------------------- contract: dump, import */
 
 struct dump_text {
 	struct buf b;
 	long n;
 };
+
+/* The records of finished games and ratings, one line each. */
+static void dump_line_ratings(struct dump_text *d, const struct store_item *it)
+{
+	const struct result_rec *r = it->result;
+	const struct rating_rec *x = it->rating;
+	const struct rating_point_rec *p = it->point;
+	int i;
+
+	switch (it->kind) {
+	case STORE_ITEM_RESULT:
+		buf_printf(&d->b, "R %lld %s %s %s %s %s %lld %lld %lld %d\n",
+			   (long long)r->session, r->platform, r->room, r->community, r->game,
+			   r->options, (long long)r->created, (long long)r->finished_at,
+			   (long long)r->moves, r->rated);
+		for (i = 0; i < r->nseats; i++)
+			buf_printf(&d->b, " rs %d %s %s %d %d %lld %d %d %d\n", r->seats[i].seat,
+				   r->seats[i].player, r->seats[i].name, r->seats[i].is_bot,
+				   r->seats[i].place, (long long)r->seats[i].score,
+				   r->seats[i].winner, r->seats[i].nwinners, r->seats[i].last);
+		break;
+	case STORE_ITEM_RATING:
+		buf_printf(&d->b, "G %s|%s|%s|%s|%s %.17g %.17g %.17g %lld %.17g %lld %lld %lld"
+			   " %lld %lld\n", x->platform, x->scope, x->game, x->player, x->name,
+			   x->mu, x->sigma, x->conservative, (long long)x->games, x->wins,
+			   (long long)x->place_sum, (long long)x->score_sum,
+			   (long long)x->best_score, (long long)x->streak, (long long)x->last_at);
+		break;
+	case STORE_ITEM_POINT:
+		buf_printf(&d->b, "P %s|%s|%s|%s %lld %lld %.17g %.17g\n", p->platform, p->scope,
+			   p->game, p->player, (long long)p->session, (long long)p->at, p->mu,
+			   p->sigma);
+		break;
+	case STORE_ITEM_PLAYER:
+		buf_printf(&d->b, "H %s|%s %d\n", it->key, it->value, it->hidden);
+		break;
+	default:
+		fail_msg("unknown record kind %d", (int)it->kind);
+	}
+}
 
 static int dump_line(void *ctx, const struct store_item *it)
 {
@@ -3166,6 +3720,9 @@ static int dump_line(void *ctx, const struct store_item *it)
 	case STORE_ITEM_CURSOR:
 		buf_printf(&d->b, "C %s=%s\n", it->key, it->value);
 		break;
+	default:
+		dump_line_ratings(d, it);
+		break;
 	}
 	return 0;
 }
@@ -3179,6 +3736,29 @@ static void dump_of(struct store *s, struct dump_text *d)
 	if (store_dump(s, dump_line, d, &err))
 		fail_msg("dump: %s", buf_str(&err));
 	buf_release(&err);
+}
+
+/* A finished game of session id, rated in two scopes (more than a page
+ * of points), and a hidden player. */
+static void fill_ratings(struct fixture *f, int64_t id)
+{
+	struct result_rec r;
+	struct rating_rec x[2];
+	struct rating_point_rec p[70];
+	int i;
+
+	mk_result(&r, id, "!room:x", 6000);
+	snprintf(r.platform, sizeof(r.platform), "matrix");
+	mk_rating(&x[0], "", "@ann:x", 0.1, 1.0 / 3, 3, 0);
+	mk_rating(&x[1], "!space:x", "@ann:x", -2.5e-7, 8.333333333333334, 3, 0);
+	for (i = 0; i < 2; i++)
+		snprintf(x[i].platform, sizeof(x[i].platform), "matrix");
+	for (i = 0; i < 70; i++) {
+		mk_point(&p[i], i % 2 ? "" : "!space:x", "@ann:x", 1 + i / 2, 6000 + i, i * 0.7);
+		snprintf(p[i].platform, sizeof(p[i].platform), "matrix");
+	}
+	assert_int_equal(commit_result(f, &r, x, 2, p, 70), 0);
+	assert_int_equal(store_player_hide(f->s, "matrix", "@bob:x", 1, &f->err), 0);
 }
 
 /* A store with a bit of everything (and more than a page of actions). */
@@ -3208,6 +3788,7 @@ static void fill_store(struct fixture *f)
 	mk_session(&b, "matrix", "!room:x", SESSION_FINISHED);
 	save_session(f, &b);
 	assert_int_equal(store_cursor_set(f->s, "discord.seq", "77", &f->err), 0);
+	fill_ratings(f, b.id);
 	session_rec_release(&a);
 	session_rec_release(&b);
 }
@@ -3263,8 +3844,12 @@ static void test_dump_import(void **state)
 
 	fill_store(f);
 	dump_of(f->s, &want);
-	/* 2 sessions, 70 actions, 3 messages, 2 cursors */
-	assert_int_equal(want.n, 77);
+	/* 2 sessions, 70 actions, 3 messages, 2 cursors, a result, 2 ratings,
+	 * 70 points, a player */
+	assert_int_equal(want.n, 77 + 1 + 2 + 70 + 1);
+	assert_non_null(strstr(buf_str(&want.b), "G matrix||fortuna|@ann:x|N-@ann:x"
+			       " 0.10000000000000001 0.33333333333333331"));
+	assert_non_null(strstr(buf_str(&want.b), "H matrix|@bob:x 1"));
 	assert_non_null(strstr(buf_str(&want.b), "O 2 console room-1   no key 3000 pending"));
 	assert_non_null(strstr(buf_str(&want.b), "C matrix.since=tok\nev1"));
 	import_into(f, KIND_MEMORY, &want);
@@ -3613,9 +4198,9 @@ static void test_pg_migrate_from_v1(void **state)
 		" VALUES ('discord', 'chan-1', '', 'n-1', 'board', 3000);"
 		"INSERT INTO cursors VALUES ('discord.seq', '99');");
 	f->s = open_ok(f->path, &f->err);
-	assert_int_equal(store_pg_schema_version(), 5);
+	assert_int_equal(store_pg_schema_version(), 6);
 	assert_int_equal(pg_int(f->path, "SELECT value::int FROM tabula_meta"
-				" WHERE key = 'schema_version'"), 5);
+				" WHERE key = 'schema_version'"), 6);
 	session_rec_init(&got);
 	get_ok(f, 7, &got);
 	assert_string_equal(got.settings, "");
@@ -3737,6 +4322,13 @@ int main(void)
 		ALL(test_claim_due),
 		ALL(test_outbox_claim),
 		ALL(test_dump_import),
+		ALL(test_result_committed),
+		ALL(test_result_conflicts),
+		ALL(test_leaderboard),
+		ALL(test_results_recent),
+		ALL(test_player_forget),
+		PG_ONLY(test_migrate_from_v5),
+		FILE_ONLY(test_migrate_from_v5),
 		PG_ONLY(test_pg_two_processes),
 		PG_ONLY(test_pg_reconnect),
 		PG_ONLY(test_pg_lost_answer),
