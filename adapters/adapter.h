@@ -146,6 +146,12 @@ struct command {
 	 * one game the user is seated in on this platform.
 	 */
 	int direct;
+	/*
+	 * The community the room belongs to, where its games are rated beside
+	 * the whole platform: a Discord guild id, a Matrix space's room id.
+	 * NULL or "" = none (a DM, a room in no space, the console).
+	 */
+	const char *community;
 };
 
 /*

@@ -175,6 +175,12 @@ struct session_hooks {
 	 * every commit), or 0. */
 	int64_t (*due)(const struct session_rec *rec, const struct game_ops *ops,
 		       const void *st, int64_t last_at);
+	/* When c finishes its game: its record (results, ratings) to store
+	 * with the commit, one allocation the core frees with free(), or
+	 * *out NULL.  -1 (err): it could not be read; nothing is committed.
+	 * NULL: nothing is recorded. */
+	int (*record)(struct session_mgr *m, const struct change *c, struct store_result **out,
+		      struct buf *err);
 };
 
 /* The core's part of session_mgr_init / _release / _add_adapter (the

@@ -106,6 +106,10 @@ static int session_attend(struct session_mgr *m, struct session *s)
 					      "(`game resume` para seguir)."),
 					  s->rec.seats[i].name, rs.timeout_h);
 		if (rs.timeout_ai) {
+			/* the AI's decision is not theirs: the record counts
+			 * them last (bot/record.c) */
+			rs.last |= idle;
+			roomset_write(&c.rec, &rs);
 			change_copy_state(&c);
 			if (ai_play_for_idle(m, &c, &cap, idle, &err)) {
 				log_err("timeout AI in %s/%s: %s", s->rec.platform, s->rec.room,

@@ -26,6 +26,9 @@ static struct session *session_new(struct session_mgr *m, const struct command *
 	session_copy_field(s->rec.room, sizeof(s->rec.room), cmd->room);
 	session_copy_field(s->rec.game, sizeof(s->rec.game), ops->id);
 	session_copy_field(s->rec.creator, sizeof(s->rec.creator), cmd->user);
+	/* where its games are rated beside the platform (bot/record.c) */
+	session_copy_field(s->rec.community, sizeof(s->rec.community),
+			   cmd->community ? cmd->community : "");
 	s->rec.status = SESSION_LOBBY;
 	s->rec.created = session_now(m);
 	s->ops = ops;
@@ -273,7 +276,9 @@ void cmd_game_new(const struct cmd_ctx *x)
 		roomset_read(&cur->rec, &was);
 		roomset_read(&s->rec, &rs);
 		rs.board = was.board;
-		if (rs.board != BOARD_DEFAULT)
+		/* so is playing unrated */
+		rs.rated = was.rated;
+		if (rs.board != BOARD_DEFAULT || !rs.rated)
 			roomset_write(&s->rec, &rs);
 	}
 	change_init(&c, s);

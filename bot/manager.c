@@ -11,12 +11,14 @@
 #include "bot/due.h"
 #include "bot/outbox.h"
 #include "bot/pictures.h"
+#include "bot/record.h"
 
 static const struct session_hooks hooks = {
 	.queue_updates = outbox_queue_updates,
 	.deliver = outbox_deliver,
 	.reply_actor_view = outbox_reply_actor_view,
 	.due = due_compute,
+	.record = record_build,
 };
 
 void session_mgr_init(struct session_mgr *m, struct store *store, uint64_t seed)

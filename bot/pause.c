@@ -104,6 +104,7 @@ void cmd_game_kick(const struct cmd_ctx *x)
 	enum locale loc = x->loc;
 	const char *names[GAME_MAX_SEATS];
 	struct buf err = BUF_INIT, msg = BUF_INIT;
+	struct room_settings rs;
 	struct capture cap;
 	struct change c;
 	json_t *v;
@@ -153,6 +154,10 @@ void cmd_game_kick(const struct cmd_ctx *x)
 	}
 	c.rec.seats[target].is_bot = 1;
 	c.rec.seats[target].notify_dm = 0;
+	/* the AI's play is not theirs: the record counts them last */
+	roomset_read(&c.rec, &rs);
+	rs.last |= 1u << target;
+	roomset_write(&c.rec, &rs);
 	session_seat_names(s, names);
 	session_capture_init(&cap, session_loc(s, m), names);
 	change_copy_state(&c);

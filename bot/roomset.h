@@ -30,6 +30,11 @@ struct room_settings {
 	int ai_strong;		/* AI seats search (games/search.h) */
 	int rules;		/* game_ops.rules_version at the start (1: unknown) */
 	int board;		/* enum board_mode */
+	int rated;		/* finished games move the ratings (default 1;
+				 * `game settings rated`) */
+	/* bit per seat whose human the AI replaced (a kick) or decided for
+	 * (a timeout): counted last when the game is recorded (bot/record.c) */
+	unsigned last;
 };
 
 void roomset_read(const struct session_rec *rec, struct room_settings *o);

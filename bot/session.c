@@ -535,6 +535,7 @@ void change_moved(struct session_mgr *m, struct change *c, const struct capture 
 int change_commit(struct session_mgr *m, struct change *c, struct buf *err)
 {
 	struct store_commit sc;
+	struct store_result *result = NULL;
 	/* a move, an undo or the start: the idle clock starts again */
 	int moved = c->nactions || c->truncate ||
 		    (c->s->rec.status != SESSION_ACTIVE && c->rec.status == SESSION_ACTIVE);
@@ -543,6 +544,21 @@ int change_commit(struct session_mgr *m, struct change *c, struct buf *err)
 	uint64_t t0;
 	size_t i;
 
+	/* the room's community as its latest command tells it (the last move
+	 * may come from an AI or a timeout: the record reads it here) */
+	if (m->current && m->current->community && m->current->community[0] &&
+	    !strcmp(m->current->platform, c->rec.platform) &&
+	    !strcmp(m->current->room, c->rec.room))
+		session_copy_field(c->rec.community, sizeof(c->rec.community),
+				   m->current->community);
+	/* a finished game is recorded (and rated) in this same transaction */
+	if (m->hooks->record && m->hooks->record(m, c, &result, err)) {
+		m->last_commit = -1;
+		m->outcome = METER_FAILED;
+		log_warn("commit failed for %s/%s: %s", c->rec.platform, c->rec.room,
+			 buf_str(err));
+		return -1;
+	}
 	c->rec.version++;
 	c->rec.updated = now;
 	if (moved) {
@@ -576,6 +592,7 @@ int change_commit(struct session_mgr *m, struct change *c, struct buf *err)
 	sc.noutbox = c->out.n;
 	sc.truncate = c->truncate;
 	sc.truncate_after = c->truncate_after;
+	sc.result = result;
 	if (m->current && m->current->cursor_key) {
 		sc.cursor_key = m->current->cursor_key;
 		sc.cursor_value = m->current->cursor_value;
@@ -588,6 +605,7 @@ int change_commit(struct session_mgr *m, struct change *c, struct buf *err)
 		}
 	t0 = uv_hrtime();
 	m->last_commit = store_commit(m->store, &sc, err);
+	free(result);
 	metric_observe(&met_commit_seconds, 0, 0, meters_since_us(t0));
 	metric_inc(&met_commits, !m->last_commit ? METER_COMMIT_OK
 		   : m->last_commit == STORE_CONFLICT ? METER_COMMIT_CONFLICT

@@ -37,7 +37,7 @@ int session_log_replays(const struct session *s)
 static int setting_voted(const char *key)
 {
 	return text_eq(key, "timeout") || text_eq(key, "ontimeout") || text_eq(key, "remind") ||
-	       text_eq(key, "ai");
+	       text_eq(key, "ai") || text_eq(key, "rated");
 }
 
 /*
@@ -63,6 +63,11 @@ static int setting_parse(const char *key, const char *val, char *ckey, char *cva
 		snprintf(cval, n, "%s", text_eq(val, "basic") ? "basic" : "strong");
 		return 0;
 	}
+	if (text_eq(key, "rated") && (text_eq(val, "on") || text_eq(val, "off"))) {
+		snprintf(ckey, n, "rated");
+		snprintf(cval, n, "%s", text_eq(val, "on") ? "on" : "off");
+		return 0;
+	}
 	return -1;
 }
 
@@ -78,6 +83,8 @@ static void setting_now(const struct session_rec *rec, const char *key, char *ou
 		snprintf(out, n, "%d", rs.timeout_h);
 	else if (!strcmp(key, "ontimeout"))
 		snprintf(out, n, "%s", rs.timeout_ai ? "ai" : "pause");
+	else if (!strcmp(key, "rated"))
+		snprintf(out, n, "%s", rs.rated ? "on" : "off");
 	else
 		snprintf(out, n, "%s", rs.ai_strong ? "strong" : "basic");
 }
@@ -111,6 +118,17 @@ static void setting_apply(const struct session *s, struct session_rec *rec, cons
 			     "Al agotarse el tiempo, la IA decide por el jugador ausente.")
 			 : L(loc, "At the timeout the game pauses.",
 			     "Al agotarse el tiempo, la partida se pausa."));
+	} else if (!strcmp(key, "rated")) {
+		/* the whole game is rated or not: read when it ends (bot/record.c) */
+		rs.rated = !strcmp(val, "on");
+		buf_setf(msg, "%s", rs.rated
+			 ? L(loc, "Games in this room are rated: a finished game moves the ratings.",
+			     "Las partidas de esta sala puntúan: una partida terminada mueve las "
+			     "clasificaciones.")
+			 : L(loc, "Games in this room are not rated: finished games are kept in the "
+			     "history but move no rating.",
+			     "Las partidas de esta sala no puntúan: las partidas terminadas quedan en "
+			     "el historial pero no mueven ninguna clasificación."));
 	} else {
 		rs.ai_strong = !strcmp(val, "strong");
 		if (rs.ai_strong && !s->ops->determinize)
@@ -156,6 +174,8 @@ static void settings_show(struct session_mgr *m, struct adapter *a, const struct
 		   ? L(loc, " AI players: strong (they search).",
 		       " Jugadores IA: fuertes (buscan).")
 		   : L(loc, " AI players: basic (quick).", " Jugadores IA: básicos (rápidos)."));
+	buf_printf(&msg, "%s", rs.rated ? L(loc, " Rated: yes.", " Puntúa: sí.")
+		   : L(loc, " Rated: no.", " Puntúa: no."));
 	switch (pic_board_mode(&s->rec, a)) {
 	case BOARD_IMAGE:
 		buf_printf(&msg, "%s", rs.board == BOARD_DEFAULT
@@ -179,16 +199,16 @@ static void settings_show(struct session_mgr *m, struct adapter *a, const struct
 	buf_printf(&msg, "%s", L(loc,
 		"\nChange them with `game settings locale en|es`, `dm on|off`, `remind <hours>` "
 		"(0: off), `timeout <hours>` (0: off), `ontimeout ai|pause`, `ai basic|strong`, "
-		"`board text|image|both`.",
+		"`rated on|off`, `board text|image|both`.",
 		"\nCámbialos con `game settings locale en|es`, `dm on|off`, `remind <horas>` "
 		"(0: no), `timeout <horas>` (0: no), `ontimeout ai|pause`, `ai basic|strong`, "
-		"`board text|image|both`."));
+		"`rated on|off`, `board text|image|both`."));
 	if (s->rec.status == SESSION_ACTIVE && votes_humans_of(&s->rec) > 1)
 		buf_printf(&msg, "%s", L(loc,
-			" Once the game has started, remind, timeout, ontimeout and ai change when "
-			"more than half of the seated players ask for the same value.",
-			" Con la partida empezada, remind, timeout, ontimeout y ai cambian cuando "
-			"más de la mitad de los jugadores sentados piden el mismo valor."));
+			" Once the game has started, remind, timeout, ontimeout, ai and rated change "
+			"when more than half of the seated players ask for the same value.",
+			" Con la partida empezada, remind, timeout, ontimeout, ai y rated cambian "
+			"cuando más de la mitad de los jugadores sentados piden el mismo valor."));
 	session_reply_text(a, cmd, 1, buf_str(&msg));
 	buf_release(&msg);
 }
@@ -235,7 +255,8 @@ static int setting_vote(struct session_mgr *m, struct adapter *a, const struct c
 }
 
 /* `game settings [key value]`: per-player DM notifications (seat flag),
- * the room's language and its rules for reminders, timeouts and AI seats.
+ * the room's language and its rules for reminders, timeouts, AI seats and
+ * whether its games are rated.
  * Seated players only (the table). */
 void cmd_game_settings(const struct cmd_ctx *x)
 {
@@ -306,10 +327,12 @@ void cmd_game_settings(const struct cmd_ctx *x)
 	} else {
 		session_reply_text(a, cmd, 1, L(loc, "Usage: `game settings`, `game settings dm on|off`, "
 						"`game settings locale en|es`, `remind <hours>`, `timeout <hours>`, "
-						"`ontimeout ai|pause`, `ai basic|strong` or `board text|image|both`.",
+						"`ontimeout ai|pause`, `ai basic|strong`, `rated on|off` or "
+						"`board text|image|both`.",
 						"Uso: `game settings`, `game settings dm on|off`, "
 						"`game settings locale en|es`, `remind <horas>`, `timeout <horas>`, "
-						"`ontimeout ai|pause`, `ai basic|strong` o `board text|image|both`."));
+						"`ontimeout ai|pause`, `ai basic|strong`, `rated on|off` o "
+						"`board text|image|both`."));
 		goto out;
 	}
 	if (change_commit(m, &c, &err))

@@ -46,7 +46,8 @@ static int check_session(const struct session_rec *s, struct buf *err)
 	    CHECK_FIELD(s, options, "session options") ||
 	    CHECK_FIELD(s, creator, "session creator") ||
 	    CHECK_FIELD(s, locale, "session locale") ||
-	    CHECK_FIELD(s, settings, "session settings"))
+	    CHECK_FIELD(s, settings, "session settings") ||
+	    CHECK_FIELD(s, community, "session community"))
 		return -1;
 	if (s->votes && strlen(s->votes) > STORE_VOTES_MAX) {
 		seterr(err, "store: session votes are longer than %d bytes", STORE_VOTES_MAX);

@@ -59,14 +59,14 @@ int store_pg_schema_version(void)
 #define SESSION_SELECT \
 	"SELECT s.id, s.platform, s.room, s.game, s.options, s.creator," \
 	" s.locale, s.status, s.seed, s.version, s.created, s.updated, s.state," \
-	" s.settings, s.due, s.votes," \
+	" s.settings, s.due, s.votes, s.community," \
 	" t.seat, t.\"user\", t.name, t.is_bot, t.notify_dm" \
 	" FROM sessions s LEFT JOIN seats t ON t.session = s.id"
 
-/* The session columns a write binds, $1..$15 (the id is $14). */
+/* The session columns a write binds, $1..$17 (the id is $14). */
 #define SESSION_COLS \
 	"platform, room, game, options, creator, locale, status, seed, created," \
-	" updated, state, version, settings, due, votes"
+	" updated, state, version, settings, due, votes, community"
 
 const char *const pg_stmt_sql[P_RATINGS_FIRST] = {
 	[P_NEXT_ID] = "SELECT nextval(pg_get_serial_sequence('sessions', 'id'))",
@@ -75,12 +75,12 @@ const char *const pg_stmt_sql[P_RATINGS_FIRST] = {
 	[P_SESSION_INSERT] =
 		"INSERT INTO sessions (id, " SESSION_COLS ")"
 		" VALUES ($14, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $15,"
-		" $16)",
+		" $16, $17)",
 	[P_SESSION_UPDATE] =
 		"UPDATE sessions SET platform = $1, room = $2, game = $3, options = $4,"
 		" creator = $5, locale = $6, status = $7, seed = $8, created = $9,"
 		" updated = $10, state = $11, version = $12, settings = $13, due = $15,"
-		" votes = $16 WHERE id = $14",
+		" votes = $16, community = $17 WHERE id = $14",
 	/* a commit rewrites only the seats that changed (they seldom do):
 	 * the ones past the count go, the others are upserted unless equal */
 	[P_SEATS_TRIM] = "DELETE FROM seats WHERE session = $1 AND seat >= $2",

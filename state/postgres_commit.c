@@ -19,7 +19,7 @@
 
 /* ----------------------------------------------------------------- writes */
 
-/* The session's columns as $1..$16 ($14 the id, set by the caller). */
+/* The session's columns as $1..$17 ($14 the id, set by the caller). */
 void pg_session_params(struct pg_params *p, const struct session_rec *s, int64_t id)
 {
 	struct rows_writer w = pg_writer(p);

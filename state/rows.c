@@ -75,7 +75,8 @@ static int session_cols(const struct rows_reader *r, struct session_rec *out,
 	    ROWS_TEXT(r, SC_OPTIONS, out, options, "session options") ||
 	    ROWS_TEXT(r, SC_CREATOR, out, creator, "session creator") ||
 	    ROWS_TEXT(r, SC_LOCALE, out, locale, "session locale") ||
-	    ROWS_TEXT(r, SC_SETTINGS, out, settings, "session settings"))
+	    ROWS_TEXT(r, SC_SETTINGS, out, settings, "session settings") ||
+	    ROWS_TEXT(r, SC_COMMUNITY, out, community, "session community"))
 		return -1;
 	if (status < SESSION_LOBBY || status > SESSION_ABORTED) {
 		seterr(err, "store: session %lld has unknown status %d",
@@ -175,6 +176,7 @@ void rows_put_session(const struct rows_writer *w, const struct session_rec *s, 
 	w->i64(w->ctx, id);
 	w->i64(w->ctx, s->due);
 	w->text(w->ctx, s->votes ? s->votes : "");
+	w->text(w->ctx, s->community);
 }
 
 void rows_put_seat(const struct rows_writer *w, int64_t session, int i,

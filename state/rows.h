@@ -22,7 +22,7 @@
 enum rows_session_col {
 	SC_ID, SC_PLATFORM, SC_ROOM, SC_GAME, SC_OPTIONS, SC_CREATOR, SC_LOCALE,
 	SC_STATUS, SC_SEED, SC_VERSION, SC_CREATED, SC_UPDATED, SC_STATE,
-	SC_SETTINGS, SC_DUE, SC_VOTES, SC_SEAT, SC_SEAT_USER, SC_SEAT_NAME, SC_SEAT_BOT, SC_SEAT_DM
+	SC_SETTINGS, SC_DUE, SC_VOTES, SC_COMMUNITY, SC_SEAT, SC_SEAT_USER, SC_SEAT_NAME, SC_SEAT_BOT, SC_SEAT_DM
 };
 
 /* One row of a result, as the backend's driver reads it. */
@@ -74,9 +74,9 @@ int rows_action(const struct rows_reader *r, int col, struct action_rec *a, stru
  * payload, created (o is overwritten: release it before).  0 or -1. */
 int rows_outbox(const struct rows_reader *r, struct outbox_rec *o, struct buf *err);
 
-/* A session's 16 parameters: platform, room, game, options, creator,
+/* A session's 17 parameters: platform, room, game, options, creator,
  * locale, status, seed, created, updated, state, version, settings, the
- * id (14), due, votes ('' for none). */
+ * id (14), due, votes ('' for none), community. */
 void rows_put_session(const struct rows_writer *w, const struct session_rec *s, int64_t id);
 
 /* A seat's 6: session, seat, user, name, is_bot, notify_dm. */

@@ -226,6 +226,10 @@ static const struct schema_migration migrations[] = {
 	 * player is one function (one statement, one transaction).
 	 */
 	{ 6, "finished games, ratings, their history and hidden players (issue 26)", {
+		/* the community a room's games are rated in (a Discord guild, a
+		 * Matrix space): kept with the session, as its last move may
+		 * come from an AI or a timeout, not from a command */
+		BOTH("ALTER TABLE sessions ADD COLUMN community TEXT NOT NULL DEFAULT '';"),
 		EACH("CREATE TABLE results ("
 		     " session INTEGER PRIMARY KEY,"
 		     " platform TEXT NOT NULL,"

@@ -61,7 +61,7 @@ int store_sqlite_schema_version(void)
 #define SESSION_SELECT \
 	"SELECT s.id, s.platform, s.room, s.game, s.options, s.creator," \
 	" s.locale, s.status, s.seed, s.version, s.created, s.updated, s.state," \
-	" s.settings, s.due, s.votes," \
+	" s.settings, s.due, s.votes, s.community," \
 	" t.seat, t.user, t.name, t.is_bot, t.notify_dm" \
 	" FROM sessions s LEFT JOIN seats t ON t.session = s.id"
 
@@ -72,16 +72,16 @@ static const char *const stmt_sql[ST_RATINGS_FIRST] = {
 	[ST_SESSION_INSERT] =
 		"INSERT INTO sessions (platform, room, game, options, creator,"
 		" locale, status, seed, version, created, updated, state, settings,"
-		" due, votes)"
+		" due, votes, community)"
 		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?12, ?9, ?10, ?11, ?13,"
-		" ?15, ?16)",
+		" ?15, ?16, ?17)",
 	/* Optimistic concurrency: the caller bumps the version it read by one,
 	 * so a change made from a stale copy matches nothing. */
 	[ST_SESSION_UPDATE] =
 		"UPDATE sessions SET platform = ?1, room = ?2, game = ?3,"
 		" options = ?4, creator = ?5, locale = ?6, status = ?7, seed = ?8,"
 		" created = ?9, updated = ?10, state = ?11, version = ?12,"
-		" settings = ?13, due = ?15, votes = ?16"
+		" settings = ?13, due = ?15, votes = ?16, community = ?17"
 		" WHERE id = ?14 AND version = ?12 - 1",
 	[ST_SESSION_VERSION] = "SELECT version FROM sessions WHERE id = ?1",
 	[ST_SEATS_DELETE] = "DELETE FROM seats WHERE session = ?1",
@@ -188,9 +188,9 @@ static const char *const stmt_sql[ST_RATINGS_FIRST] = {
 	[ST_IMPORT_SESSION] =
 		"INSERT INTO sessions (id, platform, room, game, options, creator,"
 		" locale, status, seed, version, created, updated, state, settings,"
-		" due, votes)"
+		" due, votes, community)"
 		" VALUES (?14, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?12, ?9, ?10, ?11, ?13,"
-		" ?15, ?16)",
+		" ?15, ?16, ?17)",
 	[ST_IMPORT_OUTBOX] =
 		"INSERT INTO outbox (id, platform, room, user, key, payload, created, sent_at)"
 		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",

@@ -98,6 +98,10 @@ struct session_rec {
 	 * the store does not.  NULL or "" = none (read back as NULL); at most
 	 * STORE_VOTES_MAX bytes; owned, like state.  Schema migration 4. */
 	char *votes;
+	/* the community the room belongs to (a Discord guild, a Matrix
+	 * space), what its finished game is rated in; "" = none.  Schema
+	 * migration 6. */
+	char community[128];
 };
 
 struct action_rec {

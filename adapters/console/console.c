@@ -397,6 +397,7 @@ void console_feed_line(struct adapter *a, const char *line, size_t len)
 	memset(&cmd, 0, sizeof(cmd));
 	cmd.platform = "console";
 	cmd.room = room;
+	cmd.community = "";
 	cmd.user = user;
 	cmd.name = user;
 	cmd.locale = NULL;

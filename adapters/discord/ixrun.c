@@ -106,6 +106,7 @@ static void run_command(struct discord *d, struct ix *x, const char *text,
 	cmd.user = x->in.user_id;
 	cmd.name = x->in.user_name;
 	cmd.locale = x->in.locale[0] ? x->in.locale : NULL;
+	cmd.community = x->in.guild_id;	/* "" in a DM */
 	cmd.text = text;
 	cmd.text_len = strlen(text);
 	cmd.reply_ctx = x;
@@ -145,6 +146,7 @@ static void run_autocomplete(struct discord *d, struct ix *x)
 		cmd.user = x->in.user_id;
 		cmd.name = x->in.user_name;
 		cmd.locale = x->in.locale[0] ? x->in.locale : NULL;
+		cmd.community = x->in.guild_id;
 		cmd.text = x->in.partial;
 		cmd.text_len = strlen(x->in.partial);
 		n = d->base.on_complete(d->base.ctx, &d->base, &cmd, got, ADAPTER_CHOICES_MAX);

@@ -49,8 +49,9 @@ BOT_LAYERS = (
      "record (room settings, votes); public types in session.h",
      ("session", "core", "roomset", "votes")),
     ("services", "what a change sets going, above the core: the outbox "
-     "(updates, delivery), pictures, the AI seats, the due work",
-     ("outbox", "pictures", "ai", "due")),
+     "(updates, delivery), pictures, the AI seats, the due work, the "
+     "record of a finished game (results, ratings)",
+     ("outbox", "pictures", "ai", "due", "record")),
     ("commands", "what users ask for: the table and the dispatcher, and "
      "each subject's commands; manager.c wires the layers at start-up",
      ("commands", "session_int", "lobby", "play", "settings", "info",

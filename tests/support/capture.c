@@ -219,6 +219,7 @@ static void run_cmd_named(struct capture_adapter *c, const char *room, const cha
 		.text = text, .text_len = len,
 		.expect_session = session, .expect_version = version, .direct = direct,
 		.locale = c->locale,
+		.community = c->community,
 	};
 
 	c->base.on_command(c->base.ctx, &c->base, &cmd);
@@ -239,6 +240,7 @@ static void run_cmd_full(struct capture_adapter *c, const char *room, const char
 		.text = text, .text_len = len,
 		.expect_session = session, .expect_version = version, .direct = direct,
 		.locale = c->locale,
+		.community = c->community,
 	};
 
 	c->base.on_command(c->base.ctx, &c->base, &cmd);

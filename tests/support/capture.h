@@ -35,6 +35,7 @@ struct capture_adapter {
 	size_t n, cap;
 	int confirm;
 	const char *locale;	/* the locale commands carry (NULL: unknown) */
+	const char *community;	/* the community commands carry (NULL: none) */
 };
 
 struct capture_adapter *capture_new(const char *platform);

@@ -3606,7 +3606,8 @@ static void test_migrate_from_v5(void **state)
 	struct rating_rec x;
 	static const char *drop =
 		"DROP TABLE rating_history; DROP TABLE ratings; DROP TABLE players;"
-		" DROP TABLE result_seats; DROP TABLE results;";
+		" DROP TABLE result_seats; DROP TABLE results;"
+		" ALTER TABLE sessions DROP COLUMN community;";
 
 	mk_session(&s, "discord", "chan-1", SESSION_FINISHED);
 	s.state = xstrdup("{\"turn\":9}");
