@@ -97,6 +97,11 @@ static void run_message(struct matrix *m, const struct mx_item *it)
 	cmd.text = text;
 	cmd.text_len = len;
 	cmd.direct = dm;
+	{
+		struct mroom *r = dm ? NULL : mxm_room_get(m, it->room, 0);
+
+		cmd.community = r ? r->space : "";
+	}
 	cmd.cursor_key = CURSOR_SINCE;
 	cmd.cursor_value = buf_str(&val);
 	if (m->base.on_command)
@@ -192,6 +197,7 @@ void mxm_handle_item(struct matrix *m, const struct mx_item *it, int initial,
 		break;
 	case MX_LIMITED:
 	case MX_SUMMARY:
+	case MX_SPACE_PARENT:
 		break;		/* mxm_apply_members */
 	case MX_MESSAGE:
 		if (strcmp(it->sender, m->me) && (r = mxm_room_get(m, it->room, 0)))

@@ -77,6 +77,9 @@ struct mroom {
 	char last_title[128];
 	int since_last;
 	int answer_pending;	/* that answer is on its way; no event id yet */
+	/* the room's space (its first valid m.space.parent's room id): the
+	 * community its games are rated in; "" when none */
+	char space[MX_ID_SIZE];
 };
 
 #define EDIT_WINDOW 4

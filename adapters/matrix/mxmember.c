@@ -263,6 +263,13 @@ void mxm_apply_members(struct matrix *m, const struct mx_sync *s)
 				r->mem.sum_joined = r->mem.sum_invited = -1;
 			}
 			break;
+		case MX_SPACE_PARENT:
+			/* before the batch's commands: the first parent seen
+			 * stays (a room in several spaces is rated in one) */
+			r = mxm_room_get(m, it->room, 1);
+			if (!r->space[0])
+				snprintf(r->space, sizeof(r->space), "%s", it->state_key);
+			break;
 		case MX_SUMMARY:
 			r = mxm_room_get(m, it->room, 1);
 			mx_members_summary(&r->mem, it->joined, it->invited);

@@ -330,6 +330,19 @@ static void read_cipher(struct mx_sync *s, struct mx_item *i, const json_t *cont
 	i->is_edit = str_is(json_object_get(rel, "rel_type"), "m.replace");
 }
 
+/* 0 when the m.space.parent names a space: a room id as its state key
+ * and servers to reach it by (`via`; without them the parent is gone). */
+static int read_space_parent(struct mx_sync *s, struct mx_item *i, const json_t *ev,
+			     const json_t *content)
+{
+	const json_t *via = json_object_get(content, "via");
+
+	if (copy_str(s, json_object_get(ev, "state_key"), MX_ID_SIZE, &i->state_key) ||
+	    i->state_key[0] != '!' || !strchr(i->state_key, ':'))
+		return -1;
+	return json_is_array(via) && json_array_size(via) > 0 ? 0 : -1;
+}
+
 /* 0 when the member content is usable. */
 static int read_member(struct mx_sync *s, struct mx_item *i, const json_t *ev,
 		       const json_t *content)
@@ -369,6 +382,8 @@ static void room_event(struct items *it, const char *room, const json_t *ev, int
 		kind = MX_ENCRYPTED;
 	else if (timeline && str_is(type, "m.room.encrypted"))
 		kind = MX_CIPHER;
+	else if (str_is(type, "m.space.parent"))
+		kind = MX_SPACE_PARENT;
 	else
 		return;
 	i = item_new(it, kind, room);
@@ -395,6 +410,10 @@ static void room_event(struct items *it, const char *room, const json_t *ev, int
 		if (!i->sender[0])
 			goto drop;
 		read_cipher(s, i, content);
+		break;
+	case MX_SPACE_PARENT:
+		if (read_space_parent(s, i, ev, content))
+			goto drop;
 		break;
 	default:
 		break;
@@ -867,8 +886,8 @@ static json_t *none(void)
 
 static json_t *timeline_types(void)
 {
-	return json_pack("[s,s,s,s]", "m.room.message", "m.room.member", "m.room.encryption",
-			 "m.room.encrypted");
+	return json_pack("[s,s,s,s,s]", "m.room.message", "m.room.member", "m.room.encryption",
+			 "m.room.encrypted", "m.space.parent");
 }
 
 json_t *mx_sync_filter(enum mx_filter kind)
@@ -879,14 +898,14 @@ json_t *mx_sync_filter(enum mx_filter kind)
 				 "account_data", none(),
 				 "room", "rooms", "include_leave", 0);
 	return json_pack("{s:o, s:o, s:{s:o, s:o, s:b,"
-			 " s:{s:[s,s], s:b, s:b}, s:{s:o, s:i}}}",
+			 " s:{s:[s,s,s], s:b, s:b}, s:{s:o, s:i}}}",
 			 "presence", none(),
 			 "account_data", json_pack("{s:[s]}", "types", "m.direct"),
 			 "room",
 			 "ephemeral", none(),
 			 "account_data", none(),
 			 "include_leave", 0,
-			 "state", "types", "m.room.member", "m.room.encryption",
+			 "state", "types", "m.room.member", "m.room.encryption", "m.space.parent",
 			 "lazy_load_members", 1, "include_redundant_members", 1,
 			 "timeline", "types", timeline_types(),
 			 "limit", kind == MX_FILTER_TIGHT ? MX_TIGHT_LIMIT : MX_TIMELINE_LIMIT);

@@ -60,6 +60,10 @@ enum mx_item_kind {
 	MX_LIMITED,	/* this joined room's timeline was limited: prev_batch */
 	MX_SUMMARY,	/* this joined room's member counts (joined, invited) */
 	MX_CIPHER,	/* an m.room.encrypted in a joined room's timeline */
+	/* an m.space.parent (state or timeline) in a joined room: state_key
+	 * is the space's room id ("!..."), with a non-empty `via` (an empty
+	 * content removes a parent: not an item) */
+	MX_SPACE_PARENT,
 };
 
 /*

@@ -672,15 +672,17 @@ static void test_filter(void **state)
 	st = json_object_get(room, "state");
 	assert_int_equal(json_integer_value(json_object_get(tl, "limit")), MX_TIMELINE_LIMIT);
 	types = json_object_get(tl, "types");
-	assert_int_equal(json_array_size(types), 4);
+	assert_int_equal(json_array_size(types), 5);
 	assert_string_equal(type_at(types, 0), "m.room.message");
 	assert_string_equal(type_at(types, 1), "m.room.member");
 	assert_string_equal(type_at(types, 2), "m.room.encryption");
 	assert_string_equal(type_at(types, 3), "m.room.encrypted");
+	assert_string_equal(type_at(types, 4), "m.space.parent");
 	types = json_object_get(st, "types");
-	assert_int_equal(json_array_size(types), 2);
+	assert_int_equal(json_array_size(types), 3);
 	assert_string_equal(type_at(types, 0), "m.room.member");
 	assert_string_equal(type_at(types, 1), "m.room.encryption");
+	assert_string_equal(type_at(types, 2), "m.space.parent");
 	assert_true(json_is_true(json_object_get(st, "lazy_load_members")));
 	assert_true(json_is_true(json_object_get(st, "include_redundant_members")));
 	assert_null(json_object_get(room, "rooms"));
@@ -717,7 +719,7 @@ static void test_filter(void **state)
 	json_decref(f);
 
 	f = mx_messages_filter();
-	assert_int_equal(json_array_size(json_object_get(f, "types")), 4);
+	assert_int_equal(json_array_size(json_object_get(f, "types")), 5);
 	assert_true(json_is_true(json_object_get(f, "lazy_load_members")));
 	json_decref(f);
 }
