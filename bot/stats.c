@@ -72,10 +72,16 @@ static void fmt_day(int64_t t, enum locale loc, char out[16])
 /* A count of wins: shared wins are fractions ("4", "2.33"). */
 static void fmt_wins(double w, char out[32])
 {
-	if (fabs(w - round(w)) < 1e-9)
+	size_t n;
+
+	if (fabs(w - round(w)) < 1e-9) {
 		snprintf(out, 32, "%.0f", w);
-	else
-		snprintf(out, 32, "%.2f", w);
+		return;
+	}
+	snprintf(out, 32, "%.2f", w);
+	n = strlen(out);
+	if (out[n - 1] == '0')
+		out[n - 1] = '\0';	/* 2.5, not 2.50 */
 }
 
 /* "W3", "L2", "–" */
