@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "bot/session.h"
+#include "paint/paint.h"
 #include "tests/support/capture.h"
 
 #define T0 1700000000
@@ -254,7 +255,7 @@ static void test_leaderboard(void **state)
 	};
 	struct rating_rec r[14];
 	struct buf err = BUF_INIT;
-	char id[8], name[8];
+	char id[16], name[16];
 	const char *t, *prev;
 	int i;
 
@@ -623,5 +624,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_pictures, setup, teardown),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	int rc = cmocka_run_group_tests(tests, NULL, NULL);
+
+	paint_cleanup();	/* the fonts' caches: no leak to report */
+	return rc;
 }
