@@ -258,15 +258,18 @@ static int add_point(void *ctx, const struct rating_point_rec *p)
 	return 0;
 }
 
-/* Answers with r, and with the picture sc where the platform takes
- * pictures (sc is taken either way). */
+/* Answers with r, and with the picture sc where the platform and the
+ * room take pictures (sc is taken either way). */
 static void reply_with_picture(const struct cmd_ctx *x, int priv, const struct rich *r,
 			       struct scene *sc, const char *what)
 {
 	struct buf plain = BUF_INIT;
 	struct pic pic;
 
-	if (!(x->a->ops->caps & ADAPTER_CAP_IMAGES)) {
+	/* a room that chose text boards (`game settings board text`) gets
+	 * text here too */
+	if (!(x->a->ops->caps & ADAPTER_CAP_IMAGES) ||
+	    (x->s && pic_board_mode(&x->s->rec, x->a) == BOARD_TEXT)) {
 		session_reply_rich(x->a, x->cmd, priv, r);
 		scene_release(sc);
 		return;

@@ -605,6 +605,14 @@ static void test_pictures(void **state)
 			pics++;
 		}
 	assert_int_equal(pics, 2);
+	/* a room that chose text boards gets text */
+	capture_cmd(f->dc, "c2", "ana", "game new gtr");
+	capture_cmd(f->dc, "c2", "ana", "game settings board text");
+	capture_clear(f->dc);
+	capture_cmd(f->dc, "c2", "ana", "stats");
+	assert_non_null(said(f->dc, "ana", "3 games, 2 wins (67%)"));
+	for (i = 0; i < f->dc->n; i++)
+		assert_true(!f->dc->v[i].picture || !*f->dc->v[i].picture);
 	/* the console takes no pictures: text alone */
 	capture_cmd(f->cap, "c1", "ana", "leaderboard");
 	for (i = 0; i < f->cap->n; i++)
