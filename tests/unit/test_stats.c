@@ -608,6 +608,7 @@ static void test_pictures(void **state)
 	/* a room that chose text boards gets text */
 	capture_cmd(f->dc, "c2", "ana", "game new gtr");
 	capture_cmd(f->dc, "c2", "ana", "game settings board text");
+	assert_int_equal(capture_count(f->dc, "*", "now come as text"), 1);
 	capture_clear(f->dc);
 	capture_cmd(f->dc, "c2", "ana", "stats");
 	assert_non_null(said(f->dc, "ana", "3 games, 2 wins (67%)"));
