@@ -91,6 +91,25 @@ static const struct adapter_arg log_args[] = {
 	{ 0 }
 };
 
+static const struct adapter_arg stats_args[] = {
+	{ "about", "sobre", TR("A player (or ai basic, ai strong) and a game; or hide, show, forget",
+			       "Un jugador (o ai basic, ai strong) y un juego; o hide, show, forget"),
+	  ADAPTER_ARG_TEXT, 0, 0, 0, 0 },
+	{ 0 }
+};
+
+static const struct adapter_arg leaderboard_args[] = {
+	{ "game", "juego", TR("One game (default: every game)", "Un juego (por defecto: todos)"),
+	  ADAPTER_ARG_GAME, 0, 0, 0, 0 },
+	{ 0 }
+};
+
+static const struct adapter_arg history_args[] = {
+	{ "count", "cantidad", TR("How many games (default 5)", "Cuántas partidas (por defecto 5)"),
+	  ADAPTER_ARG_INT, 0, 1, 20, 0 },
+	{ 0 }
+};
+
 static const struct adapter_arg board_args[] = {
 	{ "form", "forma", TR("text (to you alone) or image", "text (solo para ti) o image"),
 	  ADAPTER_ARG_WORD, 0, 0, 0, 0 },
@@ -245,8 +264,30 @@ static const struct cmd_def table[] = {
 	  .usage = { "log [n] | log all" },
 	  .help = TR("the log since your move, or n lines; all, privately",
 		     "el registro desde tu jugada, o n líneas; todo, en privado"),
-	  .states = PLAYED, .refusal = CMD_NO_GAME, .who = CMD_ANYONE,
-	  .run = cmd_log },
+	  .states = CMD_S_ANY, .who = CMD_ANYONE,	/* `log #<id>` anywhere: cmd_log_any */
+	  .run = cmd_log_any },
+	{ .pub = { "stats", "estadisticas", TR("Games, wins and rating of a player",
+					       "Partidas, victorias y nivel de un jugador"), stats_args },
+	  .usage = TR("stats [player] [game]", "stats [jugador] [juego]"),
+	  .help = TR("games, wins, rating (private); hide, show, forget",
+		     "partidas, victorias, nivel (privado); hide, show, forget"),
+	  .states = CMD_S_ANY, .who = CMD_ANYONE, .flags = CMD_PRIVATE,
+	  .run = cmd_stats },
+	{ .pub = { "leaderboard", "clasificacion", TR("The best players by rating",
+						      "Los mejores jugadores por nivel"),
+		   leaderboard_args },
+	  .usage = TR("leaderboard [game]", "leaderboard [juego]"),
+	  .help = TR("the best here and on the platform", "los mejores aquí y en la plataforma"),
+	  .states = CMD_S_ANY, .who = CMD_ANYONE,
+	  .run = cmd_leaderboard },
+	{ .pub = { "history", "historial", TR("The last finished games in this room",
+					      "Las últimas partidas terminadas en esta sala"),
+		   history_args },
+	  .usage = { "history [n]" },
+	  .help = TR("finished games here; `log #id` reads one",
+		     "partidas terminadas aquí; `log #id` lee una"),
+	  .states = CMD_S_ANY, .who = CMD_ANYONE,
+	  .run = cmd_history },
 	{ .pub = { "help", "ayuda", TR("Help on the bot's commands",
 				       "Ayuda sobre los comandos del bot"), help_args },
 	  .usage = TR("help [game]", "help [juego]"),

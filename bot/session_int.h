@@ -32,6 +32,8 @@
  *   info.c      log, help, mygames, rules, card
  *   settings.c  `game settings`
  *   pause.c     game pause/resume/kick: the players' say about idleness
+ *   stats.c     stats, leaderboard, history, log #<id>: the record of
+ *               finished games (issue 26)
  *   manager.c   session_mgr_init: wires the layers (the core's hooks)
  *
  * These functions are the manager's internals: no checks of their own
@@ -107,6 +109,17 @@ void cmd_help(const struct cmd_ctx *x);
 void cmd_mygames(const struct cmd_ctx *x);
 void cmd_rules(const struct cmd_ctx *x);
 void cmd_card(const struct cmd_ctx *x);
+void cmd_stats(const struct cmd_ctx *x);		/* stats.c */
+void cmd_leaderboard(const struct cmd_ctx *x);
+void cmd_history(const struct cmd_ctx *x);
+/* `log`'s entry: `log #<id>` an old game, else cmd_log on the room's */
+void cmd_log_any(const struct cmd_ctx *x);
+
+/* ---- stats.c ---- */
+
+/* cmd's community (a Discord guild, a Matrix space) for ratings' scope;
+ * "" = none.  Borrowed from cmd. */
+const char *stats_community(const struct command *cmd);
 
 /* The command being handled was refused (bad text, not allowed now, an
  * illegal move): its metric's outcome, unless a commit decided it. */

@@ -1325,5 +1325,67 @@ def test_bad_input_from_discord():
         fake.stop()
 
 
+def seed_ratings(db):
+    """Two players rated in Glory to Rome on discord, and player1's rating
+    curve: what the commands read (written here as a finished game would
+    write it: schema migration 6)."""
+    con = sqlite3.connect(db, timeout=10)
+    try:
+        for pid, name, mu, sigma, games, wins in (
+                ("100000000000000001", "player1", 30.0, 2.0, 5, 3.5),
+                ("100000000000000002", "player2", 26.0, 2.5, 4, 1.5)):
+            con.execute("INSERT INTO ratings VALUES (?, '', 'gtr', ?, ?, ?, ?, ?, ?, ?,"
+                        " ?, ?, ?, ?, ?)",
+                        ("discord", pid, name, mu, sigma, mu - 3 * sigma, games, wins,
+                         games * 2, games * 20, 31, 1, 1700000000))
+        for i in range(5):
+            con.execute("INSERT INTO rating_history VALUES ('discord', '', 'gtr', ?, ?, ?, ?, ?)",
+                        ("100000000000000001", 900 + i, 1700000000 - 86400 * (5 - i),
+                         25.0 + i, 8.0 - 1.5 * i))
+        con.commit()
+    finally:
+        con.close()
+
+
+def test_stats_and_leaderboard_pictures():
+    """`stats` answers privately (ephemeral) with its text and a picture
+    (the figures and the rating chart); `leaderboard` publicly, a table
+    picture with the asker's row; `history` publicly, as text.  Every
+    public payload is scanned for the hidden cards of the game in play."""
+    fake, bot = start()
+    try:
+        fake.wait_ready(10)
+        bot.stop()
+        seed_ratings(bot.db)
+        bot = Bot(fake, db=bot.db)
+        fake.wait_ready(10)
+        ps = [user(fake, i) for i in (1, 2)]
+        lobby(fake, ps, game="gtr")
+        mark = scan(fake, bot.db, 0)
+        ms = with_picture(cmd(fake, ps[0], "stats"))
+        assert all(x["ephemeral"] for x in ms), ms
+        body = "\n".join(x["content"] for x in ms)
+        assert "5 games, 3.5 wins (70%)" in body, body
+        pic = [x for x in ms if picture_text(x)]
+        assert len(pic) == 1, ms
+        info, _ = attachment_png(pic[0])
+        assert "player1" in info["text"] and "uncertainty" in info["text"], info["text"]
+        assert "3.5 wins" not in "\n".join(fake.all_public_texts())
+        ms = with_picture(cmd(fake, ps[1], "leaderboard", {"game": "gtr"}))
+        assert not any(x["ephemeral"] for x in ms), ms
+        body = "\n".join(x["content"] for x in ms)
+        assert body.index("player1") < body.index("player2"), body
+        assert "← you" in body, body
+        info, _ = attachment_png([x for x in ms if picture_text(x)][0])
+        assert "Leaderboard" in info["text"] and "player2" in info["text"], info["text"]
+        h = cmd(fake, ps[1], "history", {"count": 3})
+        assert "No finished games here yet." in one_text(h), one_text(h)
+        scan(fake, bot.db, mark, " after stats and leaderboard")
+        assert fake.violations == [], fake.violations
+    finally:
+        bot.stop()
+        fake.stop()
+
+
 if __name__ == "__main__":
     sys.exit(harness.run_tests("discord", sys.modules[__name__], sys.argv))

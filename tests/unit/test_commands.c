@@ -373,6 +373,9 @@ static const char help_en[] =
 	"hand                       your private view\n"
 	"board [text|image]         show the board; text: its text, to you alone\n"
 	"log [n] | log all          the log since your move, or n lines; all, privately\n"
+	"stats [player] [game]      games, wins, rating (private); hide, show, forget\n"
+	"leaderboard [game]         the best here and on the platform\n"
+	"history [n]                finished games here; `log #id` reads one\n"
 	"help [game]                this text; a game's rules";
 
 static const char help_es[] =
@@ -394,6 +397,9 @@ static const char help_es[] =
 	"hand                       tu vista privada\n"
 	"board [text|image]         muestra el tablero; text: su texto, solo para ti\n"
 	"log [n] | log all          el registro desde tu jugada, o n líneas; todo, en privado\n"
+	"stats [jugador] [juego]    partidas, victorias, nivel (privado); hide, show, forget\n"
+	"leaderboard [juego]        los mejores aquí y en la plataforma\n"
+	"history [n]                partidas terminadas aquí; `log #id` lee una\n"
 	"help [juego]               este texto; las reglas de un juego";
 
 static void test_help_block(void **state)
