@@ -131,7 +131,7 @@ static int64_t finished_game(struct fixture *f)
 	capture_cmd(f->cap, "r1", "ben", "game join");
 	capture_cmd(f->cap, "r1", "ana", "game addbot");
 	capture_cmd(f->cap, "r1", "ana", "game settings remind 5");
-	capture_cmd(f->cap, "r1", "ana", "game settings board both");
+	capture_cmd(f->cap, "r1", "ana", "game settings board text");
 	capture_cmd(f->cap, "r1", "ana", "game start");
 	play_out(f);
 	return room(f, "r1")->rec.id;
@@ -177,7 +177,7 @@ static void test_rematch_opens_the_same_table(void **state)
 	assert_true(s->rec.seats[1].is_bot);
 	assert_string_equal(s->rec.seats[1].name, "AI 1");
 	/* the room's settings carried */
-	assert_non_null(strstr(s->rec.settings, "\"board\":\"both\""));
+	assert_non_null(strstr(s->rec.settings, "\"board\":\"text\""));
 	assert_non_null(strstr(s->rec.settings, "\"remind\":5"));
 	/* ana is pinged, in the room; ben, who asked, is not */
 	ans = capture_last(f->cap, NULL, 0, "Rematch!");
