@@ -128,7 +128,7 @@ def one_text(h):
 
 def boards(fake):
     """The bot's boards in the channel, in order: posts with the board
-    buttons, and the final one (a finished game has nothing to click).
+    buttons, and the final one (a finished game's carries Rematch alone).
     A board longer than a message comes in several; the buttons ride on
     the last, whose "content" here is the whole board (the channel's
     messages since the previous board), so that every "Waiting for" line
