@@ -281,6 +281,32 @@ static void test_clicks(void **state)
 	assert_null(room(f, "r9"));
 }
 
+/* In Spanish: the offer, the answer, a refusal; the room's language
+ * carried to the rematch. */
+static void test_spanish(void **state)
+{
+	struct fixture *f = *state;
+	const struct captured *last;
+
+	capture_cmd(f->cap, "r1", "ana", "game new fortuna");
+	capture_cmd(f->cap, "r1", "ben", "game join");
+	capture_cmd(f->cap, "r1", "ana", "game settings locale es");
+	capture_cmd(f->cap, "r1", "ana", "game start");
+	play_out(f);
+	last = capture_last(f->cap, NULL, 1, "Fin de la partida");
+	assert_non_null(last);
+	assert_non_null(strstr(last->text, "Otra partida: `rematch`"));
+	capture_cmd(f->cap, "r1", "zed", "rematch");
+	assert_int_equal(capture_count(f->cap, "zed", "Solo los jugadores de la última partida"), 1);
+	capture_clear(f->cap);
+	capture_cmd(f->cap, "r1", "ana", "rematch");
+	last = capture_last(f->cap, NULL, 0, "¡Revancha!");
+	assert_non_null(last);
+	assert_non_null(strstr(last->text, "`game join` para ocupar vuestro asiento."));
+	assert_string_equal(last->mentions, "ben ");
+	assert_string_equal(room(f, "r1")->rec.locale, "es");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -289,6 +315,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_refusals_change_nothing, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lobby_caps, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_clicks, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_spanish, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
