@@ -135,6 +135,13 @@ struct command {
 	 */
 	int64_t expect_session, expect_version;
 	/*
+	 * A click on the Rematch control of a finished game's last board:
+	 * that game's session id (the command's text is "rematch").  The
+	 * manager opens the rematch, or joins the caller to the rematch
+	 * lobby already open, or refuses politely.  0 otherwise.
+	 */
+	int64_t rematch_of;
+	/*
 	 * A platform position (Matrix: the sync token and the events done) to
 	 * store in the same transaction as whatever this command changes, so a
 	 * restart neither replays nor misses it.  NULL: none.
@@ -199,6 +206,12 @@ struct outmsg {
 	 * (Discord's ephemeral "My moves", through on_complete).
 	 */
 	int64_t session, version;
+	/*
+	 * A finished game's last board, to the room: that game's session id,
+	 * so a platform may offer a Rematch control (struct command's
+	 * rematch_of).  0 otherwise.
+	 */
+	int64_t over_session;
 	/* A picture of the board (or of the private view) this message is
 	 * about, sent with it, after its text; NULL: none. */
 	const struct adapter_image *image;

@@ -16,8 +16,8 @@
 #include "util/logging.h"
 #include "util/text.h"
 
-static struct session *session_new(struct session_mgr *m, const struct command *cmd,
-				   const struct game_ops *ops)
+struct session *lobby_session_new(struct session_mgr *m, const struct command *cmd,
+				  const struct game_ops *ops)
 {
 	struct session *s = xcalloc(1, sizeof(*s));
 
@@ -35,7 +35,7 @@ static struct session *session_new(struct session_mgr *m, const struct command *
 	return s;
 }
 
-static int add_seat(struct session_rec *rec, const char *user, const char *name, int is_bot)
+int lobby_add_seat(struct session_rec *rec, const char *user, const char *name, int is_bot)
 {
 	struct seat_rec *seat;
 
@@ -173,8 +173,8 @@ static int count_lobby(void *ctx, const struct session_rec *rec)
  * few accounts) could fill the store.  Returns 1, with the user told why
  * privately, when the command must be refused.
  */
-static int lobby_cap_reached(struct session_mgr *m, struct adapter *a,
-			     const struct command *cmd, enum locale loc, int opening)
+int lobby_cap_reached(struct session_mgr *m, struct adapter *a, const struct command *cmd,
+		      enum locale loc, int opening)
 {
 	struct buf err = BUF_INIT, msg = BUF_INIT;
 	unsigned mine = 0;
@@ -262,7 +262,7 @@ void cmd_game_new(const struct cmd_ctx *x)
 	free(probe);
 	if (lobby_cap_reached(m, a, cmd, loc, 1))
 		goto out;
-	s = session_new(m, cmd, ops);
+	s = lobby_session_new(m, cmd, ops);
 	session_copy_field(s->rec.options, sizeof(s->rec.options), buf_str(&opts));
 	/* the room's language (cmd_loc): the last game's here, else the
 	 * caller's client (Discord), else the bot's default; `game settings
@@ -282,7 +282,7 @@ void cmd_game_new(const struct cmd_ctx *x)
 			roomset_write(&s->rec, &rs);
 	}
 	change_init(&c, s);
-	if (add_seat(&c.rec, cmd->user, cmd->name, 0)) {
+	if (lobby_add_seat(&c.rec, cmd->user, cmd->name, 0)) {
 		session_reply_text(a, cmd, 1, L(loc, "Your name is too long.", "Tu nombre es demasiado largo."));
 		change_release(&c);
 		session_free(s);
@@ -338,7 +338,7 @@ void cmd_game_join(const struct cmd_ctx *x)
 	if (lobby_cap_reached(m, a, cmd, loc, 0))
 		return;
 	change_init(&c, s);
-	if (add_seat(&c.rec, cmd->user, cmd->name, 0))
+	if (lobby_add_seat(&c.rec, cmd->user, cmd->name, 0))
 		session_reply_text(a, cmd, 1, L(loc, "Your name is too long.", "Tu nombre es demasiado largo."));
 	else
 		lobby_commit(m, a, cmd, &c, loc);
@@ -425,7 +425,7 @@ void cmd_game_addbot(const struct cmd_ctx *x)
 			for (k = 0; k < c.rec.nseats; k++)
 				taken |= !strcmp(c.rec.seats[k].name, name);
 		} while (taken);
-		add_seat(&c.rec, "", name, 1);
+		lobby_add_seat(&c.rec, "", name, 1);
 	}
 	lobby_commit(m, a, cmd, &c, loc);
 	change_release(&c);

@@ -78,6 +78,19 @@ static int key_parse(const char *key, int64_t *session, int64_t *position)
 	return 0;
 }
 
+/* The session version whose commit wrote the message of key (-1: not
+ * one of outbox_pending_add's keys): the last commit's messages are the
+ * final board of a finished game. */
+static int64_t key_commit(const char *key)
+{
+	long long sid, ver, pos;
+	size_t n;
+
+	if (sscanf(key, "tabula.%lld.%lld.%lld.%zu", &sid, &ver, &pos, &n) != 4)
+		return -1;
+	return ver;
+}
+
 /* Fills msg's controls (see struct outmsg) while its game is in play. */
 static void outmsg_controls(struct session_mgr *m, const struct outbox_rec *o,
 			    struct outmsg *msg)
@@ -93,6 +106,9 @@ static void outmsg_controls(struct session_mgr *m, const struct outbox_rec *o,
 	if (!s)
 		return;
 	msg->locale = s->rec.locale[0] ? s->rec.locale : locale_code(m->default_loc);
+	if (s->rec.id == sid && s->rec.status == SESSION_FINISHED && !o->user[0] &&
+	    key_commit(o->key) == s->rec.version)
+		msg->over_session = sid;	/* the last board: Rematch */
 	if (s->rec.id != sid || !s->st || s->rec.status != SESSION_ACTIVE)
 		return;
 	msg->session = sid;
@@ -296,6 +312,15 @@ void outbox_add_result(const struct session *s, const void *st, enum locale loc,
 		}
 	}
 	rich_newline(r);
+}
+
+void outbox_add_rematch(const struct session *s, const void *st, enum locale loc,
+			struct rich *r)
+{
+	struct game_result res;
+
+	if (s->ops->result(st, &res))
+		rich_line(r, "%s", L(loc, "Play again: `rematch`", "Otra partida: `rematch`"));
 }
 
 void outbox_add_moves(const struct session *s, const void *st, int seat, enum locale loc,
@@ -569,6 +594,7 @@ static void public_update(struct session_mgr *m, const struct session *s, const 
 	add_lines(m, s, cap, loc, &head);
 	s->ops->render_public(st, &v, &view);
 	outbox_add_result(s, st, loc, &tail);
+	outbox_add_rematch(s, st, loc, &tail);
 	outbox_add_waiting(s, st, loc, &tail, newly);
 	*has_pic = mode != BOARD_TEXT && !pic_build(s, st, -1, loc, &view, "board", pic);
 	compose(&head, &view, &tail, mode, *has_pic, r, pic);

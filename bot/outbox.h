@@ -24,6 +24,9 @@ void outbox_deliver(struct session_mgr *m, const struct outbox_rec *o, const str
 void outbox_add_waiting(const struct session *s, const void *st, enum locale loc, struct rich *r,
 			unsigned mention);
 void outbox_add_result(const struct session *s, const void *st, enum locale loc, struct rich *r);
+/* Under a finished game's result: the line that offers `rematch`. */
+void outbox_add_rematch(const struct session *s, const void *st, enum locale loc,
+			struct rich *r);
 /* seat's legal moves; limit > 0: past that many, only their number. */
 void outbox_add_moves(const struct session *s, const void *st, int seat, enum locale loc,
 		      struct rich *r, int limit);

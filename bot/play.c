@@ -181,6 +181,7 @@ void cmd_board(const struct cmd_ctx *x)
 	session_view_init(s, loc, names, &v);
 	s->ops->render_public(s->st, &v, &view);
 	outbox_add_result(s, s->st, loc, &tail);
+	outbox_add_rematch(s, s->st, loc, &tail);
 	outbox_add_waiting(s, s->st, loc, &tail, 0);
 	if (mode != BOARD_TEXT && !pic_build(s, s->st, -1, loc, &view, "board", &pic)) {
 		rich_append(&pic.full, &view);

@@ -28,6 +28,7 @@
  *   commands.c  the command table, the dispatcher and its checks, the entry
  *               point session_mgr_handle (throttle, names, DM routing)
  *   lobby.c     game new/join/leave/addbot/start/status/abort, lobby caps
+ *   rematch.c   `rematch` and the Rematch button: the same table again
  *   play.c      play, moves, hand, board, undo; move completion
  *   info.c      log, help, mygames, rules, card
  *   settings.c  `game settings`
@@ -85,6 +86,18 @@ const char *lobby_status_word(enum session_status st, enum locale loc);
 const char *lobby_game_ids(void);
 void lobby_summary(struct session_mgr *m, const struct session *s, enum locale loc,
 		   struct rich *r);
+/* A new lobby of ops in cmd's room, opened by cmd's user, not yet stored
+ * nor seated; the caller owns it (session_free, or session_cache_put once
+ * committed). */
+struct session *lobby_session_new(struct session_mgr *m, const struct command *cmd,
+				  const struct game_ops *ops);
+/* Appends a seat to rec: 0, or -1 when the seats are full or a name too
+ * long (rec unchanged). */
+int lobby_add_seat(struct session_rec *rec, const char *user, const char *name, int is_bot);
+/* 1, with cmd's user told why privately, when a lobby cap refuses cmd
+ * (opening: a new lobby, which the platform's cap counts too). */
+int lobby_cap_reached(struct session_mgr *m, struct adapter *a, const struct command *cmd,
+		      enum locale loc, int opening);
 
 /* ---- the commands' handlers (the table: commands.c) ---- */
 
@@ -109,6 +122,7 @@ void cmd_help(const struct cmd_ctx *x);
 void cmd_mygames(const struct cmd_ctx *x);
 void cmd_rules(const struct cmd_ctx *x);
 void cmd_card(const struct cmd_ctx *x);
+void cmd_rematch(const struct cmd_ctx *x);		/* rematch.c */
 void cmd_stats(const struct cmd_ctx *x);		/* stats.c */
 void cmd_leaderboard(const struct cmd_ctx *x);
 void cmd_history(const struct cmd_ctx *x);

@@ -31,12 +31,11 @@
 #define NAME_LOOKBACK 50	/* finished games of the room a name is looked up in */
 #define FORGET_KEY "stats.forget/"
 
-/* When cmd's community (a Discord guild, a Matrix space) reaches struct
- * command, this returns it: the one line to change. */
+/* cmd's community (a Discord guild, a Matrix space): the ratings' scope
+ * besides the platform's; "" when none.  Borrowed from cmd. */
 const char *stats_community(const struct command *cmd)
 {
-	(void)cmd;
-	return "";
+	return cmd->community ? cmd->community : "";
 }
 
 /* ---- small formatting ---- */

@@ -677,3 +677,13 @@ json_t *discord_picture_components(int64_t session, int64_t version, int es)
 			      button(es ? "Texto" : "Text", text));
 	return c;
 }
+
+json_t *discord_rematch_components(int64_t session, int es)
+{
+	char id[DISCORD_CUSTOM_ID_SIZE];
+
+	if (discord_custom_id("rematch", session, 0, NULL, id))
+		return NULL;
+	return json_pack("[{s:i, s:[o]}]", "type", 1, "components",
+			 button(es ? "Revancha" : "Rematch", id));
+}

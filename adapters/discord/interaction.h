@@ -218,6 +218,14 @@ json_t *discord_board_components(int64_t session, int64_t version, int es);
 json_t *discord_picture_components(int64_t session, int64_t version, int es);
 
 /*
+ * A finished game's last board: one action row with the "Rematch" button
+ * (kind "rematch", custom_id "t1:rematch:<session>:0"), which any member
+ * of the channel may click: the manager decides (struct command's
+ * rematch_of).  NULL when session is out of range for the codec.
+ */
+json_t *discord_rematch_components(int64_t session, int es);
+
+/*
  * The components of a private (ephemeral) answer that lists `user`'s moves:
  * one action row with a string select (kind "play", custom_id
  * "t1:play:<session>:<version>:<user>") of the n moves, 1 <= n <= 25.

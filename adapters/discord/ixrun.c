@@ -84,7 +84,7 @@ static void attach_menu(struct discord *d, struct ix *x, const struct command *c
 
 /* Runs one command through the manager and answers its interaction. */
 static void run_command(struct discord *d, struct ix *x, const char *text,
-			int64_t expect_session, int64_t expect_version)
+			int64_t expect_session, int64_t expect_version, int64_t rematch_of)
 {
 	struct command cmd;
 	uint64_t born = (strtoull(x->in.id, NULL, 10) >> 22) + DISCORD_EPOCH_MS;
@@ -112,6 +112,7 @@ static void run_command(struct discord *d, struct ix *x, const char *text,
 	cmd.reply_ctx = x;
 	cmd.expect_session = expect_session;
 	cmd.expect_version = expect_version;
+	cmd.rematch_of = rematch_of;
 	x->want_menu = !strcmp(text, "moves");
 	x->menu_req = -1;
 	x->collecting = 1;
@@ -198,12 +199,17 @@ static void run_component(struct discord *d, struct ix *x)
 		return;
 	} else if (!strcmp(p.kind, "play") && x->in.nvalues == 1) {
 		snprintf(text, sizeof(text), "play %s", x->in.values[0]);
+	} else if (!strcmp(p.kind, "rematch") && !p.version && !p.arg[0]) {
+		/* a finished game's: no position to hold it to; the manager
+		 * opens its rematch, joins it, or refuses (rematch_of) */
+		run_command(d, x, "rematch", 0, 0, p.session);
+		return;
 	} else {
 		refuse(x, "That control is not one of this bot's current games.",
 		       "Ese control no es de ninguna partida actual de este bot.");
 		return;
 	}
-	run_command(d, x, text, p.session, p.version);
+	run_command(d, x, text, p.session, p.version, 0);
 }
 
 void dsc_ix_handle(struct discord *d, const json_t *payload)
@@ -239,7 +245,7 @@ void dsc_ix_handle(struct discord *d, const json_t *payload)
 	}
 	switch (x->in.type) {
 	case DISCORD_INTERACTION_COMMAND:
-		run_command(d, x, x->in.text, 0, 0);
+		run_command(d, x, x->in.text, 0, 0, 0);
 		break;
 	case DISCORD_INTERACTION_AUTOCOMPLETE:
 		run_autocomplete(d, x);

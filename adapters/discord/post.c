@@ -325,6 +325,8 @@ int dsc_send(struct adapter *a, const struct outmsg *m, struct buf *err)
 		p->components = m->image && !m->image->text_in_body
 			? discord_picture_components(m->session, m->version, p->es)
 			: discord_board_components(m->session, m->version, p->es);
+	else if (m->over_session > 0 && !m->user)
+		p->components = discord_rematch_components(m->over_session, p->es);
 	if (!m->user) {
 		dsc_post_chunks(p, p->room);
 	} else if (dsc_dm_lookup(d, p->user)) {

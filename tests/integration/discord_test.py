@@ -128,7 +128,7 @@ def one_text(h):
 
 def boards(fake):
     """The bot's boards in the channel, in order: posts with the board
-    buttons, and the final one (a finished game has nothing to click).
+    buttons, and the final one (a finished game's carries Rematch alone).
     A board longer than a message comes in several; the buttons ride on
     the last, whose "content" here is the whole board (the channel's
     messages since the previous board), so that every "Waiting for" line
@@ -878,6 +878,64 @@ def test_every_option_through_slash_commands():
         h = cmd(fake, p, "game", {"game": "gtr", "options": "Original-Circus  nofunctions"},
                 sub="new")
         assert "Options: original-circus nofunctions" in one_text(h), one_text(h)
+        assert fake.violations == [], fake.violations
+    finally:
+        bot.stop()
+        fake.stop()
+
+
+def test_rematch_button():
+    """A finished game's last board offers `rematch` (its line and a
+    Rematch button, nothing else to click); a player's click opens the
+    lobby with the AI seat back and pings exactly the other player, the
+    other player's click seats them, and a stranger's click is refused,
+    changing nothing.  `/rematch` is registered with its es-ES name."""
+    fake, bot = start()
+    fake.channel_rate = (50, 1.0)
+    try:
+        fake.wait_ready(10)
+        reg = [c for c in fake.wait_commands() if c["name"] == "rematch"]
+        assert reg and reg[0].get("name_localizations", {}).get("es-ES") == "revancha", reg
+        ana, ben, zed = user(fake, 1), user(fake, 2), user(fake, 3)
+        users = {p["id"]: p for p in (ana, ben)}
+        cmd(fake, ana, "game", {"game": "fortuna"}, sub="new")
+        cmd(fake, ben, "game", sub="join")
+        cmd(fake, ana, "game", {"count": 1}, sub="addbot")
+        cmd(fake, ana, "game", sub="start")
+        wait_boards(fake, 1)
+        _, bs = play_to_end(fake, users, random.Random(3), db=bot.db)
+        final = bs[-1]
+        # (the bot's own backticks are escaped in the text, as everywhere)
+        assert re.search(r"^Play again: \\?`rematch\\?`$", final["content"], re.M), \
+            final["content"][-300:]
+        ids = custom_ids(final)
+        assert len(ids) == 1 and re.fullmatch(r"t1:rematch:\d+:0", ids[0]), ids
+        for b in bs[:-1]:
+            assert not any(i.startswith("t1:rematch:") for i in custom_ids(b)), custom_ids(b)
+        rematch = ids[0]
+        # a stranger: refused privately, nothing opened
+        h = fake.click(zed, CHAN, final, rematch)
+        got = texts(h)
+        assert all(e for _, e in got) and "Only the players" in got[0][0], got
+        h = cmd(fake, ben, "game", sub="status")
+        assert "finished" in one_text(h), one_text(h)
+        # ben opens it: public, ana pinged and nobody else
+        h = fake.click(ben, CHAN, final, rematch)
+        body = h.wait_response(timeout=5)
+        data = body["data"]
+        assert not data.get("flags", 0) & 64, data
+        assert "Rematch!" in data["content"] and "<@%s>" % ana["id"] in data["content"], data
+        assert re.search(r"Seats \(2 of [^)]*\): player2, AI 1 \(AI\)", data["content"]), data
+        am = data["allowed_mentions"]
+        assert am.get("parse") == [] and am.get("users") == [ana["id"]], am
+        # ana's click takes her seat; a stranger's is still refused
+        h = fake.click(ana, CHAN, final, rematch)
+        assert "Seats (3 of" in one_text(h), one_text(h)
+        h = fake.click(zed, CHAN, final, rematch)
+        got = texts(h)
+        assert all(e for _, e in got) and "Only the players" in got[0][0], got
+        h = cmd(fake, ana, "game", sub="status")
+        assert "Seats (3 of" in one_text(h) and "player3" not in one_text(h), one_text(h)
         assert fake.violations == [], fake.violations
     finally:
         bot.stop()

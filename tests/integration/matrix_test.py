@@ -313,6 +313,41 @@ def test_full_game():
         fake.stop()
 
 
+def test_rematch_pings_the_last_players():
+    """After a game, `!rematch` opens its lobby again with the AI seat
+    back and mentions exactly the last game's other human (m.mentions and a
+    pill); the pinged player joins with `!game join`."""
+    fake = new_fake()
+    bot = Bot(fake)
+    try:
+        ps = players(fake, 2)
+        room = game_room(fake, ps)
+        fake.say(ps[0], room, "!game new fortuna")
+        wait_text(fake, room, "lobby")
+        fake.say(ps[1], room, "!game join")
+        fake.say(ps[0], room, "!game addbot")
+        fake._wait(lambda: any("Ana, Ben, AI 1" in t for t in texts(fake, room)), 10,
+                   lambda: "no AI seat: %r" % texts(fake, room)[-2:])
+        fake.say(ps[0], room, "!game start")
+        _, bs = play_to_end(fake, room, ps, random.Random(5), bot.db)
+        assert "Play again: `rematch`" in bs[-1]["body"], bs[-1]["body"][-200:]
+        n = len(fake.bot_messages(room))
+        fake.say(ps[1], room, "!rematch")
+        wait_text(fake, room, "Rematch!", after=n)
+        msg = [m for m in fake.bot_messages(room)[n:] if "Rematch!" in m.get("body", "")][-1]
+        assert msg["m.mentions"].get("user_ids") == [ps[0]], msg["m.mentions"]
+        assert not msg["m.mentions"].get("room"), msg["m.mentions"]
+        assert "https://matrix.to/#/%s" % ps[0] in msg.get("formatted_body", ""), msg
+        assert re.search(r"Seats \(2 of [^)]*\): Ben, AI 1 \(AI\)", msg["body"]), msg["body"]
+        fake.say(ps[0], room, "!game join")
+        fake._wait(lambda: any("Ben, AI 1 (AI), Ana" in t for t in texts(fake, room)[n:]), 10,
+                   lambda: "Ana did not take her seat: %r" % texts(fake, room)[-2:])
+        check_clean(fake)
+    finally:
+        bot.stop()
+        fake.stop()
+
+
 def test_boards_come_as_pictures():
     """On Matrix a board is a notice of what happened and who is asked,
     then an m.image of the board: uploaded first to the media repository

@@ -55,7 +55,7 @@ BOT_LAYERS = (
     ("commands", "what users ask for: the table and the dispatcher, and "
      "each subject's commands; manager.c wires the layers at start-up",
      ("commands", "session_int", "lobby", "play", "settings", "info",
-      "pause", "stats", "manager")),
+      "pause", "stats", "manager", "rematch")),
     ("program", "main(): the process, its loop and its adapters, and the "
      "platforms' settings from the environment",
      ("main", "platenv")),

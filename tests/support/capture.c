@@ -22,7 +22,7 @@ static struct captured *record(struct capture_adapter *c, const char *room, cons
 	m->text = buf_detach(&text);
 	m->key = key ? xstrdup(key) : NULL;
 	m->outbox_id = id;
-	m->session = m->version = 0;
+	m->session = m->version = m->over_session = 0;
 	m->locale = NULL;
 	m->follow = 0;
 	m->picture = NULL;
@@ -66,6 +66,7 @@ static int cap_send(struct adapter *a, const struct outmsg *m, struct buf *err)
 
 	r->session = m->session;
 	r->version = m->version;
+	r->over_session = m->over_session;
 	r->locale = m->locale ? xstrdup(m->locale) : NULL;
 	if (m->image && m->image->follow) {
 		r->follow = m->image->follow;
@@ -250,6 +251,17 @@ static void run_cmd(struct capture_adapter *c, const char *room, const char *use
 		    const char *text, size_t len, int64_t session, int64_t version)
 {
 	run_cmd_full(c, room, user, text, len, session, version, 0);
+}
+
+void capture_cmd_rematch(struct capture_adapter *c, const char *room, const char *user,
+			 int64_t rematch_of)
+{
+	struct command cmd = {
+		.platform = c->base.ops->name, .room = room, .user = user, .name = user,
+		.text = "rematch", .text_len = 7, .rematch_of = rematch_of, .locale = c->locale,
+	};
+
+	c->base.on_command(c->base.ctx, &c->base, &cmd);
 }
 
 void capture_cmd_direct(struct capture_adapter *c, const char *room, const char *user,

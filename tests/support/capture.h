@@ -16,6 +16,7 @@ struct captured {
 	int64_t outbox_id;
 	/* struct outmsg's controls (sent messages only; 0 / NULL for replies) */
 	int64_t session, version;
+	int64_t over_session;	/* a finished game's last board (Rematch) */
 	char *locale;	/* copy, or NULL */
 	/* the user ids of the message's mentions, in order, each followed
 	 * by a space ("ana ben "); "" when none */
@@ -56,6 +57,10 @@ void capture_cmd(struct capture_adapter *c, const char *room, const char *user,
  * (struct command's expect_session / expect_version). */
 void capture_cmd_expect(struct capture_adapter *c, const char *room, const char *user,
 			const char *text, int64_t session, int64_t version);
+/* A click on the Rematch control of finished game rematch_of's last
+ * board (struct command's rematch_of; text "rematch"). */
+void capture_cmd_rematch(struct capture_adapter *c, const char *room, const char *user,
+			 int64_t rematch_of);
 /* The same sent in a private chat with the bot (struct command's direct). */
 void capture_cmd_direct(struct capture_adapter *c, const char *room, const char *user,
 			const char *text);

@@ -152,7 +152,7 @@ static void test_commands_shape(void **state)
 	json_t *a = discord_commands_json(CMDS, games);
 	static const char *const top[] = {
 		"game", "play", "moves", "hand", "board", "log", "undo", "help", "rules",
-		"card", "mygames", NULL
+		"card", "mygames", "rematch", "stats", "leaderboard", "history", NULL
 	};
 	static const char *const subs[] = {
 		"new", "join", "leave", "addbot", "start", "status", "abort", "kick",
@@ -164,7 +164,7 @@ static void test_commands_shape(void **state)
 	char *dump;
 
 	assert_true(json_is_array(a));
-	assert_int_equal(json_array_size(a), 11);
+	assert_int_equal(json_array_size(a), 15);
 	for (i = 0; top[i]; i++)
 		assert_non_null(find_named(a, top[i]));
 	check_unique(a);
@@ -806,6 +806,38 @@ static void test_response_autocomplete(void **state)
 	json_decref(r);
 }
 
+/* A finished game's last board: the Rematch button alone, naming the
+ * game; Spanish label; out of range: none. */
+static void test_rematch_components(void **state)
+{
+	struct discord_custom_id_parts p;
+	json_t *rows;
+	const json_t *comps, *b;
+
+	rows = discord_rematch_components(42, 0);
+	assert_int_equal(json_array_size(rows), 1);
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(rows, 0), "type")), 1);
+	comps = json_object_get(json_array_get(rows, 0), "components");
+	assert_int_equal(json_array_size(comps), 1);
+	b = json_array_get(comps, 0);
+	assert_int_equal(json_integer_value(json_object_get(b, "type")), 2);
+	assert_string_equal(json_string_value(json_object_get(b, "label")), "Rematch");
+	assert_string_equal(json_string_value(json_object_get(b, "custom_id")), "t1:rematch:42:0");
+	assert_int_equal(discord_custom_id_parse(json_string_value(json_object_get(b, "custom_id")),
+						 &p), 0);
+	assert_string_equal(p.kind, "rematch");
+	assert_int_equal(p.session, 42);
+	assert_int_equal(p.version, 0);
+	assert_string_equal(p.arg, "");
+	json_decref(rows);
+	rows = discord_rematch_components(42, 1);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(json_object_get(
+		json_array_get(rows, 0), "components"), 0), "label")), "Revancha");
+	json_decref(rows);
+	assert_null(discord_rematch_components(0, 0));
+	assert_null(discord_rematch_components(-3, 1));
+}
+
 static void test_board_components(void **state)
 {
 	struct discord_custom_id_parts p;
@@ -904,6 +936,7 @@ int main(void)
 		cmocka_unit_test(test_response_message),
 		cmocka_unit_test(test_response_autocomplete),
 		cmocka_unit_test(test_board_components),
+		cmocka_unit_test(test_rematch_components),
 		cmocka_unit_test(test_moves_components),
 	};
 
