@@ -31,6 +31,7 @@ python3 tests/integration/matrix_devices_test.py "$bin" || rc=1
 python3 tests/integration/builders_platforms_test.py "$bin" || rc=1
 python3 tests/integration/crash_test.py "$bin" || rc=1
 python3 tests/integration/record_test.py "$bin" || rc=1
+python3 tests/integration/season_test.py "$bin" || rc=1
 python3 tests/integration/cluster_test.py "$bin" || rc=1
 python3 tests/integration/strong_ai_test.py "$bin" || rc=1
 python3 tests/integration/metrics_test.py "$bin" || rc=1

@@ -1,0 +1,279 @@
+#!/usr/bin/env python3
+"""A season at the table (issue 26, "Done when"), through the real binary on
+each platform: three whole games in one room, `rematch` between them, then
+`stats`, `leaderboard` and `history` checked against the games' actual
+results (the store's results tables, read-only beside the bot) and against
+ratings computed here, independently of bot/rating.c, from the formulas of
+docs/ratings.md (Weng–Lin, Plackett–Luce).
+
+  - test_console_season_in_spanish: the console, the room in Spanish
+    (`game settings locale es`), two people and AI basic;
+  - test_discord_season: the loopback Discord fake, one rematch by the
+    Rematch button and one by /rematch; the pictures of stats and
+    leaderboard come, and every public payload is scanned for the games'
+    secrets after every step;
+  - test_matrix_season: the Matrix fake, the room in a space (an
+    m.space.parent state event): the leaderboard has the community's
+    section; public events scanned the same way.
+
+usage: season_test.py ./tabula [test-name ...]
+"""
+import math
+import os
+import random
+import re
+import sqlite3
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "fakes"))
+sys.path.insert(0, HERE)
+import crash_test  # noqa: E402
+import harness  # noqa: E402
+
+BIN = "./tabula"
+
+# docs/ratings.md, "The parameters"
+MU, SIGMA, BETA, KAPPA, TAU = 25.0, 25.0 / 3, 25.0 / 6, 1e-4, 25.0 / 300
+
+
+def wl_update(players, ranks):
+    """One game's Weng–Lin Plackett–Luce update (docs/ratings.md, "The
+    update"): players [(mu, sigma)], ranks [int] (1 best, equal = tie).
+    Returns the new [(mu, sigma)]."""
+    n = len(players)
+    s2 = [s * s + TAU * TAU for _, s in players]          # 1. dynamics
+    c = math.sqrt(sum(v + BETA * BETA for v in s2))       # 2. scale
+    a = [sum(1 for r in ranks if r == ranks[q]) for q in range(n)]   # 3. ties
+    sq = [sum(math.exp(players[s][0] / c) for s in range(n) if ranks[s] >= ranks[q])
+          for q in range(n)]
+    out = []
+    for i in range(n):
+        omega = delta = 0.0
+        for q in range(n):
+            if ranks[q] > ranks[i]:
+                continue
+            p = math.exp(players[i][0] / c) / sq[q]
+            omega += ((1.0 if q == i else 0.0) - p) / a[q]
+            delta += p * (1 - p) / a[q]
+        omega *= s2[i] / c
+        gamma = math.sqrt(s2[i]) / c
+        delta *= gamma * s2[i] / (c * c)
+        out.append((players[i][0] + omega, math.sqrt(s2[i]) * math.sqrt(max(1 - delta, KAPPA))))
+    return out
+
+
+def wl_self_check():
+    """The worked example of docs/ratings.md (game 1: A > B > C from the
+    defaults; game 2: B and C share the win, A last), to its 10 decimals'
+    1e-9: keeps this file's formulas honest before they judge the bot."""
+    r = wl_update([(MU, SIGMA)] * 3, [1, 2, 3])
+    want = [(27.8690486807, 8.2052433774), (25.7172621702, 8.0582242228),
+            (21.4136891491, 8.0582242228)]
+    assert all(abs(a - b) < 1e-9 for x, y in zip(r, want) for a, b in zip(x, y)), r
+    r = wl_update(r, [3, 1, 1])
+    want = [(26.1881417323, 8.0669718968), (26.3591182748, 7.9368512133),
+            (22.3930497956, 7.9544249144)]
+    assert all(abs(a - b) < 1e-9 for x, y in zip(r, want) for a, b in zip(x, y)), r
+
+
+def ranks_of(seats):
+    """Competition ranks from a result's seats (score, winner): winners
+    first, tied; then by score, higher first (docs/ratings.md, "From a
+    game's result to ranks")."""
+    key = [(0 if w else 1, -sc) for sc, w in seats]
+    return [1 + sum(1 for k in key if k < key[i]) for i in range(len(seats))]
+
+
+def results(db, platform):
+    """The finished games in order: [(session, game, moves, finished_at,
+    created, rated, [(player, name, is_bot, place, score, winner, nwinners)])]."""
+    con = sqlite3.connect("file:%s?mode=ro" % db, uri=True, timeout=10)
+    try:
+        out = []
+        for row in con.execute("SELECT session, game, moves, finished_at, created, rated"
+                               " FROM results WHERE platform = ? ORDER BY finished_at, session",
+                               (platform,)).fetchall():
+            seats = con.execute("SELECT player, name, is_bot, place, score, winner, nwinners"
+                                " FROM result_seats WHERE session = ? ORDER BY seat",
+                                (row[0],)).fetchall()
+            out.append(row + (seats,))
+        return out
+    finally:
+        con.close()
+
+
+def season(res):
+    """What the record should say after the games res: {player: figures},
+    computed here from each game's scores and winners."""
+    who = {}
+    for _, _, _, _, _, rated, seats in res:
+        assert rated == 1, res
+        ranks = ranks_of([(s[4], s[5]) for s in seats])
+        # the bot's places are these ranks
+        assert [s[3] for s in seats] == ranks, (seats, ranks)
+        for s in seats:
+            assert s[6] == sum(1 for t in seats if t[5]), seats
+        keys = [s[0] for s in seats]
+        assert len(set(keys)) == len(keys), "a player twice in one game: %r" % keys
+        for s in seats:
+            who.setdefault(s[0], {"name": s[1], "rating": (MU, SIGMA), "games": 0,
+                                  "wins": 0.0, "place_sum": 0, "score_sum": 0,
+                                  "best": None, "streak": 0})
+        new = wl_update([who[k]["rating"] for k in keys], ranks)
+        for s, r in zip(seats, new):
+            f = who[s[0]]
+            f["rating"] = r
+            f["games"] += 1
+            f["wins"] += 1.0 / s[6] if s[5] else 0.0
+            f["place_sum"] += s[3]
+            f["score_sum"] += s[4]
+            f["best"] = s[4] if f["best"] is None else max(f["best"], s[4])
+            if s[5]:
+                f["streak"] = f["streak"] + 1 if f["streak"] > 0 else 1
+            else:
+                f["streak"] = f["streak"] - 1 if f["streak"] < 0 else -1
+    return who
+
+
+def fmt_wins(w):
+    if abs(w - round(w)) < 1e-9:
+        return "%.0f" % w
+    s = "%.2f" % w
+    return s[:-1] if s.endswith("0") else s
+
+
+def stats_line(f, es=False):
+    """The figures of `stats` for one game, as the bot prints them."""
+    mu, sigma = f["rating"]
+    g = f["games"]
+    streak = ("G" if es else "W") if f["streak"] > 0 else ("P" if es else "L")
+    if es:
+        return ("%d partidas, %s victorias (%.0f%%), puesto medio %.1f, puntuación media %.1f, "
+                "mejor puntuación %d; puntuación de nivel %.1f ± %.1f (μ − 3σ %.1f); racha %s%d"
+                % (g, fmt_wins(f["wins"]), 100.0 * f["wins"] / g, f["place_sum"] / g,
+                   f["score_sum"] / g, f["best"], mu, sigma, mu - 3 * sigma, streak,
+                   abs(f["streak"])))
+    return ("%d games, %s wins (%.0f%%), average place %.1f, average score %.1f, "
+            "best score %d; rating %.1f ± %.1f (μ − 3σ %.1f); streak %s%d"
+            % (g, fmt_wins(f["wins"]), 100.0 * f["wins"] / g, f["place_sum"] / g,
+               f["score_sum"] / g, f["best"], mu, sigma, mu - 3 * sigma, streak,
+               abs(f["streak"])))
+
+
+def board_line(f, es=False):
+    """A player's row of `leaderboard` (its text form), after "N. name"."""
+    mu, sigma = f["rating"]
+    rate = 100.0 * f["wins"] / f["games"]
+    return (" %.1f (μ %.1f ± %.1f), %d %s, %.0f%% %s"
+            % (mu - 3 * sigma, mu, sigma, f["games"], "partidas" if es else "games", rate,
+               "victorias" if es else "wins"))
+
+
+def check_leaderboard(text, who, label, es=False):
+    """The leaderboard's rows, in order of mu − 3 sigma, each with its
+    numbers; label(player) is how the bot names a player."""
+    order = sorted(who, key=lambda k: -(who[k]["rating"][0] - 3 * who[k]["rating"][1]))
+    text = text.replace("*", "")     # the asker's name is emphasised
+    pos = []
+    for n, k in enumerate(order, 1):
+        line = "%d. %s%s" % (n, label(k), board_line(who[k], es))
+        assert line in text, "no %r in the leaderboard:\n%s" % (line, text)
+        pos.append(text.index(line))
+    assert pos == sorted(pos), (pos, text)
+
+
+def check_history(text, res, label, es=False):
+    """`history`: every game, newest first, its moves, each seat's score
+    and its winners."""
+    text = text.replace("*", "")     # the ids are emphasised
+    pos = []
+    for sid, _, moves, _, _, _, seats in res:
+        m = re.search(r"#%d · [^\n]* · %d %s" % (sid, moves, "jugadas" if es else "moves"), text)
+        assert m, "game #%d (%d moves) not in the history:\n%s" % (sid, moves, text)
+        pos.append(m.start())
+        after = text[m.end():]
+        for s in seats:
+            assert "%s %d" % (label(s[0]), s[4]) in after.split("\n")[1], (s, after[:300])
+        winners = ", ".join(label(s[0]) for s in seats if s[5])
+        won = ("  ganó " if es else "  won by ") + winners
+        assert after.split("\n")[2] == won, (won, after[:300])
+    assert pos == sorted(pos, reverse=True), ("not newest first", pos)
+
+
+# ---- console ----
+
+def console_play(bot, room, rng, names):
+    """Plays the room's game to its end with random legal moves."""
+    for _ in range(3000):
+        choices = {}
+        for who in names:
+            ids = [m.group(2).strip() for m in map(crash_test.MOVE_RE.match,
+                                                     crash_test.ask(bot, "#%s %s: moves" % (room, who)))
+                   if m and m.group(1) == who]
+            if ids:
+                choices[who] = ids
+        if not choices:
+            return
+        who = rng.choice(sorted(choices))
+        out = crash_test.ask(bot, "#%s %s: play %s" % (room, who, rng.choice(choices[who][:8])))
+        if any("Fin de la partida" in l or "Game over" in l for l in out):
+            return
+    raise AssertionError("the game did not end")
+
+
+def test_console_season_in_spanish():
+    import tempfile
+    wl_self_check()
+    crash_test.BIN = BIN
+    db = os.path.join(tempfile.mkdtemp(prefix="tabula-season-"), "t.db")
+    bot = crash_test.Bot(db)
+    rng = random.Random(26)
+    try:
+        crash_test.ask(bot, "#sa ana: game new fortuna")
+        out = crash_test.ask(bot, "#sa ana: game settings locale es")
+        assert any("español" in l for l in out), out
+        crash_test.ask(bot, "#sa ben: game join")
+        crash_test.ask(bot, "#sa ana: game addbot 1")
+        crash_test.ask(bot, "#sa ana: game start")
+        console_play(bot, "sa", rng, ("ana", "ben"))
+        for opener, other in (("ben", "ana"), ("ana", "ben")):
+            out = "\n".join(crash_test.ask(bot, "#sa %s: rematch" % opener))
+            assert "¡Revancha! @%s" % other in out, out
+            crash_test.ask(bot, "#sa %s: game join" % other)
+            out = "\n".join(crash_test.ask(bot, "#sa %s: game start" % opener))
+            console_play(bot, "sa", rng, ("ana", "ben"))
+        res = results(db, "console")
+        assert len(res) == 3, res
+        who = season(res)
+        assert set(who) == {"ana", "ben", "ai:basic"}, who
+
+        def label(k):
+            return "IA básica" if k == "ai:basic" else k
+        for k, q in (("ana", "ana: stats"), ("ben", "ana: stats ben fortuna"),
+                     ("ai:basic", "ben: stats ai basic")):
+            out = "\n".join(crash_test.ask(bot, "#sa " + q))
+            assert "== %s · " % label(k) in out, out
+            line = "Fortuna: " + stats_line(who[k], es=True)
+            assert line in out, "%r not in:\n%s" % (line, out)
+            if "fortuna" not in q:
+                assert "3 partidas, %s victorias" % fmt_wins(who[k]["wins"]) in out, out
+                assert "favorito: Fortuna" in out, out
+            assert all(l.startswith("[dm ") for l in out.split("\n")), out
+        out = "\n".join(l[len("[room #sa] "):] for l in crash_test.ask(bot, "#sa ben: leaderboard")
+                        if l.startswith("[room #sa] "))
+        assert "Clasificación · Fortuna" in out, out
+        check_leaderboard(out, who, label, es=True)
+        assert re.search(r"^3\. \*ben\* .* ← tú$", out, re.M) or \
+            re.search(r"^\d\. \*ben\* .* ← tú$", out, re.M), out
+        out = "\n".join(l[len("[room #sa] "):] for l in crash_test.ask(bot, "#sa ana: history")
+                        if l.startswith("[room #sa] "))
+        assert "Partidas terminadas aquí" in out, out
+        check_history(out, res, label, es=True)
+    finally:
+        bot.close()
+
+
+if __name__ == "__main__":
+    sys.exit(harness.run_tests("season", sys.modules[__name__], sys.argv))
