@@ -275,5 +275,117 @@ def test_console_season_in_spanish():
         bot.close()
 
 
+# ---- Discord ----
+
+def wait_results(db, platform, n):
+    end = time.monotonic() + 10 * harness.SLOW
+    while True:
+        res = results(db, platform)
+        if len(res) >= n or time.monotonic() > end:
+            assert len(res) == n, res
+            return res
+        time.sleep(0.05)
+
+
+def discord_next_game(fake, dt, nboards):
+    """Waits for the board of a game just started (the boards are counted
+    over the whole channel)."""
+    dt.wait_boards(fake, nboards + 1)
+
+
+def test_discord_season():
+    import discord_test as dt
+    wl_self_check()
+    dt.BIN = BIN
+    fake, bot = dt.start()
+    fake.channel_rate = (50, 1.0)
+    try:
+        fake.wait_ready(10)
+        fake.wait_commands()
+        p1, p2 = dt.user(fake, 1), dt.user(fake, 2)
+        users = {p["id"]: p for p in (p1, p2)}
+        rng = random.Random(26)
+        mark = fake.public_mark()
+        dt.cmd(fake, p1, "game", {"game": "fortuna"}, sub="new")
+        dt.cmd(fake, p2, "game", sub="join")
+        dt.cmd(fake, p1, "game", {"count": 1}, sub="addbot")
+        dt.cmd(fake, p1, "game", sub="start")
+        dt.wait_boards(fake, 1)
+        _, bs = dt.play_to_end(fake, users, rng, db=bot.db, mark=mark)
+        # the first rematch by the button of the last board
+        final = bs[-1]
+        rematch = dt.button(final, "rematch")
+        h = fake.click(p2, dt.CHAN, final, rematch)
+        data = h.wait_response(timeout=5)["data"]
+        assert "Rematch!" in data["content"] and "<@%s>" % p1["id"] in data["content"], data
+        assert data["allowed_mentions"].get("users") == [p1["id"]], data["allowed_mentions"]
+        h = fake.click(p1, dt.CHAN, final, rematch)
+        assert "Seats (3 of" in dt.one_text(h), dt.one_text(h)
+        n = len(dt.boards(fake))
+        dt.cmd(fake, p2, "game", sub="start")
+        dt.wait_boards(fake, n + 1)
+        _, bs = dt.play_to_end(fake, users, rng, db=bot.db, mark=fake.public_mark())
+        # the second by /rematch
+        h = dt.cmd(fake, p1, "rematch")
+        t = dt.one_text(h)
+        assert "Rematch!" in t and "<@%s>" % p2["id"] in t, t
+        dt.cmd(fake, p2, "game", sub="join")
+        n = len(dt.boards(fake))
+        dt.cmd(fake, p1, "game", sub="start")
+        dt.wait_boards(fake, n + 1)
+        dt.play_to_end(fake, users, rng, db=bot.db, mark=fake.public_mark())
+        res = wait_results(bot.db, "discord", 3)
+        who = season(res)
+        assert set(who) == {p1["id"], p2["id"], "ai:basic"}, who
+
+        def label(k):
+            return "AI basic" if k == "ai:basic" else who[k]["name"]
+        # a game in play in another channel: what the scans look for now
+        chan2 = "700000000000000002"
+        said = []
+        for p, sub, opts in ((p1, "new", {"game": "gtr"}), (p2, "join", None),
+                             (p1, "start", None)):
+            # (Glory to Rome: hands from the start)
+            h = fake.command(p, chan2, "game", opts, sub=sub)
+            h.wait_response(timeout=5)
+            said.append(dt.one_text(h))
+        fake._wait(lambda: hidden_now(bot.db), 10, lambda: "no game in play in %s: %r"
+                   % (chan2, said))
+        mark = fake.public_mark()
+        for asker, about, k in ((p1, None, p1["id"]), (p1, "player2", p2["id"]),
+                                (p2, "ai basic", "ai:basic")):
+            ms = dt.with_picture(dt.cmd(fake, asker, "stats", {"about": about} if about else None))
+            assert all(x["ephemeral"] for x in ms), ms
+            body = "\n".join(x["content"] for x in ms).replace("*", "")
+            assert "This community" in body, body
+            line = "Fortuna: " + stats_line(who[k])
+            assert line in body, "%r not in:\n%s" % (line, body)
+            info, _ = dt.attachment_png([x for x in ms if dt.picture_text(x)][0])
+            assert label(k) in info["text"] and "uncertainty" in info["text"], info["text"]
+        ms = dt.with_picture(dt.cmd(fake, p2, "leaderboard"))
+        assert not any(x["ephemeral"] for x in ms), ms
+        body = "\n".join(x["content"] for x in ms)
+        assert "This community" in body and "All of discord" in body, body
+        check_leaderboard(body.replace("\\", ""), who, label)    # "1\\." (Markdown)
+        assert re.search(r"player2\*\* .* ← you$", body, re.M), body
+        info, _ = dt.attachment_png([x for x in ms if dt.picture_text(x)][0])
+        for k in who:
+            assert label(k) in info["text"], (label(k), info["text"])
+        h = dt.cmd(fake, p1, "history", {"count": 3})
+        got = dt.texts(h)
+        assert not any(e for _, e in got), got
+        check_history("\n".join(c for c, _ in got).replace("\\", ""), res, label)
+        dt.scan(fake, bot.db, mark, " after stats, leaderboard and history")
+        assert fake.violations == [], fake.violations
+    finally:
+        bot.stop()
+        fake.stop()
+
+
+def hidden_now(db):
+    import hidden
+    return hidden.secrets_now(db)
+
+
 if __name__ == "__main__":
     sys.exit(harness.run_tests("season", sys.modules[__name__], sys.argv))
