@@ -387,5 +387,134 @@ def hidden_now(db):
     return hidden.secrets_now(db)
 
 
+# ---- Matrix ----
+
+def picture_after(fake, room, msg):
+    """The m.image that is the later part of msg's message, or None: its
+    transaction id is msg's with the next part number ("tabula.r.5.12.0.<run>"
+    then "tabula.r.5.12.1.<run>")."""
+    ms, txns = fake.bot_messages(room), fake.bot_message_txns(room)
+    for i, m in enumerate(ms):
+        if m == msg and txns[i]:
+            parts = txns[i].split(".")
+            for m2, t2 in zip(ms[i + 1:], txns[i + 1:]):
+                p2 = (t2 or "").split(".")
+                if len(p2) == len(parts) and p2[:-2] == parts[:-2] and p2[-1] == parts[-1] \
+                        and m2.get("msgtype") == "m.image":
+                    return m2
+            return None
+    return None
+
+def test_matrix_season():
+    import matrix_test as mt
+    wl_self_check()
+    mt.BIN = BIN
+    fake = mt.new_fake()
+    bot = mt.Bot(fake)
+    try:
+        ps = mt.players(fake, 2)
+        # the room is in a space: its m.space.parent names the community
+        space = fake.create_room(ps[0], name="The club")
+        room = fake.create_room(ps[0], name="Fortuna night", members=ps[1:])
+        fake.send_event(ps[0], room, "m.space.parent", {"via": [fake.server_name]},
+                        state_key=space)
+        fake.invite_bot(room, ps[0])
+        fake._wait(lambda: room in fake.bot_rooms(), 10, lambda: "the bot did not join")
+        scan = mt.Scan(fake, bot.db)
+        rng = random.Random(26)
+        fake.say(ps[0], room, "!game new fortuna")
+        mt.wait_text(fake, room, "lobby")
+        fake.say(ps[1], room, "!game join")
+        fake.say(ps[0], room, "!game addbot")
+        fake._wait(lambda: any("Ana, Ben, AI 1" in t for t in mt.texts(fake, room)), 10,
+                   lambda: "no AI seat: %r" % mt.texts(fake, room)[-2:])
+        fake.say(ps[0], room, "!game start")
+        mt.play_scanned(fake, room, ps, "fortuna", rng, scan, bot.db)
+        for opener, other in ((ps[1], ps[0]), (ps[0], ps[1])):
+            n = len(fake.bot_messages(room))
+            fake.say(opener, room, "!rematch")
+            mt.wait_text(fake, room, "Rematch!", after=n)
+            msg = [m for m in fake.bot_messages(room)[n:] if "Rematch!" in m.get("body", "")][-1]
+            assert msg["m.mentions"].get("user_ids") == [other], msg["m.mentions"]
+            fake.say(other, room, "!game join")
+            fake._wait(lambda: any("Seats (3 of" in t for t in mt.texts(fake, room)[n:]), 10,
+                       lambda: "the rematch did not fill: %r" % mt.texts(fake, room)[-2:])
+            nb = len(mt.boards(fake, room))
+            fake.say(opener, room, "!game start")
+            mt.wait_boards(fake, room, nb + 1)
+            mt.play_scanned(fake, room, ps, "fortuna", rng, scan, bot.db)
+        res = wait_results(bot.db, "matrix", 3)
+        con = sqlite3.connect("file:%s?mode=ro" % bot.db, uri=True, timeout=10)
+        comm = con.execute("SELECT DISTINCT community FROM results").fetchall()
+        con.close()
+        assert comm == [(space,)], (comm, space)
+        who = season(res)
+        assert set(who) == set(ps) | {"ai:basic"}, who
+
+        def label(k):
+            return "AI basic" if k == "ai:basic" else who[k]["name"]
+        # a game in play in a second room: what the scans look for now
+        room2 = mt.game_room(fake, ps)
+        for p, line in ((ps[0], "!game new gtr"), (ps[1], "!game join"),
+                        (ps[0], "!game start")):
+            fake.say(p, room2, line)
+            fake.wait_idle(quiet_s=0.05)
+        fake._wait(lambda: hidden_now(bot.db), 10, lambda: "no game in play in the second room")
+        scan()
+        for asker, about, k in ((ps[0], "", ps[0]), (ps[0], " Ben", ps[1]),
+                                (ps[1], " ai basic", "ai:basic")):
+            dm = fake.dm_room(asker)
+            n = len(fake.bot_messages(dm)) if dm else 0
+            fake.say(asker, room, "!stats" + about)
+            line = "Fortuna: " + stats_line(who[k])
+
+            def answer():
+                d = fake.dm_room(asker)
+                return d and [m for m in fake.bot_messages(d)[n:] if line in
+                              m.get("body", "").replace("*", "").replace("\\", "")]
+            fake._wait(answer, 10, lambda: "no %r in %r" % (
+                line, [m.get("body") for m in fake.bot_messages(fake.dm_room(asker))[n:]]))
+            msg = answer()[0]
+            assert "This community" in msg["body"], msg["body"]
+            assert line not in "\n".join(mt.texts(fake, room)), "stats in public"
+            dm = fake.dm_room(asker)
+            fake._wait(lambda: picture_after(fake, dm, msg), 10, lambda: "no stats picture: %r"
+                       % [(t, m.get("msgtype"), m.get("body", "")[:80]) for m, t in
+                          zip(fake.bot_messages(dm), fake.bot_message_txns(dm))][-4:])
+            pic = fake.picture_text(picture_after(fake, dm, msg))
+            assert label(k) in pic and "uncertainty" in pic, pic
+        n = len(fake.bot_messages(room))
+        fake.say(ps[1], room, "!leaderboard fortuna")
+        mt.wait_text(fake, room, "Leaderboard", after=n)
+        msg = [m for m in fake.bot_messages(room)[n:] if "Leaderboard" in m.get("body", "")][0]
+        body = msg["body"].replace("\\", "")
+        assert "This community" in body and "All of matrix" in body, body
+        assert body.index("This community") < body.index("All of matrix"), body
+        check_leaderboard(body.split("All of matrix")[0], who, label)
+        check_leaderboard(body.split("All of matrix")[1], who, label)
+        assert re.search(r"^\d+\. Ben .* ← you$", body.replace("*", ""), re.M), body
+
+        def lb_picture():
+            # (no game in play in this room: the next picture is the leaderboard's)
+            ms = fake.bot_messages(room)
+            return [m for m in ms[ms.index(msg):] if m.get("msgtype") == "m.image"]
+        fake._wait(lb_picture, 10, lambda: "no leaderboard picture: %r"
+                   % [(t, m.get("msgtype"), m.get("body", "")[:60]) for m, t in
+                      zip(fake.bot_messages(room), fake.bot_message_txns(room))][-3:])
+        pic = fake.picture_text(lb_picture()[0])
+        assert "Leaderboard" in pic and all(label(k) in pic for k in who), pic
+        n = len(fake.bot_messages(room))
+        fake.say(ps[0], room, "!history")
+        mt.wait_text(fake, room, "Finished games here", after=n)
+        msg = [m for m in fake.bot_messages(room)[n:] if "Finished games" in m.get("body", "")][0]
+        check_history(msg["body"].replace("\\", ""), res, label)
+        scan()
+        assert scan.pictures > 30, scan.pictures
+        mt.check_clean(fake)
+    finally:
+        bot.stop()
+        fake.stop()
+
+
 if __name__ == "__main__":
     sys.exit(harness.run_tests("season", sys.modules[__name__], sys.argv))
