@@ -132,8 +132,12 @@ static const char *scope_label(const char *scope, const char *platform, enum loc
 {
 	if (scope[0])
 		snprintf(out, 64, "%s", L(loc, "This community", "Esta comunidad"));
+	else if (!strcmp(platform, "discord"))
+		snprintf(out, 64, "%s", L(loc, "Everyone on Discord", "Todos en Discord"));
+	else if (!strcmp(platform, "matrix"))
+		snprintf(out, 64, "%s", L(loc, "Everyone on Matrix", "Todos en Matrix"));
 	else
-		snprintf(out, 64, L(loc, "All of %s", "Todo %s"), platform);
+		snprintf(out, 64, "%s", L(loc, "Everyone here", "Todos aquí"));
 	return out;
 }
 

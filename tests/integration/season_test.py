@@ -365,7 +365,7 @@ def test_discord_season():
         ms = dt.with_picture(dt.cmd(fake, p2, "leaderboard"))
         assert not any(x["ephemeral"] for x in ms), ms
         body = "\n".join(x["content"] for x in ms)
-        assert "This community" in body and "All of discord" in body, body
+        assert "This community" in body and "Everyone on Discord" in body, body
         check_leaderboard(body.replace("\\", ""), who, label)    # "1\\." (Markdown)
         assert re.search(r"player2\*\* .* ← you$", body, re.M), body
         info, _ = dt.attachment_png([x for x in ms if dt.picture_text(x)][0])
@@ -488,10 +488,10 @@ def test_matrix_season():
         mt.wait_text(fake, room, "Leaderboard", after=n)
         msg = [m for m in fake.bot_messages(room)[n:] if "Leaderboard" in m.get("body", "")][0]
         body = msg["body"].replace("\\", "")
-        assert "This community" in body and "All of matrix" in body, body
-        assert body.index("This community") < body.index("All of matrix"), body
-        check_leaderboard(body.split("All of matrix")[0], who, label)
-        check_leaderboard(body.split("All of matrix")[1], who, label)
+        assert "This community" in body and "Everyone on Matrix" in body, body
+        assert body.index("This community") < body.index("Everyone on Matrix"), body
+        check_leaderboard(body.split("Everyone on Matrix")[0], who, label)
+        check_leaderboard(body.split("Everyone on Matrix")[1], who, label)
         assert re.search(r"^\d+\. Ben .* ← you$", body.replace("*", ""), re.M), body
 
         def lb_picture():
