@@ -257,6 +257,15 @@ static int add_point(void *ctx, const struct rating_point_rec *p)
 	return 0;
 }
 
+/* Whether the answer takes a picture: the platform takes them, and the
+ * room did not choose text boards (`game settings board text`: text
+ * here too). */
+static int takes_picture(const struct cmd_ctx *x)
+{
+	return (x->a->ops->caps & ADAPTER_CAP_IMAGES) &&
+	       !(x->s && pic_board_mode(&x->s->rec, x->a) == BOARD_TEXT);
+}
+
 /* Answers with r, and with the picture sc where the platform and the
  * room take pictures (sc is taken either way). */
 static void reply_with_picture(const struct cmd_ctx *x, int priv, const struct rich *r,
@@ -265,10 +274,7 @@ static void reply_with_picture(const struct cmd_ctx *x, int priv, const struct r
 	struct buf plain = BUF_INIT;
 	struct pic pic;
 
-	/* a room that chose text boards (`game settings board text`) gets
-	 * text here too */
-	if (!(x->a->ops->caps & ADAPTER_CAP_IMAGES) ||
-	    (x->s && pic_board_mode(&x->s->rec, x->a) == BOARD_TEXT)) {
+	if (!takes_picture(x)) {
 		session_reply_rich(x->a, x->cmd, priv, r);
 		scene_release(sc);
 		return;
@@ -514,8 +520,10 @@ void cmd_stats(const struct cmd_ctx *x)
 		session_reply_rich(x->a, cmd, 1, &r);
 		goto out;
 	}
-	stats_scene(x, &w, rows[0].n ? &rows[0] : &rows[nscopes - 1], rows[0].n ? scopes[0] : "",
-		    game, &sc);
+	/* the picture's chart reads the rating curve: not for a text answer */
+	if (takes_picture(x))
+		stats_scene(x, &w, rows[0].n ? &rows[0] : &rows[nscopes - 1],
+			    rows[0].n ? scopes[0] : "", game, &sc);
 	reply_with_picture(x, 1, &r, &sc, "stats");
 out:
 	free(rows);
