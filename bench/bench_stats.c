@@ -191,7 +191,11 @@ int main(void)
 	rc = !st || run("postgres", st, games, players, reads, &missed_pg);
 	store_close(st);
 	buf_release(&err);
-	bench_pg_schema("stats", uri, sizeof(uri), 1);
+	/* BENCH_STATS_KEEP=1 leaves the schema (for EXPLAIN: its name on stderr) */
+	if (getenv("BENCH_STATS_KEEP"))
+		fprintf(stderr, "bench: schema stats_%d kept\n", (int)getpid());
+	else
+		bench_pg_schema("stats", uri, sizeof(uri), 1);
 	if (missed_pg > missed)
 		missed = missed_pg;
 	if (!rc && missed) {
