@@ -86,6 +86,9 @@ enum adapter_arg_flags {
 	ADAPTER_ARG_REQUIRED = 1 << 0,
 	/* completed from the caller's legal moves (struct adapter.on_complete) */
 	ADAPTER_ARG_MOVES = 1 << 1,
+	/* ADAPTER_ARG_INT: the text carries it as "#<n>" (an old game's
+	 * number: `log #12`, where `log 12` is twelve lines) */
+	ADAPTER_ARG_HASH = 1 << 2,
 };
 
 struct adapter_arg {

@@ -12,125 +12,10 @@
  *   ratings.<backend>.leaderboard.p50/p99  ms
  *   ratings.<backend>.player.p50/p99       ms
  */
-#include <libpq-fe.h>
-
-#include "bench/bench_common.h"
-#include "util/rng.h"
+#include "bench/bench_fill.h"
 
 #define READS 1000
-#define SCOPES 10
-
-/* ---- a store that only dumps: the generated records ---- */
-
-struct gen_store {
-	struct store base;
-	long games, players;
-};
-
-static void player_key(long i, char *out, size_t n)
-{
-	snprintf(out, n, "u-%06ld", i);
-}
-
-static int gen_results(const struct gen_store *g, store_item_cb cb, void *ctx)
-{
-	struct store_item it = { .kind = STORE_ITEM_RESULT };
-	struct result_rec r;
-	long i;
-	int k;
-
-	memset(&r, 0, sizeof(r));
-	snprintf(r.platform, sizeof(r.platform), "discord");
-	snprintf(r.game, sizeof(r.game), "fortuna");
-	r.nseats = 2;
-	r.rated = 1;
-	it.result = &r;
-	for (i = 0; i < g->games; i++) {
-		r.session = i + 1;
-		snprintf(r.room, sizeof(r.room), "chan-%ld", i % 500);
-		snprintf(r.community, sizeof(r.community), "guild-%ld", i % SCOPES);
-		r.created = 1700000000 + i * 60;
-		r.finished_at = r.created + 1800;
-		r.moves = 40 + i % 30;
-		for (k = 0; k < 2; k++) {
-			struct result_seat_rec *t = &r.seats[k];
-
-			t->seat = k;
-			player_key((i * 7 + k * 3331) % g->players, t->player, sizeof(t->player));
-			snprintf(t->name, sizeof(t->name), "Player %.100s", t->player + 2);
-			t->place = k + 1;
-			t->score = 30 - k * 10;
-			t->winner = !k;
-			t->nwinners = 1;
-		}
-		if (cb(ctx, &it))
-			return -1;
-	}
-	return 0;
-}
-
-static int gen_ratings(const struct gen_store *g, store_item_cb cb, void *ctx)
-{
-	struct store_item it = { .kind = STORE_ITEM_RATING };
-	struct rating_rec x;
-	struct rng r;
-	long i;
-	int s;
-
-	rng_seed(&r, 5, 6);
-	memset(&x, 0, sizeof(x));
-	snprintf(x.platform, sizeof(x.platform), "discord");
-	snprintf(x.game, sizeof(x.game), "fortuna");
-	it.rating = &x;
-	for (i = 0; i < g->players; i++) {
-		player_key(i, x.player, sizeof(x.player));
-		snprintf(x.name, sizeof(x.name), "Player %ld", i);
-		for (s = 0; s < 2; s++) {
-			snprintf(x.scope, sizeof(x.scope), s ? "guild-%ld" : "", i % SCOPES);
-			x.games = 1 + (int64_t)rng_below(&r, 40);
-			x.mu = 15.0 + (double)rng_below(&r, 20000) / 1000.0;
-			x.sigma = 8.333 / (1.0 + (double)x.games / 10.0);
-			x.wins = (double)x.games / 2;
-			x.place_sum = x.games * 2;
-			x.score_sum = x.games * 20;
-			x.best_score = 40;
-			x.last_at = 1700000000 + i;
-			if (cb(ctx, &it))
-				return -1;
-		}
-	}
-	return 0;
-}
-
-static int gen_players(const struct gen_store *g, store_item_cb cb, void *ctx)
-{
-	struct store_item it = { .kind = STORE_ITEM_PLAYER, .key = "discord", .hidden = 1 };
-	char who[32];
-	long i;
-
-	it.value = who;
-	for (i = 0; i < g->players; i += 100) {
-		player_key(i, who, sizeof(who));
-		if (cb(ctx, &it))
-			return -1;
-	}
-	return 0;
-}
-
-static int gen_dump(struct store *s, store_item_cb cb, void *ctx, struct buf *err)
-{
-	const struct gen_store *g = (const struct gen_store *)s;
-
-	if (gen_results(g, cb, ctx) || gen_ratings(g, cb, ctx) || gen_players(g, cb, ctx))
-		return -1;
-	return 0;
-}
-
-static const struct store_ops gen_ops = {
-	.api_version = STORE_API_VERSION,
-	.name = "generator",
-	.dump = gen_dump,
-};
+#define SCOPES FILL_SCOPES
 
 /* ---- the reads ---- */
 
@@ -156,7 +41,9 @@ static void report(const char *tag, const char *what, double *t, int n)
 
 static int run(const char *tag, struct store *st, long games, long players)
 {
-	struct gen_store g = { { &gen_ops }, games, players };
+	static const char *const fortuna[] = { "fortuna" };
+	struct gen_store g = { .platform = "discord", .games = games, .players = players,
+			       .kinds = fortuna, .nkinds = 1 };
 	struct buf err = BUF_INIT;
 	double *t = xcalloc(READS, sizeof(*t)), t0;
 	struct rng r;
@@ -165,7 +52,7 @@ static int run(const char *tag, struct store *st, long games, long players)
 	int i, rc = -1;
 
 	t0 = bench_now();
-	if (store_migrate(&g.base, st, &err)) {
+	if (bench_fill(&g, st, &err)) {
 		fprintf(stderr, "bench: filling %s: %s\n", tag, buf_str(&err));
 		goto out;
 	}
@@ -190,7 +77,7 @@ static int run(const char *tag, struct store *st, long games, long players)
 	report(tag, "leaderboard", t, READS);
 	rows = 0;
 	for (i = 0; i < READS; i++) {
-		player_key((long)rng_below(&r, (uint32_t)players), who, sizeof(who));
+		fill_player_key((long)rng_below(&r, (uint32_t)players), who, sizeof(who));
 		t0 = bench_now();
 		if (store_player_ratings(st, "discord", "", who, count_row, &rows, &err)) {
 			fprintf(stderr, "bench: player_ratings: %s\n", buf_str(&err));
@@ -210,41 +97,6 @@ out:
 	return rc;
 }
 
-static void quiet(void *arg, const char *message)
-{
-	(void)arg;
-	(void)message;
-}
-
-/* A fresh schema in the server TABULA_TEST_PG names (its URI into uri),
- * or with drop set, that schema dropped. */
-static int pg_schema(char *uri, size_t n, int drop)
-{
-	const char *base = getenv("TABULA_TEST_PG");
-	PGconn *c;
-	PGresult *r;
-	char sql[128];
-	int ok;
-
-	if (!base || !*base) {
-		fprintf(stderr, "bench: TABULA_TEST_PG is not set: run me through"
-			" scripts/pg-test-server.sh run --durable (make bench does)\n");
-		return -1;
-	}
-	c = PQconnectdb(base);
-	PQsetNoticeProcessor(c, quiet, NULL);
-	snprintf(sql, sizeof(sql), "DROP SCHEMA IF EXISTS ratings_%d CASCADE%s%d", (int)getpid(),
-		 drop ? "; SELECT " : "; CREATE SCHEMA ratings_", (int)getpid());
-	r = PQexec(c, sql);
-	ok = PQresultStatus(r) == PGRES_COMMAND_OK || PQresultStatus(r) == PGRES_TUPLES_OK;
-	if (!ok)
-		fprintf(stderr, "bench: %s: %s\n", sql, PQerrorMessage(c));
-	PQclear(r);
-	PQfinish(c);
-	snprintf(uri, n, "%s&options=-csearch_path%%3Dratings_%d", base, (int)getpid());
-	return ok ? 0 : -1;
-}
-
 int main(void)
 {
 	long games = (long)bench_env("BENCH_RATING_GAMES", 100000);
@@ -261,7 +113,7 @@ int main(void)
 	rc = !st || run("sqlite", st, games, players);
 	store_close(st);
 	bench_db_remove(&db);
-	if (rc || pg_schema(uri, sizeof(uri), 0))
+	if (rc || bench_pg_schema("ratings", uri, sizeof(uri), 0))
 		return 1;
 	st = store_pg_open(uri, &err);
 	if (!st)
@@ -269,6 +121,6 @@ int main(void)
 	rc = !st || run("postgres", st, games, players);
 	store_close(st);
 	buf_release(&err);
-	pg_schema(uri, sizeof(uri), 1);
+	bench_pg_schema("ratings", uri, sizeof(uri), 1);
 	return rc;
 }

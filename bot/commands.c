@@ -13,6 +13,7 @@
  * of its subject (bot/session_int.h lists them).  This file must not know
  * what a command does: no game rules, no commits.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -83,6 +84,10 @@ static const struct adapter_arg play_args[] = {
 };
 
 static const struct adapter_arg log_args[] = {
+	/* first: `log #<id> [n|all]` (cmd_log_any) */
+	{ "game", "partida", TR("An earlier game's number, from `history`",
+				"El número de una partida anterior, de `history`"),
+	  ADAPTER_ARG_INT, ADAPTER_ARG_HASH, 1, INT_MAX, 0 },
 	{ "count", "cantidad", TR("How many lines (default 10)", "Cuántas líneas (por defecto 10)"),
 	  ADAPTER_ARG_INT, 0, 1, 500, 100 },
 	{ "all", "todo", TR("The whole game, sent to you as a file",

@@ -261,6 +261,15 @@ static int add_point(void *ctx, const struct rating_point_rec *p)
 	return 0;
 }
 
+/* Whether the answer takes a picture: the platform takes them, and the
+ * room did not choose text boards (`game settings board text`: text
+ * here too). */
+static int takes_picture(const struct cmd_ctx *x)
+{
+	return (x->a->ops->caps & ADAPTER_CAP_IMAGES) &&
+	       !(x->s && pic_board_mode(&x->s->rec, x->a) == BOARD_TEXT);
+}
+
 /* Answers with r, and with the picture sc where the platform and the
  * room take pictures (sc is taken either way). */
 static void reply_with_picture(const struct cmd_ctx *x, int priv, const struct rich *r,
@@ -269,10 +278,7 @@ static void reply_with_picture(const struct cmd_ctx *x, int priv, const struct r
 	struct buf plain = BUF_INIT;
 	struct pic pic;
 
-	/* a room that chose text boards (`game settings board text`) gets
-	 * text here too */
-	if (!(x->a->ops->caps & ADAPTER_CAP_IMAGES) ||
-	    (x->s && pic_board_mode(&x->s->rec, x->a) == BOARD_TEXT)) {
+	if (!takes_picture(x)) {
 		session_reply_rich(x->a, x->cmd, priv, r);
 		scene_release(sc);
 		return;
@@ -518,8 +524,10 @@ void cmd_stats(const struct cmd_ctx *x)
 		session_reply_rich(x->a, cmd, 1, &r);
 		goto out;
 	}
-	stats_scene(x, &w, rows[0].n ? &rows[0] : &rows[nscopes - 1], rows[0].n ? scopes[0] : "",
-		    game, &sc);
+	/* the picture's chart reads the rating curve: not for a text answer */
+	if (takes_picture(x))
+		stats_scene(x, &w, rows[0].n ? &rows[0] : &rows[nscopes - 1],
+			    rows[0].n ? scopes[0] : "", game, &sc);
 	reply_with_picture(x, 1, &r, &sc, "stats");
 out:
 	free(rows);
@@ -627,38 +635,62 @@ static void board_row(struct rich *r, struct scene *sc, int n, const struct rati
 	scene_cell(sc, "%.0f%%", rate);
 }
 
-/* One game's leaderboards (this community's, the platform's) into r and
- * sc when anyone is on them: the number of rows, or -1 (a store error). */
-static int board_game(const struct cmd_ctx *x, const struct game_ops *g, const char *const *scopes,
-		      int nscopes, struct rich *r, struct scene *sc)
+/* The leaderboards read: BOARD_TOP rows per scope and game. */
+struct board_rows {
+	struct rating_rec v[BOARD_TOP];
+	size_t n;
+};
+
+struct boards {
+	const char *const *scopes;
+	const char *games[STORE_BOARDS_MAX];
+	int nscopes, ngames;
+	struct board_rows *rows;	/* [scope * ngames + game] */
+};
+
+static int collect_board(void *ctx, const struct rating_rec *x)
+{
+	struct boards *b = ctx;
+	int k, g;
+
+	for (k = 0; k < b->nscopes && strcmp(b->scopes[k], x->scope); k++)
+		;
+	for (g = 0; g < b->ngames && strcmp(b->games[g], x->game); g++)
+		;
+	if (k < b->nscopes && g < b->ngames) {
+		struct board_rows *br = &b->rows[k * b->ngames + g];
+
+		if (br->n < BOARD_TOP)
+			br->v[br->n++] = *x;
+	}
+	return 0;
+}
+
+/* Game g's leaderboards (this community's, the platform's) from b into r
+ * and sc when anyone is on them: the number of rows. */
+static int board_game(const struct cmd_ctx *x, const struct game_ops *ops, const struct boards *b,
+		      int g, struct rich *r, struct scene *sc)
 {
 	enum locale loc = x->loc;
-	struct buf err = BUF_INIT;
-	struct rows *rows = xcalloc(2, sizeof(*rows));
 	char title[64];
 	int k, total = 0;
 	size_t i;
 
-	for (k = 0; k < nscopes; k++) {
-		if (store_leaderboard(x->m->store, x->cmd->platform, scopes[k], g->id, STATS_MIN_GAMES,
-				      BOARD_TOP, collect_rating, &rows[k], &err)) {
-			log_err("leaderboard: %s", buf_str(&err));
-			total = -1;
-			goto out;
-		}
-		total += (int)rows[k].n;
-	}
+	for (k = 0; k < b->nscopes; k++)
+		total += (int)b->rows[k * b->ngames + g].n;
 	if (total <= 0)
-		goto out;
-	rich_heading(r, L(loc, "Leaderboard · %s", "Clasificación · %s"), g->name[loc]);
-	scene_title(sc, L(loc, "Leaderboard · %s", "Clasificación · %s"), g->name[loc]);
-	for (k = 0; k < nscopes; k++) {
-		rich_emph(r, "%s", scope_label(scopes[k], x->cmd->platform, loc, title));
+		return 0;
+	rich_heading(r, L(loc, "Leaderboard · %s", "Clasificación · %s"), ops->name[loc]);
+	scene_title(sc, L(loc, "Leaderboard · %s", "Clasificación · %s"), ops->name[loc]);
+	for (k = 0; k < b->nscopes; k++) {
+		const struct board_rows *rows = &b->rows[k * b->ngames + g];
+
+		rich_emph(r, "%s", scope_label(b->scopes[k], x->cmd->platform, loc, title));
 		rich_newline(r);
 		scene_line(sc, SCENE_NOTE, L(loc, "%s · conservative rating μ − 3σ · at least %d games",
 					     "%s · nivel prudente μ − 3σ · al menos %d partidas"),
 			   title, STATS_MIN_GAMES);
-		if (!rows[k].n) {
+		if (!rows->n) {
 			rich_line(r, L(loc, "Nobody has %d rated games yet.",
 				       "Nadie tiene aún %d partidas puntuadas."), STATS_MIN_GAMES);
 			continue;
@@ -670,12 +702,9 @@ static int board_game(const struct cmd_ctx *x, const struct game_ops *g, const c
 		scene_cell(sc, "μ ± σ");
 		scene_cell(sc, "%s", L(loc, "Games", "Partidas"));
 		scene_cell(sc, "%s", L(loc, "Win rate", "Victorias"));
-		for (i = 0; i < rows[k].n; i++)
-			board_row(r, sc, (int)i + 1, &rows[k].v[i], x->cmd->user, loc);
+		for (i = 0; i < rows->n; i++)
+			board_row(r, sc, (int)i + 1, &rows->v[i], x->cmd->user, loc);
 	}
-out:
-	free(rows);
-	buf_release(&err);
 	return total;
 }
 
@@ -684,13 +713,14 @@ out:
 void cmd_leaderboard(const struct cmd_ctx *x)
 {
 	const struct game_ops *const *all = game_all();
-	const struct game_ops *one = NULL;
+	const struct game_ops *one = NULL, *ops[STORE_BOARDS_MAX];
 	const char *community = stats_community(x->cmd), *scopes[2];
 	enum locale loc = x->loc;
+	struct boards b = { .scopes = scopes };
 	struct rich r = RICH_INIT;
 	struct scene sc = SCENE_INIT;
-	struct buf msg = BUF_INIT;
-	int nscopes = 0, shown = 0, n;
+	struct buf msg = BUF_INIT, err = BUF_INIT;
+	int shown = 0, g;
 	size_t i;
 
 	if (*x->args && !(one = game_find(x->args))) {
@@ -700,19 +730,26 @@ void cmd_leaderboard(const struct cmd_ctx *x)
 		goto out;
 	}
 	if (community[0])
-		scopes[nscopes++] = community;
-	scopes[nscopes++] = "";
-	for (i = 0; all[i]; i++) {
-		if (one && all[i] != one)
-			continue;
-		n = board_game(x, all[i], scopes, nscopes, &r, &sc);
-		if (n < 0) {
-			session_reply_text(x->a, x->cmd, 1, L(loc, "The leaderboard could not be read (an internal error).",
-							      "No se pudo leer la clasificación (un error interno)."));
-			goto out;
+		scopes[b.nscopes++] = community;
+	scopes[b.nscopes++] = "";
+	for (i = 0; all[i] && b.ngames < STORE_BOARDS_MAX; i++)
+		if (!one || all[i] == one) {
+			ops[b.ngames] = all[i];
+			b.games[b.ngames++] = all[i]->id;
 		}
-		shown += n;
+	b.rows = xcalloc((size_t)(b.nscopes * b.ngames), sizeof(*b.rows));
+	/* every board in one read: one round trip on PostgreSQL, not one
+	 * per game and scope (docs/performance.md, issue 26) */
+	if (store_leaderboards(x->m->store, x->cmd->platform, scopes, (size_t)b.nscopes, b.games,
+			       (size_t)b.ngames, STATS_MIN_GAMES, BOARD_TOP, collect_board, &b,
+			       &err)) {
+		log_err("leaderboard: %s", buf_str(&err));
+		session_reply_text(x->a, x->cmd, 1, L(loc, "The leaderboard could not be read (an internal error).",
+						      "No se pudo leer la clasificación (un error interno)."));
+		goto out;
 	}
+	for (g = 0; g < b.ngames; g++)
+		shown += board_game(x, ops[g], &b, g, &r, &sc);
 	if (!shown) {
 		rich_release(&r);
 		rich_init(&r);
@@ -724,9 +761,11 @@ void cmd_leaderboard(const struct cmd_ctx *x)
 	}
 	reply_with_picture(x, cmd_private(x), &r, &sc, "leaderboard");
 out:
+	free(b.rows);
 	rich_release(&r);
 	scene_release(&sc);
 	buf_release(&msg);
+	buf_release(&err);
 }
 
 /* ---- history ---- */

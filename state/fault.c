@@ -220,6 +220,15 @@ static int fault_leaderboard(struct store *s, const char *platform, const char *
 	return store_leaderboard(fault_downcast(s)->inner, platform, scope, game, min_games, limit, cb, ctx, err);
 }
 
+static int fault_leaderboards(struct store *s, const char *platform, const char *const *scopes,
+			      size_t nscopes, const char *const *games, size_t ngames,
+			      int64_t min_games, int limit, store_rating_cb cb, void *ctx,
+			      struct buf *err)
+{
+	return store_leaderboards(fault_downcast(s)->inner, platform, scopes, nscopes, games, ngames, min_games,
+				  limit, cb, ctx, err);
+}
+
 static int fault_player_ratings(struct store *s, const char *platform, const char *scope,
 			      const char *player, store_rating_cb cb, void *ctx, struct buf *err)
 {
@@ -289,6 +298,7 @@ static const struct store_ops fault_ops = {
 	.import = fault_import,
 	.ratings_get = fault_ratings_get,
 	.leaderboard = fault_leaderboard,
+	.leaderboards = fault_leaderboards,
 	.player_ratings = fault_player_ratings,
 	.rating_points = fault_rating_points,
 	.results_recent = fault_results_recent,

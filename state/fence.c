@@ -202,6 +202,15 @@ static int fence_leaderboard(struct store *s, const char *platform, const char *
 	return store_leaderboard(inner_of(s), platform, scope, game, min_games, limit, cb, ctx, err);
 }
 
+static int fence_leaderboards(struct store *s, const char *platform, const char *const *scopes,
+			      size_t nscopes, const char *const *games, size_t ngames,
+			      int64_t min_games, int limit, store_rating_cb cb, void *ctx,
+			      struct buf *err)
+{
+	return store_leaderboards(inner_of(s), platform, scopes, nscopes, games, ngames, min_games,
+				  limit, cb, ctx, err);
+}
+
 static int fence_player_ratings(struct store *s, const char *platform, const char *scope,
 			      const char *player, store_rating_cb cb, void *ctx, struct buf *err)
 {
@@ -268,6 +277,7 @@ static const struct store_ops fence_ops = {
 	.import = fence_import,
 	.ratings_get = fence_ratings_get,
 	.leaderboard = fence_leaderboard,
+	.leaderboards = fence_leaderboards,
 	.player_ratings = fence_player_ratings,
 	.rating_points = fence_rating_points,
 	.results_recent = fence_results_recent,

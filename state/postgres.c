@@ -750,6 +750,7 @@ const struct store_ops pg_ops = {
 	.import = pg_import,
 	.ratings_get = pg_ratings_get,
 	.leaderboard = pg_leaderboard,
+	.leaderboards = pg_leaderboards,
 	.player_ratings = pg_player_ratings,
 	.rating_points = pg_rating_points,
 	.results_recent = pg_results_recent,

@@ -82,6 +82,7 @@ enum pg_stmt {
 	P_POINT_INSERT,
 	P_RATING_GET,
 	P_LEADERBOARD,
+	P_LEADERBOARDS,
 	P_PLAYER_RATINGS,
 	P_RATING_POINTS,
 	P_RESULTS_RECENT,
@@ -210,6 +211,9 @@ int pg_ratings_get(struct store *s, const char *platform, const char *scope,
 int pg_leaderboard(struct store *s, const char *platform, const char *scope,
 		   const char *game, int64_t min_games, int limit, store_rating_cb cb,
 		   void *ctx, struct buf *err);
+int pg_leaderboards(struct store *s, const char *platform, const char *const *scopes,
+		    size_t nscopes, const char *const *games, size_t ngames, int64_t min_games,
+		    int limit, store_rating_cb cb, void *ctx, struct buf *err);
 int pg_player_ratings(struct store *s, const char *platform, const char *scope,
 		      const char *player, store_rating_cb cb, void *ctx, struct buf *err);
 int pg_rating_points(struct store *s, const char *platform, const char *scope,

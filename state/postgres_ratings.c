@@ -42,6 +42,16 @@ const char *const pg_ratings_sql[P_COUNT - P_RATINGS_FIRST] = {
 		" AND NOT EXISTS (SELECT 1 FROM players p WHERE p.platform = r.platform"
 		"  AND p.player = r.player AND p.hidden = 1)"
 		" ORDER BY r.conservative DESC, r.player LIMIT $5",
+	/* every board at once, each read as P_LEADERBOARD reads it */
+	S(P_LEADERBOARDS) =
+		"SELECT " ROWS_RATING_COLS " FROM unnest($2::text[]) WITH ORDINALITY s(sc, si)"
+		" CROSS JOIN unnest($3::text[]) WITH ORDINALITY g(gm, gi)"
+		" CROSS JOIN LATERAL (SELECT * FROM ratings r"
+		"  WHERE r.platform = $1 AND r.scope = s.sc AND r.game = g.gm AND r.games >= $4"
+		"  AND NOT EXISTS (SELECT 1 FROM players p WHERE p.platform = r.platform"
+		"   AND p.player = r.player AND p.hidden = 1)"
+		"  ORDER BY r.conservative DESC, r.player LIMIT $5) b"
+		" ORDER BY s.si, g.gi, b.conservative DESC, b.player",
 	S(P_PLAYER_RATINGS) =
 		"SELECT " ROWS_RATING_COLS " FROM ratings"
 		" WHERE platform = $1 AND player = $3 AND scope = $2 ORDER BY game",
@@ -202,6 +212,34 @@ int pg_leaderboard(struct store *s, const char *platform, const char *scope,
 	pg_param_i64(&p, min_games);
 	pg_param_i64(&p, limit);
 	return deliver_ratings(pg_downcast(s), P_LEADERBOARD, &p, cb, ctx, err);
+}
+
+int pg_leaderboards(struct store *s, const char *platform, const char *const *scopes,
+		    size_t nscopes, const char *const *games, size_t ngames, int64_t min_games,
+		    int limit, store_rating_cb cb, void *ctx, struct buf *err)
+{
+	struct pg_params p = { 0 };
+	struct buf sc = BUF_INIT, gm = BUF_INIT;
+	int rc;
+
+	if (nscopes < 1 || nscopes > STORE_BOARDS_MAX || ngames < 1 || ngames > STORE_BOARDS_MAX) {
+		seterr(err, "store: leaderboards take 1 to %d scopes and games, not %zu and %zu",
+			 STORE_BOARDS_MAX, nscopes, ngames);
+		return -1;
+	}
+	if (check_limit(limit, err))
+		return -1;
+	text_array(scopes, nscopes, &sc);
+	text_array(games, ngames, &gm);
+	pg_param_text(&p, platform);
+	pg_param_text(&p, buf_str(&sc));
+	pg_param_text(&p, buf_str(&gm));
+	pg_param_i64(&p, min_games);
+	pg_param_i64(&p, limit);
+	rc = deliver_ratings(pg_downcast(s), P_LEADERBOARDS, &p, cb, ctx, err);
+	buf_release(&sc);
+	buf_release(&gm);
+	return rc;
 }
 
 int pg_player_ratings(struct store *s, const char *platform, const char *scope,

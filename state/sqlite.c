@@ -1170,6 +1170,7 @@ const struct store_ops sqlite_ops = {
 	.import = sqlite_import,
 	.ratings_get = sqlite_ratings_get,
 	.leaderboard = sqlite_leaderboard,
+	.leaderboards = sqlite_leaderboards,
 	.player_ratings = sqlite_player_ratings,
 	.rating_points = sqlite_rating_points,
 	.results_recent = sqlite_results_recent,

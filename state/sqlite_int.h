@@ -164,6 +164,9 @@ int sqlite_ratings_get(struct store *s, const char *platform, const char *scope,
 int sqlite_leaderboard(struct store *s, const char *platform, const char *scope,
 		       const char *game, int64_t min_games, int limit, store_rating_cb cb,
 		       void *ctx, struct buf *err);
+int sqlite_leaderboards(struct store *s, const char *platform, const char *const *scopes,
+			size_t nscopes, const char *const *games, size_t ngames, int64_t min_games,
+			int limit, store_rating_cb cb, void *ctx, struct buf *err);
 int sqlite_player_ratings(struct store *s, const char *platform, const char *scope,
 			  const char *player, store_rating_cb cb, void *ctx, struct buf *err);
 int sqlite_rating_points(struct store *s, const char *platform, const char *scope,

@@ -102,6 +102,31 @@ const char *const sqlite_ratings_sql[ST_COUNT - ST_RATINGS_FIRST] = {
 #undef S
 };
 
+static int check_boards(size_t nscopes, size_t ngames, struct buf *err)
+{
+	if (nscopes < 1 || nscopes > STORE_BOARDS_MAX || ngames < 1 || ngames > STORE_BOARDS_MAX) {
+		seterr(err, "store: leaderboards take 1 to %d scopes and games, not %zu and %zu",
+		       STORE_BOARDS_MAX, nscopes, ngames);
+		return -1;
+	}
+	return 0;
+}
+
+/* cb, remembering that it stopped (the boards after it are not read). */
+struct board_stop {
+	store_rating_cb cb;
+	void *ctx;
+	int stopped;
+};
+
+static int board_row(void *ctx, const struct rating_rec *x)
+{
+	struct board_stop *b = ctx;
+
+	b->stopped = b->cb(b->ctx, x) != 0;
+	return b->stopped;
+}
+
 static int check_limit(int limit, struct buf *err)
 {
 	if (limit < 1 || limit > STORE_LIST_MAX) {
@@ -316,6 +341,24 @@ int sqlite_leaderboard(struct store *s, const char *platform, const char *scope,
 	sqlite3_bind_int64(st, 4, min_games);
 	sqlite3_bind_int(st, 5, limit);
 	return deliver_ratings(ss, st, cb, ctx, err);
+}
+
+/* SQLite answers in process: one statement per board costs no round trip. */
+int sqlite_leaderboards(struct store *s, const char *platform, const char *const *scopes,
+			size_t nscopes, const char *const *games, size_t ngames, int64_t min_games,
+			int limit, store_rating_cb cb, void *ctx, struct buf *err)
+{
+	struct board_stop stop = { cb, ctx, 0 };
+	size_t i, k;
+
+	if (check_boards(nscopes, ngames, err) || check_limit(limit, err))
+		return -1;
+	for (i = 0; i < nscopes && !stop.stopped; i++)
+		for (k = 0; k < ngames && !stop.stopped; k++)
+			if (sqlite_leaderboard(s, platform, scopes[i], games[k], min_games, limit,
+					       board_row, &stop, err))
+				return -1;
+	return 0;
 }
 
 int sqlite_player_ratings(struct store *s, const char *platform, const char *scope,

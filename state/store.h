@@ -41,7 +41,7 @@
  * prefix, deleting a cursor (in a commit too); 5: finished games, ratings
  * and their history (a result in a commit), leaderboards, hiding and
  * forgetting a player */
-#define STORE_API_VERSION 5
+#define STORE_API_VERSION 6
 #define STORE_MAX_SEATS 8
 #define STORE_VOTES_MAX 16384	/* bytes of session_rec.votes, NUL excluded */
 
@@ -201,6 +201,8 @@ struct store_result {
 
 /* the bound on a list's limit (leaderboard, results_recent, rating_points) */
 #define STORE_LIST_MAX 1000
+/* the bound on store_leaderboards' scopes and games (each) */
+#define STORE_BOARDS_MAX 16
 
 struct store_commit {
 	struct session_rec *session;	/* upserted; id filled on insert */
@@ -392,6 +394,14 @@ struct store_ops {
 	int (*leaderboard)(struct store *s, const char *platform, const char *scope,
 			   const char *game, int64_t min_games, int limit, store_rating_cb cb,
 			   void *ctx, struct buf *err);
+	/* What leaderboard gives for every scope and every game at once:
+	 * for each scope in order, each game in order, its rows.  One read
+	 * (on PostgreSQL one round trip: `leaderboard` asks for every game
+	 * of two scopes).  1..STORE_BOARDS_MAX scopes and games. */
+	int (*leaderboards)(struct store *s, const char *platform, const char *const *scopes,
+			    size_t nscopes, const char *const *games, size_t ngames,
+			    int64_t min_games, int limit, store_rating_cb cb, void *ctx,
+			    struct buf *err);
 	/* Every row of player in (platform, scope), one per game, by game
 	 * (hidden or not: it is their own). */
 	int (*player_ratings)(struct store *s, const char *platform, const char *scope,
@@ -630,6 +640,15 @@ static inline int store_leaderboard(struct store *s, const char *platform, const
 				    store_rating_cb cb, void *ctx, struct buf *err)
 {
 	return s->ops->leaderboard(s, platform, scope, game, min_games, limit, cb, ctx, err);
+}
+
+static inline int store_leaderboards(struct store *s, const char *platform,
+				     const char *const *scopes, size_t nscopes,
+				     const char *const *games, size_t ngames, int64_t min_games,
+				     int limit, store_rating_cb cb, void *ctx, struct buf *err)
+{
+	return s->ops->leaderboards(s, platform, scopes, nscopes, games, ngames, min_games, limit,
+				    cb, ctx, err);
 }
 
 static inline int store_player_ratings(struct store *s, const char *platform,

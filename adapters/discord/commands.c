@@ -181,6 +181,18 @@ static const struct adapter_command *find_cmd(const struct adapter_command *cons
 	return NULL;
 }
 
+const struct adapter_arg *discord_command_arg(const struct adapter_command *const *cmds,
+					      const char *command, const char *sub, int index)
+{
+	const struct adapter_command *c = find_cmd(cmds, command, sub);
+	int i;
+
+	for (i = 0; c && c->args && c->args[i].name; i++)
+		if (i == index)
+			return &c->args[i];
+	return NULL;
+}
+
 int discord_command_option_index(const struct adapter_command *const *cmds,
 				 const char *command, const char *sub, const char *option)
 {

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "adapters/adapter.h"
 #include "adapters/discord/interaction.h"
 #include "util/text.h"
 
@@ -152,8 +153,10 @@ static int decode_user(const json_t *d, struct discord_interaction *out, struct 
 
 /* ---- application commands ---- */
 
-/* Appends one option's value to the command text. */
-static int add_value(const json_t *opt, const char *name, struct buf *t, struct buf *err)
+/* Appends one option's value to the command text (flags: its
+ * adapter_arg's). */
+static int add_value(const json_t *opt, const char *name, unsigned flags, struct buf *t,
+		     struct buf *err)
 {
 	const json_t *v = json_object_get(opt, "value");
 	const json_t *ty = json_object_get(opt, "type");
@@ -175,7 +178,8 @@ static int add_value(const json_t *opt, const char *name, struct buf *t, struct 
 	case 4:	/* INTEGER */
 		if (!json_is_integer(v))
 			return fail(err, "interaction: option %s is not an integer", name);
-		buf_printf(t, " %" JSON_INTEGER_FORMAT, json_integer_value(v));
+		buf_printf(t, " %s%" JSON_INTEGER_FORMAT, flags & ADAPTER_ARG_HASH ? "#" : "",
+			   json_integer_value(v));
 		return 0;
 	case 5:	/* BOOLEAN */
 		if (!json_is_boolean(v))
@@ -295,10 +299,14 @@ static int decode_command(const json_t *data, const struct adapter_command *cons
 		if (decode_focused(focused, out, err))
 			goto fail;
 	} else {
-		for (i = 0; i < MAX_OPTIONS; i++)
+		for (i = 0; i < MAX_OPTIONS; i++) {
+			const struct adapter_arg *arg =
+				discord_command_arg(cmds, cmd, sub[0] ? sub : NULL, i);
+
 			if (slot[i] && add_value(slot[i], json_string_value(
-				    json_object_get(slot[i], "name")), &t, err))
+				    json_object_get(slot[i], "name")), arg ? arg->flags : 0, &t, err))
 				goto fail;
+		}
 	}
 	if (t.toobig) {
 		fail(err, "interaction: command text longer than %d bytes", DISCORD_TEXT_SIZE - 1);

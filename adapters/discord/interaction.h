@@ -151,6 +151,10 @@ json_t *discord_commands_json(const struct adapter_command *const *cmds,
  */
 int discord_command_option_index(const struct adapter_command *const *cmds,
 				 const char *command, const char *sub, const char *option);
+/* The index-th argument of `command` [`sub`] in cmds (borrowed from it),
+ * or NULL. */
+const struct adapter_arg *discord_command_arg(const struct adapter_command *const *cmds,
+					      const char *command, const char *sub, int index);
 
 /* ---- custom_id codec ---- */
 

@@ -1445,5 +1445,40 @@ def test_stats_and_leaderboard_pictures():
         fake.stop()
 
 
+def test_log_of_an_old_game():
+    """`/log game:<id>` reads a finished game's log (`log #<id>`): the
+    option's number reaches the bot as "#<id>", so that it is not taken
+    for a count of lines; with count, its last lines; an unknown number is
+    refused; a count alone still means the room's own game."""
+    fake, bot = start()
+    try:
+        fake.wait_ready(10)
+        ps = [user(fake, i) for i in (1, 2)]
+        lobby(fake, ps)
+        play_to_end(fake, {p["id"]: p for p in ps}, random.Random(7))
+        con = sqlite3.connect(bot.db, timeout=10)
+        try:
+            (sid, status), = con.execute("SELECT id, status FROM sessions WHERE room = ?",
+                                         (CHAN,))
+        finally:
+            con.close()
+        assert status == 2, status
+        whole = one_text(cmd(fake, ps[0], "log", {"game": sid}))
+        assert "Log of #%d" % sid in whole and "The game is over." in whole, whole
+        lines = [ln for ln in whole.split("\n") if ln.strip()]
+        assert len(lines) >= 2, whole
+        last = one_text(cmd(fake, ps[0], "log", {"game": sid, "count": 1}))
+        assert "Log of #%d" % sid in last and len(last) < len(whole), (last, whole)
+        h = cmd(fake, ps[1], "log", {"game": sid + 1000})
+        assert "There is no finished game #%d here." % (sid + 1000) in one_text(h), one_text(h)
+        # a count alone is lines of the room's game, not a game's number
+        h = cmd(fake, ps[0], "log", {"count": sid})
+        assert "Log of #" not in one_text(h) and "The game is over." in one_text(h), one_text(h)
+        assert fake.violations == [], fake.violations
+    finally:
+        bot.stop()
+        fake.stop()
+
+
 if __name__ == "__main__":
     sys.exit(harness.run_tests("discord", sys.modules[__name__], sys.argv))

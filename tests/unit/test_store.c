@@ -3490,6 +3490,95 @@ static void test_leaderboard(void **state)
 					   STORE_LIST_MAX + 1, seen_rating, v, &f->err), -1);
 }
 
+static int stop_after_two(void *ctx, const struct rating_rec *x)
+{
+	struct rating_seen *v = ctx;
+
+	seen_rating(ctx, x);
+	return v->n == 2;
+}
+
+/* Every board of several scopes and games in one read: for each scope in
+ * the order asked, each game in the order asked, what store_leaderboard
+ * gives (min_games, limit, hidden players); a callback that stops ends
+ * the read; the counts of scopes and games bounded. */
+static void test_leaderboards(void **state)
+{
+	struct fixture *f = *state;
+	static const struct { const char *player, *game; double mu; int games; } rows[] = {
+		{ "p1", "fortuna", 30.0, 10 },
+		{ "p2", "fortuna", 35.0, 12 },
+		{ "p3", "gtr", 28.0, 9 },
+		{ "p4", "gtr", 40.0, 1 },	/* too few games at min 2 */
+		{ "p5", "gtr", 27.0, 10 },
+		{ "p6", "sylla", 33.0, 10 },	/* hidden */
+	};
+	static const char *const scopes[] = { "guild-1", "" }, *const games[] = { "gtr", "fortuna",
+										 "builders" };
+	static const char *const want[] = {
+		/* guild-1 (mu reversed): gtr, fortuna; then "": gtr, fortuna */
+		"p5", "p3", "p1", "p2", "p3", "p5", "p2", "p1",
+	};
+	const char *many[STORE_BOARDS_MAX + 1];
+	struct result_rec r;
+	struct rating_rec x[2];
+	struct rating_seen v;
+	size_t i;
+
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		mk_result(&r, 200 + (int64_t)i, "chan-1", 5000 + (int64_t)i);
+		snprintf(r.game, sizeof(r.game), "%s", rows[i].game);
+		mk_rating(&x[0], "", rows[i].player, rows[i].mu, 1.0, rows[i].games, 0);
+		mk_rating(&x[1], "guild-1", rows[i].player, 50.0 - rows[i].mu, 1.0, rows[i].games, 0);
+		snprintf(x[0].game, sizeof(x[0].game), "%s", rows[i].game);
+		snprintf(x[1].game, sizeof(x[1].game), "%s", rows[i].game);
+		assert_int_equal(commit_result(f, &r, x, 2, NULL, 0), 0);
+	}
+	assert_int_equal(store_player_hide(f->s, "discord", "p6", 1, &f->err), 0);
+	memset(&v, 0, sizeof(v));
+	assert_int_equal(store_leaderboards(f->s, "discord", scopes, 2, games, 3, 2, 10, seen_rating,
+					    &v, &f->err), 0);
+	assert_int_equal(v.n, 8);
+	for (i = 0; i < 8; i++) {
+		assert_string_equal(v.rows[i].player, want[i]);
+		assert_string_equal(v.rows[i].scope, i < 4 ? "guild-1" : "");
+		assert_string_equal(v.rows[i].game, i % 4 < 2 ? "gtr" : "fortuna");
+	}
+	/* limit 1: the best of each board */
+	memset(&v, 0, sizeof(v));
+	assert_int_equal(store_leaderboards(f->s, "discord", scopes, 2, games, 3, 2, 1, seen_rating,
+					    &v, &f->err), 0);
+	assert_int_equal(v.n, 4);
+	assert_string_equal(v.rows[0].player, "p5");
+	assert_string_equal(v.rows[1].player, "p1");
+	assert_string_equal(v.rows[2].player, "p3");
+	assert_string_equal(v.rows[3].player, "p2");
+	/* min_games 1 lets p4 in; one scope, one game */
+	memset(&v, 0, sizeof(v));
+	assert_int_equal(store_leaderboards(f->s, "discord", scopes + 1, 1, games, 1, 1, 10,
+					    seen_rating, &v, &f->err), 0);
+	assert_int_equal(v.n, 3);
+	assert_string_equal(v.rows[0].player, "p4");
+	/* a callback that stops */
+	memset(&v, 0, sizeof(v));
+	assert_int_equal(store_leaderboards(f->s, "discord", scopes, 2, games, 3, 2, 10,
+					    stop_after_two, &v, &f->err), 0);
+	assert_int_equal(v.n, 2);
+	/* bounds */
+	for (i = 0; i <= STORE_BOARDS_MAX; i++)
+		many[i] = "fortuna";
+	assert_int_equal(store_leaderboards(f->s, "discord", scopes, 0, games, 3, 2, 10,
+					    seen_rating, &v, &f->err), -1);
+	assert_int_equal(store_leaderboards(f->s, "discord", scopes, 2, many, STORE_BOARDS_MAX + 1,
+					    2, 10, seen_rating, &v, &f->err), -1);
+	assert_int_equal(store_leaderboards(f->s, "discord", scopes, 2, games, 3, 2, 0,
+					    seen_rating, &v, &f->err), -1);
+	memset(&v, 0, sizeof(v));
+	assert_int_equal(store_leaderboards(f->s, "discord", scopes, 2, many, STORE_BOARDS_MAX, 2,
+					    1, seen_rating, &v, &f->err), 0);
+	assert_int_equal(v.n, 2 * STORE_BOARDS_MAX);
+}
+
 /* A room's last games, newest first, with their seats; limit and rooms. */
 static void test_results_recent(void **state)
 {
@@ -4326,6 +4415,7 @@ int main(void)
 		ALL(test_result_committed),
 		ALL(test_result_conflicts),
 		ALL(test_leaderboard),
+		ALL(test_leaderboards),
 		ALL(test_results_recent),
 		ALL(test_player_forget),
 		PG_ONLY(test_migrate_from_v5),
