@@ -158,8 +158,9 @@ struct command {
 	int direct;
 	/*
 	 * The community the room belongs to, where its games are rated beside
-	 * the whole platform: a Discord guild id, a Matrix space's room id.
-	 * NULL or "" = none (a DM, a room in no space, the console).
+	 * the whole platform: a Discord guild id; on Matrix the space's room
+	 * id, or the room's own id when it is in no space.  NULL or "" =
+	 * none (a DM, the console).
 	 */
 	const char *community;
 };

@@ -100,7 +100,9 @@ static void run_message(struct matrix *m, const struct mx_item *it)
 	{
 		struct mroom *r = dm ? NULL : mxm_room_get(m, it->room, 0);
 
-		cmd.community = r ? r->space : "";
+		/* a room in a space is rated with the space's rooms; a room
+		 * in none is a community of its own (issue 26) */
+		cmd.community = dm ? "" : r && r->space[0] ? r->space : it->room;
 	}
 	cmd.cursor_key = CURSOR_SINCE;
 	cmd.cursor_value = buf_str(&val);

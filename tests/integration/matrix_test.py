@@ -313,6 +313,28 @@ def test_full_game():
         fake.stop()
 
 
+def test_room_in_no_space_is_its_own_community():
+    """A Matrix room in no space is the community its games are rated in
+    (beside the whole platform): the session stores the room's id."""
+    fake = new_fake()
+    bot = Bot(fake)
+    try:
+        ps = players(fake, 2)
+        room = game_room(fake, ps)
+        fake.say(ps[0], room, "!game new fortuna")
+        wait_text(fake, room, "lobby")
+        con = sqlite3.connect("file:%s?mode=ro" % bot.db, uri=True, timeout=10)
+        try:
+            row = con.execute("SELECT community FROM sessions").fetchone()
+        finally:
+            con.close()
+        assert row == (room,), (row, room)
+        check_clean(fake)
+    finally:
+        bot.stop()
+        fake.stop()
+
+
 def test_rematch_pings_the_last_players():
     """After a game, `!rematch` opens its lobby again with the AI seat
     back and mentions exactly the last game's other human (m.mentions and a
