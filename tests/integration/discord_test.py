@@ -1451,6 +1451,7 @@ def test_log_of_an_old_game():
     for a count of lines; with count, its last lines; an unknown number is
     refused; a count alone still means the room's own game."""
     fake, bot = start()
+    fake.channel_rate = (50, 1.0)   # a whole game: the old log is what is tested
     try:
         fake.wait_ready(10)
         ps = [user(fake, i) for i in (1, 2)]

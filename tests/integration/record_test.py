@@ -142,6 +142,7 @@ def test_kill9_last_move_rated_once():
 def test_discord_guild_is_the_community():
     discord_test.BIN = BIN
     fake, bot = discord_test.start()
+    fake.channel_rate = (50, 1.0)   # a whole game: the community is what is tested
     try:
         fake.wait_ready(10)
         fake.wait_commands()
