@@ -217,6 +217,7 @@ def scan(plan):
     assert bot.pictures > 30 * len(games), ("the boards came as pictures", bot.pictures)
 
 
+@harness.whole_game_scan
 def test_no_secret_in_any_public_console_line():
     """Fortuna with three humans, Glory to Rome with three humans, The
     Builders with three humans (and any other registered game with three

@@ -797,6 +797,7 @@ def scan_catches(fake, db, mark):
     return mark
 
 
+@harness.whole_game_scan
 def test_public_payloads_hide_every_secret():
     """Whole games of every registered game through Discord: after every
     step, every public payload since the previous one (content, embeds,

@@ -2,13 +2,25 @@
 of a module, one line each, then "<prefix>: N passed, M failed".
 
 TABULA_TEST_SLOW (a number, default 1) multiplies every timeout of the
-scripts and the fakes: `make valgrind` runs the bot under valgrind with 10."""
+scripts and the fakes: `make valgrind` runs the bot under valgrind with 10.
+
+A test marked @whole_game_scan plays whole games to check what they show
+(secrets, seasons of results): it tests data, not memory, and its paths are
+the shorter tests' paths, many times over.  TABULA_TEST_SCANS=0 skips it:
+`make asan` sets it, since the plain pass of `.ci/run` has just run it
+(README, "For developers")."""
 import os
 import sys
 import time
 import traceback
 
 SLOW = float(os.environ.get("TABULA_TEST_SLOW") or 1)
+SCANS = os.environ.get("TABULA_TEST_SCANS", "1") != "0"
+
+
+def whole_game_scan(fn):
+    fn.whole_game_scan = True
+    return fn
 
 
 def run_tests(prefix, module, argv):
@@ -19,9 +31,13 @@ def run_tests(prefix, module, argv):
     only = set(argv[2:])
     tests = [v for k, v in sorted(vars(module).items())
              if k.startswith("test_") and callable(v)]
-    passed = failed = 0
+    passed = failed = skipped = 0
     for t in tests:
         if only and t.__name__ not in only:
+            continue
+        if not SCANS and getattr(t, "whole_game_scan", False) and not only:
+            skipped += 1
+            print("skip %s (a whole-game scan: TABULA_TEST_SCANS=0)" % t.__name__)
             continue
         t0 = time.monotonic()
         try:
@@ -34,7 +50,8 @@ def run_tests(prefix, module, argv):
             passed += 1
             print("ok   %s (%.1fs)" % (t.__name__, time.monotonic() - t0))
         sys.stdout.flush()
-    print("%s: %d passed, %d failed" % (prefix, passed, failed))
+    print("%s: %d passed, %d failed%s" % (prefix, passed, failed,
+                                       ", %d skipped" % skipped if skipped else ""))
     return 1 if failed else 0
 
 

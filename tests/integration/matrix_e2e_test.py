@@ -142,6 +142,7 @@ def new_bot(fake, db=None, extra_env=None):
 
 # ---- tests ----
 
+@harness.whole_game_scan
 def test_whole_game_encrypted_room_and_dms_nothing_in_clear():
     """Three players play Fortuna to the end in an encrypted room, their
     hands in the encrypted direct chats the bot creates, commands typed

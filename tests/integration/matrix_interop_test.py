@@ -401,6 +401,7 @@ def test_operator_cross_signs_the_bot_device_from_matrix_sdk_crypto():
         w.check_clean()
 
 
+@harness.whole_game_scan
 def test_whole_game_between_matrix_sdk_crypto_devices():
     """Three players whose devices are matrix-sdk-crypto play Fortuna to
     the end in an encrypted room whose key rotates every 10 messages, hands

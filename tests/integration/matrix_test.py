@@ -1378,6 +1378,7 @@ def scanned_game(game, nhumans, bots):
         fake.stop()
 
 
+@harness.whole_game_scan
 def test_public_payloads_hold_no_secret_fortuna():
     """Three players play Fortuna to the end: after every step, every
     public payload (body, formatted_body, edits' m.new_content, every other
@@ -1386,6 +1387,7 @@ def test_public_payloads_hold_no_secret_fortuna():
     scanned_game("fortuna", 3, 0)
 
 
+@harness.whole_game_scan
 def test_public_payloads_hold_no_secret_gtr():
     """The same for Glory to Rome, one human against two AI seats."""
     scanned_game("gtr", 1, 2)

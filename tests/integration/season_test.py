@@ -223,6 +223,7 @@ def console_play(bot, room, rng, names):
     raise AssertionError("the game did not end")
 
 
+@harness.whole_game_scan
 def test_console_season_in_spanish():
     import tempfile
     wl_self_check()
@@ -293,6 +294,7 @@ def discord_next_game(fake, dt, nboards):
     dt.wait_boards(fake, nboards + 1)
 
 
+@harness.whole_game_scan
 def test_discord_season():
     import discord_test as dt
     wl_self_check()
@@ -405,6 +407,7 @@ def picture_after(fake, room, msg):
             return None
     return None
 
+@harness.whole_game_scan
 def test_matrix_season():
     import matrix_test as mt
     wl_self_check()
