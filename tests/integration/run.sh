@@ -9,6 +9,11 @@
 # usage: tests/integration/run.sh ./tabula
 bin=${1:-./tabula}
 cd "$(dirname "$0")/../.."
+# The tests' files (databases, logs, pictures: hundreds of MB a run) go under
+# one directory, removed when every test passed, kept and named when not.
+TMPDIR=$(mktemp -d "${TMPDIR:-/tmp}/tabula-tests.XXXXXX") || exit 1
+chmod 755 "$TMPDIR"
+export TMPDIR
 rc=0
 python3 tests/lint/translations.py || rc=1
 python3 tests/lint/layers.py --self-test || rc=1
@@ -35,4 +40,9 @@ python3 tests/integration/season_test.py "$bin" || rc=1
 python3 tests/integration/cluster_test.py "$bin" || rc=1
 python3 tests/integration/strong_ai_test.py "$bin" || rc=1
 python3 tests/integration/metrics_test.py "$bin" || rc=1
+if [ $rc = 0 ]; then
+	rm -rf "$TMPDIR"
+else
+	echo "integration: the tests' files are kept in $TMPDIR" >&2
+fi
 exit $rc
