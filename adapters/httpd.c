@@ -20,6 +20,8 @@
 #include "adapters/httpd.h"
 
 #include <arpa/inet.h>
+#include <errno.h>
+#include <sys/socket.h>
 #include <sys/resource.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -95,6 +97,7 @@ struct conn {
 	int ending;		/* close once out is written */
 	int closing;		/* out is written: close at the next WRITEABLE */
 	int progress;		/* bytes went out since the last keep-alive */
+	int rx_on;		/* lws polls it for input (want_write) */
 	struct topic *topic;
 	struct conn *prev, *next;	/* in the topic's list */
 	unsigned char akey[16];	/* its address (streams per address) */
@@ -399,6 +402,26 @@ static void conn_end(struct httpd *h, struct conn *c)
 	c->stream = 0;
 }
 
+/*
+ * A stream asks for WRITEABLE when it has something to write, else for
+ * nothing.  lws reads nothing of a stream (its state is "doing the
+ * transaction") yet polls it for input, and the loop's poll is level
+ * triggered: a viewer that hung up would spin the loop.  So input is
+ * polled only while writing (lws's h1 also dispatches POLLOUT only then);
+ * a hang-up is seen by the write or the next keep-alive (hung_up).
+ */
+static void want_write(struct conn *c)
+{
+	int want = c->off < c->len || c->ending;
+
+	if (want != c->rx_on) {
+		lws_rx_flow_control(c->wsi, want);
+		c->rx_on = want;
+	}
+	if (want)
+		lws_callback_on_writable(c->wsi);
+}
+
 /* A viewer too far behind: lws closes it on its next turn (not here: the
  * caller may be walking the topic's list). */
 static void drop(struct httpd *h, struct conn *c)
@@ -427,7 +450,7 @@ size_t httpd_publish(struct httpd *h, const char *topic, const char *text, size_
 			continue;
 		}
 		out_add(c, text, len);
-		lws_callback_on_writable(c->wsi);
+		want_write(c);
 		n++;
 	}
 	return n;
@@ -448,27 +471,41 @@ void httpd_close_topic(struct httpd *h, const char *topic, const char *text)
 			out_add(c, text, strlen(text));
 		/* written, then closed (write_more) */
 		c->ending = 1;
-		lws_callback_on_writable(c->wsi);
+		want_write(c);
 	}
 }
 
-/* Every HTTPD_KEEPALIVE_S: a comment, so that proxies and browsers keep
- * the stream; a viewer that took nothing since the last one while bytes
- * waited for it is dropped. */
+/* Whether the viewer hung up (or, no EventSource, sent anything at all). */
+static int hung_up(struct lws *wsi)
+{
+	char b;
+	ssize_t n = recv(lws_get_socket_fd(wsi), &b, 1, MSG_PEEK | MSG_DONTWAIT);
+
+	return n >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR);
+}
+
+/* Every keepalive_ms: a comment, so that proxies and browsers keep the
+ * stream; a viewer that hung up, or took nothing since the last one while
+ * bytes waited for it, is dropped. */
 static void keepalive(struct httpd *h, struct lws *wsi, struct conn *c)
 {
 	static const char ka[] = ": keepalive\n\n";
 
 	if (!c->stream || c->ending)
 		return;
+	if (hung_up(wsi)) {
+		c->ending = 1;
+		lws_set_timeout(wsi, PENDING_TIMEOUT_HTTP_CONTENT, LWS_TO_KILL_ASYNC);
+		return;
+	}
 	if (c->off < c->len && !c->progress) {
 		drop(h, c);
 		return;
 	}
 	c->progress = 0;
 	out_add(c, ka, sizeof(ka) - 1);
-	lws_callback_on_writable(wsi);
-	lws_set_timer_usecs(wsi, (lws_usec_t)HTTPD_KEEPALIVE_S * LWS_USEC_PER_SEC);
+	want_write(c);
+	lws_set_timer_usecs(wsi, (lws_usec_t)h->lim.keepalive_ms * 1000);
 }
 
 /* ---- answering ---- */
@@ -502,6 +539,23 @@ static int path_status(const char *path, int total)
 		if ((unsigned char)path[i] < 0x20 || path[i] == 0x7f)
 			return 400;
 	return 0;
+}
+
+/* The request line's path as lws holds it, whatever the method. */
+static int uri_length(struct lws *wsi)
+{
+	static const enum lws_token_indexes uris[] = {
+		WSI_TOKEN_GET_URI, WSI_TOKEN_HEAD_URI, WSI_TOKEN_POST_URI,
+		WSI_TOKEN_OPTIONS_URI, WSI_TOKEN_PUT_URI, WSI_TOKEN_PATCH_URI,
+		WSI_TOKEN_DELETE_URI,
+	};
+	size_t i;
+	int n;
+
+	for (i = 0; i < sizeof(uris) / sizeof(uris[0]); i++)
+		if ((n = lws_hdr_total_length(wsi, uris[i])) > 0)
+			return n;
+	return -1;
 }
 
 static int hdr(struct lws *wsi, const char *name, const char *value, unsigned char **p,
@@ -560,6 +614,16 @@ static int respond(struct httpd *h, struct lws *wsi, struct conn *c, int head,
 	return 0;
 }
 
+static void refuse(struct httpd_response *rs, int status, const char *text)
+{
+	rs->status = status;
+	rs->type = "text/plain; charset=utf-8";
+	rs->stream = NULL;
+	rs->cache_seconds = 0;
+	buf_reset(&rs->body);
+	buf_addstr(&rs->body, text);
+}
+
 /* rs is a stream's first answer: the headers, then the connection joins
  * its topic.  Returns what the lws callback must return. */
 static int start_stream(struct httpd *h, struct lws *wsi, struct conn *c,
@@ -569,13 +633,15 @@ static int start_stream(struct httpd *h, struct lws *wsi, struct conn *c,
 	unsigned char hdrs[LWS_PRE + 2048], *start = hdrs + LWS_PRE, *p = start,
 		      *end = hdrs + sizeof(hdrs) - 1;
 
-	if (strlen(rs->stream) >= HTTPD_TOPIC_MAX || h->st.streams >= h->lim.max_streams ||
-	    a->streams >= h->lim.streams_per_addr) {
+	if (strlen(rs->stream) >= HTTPD_TOPIC_MAX) {
+		refuse(rs, 500, "bad topic\n");
+		return respond(h, wsi, c, 0, rs, meter, 0);
+	}
+	if (h->st.streams >= h->lim.max_streams || a->streams >= h->lim.streams_per_addr) {
+		/* all viewers' share, or this address's */
 		h->st.streams_refused++;
-		rs->status = strlen(rs->stream) >= HTTPD_TOPIC_MAX ? 500 : 503;
-		rs->type = "text/plain; charset=utf-8";
-		buf_reset(&rs->body);
-		buf_addstr(&rs->body, "too many event streams; try again later\n");
+		refuse(rs, a->streams >= h->lim.streams_per_addr ? 429 : 503,
+		       "too many event streams; try again later\n");
 		return respond(h, wsi, c, 0, rs, meter, HTTPD_KEEPALIVE_S);
 	}
 	metric_inc(&met_listener_requests, meter, meters_status(200));
@@ -587,18 +653,20 @@ static int start_stream(struct httpd *h, struct lws *wsi, struct conn *c,
 		return -1;
 	/* no time-out from now on, and its header table goes back to lws */
 	lws_http_mark_sse(wsi);
+	lws_set_timeout(wsi, NO_PENDING_TIMEOUT, 0);
 	c->stream = 1;
+	c->rx_on = 1;
+	c->progress = 1;
 	c->wsi = wsi;
 	memcpy(c->akey, key, 16);
 	c->overflow = a == &h->addrs[ADDR_SLOTS];
 	a->streams++;
 	h->st.streams++;
 	subscribe(h, c, rs->stream);
-	if (rs->body.len) {
+	if (rs->body.len)
 		out_add(c, rs->body.s, rs->body.len);
-		lws_callback_on_writable(wsi);
-	}
-	lws_set_timer_usecs(wsi, (lws_usec_t)HTTPD_KEEPALIVE_S * LWS_USEC_PER_SEC);
+	want_write(c);
+	lws_set_timer_usecs(wsi, (lws_usec_t)h->lim.keepalive_ms * 1000);
 	return 0;
 }
 
@@ -619,11 +687,14 @@ static int write_more(struct lws *wsi, struct conn *c)
 		return -1;
 	c->off += n;
 	c->progress = 1;
-	if (c->off < c->len || c->stream) {
+	if (c->stream) {
 		if (c->off == c->len && c->cap > 4 * HTTPD_CHUNK)
 			out_free(c);	/* a burst's buffer is not kept */
-		if (c->off < c->len || c->ending)
-			lws_callback_on_writable(wsi);
+		want_write(c);
+		return 0;
+	}
+	if (c->off < c->len) {
+		lws_callback_on_writable(wsi);
 		return 0;
 	}
 	out_free(c);
@@ -656,16 +727,6 @@ static int get_query(struct lws *wsi, char *out, size_t outsz)
 	return 0;
 }
 
-static void refuse(struct httpd_response *rs, int status, const char *text)
-{
-	rs->status = status;
-	rs->type = "text/plain; charset=utf-8";
-	rs->stream = NULL;
-	rs->cache_seconds = 0;
-	buf_reset(&rs->body);
-	buf_addstr(&rs->body, text);
-}
-
 static int on_request(struct httpd *h, struct lws *wsi, struct conn *c, const char *uri)
 {
 	struct httpd_response rs = { .status = 200, .type = "text/plain; charset=utf-8" };
@@ -683,17 +744,18 @@ static int on_request(struct httpd *h, struct lws *wsi, struct conn *c, const ch
 	buf_init(&rs.body, HTTPD_BODY_MAX);
 	uri = uri ? uri : "";
 	head = lws_hdr_total_length(wsi, WSI_TOKEN_HEAD_URI) > 0;
+	st = path_status(uri, uri_length(wsi));
+	if (!st && (r = find_route(h, uri)) && r->fn)
+		meter = r->meter;
 	if (!head && lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) <= 0) {
 		/* its body (a POST's) is not read: the connection ends with
 		 * the answer rather than parse that body as a request */
 		c->close_after = 1;
 		refuse(&rs, 405, "method not allowed: GET or HEAD\n");
-	} else if ((st = path_status(uri, lws_hdr_total_length(
-				wsi, head ? WSI_TOKEN_HEAD_URI : WSI_TOKEN_GET_URI)))) {
+	} else if (st) {
 		refuse(&rs, st, st == 414 ? "path too long\n" : "bad path\n");
-	} else if ((r = find_route(h, uri)) && r->fn) {
+	} else if (r && r->fn) {
 		/* the operators' routes: scrapers are never turned away */
-		meter = r->meter;
 		r->fn(r->ctx, &rs);
 	} else {
 		client_addr(h, wsi, peer, sizeof(peer));
@@ -917,6 +979,7 @@ void httpd_default_limits(struct httpd_limits *l)
 	l->burst = HTTPD_RATE_BURST;
 	l->per_second = HTTPD_RATE_PER_S;
 	l->trust_proxy = trust && !strcmp(trust, "1");
+	l->keepalive_ms = HTTPD_KEEPALIVE_S * 1000;
 }
 
 void httpd_set_limits(struct httpd *h, const struct httpd_limits *l)

@@ -102,6 +102,7 @@ struct httpd_limits {
 	unsigned burst;			/* requests an address may make at once, */
 	unsigned per_second;		/* then this many a second; 0: no limit */
 	int trust_proxy;		/* the client is X-Forwarded-For's last */
+	unsigned keepalive_ms;		/* between a stream's keep-alives */
 };
 
 /*
