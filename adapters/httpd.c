@@ -38,6 +38,8 @@
 #define HTTPD_PATH_MAX 128	/* a route's path or prefix */
 #define TOPIC_BUCKETS 1024
 #define ADDR_SLOTS 8192		/* a power of two */
+#define ADDR_OVERFLOW ADDR_SLOTS	/* shared once the table is full */
+#define ADDR_EXEMPT (ADDR_SLOTS + 1)	/* a proxy on this machine, untrusted */
 #define ADDR_STR 64
 #define QUERY_MAX 1024
 
@@ -82,7 +84,7 @@ struct httpd {
 	struct httpd_limits lim;
 	struct httpd_stats st;
 	struct topic *topics[TOPIC_BUCKETS];
-	struct addr *addrs;	/* ADDR_SLOTS, then the shared overflow slot */
+	struct addr *addrs;	/* ADDR_SLOTS, then ADDR_OVERFLOW and ADDR_EXEMPT */
 	unsigned naddrs;
 };
 
@@ -101,7 +103,7 @@ struct conn {
 	struct topic *topic;
 	struct conn *prev, *next;	/* in the topic's list */
 	unsigned char akey[16];	/* its address (streams per address) */
-	int overflow;		/* counted in the shared slot */
+	unsigned special;	/* counted in ADDR_OVERFLOW or ADDR_EXEMPT, or 0 */
 };
 
 /* ---- the address ---- */
@@ -217,8 +219,9 @@ static void addr_sweep(struct httpd *h)
 	uint64_t now = uv_now(h->loop), full = (uint64_t)h->lim.burst * 1000;
 	uint32_t i, j;
 
-	h->addrs = xcalloc(ADDR_SLOTS + 1, sizeof(*h->addrs));
-	h->addrs[ADDR_SLOTS] = old[ADDR_SLOTS];
+	h->addrs = xcalloc(ADDR_SLOTS + 2, sizeof(*h->addrs));
+	h->addrs[ADDR_OVERFLOW] = old[ADDR_OVERFLOW];
+	h->addrs[ADDR_EXEMPT] = old[ADDR_EXEMPT];
 	h->naddrs = 0;
 	for (i = 0; i < ADDR_SLOTS; i++) {
 		if (!old[i].used)
@@ -253,7 +256,7 @@ static struct addr *addr_get(struct httpd *h, const unsigned char key[16], int c
 	if (h->naddrs >= ADDR_SLOTS / 4 * 3) {
 		addr_sweep(h);
 		if (h->naddrs >= ADDR_SLOTS / 4 * 3)
-			return &h->addrs[ADDR_SLOTS];
+			return &h->addrs[ADDR_OVERFLOW];
 		return addr_get(h, key, create);
 	}
 	a = &h->addrs[i];
@@ -272,7 +275,7 @@ static unsigned rate_take(struct httpd *h, struct addr *a)
 {
 	uint64_t ms;
 
-	if (!h->lim.per_second)
+	if (!h->lim.per_second || a == &h->addrs[ADDR_EXEMPT])
 		return 0;
 	addr_refill(h, a, uv_now(h->loop));
 	if (a->tokens >= 1000) {
@@ -394,7 +397,7 @@ static void conn_end(struct httpd *h, struct conn *c)
 	if (!c->stream)
 		return;
 	unsubscribe(h, c);
-	a = c->overflow ? &h->addrs[ADDR_SLOTS] : addr_get(h, c->akey, 0);
+	a = c->special ? &h->addrs[c->special] : addr_get(h, c->akey, 0);
 	if (a && a->streams)
 		a->streams--;
 	if (h->st.streams)
@@ -632,15 +635,17 @@ static int start_stream(struct httpd *h, struct lws *wsi, struct conn *c,
 {
 	unsigned char hdrs[LWS_PRE + 2048], *start = hdrs + LWS_PRE, *p = start,
 		      *end = hdrs + sizeof(hdrs) - 1;
+	int per_addr;
 
 	if (strlen(rs->stream) >= HTTPD_TOPIC_MAX) {
 		refuse(rs, 500, "bad topic\n");
 		return respond(h, wsi, c, 0, rs, meter, 0);
 	}
-	if (h->st.streams >= h->lim.max_streams || a->streams >= h->lim.streams_per_addr) {
+	per_addr = a != &h->addrs[ADDR_EXEMPT] && a->streams >= h->lim.streams_per_addr;
+	if (h->st.streams >= h->lim.max_streams || per_addr) {
 		/* all viewers' share, or this address's */
 		h->st.streams_refused++;
-		refuse(rs, a->streams >= h->lim.streams_per_addr ? 429 : 503,
+		refuse(rs, per_addr ? 429 : 503,
 		       "too many event streams; try again later\n");
 		return respond(h, wsi, c, 0, rs, meter, HTTPD_KEEPALIVE_S);
 	}
@@ -659,7 +664,7 @@ static int start_stream(struct httpd *h, struct lws *wsi, struct conn *c,
 	c->progress = 1;
 	c->wsi = wsi;
 	memcpy(c->akey, key, 16);
-	c->overflow = a == &h->addrs[ADDR_SLOTS];
+	c->special = a >= &h->addrs[ADDR_SLOTS] ? (unsigned)(a - h->addrs) : 0;
 	a->streams++;
 	h->st.streams++;
 	subscribe(h, c, rs->stream);
@@ -760,7 +765,10 @@ static int on_request(struct httpd *h, struct lws *wsi, struct conn *c, const ch
 	} else {
 		client_addr(h, wsi, peer, sizeof(peer));
 		addr_key(peer, key);
-		a = addr_get(h, key, 1);
+		/* untrusted, a proxy on this machine would be every client:
+		 * limited as one, all would be; the global caps hold */
+		a = !h->lim.trust_proxy && is_loopback(peer, !!strchr(peer, ':'))
+			? &h->addrs[ADDR_EXEMPT] : addr_get(h, key, 1);
 		if ((wait = rate_take(h, a))) {
 			h->st.rate_limited++;
 			refuse(&rs, 429, "too many requests\n");
@@ -778,7 +786,7 @@ static int on_request(struct httpd *h, struct lws *wsi, struct conn *c, const ch
 	}
 	if (rs.body.toobig)
 		refuse(&rs, 500, "answer too large\n");
-	if (rs.stream && rs.status == 200 && !head)
+	if (rs.stream && rs.status == 200 && !head && a)
 		ret = start_stream(h, wsi, c, &rs, a, key, meter);
 	else
 		ret = respond(h, wsi, c, head, &rs, meter, wait);
@@ -873,6 +881,7 @@ struct httpd *httpd_new(uv_loop_t *loop, const char *spec, int allow_public, int
 	struct lws_context_creation_info info;
 	struct lws_vhost *vh;
 	struct httpd *h;
+	const char *trust;
 	char host[64];
 	int port, v6;
 
@@ -880,6 +889,11 @@ struct httpd *httpd_new(uv_loop_t *loop, const char *spec, int allow_public, int
 		*gone = 1;
 	if (httpd_parse_addr(spec, allow_public, host, sizeof(host), &port, &v6, err))
 		return NULL;
+	trust = getenv("TABULA_HTTP_TRUST_PROXY");
+	if (trust && *trust && strcmp(trust, "0") && strcmp(trust, "1")) {
+		buf_setf(err, "TABULA_HTTP_TRUST_PROXY must be 1 or 0");
+		return NULL;
+	}
 	/* process-wide, as in adapters/ws.c: lws's lines may quote peers */
 	lws_set_log_level(getenv("WSDBG") ? 0x7ff : 0, NULL);
 	h = xcalloc(1, sizeof(*h));
@@ -887,7 +901,7 @@ struct httpd *httpd_new(uv_loop_t *loop, const char *spec, int allow_public, int
 	h->gone = gone;
 	httpd_default_limits(&h->lim);
 	h->lim.max_conns = fd_room(h->lim.max_conns);
-	h->addrs = xcalloc(ADDR_SLOTS + 1, sizeof(*h->addrs));
+	h->addrs = xcalloc(ADDR_SLOTS + 2, sizeof(*h->addrs));
 	memset(&info, 0, sizeof(info));
 	info.port = port;	/* 0: the kernel picks a free one */
 	info.iface = host;
