@@ -855,12 +855,16 @@ static const struct lws_protocols httpd_protocols[] = {
 
 /* How many connections the descriptors allow: the soft RLIMIT_NOFILE is
  * raised towards the hard one for want connections and what the rest of
- * the bot keeps open (FD_SPARE); past it accept() would fail in a loop. */
+ * the bot keeps open (FD_SPARE); past it accept() would fail in a loop.
+ * *direct: the limit is small enough for lws to keep a table indexed by
+ * descriptor (else it is sized by want and searched at every event). */
 #define FD_SPARE 256
-static unsigned fd_room(unsigned want)
+#define FD_DIRECT_MAX 65536
+static unsigned fd_room(unsigned want, int *direct)
 {
 	struct rlimit rl;
 
+	*direct = 0;
 	if (getrlimit(RLIMIT_NOFILE, &rl))
 		return want;
 	if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < (rlim_t)want + FD_SPARE) {
@@ -870,6 +874,7 @@ static unsigned fd_room(unsigned want)
 		if (getrlimit(RLIMIT_NOFILE, &rl))
 			return want;
 	}
+	*direct = rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur <= FD_DIRECT_MAX;
 	if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < (rlim_t)want + FD_SPARE)
 		want = rl.rlim_cur > 2 * FD_SPARE ? (unsigned)(rl.rlim_cur - FD_SPARE) : 16;
 	return want;
@@ -883,7 +888,7 @@ struct httpd *httpd_new(uv_loop_t *loop, const char *spec, int allow_public, int
 	struct httpd *h;
 	const char *trust;
 	char host[64];
-	int port, v6;
+	int port, v6, direct;
 
 	if (gone)
 		*gone = 1;
@@ -900,7 +905,7 @@ struct httpd *httpd_new(uv_loop_t *loop, const char *spec, int allow_public, int
 	h->loop = loop;
 	h->gone = gone;
 	httpd_default_limits(&h->lim);
-	h->lim.max_conns = fd_room(h->lim.max_conns);
+	h->lim.max_conns = fd_room(h->lim.max_conns, &direct);
 	h->addrs = xcalloc(ADDR_SLOTS + 2, sizeof(*h->addrs));
 	memset(&info, 0, sizeof(info));
 	info.port = port;	/* 0: the kernel picks a free one */
@@ -920,8 +925,9 @@ struct httpd *httpd_new(uv_loop_t *loop, const char *spec, int allow_public, int
 	info.timeout_secs = HTTPD_TIMEOUT_S;
 	info.timeout_secs_ah_idle = HTTPD_TIMEOUT_S;
 	info.keepalive_timeout = HTTPD_TIMEOUT_S;
-	/* the listener, the event pipe and the connections */
-	info.fd_limit_per_thread = h->lim.max_conns + 8;
+	/* 0: lws's table of descriptors sized by the process's limit and
+	 * indexed by descriptor (fd_room) */
+	info.fd_limit_per_thread = direct ? 0 : h->lim.max_conns + 8;
 	info.server_string = "tabula";
 	if (lwsctx_create(&h->lx, loop, &info)) {
 		buf_setf(err, "cannot start the HTTP server (libuv event plugin missing?)");
