@@ -217,6 +217,9 @@ static void test_prefix_route_request(void **state)
 	assert_string_equal(seen_peer, "127.0.0.1");
 	assert_int_equal(get("/g/abc/board.png?at=3&x=y", &out), 200);
 	assert_string_equal(seen_query, "at=3&x=y");
+	assert_int_equal(get("/g/abc?a=%41&b=c+d", &out), 200);
+	/* lws decodes each part (the contract said raw: lws keeps no raw copy) */
+	assert_string_equal(seen_query, "a=A&b=c d");
 	assert_int_equal(get("/g/abc", &out), 200);
 	assert_string_equal(seen_query, "");
 	assert_string_equal(seen_rest, "abc");
@@ -224,7 +227,7 @@ static void test_prefix_route_request(void **state)
 	assert_int_equal(get("/healthz", &out), 200);
 	assert_int_equal(get("/gx", &out), 404);
 	assert_int_equal(get("/", &out), 404);
-	assert_int_equal(calls, 3);
+	assert_int_equal(calls, 4);
 	buf_release(&out);
 }
 
