@@ -488,8 +488,10 @@ void httpd_close_topic(struct httpd *h, const char *topic, const char *text)
 			continue;
 		if (text)
 			out_add(c, text, strlen(text));
-		/* written, then closed (write_more) */
+		/* written, then closed (write_more); a viewer that does not
+		 * take it has HTTPD_TIMEOUT_S (its keep-alives are over) */
 		c->ending = 1;
+		lws_set_timeout(c->wsi, PENDING_TIMEOUT_HTTP_CONTENT, HTTPD_TIMEOUT_S);
 		want_write(c);
 	}
 }
