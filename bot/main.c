@@ -323,7 +323,7 @@ static void on_cluster_tick(void *ctx)
 
 /* --migrate-store FROM TO: 0, or an exit status. */
 struct copied {
-	long n[STORE_ITEM_PLAYER + 1];	/* by enum store_item_kind */
+	long n[STORE_ITEM_WEB + 1];	/* by enum store_item_kind */
 };
 
 static int count_item(void *ctx, const struct store_item *it)
@@ -368,10 +368,11 @@ static int migrate_store(const char *from, const char *to)
 	}
 	store_describe(to, &shown);
 	printf("copied into %s: %ld sessions, %ld actions, %ld outbox messages, %ld cursors,"
-	       " %ld results, %ld ratings, %ld rating points, %ld players\n",
+	       " %ld results, %ld ratings, %ld rating points, %ld players, %ld web links\n",
 	       buf_str(&shown), c.n[STORE_ITEM_SESSION], c.n[STORE_ITEM_ACTION],
 	       c.n[STORE_ITEM_OUTBOX], c.n[STORE_ITEM_CURSOR], c.n[STORE_ITEM_RESULT],
-	       c.n[STORE_ITEM_RATING], c.n[STORE_ITEM_POINT], c.n[STORE_ITEM_PLAYER]);
+	       c.n[STORE_ITEM_RATING], c.n[STORE_ITEM_POINT], c.n[STORE_ITEM_PLAYER],
+	       c.n[STORE_ITEM_WEB]);
 	rc = 0;
 out:
 	store_close(src);
