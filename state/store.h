@@ -459,15 +459,14 @@ struct store_ops {
 /*
  * A game's web link (docs/web.md, "Links and tokens"): an unguessable
  * token per session, in the URL of its page.  A token is base64url
- * (A-Z a-z 0-9 - _), STORE_WEB_TOKEN_LEN characters from
- * STORE_WEB_TOKEN_BYTES random bytes of the system (getrandom); a buffer
- * for one is STORE_WEB_TOKEN_MAX bytes, NUL included.  The store keeps the
+ * (A-Z a-z 0-9 - _); a new one is STORE_WEB_TOKEN_LEN letters and digits
+ * drawn from the system's random bytes (getrandom), about 190 bits; a
+ * buffer for one is STORE_WEB_TOKEN_MAX bytes, NUL included.  The store keeps the
  * token (the bot posts the link again on the final board) and its SHA-256,
  * and finds a session by the hash, so that how long a lookup takes says
  * nothing about how much of a guess was right.
  */
-#define STORE_WEB_TOKEN_BYTES 24	/* 192 bits */
-#define STORE_WEB_TOKEN_LEN 32
+#define STORE_WEB_TOKEN_LEN 32		/* 32 x log2(62): 190 bits */
 #define STORE_WEB_TOKEN_MAX 64
 
 /* store_ops.cursors_prefix's bound on one family of keys */
