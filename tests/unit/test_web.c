@@ -25,6 +25,7 @@
 #include "bot/core.h"
 #include "bot/roomset.h"
 #include "bot/web.h"
+#include "paint/paint.h"
 #include "bot/web_stub.h"	/* TEMPORARY: state/store.h once i27-store is merged */
 #include "tests/support/capture.h"
 
@@ -839,5 +840,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_secrets_scan_all_games, setup, teardown),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	int rc = cmocka_run_group_tests(tests, NULL, NULL);
+
+	paint_cleanup();	/* the fonts' caches: no leak to report */
+	return rc;
 }
