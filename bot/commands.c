@@ -56,6 +56,13 @@ static const struct adapter_arg settings_args[] = {
 	{ 0 }
 };
 
+static const struct adapter_arg web_args[] = {
+	{ "action", "acción", TR("on, off, or reset (a new link; the old one stops working)",
+				 "on, off o reset (un enlace nuevo; el anterior deja de funcionar)"),
+	  ADAPTER_ARG_WORD, 0, 0, 0, 0 },
+	{ 0 }
+};
+
 static const struct adapter_arg kick_args[] = {
 	{ "user", "jugador", TR("The idle player to replace by an AI",
 				"El jugador inactivo que pasa a ser una IA"),
@@ -194,6 +201,15 @@ static const struct cmd_def table[] = {
 	  .help = { "locale, dm, remind, timeout, ontimeout, ai, board" },	/* the keys, as typed */
 	  .states = CMD_S_LOBBY | CMD_S_ACTIVE, .refusal = CMD_NO_ROOM_GAME, .who = CMD_SEATED,
 	  .run = cmd_game_settings },
+	{ .pub = { "game web", "web", TR("The game's web page: its link, on, off or a new link",
+					  "La página web de la partida: su enlace, on, off o un enlace "
+					  "nuevo"),
+		   web_args },
+	  .usage = { "game web [on|off|reset]" },
+	  .help = TR("the game's web page: its link; on, off, a new link (majority)",
+		     "la página web de la partida: su enlace; on, off, uno nuevo (mayoría)"),
+	  .states = CMD_S_LOBBY | PLAYED, .refusal = CMD_NO_ROOM_GAME, .who = CMD_SEATED,
+	  .run = cmd_game_web },
 	{ .pub = { "game pause", "pausar", TR("Pause the game (no reminders, no timeouts)",
 					      "Pausa la partida (sin recordatorios ni límites)") },
 	  .usage = { "game pause | game resume" },

@@ -25,6 +25,8 @@
 #include "bot/platenv.h"
 #include "bot/session.h"
 #include "bot/think.h"
+#include "bot/web.h"
+#include "bot/weblink.h"
 #include "bot/workers.h"
 #include "paint/paint.h"
 #include "state/store.h"
@@ -85,6 +87,9 @@ static void usage(FILE *f)
 	      "                     /readyz, /metrics), e.g. 127.0.0.1:9464; off when unset\n"
 	      "  TABULA_HTTP_PUBLIC 1: TABULA_HTTP may name an address other machines\n"
 	      "                     reach (without it only loopback addresses are taken)\n"
+	      "  TABULA_PUBLIC_URL  the games' web pages: the https:// address players reach\n"
+	      "                     (a proxy in front of TABULA_HTTP, default then\n"
+	      "                     127.0.0.1:9464); off when unset\n"
 	      "  TABULA_TEST_CLOCK  tests only: a fake clock (unix seconds, or a file)\n"
 	      "  TABULA_TEST_PAINT_HOLD tests only: pictures wait to be painted while\n"
 	      "                     this file exists\n"
@@ -323,7 +328,7 @@ static void on_cluster_tick(void *ctx)
 
 /* --migrate-store FROM TO: 0, or an exit status. */
 struct copied {
-	long n[STORE_ITEM_PLAYER + 1];	/* by enum store_item_kind */
+	long n[STORE_ITEM_WEB + 1];	/* by enum store_item_kind */
 };
 
 static int count_item(void *ctx, const struct store_item *it)
@@ -368,10 +373,11 @@ static int migrate_store(const char *from, const char *to)
 	}
 	store_describe(to, &shown);
 	printf("copied into %s: %ld sessions, %ld actions, %ld outbox messages, %ld cursors,"
-	       " %ld results, %ld ratings, %ld rating points, %ld players\n",
+	       " %ld results, %ld ratings, %ld rating points, %ld players, %ld web links\n",
 	       buf_str(&shown), c.n[STORE_ITEM_SESSION], c.n[STORE_ITEM_ACTION],
 	       c.n[STORE_ITEM_OUTBOX], c.n[STORE_ITEM_CURSOR], c.n[STORE_ITEM_RESULT],
-	       c.n[STORE_ITEM_RATING], c.n[STORE_ITEM_POINT], c.n[STORE_ITEM_PLAYER]);
+	       c.n[STORE_ITEM_RATING], c.n[STORE_ITEM_POINT], c.n[STORE_ITEM_PLAYER],
+	       c.n[STORE_ITEM_WEB]);
 	rc = 0;
 out:
 	store_close(src);
@@ -569,6 +575,7 @@ static int attach_adapter(struct session_mgr *mgr, struct adapter *p, uv_loop_t 
 struct run {
 	const char *db, *mig_from, *mig_to;
 	const char *http_spec;		/* TABULA_HTTP, or NULL */
+	char public_url[512];		/* TABULA_PUBLIC_URL checked, "" = no web pages */
 	int http_public;
 	int force_console, use_discord, use_matrix, discord_auto;
 	struct store *store, *matrix_store;
@@ -578,6 +585,7 @@ struct run {
 	struct adapter *platforms[3];
 	int started[3];
 	struct ops ops;
+	struct web web;			/* the games' pages, when public_url is set */
 	uv_loop_t *loop;
 	uv_signal_t sigint, sigterm, sigusr1;
 	int64_t lease_ms;
@@ -670,6 +678,16 @@ static int check_http(struct run *r)
 	r->http_spec = getenv("TABULA_HTTP");
 	if (r->http_spec && !*r->http_spec)
 		r->http_spec = NULL;
+	if (platenv_public_url(r->public_url, sizeof(r->public_url), &r->err)) {
+		fprintf(stderr, "tabula: %s\n", buf_str(&r->err));
+		buf_release(&r->err);
+		r->rc = EXIT_USAGE;
+		return 1;
+	}
+	/* the games' pages are served by this listener (behind the proxy
+	 * TABULA_PUBLIC_URL names): it runs, on loopback, unless told where */
+	if (r->public_url[0] && !r->http_spec)
+		r->http_spec = PLATENV_WEB_HTTP;
 	if (r->http_spec) {
 		char host[64];
 		int port, v6;
@@ -779,6 +797,8 @@ static int start_manager(struct run *r)
 
 	mgr = r->mgr = xcalloc(1, sizeof(*mgr));
 	session_mgr_init(mgr, r->store, r->seed);
+	if (weblink_set_base(mgr, r->public_url, &r->err))
+		return -1;	/* checked before: cannot fail */
 	mgr->think = think;
 	mgr->think_ctx = mgr;
 	if (start_painters(r))
@@ -983,9 +1003,14 @@ static void start_ops_listener(struct run *r)
 		log_err("TABULA_HTTP: %s", buf_str(&r->err));
 		r->rc = EXIT_USAGE;
 	} else {
-		log_info("http: listening on %.*s:%d (/healthz, /readyz, /metrics)",
+		log_info("http: listening on %.*s:%d (/healthz, /readyz, /metrics%s)",
 			 (int)(strrchr(r->http_spec, ':') - r->http_spec), r->http_spec,
-			 ops_port(&r->ops));
+			 ops_port(&r->ops), r->public_url[0] ? ", the games' pages" : "");
+	}
+	web_init(&r->web, r->mgr);	/* the pages are off without public_url */
+	if (!r->rc && r->public_url[0] && web_attach(&r->web, r->ops.http, &r->err)) {
+		log_err("web: %s", buf_str(&r->err));
+		r->rc = EXIT_USAGE;
 	}
 }
 
@@ -1058,6 +1083,7 @@ static void release_manager(struct run *r)
 		painters = NULL;
 		uv_run(uv_default_loop(), UV_RUN_NOWAIT);	/* its handle closes */
 	}
+	web_release(&r->web);
 	session_mgr_release(r->mgr);
 	free(r->mgr);
 	for (k = 0; k < 3; k++)

@@ -19,6 +19,7 @@
 #include "bot/core.h"
 #include "bot/outbox.h"
 #include "bot/pictures.h"
+#include "bot/weblink.h"
 #include "paint/paint.h"
 #include "util/logging.h"
 
@@ -580,10 +581,11 @@ static void compose(const struct rich *head, const struct rich *view, const stru
 }
 
 /* newly: the seats that have just become awaited, the only ones pinged;
- * mode: the room's form of boards; *has_pic: pic was built (release it) */
+ * mode: the room's form of boards; link: the game's web link goes under
+ * it (the start, the final board); *has_pic: pic was built (release it) */
 static void public_update(struct session_mgr *m, const struct session *s, const void *st,
 			  const struct capture *cap, unsigned newly, enum pic_board_mode mode,
-			  struct rich *r, struct pic *pic, int *has_pic)
+			  int link, struct rich *r, struct pic *pic, int *has_pic)
 {
 	enum locale loc = session_loc(s, m);
 	const char *names[GAME_MAX_SEATS];
@@ -596,6 +598,8 @@ static void public_update(struct session_mgr *m, const struct session *s, const 
 	outbox_add_result(s, st, loc, &tail);
 	outbox_add_rematch(s, st, loc, &tail);
 	outbox_add_waiting(s, st, loc, &tail, newly);
+	if (link)
+		weblink_add_line(m, s, loc, &tail);
 	*has_pic = mode != BOARD_TEXT && !pic_build(s, st, -1, loc, &view, "board", pic);
 	compose(&head, &view, &tail, mode, *has_pic, r, pic);
 	rich_release(&head);
@@ -735,7 +739,7 @@ void outbox_queue_updates(struct session_mgr *m, struct change *c, const struct 
 	enum pic_board_mode mode = pic_board_mode(&c->rec, a);
 	enum locale loc;
 	size_t i, npub = 0;
-	int seat, was_live, within, quiet = 0, has_pic = 0;
+	int seat, was_live, within, quiet = 0, has_pic = 0, link;
 
 	pic_init(&pic);
 	/* the position these messages show: after this change's moves */
@@ -763,7 +767,10 @@ void outbox_queue_updates(struct session_mgr *m, struct change *c, const struct 
 		add_lines(m, &tmp, cap, loc, &r);
 		outbox_add_waiting(&tmp, c->st, loc, &r, 0);
 	} else if (!quiet) {
-		public_update(m, &tmp, c->st, cap, aw & ~before, mode, &r, &pic, &has_pic);
+		/* the game's web link, when it starts and on its final board */
+		link = (c->s->rec.status == SESSION_LOBBY && c->rec.status == SESSION_ACTIVE) ||
+		       (c->s->rec.status != SESSION_FINISHED && c->rec.status == SESSION_FINISHED);
+		public_update(m, &tmp, c->st, cap, aw & ~before, mode, link, &r, &pic, &has_pic);
 	}
 	if (quiet != 2)
 		outbox_pending_add(m, &c->out, &tmp, NULL, &r, has_pic ? &pic : NULL);

@@ -1,7 +1,8 @@
 /*
  * platenv: the platforms' settings from the environment (docs/deploy.md):
  * Discord's (DISCORD_*), the Matrix adapter's (MATRIX_*, the key file
- * beside the store) and where the console's pictures go.  main() decides
+ * beside the store), where the console's pictures go, and the public
+ * address of the games' web pages (TABULA_PUBLIC_URL).  main() decides
  * which platforms run; this file only reads and checks their settings.
  */
 #include <errno.h>
@@ -11,6 +12,7 @@
 
 #include "adapters/console/console.h"
 #include "bot/platenv.h"
+#include "bot/weblink.h"
 #include "state/store.h"
 
 int platenv_discord(struct discord_config *cfg, int *auto_n, uint64_t seed, struct buf *err)
@@ -124,4 +126,9 @@ void platenv_console_boards(struct adapter *a, const char *db)
 		buf_addstr(&dir, "boards");
 	console_set_boards_dir(a, buf_str(&dir));
 	buf_release(&dir);
+}
+
+int platenv_public_url(char *out, size_t n, struct buf *err)
+{
+	return weblink_base_parse(getenv("TABULA_PUBLIC_URL"), out, n, err);
 }

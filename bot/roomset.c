@@ -2,7 +2,8 @@
  * roomset: a room's settings as stored with its session
  * (session_rec.settings, a JSON object: the reminder and timeout hours,
  * what a timeout does, the pause, the idle clock, the AI's strength, the
- * form of boards, whether the room plays rated, the seats counted last).  It reads and writes them; it must not act on them
+ * form of boards, whether the room plays rated, whether the game has a web
+ * page, the seats counted last).  It reads and writes them; it must not act on them
  * (reminders and timeouts are due.c's, the AI's strength ai.c's, pictures
  * pictures.c's) nor offer them to users (`game settings`: settings.c).
  */
@@ -46,6 +47,7 @@ void roomset_read(const struct session_rec *rec, struct room_settings *o)
 	o->rules = 1;
 	o->board = BOARD_DEFAULT;
 	o->rated = 1;
+	o->web = 1;
 	o->last = 0;
 	if (!json_is_object(j)) {
 		json_decref(j);
@@ -74,6 +76,7 @@ void roomset_read(const struct session_rec *rec, struct room_settings *o)
 			 : !strcmp(json_string_value(v), "image") ? BOARD_IMAGE
 			 : !strcmp(json_string_value(v), "both") ? BOARD_BOTH : BOARD_DEFAULT;
 	o->rated = !json_is_false(json_object_get(j, "rated"));
+	o->web = !json_is_false(json_object_get(j, "web"));
 	if (json_is_integer(v = json_object_get(j, "last")) && json_integer_value(v) > 0 &&
 	    json_integer_value(v) < (1 << STORE_MAX_SEATS))
 		o->last = (unsigned)json_integer_value(v);
@@ -96,6 +99,8 @@ void roomset_write(struct session_rec *rec, const struct room_settings *in)
 		json_object_set_new(j, "board", json_string(roomset_board_mode_word(in->board)));
 	if (!in->rated)
 		json_object_set_new(j, "rated", json_false());
+	if (!in->web)
+		json_object_set_new(j, "web", json_false());
 	if (in->last)
 		json_object_set_new(j, "last", json_integer((json_int_t)in->last));
 	char *t = json_dumps(j, JSON_COMPACT);

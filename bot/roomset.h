@@ -32,6 +32,7 @@ struct room_settings {
 	int board;		/* enum board_mode */
 	int rated;		/* finished games move the ratings (default 1;
 				 * `game settings rated`) */
+	int web;		/* the game has a web page (default 1; `game web`) */
 	/* bit per seat whose human the AI replaced (a kick) or decided for
 	 * (a timeout): counted last when the game is recorded (bot/record.c) */
 	unsigned last;

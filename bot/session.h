@@ -134,6 +134,17 @@ struct session_mgr {
 	/* the games' pages (bot/web.h: web_init sets it), or NULL: commits
 	 * tell their viewers through it */
 	struct web *web;
+	/*
+	 * The games' web pages (docs/web.md, bot/weblink.h): web_base is
+	 * TABULA_PUBLIC_URL checked, without its trailing slash ("" = no
+	 * pages: no link is ever posted); set with weblink_set_base.
+	 * web_gone, when set, is called after a commit that took a page
+	 * away (`game web off`, or `game web reset`: the old link is dead),
+	 * so that whatever serves the page can close its open streams.
+	 */
+	char web_base[512];
+	void (*web_gone)(void *ctx, const struct session *s);
+	void *web_gone_ctx;
 };
 
 /* Sets up in place.  seed feeds new games' seeds (tests fix it); AI

@@ -15,7 +15,7 @@
  *   roomset.c   room settings as stored (JSON in session_rec.settings)
  *   votes.c     votes by user (abort, kick, settings), stored with the session
  *
- *   the services (bot/outbox.h, pictures.h, ai.h, due.h)
+ *   the services (bot/outbox.h, pictures.h, ai.h, due.h, record.h, weblink.h)
  *   outbox.c    what a change tells the room and each player; delivery,
  *               confirmation and re-send of outbox messages
  *   pictures.c  boards as pictures: the room's form of boards, a message's
@@ -23,6 +23,8 @@
  *               the loop: the picture follows its text, in order per room)
  *   ai.c        AI seats: their moves inline and the searching AI's jobs
  *   due.c       reminders and timeouts: idle players
+ *   record.c    a finished game's record: results and ratings
+ *   weblink.c   a game's web link: TABULA_PUBLIC_URL, its token
  *
  *   the commands (this header, bot/commands.h)
  *   commands.c  the command table, the dispatcher and its checks, the entry
@@ -31,7 +33,7 @@
  *   rematch.c   `rematch` and the Rematch button: the same table again
  *   play.c      play, moves, hand, board, undo; move completion
  *   info.c      log, help, mygames, rules, card
- *   settings.c  `game settings`
+ *   settings.c  `game settings`, `game web`
  *   pause.c     game pause/resume/kick: the players' say about idleness
  *   stats.c     stats, leaderboard, history, log #<id>: the record of
  *               finished games (issue 26)
@@ -52,6 +54,7 @@
 #include "bot/pictures.h"
 #include "bot/roomset.h"
 #include "bot/votes.h"
+#include "bot/weblink.h"
 #include "util/meters.h"
 
 /* ---- the command being handled (commands.c builds it) ---- */
@@ -109,6 +112,7 @@ void cmd_game_start(const struct cmd_ctx *x);
 void cmd_game_status(const struct cmd_ctx *x);
 void cmd_game_abort(const struct cmd_ctx *x);
 void cmd_game_settings(const struct cmd_ctx *x);	/* settings.c */
+void cmd_game_web(const struct cmd_ctx *x);
 void cmd_game_pause(const struct cmd_ctx *x);		/* pause.c */
 void cmd_game_resume(const struct cmd_ctx *x);
 void cmd_game_kick(const struct cmd_ctx *x);

@@ -1,6 +1,8 @@
 /*
- * settings: the `game settings` command, with the votes its voted keys
- * need once a game has started (docs/async.md, "Who may change what").
+ * settings: the `game settings` and `game web` commands, with the votes
+ * their voted keys need once a game has started (docs/async.md, "Who may
+ * change what").  What a web link is and how it is made is
+ * bot/weblink.c's; this file only offers it to the players.
  * How the settings are stored (session_rec.settings, a JSON object) is
  * bot/roomset.c's.
  *
@@ -12,6 +14,7 @@
 #include <string.h>
 
 #include "bot/session_int.h"
+#include "util/logging.h"
 #include "util/text.h"
 
 int session_log_replays(const struct session *s)
@@ -222,7 +225,7 @@ static void settings_show(struct session_mgr *m, struct adapter *a, const struct
  */
 static int setting_vote(struct session_mgr *m, struct adapter *a, const struct command *cmd,
 			struct change *c, const char *who, const char *key, const char *val,
-			enum locale loc, struct buf *agreed)
+			const char *what, enum locale loc, struct buf *agreed)
 {
 	struct buf err = BUF_INIT, msg = BUF_INIT;
 	json_t *v = votes_load(&c->rec), *set = votes_obj(v, "set");
@@ -242,11 +245,11 @@ static int setting_vote(struct session_mgr *m, struct adapter *a, const struct c
 	if (change_commit(m, c, &err)) {
 		session_reply_commit_failed(m, a, cmd, loc);
 	} else {
-		buf_setf(&msg, L(loc, "%s asks for `game settings %s %s`: %d of %d players "
+		buf_setf(&msg, L(loc, "%s asks for `%s`: %d of %d players "
 				 "(more than half needed). The others agree by typing the same.",
-				 "%s pide `game settings %s %s`: %d de %d jugadores (hace falta más "
+				 "%s pide `%s`: %d de %d jugadores (hace falta más "
 				 "de la mitad). Los demás lo aprueban escribiendo lo mismo."),
-			 who, key, val, votes, humans);
+			 who, what, votes, humans);
 		session_reply_text(a, cmd, 0, buf_str(&msg));
 	}
 	buf_release(&err);
@@ -318,8 +321,11 @@ void cmd_game_settings(const struct cmd_ctx *x)
 								"Ese ya es el ajuste."));
 				goto out;
 			}
-			if (setting_vote(m, a, cmd, &c, s->rec.seats[seat].name, ckey, cval, loc,
-					 &agreed))
+			char what[64];
+
+			snprintf(what, sizeof(what), "game settings %s %s", ckey, cval);
+			if (setting_vote(m, a, cmd, &c, s->rec.seats[seat].name, ckey, cval, what,
+					 loc, &agreed))
 				goto out;
 		}
 		setting_apply(s, &c.rec, ckey, cval, loc, &msg);
@@ -344,4 +350,166 @@ out:
 	buf_release(&err);
 	buf_release(&msg);
 	buf_release(&agreed);
+}
+
+/* ---- `game web` ---- */
+
+/* What `game web` alone answers, privately: the link, or why there is none. */
+static void web_show(struct session_mgr *m, const struct cmd_ctx *x, enum locale loc)
+{
+	struct buf url = BUF_INIT, err = BUF_INIT, msg = BUF_INIT;
+	int rc = weblink_url(m, x->s, &url, &err);
+
+	if (rc < 0) {
+		log_warn("web link of %s/%s: %s", x->s->rec.platform, x->s->rec.room,
+			 buf_str(&err));
+		buf_setf(&msg, "%s", L(loc, "The game's link could not be read; try again.",
+				       "No se pudo leer el enlace de la partida; inténtalo otra vez."));
+	} else if (rc) {
+		buf_setf(&msg, "%s", L(loc, "This game's web page is off: `game web on` shows it "
+				       "again (more than half of the seated players, once it has "
+				       "started).",
+				       "La página web de esta partida está desactivada: `game web on` "
+				       "la muestra de nuevo (más de la mitad de los jugadores sentados, "
+				       "con la partida empezada)."));
+	} else {
+		buf_setf(&msg, L(loc, "Watch and replay: %s\n`game web off` hides the page; "
+				 "`game web reset` gives it a new link and kills this one.",
+				 "Mira y repasa la partida: %s\n`game web off` oculta la página; "
+				 "`game web reset` le da un enlace nuevo y anula este."),
+			 buf_str(&url));
+	}
+	session_reply_text(x->a, x->cmd, 1, buf_str(&msg));
+	buf_release(&url);
+	buf_release(&err);
+	buf_release(&msg);
+}
+
+/* The setting as decided (on, off, reset) into c->rec, and what to tell
+ * the room into msg; the new link comes from the store before the commit
+ * (a failed commit leaves a new token that nobody was shown: harmless).
+ * 0, or -1 (the caller was told). */
+static int web_apply(struct session_mgr *m, const struct cmd_ctx *x, struct change *c,
+		     const char *val, enum locale loc, struct buf *msg)
+{
+	struct room_settings rs;
+	struct buf url = BUF_INIT, err = BUF_INIT;
+	int rc = 0;
+
+	roomset_read(&c->rec, &rs);
+	if (!strcmp(val, "reset")) {
+		/* a new link, the page on or off as it was */
+		if (weblink_reset(m, x->s, &url, &err) < 0) {
+			log_warn("web link of %s/%s: %s", x->s->rec.platform, x->s->rec.room,
+				 buf_str(&err));
+			session_reply_text(x->a, x->cmd, 1,
+					   L(loc, "The game's link could not be changed; try again.",
+					     "No se pudo cambiar el enlace de la partida; inténtalo otra "
+					     "vez."));
+			rc = -1;
+		} else if (rs.web) {
+			buf_setf(msg, L(loc, "This game has a new web link; the old one no longer "
+					"works.\nWatch and replay: %s",
+					"Esta partida tiene un enlace web nuevo; el anterior ya no "
+					"funciona.\nMira y repasa la partida: %s"), buf_str(&url));
+		} else {
+			buf_setf(msg, "%s", L(loc, "This game has a new web link; the old one no "
+					      "longer works. Its page is off (`game web on` shows it).",
+					      "Esta partida tiene un enlace web nuevo; el anterior ya no "
+					      "funciona. Su página está desactivada (`game web on` la "
+					      "muestra)."));
+		}
+	} else if (!strcmp(val, "on")) {
+		rs.web = 1;
+		roomset_write(&c->rec, &rs);
+		buf_setf(msg, "%s", L(loc, "This game's web page is on again.",
+				      "La página web de esta partida vuelve a estar activa."));
+	} else {
+		rs.web = 0;
+		roomset_write(&c->rec, &rs);
+		buf_setf(msg, "%s", L(loc, "This game's web page is off: its link finds nothing "
+				      "now (`game web on` brings it back).",
+				      "La página web de esta partida está desactivada: su enlace ya "
+				      "no lleva a nada (`game web on` la recupera)."));
+	}
+	buf_release(&url);
+	buf_release(&err);
+	return rc;
+}
+
+/*
+ * `game web [on|off|reset]`: the game's web page shown or hidden, or a new
+ * link that kills the old one.  Once the game has started, more than half
+ * of the seated humans must ask for the same (the page shows their game to
+ * anyone with the link); in the lobby and after the end any seated player
+ * decides, as with `game settings`.
+ */
+void cmd_game_web(const struct cmd_ctx *x)
+{
+	struct session_mgr *m = x->m;
+	const struct session *s = x->s;
+	enum locale loc = x->loc;
+	struct buf err = BUF_INIT, msg = BUF_INIT, agreed = BUF_INIT, url = BUF_INIT;
+	struct room_settings rs;
+	const char *args = x->args;
+	char val[16], what[32];
+	struct change c;
+
+	if (!m->web_base[0]) {
+		session_reply_text(x->a, x->cmd, 1, L(loc, "This bot serves no web pages (its operator "
+						      "has not set TABULA_PUBLIC_URL).",
+						      "Este bot no sirve páginas web (su operador no ha "
+						      "configurado TABULA_PUBLIC_URL)."));
+		return;
+	}
+	text_word(&args, val, sizeof(val));
+	if (!val[0] && !*args) {
+		web_show(m, x, loc);
+		return;
+	}
+	if (*args || (!text_eq(val, "on") && !text_eq(val, "off") && !text_eq(val, "reset"))) {
+		session_reply_text(x->a, x->cmd, 1, L(loc, "Usage: `game web` (the link), `game web on`, "
+						      "`game web off` or `game web reset` (a new link).",
+						      "Uso: `game web` (el enlace), `game web on`, "
+						      "`game web off` o `game web reset` (un enlace nuevo)."));
+		cmd_refused(m);
+		return;
+	}
+	snprintf(val, sizeof(val), "%s", text_eq(val, "on") ? "on" : text_eq(val, "off") ? "off"
+		 : "reset");
+	roomset_read(&s->rec, &rs);
+	if ((!strcmp(val, "on") && rs.web) || (!strcmp(val, "off") && !rs.web)) {
+		session_reply_text(x->a, x->cmd, 1, L(loc, "That is the setting already.",
+						      "Ese ya es el ajuste."));
+		return;
+	}
+	change_init(&c, x->s);
+	if (s->rec.status == SESSION_ACTIVE) {
+		snprintf(what, sizeof(what), "game web %s", val);
+		if (setting_vote(m, x->a, x->cmd, &c, s->rec.seats[x->seat].name, "web", val, what,
+				 loc, &agreed))
+			goto out;
+	}
+	if (web_apply(m, x, &c, val, loc, &msg))
+		goto out;
+	buf_addstr(&msg, buf_str(&agreed));
+	if (change_commit(m, &c, &err)) {
+		session_reply_commit_failed(m, x->a, x->cmd, loc);
+		goto out;
+	}
+	/* the page is back: its link, which has not changed (read once the
+	 * live session says the page is on) */
+	if (!strcmp(val, "on") && weblink_url(m, x->s, &url, &err) == 0)
+		buf_printf(&msg, L(loc, "\nWatch and replay: %s", "\nMira y repasa la partida: %s"),
+			   buf_str(&url));
+	session_reply_text(x->a, x->cmd, 0, buf_str(&msg));
+	/* whatever serves the page closes its streams: the old link is dead */
+	if (strcmp(val, "on") && m->web_gone)
+		m->web_gone(m->web_gone_ctx, x->s);
+out:
+	change_release(&c);
+	buf_release(&err);
+	buf_release(&msg);
+	buf_release(&agreed);
+	buf_release(&url);
 }

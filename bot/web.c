@@ -14,7 +14,6 @@
 #include "adapters/httpd.h"
 #include "bot/core.h"
 #include "bot/roomset.h"
-#include "bot/web_stub.h"	/* TEMPORARY: store.h once i27-store is merged */
 #include "paint/paint.h"
 #include "util/logging.h"
 #include "util/rich.h"
@@ -690,11 +689,10 @@ static int token_ok(const char *t, size_t n)
 
 int web_enabled(const struct session_rec *rec)
 {
-	json_t *j = rec->settings[0] ? json_loads(rec->settings, 0, NULL) : NULL;
-	int on = !json_is_false(json_object_get(j, "web"));
+	struct room_settings rs;
 
-	json_decref(j);
-	return on;
+	roomset_read(rec, &rs);
+	return rs.web;
 }
 
 /* The session of token into rec: 1, 0 when there is none to show (no
@@ -1020,13 +1018,82 @@ void web_committed(struct session_mgr *m, const struct change *c)
 	w->stats.published++;
 }
 
+/* ---- on the HTTP server ---- */
+
+static size_t http_publish(void *ctx, const char *topic, const char *text, size_t len)
+{
+	return httpd_publish(ctx, topic, text, len);
+}
+
+static void http_close_topic(void *ctx, const char *topic, const char *text)
+{
+	httpd_close_topic(ctx, topic, text);
+}
+
+static void to_response(struct web *w, const struct web_answer *a, struct httpd_response *rs)
+{
+	rs->status = a->status;
+	rs->type = a->type;
+	rs->cache_seconds = a->cache_seconds;
+	buf_reset(&rs->body);
+	if (a->body.len)
+		buf_add(&rs->body, a->body.s, a->body.len);
+	if (a->stream[0]) {	/* httpd copies it when the handler returns */
+		snprintf(w->topic, sizeof(w->topic), "%s", a->stream);
+		rs->stream = w->topic;
+	}
+}
+
+static void serve_game(void *ctx, const struct httpd_request *rq, struct httpd_response *rs)
+{
+	struct web *w = ctx;
+	struct web_answer a;
+
+	web_answer_init(&a);
+	web_game_answer(w, rq->rest, rq->query, &a);
+	to_response(w, &a, rs);
+	web_answer_release(&a);
+}
+
+static void serve_static(void *ctx, const struct httpd_request *rq, struct httpd_response *rs)
+{
+	struct web_answer a;
+
+	web_answer_init(&a);
+	web_static_answer(rq->rest, &a);
+	to_response(ctx, &a, rs);
+	web_answer_release(&a);
+}
+
+int web_attach(struct web *w, struct httpd *h, struct buf *err)
+{
+	if (httpd_route_prefix(h, "/g/", serve_game, w) ||
+	    httpd_route_prefix(h, "/static/", serve_static, w)) {
+		buf_setf(err, "the HTTP server's route table is full");
+		return -1;
+	}
+	w->publish = http_publish;
+	w->close_topic = http_close_topic;
+	w->pub_ctx = h;
+	return 0;
+}
+
 /* ---- set-up ---- */
+
+/* session_mgr.web_gone: `game web off` or `game web reset` took the
+ * page away (bot/settings.c). */
+static void page_taken_away(void *ctx, const struct session *s)
+{
+	web_gone(ctx, s->rec.id);
+}
 
 void web_init(struct web *w, struct session_mgr *m)
 {
 	memset(w, 0, sizeof(*w));
 	w->m = m;
 	m->web = w;
+	m->web_gone = page_taken_away;
+	m->web_gone_ctx = m;
 }
 
 void web_release(struct web *w)
@@ -1035,7 +1102,10 @@ void web_release(struct web *w)
 
 	for (i = 0; i < WEB_CACHE_GAMES; i++)
 		game_free(w->games[i]);
-	if (w->m && w->m->web == w)
+	if (w->m && w->m->web == w) {
 		w->m->web = NULL;
+		w->m->web_gone = NULL;
+		w->m->web_gone_ctx = NULL;
+	}
 	memset(w, 0, sizeof(*w));
 }

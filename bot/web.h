@@ -83,6 +83,7 @@ struct web {
 	void *pub_ctx;
 	struct web_game *games[WEB_CACHE_GAMES];	/* owned, NULL: free */
 	uint64_t clock;			/* the cache's use counter */
+	char topic[32];			/* an answer's stream, until httpd copies it */
 	struct web_stats stats;
 };
 
@@ -103,6 +104,9 @@ void web_answer_release(struct web_answer *a);
 void web_init(struct web *w, struct session_mgr *m);
 /* Frees the cache; m->web = NULL. */
 void web_release(struct web *w);
+/* Serves "/g/" and "/static/" on h and publishes the events on it.
+ * 0, or -1 + err (the route table is full). */
+int web_attach(struct web *w, struct httpd *h, struct buf *err);
 
 /*
  * The answer to GET rest (the path after "/g/": "<token>",

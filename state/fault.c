@@ -270,6 +270,30 @@ static int fault_player_forget(struct store *s, const char *platform, const char
 	return store_player_forget(fault_downcast(s)->inner, platform, player, err);
 }
 
+static int fault_web_get(struct store *s, int64_t session, char *token, size_t tokensz,
+			 struct buf *err)
+{
+	return store_web_get(fault_downcast(s)->inner, session, token, tokensz, err);
+}
+
+/* a write: counted, and failed on demand */
+static int fault_web_put(struct store *s, int64_t session, const char *token, const char *hash,
+			 struct buf *err)
+{
+	struct store *inner = fault_downcast(s)->inner;
+
+	if (fault_hit(fault_downcast(s), err))
+		return -1;
+	return inner->ops->web_put(inner, session, token, hash, err);
+}
+
+static int fault_web_find(struct store *s, const char *hash, int64_t *session, struct buf *err)
+{
+	struct store *inner = fault_downcast(s)->inner;
+
+	return inner->ops->web_find(inner, hash, session, err);
+}
+
 static const struct store_ops fault_ops = {
 	.api_version = STORE_API_VERSION,
 	.name = "fault",
@@ -305,6 +329,9 @@ static const struct store_ops fault_ops = {
 	.result_get = fault_result_get,
 	.player_hide = fault_player_hide,
 	.player_forget = fault_player_forget,
+	.web_get = fault_web_get,
+	.web_put = fault_web_put,
+	.web_find = fault_web_find,
 };
 
 struct store *store_fault_wrap(struct store *inner, int fail_at)

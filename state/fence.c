@@ -7,7 +7,8 @@
  * the fence; a cursor_set (or cursor_delete) becomes a fenced commit of
  * just that cursor.
  * Reads, leases and claims go through, and so do hiding and forgetting a
- * player (an operator's or a player's request, no platform position).
+ * player and a game's new web link (a player's request, no platform
+ * position).
  */
 #include "state/store_int.h"
 
@@ -248,6 +249,27 @@ static int fence_player_forget(struct store *s, const char *platform, const char
 	return store_player_forget(inner_of(s), platform, player, err);
 }
 
+static int fence_web_get(struct store *s, int64_t session, char *token, size_t tokensz,
+			 struct buf *err)
+{
+	return store_web_get(inner_of(s), session, token, tokensz, err);
+}
+
+static int fence_web_put(struct store *s, int64_t session, const char *token, const char *hash,
+			 struct buf *err)
+{
+	struct store *inner = inner_of(s);
+
+	return inner->ops->web_put(inner, session, token, hash, err);
+}
+
+static int fence_web_find(struct store *s, const char *hash, int64_t *session, struct buf *err)
+{
+	struct store *inner = inner_of(s);
+
+	return inner->ops->web_find(inner, hash, session, err);
+}
+
 static const struct store_ops fence_ops = {
 	.api_version = STORE_API_VERSION,
 	.name = "fence",
@@ -284,6 +306,9 @@ static const struct store_ops fence_ops = {
 	.result_get = fence_result_get,
 	.player_hide = fence_player_hide,
 	.player_forget = fence_player_forget,
+	.web_get = fence_web_get,
+	.web_put = fence_web_put,
+	.web_find = fence_web_find,
 };
 
 struct store *store_fence_wrap(struct store *inner, const char *lease, const char *holder)

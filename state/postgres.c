@@ -215,7 +215,8 @@ const char *const pg_stmt_sql[P_RATINGS_FIRST] = {
 
 const char *pg_stmt_text(int id)
 {
-	return id < P_RATINGS_FIRST ? pg_stmt_sql[id] : pg_ratings_sql[id - P_RATINGS_FIRST];
+	return id < P_RATINGS_FIRST ? pg_stmt_sql[id] :
+	       id < P_WEB_FIRST ? pg_ratings_sql[id - P_RATINGS_FIRST] : pg_web_sql[id - P_WEB_FIRST];
 }
 
 struct pg_store *pg_downcast(struct store *s)
@@ -757,4 +758,7 @@ const struct store_ops pg_ops = {
 	.result_get = pg_result_get,
 	.player_hide = pg_player_hide,
 	.player_forget = pg_player_forget,
+	.web_get = pg_web_get,
+	.web_put = pg_web_put,
+	.web_find = pg_web_find,
 };

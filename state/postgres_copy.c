@@ -125,7 +125,7 @@ int pg_dump(struct store *s, store_item_cb cb, void *ctx, struct buf *err)
 		PQclear(r);
 		r = NULL;
 	} while (n == PAGE_ROWS);
-	if (pg_dump_ratings(ps, cb, ctx, err))
+	if (pg_dump_ratings(ps, cb, ctx, err) || pg_dump_web(ps, cb, ctx, err))
 		goto fail;
 	ret = 0;
 fail:
@@ -187,6 +187,8 @@ static int import_item(void *ctx, const struct store_item *it)
 		pg_param_text(&p, it->key);
 		pg_param_text(&p, it->value);
 		return import_run(ps, P_CURSOR_SET, &p, x->err);
+	case STORE_ITEM_WEB:
+		return pg_import_web(ps, it, x->err) ? 1 : 0;
 	default:
 		return pg_import_rating_item(ps, it, x->err) ? 1 : 0;
 	}
@@ -205,7 +207,7 @@ static void analyze(struct pg_store *ps)
 	struct buf ignore = BUF_INIT;
 
 	pg_exec_simple(ps, "ANALYZE sessions, seats, actions, outbox, cursors, results,"
-		       " result_seats, ratings, rating_history, players", NULL, &ignore);
+		       " result_seats, ratings, rating_history, players, web_links", NULL, &ignore);
 	buf_release(&ignore);
 }
 

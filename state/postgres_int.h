@@ -7,7 +7,8 @@
  * cursor writes; postgres_cluster.c leases and claims; postgres_copy.c
  * dump and import; postgres_open.c opening: tabula's claim on the schema,
  * migrations (state/schema.c), closing; postgres_ratings.c finished
- * games and ratings (their statements too, after P_RATINGS_FIRST).
+ * games and ratings (their statements too, after P_RATINGS_FIRST);
+ * postgres_web.c the games' web links (after P_WEB_FIRST).
  */
 #ifndef STATE_POSTGRES_INT_H
 #define STATE_POSTGRES_INT_H
@@ -93,13 +94,21 @@ enum pg_stmt {
 	P_DUMP_RATINGS,
 	P_DUMP_POINTS,
 	P_DUMP_PLAYERS,
+	/* state/postgres_web.c's */
+	P_WEB_FIRST,
+	P_WEB_GET = P_WEB_FIRST,
+	P_WEB_PUT,
+	P_WEB_FIND,
+	P_DUMP_WEB,
 	P_COUNT
 };
 
 /* The SQL of each statement, prepared on every connection as "t<id>":
- * pg_stmt_sql's below P_RATINGS_FIRST, pg_ratings_sql's from it. */
+ * pg_stmt_sql's below P_RATINGS_FIRST, pg_ratings_sql's from it,
+ * pg_web_sql's from P_WEB_FIRST. */
 extern const char *const pg_stmt_sql[P_RATINGS_FIRST];
-extern const char *const pg_ratings_sql[P_COUNT - P_RATINGS_FIRST];
+extern const char *const pg_ratings_sql[P_WEB_FIRST - P_RATINGS_FIRST];
+extern const char *const pg_web_sql[P_COUNT - P_WEB_FIRST];
 const char *pg_stmt_text(int id);
 
 struct pg_store {
@@ -230,6 +239,16 @@ int pg_player_forget(struct store *s, const char *platform, const char *player,
 int pg_dump_ratings(struct pg_store *ps, store_item_cb cb, void *ctx, struct buf *err);
 int pg_import_rating_item(struct pg_store *ps, const struct store_item *it,
 			  struct buf *err);
+
+/* the games' web links: state/postgres_web.c */
+int pg_web_get(struct store *s, int64_t session, char *token, size_t tokensz,
+	       struct buf *err);
+int pg_web_put(struct store *s, int64_t session, const char *token, const char *hash,
+	       struct buf *err);
+int pg_web_find(struct store *s, const char *hash, int64_t *session, struct buf *err);
+int pg_dump_web(struct pg_store *ps, store_item_cb cb, void *ctx, struct buf *err);
+/* one web link of a dump, in the import's transaction (never retried) */
+int pg_import_web(struct pg_store *ps, const struct store_item *it, struct buf *err);
 
 /* state/postgres_open.c */
 void pg_close(struct store *s);

@@ -17,7 +17,7 @@
 
 #define RESULT_SELECT "SELECT " ROWS_RESULT_COLS
 
-const char *const pg_ratings_sql[P_COUNT - P_RATINGS_FIRST] = {
+const char *const pg_ratings_sql[P_WEB_FIRST - P_RATINGS_FIRST] = {
 #define S(id) [(id) - P_RATINGS_FIRST]
 	S(P_RESULT_INSERT) =
 		"INSERT INTO results (session, platform, room, community, game, options,"

@@ -401,6 +401,25 @@ static const struct schema_migration migrations[] = {
 		     "  AND status IN (2, 3));"
 		     " $$;"),
 	} },
+	/*
+	 * The games' web links (issue 27, docs/web.md): one token per
+	 * session, replaced by `game web reset`.  The page is found by the
+	 * token's SHA-256 (64 hex digits, unique: its index is the lookup),
+	 * never by the token itself; the token is kept so that the bot can
+	 * post the link again.  A link goes with its session.
+	 */
+	{ 7, "the games' web links: a token and its SHA-256 per session (issue 27)", {
+		EACH("CREATE TABLE web_links ("
+		     " session INTEGER PRIMARY KEY REFERENCES sessions (id) ON DELETE CASCADE,"
+		     " hash TEXT NOT NULL UNIQUE CHECK (length(hash) = 64),"
+		     " token TEXT NOT NULL"
+		     ");",
+		     "CREATE TABLE web_links ("
+		     " session BIGINT PRIMARY KEY REFERENCES sessions (id) ON DELETE CASCADE,"
+		     " hash TEXT NOT NULL UNIQUE CHECK (length(hash) = 64),"
+		     " token TEXT NOT NULL"
+		     ");"),
+	} },
 };
 
 #define NMIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))

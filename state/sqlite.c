@@ -219,7 +219,8 @@ int sqlite_prepare_all(struct sqlite_store *ss, struct buf *err)
 
 	for (i = 0; i < ST_COUNT; i++) {
 		const char *sql = i < ST_RATINGS_FIRST ? stmt_sql[i] :
-			sqlite_ratings_sql[i - ST_RATINGS_FIRST];
+			i < ST_WEB_FIRST ? sqlite_ratings_sql[i - ST_RATINGS_FIRST] :
+			sqlite_web_sql[i - ST_WEB_FIRST];
 
 		if (sqlite3_prepare_v3(ss->db, sql, -1, SQLITE_PREPARE_PERSISTENT,
 				       &ss->st[i], NULL) != SQLITE_OK)
@@ -1177,4 +1178,7 @@ const struct store_ops sqlite_ops = {
 	.result_get = sqlite_result_get,
 	.player_hide = sqlite_player_hide,
 	.player_forget = sqlite_player_forget,
+	.web_get = sqlite_web_get,
+	.web_put = sqlite_web_put,
+	.web_find = sqlite_web_find,
 };

@@ -197,7 +197,7 @@ int sqlite_dump(struct store *s, store_item_cb cb, void *ctx, struct buf *err)
 
 	if (dump_sessions(ss, cb, ctx, err) || dump_actions(ss, cb, ctx, err) ||
 	    dump_outbox(ss, cb, ctx, err) || dump_cursors(ss, cb, ctx, err) ||
-	    sqlite_dump_ratings(ss, cb, ctx, err))
+	    sqlite_dump_ratings(ss, cb, ctx, err) || sqlite_dump_web(ss, cb, ctx, err))
 		return -1;
 	return 0;
 }
@@ -238,6 +238,8 @@ static int import_item(void *ctx, const struct store_item *it)
 		return sqlite_st_run(ss, st, err, "copying an outbox message") ? 1 : 0;
 	case STORE_ITEM_CURSOR:
 		return sqlite_cursor_put(ss, it->key, it->value, err) ? 1 : 0;
+	case STORE_ITEM_WEB:
+		return sqlite_import_web(ss, it, err) ? 1 : 0;
 	default:
 		return sqlite_import_rating_item(ss, it, err) ? 1 : 0;
 	}

@@ -4,7 +4,9 @@
  * uses to run them.  state/sqlite.c holds the statements, reads, writes
  * and the store_ops wiring; sqlite_open.c opening (the file's privacy,
  * tabula's claim, migrations, WAL) and closing; sqlite_cluster.c leases
- * and claims (several processes); sqlite_copy.c dump and import.
+ * and claims (several processes); sqlite_copy.c dump and import;
+ * sqlite_ratings.c finished games and ratings; sqlite_web.c the games'
+ * web links.
  */
 #ifndef STATE_SQLITE_INT_H
 #define STATE_SQLITE_INT_H
@@ -82,6 +84,12 @@ enum stmt_id {
 	ST_DUMP_RATINGS,
 	ST_DUMP_POINTS,
 	ST_DUMP_PLAYERS,
+	/* state/sqlite_web.c's */
+	ST_WEB_FIRST,
+	ST_WEB_GET = ST_WEB_FIRST,
+	ST_WEB_PUT,
+	ST_WEB_FIND,
+	ST_DUMP_WEB,
 	ST_COUNT
 };
 
@@ -155,7 +163,7 @@ int sqlite_dump(struct store *s, store_item_cb cb, void *ctx, struct buf *err);
 int sqlite_import(struct store *s, struct store *from, struct buf *err);
 
 /* finished games and ratings: state/sqlite_ratings.c */
-extern const char *const sqlite_ratings_sql[ST_COUNT - ST_RATINGS_FIRST];
+extern const char *const sqlite_ratings_sql[ST_WEB_FIRST - ST_RATINGS_FIRST];
 int sqlite_result_store(struct sqlite_store *ss, const struct store_result *sr, int64_t sid,
 			struct buf *err);
 int sqlite_ratings_get(struct store *s, const char *platform, const char *scope,
@@ -184,6 +192,16 @@ int sqlite_dump_ratings(struct sqlite_store *ss, store_item_cb cb, void *ctx,
 			struct buf *err);
 int sqlite_import_rating_item(struct sqlite_store *ss, const struct store_item *it,
 			      struct buf *err);
+
+/* the games' web links: state/sqlite_web.c */
+extern const char *const sqlite_web_sql[ST_COUNT - ST_WEB_FIRST];
+int sqlite_web_get(struct store *s, int64_t session, char *token, size_t tokensz,
+		   struct buf *err);
+int sqlite_web_put(struct store *s, int64_t session, const char *token, const char *hash,
+		   struct buf *err);
+int sqlite_web_find(struct store *s, const char *hash, int64_t *session, struct buf *err);
+int sqlite_dump_web(struct sqlite_store *ss, store_item_cb cb, void *ctx, struct buf *err);
+int sqlite_import_web(struct sqlite_store *ss, const struct store_item *it, struct buf *err);
 
 /* state/sqlite_open.c */
 void sqlite_close(struct store *s);

@@ -21,7 +21,7 @@
 #define FORGET(table, col) \
 	"UPDATE " table " SET " col " WHERE player = ?2"
 
-const char *const sqlite_ratings_sql[ST_COUNT - ST_RATINGS_FIRST] = {
+const char *const sqlite_ratings_sql[ST_WEB_FIRST - ST_RATINGS_FIRST] = {
 #define S(id) [(id) - ST_RATINGS_FIRST]
 	S(ST_RESULT_INSERT) =
 		"INSERT INTO results (session, platform, room, community, game, options,"

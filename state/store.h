@@ -40,8 +40,8 @@
  * codes, session_stamp, leases, claims, dump and import; 4: cursors by
  * prefix, deleting a cursor (in a commit too); 5: finished games, ratings
  * and their history (a result in a commit), leaderboards, hiding and
- * forgetting a player */
-#define STORE_API_VERSION 6
+ * forgetting a player; 7: the games' web links (store_web_*) */
+#define STORE_API_VERSION 7
 #define STORE_MAX_SEATS 8
 #define STORE_VOTES_MAX 16384	/* bytes of session_rec.votes, NUL excluded */
 
@@ -245,6 +245,7 @@ enum store_item_kind {
 	STORE_ITEM_RATING,	/* rating */
 	STORE_ITEM_POINT,	/* point */
 	STORE_ITEM_PLAYER,	/* key = platform, value = player, hidden */
+	STORE_ITEM_WEB,		/* ref = the session, value = its web token */
 };
 
 struct store_item {
@@ -258,6 +259,7 @@ struct store_item {
 	const struct rating_rec *rating;
 	const struct rating_point_rec *point;
 	int hidden;		/* PLAYER */
+	int64_t ref;		/* WEB: the session */
 };
 
 struct store;
@@ -430,6 +432,18 @@ struct store_ops {
 	int (*player_forget)(struct store *s, const char *platform, const char *player,
 			     struct buf *err);
 
+	/* ---- API version 7: the games' web links (store_web_get, ...) ---- */
+
+	/* The session's token into token[tokensz] ("" when it has none): 0, -1. */
+	int (*web_get)(struct store *s, int64_t session, char *token, size_t tokensz,
+		       struct buf *err);
+	/* Stores token (already checked) as the session's, with its hash
+	 * (64 hex digits of its SHA-256), replacing any other: 0, -1. */
+	int (*web_put)(struct store *s, int64_t session, const char *token, const char *hash,
+		       struct buf *err);
+	/* The session whose token hashes to hash: 0 + *session, 1 none, -1. */
+	int (*web_find)(struct store *s, const char *hash, int64_t *session, struct buf *err);
+
 	/* ---- optional (NULL: store_stats() says it cannot) ---- */
 
 	/*
@@ -441,6 +455,19 @@ struct store_ops {
 	int (*stats)(struct store *s, struct store_stats *out, store_games_cb cb, void *ctx,
 		     struct buf *err);
 };
+
+/*
+ * A game's web link (docs/web.md, "Links and tokens"): an unguessable
+ * token per session, in the URL of its page.  A token is base64url
+ * (A-Z a-z 0-9 - _); a new one is STORE_WEB_TOKEN_LEN letters and digits
+ * drawn from the system's random bytes (getrandom), about 190 bits; a
+ * buffer for one is STORE_WEB_TOKEN_MAX bytes, NUL included.  The store keeps the
+ * token (the bot posts the link again on the final board) and its SHA-256,
+ * and finds a session by the hash, so that how long a lookup takes says
+ * nothing about how much of a guess was right.
+ */
+#define STORE_WEB_TOKEN_LEN 32		/* 32 x log2(62): 190 bits */
+#define STORE_WEB_TOKEN_MAX 64
 
 /* store_ops.cursors_prefix's bound on one family of keys */
 #define STORE_PREFIX_MAX 65536
@@ -517,7 +544,7 @@ struct store *store_fence_wrap(struct store *inner, const char *lease, const cha
 int store_migrate(struct store *from, struct store *to, struct buf *err);
 
 /* Wraps inner so that the write numbered fail_at (1-based: commit,
- * outbox_done, cursor_set, cursor_delete, player_hide, player_forget count
+ * outbox_done, cursor_set, cursor_delete, player_hide, player_forget, web_put count
  * as writes) and every later
  * one fail without touching inner, until store_fault_heal().  Takes
  * ownership of inner. */
@@ -689,6 +716,20 @@ static inline int store_player_forget(struct store *s, const char *platform,
 {
 	return s->ops->player_forget(s, platform, player, err);
 }
+
+/* The session's web token into token[tokensz] (at least
+ * STORE_WEB_TOKEN_MAX bytes): 0 and the token, "" when the session has
+ * none yet; -1 + err. */
+int store_web_get(struct store *s, int64_t session, char *token, size_t tokensz,
+		  struct buf *err);
+/* Gives the session a new token (the old one finds nothing from now on):
+ * 0 and the token, -1 + err (nothing changed). */
+int store_web_reset(struct store *s, int64_t session, char *token, size_t tokensz,
+		    struct buf *err);
+/* The session of token: 0 + *session; 1 when no session has it (also a
+ * token that cannot be one: too long, empty, a character outside
+ * base64url); -1 + err.  Looks it up by its SHA-256. */
+int store_web_find(struct store *s, const char *token, int64_t *session, struct buf *err);
 
 static inline int store_shared(const struct store *s)
 {

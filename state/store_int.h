@@ -28,6 +28,13 @@ int store_check_name(const char *name, const char *what, struct buf *err);
  * is NULL, empty, or a name is empty, too long or holds a newline. */
 int store_platform_list(const char *const *platforms, struct buf *out, struct buf *err);
 
+/* Whether token can be a web token: 1 to STORE_WEB_TOKEN_MAX - 1
+ * characters of base64url.  Every character is looked at, whatever the
+ * first bad one. */
+int store_web_token_ok(const char *token);
+/* The SHA-256 of token as 64 lowercase hex digits (hex[65]): 0, -1 + err. */
+int store_web_hash(const char *token, char hex[65], struct buf *err);
+
 /* Unix milliseconds on this machine's clock (SQLite's lease clock). */
 int64_t store_now_ms(void);
 

@@ -49,10 +49,10 @@ BOT_LAYERS = (
      "record (room settings, votes); public types in session.h",
      ("session", "core", "roomset", "votes")),
     ("services", "what a change sets going, above the core: the outbox "
-     "(updates, delivery), pictures, the AI seats, the due work, "
-     "the record of a finished game (results, ratings); each game's web "
-     "page (its view, pictures and events)",
-     ("outbox", "pictures", "ai", "due", "record", "web", "web_stub")),
+     "(updates, delivery), pictures, the AI seats, the due work, the "
+     "record of a finished game (results, ratings), a game's web link, "
+     "each game's web page (its view, pictures and events)",
+     ("outbox", "pictures", "ai", "due", "record", "weblink", "web")),
     ("commands", "what users ask for: the table and the dispatcher, and "
      "each subject's commands; manager.c wires the layers at start-up",
      ("commands", "session_int", "lobby", "play", "settings", "info",

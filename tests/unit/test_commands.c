@@ -362,6 +362,7 @@ static const char help_en[] =
 	"game status                lobby or game summary\n"
 	"game abort                 end the game (creator, or a majority)\n"
 	"game settings [key value]  locale, dm, remind, timeout, ontimeout, ai, board\n"
+	"game web [on|off|reset]    the game's web page: its link; on, off, a new link (majority)\n"
 	"game pause | game resume   stop and restart the clock (holidays)\n"
 	"game kick <player>         the AI replaces an idle player (majority)\n"
 	"mygames                    your games and where it is your turn\n"
@@ -387,6 +388,7 @@ static const char help_es[] =
 	"game status                resumen de la sala o de la partida\n"
 	"game abort                 termina la partida (creador, o mayoría)\n"
 	"game settings [clave valor] locale, dm, remind, timeout, ontimeout, ai, board\n"
+	"game web [on|off|reset]    la página web de la partida: su enlace; on, off, uno nuevo (mayoría)\n"
 	"game pause | game resume   para y reanuda el reloj (vacaciones)\n"
 	"game kick <jugador>        la IA sustituye a un ausente (mayoría)\n"
 	"mygames                    tus partidas y dónde te toca\n"
@@ -577,7 +579,7 @@ static void test_group_lists_its_commands(void **state)
 	capture_cmd(f->cap, "g", "ana", "game frobnicate");
 	assert_string_equal(only_private_answer(f, "ana"),
 			    "Unknown `game` command. Try: new, join, leave, addbot, start, status, "
-			    "abort, settings, pause, resume, kick.");
+			    "abort, settings, web, pause, resume, kick.");
 	/* a group's command is never typed as one word */
 	capture_clear(f->cap);
 	capture_cmd(f->cap, "g", "ana", "game_new fortuna");

@@ -156,7 +156,7 @@ static void test_commands_shape(void **state)
 	};
 	static const char *const subs[] = {
 		"new", "join", "leave", "addbot", "start", "status", "abort", "kick",
-		"settings", "pause", "resume", NULL
+		"settings", "web", "pause", "resume", NULL
 	};
 	const json_t *game, *sub, *opt, *ch, *play;
 	size_t i;
@@ -175,7 +175,7 @@ static void test_commands_shape(void **state)
 	}
 
 	game = find_named(a, "game");
-	assert_int_equal(json_array_size(json_object_get(game, "options")), 11);
+	assert_int_equal(json_array_size(json_object_get(game, "options")), 12);
 	for (i = 0; subs[i]; i++) {
 		sub = find_named(json_object_get(game, "options"), subs[i]);
 		assert_non_null(sub);

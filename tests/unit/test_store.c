@@ -38,6 +38,7 @@ struct fixture {
 	char schema[64];	/* PostgreSQL: this test's schema */
 	struct store *s;
 	struct buf err;
+	char web[STORE_WEB_TOKEN_MAX];	/* fill_store's web token */
 };
 
 /* ------------------------------------------------------------ PostgreSQL */
@@ -2127,8 +2128,8 @@ static void test_migrate_from_v1(void **state)
 	assert_int_equal(raw_int(f->path, "PRAGMA user_version"), 1);
 
 	f->s = open_ok(f->path, &f->err);
-	assert_int_equal(store_sqlite_schema_version(), 6);
-	assert_int_equal(raw_int(f->path, "PRAGMA user_version"), 6);
+	assert_int_equal(store_sqlite_schema_version(), 7);
+	assert_int_equal(raw_int(f->path, "PRAGMA user_version"), 7);
 	/* an older tabula's file is adopted: stamped as tabula's */
 	assert_int_equal(raw_int(f->path, "PRAGMA application_id"), STORE_APPLICATION_ID);
 	session_rec_init(&got);
@@ -2150,7 +2151,7 @@ static void test_migrate_from_v1(void **state)
 	mk_action(&act, 2, "z2");
 	commit_ok(f, &c);
 	reopen(f);
-	assert_int_equal(raw_int(f->path, "PRAGMA user_version"), 6);
+	assert_int_equal(raw_int(f->path, "PRAGMA user_version"), 7);
 	session_rec_release(&got);
 	get_ok(f, 7, &got);
 	assert_null(got.votes);
@@ -2195,7 +2196,7 @@ static void test_migrate_from_v2(void **state)
 	assert_int_equal(raw_int(f->path, "PRAGMA user_version"), 2);
 
 	f->s = open_ok(f->path, &f->err);
-	assert_int_equal(raw_int(f->path, "PRAGMA user_version"), 6);
+	assert_int_equal(raw_int(f->path, "PRAGMA user_version"), 7);
 	assert_int_equal(raw_int(f->path, "PRAGMA application_id"), STORE_APPLICATION_ID);
 	assert_int_equal(raw_int(f->path, "SELECT count(*) FROM sqlite_master"
 				 " WHERE type = 'index' AND name = 'sessions_due'"), 1);
@@ -2222,7 +2223,7 @@ static void test_migrate_from_v2(void **state)
 	got.due = 4000;
 	save_session(f, &got);
 	reopen(f);
-	assert_int_equal(raw_int(f->path, "PRAGMA user_version"), 6);
+	assert_int_equal(raw_int(f->path, "PRAGMA user_version"), 7);
 	session_rec_release(&got);
 	get_ok(f, 7, &got);
 	assert_int_equal(got.due, 4000);
@@ -2276,7 +2277,7 @@ static void test_migrate_from_v3(void **state)
 	assert_int_equal(raw_int(f->path, "PRAGMA application_id"), 0);
 
 	f->s = open_ok(f->path, &f->err);
-	assert_int_equal(raw_int(f->path, "PRAGMA user_version"), 6);
+	assert_int_equal(raw_int(f->path, "PRAGMA user_version"), 7);
 	assert_int_equal(raw_int(f->path, "PRAGMA application_id"), STORE_APPLICATION_ID);
 	assert_int_equal(raw_int(f->path, "SELECT count(*) FROM sqlite_master WHERE"
 				 " type = 'index' AND name IN ('seats_user', 'sessions_lobbies')"),
@@ -2318,20 +2319,28 @@ static void test_lookups_use_indexes(void **state)
 		" ORDER BY t.session LIMIT 64",
 		"EXPLAIN QUERY PLAN SELECT count(*) FROM sessions WHERE platform = 'p'"
 		" AND status = 0",
+		/* a web page's token, by its hash (the UNIQUE index) */
+		"EXPLAIN QUERY PLAN SELECT session FROM web_links WHERE hash = 'h'",
+	};
+	static const char *const index[] = {
+		"seats_user", "sessions_lobbies", "sqlite_autoindex_web_links_1",
+	};
+	static const char *const scan[] = {
+		"SCAN t\n", "SCAN sessions\n", "SCAN web_links\n",
 	};
 	size_t i;
 
 	(void)f;
 	assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < 3; i++) {
 		buf_reset(&plan);
 		assert_int_equal(sqlite3_prepare_v2(db, q[i], -1, &st, NULL), SQLITE_OK);
 		while (sqlite3_step(st) == SQLITE_ROW)
 			buf_printf(&plan, "%s\n", sqlite3_column_text(st, 3));
 		sqlite3_finalize(st);
-		if (!strstr(buf_str(&plan), i ? "sessions_lobbies" : "seats_user"))
+		if (!strstr(buf_str(&plan), index[i]))
 			fail_msg("query %zu does not use its index:\n%s", i, buf_str(&plan));
-		assert_null(strstr(buf_str(&plan), i ? "SCAN sessions\n" : "SCAN t\n"));
+		assert_null(strstr(buf_str(&plan), scan[i]));
 	}
 	sqlite3_close(db);
 	buf_release(&plan);
@@ -3685,8 +3694,8 @@ static void test_player_forget(void **state)
 	session_rec_release(&open);
 }
 
-/* A store of schema 5 with games in it (made by dropping what migration 6
- * added) migrates to 6, keeps everything, and takes results. */
+/* A store of schema 5 with games in it (made by dropping what migrations 6
+ * and 7 added) migrates to the newest, keeps everything, and takes results. */
 static void test_migrate_from_v5(void **state)
 {
 	struct fixture *f = *state;
@@ -3694,7 +3703,8 @@ static void test_migrate_from_v5(void **state)
 	struct result_rec r;
 	struct rating_rec x;
 	static const char *drop =
-		"DROP TABLE rating_history; DROP TABLE ratings; DROP TABLE players;"
+		"DROP TABLE web_links;"
+		" DROP TABLE rating_history; DROP TABLE ratings; DROP TABLE players;"
 		" DROP TABLE result_seats; DROP TABLE results;"
 		" ALTER TABLE sessions DROP COLUMN community;";
 
@@ -3716,9 +3726,9 @@ static void test_migrate_from_v5(void **state)
 	f->s = open_ok(f->path, &f->err);
 	if (f->kind == KIND_PG)
 		assert_int_equal(pg_int(f->path, "SELECT value::int FROM tabula_meta"
-					" WHERE key = 'schema_version'"), 6);
+					" WHERE key = 'schema_version'"), 7);
 	else
-		assert_int_equal(raw_int(f->path, "PRAGMA user_version"), 6);
+		assert_int_equal(raw_int(f->path, "PRAGMA user_version"), 7);
 	session_rec_init(&got);
 	get_ok(f, s.id, &got);
 	assert_session_equal(&got, &s);
@@ -3728,6 +3738,125 @@ static void test_migrate_from_v5(void **state)
 	assert_int_equal(commit_result(f, &r, &x, 1, NULL, 0), 0);
 	assert_int_equal(board(f, "", 0, 10)->n, 1);
 	session_rec_release(&s);
+}
+
+/* ------------------------------------------------ contract: web links */
+
+/* What a new token is: STORE_WEB_TOKEN_LEN letters and digits (base64url
+ * without '-' and '_', which chat platforms read as markdown). */
+static void assert_token_shape(const char *t)
+{
+	size_t i;
+
+	assert_int_equal(strlen(t), STORE_WEB_TOKEN_LEN);
+	assert_true(STORE_WEB_TOKEN_LEN >= 22);
+	for (i = 0; t[i]; i++)
+		assert_non_null(strchr("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+				       "0123456789", t[i]));
+}
+
+/* get before any link, reset, find, reset again (the old token finds
+ * nothing), two sessions, and tokens that cannot be one. */
+static void test_web_links(void **state)
+{
+	struct fixture *f = *state;
+	struct session_rec a, b;
+	char ta[STORE_WEB_TOKEN_MAX], ta2[STORE_WEB_TOKEN_MAX], tb[STORE_WEB_TOKEN_MAX];
+	char got[STORE_WEB_TOKEN_MAX], bad[300];
+	int64_t sid = -5;
+
+	mk_session(&a, "discord", "chan-1", SESSION_ACTIVE);
+	save_session(f, &a);
+	mk_session(&b, "discord", "chan-2", SESSION_LOBBY);
+	save_session(f, &b);
+
+	snprintf(got, sizeof(got), "junk");
+	assert_int_equal(store_web_get(f->s, a.id, got, sizeof(got), &f->err), 0);
+	assert_string_equal(got, "");
+
+	assert_int_equal(store_web_reset(f->s, a.id, ta, sizeof(ta), &f->err), 0);
+	assert_token_shape(ta);
+	assert_int_equal(store_web_get(f->s, a.id, got, sizeof(got), &f->err), 0);
+	assert_string_equal(got, ta);
+	assert_int_equal(store_web_find(f->s, ta, &sid, &f->err), 0);
+	assert_int_equal(sid, a.id);
+
+	/* two sessions, two tokens */
+	assert_int_equal(store_web_reset(f->s, b.id, tb, sizeof(tb), &f->err), 0);
+	assert_token_shape(tb);
+	assert_string_not_equal(ta, tb);
+	assert_int_equal(store_web_find(f->s, tb, &sid, &f->err), 0);
+	assert_int_equal(sid, b.id);
+
+	/* a new link kills the old one */
+	assert_int_equal(store_web_reset(f->s, a.id, ta2, sizeof(ta2), &f->err), 0);
+	assert_token_shape(ta2);
+	assert_string_not_equal(ta, ta2);
+	sid = 99;
+	assert_int_equal(store_web_find(f->s, ta, &sid, &f->err), 1);
+	assert_int_equal(sid, 0);
+	assert_int_equal(store_web_find(f->s, ta2, &sid, &f->err), 0);
+	assert_int_equal(sid, a.id);
+	assert_int_equal(store_web_get(f->s, a.id, got, sizeof(got), &f->err), 0);
+	assert_string_equal(got, ta2);
+	/* the other session's link is untouched */
+	assert_int_equal(store_web_get(f->s, b.id, got, sizeof(got), &f->err), 0);
+	assert_string_equal(got, tb);
+
+	/* a token one character off, or not a token at all: 1, never -1 */
+	snprintf(got, sizeof(got), "%s", ta2);
+	got[0] = got[0] == 'A' ? 'B' : 'A';
+	assert_int_equal(store_web_find(f->s, got, &sid, &f->err), 1);
+	assert_int_equal(store_web_find(f->s, "", &sid, &f->err), 1);
+	assert_int_equal(store_web_find(f->s, "abc/../def", &sid, &f->err), 1);
+	assert_int_equal(store_web_find(f->s, "a b", &sid, &f->err), 1);
+	assert_int_equal(store_web_find(f->s, "caf\xc3\xa9", &sid, &f->err), 1);
+	snprintf(bad, sizeof(bad), "%s%%", ta2);
+	assert_int_equal(store_web_find(f->s, bad, &sid, &f->err), 1);
+	memset(bad, 'A', sizeof(bad) - 1);
+	bad[sizeof(bad) - 1] = '\0';
+	assert_int_equal(store_web_find(f->s, bad, &sid, &f->err), 1);
+	/* a prefix of a real token is no token */
+	snprintf(got, sizeof(got), "%.*s", STORE_WEB_TOKEN_LEN - 1, ta2);
+	assert_int_equal(store_web_find(f->s, got, &sid, &f->err), 1);
+	assert_int_equal(sid, 0);
+
+	/* no link for a session that is not stored; a buffer too small */
+	assert_int_equal(store_web_reset(f->s, 0, got, sizeof(got), &f->err), -1);
+	assert_int_equal(store_web_reset(f->s, b.id + 1000, got, sizeof(got), &f->err), -1);
+	assert_int_equal(store_web_reset(f->s, a.id, got, 16, &f->err), -1);
+	assert_int_equal(store_web_get(f->s, a.id, got, sizeof(got), &f->err), 0);
+	assert_string_equal(got, ta2);
+	session_rec_release(&a);
+	session_rec_release(&b);
+}
+
+/* A web link counts as a write for the fault wrapper, and a failed one
+ * changes nothing. */
+static void test_web_fault(void **state)
+{
+	struct fixture *f = *state;
+	struct session_rec a;
+	struct store *w;
+	char t[STORE_WEB_TOKEN_MAX], got[STORE_WEB_TOKEN_MAX];
+	int64_t sid;
+
+	mk_session(&a, "console", "room", SESSION_ACTIVE);
+	save_session(f, &a);
+	assert_int_equal(store_web_reset(f->s, a.id, t, sizeof(t), &f->err), 0);
+	w = store_fault_wrap(f->s, 1);
+	f->s = w;
+	assert_int_equal(store_web_reset(w, a.id, got, sizeof(got), &f->err), -1);
+	assert_int_equal(store_fault_writes(w), 1);
+	assert_int_equal(store_web_find(w, t, &sid, &f->err), 0);
+	assert_int_equal(sid, a.id);
+	assert_int_equal(store_web_get(w, a.id, got, sizeof(got), &f->err), 0);
+	assert_string_equal(got, t);
+	store_fault_heal(w);
+	assert_int_equal(store_web_reset(w, a.id, got, sizeof(got), &f->err), 0);
+	assert_string_not_equal(got, t);
+	assert_int_equal(store_web_find(w, t, &sid, &f->err), 1);
+	session_rec_release(&a);
 }
 
 /* ------------------------------------------------- contract: dump, import */
@@ -3771,6 +3900,9 @@ static void dump_line_ratings(struct dump_text *d, const struct store_item *it)
 		break;
 	case STORE_ITEM_PLAYER:
 		buf_printf(&d->b, "H %s|%s %d\n", it->key, it->value, it->hidden);
+		break;
+	case STORE_ITEM_WEB:
+		buf_printf(&d->b, "W %lld %s\n", (long long)it->ref, it->value);
 		break;
 	default:
 		fail_msg("unknown record kind %d", (int)it->kind);
@@ -3879,6 +4011,7 @@ static void fill_store(struct fixture *f)
 	save_session(f, &b);
 	assert_int_equal(store_cursor_set(f->s, "discord.seq", "77", &f->err), 0);
 	fill_ratings(f, b.id);
+	assert_int_equal(store_web_reset(f->s, a.id, f->web, sizeof(f->web), &f->err), 0);
 	session_rec_release(&a);
 	session_rec_release(&b);
 }
@@ -3935,8 +4068,14 @@ static void test_dump_import(void **state)
 	fill_store(f);
 	dump_of(f->s, &want);
 	/* 2 sessions, 70 actions, 3 messages, 2 cursors, a result, 2 ratings,
-	 * 70 points, a player */
-	assert_int_equal(want.n, 77 + 1 + 2 + 70 + 1);
+	 * 70 points, a player, a web link */
+	assert_int_equal(want.n, 77 + 1 + 2 + 70 + 1 + 1);
+	{
+		char line[128];
+
+		snprintf(line, sizeof(line), "W 1 %s\n", f->web);
+		assert_non_null(strstr(buf_str(&want.b), line));
+	}
 	assert_non_null(strstr(buf_str(&want.b), "G matrix||fortuna|@ann:x|N-@ann:x"
 			       " 0.10000000000000001 0.33333333333333331"));
 	assert_non_null(strstr(buf_str(&want.b), "H matrix|@bob:x 1"));
@@ -4288,9 +4427,9 @@ static void test_pg_migrate_from_v1(void **state)
 		" VALUES ('discord', 'chan-1', '', 'n-1', 'board', 3000);"
 		"INSERT INTO cursors VALUES ('discord.seq', '99');");
 	f->s = open_ok(f->path, &f->err);
-	assert_int_equal(store_pg_schema_version(), 6);
+	assert_int_equal(store_pg_schema_version(), 7);
 	assert_int_equal(pg_int(f->path, "SELECT value::int FROM tabula_meta"
-				" WHERE key = 'schema_version'"), 6);
+				" WHERE key = 'schema_version'"), 7);
 	session_rec_init(&got);
 	get_ok(f, 7, &got);
 	assert_string_equal(got.settings, "");
@@ -4418,6 +4557,8 @@ int main(void)
 		ALL(test_leaderboards),
 		ALL(test_results_recent),
 		ALL(test_player_forget),
+		ALL(test_web_links),
+		ALL(test_web_fault),
 		PG_ONLY(test_migrate_from_v5),
 		FILE_ONLY(test_migrate_from_v5),
 		PG_ONLY(test_pg_two_processes),

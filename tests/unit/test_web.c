@@ -26,7 +26,6 @@
 #include "bot/roomset.h"
 #include "bot/web.h"
 #include "paint/paint.h"
-#include "bot/web_stub.h"	/* TEMPORARY: state/store.h once i27-store is merged */
 #include "tests/support/capture.h"
 
 #define MAX_POS 20000
