@@ -48,6 +48,7 @@ struct web_game {
 	size_t nlog, logcap;
 	long log_at;			/* the position lines written now lead to */
 	json_t *log_json;		/* the log as state.json says it, or NULL */
+	char *log_text;			/* log_json as JSON text, or NULL */
 	/* the last picture painted */
 	unsigned char *png;
 	size_t png_len;
@@ -83,6 +84,8 @@ static void game_forget_moves(struct web_game *g)
 	g->nlog = g->logcap = 0;
 	json_decref(g->log_json);
 	g->log_json = NULL;
+	free(g->log_text);
+	g->log_text = NULL;
 	free(g->mv);
 	free(g->seat);
 	free(g->hash);
@@ -340,6 +343,8 @@ static int game_update_moves(struct web *w, struct web_game *g, const struct ses
 			state_at(w, g, (long)g->nacts);
 			json_decref(g->log_json);
 			g->log_json = NULL;
+			free(g->log_text);
+			g->log_text = NULL;
 			r = replay_more(g, &acts, err);
 		}
 	} else {
@@ -580,8 +585,10 @@ static void board_text(const struct web_game *g, const void *st, struct buf *out
 	rich_release(&r);
 }
 
-json_t *web_view(struct web *w, const struct session_rec *rec, const char *base, long at,
-		 long *npos, struct buf *err)
+/* The view of position at without its log (the one part that is the
+ * same at every position: state.json adds it as text kept per game). */
+static json_t *view_of(struct web *w, const struct session_rec *rec, const char *base, long at,
+		       long *npos, struct web_game **gout, struct buf *err)
 {
 	struct web_game *g = game_get(w, rec, err);
 	struct buf text = BUF_INIT, status = BUF_INIT, png = BUF_INIT;
@@ -593,6 +600,7 @@ json_t *web_view(struct web *w, const struct session_rec *rec, const char *base,
 		return NULL;
 	n = positions(g);
 	*npos = n;
+	*gout = g;
 	if (at < 0)
 		at = n > 0 ? n - 1 : 0;
 	else if (at >= n) {
@@ -605,17 +613,46 @@ json_t *web_view(struct web *w, const struct session_rec *rec, const char *base,
 	status_text(g, rec, st, at, n, &status);
 	if (st && g->ops->scene)
 		buf_printf(&png, "%s/board.png?at=%ld", base, at);
-	j = json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:I, s:I, s:s, s:s, s:o, s:o}",
+	j = json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:I, s:I, s:s, s:s, s:o}",
 		      "game", g->ops->id, "title", g->ops->name[g->loc],
 		      "lang", locale_code(g->loc), "status", status_word(rec),
 		      "status_text", buf_str(&status), "players", players_json(g, st),
 		      "positions", (json_int_t)n, "at", (json_int_t)at,
 		      "board_text", buf_str(&text), "board_png", buf_str(&png),
-		      "log", log_json(g), "labels", labels_json(g->loc));
+		      "labels", labels_json(g->loc));
 	buf_release(&text);
 	buf_release(&status);
 	buf_release(&png);
 	return j;
+}
+
+json_t *web_view(struct web *w, const struct session_rec *rec, const char *base, long at,
+		 long *npos, struct buf *err)
+{
+	struct web_game *g;
+	json_t *j = view_of(w, rec, base, at, npos, &g, err);
+
+	if (j)
+		json_object_set_new(j, "log", log_json(g));
+	return j;
+}
+
+/* state.json: the view, then the log as kept text. */
+static void state_json(struct web_game *g, json_t *view, struct buf *out)
+{
+	char *s = json_dumps(view, JSON_COMPACT);
+	size_t n = strlen(s);
+
+	if (!g->log_text) {
+		json_t *log = log_json(g);
+
+		g->log_text = json_dumps(log, JSON_COMPACT);
+		json_decref(log);
+	}
+	/* s ends with the object's '}' */
+	buf_add(out, s, n - 1);
+	buf_printf(out, ",\"log\":%s}", g->log_text);
+	free(s);
 }
 
 int web_scene(struct web *w, const struct session_rec *rec, long at, struct scene *out,
@@ -890,6 +927,7 @@ void web_game_answer(struct web *w, const char *rest, const char *query,
 	struct session_rec rec;
 	struct buf err = BUF_INIT;
 	long at = query_at(query), npos = -1;
+	struct web_game *g = NULL;
 	json_t *view;
 	int r;
 
@@ -927,7 +965,7 @@ void web_game_answer(struct web *w, const char *rest, const char *query,
 		board_png(w, &rec, at, out);
 		goto out;
 	}
-	view = web_view(w, &rec, base, what[0] ? at : -1, &npos, &err);
+	view = view_of(w, &rec, base, what[0] ? at : -1, &npos, &g, &err);
 	if (!view && npos >= 0) {	/* the one failure once the game is read */
 		bad_at(out, npos);
 	} else if (!view) {
@@ -936,11 +974,8 @@ void web_game_answer(struct web *w, const char *rest, const char *query,
 	} else if (!what[0]) {
 		page_html(view, base, out);
 	} else {
-		char *s = json_dumps(view, JSON_COMPACT);
-
 		out->type = "application/json";
-		buf_addstr(&out->body, s);
-		free(s);
+		state_json(g, view, &out->body);
 	}
 	json_decref(view);
 out:

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <zlib.h>
 
 #include "bot/core.h"
@@ -423,6 +424,14 @@ static void html_texts(const char *html, struct buf *out)
 	}
 }
 
+static double now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+}
+
 /* ---- the view ---- */
 
 static void check_log(const struct table *t, json_t *j)
@@ -525,6 +534,33 @@ static void test_view_positions(void **state)
 	}
 	assert_int_equal(f->web.stats.steps, (unsigned long)(n - 1 - (n - 1) / WEB_SNAP_EVERY));
 	free(order);
+	{
+		/* figures: a state.json at a random position, a cached game
+		 * (the store read, the view, the JSON), and the view alone */
+		struct web_answer a;
+		struct buf err = BUF_INIT;
+		char q[32];
+		double t0 = now_us(), t1;
+		long npos;
+
+		web_answer_init(&a);
+		for (k = 0; k < 400; k++) {
+			snprintf(q, sizeof(q), "at=%u", rng_below(&r, (uint32_t)n));
+			assert_int_equal(ask(f, t.token, "state.json", q, &a), 200);
+		}
+		t0 = (now_us() - t0) / 400;
+		t1 = now_us();
+		for (k = 0; k < 400; k++) {
+			j = web_view(&f->web, &t.rec, "/g/x", (long)rng_below(&r, (uint32_t)n), &npos,
+				     &err);
+			json_decref(j);
+		}
+		t1 = (now_us() - t1) / 400;
+		print_message("fortuna, %ld positions: state.json at a random position %.0f us "
+			      "(%zu bytes), its view alone %.0f us\n", n, t0, a.body.len, t1);
+		web_answer_release(&a);
+		buf_release(&err);
+	}
 	table_free(&t);
 }
 
@@ -746,6 +782,32 @@ static int secrets_seen(const struct table *t, long at)
 	return s != NULL;
 }
 
+/* A figure: the latest view of t with nothing cached (a replay of the
+ * whole game), in microseconds. */
+static double cold_us(struct fixture *f, const struct table *t)
+{
+	struct session_mgr keep = f->mgr;
+	struct buf err = BUF_INIT;
+	struct web cold;
+	long npos;
+	json_t *j;
+	double t0;
+
+	web_init(&cold, &f->mgr);
+	t0 = now_us();
+	j = web_view(&cold, &t->rec, "/g/x", -1, &npos, &err);
+	t0 = now_us() - t0;
+	assert_non_null(j);
+	assert_int_equal(npos, t->npos);
+	json_decref(j);
+	web_release(&cold);
+	f->mgr.web = keep.web;	/* the fixture's pages again */
+	f->mgr.web_gone = keep.web_gone;
+	f->mgr.web_gone_ctx = keep.web_gone_ctx;
+	buf_release(&err);
+	return t0;
+}
+
 static void scan_game(struct fixture *f, const char *game, int nseats, uint64_t seed,
 		      enum locale loc)
 {
@@ -754,6 +816,7 @@ static void scan_game(struct fixture *f, const char *game, int nseats, uint64_t 
 	struct buf texts = BUF_INIT, err = BUF_INIT;
 	json_t *j;
 	long k, seen = 0, pngs = 0;
+	double t0, cold;
 	unsigned long replays = f->web.stats.replays;
 
 	web_answer_init(&a);
@@ -784,6 +847,7 @@ static void scan_game(struct fixture *f, const char *game, int nseats, uint64_t 
 	} while (table_step(f, &t));
 	assert_string_equal(t.rec.status == SESSION_FINISHED ? "over" : "not", "over");
 	/* afterwards: every position replayed, its JSON and its picture */
+	t0 = now_us();
 	for (k = 0; k < t.npos; k++) {
 		struct scene sc;
 
@@ -802,12 +866,15 @@ static void scan_game(struct fixture *f, const char *game, int nseats, uint64_t 
 		scene_release(&sc);
 		seen += secrets_seen(&t, k);
 	}
+	t0 = now_us() - t0;
+	cold = cold_us(f, &t);
 	/* the scan could have failed: secrets there were, and seen elsewhere */
 	if (!seen)
 		fail_msg("%s: no secret was ever seen in a hand or a later line", game);
 	assert_int_equal(f->web.stats.replays, replays + 1);
-	print_message("%s: %ld positions, %ld with secrets seen elsewhere, %ld pictures\n", game,
-		      t.npos, seen, pngs);
+	print_message("%s: %ld positions, %ld with secrets seen elsewhere, %ld pictures; "
+		      "a position's JSON and scene %.0f us, a replay of the whole game %.0f us\n",
+		      game, t.npos, seen, pngs, t0 / (double)t.npos, cold);
 	web_answer_release(&a);
 	buf_release(&texts);
 	buf_release(&err);
