@@ -55,15 +55,21 @@ ROLES = ["Laborer", "Craftsman", "Legionary", "Architect", "Merchant", "Patron"]
 class MockGame:
     """A three-player game whose every position can be asked for."""
 
-    def __init__(self, token, lang="en", positions=8, title="Glory to Rome"):
+    def __init__(self, token, lang="en", positions=8, title="Glory to Rome", finished=False):
         self.token, self.lang, self.title = token, lang, title
         self.positions = positions
+        self.finished = finished    # the last position ends the game: Cy wins
         self.revoked = False
+
+    def _over(self, n):
+        return self.finished and n == self.positions - 1
 
     def _turn(self, n):
         return n % len(NAMES)
 
     def status_text(self, n):
+        if self._over(n):
+            return "Fin: gana Cy" if self.lang == "es" else "Game over: Cy wins"
         who = NAMES[self._turn(n)]
         return f"Juega {who}" if self.lang == "es" else f"{who} to play"
 
@@ -95,9 +101,11 @@ class MockGame:
     def state(self, n, labels):
         return {
             "game": "gtr", "title": self.title, "lang": self.lang,
-            "status": "playing", "status_text": self.status_text(n),
+            "status": "finished" if self._over(n) else "playing",
+            "status_text": self.status_text(n),
             "players": [{"name": name, "score": str(2 + (n + i) // 4),
-                         "turn": i == self._turn(n), "winner": False}
+                         "turn": i == self._turn(n) and not self._over(n),
+                         "winner": self._over(n) and i == 2}
                         for i, name in enumerate(NAMES)],
             "positions": self.positions, "at": n,
             "board_text": self.board_text(n),

@@ -73,6 +73,14 @@ INFO_JS = """(() => {
 })()"""
 
 
+CUR_VISIBLE_JS = """(() => {
+  const li = document.querySelector('#log li.cur');
+  if (!li) return true;
+  const r = li.getBoundingClientRect(), o = document.getElementById('log').getBoundingClientRect();
+  return r.top >= o.top - 1 && r.bottom <= o.bottom + 1;
+})()"""
+
+
 def settled(at=None, positions=None):
     """A JS condition: the page shows position `at` (and knows `positions`)."""
     c = ["document.body.dataset.at !== undefined", "!document.body.dataset.loading"]
@@ -190,6 +198,8 @@ def check_page(b, url, make_move, revoke=None, shots=None, name="page", check_ax
         b.step("axe")
     b.step("viewport", width=360, height=740)
     b.wait(settled())
+    # the page keeps the highlighted line in the log's new box on resize
+    b.wait(CUR_VISIBLE_JS)
     i = b.eval(INFO_JS)
     assert i["scrollWidth"] <= 360, "horizontal scroll at 360 px: %d" % i["scrollWidth"]
     assert i["img"]["width"] <= 360, "the picture is wider than the phone: %s" % i["img"]
@@ -322,6 +332,30 @@ def test_page_spanish():
         assert b.eval("document.getElementById('where').textContent") == es["start"]
         assert b.eval("document.getElementById('mode-text').textContent") == es["replaying"]
         b.step("axe")
+        assert not b.step("errors")
+    finally:
+        srv.stop()
+
+
+def test_finished_game():
+    """A finished game: the winner in words, nobody to play, no live badge;
+    still replayable."""
+    srv = MockServer().start()
+    try:
+        url = srv.add_game("mockTokenFinished0123456789ab", positions=6, finished=True)
+        b = browser()
+        b.step("viewport", width=1280, height=900)
+        b.step("errors")
+        assert b.step("goto", url=url)["status"] == 200
+        b.wait(settled(at=5))
+        i = b.eval(INFO_JS)
+        assert not any(p["turn"] or p["now"] for p in i["players"]), i["players"]
+        won = b.eval("[...document.querySelectorAll('#players .win')].map((e) => e.textContent)")
+        assert len(won) == 1 and "Winner" in won[0], won
+        assert b.eval("getComputedStyle(document.getElementById('mode')).display") == "none"
+        b.step("screenshot", name="finished-1280", full=False)
+        i = step_to(b, 4, "replaying a finished game", keys="ArrowLeft")
+        assert sum(p["turn"] for p in i["players"]) == 1, i["players"]
         assert not b.step("errors")
     finally:
         srv.stop()
