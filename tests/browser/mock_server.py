@@ -168,10 +168,11 @@ class MockServer:
                 q.put(text)
             return len(self.streams.get(token, []))
 
-    def move(self, token):
-        """One more position, announced to the page's streams."""
+    def move(self, token, n=1):
+        """n more positions (a move and the AI's after it), announced to the
+        page's streams in one event."""
         g = self.games[token]
-        g.positions += 1
+        g.positions += n
         return self._publish(token, f'event: move\ndata: {{"positions":{g.positions}}}\n\n')
 
     def revoke(self, token):
