@@ -307,7 +307,6 @@
 	window.addEventListener('resize', function () { if (at >= 0) highlight(at); });
 
 	el.replay.hidden = false;
-	body.className += ' js';
 	load(null);
 	listen();
 })();
