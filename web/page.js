@@ -33,8 +33,10 @@
 	var at = -1;         /* the position shown */
 	var live = true;     /* following new moves (the viewer is at the latest) */
 	var leftAt = -1;     /* latest when the viewer left live: counts new moves */
-	var seq = 0;         /* the latest request; older answers are dropped */
-	var logLen = -1, isGone = false, timer = 0, retry = 0, es = null;
+	var want = null;     /* asked for, not fetched yet: a position, -1 the latest */
+	var busy = false;    /* a state.json request is on its way */
+	var gen = 0;         /* counts the asks: a retry of an old one is dropped */
+	var logLen = -1, isGone = false, retry = 0, es = null;
 	var reduce = window.matchMedia &&
 		window.matchMedia('(prefers-reduced-motion: reduce)').matches;
 
@@ -151,7 +153,8 @@
 
 	function setPicture(url, alt) {
 		var mine = at, im = new Image();
-		function done() { body.removeAttribute('data-loading'); }
+		/* settled: what was asked last is what is shown */
+		function done() { if (want === null && !busy) body.removeAttribute('data-loading'); }
 		if (!url) return done();
 		/* load it aside first, so stepping does not blink an empty frame */
 		im.onload = im.onerror = function () {
@@ -177,7 +180,8 @@
 		el.text.textContent = s.board_text || '';
 		renderLog(s.log);
 		highlight(at);
-		controls(at);
+		/* a key held down has asked further already: the slider shows that */
+		controls(want !== null && want >= 0 ? want : at);
 		mark();
 		setPicture(s.board_png, L.board_alt + ' (' + whereText(at) + ')');
 	}
@@ -185,30 +189,51 @@
 	function url(n) {
 		return base + '/state.json' + (n === null ? '' : '?at=' + n);
 	}
-	/* fetch position n (null: the latest); the newest request wins */
+	/* Show position n (null: the latest).  One request at a time, the last
+	 * ask next: a key held down or a slider dragged asks for what the
+	 * round trips allow, not for every position passed (the bot limits
+	 * requests per address). */
 	function load(n) {
-		var mine = ++seq;
+		want = n === null ? -1 : n;
+		gen++;
 		body.setAttribute('data-loading', '1');
+		if (!busy) pump();
+	}
+	function pump() {
+		if (want === null || isGone) return;
+		var n = want < 0 ? null : want, mine = gen;
+		want = null;
+		busy = true;
 		fetch(url(n), { cache: 'no-store', credentials: 'omit' }).then(function (r) {
 			if (r.status === 404) { goneNow(); throw null; }
-			if (!r.ok) throw new Error('HTTP ' + r.status);
+			if (!r.ok) {
+				var e = new Error('HTTP ' + r.status);
+				/* busy or broken now, maybe not later; another 4xx stays */
+				e.again = r.status === 429 || r.status >= 500;
+				throw e;
+			}
 			return r.json();
 		}).then(function (s) {
-			if (mine !== seq || isGone) return;
+			busy = false;
 			retry = 0;
 			el.conn.hidden = true;
+			if (isGone) return;
 			apply(s);
+			pump();
 		}).catch(function (e) {
-			if (e === null || mine !== seq || isGone) return;
+			busy = false;
+			if (e === null || isGone) return;
+			if (want !== null) return pump();
 			el.conn.textContent = L.load_error;
 			el.conn.hidden = false;
+			if (e.again === false) return body.removeAttribute('data-loading');
 			retry = Math.min(retry ? retry * 2 : 1000, 16000);
-			setTimeout(function () { if (mine === seq) load(n); }, retry);
+			setTimeout(function () { if (mine === gen) load(n); }, retry);
 		});
 	}
 
 	/* show position n: at the latest the page follows new moves again */
-	function go(n, now) {
+	function go(n) {
 		if (isGone || latest < 0) return;
 		n = Math.max(0, Math.min(latest, n | 0));
 		var wasLive = live;
@@ -217,10 +242,7 @@
 		else if (wasLive) leftAt = latest;
 		controls(n);
 		body.setAttribute('data-live', live ? '1' : '0');
-		clearTimeout(timer);
-		/* dragging the slider asks for a few positions, not every one passed */
-		if (now) load(n);
-		else timer = setTimeout(function () { load(n); }, 60);
+		load(n);
 	}
 
 	function onMove(ev) {
@@ -230,7 +252,7 @@
 		if (last <= latest) return;
 		if (live) {
 			latest = last;
-			go(last, true);
+			go(last);
 		} else {
 			latest = last;
 			controls(+el.pos.value);
@@ -242,7 +264,6 @@
 		if (isGone) return;
 		isGone = true;
 		if (es) es.close();
-		clearTimeout(timer);
 		el.gone.textContent = L.gone;
 		el.gone.hidden = false;
 		el.replay.hidden = true;
@@ -291,15 +312,15 @@
 		default: return;
 		}
 		e.preventDefault();
-		go(n, true);
+		go(n);
 	}
 
-	el.pos.addEventListener('input', function () { go(+el.pos.value, false); });
-	el.pos.addEventListener('change', function () { go(+el.pos.value, true); });
-	el.prev.addEventListener('click', function () { go(+el.pos.value - 1, true); });
-	el.next.addEventListener('click', function () { go(+el.pos.value + 1, true); });
+	/* input: every value the slider takes, by pointer or by key */
+	el.pos.addEventListener('input', function () { go(+el.pos.value); });
+	el.prev.addEventListener('click', function () { go(+el.pos.value - 1); });
+	el.next.addEventListener('click', function () { go(+el.pos.value + 1); });
 	el.tolive.addEventListener('click', function () {
-		go(latest, true);
+		go(latest);
 		el.pos.focus();
 	});
 	d.addEventListener('keydown', onKey);

@@ -122,6 +122,7 @@ class MockServer:
         self.streams = {}          # token -> [queue]
         self.lock = threading.Lock()
         self.requests = []         # (path, status): what was asked
+        self.fail_next = []        # statuses the next state.json requests get
         server = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -236,6 +237,9 @@ class MockServer:
             return self._send(rq, 400, "text/plain; charset=utf-8", b"Bad position\n", head)
         if what == "":
             return self._send(rq, 200, "text/html; charset=utf-8", self._page(g), head)
+        if what == "state.json" and self.fail_next:
+            return self._send(rq, self.fail_next.pop(0), "text/plain; charset=utf-8",
+                              b"Busy\n", head)
         if what == "state.json":
             body = json.dumps(g.state(at, self.labels), ensure_ascii=False).encode()
             return self._send(rq, 200, "application/json; charset=utf-8", body, head)

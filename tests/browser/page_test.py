@@ -173,6 +173,9 @@ def check_page(b, url, make_move, revoke=None, shots=None, name="page", check_ax
     step_to(b, last - 2, "ArrowLeft again", keys="ArrowLeft")
     i = step_to(b, 0, "Home", keys="Home")
     assert i["slider"]["valuetext"] == i["where"] and i["where"].strip(), i
+    # a key held down: one position shown in the end, the last asked
+    b.step("key", key="ArrowRight", times=min(5, last))
+    step_to(b, min(5, last), "ArrowRight five times")
     i = step_to(b, last, "End", keys="End")
     assert i["live"] == "1" and not i["tolive"], "back at the latest: live again: %s" % i
     b.step("focus", sel="#pos")
@@ -372,6 +375,28 @@ def test_finished_game():
         i = step_to(b, 4, "replaying a finished game", keys="ArrowLeft")
         assert sum(p["turn"] for p in i["players"]) == 1, i["players"]
         assert not b.step("errors")
+    finally:
+        srv.stop()
+
+
+def test_busy_server():
+    """A 429 (the bot's rate limit) or a 500: the page says so, tries again,
+    and shows the position asked once the server answers."""
+    srv = MockServer().start()
+    try:
+        url = srv.add_game("mockTokenBusy0123456789abcdef", positions=6)
+        b = browser()
+        b.step("errors")
+        assert b.step("goto", url=url)["status"] == 200
+        b.wait(settled(at=5))
+        srv.fail_next = [429]
+        b.eval("document.activeElement && document.activeElement.blur()")
+        b.step("key", key="ArrowLeft")
+        b.wait("!document.getElementById('conn').hidden")
+        step_to(b, 4, "after a 429")
+        assert b.eval("document.getElementById('conn').hidden"), "the notice stays"
+        errs = b.step("errors")
+        assert len(errs) == 1 and "429" in errs[0], errs
     finally:
         srv.stop()
 

@@ -15,7 +15,8 @@
 //   viewport {width, height}
 //   eval {js}                     -> the value of the expression js
 //   wait {js, timeout}            until the expression js is truthy
-//   key {key}                     a key press (ArrowLeft, Home, ...)
+//   key {key, times}              a key pressed (ArrowLeft, Home, ...), times
+//                                 times in a row (1)
 //   click {sel}                   a click on the first match of sel
 //   focus {sel}
 //   screenshot {name, full}       -> the PNG's path, DIR/name.png
@@ -101,7 +102,7 @@ async function step(s) {
 		await page.waitForFunction(s.js, { timeout: s.timeout || 5000, polling: 50 });
 		return null;
 	case 'key':
-		await page.keyboard.press(s.key);
+		for (let k = 0; k < (s.times || 1); k++) await page.keyboard.press(s.key);
 		return null;
 	case 'click':
 		await page.click(s.sel);
