@@ -183,6 +183,9 @@
 		/* a key held down has asked further already: the slider shows that */
 		controls(want !== null && want >= 0 ? want : at);
 		mark();
+		/* a lobby has no position yet: nothing to picture or step through */
+		el.pic.parentNode.hidden = !s.board_png;
+		el.replay.hidden = latest < 0;
 		setPicture(s.board_png, L.board_alt + ' (' + whereText(at) + ')');
 	}
 
@@ -327,7 +330,6 @@
 	/* another width, another log box: keep the highlighted line in it */
 	window.addEventListener('resize', function () { if (at >= 0) highlight(at); });
 
-	el.replay.hidden = false;
 	load(null);
 	listen();
 })();

@@ -109,7 +109,7 @@ class MockGame:
                         for i, name in enumerate(NAMES)],
             "positions": self.positions, "at": n,
             "board_text": self.board_text(n),
-            "board_png": f"/g/{self.token}/board.png?at={n}",
+            "board_png": f"/g/{self.token}/board.png?at={n}" if self.positions else "",
             "log": self.log(),
             "labels": labels[self.lang],
         }
@@ -233,7 +233,9 @@ class MockServer:
             at = int(q["at"][0]) if "at" in q else g.positions - 1
         except ValueError:
             at = -1
-        if not 0 <= at < g.positions:
+        if g.positions == 0 and "at" not in q:
+            at = 0      # a lobby: no position yet, the answer says so
+        elif not 0 <= at < g.positions:
             return self._send(rq, 400, "text/plain; charset=utf-8", b"Bad position\n", head)
         if what == "":
             return self._send(rq, 200, "text/html; charset=utf-8", self._page(g), head)

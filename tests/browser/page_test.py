@@ -401,6 +401,33 @@ def test_busy_server():
         srv.stop()
 
 
+def test_lobby_then_start():
+    """A game with no position yet: no picture, no replay; its first position
+    arrives by the event stream."""
+    srv = MockServer().start()
+    try:
+        tok = "mockTokenLobby0123456789abcdef"
+        url = srv.add_game(tok, positions=0)
+        b = browser()
+        b.step("errors")
+        assert b.step("goto", url=url)["status"] == 200
+        b.wait("document.body.dataset.positions === '0' && !document.body.dataset.loading")
+        hidden = "({r: document.getElementById('replay').hidden," \
+            " p: document.querySelector('.pic').hidden})"
+        assert b.eval(hidden) == {"r": True, "p": True}
+        b.wait("document.querySelector('#players li') !== null")
+        srv.move(tok)
+        b.wait(settled(at=0, positions=1))
+        assert b.eval(hidden) == {"r": False, "p": False}
+        i = b.eval(INFO_JS)
+        assert i["img"]["ok"] and i["slider"]["max"] == 0, i
+        errs = b.step("errors")
+        # the picture without JS is asked for before the page knows better
+        assert all("board.png" in e and "404" in e for e in errs), errs
+    finally:
+        srv.stop()
+
+
 def main(argv):
     global SHOTS
     if "--shots" in argv:
