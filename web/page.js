@@ -260,7 +260,17 @@
 			latest = last;
 			controls(+el.pos.value);
 			mark();
+			peek();
 		}
+	}
+	/* a viewer replaying still hears whose turn it is now: the status line
+	 * follows the latest position, the position shown stays */
+	function peek() {
+		fetch(url(null), { cache: 'no-store', credentials: 'omit' }).then(function (r) {
+			return r.ok ? r.json() : null;
+		}).then(function (s) {
+			if (s && !isGone && s.at >= latest) el.status.textContent = s.status_text || '';
+		}).catch(function () {});
 	}
 
 	function goneNow() {

@@ -118,11 +118,13 @@ def step_to(b, at, what, keys=None, click=None):
     return i
 
 
-def check_page(b, url, make_move, revoke=None, shots=None, name="page", check_axe=True):
+def check_page(b, url, make_move, revoke=None, shots=None, name="page", check_axe=True,
+               live_status=None):
     """The page at url in browser b (a game of 3 positions or more).
     make_move() makes a move in the game (and returns once it is made; AI
     moves after it are fine: the page counts what it is told); revoke() takes the link away (None: not
-    checked).  Screenshots go to shots/<name>-<width>.png.  Returns the
+    checked).  live_status(), when given, is the game's status line now.
+    Screenshots go to shots/<name>-<width>.png.  Returns the
     timings (s) of its parts.  Raises AssertionError."""
     t = {}
     t0 = time.monotonic()
@@ -198,6 +200,10 @@ def check_page(b, url, make_move, revoke=None, shots=None, name="page", check_ax
     last = i["positions"] - 1
     assert i["at"] == 2 and i["slider"]["max"] == last and i["live"] == "0", i
     assert str(last - left) in i["news"], "the new moves told: %r" % i["news"]
+    if live_status:
+        # the status line tells the latest position's, the picture stays
+        b.wait("document.getElementById('status').textContent === %s" % json.dumps(
+            live_status()))
     i = step_to(b, last, "back to live", click="#tolive")
     assert i["live"] == "1" and not i["news"] and not i["tolive"], i
     t["replaying-move"] = time.monotonic() - t0
@@ -315,8 +321,10 @@ def test_page_mock():
             # the second time, as if an AI moved right after: two positions
             moves.append(srv.move(tok, n=len(moves) + 1))
 
+        g = srv.games[tok]
         t, shots = check_page(browser(), url, make_move, lambda: srv.revoke(tok),
-                              shots=SHOTS, name="mock")
+                              shots=SHOTS, name="mock",
+                              live_status=lambda: g.status_text(g.positions - 1))
         for s in shots:
             assert os.path.getsize(s) > 1000, s
         print("  parts (s): " + ", ".join("%s %.2f" % kv for kv in t.items()))
