@@ -129,14 +129,19 @@
 		}
 		el.logSec.hidden = logLen <= 0;
 	}
-	/* the line(s) that led to position n stand out; later lines are dimmed */
+	/* The line(s) that led to position n stand out; a move that no public
+	 * line tells (a card chosen face down) shows the last told before it.
+	 * Later lines are dimmed. */
 	function highlight(n) {
-		var first = null, items = el.log.children;
-		for (var i = 0; i < items.length; i++) {
-			var a = +items[i].getAttribute('data-at');
-			var cur = a === n;
-			items[i].className = cur ? 'cur' : a > n ? 'later' : '';
-			if (cur) {
+		var first = null, items = el.log.children, i, a, mark = -1;
+		for (i = 0; i < items.length; i++) {
+			a = +items[i].getAttribute('data-at');
+			if (a <= n && a > mark) mark = a;
+		}
+		for (i = 0; i < items.length; i++) {
+			a = +items[i].getAttribute('data-at');
+			items[i].className = a === mark ? 'cur' : a > n ? 'later' : '';
+			if (a === mark) {
 				items[i].setAttribute('aria-current', 'step');
 				if (!first) first = items[i];
 			} else {

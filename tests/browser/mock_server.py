@@ -93,6 +93,8 @@ class MockGame:
         lines = [{"at": 0, "text": f"{n} shows a card."} for n in NAMES]
         for n in range(1, self.positions):
             who = NAMES[(n - 1) % 3]
+            if n % 5 == 3:
+                continue    # a card chosen face down: no public line
             lines.append({"at": n, "text": f"{who} leads {ROLES[n % 6]}."})
             if n % 4 == 0:
                 lines.append({"at": n, "text": f"{who} takes a card from the pool."})

@@ -60,7 +60,7 @@ INFO_JS = """(() => {
     text: q('#text').textContent,
     log: box.children.length,
     cur: cur.map((li) => +li.dataset.at),
-    due: [...box.children].filter((li) => +li.dataset.at === +b.dataset.at).length,
+    ats: [...box.children].map((li) => +li.dataset.at),
     curVisible: cur.length ? vis(cur[0]) : null,
     slider: { value: +q('#pos').value, max: +q('#pos').max,
               valuetext: q('#pos').getAttribute('aria-valuetext') },
@@ -93,9 +93,14 @@ def settled(at=None, positions=None):
 
 
 def check_log(i, what):
-    """The log lines of the position shown, and only they, are highlighted."""
-    assert i["cur"] == [i["at"]] * i["due"], "%s: highlighted %s at %d" % (what, i["cur"], i["at"])
-    if i["due"]:
+    """The log lines that led to the position shown (those of the last
+    position at or before it that has lines), and only they, are
+    highlighted, and in the log's view."""
+    told = [a for a in i["ats"] if a <= i["at"]]
+    mark = max(told) if told else None
+    due = [a for a in i["ats"] if a == mark]
+    assert i["cur"] == due, "%s: highlighted %s at %d (%s due)" % (what, i["cur"], i["at"], due)
+    if due:
         assert i["curVisible"], "%s: the highlighted line is scrolled out of its box" % what
 
 
