@@ -126,13 +126,30 @@ def step_to(b, at, what, keys=None, click=None):
 def check_page(b, url, make_move, revoke=None, shots=None, name="page", check_axe=True,
                live_status=None):
     """The page at url in browser b (a game of 3 positions or more).
-    make_move() makes a move in the game (and returns once it is made; AI
-    moves after it are fine: the page counts what it is told); revoke() takes the link away (None: not
-    checked).  live_status(), when given, is the game's status line now.
-    Screenshots go to shots/<name>-<width>.png.  Returns the
-    timings (s) of its parts.  Raises AssertionError."""
+    make_move() makes a move in the game and returns once it is made (AI
+    moves after it are fine: the page counts what it is told); revoke()
+    takes the link away (None: not checked); live_status(), when given, is
+    the game's status line now.  Screenshots go to shots/<name>-<width>.png.
+    Returns (the timings in s of its parts, the screenshots' paths).
+    Raises AssertionError."""
     t = {}
-    t0 = time.monotonic()
+    for part, run in (
+            ("open", lambda: _open(b, url)),
+            ("live", lambda: _live(b, make_move)),
+            ("replay", lambda: _replay(b)),
+            ("replaying-move", lambda: _replaying_move(b, make_move, live_status)),
+            ("layout", lambda: _layout(b, shots, name, check_axe)),
+            ("nojs", lambda: _nojs(b, url)),
+            ("revoke", lambda: revoke and _revoke(b, url, revoke, check_axe))):
+        t0 = time.monotonic()
+        out = run()
+        t[part] = time.monotonic() - t0
+        if part == "layout":
+            shots_made = out
+    return t, shots_made
+
+
+def _open(b, url):
     b.step("media", features=[{"name": "prefers-reduced-motion", "value": "reduce"}])
     b.step("viewport", width=1280, height=900)
     b.step("errors")
@@ -153,24 +170,25 @@ def check_page(b, url, make_move, revoke=None, shots=None, name="page", check_ax
     assert i["log"] > 0, "the log is empty"
     assert i["replay"] and not i["tolive"] and not i["news"], i
     check_log(i, "the latest position")
-    t["open"] = time.monotonic() - t0
 
-    # a move: the page follows, without a reload
-    t0 = time.monotonic()
+
+def _live(b, make_move):
+    """A move: the page follows, without a reload."""
+    last = b.eval(INFO_JS)["positions"] - 1
     b.eval("window.__tabulaMarker = 'kept'")
     make_move()
     b.wait(settled() + " && +document.body.dataset.positions > %d && "
            "document.body.dataset.at === String(+document.body.dataset.positions - 1)"
            % (last + 1), timeout=10000)
     i = b.eval(INFO_JS)
-    last = i["positions"] - 1
     assert i["marker"] == "kept", "the page was reloaded"
-    assert i["slider"]["max"] == last and i["live"] == "1", i
+    assert i["slider"]["max"] == i["positions"] - 1 and i["live"] == "1", i
     check_log(i, "after a move")
-    t["live"] = time.monotonic() - t0
 
-    # the replay: keys, buttons, slider; the log's highlight follows
-    t0 = time.monotonic()
+
+def _replay(b):
+    """Keys, buttons, slider; the log's highlight follows."""
+    last = b.eval(INFO_JS)["positions"] - 1
     b.eval("document.activeElement && document.activeElement.blur()")
     i = step_to(b, last - 1, "ArrowLeft", keys="ArrowLeft")
     assert i["live"] == "0" and i["tolive"], "replaying, with a way back to live: %s" % i
@@ -191,13 +209,13 @@ def check_page(b, url, make_move, revoke=None, shots=None, name="page", check_ax
     step_to(b, 1, "the slider's ArrowRight", keys="ArrowRight")
     b.eval("(() => { const s = document.getElementById('pos'); s.value = 2;"
            " s.dispatchEvent(new Event('input', {bubbles: true})); })()")
-    i = step_to(b, 2, "the slider dragged")
+    step_to(b, 2, "the slider dragged")
     assert b.eval("window.__tabulaMarker") == "kept", "the replay reloaded the page"
-    t["replay"] = time.monotonic() - t0
 
-    # a move while replaying: the slider grows, the position stays
-    t0 = time.monotonic()
-    left = last
+
+def _replaying_move(b, make_move, live_status):
+    """A move while replaying: the slider grows, the position stays."""
+    left = last = b.eval(INFO_JS)["positions"] - 1
     make_move()
     b.wait("+document.body.dataset.positions > %d" % (last + 1), timeout=10000)
     b.wait("document.getElementById('news').textContent !== ''")
@@ -211,13 +229,13 @@ def check_page(b, url, make_move, revoke=None, shots=None, name="page", check_ax
             live_status()))
     i = step_to(b, last, "back to live", click="#tolive")
     assert i["live"] == "1" and not i["news"] and not i["tolive"], i
-    t["replaying-move"] = time.monotonic() - t0
 
-    # the layout at both widths; accessibility at both
-    t0 = time.monotonic()
-    shots_made = []
+
+def _layout(b, shots, name, check_axe):
+    """Both widths, accessibility at both, no console error."""
+    made = []
     if shots:
-        shots_made.append(b.step("screenshot", name="%s-1280" % name))
+        made.append(b.step("screenshot", name="%s-1280" % name))
     if check_axe:
         axe_report(b.step("axe"), "1280 px")
     b.step("viewport", width=360, height=740)
@@ -229,16 +247,17 @@ def check_page(b, url, make_move, revoke=None, shots=None, name="page", check_ax
     assert i["img"]["width"] <= 360, "the picture is wider than the phone: %s" % i["img"]
     check_log(i, "at 360 px")
     if shots:
-        shots_made.append(b.step("screenshot", name="%s-360" % name))
+        made.append(b.step("screenshot", name="%s-360" % name))
     if check_axe:
         axe_report(b.step("axe"), "360 px")
     b.step("viewport", width=1280, height=900)
-    t["layout"] = time.monotonic() - t0
     errs = b.step("errors")
     assert not errs, "console errors or CSP violations: %s" % errs
+    return made
 
-    # without JS: the server's own text
-    t0 = time.monotonic()
+
+def _nojs(b, url):
+    """Without JS: the server's own text."""
     b.step("js", enabled=False)
     try:
         r = b.step("goto", url=url)
@@ -250,24 +269,21 @@ def check_page(b, url, make_move, revoke=None, shots=None, name="page", check_ax
         assert nojs["t"].strip() and nojs["s"].strip() and nojs["x"].strip() and nojs["r"], nojs
     finally:
         b.step("js", enabled=True)
-    t["nojs"] = time.monotonic() - t0
 
-    # the link revoked: the open page says so, a new visit finds nothing
-    if revoke:
-        t0 = time.monotonic()
-        b.step("goto", url=url)
-        b.wait(settled())
-        revoke()
-        b.wait("document.body.dataset.gone === '1'", timeout=10000)
-        i = b.eval(INFO_JS)
-        assert i["goneText"].strip() and not i["replay"], i
-        if check_axe:
-            axe_report(b.step("axe"), "gone")
-        r = b.step("goto", url=url)
-        assert r["status"] == 404, "a revoked link: HTTP %s" % r["status"]
-        b.step("errors")
-        t["revoke"] = time.monotonic() - t0
-    return t, shots_made
+
+def _revoke(b, url, revoke, check_axe):
+    """The link revoked: the open page says so, a new visit finds nothing."""
+    b.step("goto", url=url)
+    b.wait(settled())
+    revoke()
+    b.wait("document.body.dataset.gone === '1'", timeout=10000)
+    i = b.eval(INFO_JS)
+    assert i["goneText"].strip() and not i["replay"], i
+    if check_axe:
+        axe_report(b.step("axe"), "gone")
+    r = b.step("goto", url=url)
+    assert r["status"] == 404, "a revoked link: HTTP %s" % r["status"]
+    b.step("errors")
 
 
 # --- against the mock
