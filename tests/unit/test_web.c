@@ -23,9 +23,19 @@
 #include <time.h>
 #include <zlib.h>
 
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#include <uv.h>
+
 #include "bot/core.h"
 #include "bot/roomset.h"
+#include "adapters/httpd.h"
 #include "bot/web.h"
+#include "bot/weblink.h"
 #include "paint/paint.h"
 #include "tests/support/capture.h"
 
@@ -766,6 +776,150 @@ static void test_moves_publish(void **state)
 	buf_release(&err);
 }
 
+/* ---- over HTTP ---- */
+
+struct http {
+	uv_loop_t loop;
+	struct httpd *srv;
+	int gone;
+};
+
+static double ms_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static int dial(struct http *h)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET };
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+	assert_true(fd >= 0);
+	a.sin_port = htons((uint16_t)httpd_port(h->srv));
+	a.sin_addr.s_addr = htonl(0x7f000001);
+	assert_int_equal(connect(fd, (struct sockaddr *)&a, sizeof(a)), 0);
+	assert_int_equal(fcntl(fd, F_SETFL, O_NONBLOCK), 0);
+	return fd;
+}
+
+/* Reads into out while the loop turns, until want is in it (when not
+ * NULL), the peer closes, or ms pass; 1 when the peer closed. */
+static int hear(struct http *h, int fd, struct buf *out, const char *want, int ms)
+{
+	double end = ms_now() + ms;
+	char b[65536];
+	ssize_t n;
+
+	while (ms_now() < end) {
+		uv_run(&h->loop, UV_RUN_NOWAIT);
+		n = read(fd, b, sizeof(b));
+		if (n > 0) {
+			buf_add(out, b, (size_t)n);
+			if (want && strstr(buf_str(out), want))
+				return 0;
+			continue;
+		}
+		if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK))
+			return 1;
+		usleep(300);
+	}
+	return 0;
+}
+
+static int http_get(struct http *h, const char *path, struct buf *out)
+{
+	char req[512];
+	int fd = dial(h), status = 0;
+	ssize_t n;
+
+	buf_reset(out);
+	n = snprintf(req, sizeof(req), "GET %s HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+		     path);
+	assert_int_equal(write(fd, req, (size_t)n), n);
+	assert_int_equal(hear(h, fd, out, NULL, 5000), 1);
+	close(fd);
+	sscanf(buf_str(out), "HTTP/1.1 %d", &status);
+	return status;
+}
+
+/* The routes on a real listener: the page, its JSON, a static file, and
+ * an event stream that hears a move made through the manager, then its
+ * end when the link is reset. */
+static void test_over_http(void **state)
+{
+	struct fixture *f = *state;
+	struct http h = { 0 };
+	struct buf err = BUF_INIT, out = BUF_INIT, ev = BUF_INIT;
+	char token[STORE_WEB_TOKEN_MAX], path[128], req[256];
+	struct session *s;
+	double end;
+	int fd;
+	ssize_t n;
+
+	assert_int_equal(uv_loop_init(&h.loop), 0);
+	h.srv = httpd_new(&h.loop, "127.0.0.1:0", 0, &h.gone, &err);
+	assert_non_null(h.srv);
+	assert_int_equal(web_attach(&f->web, h.srv, &err), 0);
+	assert_int_equal(weblink_set_base(&f->mgr, "http://127.0.0.1:1", &err), 0);
+
+	capture_cmd(f->cap, "r1", "ana", "game new fortuna");
+	capture_cmd(f->cap, "r1", "ana", "game addbot 2");
+	capture_cmd(f->cap, "r1", "ana", "game start");
+	s = session_mgr_find(&f->mgr, "console", "r1", &err);
+	assert_non_null(s);
+	assert_int_equal(store_web_get(f->store, s->rec.id, token, sizeof(token), &err), 0);
+	assert_true(strlen(token) >= WEB_TOKEN_MIN);
+
+	snprintf(path, sizeof(path), "/g/%s", token);
+	assert_int_equal(http_get(&h, path, &out), 200);
+	assert_non_null(strstr(buf_str(&out), "content-type: text/html; charset=utf-8\r\n"));
+	assert_non_null(strstr(buf_str(&out), "cache-control: no-store\r\n"));
+	assert_non_null(strstr(buf_str(&out), "x-robots-tag: noindex"));
+	snprintf(path, sizeof(path), "/g/%s/state.json?at=0", token);
+	assert_int_equal(http_get(&h, path, &out), 200);
+	assert_non_null(strstr(buf_str(&out), "\"at\":0,"));
+	snprintf(path, sizeof(path), "/g/%s/state.json?at=zz", token);
+	assert_int_equal(http_get(&h, path, &out), 400);
+	assert_int_equal(http_get(&h, "/g/AAAAAAAAAAAAAAAAAAAAAAAAAA/state.json", &out), 404);
+	assert_int_equal(http_get(&h, "/static/page.css", &out), 200);
+	assert_non_null(strstr(buf_str(&out), "cache-control: public, max-age=3600\r\n"));
+	assert_int_equal(http_get(&h, "/static/page.html", &out), 404);
+
+	/* a viewer's stream: a move reaches it, then the reset ends it */
+	fd = dial(&h);
+	n = snprintf(req, sizeof(req), "GET /g/%s/events HTTP/1.1\r\nHost: x\r\n\r\n", token);
+	assert_int_equal(write(fd, req, (size_t)n), n);
+	assert_int_equal(hear(&h, fd, &ev, "retry: 5000\n\n", 3000), 0);
+	assert_non_null(strstr(buf_str(&ev), "content-type: text/event-stream"));
+	capture_cmd(f->cap, "r1", "ana", "play 1");
+	s = session_mgr_find(&f->mgr, "console", "r1", &err);
+	snprintf(req, sizeof(req), "event: move\ndata: {\"positions\":%lld}\n\n",
+		 (long long)s->last_seq + 1);
+	assert_int_equal(hear(&h, fd, &ev, req, 3000), 0);
+	capture_cmd(f->cap, "r1", "ana", "game web reset");
+	assert_int_equal(hear(&h, fd, &ev, "event: gone\ndata: {}\n\n", 3000), 0);
+	assert_int_equal(hear(&h, fd, &ev, NULL, 3000), 1);	/* and the stream ends */
+	close(fd);
+	snprintf(path, sizeof(path), "/g/%s", token);
+	assert_int_equal(http_get(&h, path, &out), 404);	/* the old link */
+
+	f->web.publish = NULL;	/* the server goes first */
+	f->web.close_topic = NULL;
+	httpd_free(h.srv);
+	end = ms_now() + 5000;
+	while (!h.gone && ms_now() < end)
+		uv_run(&h.loop, UV_RUN_NOWAIT);
+	assert_true(h.gone);
+	uv_run(&h.loop, UV_RUN_NOWAIT);
+	assert_int_equal(uv_loop_close(&h.loop), 0);
+	buf_release(&err);
+	buf_release(&out);
+	buf_release(&ev);
+}
+
 /* ---- the secrets scan ---- */
 
 /* Whether some secret of the position shows somewhere a seat may see it:
@@ -903,6 +1057,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_live_extends, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_at_and_not_found, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_moves_publish, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_over_http, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_secrets_scan_all_games, setup, teardown),
 	};
 
