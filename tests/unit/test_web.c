@@ -623,6 +623,41 @@ static void test_live_extends(void **state)
 	table_free(&t);
 }
 
+/* The game's status and the line of its last position: paused, then
+ * abandoned; an earlier position still says who was to play. */
+static void test_status(void **state)
+{
+	struct fixture *f = *state;
+	struct room_settings rs;
+	struct table t;
+	json_t *j;
+	int i;
+
+	table_open(f, &t, "gtr", 3, 4, LOC_ES);
+	for (i = 0; i < 5; i++)
+		table_step(f, &t);
+	roomset_read(&t.rec, &rs);
+	rs.paused = 1;
+	roomset_write(&t.rec, &rs);
+	table_commit(f, &t, NULL);
+	j = ask_json(f, &t, -1);
+	assert_string_equal(json_string_value(json_object_get(j, "status")), "paused");
+	assert_string_equal(json_string_value(json_object_get(j, "status_text")), "En pausa");
+	json_decref(j);
+	t.rec.status = SESSION_ABORTED;
+	table_commit(f, &t, NULL);
+	j = ask_json(f, &t, -1);
+	assert_string_equal(json_string_value(json_object_get(j, "status")), "abandoned");
+	assert_string_equal(json_string_value(json_object_get(j, "status_text")),
+			    "Partida abandonada");
+	assert_int_equal(json_integer_value(json_object_get(j, "positions")), 6);
+	json_decref(j);
+	j = ask_json(f, &t, 2);
+	assert_non_null(strstr(json_string_value(json_object_get(j, "status_text")), "Esperando a "));
+	json_decref(j);
+	table_free(&t);
+}
+
 /* ---- bad requests ---- */
 
 static void test_bad_at_and_not_found(void **state)
@@ -1055,6 +1090,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_view_positions, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_live_extends, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_status, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_at_and_not_found, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_moves_publish, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_over_http, setup, teardown),
