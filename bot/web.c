@@ -247,7 +247,6 @@ static void board_png(struct web *w, const struct session_rec *rec, long at,
 		w->stats.paints++;
 	}
 	out->type = "image/png";
-	buf_init(&out->body, g->png_len + 1);
 	buf_add(&out->body, g->png, g->png_len);
 out:
 	buf_release(&err);
