@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "adapters/httpd.h"
 #include "bot/core.h"
@@ -204,6 +205,24 @@ static void page_html(const json_t *view, const char *base, struct web_answer *o
 	buf_addstr(&out->body, p);
 }
 
+/* Whether one more picture may be painted on the loop now. */
+static int paint_allowed(struct web *w)
+{
+	int64_t now = w->now_ms(w->now_ctx);
+
+	if (w->paint_ms && now > w->paint_ms)
+		w->paint_tokens += (double)(now - w->paint_ms) * WEB_PAINTS_PER_S / 1000.0;
+	if (w->paint_tokens > WEB_PAINTS_BURST)
+		w->paint_tokens = WEB_PAINTS_BURST;
+	w->paint_ms = now;
+	if (w->paint_tokens < 1) {
+		w->stats.paints_refused++;
+		return 0;
+	}
+	w->paint_tokens -= 1;
+	return 1;
+}
+
 /* board.png of position at (-1: the latest); the last one painted is
  * kept. */
 static void board_png(struct web *w, const struct session_rec *rec, long at,
@@ -227,6 +246,9 @@ static void board_png(struct web *w, const struct session_rec *rec, long at,
 	}
 	if (g->png && g->png_at == at) {
 		w->stats.paint_hits++;
+	} else if (!paint_allowed(w)) {
+		answer_text(out, 503, "Busy painting other boards; try again in a moment.\n");
+		goto out;
 	} else {
 		scene_init(&sc);
 		memset(&im, 0, sizeof(im));
@@ -457,10 +479,20 @@ static void page_taken_away(void *ctx, const struct session *s)
 	web_gone(ctx, s->rec.id);
 }
 
+static int64_t monotonic_ms(void *ctx)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
 void web_init(struct web *w, struct session_mgr *m)
 {
 	memset(w, 0, sizeof(*w));
 	w->m = m;
+	w->now_ms = monotonic_ms;
+	w->paint_tokens = WEB_PAINTS_BURST;
 	m->web = w;
 	m->web_gone = page_taken_away;
 	m->web_gone_ctx = m;

@@ -47,6 +47,11 @@
 #define WEB_TOKEN_MAX 63
 /* an answer's Cache-Control for the static files */
 #define WEB_STATIC_MAX_AGE 3600
+/* Pictures painted on the loop for the pages (a board is 15-30 ms of
+ * CPU): at most WEB_PAINTS_BURST at once, then WEB_PAINTS_PER_S a second
+ * for all viewers together; beyond it 503 (the page asks again). */
+#define WEB_PAINTS_BURST 8
+#define WEB_PAINTS_PER_S 8
 
 struct httpd;
 struct change;
@@ -67,7 +72,7 @@ struct web_stats {
 	unsigned long replays;		/* games rebuilt from their first move */
 	unsigned long extended;		/* cached games stepped on by new moves */
 	unsigned long steps;		/* apply() calls to reach a position */
-	unsigned long paints, paint_hits;
+	unsigned long paints, paint_hits, paints_refused;
 	unsigned long published, closed;
 };
 
@@ -84,6 +89,12 @@ struct web {
 	struct web_game *games[WEB_CACHE_GAMES];	/* owned, NULL: free */
 	uint64_t clock;			/* the cache's use counter */
 	char topic[32];			/* an answer's stream, until httpd copies it */
+	/* the paint budget (WEB_PAINTS_*): tokens left, refilled by the
+	 * monotonic clock now_ms (tests set their own) */
+	double paint_tokens;
+	int64_t paint_ms;
+	int64_t (*now_ms)(void *ctx);
+	void *now_ctx;
 	struct web_stats stats;
 };
 

@@ -49,6 +49,8 @@ struct fixture {
 	struct web web;
 	struct capture_adapter *cap;
 	struct buf events;		/* "topic|text" of each publish */
+	int64_t ms;			/* the paint budget's clock */
+	int frozen;			/* 0: a second passes at each look */
 	struct buf closed;		/* "topic|text" of each close */
 };
 
@@ -65,6 +67,15 @@ static void fake_close(void *ctx, const char *topic, const char *text)
 	struct fixture *f = ctx;
 
 	buf_printf(&f->closed, "%s|%s", topic, text ? text : "");
+}
+
+static int64_t fake_ms(void *ctx)
+{
+	struct fixture *f = ctx;
+
+	if (!f->frozen)
+		f->ms += 1000;
+	return f->ms;
 }
 
 static void on_command(void *ctx, struct adapter *a, const struct command *cmd)
@@ -89,6 +100,9 @@ static int setup(void **state)
 	f->web.publish = fake_publish;
 	f->web.close_topic = fake_close;
 	f->web.pub_ctx = f;
+	f->web.now_ms = fake_ms;
+	f->web.now_ctx = f;
+	f->ms = 1000;
 	f->cap = capture_new("console");
 	f->cap->base.on_command = on_command;
 	f->cap->base.on_sent = on_sent;
@@ -658,6 +672,39 @@ static void test_status(void **state)
 	table_free(&t);
 }
 
+/* Pictures painted on the loop have a budget for all viewers together:
+ * beyond it 503, a kept picture still served, the budget refilled with
+ * time. */
+static void test_paint_budget(void **state)
+{
+	struct fixture *f = *state;
+	struct web_answer a;
+	struct table t;
+	char q[32];
+	int i;
+
+	web_answer_init(&a);
+	table_open(f, &t, "fortuna", 2, 6, LOC_EN);
+	for (i = 0; i < 12; i++)
+		table_step(f, &t);
+	f->frozen = 1;
+	for (i = 0; i < WEB_PAINTS_BURST; i++) {
+		snprintf(q, sizeof(q), "at=%d", i);
+		assert_int_equal(ask(f, t.token, "board.png", q, &a), 200);
+	}
+	assert_int_equal(ask(f, t.token, "board.png", "at=9", &a), 503);
+	assert_int_equal(f->web.stats.paints_refused, 1);
+	snprintf(q, sizeof(q), "at=%d", WEB_PAINTS_BURST - 1);
+	assert_int_equal(ask(f, t.token, "board.png", q, &a), 200);	/* kept */
+	assert_int_equal(ask(f, t.token, "state.json", "at=9", &a), 200);	/* no picture */
+	f->ms += 1000 / WEB_PAINTS_PER_S + 1;
+	assert_int_equal(ask(f, t.token, "board.png", "at=9", &a), 200);
+	assert_int_equal(ask(f, t.token, "board.png", "at=10", &a), 503);
+	assert_int_equal(f->web.stats.paints, WEB_PAINTS_BURST + 1);
+	web_answer_release(&a);
+	table_free(&t);
+}
+
 /* ---- bad requests ---- */
 
 static void test_bad_at_and_not_found(void **state)
@@ -1091,6 +1138,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_view_positions, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_live_extends, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_status, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_paint_budget, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_at_and_not_found, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_moves_publish, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_over_http, setup, teardown),
