@@ -460,13 +460,18 @@ static void paint_run(void *job)
 
 static void paint_after(void *ctx, void *job)
 {
+	struct paint_job *pj = job;
+
 	if (stopping) {
 		/* its message stays in the outbox, unconfirmed: the next start
 		 * sends its text again (deduplicated) and paints it again */
 		paint_job_free(job);
 		return;
 	}
-	session_mgr_paint_done(ctx, job);
+	if (pj->done)		/* a game page's picture (bot/web.c) */
+		pj->done(pj->done_ctx, pj);
+	else
+		session_mgr_paint_done(ctx, job);
 }
 
 static void paint_discard(void *job)
@@ -1012,6 +1017,8 @@ static void start_ops_listener(struct run *r)
 		log_err("web: %s", buf_str(&r->err));
 		r->rc = EXIT_USAGE;
 	}
+	r->web.paint = r->mgr->paint;	/* the painters' pool, when there is one */
+	r->web.paint_ctx = r->mgr->paint_ctx;
 }
 
 static void run_loop(struct run *r)

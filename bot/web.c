@@ -14,6 +14,7 @@
 
 #include "adapters/httpd.h"
 #include "bot/core.h"
+#include "bot/paintjob.h"
 #include "bot/roomset.h"
 #include "paint/paint.h"
 #include "util/logging.h"
@@ -377,13 +378,79 @@ void web_gone(struct session_mgr *m, int64_t session)
 	w->stats.closed++;
 }
 
+/* A picture painted off the loop is back: kept as g's latest when the
+ * session has not changed since. */
+static void prepaint_done(void *ctx, struct paint_job *job)
+{
+	struct web *w = ctx;
+	struct web_prepaint *p = job->owner;
+	struct web_game *g = webview_cached(w, p->session);
+
+	if (g && g->gen == p->gen && !job->failed) {
+		free(g->png);
+		g->png = job->im.png;	/* taken */
+		g->png_len = job->im.len;
+		g->png_at = p->at;
+		job->im.png = NULL;
+		w->stats.prepaints_kept++;
+	}
+	p->session = 0;
+	paint_job_free(job);
+}
+
+/* The new latest picture of c's game (position at), painted off the loop
+ * for its viewers. */
+static void prepaint(struct web *w, const struct change *c, struct web_game *g, long at)
+{
+	const char *names[GAME_MAX_SEATS];
+	struct game_view v;
+	struct web_prepaint *p = NULL;
+	struct paint_job *job;
+	struct scene sc;
+	size_t i;
+	int k;
+
+	if (!w->paint || !c->s->ops || !c->s->ops->scene)
+		return;
+	for (i = 0; i < WEB_PREPAINTS && !p; i++)
+		if (!w->prepaint[i].session)
+			p = &w->prepaint[i];
+	if (!p)
+		return;		/* busy: painted when asked for */
+	for (k = 0; k < GAME_MAX_SEATS; k++)
+		names[k] = k < c->rec.nseats ? c->rec.seats[k].name : NULL;
+	v.loc = g->loc;
+	v.nseats = c->rec.nseats;
+	v.names = names;
+	scene_init(&sc);
+	if (c->s->ops->scene(c->st, -1, &v, &sc)) {
+		scene_release(&sc);
+		return;
+	}
+	job = paint_job_new((uint64_t)c->rec.id, &sc);
+	p->session = c->rec.id;
+	p->at = at;
+	p->gen = g->gen;
+	job->owner = p;
+	job->done = prepaint_done;
+	job->done_ctx = w;
+	if (w->paint(w->paint_ctx, job)) {
+		p->session = 0;
+		paint_job_free(job);
+		return;
+	}
+	w->stats.prepaints++;
+}
+
 void web_committed(struct session_mgr *m, const struct change *c)
 {
 	struct web *w = m->web;
 	const struct session_rec *old = &c->s->rec;
 	struct room_settings a, b;
+	struct web_game *g;
 	char topic[32], ev[96];
 	int64_t last;
+	size_t viewers;
 	int n;
 
 	if (!w || !c->rec.id || c->rec.status == SESSION_LOBBY)
@@ -400,14 +467,19 @@ void web_committed(struct session_mgr *m, const struct change *c)
 	if (!c->nactions && !c->truncate && old->id == c->rec.id && old->status == c->rec.status &&
 	    a.paused == b.paused)
 		return;
+	g = webview_cached(w, c->rec.id);
+	if (g)
+		g->gen++;	/* a picture painted before this commit is not kept */
 	if (!w->publish)
 		return;
 	last = (c->truncate ? c->truncate_after : c->s->last_seq) + (int64_t)c->nactions;
 	topic_of(c->rec.id, topic);
 	n = snprintf(ev, sizeof(ev), "event: move\ndata: {\"positions\":%lld}\n\n",
 		     (long long)last + 1);
-	w->publish(w->pub_ctx, topic, ev, (size_t)n);
+	viewers = w->publish(w->pub_ctx, topic, ev, (size_t)n);
 	w->stats.published++;
+	if (viewers && g && c->st && (c->nactions || c->truncate))
+		prepaint(w, c, g, (long)last);
 }
 
 /* ---- on the HTTP server ---- */

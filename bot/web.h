@@ -52,10 +52,13 @@
  * for all viewers together; beyond it 503 (the page asks again). */
 #define WEB_PAINTS_BURST 8
 #define WEB_PAINTS_PER_S 8
+/* latest pictures being painted off the loop at once */
+#define WEB_PREPAINTS 16
 
 struct httpd;
 struct change;
 struct web_game;
+struct paint_job;
 
 /* One file of web/, embedded by the build ($(O)/gen/web_assets.c). */
 struct web_asset {
@@ -73,6 +76,7 @@ struct web_stats {
 	unsigned long extended;		/* cached games stepped on by new moves */
 	unsigned long steps;		/* apply() calls to reach a position */
 	unsigned long paints, paint_hits, paints_refused;
+	unsigned long prepaints, prepaints_kept;	/* latest pictures off the loop */
 	unsigned long published, closed;
 };
 
@@ -95,6 +99,20 @@ struct web {
 	int64_t paint_ms;
 	int64_t (*now_ms)(void *ctx);
 	void *now_ctx;
+	/*
+	 * Painting off the loop (main: the painters' pool, bot/workers.h):
+	 * after a move that someone watches, the new latest picture is
+	 * painted there and kept, so that the viewers' board.png is ready.
+	 * NULL: it is painted on the loop when first asked for.  paint
+	 * returns 0 (the job comes back through job->done), or -1.
+	 */
+	int (*paint)(void *ctx, struct paint_job *job);
+	void *paint_ctx;
+	struct web_prepaint {
+		int64_t session;	/* 0: a free slot */
+		long at;
+		uint64_t gen;
+	} prepaint[WEB_PREPAINTS];
 	struct web_stats stats;
 };
 

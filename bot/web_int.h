@@ -42,12 +42,15 @@ struct web_game {
 	size_t png_len;
 	long png_at;
 	uint64_t used;
+	uint64_t gen;			/* bumped by every commit of the session */
 };
 
 /* The cached game of rec (read from the store just now), brought up to
  * rec's version; NULL + err when it cannot be shown.  Owned by the cache
  * (w->games), valid until the next call. */
 struct web_game *webview_game(struct web *w, const struct session_rec *rec, struct buf *err);
+/* The cached game of session id, or NULL (nothing is read or made). */
+struct web_game *webview_cached(struct web *w, int64_t id);
 /* The number of positions of g's game (0: a lobby). */
 long webview_positions(const struct web_game *g);
 /* Frees g; webview_drop frees the cached game of session id, if any. */

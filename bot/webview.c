@@ -245,6 +245,16 @@ static struct web_game *cache_get(struct web *w, int64_t id)
 	return *slot;
 }
 
+struct web_game *webview_cached(struct web *w, int64_t id)
+{
+	size_t i;
+
+	for (i = 0; i < WEB_CACHE_GAMES; i++)
+		if (w->games[i] && w->games[i]->id == id)
+			return w->games[i];
+	return NULL;
+}
+
 void webview_drop(struct web *w, int64_t id)
 {
 	size_t i;

@@ -32,6 +32,7 @@
 #include <uv.h>
 
 #include "bot/core.h"
+#include "bot/paintjob.h"
 #include "bot/roomset.h"
 #include "adapters/httpd.h"
 #include "bot/web.h"
@@ -50,6 +51,8 @@ struct fixture {
 	struct capture_adapter *cap;
 	struct buf events;		/* "topic|text" of each publish */
 	int64_t ms;			/* the paint budget's clock */
+	struct paint_job *jobs[8];	/* handed to "the painters" */
+	int njobs;
 	int frozen;			/* 0: a second passes at each look */
 	struct buf closed;		/* "topic|text" of each close */
 };
@@ -76,6 +79,24 @@ static int64_t fake_ms(void *ctx)
 	if (!f->frozen)
 		f->ms += 1000;
 	return f->ms;
+}
+
+static int take_job(void *ctx, struct paint_job *job)
+{
+	struct fixture *f = ctx;
+
+	if (f->njobs == 8)
+		return -1;
+	f->jobs[f->njobs++] = job;
+	return 0;
+}
+
+/* The painters' side of job k: painted, then back on "the loop". */
+static void run_job(struct fixture *f, int k)
+{
+	paint_job_run(f->jobs[k]);
+	f->jobs[k]->done(f->jobs[k]->done_ctx, f->jobs[k]);
+	f->jobs[k] = NULL;
 }
 
 static void on_command(void *ctx, struct adapter *a, const struct command *cmd)
@@ -705,6 +726,51 @@ static void test_paint_budget(void **state)
 	table_free(&t);
 }
 
+/* A move that someone watches has its new latest picture painted off the
+ * loop and kept: the viewers' board.png paints nothing on the loop; a
+ * picture overtaken by a newer commit is not kept. */
+static void test_prepaint(void **state)
+{
+	struct fixture *f = *state;
+	struct web_answer a;
+	struct buf err = BUF_INIT;
+	char token[STORE_WEB_TOKEN_MAX];
+	struct session *s;
+
+	web_answer_init(&a);
+	f->web.paint = take_job;
+	f->web.paint_ctx = f;
+	capture_cmd(f->cap, "r1", "ana", "game new fortuna");
+	capture_cmd(f->cap, "r1", "ana", "game addbot 2");
+	capture_cmd(f->cap, "r1", "ana", "game start");
+	s = session_mgr_find(&f->mgr, "console", "r1", &err);
+	assert_int_equal(store_web_reset(f->store, s->rec.id, token, sizeof(token), &err), 0);
+	assert_int_equal(f->njobs, 0);
+	assert_int_equal(ask(f, token, "state.json", "", &a), 200);	/* a viewer */
+
+	capture_cmd(f->cap, "r1", "ana", "play 1");
+	assert_int_equal(f->njobs, 1);
+	run_job(f, 0);
+	assert_int_equal(f->web.stats.prepaints_kept, 1);
+	assert_int_equal(ask(f, token, "board.png", "", &a), 200);
+	assert_memory_equal(buf_str(&a.body), "\x89PNG", 4);
+	assert_int_equal(f->web.stats.paints, 0);
+	assert_int_equal(f->web.stats.paint_hits, 1);
+
+	/* two moves, their pictures back in the wrong order: the newer kept */
+	capture_cmd(f->cap, "r1", "ana", "play 1");
+	capture_cmd(f->cap, "r1", "ana", "play 1");
+	assert_int_equal(f->njobs, 3);
+	run_job(f, 2);
+	run_job(f, 1);
+	assert_int_equal(f->web.stats.prepaints_kept, 2);
+	assert_int_equal(ask(f, token, "board.png", "", &a), 200);
+	assert_int_equal(f->web.stats.paints, 0);
+	assert_int_equal(f->web.stats.paint_hits, 2);
+	web_answer_release(&a);
+	buf_release(&err);
+}
+
 /* ---- bad requests ---- */
 
 static void test_bad_at_and_not_found(void **state)
@@ -1139,6 +1205,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_live_extends, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_status, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_paint_budget, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_prepaint, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_at_and_not_found, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_moves_publish, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_over_http, setup, teardown),
