@@ -229,6 +229,7 @@ static int paint_allowed(struct web *w)
 static void board_png(struct web *w, const struct session_rec *rec, long at,
 		      struct web_answer *out)
 {
+	const struct web_pic *pic;
 	struct web_game *g;
 	struct scene sc;
 	struct paint_image im;
@@ -245,7 +246,7 @@ static void board_png(struct web *w, const struct session_rec *rec, long at,
 		bad_at(out, webview_positions(g));
 		goto out;
 	}
-	if (g->png && g->png_at == at) {
+	if ((pic = webview_pic_get(w, g, at))) {
 		w->stats.paint_hits++;
 	} else if (!paint_allowed(w)) {
 		answer_text(out, 503, "Busy painting other boards; try again in a moment.\n");
@@ -261,16 +262,14 @@ static void board_png(struct web *w, const struct session_rec *rec, long at,
 			goto out;
 		}
 		scene_release(&sc);
-		free(g->png);
-		g->png = im.png;	/* taken */
-		g->png_len = im.len;
-		g->png_at = at;
+		webview_pic_put(w, g, at, im.png, im.len);	/* taken */
 		im.png = NULL;
+		pic = webview_pic_get(w, g, at);
 		paint_image_release(&im);
 		w->stats.paints++;
 	}
 	out->type = "image/png";
-	buf_add(&out->body, g->png, g->png_len);
+	buf_add(&out->body, pic->png, pic->len);
 out:
 	buf_release(&err);
 }
@@ -387,10 +386,7 @@ static void prepaint_done(void *ctx, struct paint_job *job)
 	struct web_game *g = webview_cached(w, p->session);
 
 	if (g && g->gen == p->gen && !job->failed) {
-		free(g->png);
-		g->png = job->im.png;	/* taken */
-		g->png_len = job->im.len;
-		g->png_at = p->at;
+		webview_pic_put(w, g, p->at, job->im.png, job->im.len);	/* taken */
 		job->im.png = NULL;
 		w->stats.prepaints_kept++;
 	}

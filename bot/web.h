@@ -49,9 +49,12 @@
 #define WEB_STATIC_MAX_AGE 3600
 /* Pictures painted on the loop for the pages (a board is 15-30 ms of
  * CPU): at most WEB_PAINTS_BURST at once, then WEB_PAINTS_PER_S a second
- * for all viewers together; beyond it 503 (the page asks again). */
-#define WEB_PAINTS_BURST 8
-#define WEB_PAINTS_PER_S 8
+ * for all viewers together (a quarter of the loop at most); beyond it
+ * 503 (the page asks again). */
+#define WEB_PAINTS_BURST 16
+#define WEB_PAINTS_PER_S 10
+/* pictures kept per session (the latest, and a replay's back and forth) */
+#define WEB_PICS 4
 /* latest pictures being painted off the loop at once */
 #define WEB_PREPAINTS 16
 

@@ -37,10 +37,13 @@ struct web_game {
 	long log_at;			/* the position lines written now lead to */
 	json_t *log_json;		/* the log as state.json says it, or NULL */
 	char *log_text;			/* log_json as JSON text, or NULL */
-	/* the last picture painted */
-	unsigned char *png;
-	size_t png_len;
-	long png_at;
+	/* the pictures painted last (webview_pic_*) */
+	struct web_pic {
+		unsigned char *png;	/* NULL: a free slot */
+		size_t len;
+		long at;
+		uint64_t used;
+	} pics[WEB_PICS];
 	uint64_t used;
 	uint64_t gen;			/* bumped by every commit of the session */
 };
@@ -49,6 +52,10 @@ struct web_game {
  * rec's version; NULL + err when it cannot be shown.  Owned by the cache
  * (w->games), valid until the next call. */
 struct web_game *webview_game(struct web *w, const struct session_rec *rec, struct buf *err);
+/* g's picture of position at, or NULL; keeping png (taken) as the
+ * picture of position at, in place of the least recently used. */
+const struct web_pic *webview_pic_get(struct web *w, struct web_game *g, long at);
+void webview_pic_put(struct web *w, struct web_game *g, long at, unsigned char *png, size_t len);
 /* The cached game of session id, or NULL (nothing is read or made). */
 struct web_game *webview_cached(struct web *w, int64_t id);
 /* The number of positions of g's game (0: a lobby). */

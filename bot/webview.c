@@ -60,10 +60,10 @@ static void game_forget_moves(struct web_game *g)
 	g->work_at = -1;
 	g->broken = 0;
 	g->lobby = 0;
-	free(g->png);
-	g->png = NULL;
-	g->png_len = 0;
-	g->png_at = -1;
+	for (i = 0; i < WEB_PICS; i++) {
+		free(g->pics[i].png);
+		g->pics[i].png = NULL;
+	}
 }
 
 void webview_free(struct web_game *g)
@@ -240,9 +240,43 @@ static struct web_game *cache_get(struct web *w, int64_t id)
 	(*slot)->id = id;
 	(*slot)->version = -1;
 	(*slot)->work_at = -1;
-	(*slot)->png_at = -1;
 	session_rec_init(&(*slot)->rec);
 	return *slot;
+}
+
+const struct web_pic *webview_pic_get(struct web *w, struct web_game *g, long at)
+{
+	size_t i;
+
+	for (i = 0; i < WEB_PICS; i++)
+		if (g->pics[i].png && g->pics[i].at == at) {
+			g->pics[i].used = ++w->clock;
+			return &g->pics[i];
+		}
+	return NULL;
+}
+
+void webview_pic_put(struct web *w, struct web_game *g, long at, unsigned char *png, size_t len)
+{
+	struct web_pic *p = NULL, *q;
+	size_t i;
+
+	/* the same position's slot, else a free one, else the least
+	 * recently used */
+	for (i = 0; i < WEB_PICS; i++) {
+		q = &g->pics[i];
+		if (q->png && q->at == at) {
+			p = q;
+			break;
+		}
+		if (!p || (p->png && (!q->png || q->used < p->used)))
+			p = q;
+	}
+	free(p->png);
+	p->png = png;
+	p->len = len;
+	p->at = at;
+	p->used = ++w->clock;
 }
 
 struct web_game *webview_cached(struct web *w, int64_t id)

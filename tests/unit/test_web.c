@@ -706,22 +706,31 @@ static void test_paint_budget(void **state)
 
 	web_answer_init(&a);
 	table_open(f, &t, "fortuna", 2, 6, LOC_EN);
-	for (i = 0; i < 12; i++)
+	for (i = 0; i < WEB_PAINTS_BURST + 10; i++)
 		table_step(f, &t);
+	assert_true(t.npos > WEB_PAINTS_BURST + 4);
 	f->frozen = 1;
 	for (i = 0; i < WEB_PAINTS_BURST; i++) {
 		snprintf(q, sizeof(q), "at=%d", i);
 		assert_int_equal(ask(f, t.token, "board.png", q, &a), 200);
 	}
-	assert_int_equal(ask(f, t.token, "board.png", "at=9", &a), 503);
+	snprintf(q, sizeof(q), "at=%d", WEB_PAINTS_BURST);
+	assert_int_equal(ask(f, t.token, "board.png", q, &a), 503);
 	assert_int_equal(f->web.stats.paints_refused, 1);
-	snprintf(q, sizeof(q), "at=%d", WEB_PAINTS_BURST - 1);
-	assert_int_equal(ask(f, t.token, "board.png", q, &a), 200);	/* kept */
-	assert_int_equal(ask(f, t.token, "state.json", "at=9", &a), 200);	/* no picture */
+	/* the last WEB_PICS painted are kept, the older ones are not */
+	for (i = WEB_PAINTS_BURST - WEB_PICS; i < WEB_PAINTS_BURST; i++) {
+		snprintf(q, sizeof(q), "at=%d", i);
+		assert_int_equal(ask(f, t.token, "board.png", q, &a), 200);
+	}
+	assert_int_equal(ask(f, t.token, "board.png", "at=0", &a), 503);
+	snprintf(q, sizeof(q), "at=%d", WEB_PAINTS_BURST);
+	assert_int_equal(ask(f, t.token, "state.json", q, &a), 200);	/* no picture */
 	f->ms += 1000 / WEB_PAINTS_PER_S + 1;
-	assert_int_equal(ask(f, t.token, "board.png", "at=9", &a), 200);
-	assert_int_equal(ask(f, t.token, "board.png", "at=10", &a), 503);
+	assert_int_equal(ask(f, t.token, "board.png", q, &a), 200);
+	snprintf(q, sizeof(q), "at=%d", WEB_PAINTS_BURST + 1);
+	assert_int_equal(ask(f, t.token, "board.png", q, &a), 503);
 	assert_int_equal(f->web.stats.paints, WEB_PAINTS_BURST + 1);
+	assert_int_equal(f->web.stats.paint_hits, WEB_PICS);
 	web_answer_release(&a);
 	table_free(&t);
 }
