@@ -16,6 +16,8 @@ import subprocess
 HERE = os.path.dirname(os.path.abspath(__file__))
 DRIVER = os.path.join(HERE, "web_page.mjs")
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+# a loaded machine (CI under sanitizers) waits longer, as the other tests do
+SLOW = float(os.environ.get("TABULA_TEST_SLOW") or 1)
 
 
 class StepFailed(AssertionError):
@@ -63,7 +65,7 @@ class Browser:
         return self.step("eval", js=js)
 
     def wait(self, js, timeout=5000):
-        return self.step("wait", js=js, timeout=timeout)
+        return self.step("wait", js=js, timeout=int(timeout * SLOW))
 
     def close(self):
         if self.proc.poll() is None:

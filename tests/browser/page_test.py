@@ -17,8 +17,11 @@ violation at both widths; no console error or CSP violation; the page
 without JS (title, status, text board); a revoked link: "no longer
 available" on the open page, 404 for a new visit.
 
-usage: page_test.py [--shots DIR] [test-name ...]
-Screenshots go under DIR (default: build/browser-shots).
+usage: page_test.py [--shots DIR] [--bot ./tabula] [test-name ...]
+Screenshots go under DIR (default: build/browser-shots).  With --bot, also
+test_page_bot: the same check_page against the real bot on the console
+(its posted link, `play 1` as the move, `game web reset` as the revoke),
+for every game.
 """
 import json
 import os
@@ -457,11 +460,118 @@ def test_lobby_then_start():
         srv.stop()
 
 
+class ConsoleBot:
+    """The real bot on the console, its page served on loopback: the link
+    is the one it posts ("Watch and replay: <url>"), a move is `play 1` of
+    the one human (then the AI's moves), a revoke is `game web reset`."""
+
+    LINK_RE = re.compile(r"^\[room\] Watch and replay: (\S+)$")
+
+    def __init__(self, binary, game="gtr", workdir=None):
+        import socket
+        import subprocess
+        import threading
+        with socket.socket() as so:
+            so.bind(("127.0.0.1", 0))
+            self.port = so.getsockname()[1]
+        self.dir = workdir or tempfile.mkdtemp(prefix="tabula-page-")
+        self.base = "http://127.0.0.1:%d" % self.port
+        env = dict(os.environ, TABULA_HTTP="127.0.0.1:%d" % self.port,
+                   TABULA_PUBLIC_URL=self.base, TABULA_SEED="4")
+        self.proc = subprocess.Popen(
+            [binary, "--console", "--db", os.path.join(self.dir, "t.db")],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=open(os.path.join(self.dir, "bot.log"), "w"), text=True, env=env)
+        self.lines = []
+        self.cond = threading.Condition()
+        threading.Thread(target=self._read, daemon=True).start()
+        for cmd in ("game new " + game, "game addbot 2", "game start"):
+            self.say(cmd)
+        self.url = self.wait_line(self.LINK_RE).group(1)
+        assert self.url.startswith(self.base + "/g/"), self.url
+        # three positions or more to step through
+        while self.positions() < 3:
+            self.move()
+
+    def _read(self):
+        for line in self.proc.stdout:
+            with self.cond:
+                self.lines.append(line.rstrip("\n"))
+                self.cond.notify_all()
+
+    def say(self, text):
+        self.proc.stdin.write("ana: %s\n" % text)
+        self.proc.stdin.flush()
+
+    def wait_line(self, rx, start=0, timeout=20):
+        end = time.monotonic() + timeout
+        with self.cond:
+            while True:
+                for line in self.lines[start:]:
+                    m = rx.match(line)
+                    if m:
+                        return m
+                left = end - time.monotonic()
+                assert left > 0, "the bot never said %s" % rx.pattern
+                self.cond.wait(left)
+
+    def positions(self, url=None):
+        import urllib.request
+        with urllib.request.urlopen((url or self.url) + "/state.json", timeout=10) as r:
+            return json.load(r)["positions"]
+
+    def move(self):
+        """ana plays her first choice; returns once the AI's moves are over
+        (no new position for a second)."""
+        before = last = self.positions()
+        self.say("play 1")
+        since = time.monotonic()
+        while last == before or time.monotonic() - since < 1.0:
+            time.sleep(0.1)
+            p = self.positions()
+            if p != last:
+                last, since = p, time.monotonic()
+            assert time.monotonic() - since < 30, "no move in 30 s"
+
+    def revoke(self):
+        with self.cond:
+            start = len(self.lines)
+        self.say("game web reset")
+        self.url_after = self.wait_line(self.LINK_RE, start).group(1)
+
+    def stop(self):
+        self.proc.stdin.close()
+        try:
+            self.proc.wait(timeout=20)
+        except Exception:
+            self.proc.kill()
+            self.proc.wait()
+
+
+def bot_test(binary):
+    """check_page against the real bot (after issue 27's merge): every game."""
+    def run():
+        for game in ("gtr", "fortuna", "sylla", "builders"):
+            bot = ConsoleBot(binary, game)
+            try:
+                t, _ = check_page(browser(), bot.url, bot.move, bot.revoke,
+                                  shots=SHOTS, name="bot-" + game)
+                print("  %s (s): %s" % (game, ", ".join("%s %.2f" % kv for kv in t.items())))
+            finally:
+                bot.stop()
+    run.__name__ = "test_page_bot"
+    return run
+
+
 def main(argv):
     global SHOTS
     if "--shots" in argv:
         k = argv.index("--shots")
         SHOTS = os.path.abspath(argv[k + 1])
+        del argv[k:k + 2]
+    if "--bot" in argv:
+        k = argv.index("--bot")
+        globals()["test_page_bot"] = bot_test(os.path.abspath(argv[k + 1]))
         del argv[k:k + 2]
     lack = missing()
     if lack:
