@@ -183,6 +183,8 @@ void cmd_board(const struct cmd_ctx *x)
 	outbox_add_result(s, s->st, loc, &tail);
 	outbox_add_rematch(s, s->st, loc, &tail);
 	outbox_add_waiting(s, s->st, loc, &tail, 0);
+	if (s->rec.status == SESSION_FINISHED)
+		weblink_add_line(x->m, s, loc, &tail);	/* the final board, again */
 	if (mode != BOARD_TEXT && !pic_build(s, s->st, -1, loc, &view, "board", &pic)) {
 		rich_append(&pic.full, &view);
 		rich_append(&pic.full, &tail);

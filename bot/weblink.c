@@ -105,9 +105,8 @@ int weblink_url(struct session_mgr *m, const struct session *s, struct buf *url,
 			 s->rec.room);
 		return -1;
 	}
-	if (store_web_get(m->store, s->rec.id, token, sizeof(token), err))
-		return -1;
-	if (!token[0] && store_web_reset(m->store, s->rec.id, token, sizeof(token), err))
+	/* several processes asking at once all post the one stored first */
+	if (store_web_ensure(m->store, s->rec.id, token, sizeof(token), err))
 		return -1;
 	address(m, token, url);
 	return 0;

@@ -278,13 +278,13 @@ static int fault_web_get(struct store *s, int64_t session, char *token, size_t t
 
 /* a write: counted, and failed on demand */
 static int fault_web_put(struct store *s, int64_t session, const char *token, const char *hash,
-			 struct buf *err)
+			 int keep, struct buf *err)
 {
 	struct store *inner = fault_downcast(s)->inner;
 
 	if (fault_hit(fault_downcast(s), err))
 		return -1;
-	return inner->ops->web_put(inner, session, token, hash, err);
+	return inner->ops->web_put(inner, session, token, hash, keep, err);
 }
 
 static int fault_web_find(struct store *s, const char *hash, int64_t *session, struct buf *err)

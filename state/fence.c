@@ -256,11 +256,11 @@ static int fence_web_get(struct store *s, int64_t session, char *token, size_t t
 }
 
 static int fence_web_put(struct store *s, int64_t session, const char *token, const char *hash,
-			 struct buf *err)
+			 int keep, struct buf *err)
 {
 	struct store *inner = inner_of(s);
 
-	return inner->ops->web_put(inner, session, token, hash, err);
+	return inner->ops->web_put(inner, session, token, hash, keep, err);
 }
 
 static int fence_web_find(struct store *s, const char *hash, int64_t *session, struct buf *err)

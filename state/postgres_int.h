@@ -98,6 +98,7 @@ enum pg_stmt {
 	P_WEB_FIRST,
 	P_WEB_GET = P_WEB_FIRST,
 	P_WEB_PUT,
+	P_WEB_ADD,
 	P_WEB_FIND,
 	P_DUMP_WEB,
 	P_COUNT
@@ -244,7 +245,7 @@ int pg_import_rating_item(struct pg_store *ps, const struct store_item *it,
 int pg_web_get(struct store *s, int64_t session, char *token, size_t tokensz,
 	       struct buf *err);
 int pg_web_put(struct store *s, int64_t session, const char *token, const char *hash,
-	       struct buf *err);
+	       int keep, struct buf *err);
 int pg_web_find(struct store *s, const char *hash, int64_t *session, struct buf *err);
 int pg_dump_web(struct pg_store *ps, store_item_cb cb, void *ctx, struct buf *err);
 /* one web link of a dump, in the import's transaction (never retried) */

@@ -17,6 +17,9 @@ const char *const pg_web_sql[P_COUNT - P_WEB_FIRST] = {
 	S(P_WEB_PUT) =
 		"INSERT INTO web_links (session, hash, token) VALUES ($1, $2, $3)"
 		" ON CONFLICT (session) DO UPDATE SET hash = excluded.hash, token = excluded.token",
+	S(P_WEB_ADD) =
+		"INSERT INTO web_links (session, hash, token) VALUES ($1, $2, $3)"
+		" ON CONFLICT (session) DO NOTHING",
 	/* the UNIQUE index on hash */
 	S(P_WEB_FIND) = "SELECT session FROM web_links WHERE hash = $1",
 	S(P_DUMP_WEB) =
@@ -50,13 +53,13 @@ static void put_params(struct pg_params *p, int64_t session, const char *token,
 }
 
 int pg_web_put(struct store *s, int64_t session, const char *token, const char *hash,
-	       struct buf *err)
+	       int keep, struct buf *err)
 {
 	struct pg_params p = { 0 };
 	PGresult *r;
 
 	put_params(&p, session, token, hash);
-	r = pg_run(pg_downcast(s), P_WEB_PUT, &p, 1, err);
+	r = pg_run(pg_downcast(s), keep ? P_WEB_ADD : P_WEB_PUT, &p, 1, err);
 	PQclear(r);
 	return r ? 0 : -1;
 }

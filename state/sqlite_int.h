@@ -88,6 +88,7 @@ enum stmt_id {
 	ST_WEB_FIRST,
 	ST_WEB_GET = ST_WEB_FIRST,
 	ST_WEB_PUT,
+	ST_WEB_ADD,
 	ST_WEB_FIND,
 	ST_DUMP_WEB,
 	ST_COUNT
@@ -198,7 +199,7 @@ extern const char *const sqlite_web_sql[ST_COUNT - ST_WEB_FIRST];
 int sqlite_web_get(struct store *s, int64_t session, char *token, size_t tokensz,
 		   struct buf *err);
 int sqlite_web_put(struct store *s, int64_t session, const char *token, const char *hash,
-		   struct buf *err);
+		   int keep, struct buf *err);
 int sqlite_web_find(struct store *s, const char *hash, int64_t *session, struct buf *err);
 int sqlite_dump_web(struct sqlite_store *ss, store_item_cb cb, void *ctx, struct buf *err);
 int sqlite_import_web(struct sqlite_store *ss, const struct store_item *it, struct buf *err);

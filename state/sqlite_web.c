@@ -16,6 +16,9 @@ const char *const sqlite_web_sql[ST_COUNT - ST_WEB_FIRST] = {
 	S(ST_WEB_PUT) =
 		"INSERT INTO web_links (session, hash, token) VALUES (?1, ?2, ?3)"
 		" ON CONFLICT (session) DO UPDATE SET hash = excluded.hash, token = excluded.token",
+	S(ST_WEB_ADD) =
+		"INSERT INTO web_links (session, hash, token) VALUES (?1, ?2, ?3)"
+		" ON CONFLICT (session) DO NOTHING",
 	/* the UNIQUE index on hash */
 	S(ST_WEB_FIND) = "SELECT session FROM web_links WHERE hash = ?1",
 	S(ST_DUMP_WEB) =
@@ -47,10 +50,10 @@ int sqlite_web_get(struct store *s, int64_t session, char *token, size_t tokensz
 }
 
 int sqlite_web_put(struct store *s, int64_t session, const char *token, const char *hash,
-		   struct buf *err)
+		   int keep, struct buf *err)
 {
 	struct sqlite_store *ss = sqlite_downcast(s);
-	sqlite3_stmt *st = sqlite_st(ss, ST_WEB_PUT);
+	sqlite3_stmt *st = sqlite_st(ss, keep ? ST_WEB_ADD : ST_WEB_PUT);
 
 	sqlite3_bind_int64(st, 1, session);
 	sqlite_bind_str(st, 2, hash);
@@ -123,5 +126,5 @@ int sqlite_import_web(struct sqlite_store *ss, const struct store_item *it, stru
 	}
 	if (store_web_hash(it->value, hex, err))
 		return -1;
-	return sqlite_web_put(&ss->base, it->ref, it->value, hex, err);
+	return sqlite_web_put(&ss->base, it->ref, it->value, hex, 0, err);
 }

@@ -438,9 +438,10 @@ struct store_ops {
 	int (*web_get)(struct store *s, int64_t session, char *token, size_t tokensz,
 		       struct buf *err);
 	/* Stores token (already checked) as the session's, with its hash
-	 * (64 hex digits of its SHA-256), replacing any other: 0, -1. */
+	 * (64 hex digits of its SHA-256), replacing any other; keep: only
+	 * when the session has none (another stays).  0, -1. */
 	int (*web_put)(struct store *s, int64_t session, const char *token, const char *hash,
-		       struct buf *err);
+		       int keep, struct buf *err);
 	/* The session whose token hashes to hash: 0 + *session, 1 none, -1. */
 	int (*web_find)(struct store *s, const char *hash, int64_t *session, struct buf *err);
 
@@ -726,6 +727,11 @@ int store_web_get(struct store *s, int64_t session, char *token, size_t tokensz,
  * 0 and the token, -1 + err (nothing changed). */
 int store_web_reset(struct store *s, int64_t session, char *token, size_t tokensz,
 		    struct buf *err);
+/* The session's token, made now when it has none (store_web_get, else a
+ * new one as store_web_reset makes it, but one that several processes
+ * asking at once all read back the same: the first stored).  0, -1 + err. */
+int store_web_ensure(struct store *s, int64_t session, char *token, size_t tokensz,
+		     struct buf *err);
 /* The session of token: 0 + *session; 1 when no session has it (also a
  * token that cannot be one: too long, empty, a character outside
  * base64url); -1 + err.  Looks it up by its SHA-256. */

@@ -2,7 +2,7 @@
  * web.c: the games' web links, once for both backends (state/store.h,
  * store_web_*): a new token from the system's random bytes, its SHA-256,
  * the check of a token given by a stranger, and the wrappers over the
- * backends' web_get, web_put and web_find.
+ * backends' web_get, web_put and web_find (get, reset, ensure, find).
  *
  * The backends keep the token and its hash and know nothing else of
  * them: what a token is (its length, its alphabet) and how it is hashed
@@ -119,9 +119,35 @@ int store_web_reset(struct store *s, int64_t session, char *token, size_t tokens
 		return -1;
 	}
 	if (new_token(fresh, sizeof(fresh), err) || store_web_hash(fresh, hex, err) ||
-	    s->ops->web_put(s, session, fresh, hex, err))
+	    s->ops->web_put(s, session, fresh, hex, 0, err))
 		return -1;
 	snprintf(token, tokensz, "%s", fresh);
+	return 0;
+}
+
+int store_web_ensure(struct store *s, int64_t session, char *token, size_t tokensz,
+		     struct buf *err)
+{
+	char fresh[STORE_WEB_TOKEN_MAX], hex[65];
+
+	if (store_web_get(s, session, token, tokensz, err))
+		return -1;
+	if (token[0])
+		return 0;
+	if (session <= 0) {
+		seterr(err, "store: a web link needs a stored session (id %lld)",
+		       (long long)session);
+		return -1;
+	}
+	/* kept only if nobody stored one meanwhile: read back what won */
+	if (new_token(fresh, sizeof(fresh), err) || store_web_hash(fresh, hex, err) ||
+	    s->ops->web_put(s, session, fresh, hex, 1, err) ||
+	    store_web_get(s, session, token, tokensz, err))
+		return -1;
+	if (!token[0]) {
+		seterr(err, "store: the web link of session %lld was not stored", (long long)session);
+		return -1;
+	}
 	return 0;
 }
 

@@ -3831,6 +3831,41 @@ static void test_web_links(void **state)
 	session_rec_release(&b);
 }
 
+/* ensure: the token a session has, else a new one; once stored, every
+ * later ensure (another process's too) reads the same, and only reset
+ * changes it. */
+static void test_web_ensure(void **state)
+{
+	struct fixture *f = *state;
+	struct session_rec a;
+	char t1[STORE_WEB_TOKEN_MAX], t2[STORE_WEB_TOKEN_MAX], t3[STORE_WEB_TOKEN_MAX];
+	struct store *other = NULL;
+	int64_t sid;
+
+	mk_session(&a, "console", "room", SESSION_ACTIVE);
+	save_session(f, &a);
+	assert_int_equal(store_web_ensure(f->s, a.id, t1, sizeof(t1), &f->err), 0);
+	assert_token_shape(t1);
+	assert_int_equal(store_web_ensure(f->s, a.id, t2, sizeof(t2), &f->err), 0);
+	assert_string_equal(t2, t1);
+	if (persists(f)) {
+		/* another process on the same store reads the same link */
+		other = open_ok(f->path, &f->err);
+		assert_int_equal(store_web_ensure(other, a.id, t3, sizeof(t3), &f->err), 0);
+		assert_string_equal(t3, t1);
+		assert_int_equal(store_web_find(other, t1, &sid, &f->err), 0);
+		assert_int_equal(sid, a.id);
+		store_close(other);
+	}
+	assert_int_equal(store_web_reset(f->s, a.id, t2, sizeof(t2), &f->err), 0);
+	assert_int_equal(store_web_ensure(f->s, a.id, t3, sizeof(t3), &f->err), 0);
+	assert_string_equal(t3, t2);
+	assert_string_not_equal(t3, t1);
+	assert_int_equal(store_web_ensure(f->s, 0, t3, sizeof(t3), &f->err), -1);
+	assert_int_equal(store_web_ensure(f->s, a.id + 77, t3, sizeof(t3), &f->err), -1);
+	session_rec_release(&a);
+}
+
 /* A web link counts as a write for the fault wrapper, and a failed one
  * changes nothing. */
 static void test_web_fault(void **state)
@@ -4558,6 +4593,7 @@ int main(void)
 		ALL(test_results_recent),
 		ALL(test_player_forget),
 		ALL(test_web_links),
+		ALL(test_web_ensure),
 		ALL(test_web_fault),
 		PG_ONLY(test_migrate_from_v5),
 		FILE_ONLY(test_migrate_from_v5),

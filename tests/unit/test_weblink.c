@@ -253,6 +253,10 @@ static void test_link_at_start_and_end(void **state)
 	/* the start and the end, no board between, no private message */
 	assert_int_equal(count(f, NULL, "/g/"), 2);
 	assert_int_equal(count(f, "*", "/g/"), 2);
+	/* the final board again: with its link */
+	capture_clear(f->cap);
+	capture_cmd(f->cap, "r1", "carl", "board");
+	assert_int_equal(count(f, NULL, line), 1);
 	/* `game web` after the end: the same link, privately */
 	capture_clear(f->cap);
 	capture_cmd(f->cap, "r1", "carl", "game web");
@@ -329,6 +333,7 @@ static void test_off_posts_no_link(void **state)
 	capture_cmd(f->cap, "r1", "ana", "game web");
 	assert_int_equal(count(f, "ana", "This game's web page is off"), 1);
 	play_out(f);
+	capture_cmd(f->cap, "r1", "carl", "board");
 	assert_int_equal(count(f, "*", "/g/"), 0);
 	assert_int_equal(count(f, "*", "Watch and replay"), 0);
 	/* the store keeps the token: the page, once on, has the same link
