@@ -38,8 +38,11 @@
 #define HTTPD_PATH_MAX 128	/* a route's path or prefix */
 #define TOPIC_BUCKETS 1024
 #define ADDR_SLOTS 8192		/* a power of two */
+#define ADDR_OVERFLOW ADDR_SLOTS	/* shared once the table is full */
+#define ADDR_EXEMPT (ADDR_SLOTS + 1)	/* a proxy on this machine, untrusted */
 #define ADDR_STR 64
 #define QUERY_MAX 1024
+#define DIRECT_MAX 1024		/* an event up to this long may skip the queue */
 
 static const char csp[] =
 	"default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
@@ -82,7 +85,7 @@ struct httpd {
 	struct httpd_limits lim;
 	struct httpd_stats st;
 	struct topic *topics[TOPIC_BUCKETS];
-	struct addr *addrs;	/* ADDR_SLOTS, then the shared overflow slot */
+	struct addr *addrs;	/* ADDR_SLOTS, then ADDR_OVERFLOW and ADDR_EXEMPT */
 	unsigned naddrs;
 };
 
@@ -101,7 +104,7 @@ struct conn {
 	struct topic *topic;
 	struct conn *prev, *next;	/* in the topic's list */
 	unsigned char akey[16];	/* its address (streams per address) */
-	int overflow;		/* counted in the shared slot */
+	unsigned special;	/* counted in ADDR_OVERFLOW or ADDR_EXEMPT, or 0 */
 };
 
 /* ---- the address ---- */
@@ -217,8 +220,9 @@ static void addr_sweep(struct httpd *h)
 	uint64_t now = uv_now(h->loop), full = (uint64_t)h->lim.burst * 1000;
 	uint32_t i, j;
 
-	h->addrs = xcalloc(ADDR_SLOTS + 1, sizeof(*h->addrs));
-	h->addrs[ADDR_SLOTS] = old[ADDR_SLOTS];
+	h->addrs = xcalloc(ADDR_SLOTS + 2, sizeof(*h->addrs));
+	h->addrs[ADDR_OVERFLOW] = old[ADDR_OVERFLOW];
+	h->addrs[ADDR_EXEMPT] = old[ADDR_EXEMPT];
 	h->naddrs = 0;
 	for (i = 0; i < ADDR_SLOTS; i++) {
 		if (!old[i].used)
@@ -253,7 +257,7 @@ static struct addr *addr_get(struct httpd *h, const unsigned char key[16], int c
 	if (h->naddrs >= ADDR_SLOTS / 4 * 3) {
 		addr_sweep(h);
 		if (h->naddrs >= ADDR_SLOTS / 4 * 3)
-			return &h->addrs[ADDR_SLOTS];
+			return &h->addrs[ADDR_OVERFLOW];
 		return addr_get(h, key, create);
 	}
 	a = &h->addrs[i];
@@ -272,7 +276,7 @@ static unsigned rate_take(struct httpd *h, struct addr *a)
 {
 	uint64_t ms;
 
-	if (!h->lim.per_second)
+	if (!h->lim.per_second || a == &h->addrs[ADDR_EXEMPT])
 		return 0;
 	addr_refill(h, a, uv_now(h->loop));
 	if (a->tokens >= 1000) {
@@ -394,7 +398,7 @@ static void conn_end(struct httpd *h, struct conn *c)
 	if (!c->stream)
 		return;
 	unsubscribe(h, c);
-	a = c->overflow ? &h->addrs[ADDR_SLOTS] : addr_get(h, c->akey, 0);
+	a = c->special ? &h->addrs[c->special] : addr_get(h, c->akey, 0);
 	if (a && a->streams)
 		a->streams--;
 	if (h->st.streams)
@@ -435,6 +439,7 @@ static void drop(struct httpd *h, struct conn *c)
 
 size_t httpd_publish(struct httpd *h, const char *topic, const char *text, size_t len)
 {
+	unsigned char now[LWS_PRE + DIRECT_MAX];
 	struct topic *t;
 	struct conn *c;
 	size_t n = 0;
@@ -442,6 +447,8 @@ size_t httpd_publish(struct httpd *h, const char *topic, const char *text, size_
 	if (!h || h->dead || !topic || !len)
 		return 0;
 	t = *topic_slot(h, topic);
+	if (len <= DIRECT_MAX)
+		memcpy(now + LWS_PRE, text, len);
 	for (c = t ? t->first : NULL; c; c = c->next) {
 		if (c->ending)
 			continue;
@@ -449,9 +456,21 @@ size_t httpd_publish(struct httpd *h, const char *topic, const char *text, size_
 			drop(h, c);
 			continue;
 		}
+		n++;
+		/* a viewer with nothing waiting and room in its socket gets
+		 * it at once: a send, no loop turn (what the socket does not
+		 * take lws keeps and sends first) */
+		if (len <= DIRECT_MAX && c->off == c->len && !lws_send_pipe_choked(c->wsi)) {
+			if (lws_write(c->wsi, now + LWS_PRE, len, LWS_WRITE_HTTP) < (int)len) {
+				c->ending = 1;	/* the viewer is gone */
+				lws_set_timeout(c->wsi, PENDING_TIMEOUT_HTTP_CONTENT,
+						LWS_TO_KILL_ASYNC);
+			}
+			c->progress = 1;
+			continue;
+		}
 		out_add(c, text, len);
 		want_write(c);
-		n++;
 	}
 	return n;
 }
@@ -469,8 +488,10 @@ void httpd_close_topic(struct httpd *h, const char *topic, const char *text)
 			continue;
 		if (text)
 			out_add(c, text, strlen(text));
-		/* written, then closed (write_more) */
+		/* written, then closed (write_more); a viewer that does not
+		 * take it has HTTPD_TIMEOUT_S (its keep-alives are over) */
 		c->ending = 1;
+		lws_set_timeout(c->wsi, PENDING_TIMEOUT_HTTP_CONTENT, HTTPD_TIMEOUT_S);
 		want_write(c);
 	}
 }
@@ -632,15 +653,17 @@ static int start_stream(struct httpd *h, struct lws *wsi, struct conn *c,
 {
 	unsigned char hdrs[LWS_PRE + 2048], *start = hdrs + LWS_PRE, *p = start,
 		      *end = hdrs + sizeof(hdrs) - 1;
+	int per_addr;
 
 	if (strlen(rs->stream) >= HTTPD_TOPIC_MAX) {
 		refuse(rs, 500, "bad topic\n");
 		return respond(h, wsi, c, 0, rs, meter, 0);
 	}
-	if (h->st.streams >= h->lim.max_streams || a->streams >= h->lim.streams_per_addr) {
+	per_addr = a != &h->addrs[ADDR_EXEMPT] && a->streams >= h->lim.streams_per_addr;
+	if (h->st.streams >= h->lim.max_streams || per_addr) {
 		/* all viewers' share, or this address's */
 		h->st.streams_refused++;
-		refuse(rs, a->streams >= h->lim.streams_per_addr ? 429 : 503,
+		refuse(rs, per_addr ? 429 : 503,
 		       "too many event streams; try again later\n");
 		return respond(h, wsi, c, 0, rs, meter, HTTPD_KEEPALIVE_S);
 	}
@@ -659,7 +682,7 @@ static int start_stream(struct httpd *h, struct lws *wsi, struct conn *c,
 	c->progress = 1;
 	c->wsi = wsi;
 	memcpy(c->akey, key, 16);
-	c->overflow = a == &h->addrs[ADDR_SLOTS];
+	c->special = a >= &h->addrs[ADDR_SLOTS] ? (unsigned)(a - h->addrs) : 0;
 	a->streams++;
 	h->st.streams++;
 	subscribe(h, c, rs->stream);
@@ -760,7 +783,10 @@ static int on_request(struct httpd *h, struct lws *wsi, struct conn *c, const ch
 	} else {
 		client_addr(h, wsi, peer, sizeof(peer));
 		addr_key(peer, key);
-		a = addr_get(h, key, 1);
+		/* untrusted, a proxy on this machine would be every client:
+		 * limited as one, all would be; the global caps hold */
+		a = !h->lim.trust_proxy && is_loopback(peer, !!strchr(peer, ':'))
+			? &h->addrs[ADDR_EXEMPT] : addr_get(h, key, 1);
 		if ((wait = rate_take(h, a))) {
 			h->st.rate_limited++;
 			refuse(&rs, 429, "too many requests\n");
@@ -778,7 +804,7 @@ static int on_request(struct httpd *h, struct lws *wsi, struct conn *c, const ch
 	}
 	if (rs.body.toobig)
 		refuse(&rs, 500, "answer too large\n");
-	if (rs.stream && rs.status == 200 && !head)
+	if (rs.stream && rs.status == 200 && !head && a)
 		ret = start_stream(h, wsi, c, &rs, a, key, meter);
 	else
 		ret = respond(h, wsi, c, head, &rs, meter, wait);
@@ -847,12 +873,16 @@ static const struct lws_protocols httpd_protocols[] = {
 
 /* How many connections the descriptors allow: the soft RLIMIT_NOFILE is
  * raised towards the hard one for want connections and what the rest of
- * the bot keeps open (FD_SPARE); past it accept() would fail in a loop. */
+ * the bot keeps open (FD_SPARE); past it accept() would fail in a loop.
+ * *direct: the limit is small enough for lws to keep a table indexed by
+ * descriptor (else it is sized by want and searched at every event). */
 #define FD_SPARE 256
-static unsigned fd_room(unsigned want)
+#define FD_DIRECT_MAX 65536
+static unsigned fd_room(unsigned want, int *direct)
 {
 	struct rlimit rl;
 
+	*direct = 0;
 	if (getrlimit(RLIMIT_NOFILE, &rl))
 		return want;
 	if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < (rlim_t)want + FD_SPARE) {
@@ -862,6 +892,7 @@ static unsigned fd_room(unsigned want)
 		if (getrlimit(RLIMIT_NOFILE, &rl))
 			return want;
 	}
+	*direct = rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur <= FD_DIRECT_MAX;
 	if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < (rlim_t)want + FD_SPARE)
 		want = rl.rlim_cur > 2 * FD_SPARE ? (unsigned)(rl.rlim_cur - FD_SPARE) : 16;
 	return want;
@@ -873,21 +904,27 @@ struct httpd *httpd_new(uv_loop_t *loop, const char *spec, int allow_public, int
 	struct lws_context_creation_info info;
 	struct lws_vhost *vh;
 	struct httpd *h;
+	const char *trust;
 	char host[64];
-	int port, v6;
+	int port, v6, direct;
 
 	if (gone)
 		*gone = 1;
 	if (httpd_parse_addr(spec, allow_public, host, sizeof(host), &port, &v6, err))
 		return NULL;
+	trust = getenv("TABULA_HTTP_TRUST_PROXY");
+	if (trust && *trust && strcmp(trust, "0") && strcmp(trust, "1")) {
+		buf_setf(err, "TABULA_HTTP_TRUST_PROXY must be 1 or 0");
+		return NULL;
+	}
 	/* process-wide, as in adapters/ws.c: lws's lines may quote peers */
 	lws_set_log_level(getenv("WSDBG") ? 0x7ff : 0, NULL);
 	h = xcalloc(1, sizeof(*h));
 	h->loop = loop;
 	h->gone = gone;
 	httpd_default_limits(&h->lim);
-	h->lim.max_conns = fd_room(h->lim.max_conns);
-	h->addrs = xcalloc(ADDR_SLOTS + 1, sizeof(*h->addrs));
+	h->lim.max_conns = fd_room(h->lim.max_conns, &direct);
+	h->addrs = xcalloc(ADDR_SLOTS + 2, sizeof(*h->addrs));
 	memset(&info, 0, sizeof(info));
 	info.port = port;	/* 0: the kernel picks a free one */
 	info.iface = host;
@@ -906,8 +943,9 @@ struct httpd *httpd_new(uv_loop_t *loop, const char *spec, int allow_public, int
 	info.timeout_secs = HTTPD_TIMEOUT_S;
 	info.timeout_secs_ah_idle = HTTPD_TIMEOUT_S;
 	info.keepalive_timeout = HTTPD_TIMEOUT_S;
-	/* the listener, the event pipe and the connections */
-	info.fd_limit_per_thread = h->lim.max_conns + 8;
+	/* 0: lws's table of descriptors sized by the process's limit and
+	 * indexed by descriptor (fd_room) */
+	info.fd_limit_per_thread = direct ? 0 : h->lim.max_conns + 8;
 	info.server_string = "tabula";
 	if (lwsctx_create(&h->lx, loop, &info)) {
 		buf_setf(err, "cannot start the HTTP server (libuv event plugin missing?)");

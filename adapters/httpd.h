@@ -1,7 +1,8 @@
 /*
  * httpd: a small HTTP/1.1 server on the program's libuv loop (libwebsockets
  * as a server, a context of its own: adapters/lwsctx.h), for operators
- * (/healthz, /readyz, /metrics: bot/ops.c) and, later, each game's page.
+ * (/healthz, /readyz, /metrics: bot/ops.c) and each game's page (bot/web.c:
+ * /g/, /static/).
  *
  *	struct httpd *h = httpd_new(loop, "127.0.0.1:9464", 0, &gone, &err);
  *	httpd_route(h, "/healthz", healthz, ctx);
@@ -15,8 +16,10 @@
  * the loop: the handler fills a status, a content type and a body.  GET
  * and HEAD only (HEAD: the same headers, no body); another method is
  * answered 405, an unknown path 404, a path with "..", a NUL or a control
- * character 400, one longer than HTTPD_PATH_CAP 414.  The query string is
- * split off (a prefix route's handler sees it raw).
+ * character 400, one longer than HTTPD_PATH_CAP 414 (lws has decoded %XX
+ * and folded "/../" before).  The query string is split off; a prefix
+ * route's handler sees it as lws gives it: each '&'-separated part
+ * %XX-decoded ('+' a space), the parts joined by '&' again.
  *
  * Every answer carries the headers of a page that shows nothing to anyone
  * else: a Content-Security-Policy allowing only this origin, no Referer,
@@ -35,14 +38,17 @@
  * most max_streams streams and streams_per_addr per client address;
  * request headers of at most HTTPD_HEADER_MAX bytes and no body; a token
  * bucket per client address (burst, then per_second requests; beyond it
- * 429 with Retry-After); HTTPD_TIMEOUT_S seconds for a request to arrive,
+ * 429 with Retry-After) for every request but the exact routes' (a
+ * scraper is never turned away); HTTPD_TIMEOUT_S seconds for a request to arrive,
  * for its answer to be read and for an idle keep-alive connection (not for
  * a stream); lws's own logging is off (docs/ws.md).
  *
  * The client's address is the peer's, or with trust_proxy
  * (TABULA_HTTP_TRUST_PROXY=1: behind a reverse proxy on this machine) the
- * last address of X-Forwarded-For (the one the proxy saw).  IPv6 clients
- * share their /64 for the rate limit and the stream cap.
+ * last address of X-Forwarded-For (the one the proxy saw).  Without it a
+ * peer on this machine (a proxy: every client would be one) is not
+ * limited per address.  IPv6 clients share their /64 for the rate limit
+ * and the stream cap.
  *
  * Single-threaded: every function on the loop's thread.
  */
@@ -78,7 +84,8 @@ struct httpd_response {
 	int cache_seconds;
 	/* set by a prefix handler with status 200: the answer is an event
 	 * stream subscribed to this topic (copied, < HTTPD_TOPIC_MAX bytes);
-	 * the body is sent first and the connection stays open */
+	 * the body is sent first and the connection stays open (a HEAD gets
+	 * the headers only; beyond the caps: 503 or 429, Retry-After) */
 	const char *stream;
 };
 
@@ -87,7 +94,7 @@ struct httpd_response {
 struct httpd_request {
 	const char *path;	/* without the query ("/g/abc/state.json") */
 	const char *rest;	/* the path after the prefix ("abc/state.json") */
-	const char *query;	/* after '?', "" when none (raw, not decoded) */
+	const char *query;	/* after '?', "" when none (decoded by lws: above) */
 	const char *peer;	/* the client's address ("127.0.0.1"; see trust_proxy) */
 };
 

@@ -235,11 +235,14 @@ static void on_wake(uv_async_t *a)
 	pthread_mutex_unlock(&mu);
 	if (c == CMD_PUBLISH) {
 		int n = snprintf(ev, sizeof(ev), "event: move\ndata: {\"positions\":%d}\n\n", k);
-		double t = now();
-		size_t got = httpd_publish(srv, TOPIC, ev, (size_t)n);
+		size_t got;
 
+		/* before: the first viewers may read it before publish returns */
 		pthread_mutex_lock(&mu);
-		published[k] = t;
+		published[k] = now();
+		pthread_mutex_unlock(&mu);
+		got = httpd_publish(srv, TOPIC, ev, (size_t)n);
+		pthread_mutex_lock(&mu);
 		last_count = got;
 		pthread_mutex_unlock(&mu);
 	} else if (c == CMD_STOP) {

@@ -27,6 +27,9 @@ static uv_loop_t loop;
 static struct httpd *srv;
 static int gone;
 static int calls;		/* prefix handler calls */
+/* when set, the requests' X-Forwarded-For (with trust_proxy: a client
+ * other than this loopback one, which is not limited per address) */
+static const char *as_client;
 static char seen_path[2048], seen_rest[2048], seen_query[1100], seen_peer[64];
 
 static void on_page(void *ctx, const struct httpd_request *rq, struct httpd_response *rs)
@@ -84,6 +87,7 @@ static void limits(unsigned burst, unsigned per_second, unsigned per_addr, unsig
 	l.per_second = per_second;
 	l.streams_per_addr = per_addr;
 	l.max_conns = max_conns;
+	l.trust_proxy = 1;
 	httpd_set_limits(srv, &l);
 }
 
@@ -99,6 +103,7 @@ static int setup(void **state)
 	assert_int_equal(httpd_route_prefix(srv, "/g/", on_page, NULL), 0);
 	limits(1000, 0, 1000, HTTPD_MAX_CONNS);
 	calls = 0;
+	as_client = NULL;
 	return 0;
 }
 
@@ -166,8 +171,10 @@ static int request(const char *method, const char *path, const char *extra, stru
 	int fd = dial(), status = 0;
 
 	buf_reset(out);
-	snprintf(req, sizeof(req), "%s %s HTTP/1.1\r\nHost: x\r\n%sConnection: close\r\n\r\n",
-		 method, path, extra ? extra : "");
+	snprintf(req, sizeof(req),
+		 "%s %s HTTP/1.1\r\nHost: x\r\n%s%s%s%sConnection: close\r\n\r\n", method,
+		 path, extra ? extra : "", as_client ? "X-Forwarded-For: " : "",
+		 as_client ? as_client : "", as_client ? "\r\n" : "");
 	say(fd, req);
 	assert_int_equal(hear(fd, out, NULL, 3000), 1);
 	close(fd);
@@ -210,6 +217,9 @@ static void test_prefix_route_request(void **state)
 	assert_string_equal(seen_peer, "127.0.0.1");
 	assert_int_equal(get("/g/abc/board.png?at=3&x=y", &out), 200);
 	assert_string_equal(seen_query, "at=3&x=y");
+	assert_int_equal(get("/g/abc?a=%41&b=c+d", &out), 200);
+	/* lws decodes each part (the contract said raw: lws keeps no raw copy) */
+	assert_string_equal(seen_query, "a=A&b=c d");
 	assert_int_equal(get("/g/abc", &out), 200);
 	assert_string_equal(seen_query, "");
 	assert_string_equal(seen_rest, "abc");
@@ -217,7 +227,7 @@ static void test_prefix_route_request(void **state)
 	assert_int_equal(get("/healthz", &out), 200);
 	assert_int_equal(get("/gx", &out), 404);
 	assert_int_equal(get("/", &out), 404);
-	assert_int_equal(calls, 3);
+	assert_int_equal(calls, 4);
 	buf_release(&out);
 }
 
@@ -279,10 +289,15 @@ static void test_bad_paths_refused(void **state)
 /* Opens the stream of EVENT_TOPIC; its answer so far into out. */
 static int open_stream(struct buf *out)
 {
+	char req[512];
 	int fd = dial();
 
 	buf_reset(out);
-	say(fd, "GET /g/abc/events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n");
+	snprintf(req, sizeof(req),
+		 "GET /g/abc/events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n"
+		 "%s%s%s\r\n", as_client ? "X-Forwarded-For: " : "", as_client ? as_client : "",
+		 as_client ? "\r\n" : "");
+	say(fd, req);
 	assert_int_equal(hear(fd, out, "retry: 5000\n\n", 3000), 0);
 	return fd;
 }
@@ -419,6 +434,7 @@ static void test_rate_limit(void **state)
 	int i;
 
 	limits(5, 1, 16, HTTPD_MAX_CONNS);
+	as_client = "198.51.100.9";
 	for (i = 0; i < 5; i++)
 		assert_int_equal(get("/g/abc", &out), 200);
 	assert_int_equal(get("/g/abc", &out), 429);
@@ -432,6 +448,23 @@ static void test_rate_limit(void **state)
 	pump(1100);
 	assert_int_equal(get("/g/abc", &out), 200);
 	assert_int_equal(get("/g/abc", &out), 429);
+	/* another client is not held up */
+	as_client = "198.51.100.10";
+	assert_int_equal(get("/g/abc", &out), 200);
+	/* this machine's, untrusted: a proxy, all clients in one; not limited
+	 * per address */
+	as_client = NULL;
+	{
+		struct httpd_limits l;
+
+		httpd_default_limits(&l);
+		l.burst = 5;
+		l.per_second = 1;
+		l.trust_proxy = 0;
+		httpd_set_limits(srv, &l);
+	}
+	for (i = 0; i < 10; i++)
+		assert_int_equal(get("/g/abc", &out), 200);
 	buf_release(&out);
 }
 
@@ -443,6 +476,7 @@ static void test_stream_caps(void **state)
 	int fd[3], i;
 
 	limits(1000, 0, 2, HTTPD_MAX_CONNS);
+	as_client = "198.51.100.9";
 	for (i = 0; i < 2; i++)
 		fd[i] = open_stream(&out);
 	/* a third from the same address: refused, the two others live on */
@@ -456,14 +490,20 @@ static void test_stream_caps(void **state)
 	close(fd[0]);
 	pump(250);
 	fd[2] = open_stream(&out);
+	/* another client may */
+	as_client = "198.51.100.10";
+	fd[0] = open_stream(&out);
 	/* the cap on every address's streams */
 	httpd_default_limits(&l);
 	l.per_second = 0;
-	l.max_streams = 2;
+	l.max_streams = 3;
+	l.trust_proxy = 1;
 	httpd_set_limits(srv, &l);
+	as_client = "198.51.100.11";
 	assert_int_equal(get("/g/abc/events", &out), 503);
 	/* normal requests go on */
 	assert_int_equal(get("/g/abc", &out), 200);
+	close(fd[0]);
 	close(fd[1]);
 	close(fd[2]);
 	buf_release(&out);
@@ -500,6 +540,10 @@ static void test_forwarded_for(void **state)
 	struct buf out = BUF_INIT;
 
 	/* not trusted: the peer */
+	httpd_default_limits(&l);
+	l.per_second = 0;
+	l.trust_proxy = 0;
+	httpd_set_limits(srv, &l);
 	assert_int_equal(request("GET", "/g/a", "X-Forwarded-For: 203.0.113.7\r\n", &out), 200);
 	assert_string_equal(seen_peer, "127.0.0.1");
 	httpd_default_limits(&l);
