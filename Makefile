@@ -30,6 +30,10 @@ LIB_SRC := $(sort $(wildcard util/*.c games/*.c games/*/*.c state/*.c bot/*.c \
 	adapters/*.c adapters/*/*.c paint/*.c))
 LIB_SRC := $(filter-out bot/main.c,$(LIB_SRC))
 LIB_OBJ := $(LIB_SRC:%.c=$(O)/%.o)
+# the game page's files, embedded in the binary (bot/web.h's web_assets)
+# by scripts/embed.c, a tool of the build itself
+WEB_SRC := $(sort $(wildcard web/*.html web/*.css web/*.js))
+LIB_OBJ += $(O)/gen/web_assets.o
 TEST_SUPPORT_SRC := $(sort $(wildcard tests/support/*.c))
 TEST_SUPPORT_OBJ := $(TEST_SUPPORT_SRC:%.c=$(O)/%.o)
 TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
@@ -64,6 +68,17 @@ $(O)/libtabula.a: $(LIB_OBJ)
 
 $(O)/%.o: %.c
 	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(O)/tools/embed: scripts/embed.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c17 -O1 -o $@ $<
+
+$(O)/gen/web_assets.c: $(O)/tools/embed $(WEB_SRC) Makefile
+	@mkdir -p $(dir $@)
+	$(O)/tools/embed $@ $(WEB_SRC)
+
+$(O)/gen/web_assets.o: $(O)/gen/web_assets.c
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 $(O)/version.h: FORCE

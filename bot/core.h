@@ -181,6 +181,10 @@ struct session_hooks {
 	 * NULL: nothing is recorded. */
 	int (*record)(struct session_mgr *m, const struct change *c, struct store_result **out,
 		      struct buf *err);
+	/* After c is stored, before the live session takes its record
+	 * (c->s->rec is still the one before): the game's web page
+	 * publishes the move to its viewers (bot/web.c).  May be NULL. */
+	void (*committed)(struct session_mgr *m, const struct change *c);
 };
 
 /* The core's part of session_mgr_init / _release / _add_adapter (the

@@ -25,6 +25,7 @@
 #include "bot/platenv.h"
 #include "bot/session.h"
 #include "bot/think.h"
+#include "bot/web.h"
 #include "bot/weblink.h"
 #include "bot/workers.h"
 #include "paint/paint.h"
@@ -459,13 +460,18 @@ static void paint_run(void *job)
 
 static void paint_after(void *ctx, void *job)
 {
+	struct paint_job *pj = job;
+
 	if (stopping) {
 		/* its message stays in the outbox, unconfirmed: the next start
 		 * sends its text again (deduplicated) and paints it again */
 		paint_job_free(job);
 		return;
 	}
-	session_mgr_paint_done(ctx, job);
+	if (pj->done)		/* a game page's picture (bot/web.c) */
+		pj->done(pj->done_ctx, pj);
+	else
+		session_mgr_paint_done(ctx, job);
 }
 
 static void paint_discard(void *job)
@@ -584,6 +590,7 @@ struct run {
 	struct adapter *platforms[3];
 	int started[3];
 	struct ops ops;
+	struct web web;			/* the games' pages, when public_url is set */
 	uv_loop_t *loop;
 	uv_signal_t sigint, sigterm, sigusr1;
 	int64_t lease_ms;
@@ -1001,10 +1008,17 @@ static void start_ops_listener(struct run *r)
 		log_err("TABULA_HTTP: %s", buf_str(&r->err));
 		r->rc = EXIT_USAGE;
 	} else {
-		log_info("http: listening on %.*s:%d (/healthz, /readyz, /metrics)",
+		log_info("http: listening on %.*s:%d (/healthz, /readyz, /metrics%s)",
 			 (int)(strrchr(r->http_spec, ':') - r->http_spec), r->http_spec,
-			 ops_port(&r->ops));
+			 ops_port(&r->ops), r->public_url[0] ? ", the games' pages" : "");
 	}
+	web_init(&r->web, r->mgr);	/* the pages are off without public_url */
+	if (!r->rc && r->public_url[0] && web_attach(&r->web, r->ops.http, &r->err)) {
+		log_err("web: %s", buf_str(&r->err));
+		r->rc = EXIT_USAGE;
+	}
+	r->web.paint = r->mgr->paint;	/* the painters' pool, when there is one */
+	r->web.paint_ctx = r->mgr->paint_ctx;
 }
 
 static void run_loop(struct run *r)
@@ -1076,6 +1090,7 @@ static void release_manager(struct run *r)
 		painters = NULL;
 		uv_run(uv_default_loop(), UV_RUN_NOWAIT);	/* its handle closes */
 	}
+	web_release(&r->web);
 	session_mgr_release(r->mgr);
 	free(r->mgr);
 	for (k = 0; k < 3; k++)

@@ -12,6 +12,7 @@
 #include "bot/outbox.h"
 #include "bot/pictures.h"
 #include "bot/record.h"
+#include "bot/web.h"
 
 static const struct session_hooks hooks = {
 	.queue_updates = outbox_queue_updates,
@@ -19,6 +20,7 @@ static const struct session_hooks hooks = {
 	.reply_actor_view = outbox_reply_actor_view,
 	.due = due_compute,
 	.record = record_build,
+	.committed = web_committed,
 };
 
 void session_mgr_init(struct session_mgr *m, struct store *store, uint64_t seed)

@@ -23,6 +23,10 @@ struct paint_job {
 	uint64_t id;			/* the picture's follow id */
 	struct scene scene;		/* owned */
 	void *owner;			/* the manager's entry: never touched here */
+	/* optional: who takes the job back on the loop when it is not the
+	 * session manager (the game pages, bot/web.c); NULL: the manager */
+	void (*done)(void *ctx, struct paint_job *job);
+	void *done_ctx;
 	/* out (paint_job_run) */
 	struct paint_image im;		/* owned when !failed */
 	int failed;

@@ -631,6 +631,8 @@ int change_commit(struct session_mgr *m, struct change *c, struct buf *err)
 		return -1;
 	}
 	c->s->checked = m->epoch;
+	if (m->hooks->committed)
+		m->hooks->committed(m, c);
 	if (moved)
 		c->s->last_at = now;
 	if (c->truncate)

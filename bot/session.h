@@ -53,6 +53,7 @@
 struct think_job;
 struct paint_job;
 struct session_hooks;
+struct web;
 
 struct session {
 	struct session_rec rec;
@@ -130,6 +131,9 @@ struct session_mgr {
 	int outcome;			/* the command's, for its metric (util/meters.h) */
 	int may_retry;			/* ... and the command will run again */
 	long conflicts, retries;	/* counters, for the log and the tests */
+	/* the games' pages (bot/web.h: web_init sets it), or NULL: commits
+	 * tell their viewers through it */
+	struct web *web;
 	/*
 	 * The games' web pages (docs/web.md, bot/weblink.h): web_base is
 	 * TABULA_PUBLIC_URL checked, without its trailing slash ("" = no

@@ -47,6 +47,9 @@ fi
 # package pinned in tests/interop/package-lock.json, installed below with npm ci
 command -v node >/dev/null 2>&1 || need="$need nodejs"
 command -v npm >/dev/null 2>&1 || need="$need npm"
+# the game pages' browser tests (tests/browser/): Debian's chromium, driven
+# headless by puppeteer-core (npm, pinned in tests/browser/package-lock.json)
+[ -x /usr/bin/chromium ] || need="$need chromium"
 # the tests' throwaway PostgreSQL (scripts/pg-test-server.sh): the server
 # binaries and psql, which the integration tests read the store with
 command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 ||
@@ -116,3 +119,6 @@ top="$(cd "$(dirname "$0")/.." && pwd)"
 npm_pinned "$top/tests/interop" @matrix-org/matrix-sdk-crypto-wasm
 # the shared Discord REST proxy (docs/deploy.md), which the cluster test runs
 npm_pinned "$top/scripts/discord-proxy" @discordjs/proxy
+# puppeteer-core and axe-core for the game pages' browser tests
+npm_pinned "$top/tests/browser" puppeteer-core
+npm_pinned "$top/tests/browser" axe-core

@@ -5,7 +5,8 @@
 # loopback fakes (tests/fakes/; the Matrix interop tests' players are
 # matrix-sdk-crypto in Node, tests/interop/), and several processes on one PostgreSQL
 # (cluster_test.py: the server is TABULA_TEST_PG, see scripts/pg-test-server.sh),
-# then the operators' HTTP listener (metrics_test.py: promtool checks /metrics).
+# then the operators' HTTP listener (metrics_test.py: promtool checks /metrics),
+# then the game page in a browser (tests/browser/page_test.py).
 # usage: tests/integration/run.sh ./tabula
 bin=${1:-./tabula}
 cd "$(dirname "$0")/../.."
@@ -40,6 +41,9 @@ python3 tests/integration/season_test.py "$bin" || rc=1
 python3 tests/integration/cluster_test.py "$bin" || rc=1
 python3 tests/integration/strong_ai_test.py "$bin" || rc=1
 python3 tests/integration/metrics_test.py "$bin" || rc=1
+# the game page (web/) in headless chromium: against a mock of the bot's
+# pages, then against the bot itself on the console, all four games
+python3 tests/browser/page_test.py --bot "$bin" || rc=1
 if [ $rc = 0 ]; then
 	rm -rf "$TMPDIR"
 else

@@ -50,8 +50,9 @@ BOT_LAYERS = (
      ("session", "core", "roomset", "votes")),
     ("services", "what a change sets going, above the core: the outbox "
      "(updates, delivery), pictures, the AI seats, the due work, the "
-     "record of a finished game (results, ratings), a game's web link",
-     ("outbox", "pictures", "ai", "due", "record", "weblink")),
+     "record of a finished game (results, ratings), a game's web link, "
+     "each game's web page (its view, pictures and events)",
+     ("outbox", "pictures", "ai", "due", "record", "weblink", "web", "webview", "web_int")),
     ("commands", "what users ask for: the table and the dispatcher, and "
      "each subject's commands; manager.c wires the layers at start-up",
      ("commands", "session_int", "lobby", "play", "settings", "info",
