@@ -354,6 +354,34 @@ out:
 
 /* ---- `game web` ---- */
 
+/* Answers text (its lines as rich lines, as session_reply_text() does)
+ * and, when url is not empty, the link's line under it. */
+static void web_reply(const struct cmd_ctx *x, int priv, const char *text, const char *url,
+		      const char *after, enum locale loc)
+{
+	struct rich r = RICH_INIT;
+	const char *p, *nl;
+	const char *parts[2] = { text, after };
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (i == 1 && url && *url)
+			weblink_rich_line(&r, loc, url);
+		for (p = parts[i]; p && *p; p = nl + 1) {
+			nl = strchr(p, '\n');
+			if (!nl) {
+				rich_text(&r, "%s", p);
+				rich_newline(&r);
+				break;
+			}
+			rich_text(&r, "%.*s", (int)(nl - p), p);
+			rich_newline(&r);
+		}
+	}
+	session_reply_rich(x->a, x->cmd, priv, &r);
+	rich_release(&r);
+}
+
 /* What `game web` alone answers, privately: the link, or why there is none. */
 static void web_show(struct session_mgr *m, const struct cmd_ctx *x, enum locale loc)
 {
@@ -373,13 +401,15 @@ static void web_show(struct session_mgr *m, const struct cmd_ctx *x, enum locale
 				       "la muestra de nuevo (más de la mitad de los jugadores sentados, "
 				       "con la partida empezada)."));
 	} else {
-		buf_setf(&msg, L(loc, "Watch and replay: %s\n`game web off` hides the page; "
-				 "`game web reset` gives it a new link and kills this one.",
-				 "Mira y repasa la partida: %s\n`game web off` oculta la página; "
-				 "`game web reset` le da un enlace nuevo y anula este."),
-			 buf_str(&url));
+		web_reply(x, 1, NULL, buf_str(&url),
+			  L(loc, "`game web off` hides the page; `game web reset` gives it a new "
+			    "link and kills this one.",
+			    "`game web off` oculta la página; `game web reset` le da un enlace "
+			    "nuevo y anula este."), loc);
+		goto out;
 	}
 	session_reply_text(x->a, x->cmd, 1, buf_str(&msg));
+out:
 	buf_release(&url);
 	buf_release(&err);
 	buf_release(&msg);
@@ -503,10 +533,7 @@ void cmd_game_web(const struct cmd_ctx *x)
 	 * live session says the page is on) */
 	if (!strcmp(val, "on") && weblink_url(m, x->s, &url, &err) < 0)
 		buf_reset(&url);
-	if (url.len)
-		buf_printf(&msg, L(loc, "\nWatch and replay: %s", "\nMira y repasa la partida: %s"),
-			   buf_str(&url));
-	session_reply_text(x->a, x->cmd, 0, buf_str(&msg));
+	web_reply(x, 0, buf_str(&msg), buf_str(&url), NULL, loc);
 	/* whatever serves the page closes its streams: the old link is dead */
 	if (strcmp(val, "on") && m->web_gone)
 		m->web_gone(m->web_gone_ctx, x->s);
