@@ -9,6 +9,7 @@ stderr is checked for the token at the end of every test.
 """
 import base64
 import importlib.util
+import json
 import os
 import random
 import re
@@ -1451,14 +1452,23 @@ def test_log_of_an_old_game():
     """`/log game:<id>` reads a finished game's log (`log #<id>`): the
     option's number reaches the bot as "#<id>", so that it is not taken
     for a count of lines; with count, its last lines; an unknown number is
-    refused; a count alone still means the room's own game."""
-    fake, bot = start()
+    refused; a count alone still means the room's own game.  With web
+    pages on, the final board carries the game's link (the first board's),
+    and its page tells a finished game that replays from position 0."""
+    port = webcheck.free_port()
+    fake, bot = start(extra_env=webcheck.env(port))
     fake.channel_rate = (50, 1.0)   # a whole game: the old log is what is tested
     try:
         fake.wait_ready(10)
         ps = [user(fake, i) for i in (1, 2)]
         lobby(fake, ps)
-        play_to_end(fake, {p["id"]: p for p in ps}, random.Random(7))
+        _, bs = play_to_end(fake, {p["id"]: p for p in ps}, random.Random(7))
+        url = discord_link(bs[-1], "the final board")
+        assert discord_link(bs[0], "the first board") == url
+        state, _ = webcheck.page(port, url)
+        assert state["status"] == "finished" and state["positions"] > 20, state
+        st, _, body = webcheck.get(port, webcheck.path_of(url, port) + "/state.json?at=0")
+        assert st == 200 and json.loads(body)["at"] == 0, body[:200]
         con = sqlite3.connect(bot.db, timeout=10)
         try:
             (sid, status), = con.execute("SELECT id, status FROM sessions WHERE room = ?",

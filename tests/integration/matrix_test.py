@@ -8,6 +8,7 @@ failure.  Each test gets its own fake, store and bot process; the bot's
 stderr is checked for the password and the access token.
 """
 import importlib.util
+import json
 import os
 import random
 import re
@@ -339,9 +340,12 @@ def test_room_in_no_space_is_its_own_community():
 def test_rematch_pings_the_last_players():
     """After a game, `!rematch` opens its lobby again with the AI seat
     back and mentions exactly the last game's other human (m.mentions and a
-    pill); the pinged player joins with `!game join`."""
+    pill); the pinged player joins with `!game join`.  With web pages on,
+    the final board carries the game's link too, and its page tells a
+    finished game that replays from its first position."""
     fake = new_fake()
-    bot = Bot(fake)
+    port = webcheck.free_port()
+    bot = Bot(fake, extra_env=webcheck.env(port))
     try:
         ps = players(fake, 2)
         room = game_room(fake, ps)
@@ -354,6 +358,13 @@ def test_rematch_pings_the_last_players():
         fake.say(ps[0], room, "!game start")
         _, bs = play_to_end(fake, room, ps, random.Random(5), bot.db)
         assert "Play again: `rematch`" in bs[-1]["body"], bs[-1]["body"][-200:]
+        url = matrix_link(bs[-1], "the final board")
+        assert matrix_link(bs[0], "the first board") == url
+        state, _ = webcheck.page(port, url)
+        assert state["status"] == "finished" and state["positions"] > 20, state
+        assert any(p["winner"] for p in state["players"]), state["players"]
+        st, _, body = webcheck.get(port, webcheck.path_of(url, port) + "/state.json?at=0")
+        assert st == 200 and json.loads(body)["at"] == 0, body[:200]
         n = len(fake.bot_messages(room))
         fake.say(ps[1], room, "!rematch")
         wait_text(fake, room, "Rematch!", after=n)
