@@ -354,6 +354,34 @@ out:
 
 /* ---- `game web` ---- */
 
+/* Answers text (its lines as rich lines, as session_reply_text() does)
+ * and, when url is not empty, the link's line under it. */
+static void web_reply(const struct cmd_ctx *x, int priv, const char *text, const char *url,
+		      const char *after, enum locale loc)
+{
+	struct rich r = RICH_INIT;
+	const char *p, *nl;
+	const char *parts[2] = { text, after };
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (i == 1 && url && *url)
+			weblink_rich_line(&r, loc, url);
+		for (p = parts[i]; p && *p; p = nl + 1) {
+			nl = strchr(p, '\n');
+			if (!nl) {
+				rich_text(&r, "%s", p);
+				rich_newline(&r);
+				break;
+			}
+			rich_text(&r, "%.*s", (int)(nl - p), p);
+			rich_newline(&r);
+		}
+	}
+	session_reply_rich(x->a, x->cmd, priv, &r);
+	rich_release(&r);
+}
+
 /* What `game web` alone answers, privately: the link, or why there is none. */
 static void web_show(struct session_mgr *m, const struct cmd_ctx *x, enum locale loc)
 {
@@ -373,33 +401,37 @@ static void web_show(struct session_mgr *m, const struct cmd_ctx *x, enum locale
 				       "la muestra de nuevo (más de la mitad de los jugadores sentados, "
 				       "con la partida empezada)."));
 	} else {
-		buf_setf(&msg, L(loc, "Watch and replay: %s\n`game web off` hides the page; "
-				 "`game web reset` gives it a new link and kills this one.",
-				 "Mira y repasa la partida: %s\n`game web off` oculta la página; "
-				 "`game web reset` le da un enlace nuevo y anula este."),
-			 buf_str(&url));
+		web_reply(x, 1, NULL, buf_str(&url),
+			  L(loc, "`game web off` hides the page; `game web reset` gives it a new "
+			    "link and kills this one.",
+			    "`game web off` oculta la página; `game web reset` le da un enlace "
+			    "nuevo y anula este."), loc);
+		goto out;
 	}
 	session_reply_text(x->a, x->cmd, 1, buf_str(&msg));
+out:
 	buf_release(&url);
 	buf_release(&err);
 	buf_release(&msg);
 }
 
 /* The setting as decided (on, off, reset) into c->rec, and what to tell
- * the room into msg; the new link comes from the store before the commit
- * (a failed commit leaves a new token that nobody was shown: harmless).
- * 0, or -1 (the caller was told). */
+ * the room into msg; a reset's new link into url (left empty when the page
+ * is off), for the caller to put on a line of its own after the votes, so
+ * that a chat shows it as a link; the link comes from the store before
+ * the commit (a failed commit leaves a new token that nobody was shown:
+ * harmless).  0, or -1 (the caller was told). */
 static int web_apply(struct session_mgr *m, const struct cmd_ctx *x, struct change *c,
-		     const char *val, enum locale loc, struct buf *msg)
+		     const char *val, enum locale loc, struct buf *msg, struct buf *url)
 {
 	struct room_settings rs;
-	struct buf url = BUF_INIT, err = BUF_INIT;
+	struct buf err = BUF_INIT;
 	int rc = 0;
 
 	roomset_read(&c->rec, &rs);
 	if (!strcmp(val, "reset")) {
 		/* a new link, the page on or off as it was */
-		if (weblink_reset(m, x->s, &url, &err) < 0) {
+		if (weblink_reset(m, x->s, url, &err) < 0) {
 			log_warn("web link of %s/%s: %s", x->s->rec.platform, x->s->rec.room,
 				 buf_str(&err));
 			session_reply_text(x->a, x->cmd, 1,
@@ -408,11 +440,12 @@ static int web_apply(struct session_mgr *m, const struct cmd_ctx *x, struct chan
 					     "vez."));
 			rc = -1;
 		} else if (rs.web) {
-			buf_setf(msg, L(loc, "This game has a new web link; the old one no longer "
-					"works.\nWatch and replay: %s",
-					"Esta partida tiene un enlace web nuevo; el anterior ya no "
-					"funciona.\nMira y repasa la partida: %s"), buf_str(&url));
+			buf_setf(msg, "%s", L(loc, "This game has a new web link; the old one no "
+					      "longer works.",
+					      "Esta partida tiene un enlace web nuevo; el anterior ya no "
+					      "funciona."));
 		} else {
+			buf_reset(url);
 			buf_setf(msg, "%s", L(loc, "This game has a new web link; the old one no "
 					      "longer works. Its page is off (`game web on` shows it).",
 					      "Esta partida tiene un enlace web nuevo; el anterior ya no "
@@ -432,7 +465,6 @@ static int web_apply(struct session_mgr *m, const struct cmd_ctx *x, struct chan
 				      "La página web de esta partida está desactivada: su enlace ya "
 				      "no lleva a nada (`game web on` la recupera)."));
 	}
-	buf_release(&url);
 	buf_release(&err);
 	return rc;
 }
@@ -490,7 +522,7 @@ void cmd_game_web(const struct cmd_ctx *x)
 				 loc, &agreed))
 			goto out;
 	}
-	if (web_apply(m, x, &c, val, loc, &msg))
+	if (web_apply(m, x, &c, val, loc, &msg, &url))
 		goto out;
 	buf_addstr(&msg, buf_str(&agreed));
 	if (change_commit(m, &c, &err)) {
@@ -499,10 +531,9 @@ void cmd_game_web(const struct cmd_ctx *x)
 	}
 	/* the page is back: its link, which has not changed (read once the
 	 * live session says the page is on) */
-	if (!strcmp(val, "on") && weblink_url(m, x->s, &url, &err) == 0)
-		buf_printf(&msg, L(loc, "\nWatch and replay: %s", "\nMira y repasa la partida: %s"),
-			   buf_str(&url));
-	session_reply_text(x->a, x->cmd, 0, buf_str(&msg));
+	if (!strcmp(val, "on") && weblink_url(m, x->s, &url, &err) < 0)
+		buf_reset(&url);
+	web_reply(x, 0, buf_str(&msg), buf_str(&url), NULL, loc);
 	/* whatever serves the page closes its streams: the old link is dead */
 	if (strcmp(val, "on") && m->web_gone)
 		m->web_gone(m->web_gone_ctx, x->s);

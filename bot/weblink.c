@@ -125,6 +125,13 @@ int weblink_reset(struct session_mgr *m, const struct session *s, struct buf *ur
 	return 0;
 }
 
+void weblink_rich_line(struct rich *r, enum locale loc, const char *url)
+{
+	rich_text(r, "%s", L(loc, "Watch and replay: ", "Mira y repasa la partida: "));
+	rich_link(r, url);
+	rich_newline(r);
+}
+
 void weblink_add_line(struct session_mgr *m, const struct session *s, enum locale loc,
 		      struct rich *r)
 {
@@ -132,8 +139,7 @@ void weblink_add_line(struct session_mgr *m, const struct session *s, enum local
 	int rc = weblink_url(m, s, &url, &err);
 
 	if (!rc)
-		rich_line(r, L(loc, "Watch and replay: %s", "Mira y repasa la partida: %s"),
-			  buf_str(&url));
+		weblink_rich_line(r, loc, buf_str(&url));
 	else if (rc < 0)
 		log_warn("web link of %s/%s: %s", s->rec.platform, s->rec.room, buf_str(&err));
 	buf_release(&url);

@@ -35,6 +35,10 @@ int weblink_url(struct session_mgr *m, const struct session *s, struct buf *url,
 int weblink_reset(struct session_mgr *m, const struct session *s, struct buf *url,
 		  struct buf *err);
 
+/* Appends "Watch and replay: <url>" to r, a line of its own, the address a
+ * RICH_LINK (each platform shows it as a link, no markup inside it). */
+void weblink_rich_line(struct rich *r, enum locale loc, const char *url);
+
 /* Appends "Watch and replay: <url>" (a line of its own) to r when s has a
  * page; a store failure is logged and posts no link. */
 void weblink_add_line(struct session_mgr *m, const struct session *s, enum locale loc,

@@ -101,6 +101,35 @@ void rich_room(struct rich *r, const char *room_id, const char *name)
 		  xstrdup(room_id ? room_id : ""));
 }
 
+void rich_link(struct rich *r, const char *url)
+{
+	rich_push(r, RICH_LINK, xstrdup(url ? url : ""), NULL);
+}
+
+int rich_link_safe(const char *url)
+{
+	const char *p;
+
+	if (!url)
+		return 0;
+	if (!strncmp(url, "https://", 8))
+		p = url + 8;
+	else if (!strncmp(url, "http://", 7))
+		p = url + 7;
+	else
+		return 0;
+	if (!*p || strlen(p) > 1000)
+		return 0;
+	for (; *p; p++) {
+		char c = *p;
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		      strchr("._~:/%-[]", c)))
+			return 0;
+	}
+	return 1;
+}
+
 void rich_newline(struct rich *r)
 {
 	rich_push(r, RICH_NEWLINE, NULL, NULL);
@@ -121,6 +150,7 @@ void rich_to_plain(const struct rich *r, struct buf *out)
 
 		switch (s->kind) {
 		case RICH_TEXT:
+		case RICH_LINK:
 			buf_addstr(out, s->text);
 			at_bol = 0;
 			break;
@@ -163,7 +193,7 @@ void rich_to_plain(const struct rich *r, struct buf *out)
 static const char *const rich_kind_names[] = {
 	[RICH_TEXT] = "text", [RICH_EMPH] = "emph", [RICH_MENTION] = "mention",
 	[RICH_NEWLINE] = "nl", [RICH_HEADING] = "heading", [RICH_MONO] = "mono",
-	[RICH_ROOM] = "room",
+	[RICH_ROOM] = "room", [RICH_LINK] = "link",
 };
 
 json_t *rich_to_json(const struct rich *r)

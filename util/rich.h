@@ -31,6 +31,11 @@ enum rich_kind {
 			 * display name, may be NULL or empty.  Each adapter
 			 * renders it as a link to the room when the id is
 			 * valid there, else as "#name" (or "#id") text. */
+	RICH_LINK,	/* text = a web address the bot made (a game's page),
+			 * never a player's text.  Shown as itself, and as a
+			 * link where the platform has them (Discord: bare, so
+			 * that no escape gets into it; Matrix: <a href>) when
+			 * rich_link_safe() accepts it, else as TEXT. */
 };
 
 struct rich_span {
@@ -56,6 +61,12 @@ void rich_mention(struct rich *r, const char *user, const char *name);
 /* A reference to a chat room (both strings copied; name may be NULL or
  * empty, a NULL room_id is taken as ""). */
 void rich_room(struct rich *r, const char *room_id, const char *name);
+/* A web address (copied), shown as a link: see RICH_LINK. */
+void rich_link(struct rich *r, const char *url);
+/* 1 when url is "http://" or "https://" and more, of letters, digits and
+ * . _ ~ : / % - [ ] only (what bot/weblink.c makes): nothing a chat's
+ * markup or an HTML attribute would read, so adapters may write it raw. */
+int rich_link_safe(const char *url);
 void rich_newline(struct rich *r);
 void rich_heading(struct rich *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Takes a preformatted block (copied). */
@@ -69,7 +80,7 @@ void rich_to_plain(const struct rich *r, struct buf *out);
 
 /* JSON form, kept in the outbox: an array of {"k": kind, "t": text,
  * "u": user}; a room is {"k": "room", "u": id} plus "t": name when it has
- * one.  rich_to_json returns a new reference;
+ * one; a link is {"k": "link", "t": address}.  rich_to_json returns a new reference;
  * rich_from_json returns 0, or -1 on a malformed value (r left empty). */
 json_t *rich_to_json(const struct rich *r);
 int rich_from_json(struct rich *r, const json_t *j);

@@ -185,6 +185,15 @@ int discord_markdown(const struct rich *r, struct buf *out)
 			}
 			bol = 0;
 			break;
+		case RICH_LINK:
+			/* bare: Discord links a URL it finds in the text, and an
+			 * escape would become part of the address */
+			if (rich_link_safe(t))
+				buf_addstr(out, t);
+			else
+				escape_text(out, t, &bol);
+			bol = 0;
+			break;
 		case RICH_NEWLINE:
 			buf_addch(out, '\n');
 			bol = 1;

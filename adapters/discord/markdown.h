@@ -17,6 +17,8 @@
  *   ROOM     <#id> when id is a snowflake: Discord shows a channel link,
  *            which pings nobody and so is never in allowed_mentions;
  *            otherwise "#name" (or "#id" without a name) escaped like TEXT.
+ *   LINK     the address as is when rich_link_safe() (Discord links it;
+ *            an escape would land inside the link), else escaped like TEXT.
  *   NEWLINE  "\n".
  *   HEADING  **escaped** on a line of its own.  Chosen over "### " because a
  *            Discord heading is very large for the short titles games use,

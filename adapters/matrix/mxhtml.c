@@ -126,6 +126,18 @@ static int room_id_valid(const char *s)
 }
 
 /* The matrix.to link of a valid id: only [A-Za-z0-9.-_~@:] stay as they are. */
+static void add_link_target(struct buf *b, const char *id);
+
+/* A span's link target: a LINK's own address (rich_link_safe() checked
+ * it: nothing to escape), a mention's or a room's matrix.to address. */
+static void add_span_target(struct buf *b, const struct rich_span *span)
+{
+	if (span->kind == RICH_LINK)
+		buf_addstr(b, span->text);
+	else
+		add_link_target(b, span->user);
+}
+
 static void add_link_target(struct buf *b, const char *id)
 {
 	static const char hex[] = "0123456789ABCDEF";
@@ -208,6 +220,7 @@ enum tok_kind {
 	TK_NL,		/* body "\n"; HTML "<br>", or "\n" inside <pre> */
 	TK_MENTION,	/* span: a valid id, a short name */
 	TK_ROOM,	/* span: a valid room id or alias, a short name */
+	TK_LINK,	/* span: a web address rich_link_safe() accepts */
 	TK_OPEN,	/* HTML open tag of ctx */
 	TK_CLOSE,	/* HTML close tag of ctx; body "\n" after a block */
 	TK_BNL,		/* body-only "\n" before a block */
@@ -308,6 +321,13 @@ static void tokenize(const struct rich *r, struct toks *t)
 			at_bol = 0;
 			break;
 		}
+		case RICH_LINK:
+			if (rich_link_safe(txt))
+				tok_push(t, TK_LINK, CTX_NONE, NULL, 0, s);
+			else
+				tok_text(t, CTX_NONE, txt, n);
+			at_bol = 0;
+			break;
 		case RICH_NEWLINE:
 			tok_push(t, TK_NL, CTX_NONE, NULL, 0, NULL);
 			at_bol = 1;
@@ -487,12 +507,13 @@ static void tok_cost(const struct tok *t, const struct msg *m, size_t *body, siz
 		}
 		break;
 	case TK_MENTION:
-	case TK_ROOM: {
+	case TK_ROOM:
+	case TK_LINK: {
 		struct buf a = BUF_INIT;
 		const char *name = mention_name(t->span);
 		size_t n = strlen(name), i = 0;
 
-		add_link_target(&a, t->span->user);
+		add_span_target(&a, t->span);
 		*json = json_cost(a.s, a.len) + 2 * 2 + strlen("<a href=>") + strlen("</a>");
 		buf_release(&a);
 		while (i < n) {
@@ -562,13 +583,14 @@ static void emit(struct out *o, const struct tok *t)
 		m->open = CTX_NONE;
 		break;
 	case TK_MENTION:
-	case TK_ROOM: {
+	case TK_ROOM:
+	case TK_LINK: {
 		const char *name = mention_name(t->span);
 		const char *id = t->span->user;
 		size_t from = m->html.len;
 
 		buf_addstr(&m->html, "<a href=\"");
-		add_link_target(&m->html, id);
+		add_span_target(&m->html, t->span);
 		buf_addstr(&m->html, "\">");
 		m->json += json_cost(m->html.s + from, m->html.len - from);
 		emit_text(o, name, strlen(name), &off);

@@ -16,6 +16,8 @@
  *            name or id</a> when the id is a Matrix room id ("!opaque:server")
  *            or alias ("#alias:server"), the id percent-encoded; otherwise
  *            the escaped name (or id).  Never in m.mentions.
+ *   LINK     body: the address; html: <a href="address">address</a> when
+ *            rich_link_safe() (nothing in it to escape), else as TEXT.
  *   NEWLINE  body: "\n";       html: "<br>".
  *   HEADING  body: the text on its own line; html: <h4>escaped</h4>.
  *   MONO     body: the block on its own lines; html: <pre><code>escaped</code></pre>.

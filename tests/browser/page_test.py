@@ -21,7 +21,8 @@ usage: page_test.py [--shots DIR] [--bot ./tabula] [test-name ...]
 Screenshots go under DIR (default: build/browser-shots).  With --bot, also
 test_page_bot: the same check_page against the real bot on the console
 (its posted link, `play 1` as the move, `game web reset` as the revoke),
-for every game.
+for every game; and test_page_discord: against the bot on the fake
+Discord (the link under the first board, /play, `/game web reset`).
 """
 import json
 import os
@@ -548,6 +549,79 @@ class ConsoleBot:
             self.proc.wait()
 
 
+class DiscordBot:
+    """The real bot on the fake Discord (tests/fakes/fake_discord.py), its
+    page served on loopback: the link is the one it posted under the first
+    board, a move is /play of the one human with the first choice
+    autocompletion offers (then the AI's moves), a revoke is `/game web
+    reset` (one human: a majority at once)."""
+
+    def __init__(self, binary, game="gtr"):
+        sys.path.insert(0, os.path.join(TOP, "tests", "fakes"))
+        import discord_test as dt
+        import webcheck
+        dt.BIN = binary
+        self.dt = dt
+        self.port = webcheck.free_port()
+        self.fake, self.bot = dt.start(extra_env=webcheck.env(self.port))
+        self.fake.wait_ready(10)
+        self.ana = dt.user(self.fake, 1, "ana")
+        dt.cmd(self.fake, self.ana, "game", {"game": game}, sub="new")
+        dt.cmd(self.fake, self.ana, "game", {"count": 2}, sub="addbot")
+        dt.cmd(self.fake, self.ana, "game", sub="start")
+        self.url = dt.discord_link(dt.wait_boards(self.fake, 1)[0], "the first board")
+        while self.positions() < 3:
+            self.move()
+
+    def positions(self, url=None):
+        import urllib.request
+        with urllib.request.urlopen((url or self.url) + "/state.json", timeout=10) as r:
+            return json.load(r)["positions"]
+
+    def move(self):
+        """ana plays her first choice; returns once the AI's moves are over
+        (no new position for a second)."""
+        before = last = self.positions()
+        value = self.dt.complete(self.fake, self.ana)[0]["value"]
+        self.dt.cmd(self.fake, self.ana, "play", {"move": value})
+        since = time.monotonic()
+        while last == before or time.monotonic() - since < 1.0:
+            time.sleep(0.1)
+            p = self.positions()
+            if p != last:
+                last, since = p, time.monotonic()
+            assert time.monotonic() - since < 30, "no move in 30 s"
+
+    def revoke(self):
+        h = self.dt.cmd(self.fake, self.ana, "game", {"action": "reset"}, sub="web")
+        pub = [m for m in self.dt.texts_msgs(h) if not m["ephemeral"]]
+        self.url_after = self.dt.discord_link(pub[0], "the reset")
+        assert self.url_after != self.url
+
+    def stop(self):
+        try:
+            assert self.fake.violations == [], self.fake.violations
+        finally:
+            self.bot.stop()
+            self.fake.stop()
+
+
+def discord_test(binary):
+    """check_page against the real bot on the fake Discord: the link a
+    Discord room got, a move made by a slash command."""
+    def run():
+        bot = DiscordBot(binary)
+        try:
+            t, _ = check_page(browser(), bot.url, bot.move, bot.revoke,
+                              shots=SHOTS, name="discord-gtr")
+            print("  discord gtr (s): %s" % ", ".join("%s %.2f" % kv for kv in t.items()))
+            assert bot.positions(bot.url_after) > 3
+        finally:
+            bot.stop()
+    run.__name__ = "test_page_discord"
+    return run
+
+
 def bot_test(binary):
     """check_page against the real bot (after issue 27's merge): every game."""
     def run():
@@ -572,6 +646,7 @@ def main(argv):
     if "--bot" in argv:
         k = argv.index("--bot")
         globals()["test_page_bot"] = bot_test(os.path.abspath(argv[k + 1]))
+        globals()["test_page_discord"] = discord_test(os.path.abspath(argv[k + 1]))
         del argv[k:k + 2]
     lack = missing()
     if lack:

@@ -85,6 +85,9 @@ HTML_FORMAT = "org.matrix.custom.html"
 SLOW = float(os.environ.get("TABULA_TEST_SLOW") or 1)
 MATRIX_TO = "https://matrix.to/#/@"
 
+# a game's web page (issue 27): a bare http(s) address of the characters
+# the bot's links use, allowed only as the text of its own link
+_WEB_LINK_RE = re.compile(r"https?://[A-Za-z0-9._~:/%\[\]-]+")
 _HREF_RE = re.compile(r"<a\b[^>]*?\bhref\s*=\s*(\"[^\"]*\"|'[^']*'|[^\s>]+)",
                       re.I)
 _TOKEN_RE = re.compile(r"^s(\d+)(?:_.*)?$")
@@ -2113,6 +2116,9 @@ class FakeMatrix:
                     probs.append("%s formatted_body contains <script" % what)
                 for m in _HREF_RE.finditer(fb):
                     href = m.group(1).strip("\"'")
+                    if _WEB_LINK_RE.fullmatch(href) and \
+                            fb[m.end():].startswith(">%s</a>" % href):
+                        continue    # a web page's link, shown as itself
                     if not href.startswith(MATRIX_TO):
                         probs.append("%s formatted_body links to %r (only "
                                      "https://matrix.to/#/@... allowed)" %

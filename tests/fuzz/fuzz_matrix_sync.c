@@ -152,16 +152,17 @@ static void fuzz_rich(const uint8_t *data, size_t size)
 
 	budget = 16 * 1024;
 	while ((s = chunk(&p, end, &kind, &rep))) {
-		switch ((kind & 0x7f) % 7) {
+		switch ((kind & 0x7f) % 8) {
 		case RICH_TEXT: rich_text(&r, "%s", s); break;
 		case RICH_EMPH: rich_emph(&r, "%s", s); break;
 		case RICH_NEWLINE: rich_newline(&r); break;
 		case RICH_HEADING: rich_heading(&r, "%s", s); break;
 		case RICH_MONO: rich_mono(&r, s); break;
+		case RICH_LINK: rich_link(&r, s); break;
 		case RICH_MENTION:
 		case RICH_ROOM:
 			id = chunk(&p, end, &k2, &r2);
-			if ((kind & 0x7f) % 7 == RICH_MENTION)
+			if ((kind & 0x7f) % 8 == RICH_MENTION)
 				rich_mention(&r, id ? id : "", s);
 			else
 				rich_room(&r, id, (kind & 0x40) ? NULL : s);

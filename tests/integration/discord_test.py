@@ -9,6 +9,7 @@ stderr is checked for the token at the end of every test.
 """
 import base64
 import importlib.util
+import json
 import os
 import random
 import re
@@ -25,6 +26,7 @@ sys.path.insert(0, HERE)
 import harness  # noqa: E402
 import hidden  # noqa: E402
 import pngread  # noqa: E402
+import webcheck  # noqa: E402
 from fake_discord import FakeDiscord  # noqa: E402
 
 SLOW = harness.SLOW     # TABULA_TEST_SLOW: timeouts x this (make valgrind)
@@ -1450,14 +1452,23 @@ def test_log_of_an_old_game():
     """`/log game:<id>` reads a finished game's log (`log #<id>`): the
     option's number reaches the bot as "#<id>", so that it is not taken
     for a count of lines; with count, its last lines; an unknown number is
-    refused; a count alone still means the room's own game."""
-    fake, bot = start()
+    refused; a count alone still means the room's own game.  With web
+    pages on, the final board carries the game's link (the first board's),
+    and its page tells a finished game that replays from position 0."""
+    port = webcheck.free_port()
+    fake, bot = start(extra_env=webcheck.env(port))
     fake.channel_rate = (50, 1.0)   # a whole game: the old log is what is tested
     try:
         fake.wait_ready(10)
         ps = [user(fake, i) for i in (1, 2)]
         lobby(fake, ps)
-        play_to_end(fake, {p["id"]: p for p in ps}, random.Random(7))
+        _, bs = play_to_end(fake, {p["id"]: p for p in ps}, random.Random(7))
+        url = discord_link(bs[-1], "the final board")
+        assert discord_link(bs[0], "the first board") == url
+        state, _ = webcheck.page(port, url)
+        assert state["status"] == "finished" and state["positions"] > 20, state
+        st, _, body = webcheck.get(port, webcheck.path_of(url, port) + "/state.json?at=0")
+        assert st == 200 and json.loads(body)["at"] == 0, body[:200]
         con = sqlite3.connect(bot.db, timeout=10)
         try:
             (sid, status), = con.execute("SELECT id, status FROM sessions WHERE room = ?",
@@ -1478,6 +1489,108 @@ def test_log_of_an_old_game():
         assert "Log of #" not in one_text(h) and "The game is over." in one_text(h), one_text(h)
         assert fake.violations == [], fake.violations
     finally:
+        bot.stop()
+        fake.stop()
+
+
+def discord_link(m, what):
+    """The web link in a Discord message m, checked as Discord renders it:
+    a line of its own, outside any code span or block, no escape inside it
+    (Discord would take the backslash into the link), a bare URL Discord
+    links whole; the message's pings unchanged by it."""
+    c = m["content"]
+    found = webcheck.links(c)
+    assert len(found) == 1, "%s: wanted one link line in %r" % (what, c[-400:])
+    url = found[0]
+    line = [ln for ln in c.split("\n") if ln.endswith(url)][0]
+    before = c[:c.index(line)]
+    assert before.count("```") % 2 == 0, "%s: the link is inside a code block" % what
+    assert "`" not in line and "\\" not in line and "<" not in line, (what, line)
+    assert webcheck.AUTOLINK_RE.search(line).group(0) == url, (what, line)
+    am = m.get("allowed_mentions")
+    assert am is not None and am.get("parse") == [], (what, am)
+    assert all(re.fullmatch(r"\d+", u) for u in am.get("users", [])), (what, am)
+    return url
+
+
+def web_cmd(fake, who, action=None):
+    h = cmd(fake, who, "game", {"action": action} if action else None, sub="web")
+    return texts_msgs(h)
+
+
+def test_web_page_of_a_discord_game():
+    """TABULA_PUBLIC_URL set: a game started by slash commands posts
+    "Watch and replay: <url>" under its first board, a link Discord shows
+    as one (not in code, not escaped, no ping added); the page answers
+    with the security headers and names the players by their display
+    names; its event stream hears a move made on Discord; `game web reset`
+    (both humans vote) kills the old link (404, `gone` on the stream) and
+    posts a new one; `game web off` (voted) takes the page away.  A room
+    opened from a Spanish client posts the Spanish line."""
+    port = webcheck.free_port()
+    fake, bot = start(extra_env=webcheck.env(port))
+    ev = None
+    try:
+        fake.wait_ready(10)
+        ana = fake.user("100000000000000081", "ana_b", "Ana Belén")
+        ben = fake.user("100000000000000082", "ben", "Ben")
+        NAMES.update({"Ana Belén": ana["id"], "Ben": ben["id"]})
+        users = {ana["id"]: ana, ben["id"]: ben}
+        board = lobby(fake, [ana, ben])[-1]
+        url = discord_link(board, "the first board")
+        assert set(board["allowed_mentions"].get("users", [])) <= set(users), \
+            board["allowed_mentions"]
+        state, html = webcheck.page(port, url)
+        assert state["game"] == "fortuna" and state["status"] == "playing", state
+        assert sorted(p["name"] for p in state["players"]) == ["Ana Belén", "Ben"], \
+            state["players"]
+        assert "Ana Belén" in html or "Fortuna" in html, html[:300]
+        # a move on Discord reaches the page's viewers
+        ev = webcheck.Events(port, url)
+        before = state["positions"]
+        play_one(fake, users, 1, random.Random(5), board)
+        ev.wait("move", lambda d: d["positions"] > before)
+        assert webcheck.page(port, url)[0]["positions"] > before
+        # a new link: one vote is not enough, the second applies it
+        got = web_cmd(fake, ana, "reset")
+        assert "1 of 2" in got[0]["content"], got
+        webcheck.page(port, url)
+        got = web_cmd(fake, ben, "reset")
+        pub = [m for m in got if not m["ephemeral"]]
+        assert pub, "the new link is told to the room: %r" % got
+        new = discord_link(pub[0], "the reset")
+        assert new != url
+        ev.wait("gone")
+        ev.wait_closed()
+        webcheck.gone(port, url)
+        assert webcheck.page(port, new)[0]["positions"] > before
+        # `game web` alone: the link, privately
+        got = web_cmd(fake, ben)
+        assert got[0]["ephemeral"] and discord_link(got[0], "game web") == new, got
+        # off, voted: the new link finds nothing either
+        ev.close()
+        ev = webcheck.Events(port, new)
+        web_cmd(fake, ana, "off")
+        webcheck.page(port, new)
+        got = web_cmd(fake, ben, "off")
+        assert "off" in got[0]["content"] and not webcheck.links(got[0]["content"]), got
+        ev.wait("gone")
+        webcheck.gone(port, new)
+        # a Spanish room: the Spanish line, a link all the same
+        es = "700000000000000002"
+        fake.command(ana, es, "game", {"game": "gtr"}, sub="new",
+                     locale="es-ES").wait_response(timeout=5)
+        fake.command(ana, es, "game", {"count": 1}, sub="addbot",
+                     locale="es-ES").wait_response(timeout=5)
+        fake.command(ana, es, "game", sub="start", locale="es-ES").wait_response(timeout=5)
+        m = fake.wait_channel_message(es, lambda m: "Mira y repasa la partida: " in m["content"],
+                                      timeout=10, include_interactions=True)
+        state, _ = webcheck.page(port, discord_link(m, "the Spanish board"))
+        assert state["lang"] == "es" and state["game"] == "gtr", state
+        assert fake.violations == [], fake.violations
+    finally:
+        if ev:
+            ev.close()
         bot.stop()
         fake.stop()
 

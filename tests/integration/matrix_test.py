@@ -8,6 +8,7 @@ failure.  Each test gets its own fake, store and bot process; the bot's
 stderr is checked for the password and the access token.
 """
 import importlib.util
+import json
 import os
 import random
 import re
@@ -24,6 +25,7 @@ sys.path.insert(0, HERE)
 import harness  # noqa: E402
 import hidden  # noqa: E402  (tests/integration/hidden.py)
 import pngread  # noqa: E402
+import webcheck  # noqa: E402
 from fake_matrix import FakeMatrix, PNG_SIGNATURE, decrypt_attachment  # noqa: E402
 from hidden import secrets_now, assert_no_leak  # noqa: E402
 from olmclient import E2E  # noqa: E402
@@ -338,9 +340,12 @@ def test_room_in_no_space_is_its_own_community():
 def test_rematch_pings_the_last_players():
     """After a game, `!rematch` opens its lobby again with the AI seat
     back and mentions exactly the last game's other human (m.mentions and a
-    pill); the pinged player joins with `!game join`."""
+    pill); the pinged player joins with `!game join`.  With web pages on,
+    the final board carries the game's link too, and its page tells a
+    finished game that replays from its first position."""
     fake = new_fake()
-    bot = Bot(fake)
+    port = webcheck.free_port()
+    bot = Bot(fake, extra_env=webcheck.env(port))
     try:
         ps = players(fake, 2)
         room = game_room(fake, ps)
@@ -353,6 +358,13 @@ def test_rematch_pings_the_last_players():
         fake.say(ps[0], room, "!game start")
         _, bs = play_to_end(fake, room, ps, random.Random(5), bot.db)
         assert "Play again: `rematch`" in bs[-1]["body"], bs[-1]["body"][-200:]
+        url = matrix_link(bs[-1], "the final board")
+        assert matrix_link(bs[0], "the first board") == url
+        state, _ = webcheck.page(port, url)
+        assert state["status"] == "finished" and state["positions"] > 20, state
+        assert any(p["winner"] for p in state["players"]), state["players"]
+        st, _, body = webcheck.get(port, webcheck.path_of(url, port) + "/state.json?at=0")
+        assert st == 200 and json.loads(body)["at"] == 0, body[:200]
         n = len(fake.bot_messages(room))
         fake.say(ps[1], room, "!rematch")
         wait_text(fake, room, "Rematch!", after=n)
@@ -1391,6 +1403,95 @@ def test_public_payloads_hold_no_secret_fortuna():
 def test_public_payloads_hold_no_secret_gtr():
     """The same for Glory to Rome, one human against two AI seats."""
     scanned_game("gtr", 1, 2)
+
+
+def matrix_link(m, what):
+    """The web link in a Matrix notice m: a line of its own in the body,
+    and in formatted_body a link (<a href>) to the same address, shown as
+    itself; the message's mentions unchanged by it."""
+    found = webcheck.links(m.get("body", ""))
+    assert len(found) == 1, "%s: wanted one link line in %r" % (what, m.get("body", "")[-400:])
+    url = found[0]
+    fb = m.get("formatted_body", "")
+    assert m.get("format") == "org.matrix.custom.html", (what, sorted(m))
+    assert '<a href="%s">%s</a>' % (url, url) in fb, "%s: no link in %r" % (what, fb[-400:])
+    assert not m["m.mentions"].get("room"), (what, m["m.mentions"])
+    return url
+
+
+def wait_link(fake, room, after=0, timeout=10):
+    """The first of the bot's messages in room from index `after` on with
+    a web link."""
+    def found():
+        return [m for m in fake.bot_messages(room)[after:] if webcheck.links(m.get("body"))]
+    fake._wait(lambda: found(), timeout, lambda: "no link in %r" % texts(fake, room)[-4:])
+    return found()[0]
+
+
+def test_web_page_of_a_matrix_game():
+    """TABULA_PUBLIC_URL set: a game started in a Matrix room posts "Watch
+    and replay: <url>" in the first board's body and as a link in its
+    formatted_body; the page answers with the security headers, names the
+    players by their display names and its event stream hears a move made
+    in the room; `!game web reset` (both vote) kills the old link (`gone`,
+    404) and tells the new one, linked.  In an encrypted room the link
+    travels only inside the encrypted events."""
+    fake = new_fake()
+    port = webcheck.free_port()
+    bot = Bot(fake, extra_env=webcheck.env(port))
+    ev = None
+    try:
+        ps = players(fake, 2, names=("Ana María", "Ben"))
+        room = game_room(fake, ps)
+        fake.say(ps[0], room, "!game new fortuna")
+        wait_text(fake, room, "lobby")
+        fake.say(ps[1], room, "!game join")
+        wait_text(fake, room, "Ben")
+        fake.say(ps[0], room, "!game start")
+        moves = settle_start(fake, room, bot.db)
+        url = matrix_link(wait_link(fake, room), "the first board")
+        state, _ = webcheck.page(port, url)
+        assert sorted(p["name"] for p in state["players"]) == ["Ana María", "Ben"], state
+        # a move in the room reaches the page's viewers
+        ev = webcheck.Events(port, url)
+        before = state["positions"]
+        uid = awaited(boards(fake, room)[-1])[0]
+        fake.say(uid, room, "!play " + fresh_moves(fake, uid)[0])
+        harness.wait_settled(bot.db, moves)
+        ev.wait("move", lambda d: d["positions"] > before)
+        # a new link, voted
+        n = len(fake.bot_messages(room))
+        fake.say(ps[0], room, "!game web reset")
+        wait_text(fake, room, "1 of 2", after=n)
+        webcheck.page(port, url)
+        fake.say(ps[1], room, "!game web reset")
+        new = matrix_link(wait_link(fake, room, after=n), "the reset")
+        assert new != url
+        ev.wait("gone")
+        webcheck.gone(port, url)
+        webcheck.page(port, new)
+        # an encrypted room: the link only inside the encrypted events
+        eroom = fake.create_room(ps[0], name="Secret night", encrypted=True)
+        fake.invite_bot(eroom, ps[0])
+        fake._wait(lambda: eroom in fake.bot_rooms(), 10, lambda: "the bot did not join")
+        fake.say(ps[0], eroom, "!game new gtr")
+        wait_text(fake, eroom, "lobby")
+        fake.say(ps[0], eroom, "!game addbot 1")
+        fake.say(ps[0], eroom, "!game start")
+        eurl = matrix_link(wait_link(fake, eroom), "the encrypted room's board")
+        assert webcheck.page(port, eurl)[0]["game"] == "gtr"
+        tok = eurl.rsplit("/", 1)[1]
+        with fake._lock:
+            raw = [r.raw.decode("utf-8", "replace") for r in fake.requests
+                   if r.user == fake.bot_user and r.raw]
+        assert any(tok in r for r in raw) is False, "the encrypted room's link in clear"
+        assert any(new.rsplit("/", 1)[1] in r for r in raw), "the clear room's link not seen"
+        check_clean(fake)
+    finally:
+        if ev:
+            ev.close()
+        bot.stop()
+        fake.stop()
 
 
 if __name__ == "__main__":

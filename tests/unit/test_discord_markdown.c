@@ -181,6 +181,41 @@ static void test_display_names_never_ping(void **state)
 	rich_release(&r);
 }
 
+/* A web address the bot made: bare, so that Discord links it whole (an
+ * escaped '_' or '~' would put a backslash into the link); one that is
+ * not plainly safe is escaped like text. */
+static void test_link(void **state)
+{
+	struct rich r = RICH_INIT;
+	json_t *am;
+	char *s;
+
+	rich_text(&r, "Watch and replay: ");
+	rich_link(&r, "https://x.org/my_bot/~t/g/Ab1");
+	rich_newline(&r);
+	rich_link(&r, "https://x.org/g/**b**");
+	rich_text(&r, " ");
+	rich_link(&r, "<@123>");
+	rich_text(&r, " ");
+	rich_link(&r, "https://x.org/g/a @everyone");
+	s = render(&r);
+	assert_string_equal(s, "Watch and replay: https://x.org/my_bot/~t/g/Ab1\n"
+			    "https://x.org/g/\\*\\*b\\*\\* <" ZWSP "@123> https://x.org/g/a @"
+			    ZWSP "everyone");
+	assert_no_mass_ping(s);
+	free(s);
+	am = discord_allowed_mentions(&r);
+	assert_int_equal(json_array_size(json_object_get(am, "users")), 0);
+	json_decref(am);
+	rich_release(&r);
+	/* at the start of a line: as is too */
+	rich_link(&r, "http://127.0.0.1:9464/g/x");
+	s = render(&r);
+	assert_string_equal(s, "http://127.0.0.1:9464/g/x");
+	free(s);
+	rich_release(&r);
+}
+
 static void test_room(void **state)
 {
 	struct rich r = RICH_INIT;
@@ -655,6 +690,7 @@ int main(void)
 		cmocka_unit_test(test_mention),
 		cmocka_unit_test(test_display_names_never_ping),
 		cmocka_unit_test(test_room),
+		cmocka_unit_test(test_link),
 		cmocka_unit_test(test_heading_and_blocks),
 		cmocka_unit_test(test_mono_neutralises_fences),
 		cmocka_unit_test(test_split_short_and_lines),

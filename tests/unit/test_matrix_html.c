@@ -50,10 +50,14 @@ static void assert_html_safe(const char *html)
 		if (*p == '<') {
 			int ok = 0;
 
-			/* a user (@) or a room (%21 = '!', %23 = '#') */
+			/* a user (@) or a room (%21 = '!', %23 = '#'), or a web
+			 * address the bot made (RICH_LINK, rich_link_safe()) */
 			if (!strncmp(p, "<a href=\"https://matrix.to/#/@", 30) ||
 			    !strncmp(p, "<a href=\"https://matrix.to/#/%21", 32) ||
-			    !strncmp(p, "<a href=\"https://matrix.to/#/%23", 32)) {
+			    !strncmp(p, "<a href=\"https://matrix.to/#/%23", 32) ||
+			    (strncmp(p, "<a href=\"https://matrix.to/", 28) &&
+			     (!strncmp(p, "<a href=\"https://", 17) ||
+			      !strncmp(p, "<a href=\"http://", 16)))) {
 				const char *end = strchr(p, '>');
 
 				assert_non_null(end);
@@ -302,6 +306,32 @@ static void test_mentions(void **state)
 	assert_string_equal(html_of(a, 0),
 			    "&lt;a href=&quot;https://evil&quot;&gt;x&lt;/a&gt;");
 	assert_null(strstr(html_of(a, 0), "<a"));
+	assert_int_equal(json_array_size(users_of(a, 0)), 0);
+	json_decref(a);
+	rich_release(&r);
+}
+
+/* A web address the bot made: the body shows it, the HTML links it to
+ * itself; one that is not plainly safe is escaped text, never a link. */
+static void test_links(void **state)
+{
+	struct rich r = RICH_INIT;
+	json_t *a;
+
+	rich_text(&r, "Watch and replay: ");
+	rich_link(&r, "https://x.org/my_bot/g/Ab1");
+	rich_newline(&r);
+	rich_link(&r, "javascript:alert(1)");
+	rich_text(&r, " ");
+	rich_link(&r, "https://x.org/\"><script>");
+	a = contents(&r);
+	assert_int_equal(json_array_size(a), 1);
+	assert_string_equal(body_of(a, 0), "Watch and replay: https://x.org/my_bot/g/Ab1\n"
+			    "javascript:alert(1) https://x.org/\"><script>");
+	assert_string_equal(html_of(a, 0),
+			    "Watch and replay: <a href=\"https://x.org/my_bot/g/Ab1\">"
+			    "https://x.org/my_bot/g/Ab1</a><br>javascript:alert(1) "
+			    "https://x.org/&quot;&gt;&lt;script&gt;");
 	assert_int_equal(json_array_size(users_of(a, 0)), 0);
 	json_decref(a);
 	rich_release(&r);
@@ -587,6 +617,7 @@ int main(void)
 		cmocka_unit_test(test_escape_every_span),
 		cmocka_unit_test(test_mentions),
 		cmocka_unit_test(test_rooms),
+		cmocka_unit_test(test_links),
 		cmocka_unit_test(test_empty_and_plain),
 		cmocka_unit_test(test_blocks),
 		cmocka_unit_test(test_bad_bytes_replaced),

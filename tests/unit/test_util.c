@@ -207,6 +207,58 @@ static void test_rich_json(void **state)
 	buf_release(&b);
 }
 
+/* A web address: shown as itself; kept in the outbox's JSON; only plain
+ * http(s) addresses of a few characters pass rich_link_safe(). */
+static void test_rich_link(void **state)
+{
+	static const char *const unsafe[] = {
+		"", "ftp://x.org/g/a", "http://", "https://", "javascript:alert(1)",
+		"https://x.org/g/a b", "https://x.org/g/<b>", "https://x.org/g/a\"b",
+		"https://x.org/g/a*b", "https://x.org/g/a`b", "https://x.org/?q=1",
+		"https://x.org/#f", "https://u@x.org/", "https://x.org/g/a&b", "https://x.org/g/\n",
+		"https://x.org/g/a|b", "https://x.org/g/a)b", "https://x.org/g/é",
+	};
+	static const char *const safe[] = {
+		"https://play.example.org/g/AbC019", "http://127.0.0.1:9464/g/x",
+		"https://[::1]:8443/tab_ula/g/a-b~c%41.", "http://x",
+	};
+	struct rich r = RICH_INIT, back;
+	struct buf a = BUF_INIT;
+	json_t *j;
+	char *dump;
+	size_t i;
+
+	for (i = 0; i < sizeof(unsafe) / sizeof(*unsafe); i++)
+		assert_int_equal(rich_link_safe(unsafe[i]), 0);
+	for (i = 0; i < sizeof(safe) / sizeof(*safe); i++)
+		assert_int_equal(rich_link_safe(safe[i]), 1);
+	assert_int_equal(rich_link_safe(NULL), 0);
+
+	rich_text(&r, "Watch: ");
+	rich_link(&r, "https://x.org/my_bot/g/Ab1");
+	rich_newline(&r);
+	assert_int_equal(r.v[1].kind, RICH_LINK);
+	assert_null(r.v[1].user);
+	rich_to_plain(&r, &a);
+	assert_string_equal(buf_str(&a), "Watch: https://x.org/my_bot/g/Ab1");
+	j = rich_to_json(&r);
+	dump = json_dumps(json_array_get(j, 1), JSON_COMPACT | JSON_SORT_KEYS);
+	assert_string_equal(dump, "{\"k\":\"link\",\"t\":\"https://x.org/my_bot/g/Ab1\"}");
+	free(dump);
+	assert_int_equal(rich_from_json(&back, j), 0);
+	assert_int_equal(back.n, 3);
+	assert_int_equal(back.v[1].kind, RICH_LINK);
+	assert_string_equal(back.v[1].text, "https://x.org/my_bot/g/Ab1");
+	json_decref(j);
+	rich_release(&back);
+	/* a link has an address */
+	j = json_loads("[{\"k\":\"link\"}]", 0, NULL);
+	assert_int_equal(rich_from_json(&back, j), -1);
+	json_decref(j);
+	rich_release(&r);
+	buf_release(&a);
+}
+
 static void test_rich_room(void **state)
 {
 	static const char *const bad[] = {
@@ -375,6 +427,7 @@ int main(void)
 		cmocka_unit_test(test_rng_json),
 		cmocka_unit_test(test_rich_json),
 		cmocka_unit_test(test_rich_room),
+		cmocka_unit_test(test_rich_link),
 		cmocka_unit_test(test_clean_name),
 	};
 

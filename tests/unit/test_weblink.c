@@ -271,7 +271,7 @@ static void test_link_at_start_and_end(void **state)
 static void test_reset_is_voted(void **state)
 {
 	struct fixture *f = *state;
-	char old[STORE_WEB_TOKEN_MAX], now[STORE_WEB_TOKEN_MAX], line[256];
+	char old[STORE_WEB_TOKEN_MAX], now[STORE_WEB_TOKEN_MAX], line[256], both[320];
 	int64_t sid;
 
 	set_base(f, "https://play.example.org");
@@ -294,6 +294,10 @@ static void test_reset_is_voted(void **state)
 			 1);
 	assert_int_equal(count(f, NULL, line), 1);
 	assert_int_equal(count(f, NULL, "(Agreed by 2 of 2 players.)"), 1);
+	/* the link on a line of its own, after the votes: a chat links it
+	 * whole (nothing after it on its line) */
+	snprintf(both, sizeof(both), "works. (Agreed by 2 of 2 players.)\n%s", line);
+	assert_int_equal(count(f, NULL, both), 1);
 	assert_int_equal(f->gone, 1);
 	assert_int_equal(f->gone_id, room(f)->rec.id);
 	/* the vote is over: a new one starts from nothing */
