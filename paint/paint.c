@@ -68,19 +68,53 @@ void paint_scratch_free(void)
 	}
 }
 
+static void fontmap_gone(gpointer data, GObject *was)
+{
+	atomic_store((atomic_int *)data, 1);
+}
+
+/*
+ * Lets go of the thread's font map and waits (a second at most) until it
+ * is finalized: 1 when it is.  Pango 1.48+ sorts fonts on a thread of its
+ * own whose pending work holds the map, so our last unref may not be the
+ * last one; cairo's and fontconfig's caches may be reset only once the
+ * map, which holds their fonts, is gone (else cairo asserts at exit, and
+ * FcFini would pull fontconfig from under that thread).
+ */
+static int fontmap_release(void)
+{
+	static atomic_int gone;
+	PangoFontMap *fm;
+	int i;
+
+	if (!pnt_kept_painted())
+		return 1;	/* no map made on this thread: nothing to wait for */
+	fm = pango_cairo_font_map_get_default();
+	atomic_store(&gone, 0);
+	g_object_weak_ref(G_OBJECT(fm), fontmap_gone, &gone);
+	pnt_kept_release();
+	pango_cairo_font_map_set_default(NULL);
+	for (i = 0; i < 1000 && !atomic_load(&gone); i++)
+		g_usleep(1000);
+	return atomic_load(&gone);
+}
+
 void paint_thread_cleanup(void)
 {
 	paint_scratch_free();
 	paint_png_thread_cleanup();
+	fontmap_release();
 	pnt_kept_release();
-	pango_cairo_font_map_set_default(NULL);
 }
 
 void paint_cleanup(void)
 {
 	/* pango's font map holds cairo's font faces, which hold fontconfig's
 	 * patterns: let go of them in that order, then fontconfig itself */
-	paint_thread_cleanup();
+	paint_scratch_free();
+	paint_png_thread_cleanup();
+	if (!fontmap_release())
+		return;	/* still held: leave the caches rather than assert */
 	cairo_debug_reset_static_data();
 	FcFini();
 }

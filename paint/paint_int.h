@@ -76,6 +76,8 @@ void pnt_box(struct painter *p, size_t item, double x, double y, double w, doubl
 /* text.c: texts */
 void pnt_kept_init(void);
 void pnt_kept_release(void);
+/* 1 when this thread has made its pango context (and so a font map). */
+int pnt_kept_painted(void);
 int pnt_text_set_px(struct painter *p, const char *s, enum font f, int px, int width,
 		    int lines, PangoAlignment align, int *w);
 int pnt_text_set(struct painter *p, const char *s, enum font f, int width, int lines,

@@ -103,6 +103,11 @@ static void kept_clear(void)
 	kept.n = 0;
 }
 
+int pnt_kept_painted(void)
+{
+	return kept.ctx != NULL;
+}
+
 void pnt_kept_release(void)
 {
 	int f;
