@@ -24,6 +24,14 @@ const char *const pg_web_sql[P_COUNT - P_WEB_FIRST] = {
 	S(P_WEB_FIND) = "SELECT session FROM web_links WHERE hash = $1",
 	S(P_DUMP_WEB) =
 		"SELECT session, token FROM web_links WHERE session > $1 ORDER BY session LIMIT $2",
+	/* the primary keys of sessions, actions (session, seq) and web_links:
+	 * an index probe or two per session */
+	S(P_WEB_MARKS) =
+		"SELECT s.id, s.version,"
+		" COALESCE((SELECT max(a.seq) FROM actions a WHERE a.session = s.id), 0),"
+		" COALESCE(w.hash, '')"
+		" FROM sessions s LEFT JOIN web_links w ON w.session = s.id"
+		" WHERE s.id = ANY($1::bigint[])",
 #undef S
 };
 
@@ -129,4 +137,35 @@ int pg_import_web(struct pg_store *ps, const struct store_item *it, struct buf *
 	r = pg_run(ps, P_WEB_PUT, &p, 0, err);
 	PQclear(r);
 	return r ? 0 : -1;
+}
+
+int pg_web_marks(struct store *s, struct store_web_mark *marks, size_t n, struct buf *err)
+{
+	struct pg_params p = { 0 };
+	struct buf ids = BUF_INIT;
+	struct store_web_mark *m;
+	PGresult *r;
+	size_t i;
+	int rows, k;
+
+	buf_addch(&ids, '{');
+	for (i = 0; i < n; i++)
+		buf_printf(&ids, "%s%lld", i ? "," : "", (long long)marks[i].session);
+	buf_addch(&ids, '}');
+	pg_param_text(&p, buf_str(&ids));
+	r = pg_run(pg_downcast(s), P_WEB_MARKS, &p, 1, err);
+	buf_release(&ids);
+	if (!r)
+		return -1;
+	rows = PQntuples(r);
+	for (k = 0; k < rows; k++) {
+		m = store_web_mark_find(marks, n, pg_col_i64(r, k, 0));
+		if (!m)
+			continue;
+		m->version = pg_col_i64(r, k, 1);
+		m->last_seq = pg_col_i64(r, k, 2);
+		snprintf(m->hash, sizeof(m->hash), "%s", PQgetvalue(r, k, 3));
+	}
+	PQclear(r);
+	return 0;
 }
