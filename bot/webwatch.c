@@ -164,7 +164,8 @@ static void tick_some(struct web *w, size_t from, size_t n)
 	/* by session id: a watch may be removed (and another moved into its
 	 * place) on the way */
 	for (i = 0; i < n; i++) {
-		x = watch_of(w, ids[i]);
+		x = from + i < w->nwatch && w->watch[from + i].session == ids[i] ?
+			&w->watch[from + i] : watch_of(w, ids[i]);
 		mk = store_web_mark_find(w->marks, n, ids[i]);
 		if (!x || !mk)
 			continue;
