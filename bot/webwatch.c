@@ -154,8 +154,10 @@ static void tick_some(struct web *w, size_t from, size_t n)
 	size_t i;
 
 	w->marks = xrealloc(w->marks, n * sizeof(*w->marks));
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		w->marks[i].session = ids[i] = w->watch[from + i].session;
+		w->marks[i].known = w->watch[from + i].version;
+	}
 	w->stats.watch_reads++;
 	if (store_web_marks(w->m->store, w->marks, n, &err)) {
 		log_warn("web: watching %zu sessions: %s", n, buf_str(&err));

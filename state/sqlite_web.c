@@ -25,7 +25,9 @@ const char *const sqlite_web_sql[ST_COUNT - ST_WEB_FIRST] = {
 		"SELECT session, token FROM web_links WHERE session > ?1 ORDER BY session LIMIT ?2",
 	S(ST_WEB_MARK) =
 		"SELECT s.version,"
-		" COALESCE((SELECT max(a.seq) FROM actions a WHERE a.session = s.id), 0),"
+		" CASE WHEN s.version <> ?2 THEN"
+		"  COALESCE((SELECT max(a.seq) FROM actions a WHERE a.session = s.id), 0)"
+		" ELSE -1 END,"
 		" COALESCE(w.hash, '')"
 		" FROM sessions s LEFT JOIN web_links w ON w.session = s.id WHERE s.id = ?1",
 #undef S
@@ -145,6 +147,7 @@ int sqlite_web_marks(struct store *s, struct store_web_mark *marks, size_t n,
 
 	for (i = 0; i < n; i++) {
 		sqlite3_bind_int64(st, 1, marks[i].session);
+		sqlite3_bind_int64(st, 2, marks[i].known);
 		rc = sqlite3_step(st);
 		if (rc == SQLITE_ROW) {
 			const unsigned char *h = sqlite3_column_text(st, 2);

@@ -282,13 +282,17 @@ struct store_stats {
 
 /*
  * What a game page's viewers were last shown of a session, to notice a
- * change committed by another process (bot/webwatch.c): session is
- * asked, the rest answered.
+ * change committed by another process (bot/webwatch.c): session and
+ * known are asked, the rest answered.  The last seq is read only when the
+ * version is not the known one: a session that did not change costs two
+ * index probes, none of them in its moves.
  */
 struct store_web_mark {
 	int64_t session;
+	int64_t known;		/* the version the caller knows (-1: none) */
 	int64_t version;	/* -1: no such session (deleted) */
-	int64_t last_seq;	/* its last action's seq, 0: none */
+	int64_t last_seq;	/* its last action's seq, 0: none; -1: not read
+				 * (version == known) */
 	char hash[65];		/* its web token's SHA-256 (hex), "": no link */
 };
 
@@ -756,7 +760,8 @@ int store_web_find(struct store *s, const char *token, int64_t *session, struct 
  * store keeps it: 0, -1 + err. */
 int store_web_hash(const char *token, char hex[65], struct buf *err);
 /* For every marks[i].session (n distinct ones, n <= STORE_WEB_MARKS_MAX),
- * its version, last action's seq and web link's hash, in one read: what a
+ * its version, web link's hash and, when the version is not marks[i].known,
+ * its last action's seq, in one read: what a
  * process polls to see the games its page viewers watch move elsewhere.
  * marks come back sorted by session.  0, -1 + err (n too big). */
 #define STORE_WEB_MARKS_MAX 4096

@@ -183,7 +183,7 @@ int store_web_marks(struct store *s, struct store_web_mark *marks, size_t n, str
 	}
 	for (i = 0; i < n; i++) {
 		marks[i].version = -1;
-		marks[i].last_seq = 0;
+		marks[i].last_seq = -1;
 		marks[i].hash[0] = '\0';
 	}
 	/* sorted, so that a backend finds a row's mark by bsearch */

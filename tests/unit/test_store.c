@@ -3856,6 +3856,7 @@ static void test_web_marks(void **state)
 	m[1].session = l.id;
 	m[2].session = b.id;
 	m[3].session = a.id;
+	m[0].known = m[1].known = m[2].known = m[3].known = -1;
 	assert_int_equal(store_web_marks(f->s, m, 4, &f->err), 0);
 	/* sorted by session */
 	assert_true(m[0].session < m[1].session && m[1].session < m[2].session &&
@@ -3871,6 +3872,17 @@ static void test_web_marks(void **state)
 	assert_int_equal(store_web_mark_find(m, 4, b.id + 1000)->version, -1);
 	assert_string_equal(store_web_mark_find(m, 4, b.id + 1000)->hash, "");
 	assert_null(store_web_mark_find(m, 4, b.id + 2000));
+	/* a version known already: its moves are not read */
+	m[0].session = a.id;
+	m[0].known = a.version;
+	m[1].session = b.id;
+	m[1].known = b.version - 1;
+	assert_int_equal(store_web_marks(f->s, m, 2, &f->err), 0);
+	assert_int_equal(store_web_mark_find(m, 2, a.id)->version, a.version);
+	assert_int_equal(store_web_mark_find(m, 2, a.id)->last_seq, -1);
+	assert_string_equal(store_web_mark_find(m, 2, a.id)->hash, "");
+	assert_int_equal(store_web_mark_find(m, 2, b.id)->last_seq, 5);
+	assert_string_equal(store_web_mark_find(m, 2, b.id)->hash, hex);
 
 	/* an undo and a new link, seen by another process's read */
 	va = a.version;
@@ -3880,7 +3892,9 @@ static void test_web_marks(void **state)
 	assert_int_equal(store_web_reset(f->s, b.id, tok, sizeof(tok), &f->err), 0);
 	other = persists(f) ? open_ok(f->path, &f->err) : f->s;
 	m[0].session = a.id;
+	m[0].known = va;
 	m[1].session = b.id;
+	m[1].known = b.version;
 	assert_int_equal(store_web_marks(other, m, 2, &f->err), 0);
 	assert_int_equal(store_web_mark_find(m, 2, a.id)->version, a.version);
 	assert_int_equal(store_web_mark_find(m, 2, a.id)->last_seq, 1);
