@@ -287,6 +287,9 @@
 		var m;
 		try { m = JSON.parse(ev.data); } catch (e) { return; }
 		var last = (m.positions | 0) - 1;
+		/* no new position: the game paused, resumed or ended (a timeout);
+		 * a viewer at the latest sees its new status */
+		if (last === latest && live) return load(null);
 		if (last <= latest) return;
 		if (live) {
 			latest = last;

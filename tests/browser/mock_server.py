@@ -179,6 +179,13 @@ class MockServer:
         g.positions += n
         return self._publish(token, f'event: move\ndata: {{"positions":{g.positions}}}\n\n')
 
+    def finish(self, token):
+        """The game ends without a new position (a timeout, an abandon):
+        the bot announces it as a move with the same number of positions."""
+        g = self.games[token]
+        g.finished = True
+        return self._publish(token, f'event: move\ndata: {{"positions":{g.positions}}}\n\n')
+
     def revoke(self, token):
         self.games[token].revoked = True
         self._publish(token, "event: gone\ndata: {}\n\n")

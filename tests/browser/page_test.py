@@ -500,6 +500,27 @@ def test_picture_busy_503():
         srv.stop()
 
 
+def test_status_without_a_move():
+    """An event with no new position (the game ended by a timeout, a pause):
+    a viewer at the latest position sees the new status; a viewer
+    replaying stays where they are."""
+    srv = MockServer().start()
+    try:
+        tok = "mockTokenStatusOnly0123456789"
+        url = srv.add_game(tok, positions=6)
+        b = browser()
+        b.step("errors")
+        assert b.step("goto", url=url)["status"] == 200
+        b.wait(settled(at=5))
+        assert b.eval("document.body.dataset.status") == "playing"
+        srv.finish(tok)
+        b.wait("document.body.dataset.status === 'finished' && " + settled(at=5))
+        assert "Cy wins" in b.eval("document.getElementById('status').textContent")
+        assert not b.step("errors")
+    finally:
+        srv.stop()
+
+
 def test_lobby_then_start():
     """A game with no position yet: no picture, no replay; its first position
     arrives by the event stream."""
