@@ -340,6 +340,13 @@ static void subscribe(struct httpd *h, struct conn *c, const char *name)
 	t->n++;
 }
 
+unsigned httpd_topic_streams(struct httpd *h, const char *topic)
+{
+	struct topic *t = *topic_slot(h, topic);
+
+	return t ? t->n : 0;
+}
+
 static void unsubscribe(struct httpd *h, struct conn *c)
 {
 	struct topic *t = c->topic, **tp;

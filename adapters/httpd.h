@@ -150,6 +150,8 @@ void httpd_set_limits(struct httpd *h, const struct httpd_limits *l);
 size_t httpd_publish(struct httpd *h, const char *topic, const char *text, size_t len);
 /* Ends every stream of topic, after sending text to them (when not NULL). */
 void httpd_close_topic(struct httpd *h, const char *topic, const char *text);
+/* How many streams of topic are open. */
+unsigned httpd_topic_streams(struct httpd *h, const char *topic);
 /* The port it listens on. */
 int httpd_port(const struct httpd *h);
 /* Closes every connection and the listener; nothing is called back after

@@ -154,6 +154,9 @@ static struct {
 } tclock;
 static uv_timer_t due_timer;
 static int due_timer_on;
+/* the game pages' look at what other processes committed (bot/webwatch.c) */
+static uv_timer_t web_timer;
+static int web_timer_init;
 
 static int64_t test_now(void *ctx)
 {
@@ -194,6 +197,22 @@ static void on_due(uv_timer_t *t)
 	struct session_mgr *m = t->data;
 
 	rearm(m, session_mgr_tick(m));
+}
+
+static void on_web_watch(uv_timer_t *t)
+{
+	web_watch_tick(t->data);
+}
+
+/* web.watch_timer: runs only while page viewers' streams are open here */
+static void web_watch_timer(void *ctx, int on)
+{
+	if (!web_timer_init)
+		return;
+	if (on)
+		uv_timer_start(&web_timer, on_web_watch, WEB_WATCH_MS, WEB_WATCH_MS);
+	else
+		uv_timer_stop(&web_timer);
 }
 
 static void on_command(void *ctx, struct adapter *a, const struct command *cmd)
@@ -1019,6 +1038,11 @@ static void start_ops_listener(struct run *r)
 	}
 	r->web.paint = r->mgr->paint;	/* the painters' pool, when there is one */
 	r->web.paint_ctx = r->mgr->paint_ctx;
+	uv_timer_init(r->loop, &web_timer);
+	web_timer.data = &r->web;
+	uv_unref((uv_handle_t *)&web_timer);
+	web_timer_init = 1;
+	r->web.watch_timer = web_watch_timer;
 }
 
 static void run_loop(struct run *r)
@@ -1069,6 +1093,10 @@ static void shut_down(struct run *r)
 	uv_close((uv_handle_t *)&r->sigusr1, NULL);
 	due_timer_on = 0;
 	uv_close((uv_handle_t *)&due_timer, NULL);
+	if (web_timer_init) {
+		web_timer_init = 0;
+		uv_close((uv_handle_t *)&web_timer, NULL);
+	}
 	ops_stop(&r->ops);
 	if (r->use_discord || r->use_matrix || nodes.on)
 		uv_run(r->loop, UV_RUN_DEFAULT);	/* lets the closed handles go */

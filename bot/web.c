@@ -311,6 +311,7 @@ void web_game_answer(struct web *w, const char *rest, const char *query,
 		out->type = "text/event-stream";
 		snprintf(out->stream, sizeof(out->stream), "g:%lld", (long long)rec.id);
 		buf_addstr(&out->body, "retry: 5000\n\n");
+		webwatch_add(w, &rec, token);
 		goto out;
 	}
 	if (at == -2 && strcmp(what, "")) {
@@ -370,6 +371,7 @@ void web_gone(struct session_mgr *m, int64_t session)
 	if (!w)
 		return;
 	webview_drop(w, session);
+	webwatch_forget(w, session);
 	if (!w->close_topic)
 		return;
 	topic_of(session, topic);
@@ -449,7 +451,11 @@ void web_committed(struct session_mgr *m, const struct change *c)
 	size_t viewers;
 	int n;
 
-	if (!w || !c->rec.id || c->rec.status == SESSION_LOBBY)
+	if (!w || !c->rec.id)
+		return;
+	last = (c->truncate ? c->truncate_after : c->s->last_seq) + (int64_t)c->nactions;
+	webwatch_committed(w, &c->rec, last);
+	if (c->rec.status == SESSION_LOBBY)
 		return;
 	if (!web_enabled(&c->rec)) {
 		if (web_enabled(old) || old->id != c->rec.id)
@@ -468,7 +474,6 @@ void web_committed(struct session_mgr *m, const struct change *c)
 		g->gen++;	/* a picture painted before this commit is not kept */
 	if (!w->publish)
 		return;
-	last = (c->truncate ? c->truncate_after : c->s->last_seq) + (int64_t)c->nactions;
 	topic_of(c->rec.id, topic);
 	n = snprintf(ev, sizeof(ev), "event: move\ndata: {\"positions\":%lld}\n\n",
 		     (long long)last + 1);
@@ -488,6 +493,11 @@ static size_t http_publish(void *ctx, const char *topic, const char *text, size_
 static void http_close_topic(void *ctx, const char *topic, const char *text)
 {
 	httpd_close_topic(ctx, topic, text);
+}
+
+static unsigned http_streams(void *ctx, const char *topic)
+{
+	return httpd_topic_streams(ctx, topic);
 }
 
 static void to_response(struct web *w, const struct web_answer *a, struct httpd_response *rs)
@@ -534,7 +544,10 @@ int web_attach(struct web *w, struct httpd *h, struct buf *err)
 	}
 	w->publish = http_publish;
 	w->close_topic = http_close_topic;
+	w->streams = http_streams;
 	w->pub_ctx = h;
+	/* another process may commit what the viewers here watch */
+	w->watch_shared = store_shared(w->m->store);
 	return 0;
 }
 
@@ -572,6 +585,7 @@ void web_release(struct web *w)
 
 	for (i = 0; i < WEB_CACHE_GAMES; i++)
 		webview_free(w->games[i]);
+	webwatch_release(w);
 	if (w->m && w->m->web == w) {
 		w->m->web = NULL;
 		w->m->web_gone = NULL;

@@ -57,11 +57,15 @@
 #define WEB_PICS 4
 /* latest pictures being painted off the loop at once */
 #define WEB_PREPAINTS 16
+/* how often the sessions watched here are read for what other processes
+ * committed (bot/webwatch.c) */
+#define WEB_WATCH_MS 1000
 
 struct httpd;
 struct change;
 struct web_game;
 struct paint_job;
+struct web_watch;
 
 /* One file of web/, embedded by the build ($(O)/gen/web_assets.c). */
 struct web_asset {
@@ -81,6 +85,8 @@ struct web_stats {
 	unsigned long paints, paint_hits, paints_refused;
 	unsigned long prepaints, prepaints_kept;	/* latest pictures off the loop */
 	unsigned long published, closed;
+	unsigned long watch_reads;	/* store_web_marks reads (one per tick) */
+	unsigned long remote_moves;	/* moves told that another process committed */
 };
 
 struct web {
@@ -116,6 +122,21 @@ struct web {
 		long at;
 		uint64_t gen;
 	} prepaint[WEB_PREPAINTS];
+	/*
+	 * Watching what other processes commit (bot/webwatch.c), when the
+	 * store is shared (web_attach): the sessions with streams open here,
+	 * read every WEB_WATCH_MS while there is one.  streams(pub_ctx,
+	 * topic): how many streams of topic are open (NULL: watches stay).
+	 * watch_timer(watch_ctx, on): main's timer, started with the first
+	 * watch, stopped when the last goes; it calls web_watch_tick.
+	 */
+	int watch_shared;
+	unsigned (*streams)(void *ctx, const char *topic);
+	void (*watch_timer)(void *ctx, int on);
+	void *watch_ctx;
+	struct web_watch *watch;	/* owned, nwatch of watchcap */
+	size_t nwatch, watchcap;
+	struct store_web_mark *marks;	/* owned: a tick's */
 	struct web_stats stats;
 };
 
@@ -173,6 +194,15 @@ void web_committed(struct session_mgr *m, const struct change *c);
 /* The session's link was reset (or its page turned off): its viewers get
  * `event: gone` and their streams end. */
 void web_gone(struct session_mgr *m, int64_t session);
+
+/* One look at the watched sessions (main's timer, every WEB_WATCH_MS):
+ * streams closed since are forgotten; when none is left, the timer is
+ * stopped and nothing is read; else one store read (store_web_marks),
+ * then `event: move` to the viewers of each game another process moved,
+ * `event: gone` to those whose link was reset or page turned off. */
+void web_watch_tick(struct web *w);
+/* How many sessions are watched now. */
+size_t web_watch_count(const struct web *w);
 
 /* Whether rec's page is on (the room setting "web", default on). */
 int web_enabled(const struct session_rec *rec);

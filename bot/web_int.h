@@ -48,6 +48,28 @@ struct web_game {
 	uint64_t gen;			/* bumped by every commit of the session */
 };
 
+/* A session with event streams open here, watched for what other
+ * processes commit (bot/webwatch.c). */
+struct web_watch {
+	int64_t session;
+	int64_t version;		/* the store's, when last looked */
+	int64_t last_seq;		/* the viewers were told of, -1: not known */
+	int status, paused;
+	char hash[65];			/* the link the streams were opened with */
+};
+
+/* Watches rec's session for its streams (a stream of token opens now);
+ * a link changed since the streams open here were opened ends them
+ * (`gone`) first.  Starts the timer with the first watch.  Nothing when
+ * the store is this process's alone. */
+void webwatch_add(struct web *w, const struct session_rec *rec, const char *token);
+/* This process committed rec (its last action last_seq): its viewers
+ * were told already, the next tick does not tell them again. */
+void webwatch_committed(struct web *w, const struct session_rec *rec, int64_t last_seq);
+/* The session's streams were ended here. */
+void webwatch_forget(struct web *w, int64_t session);
+void webwatch_release(struct web *w);
+
 /* The cached game of rec (read from the store just now), brought up to
  * rec's version; NULL + err when it cannot be shown.  Owned by the cache
  * (w->games), valid until the next call. */

@@ -64,6 +64,9 @@ static void game_forget_moves(struct web_game *g)
 		free(g->pics[i].png);
 		g->pics[i].png = NULL;
 	}
+	/* the positions may differ now (an undo, here or in another
+	 * process): a picture being painted of one is not kept */
+	g->gen++;
 }
 
 void webview_free(struct web_game *g)

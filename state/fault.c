@@ -294,6 +294,14 @@ static int fault_web_find(struct store *s, const char *hash, int64_t *session, s
 	return inner->ops->web_find(inner, hash, session, err);
 }
 
+static int fault_web_marks(struct store *s, struct store_web_mark *marks, size_t n,
+			   struct buf *err)
+{
+	struct store *inner = fault_downcast(s)->inner;
+
+	return inner->ops->web_marks(inner, marks, n, err);
+}
+
 static const struct store_ops fault_ops = {
 	.api_version = STORE_API_VERSION,
 	.name = "fault",
@@ -332,6 +340,7 @@ static const struct store_ops fault_ops = {
 	.web_get = fault_web_get,
 	.web_put = fault_web_put,
 	.web_find = fault_web_find,
+	.web_marks = fault_web_marks,
 };
 
 struct store *store_fault_wrap(struct store *inner, int fail_at)

@@ -270,6 +270,14 @@ static int fence_web_find(struct store *s, const char *hash, int64_t *session, s
 	return inner->ops->web_find(inner, hash, session, err);
 }
 
+static int fence_web_marks(struct store *s, struct store_web_mark *marks, size_t n,
+			   struct buf *err)
+{
+	struct store *inner = inner_of(s);
+
+	return inner->ops->web_marks(inner, marks, n, err);
+}
+
 static const struct store_ops fence_ops = {
 	.api_version = STORE_API_VERSION,
 	.name = "fence",
@@ -309,6 +317,7 @@ static const struct store_ops fence_ops = {
 	.web_get = fence_web_get,
 	.web_put = fence_web_put,
 	.web_find = fence_web_find,
+	.web_marks = fence_web_marks,
 };
 
 struct store *store_fence_wrap(struct store *inner, const char *lease, const char *holder)

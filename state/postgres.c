@@ -761,4 +761,5 @@ const struct store_ops pg_ops = {
 	.web_get = pg_web_get,
 	.web_put = pg_web_put,
 	.web_find = pg_web_find,
+	.web_marks = pg_web_marks,
 };

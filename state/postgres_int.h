@@ -101,6 +101,7 @@ enum pg_stmt {
 	P_WEB_ADD,
 	P_WEB_FIND,
 	P_DUMP_WEB,
+	P_WEB_MARKS,
 	P_COUNT
 };
 
@@ -247,6 +248,7 @@ int pg_web_get(struct store *s, int64_t session, char *token, size_t tokensz,
 int pg_web_put(struct store *s, int64_t session, const char *token, const char *hash,
 	       int keep, struct buf *err);
 int pg_web_find(struct store *s, const char *hash, int64_t *session, struct buf *err);
+int pg_web_marks(struct store *s, struct store_web_mark *marks, size_t n, struct buf *err);
 int pg_dump_web(struct pg_store *ps, store_item_cb cb, void *ctx, struct buf *err);
 /* one web link of a dump, in the import's transaction (never retried) */
 int pg_import_web(struct pg_store *ps, const struct store_item *it, struct buf *err);

@@ -24,6 +24,17 @@ const char *const pg_web_sql[P_COUNT - P_WEB_FIRST] = {
 	S(P_WEB_FIND) = "SELECT session FROM web_links WHERE hash = $1",
 	S(P_DUMP_WEB) =
 		"SELECT session, token FROM web_links WHERE session > $1 ORDER BY session LIMIT $2",
+	/* the primary keys of sessions and web_links: two index probes per
+	 * session; actions (session, seq) only for one whose version moved
+	 * (CASE evaluates its subquery only then) */
+	S(P_WEB_MARKS) =
+		"SELECT s.id, s.version,"
+		" CASE WHEN s.version <> k.known THEN"
+		"  COALESCE((SELECT max(a.seq) FROM actions a WHERE a.session = s.id), 0)"
+		" ELSE -1 END,"
+		" COALESCE(w.hash, '')"
+		" FROM unnest($1::bigint[], $2::bigint[]) AS k (id, known)"
+		" JOIN sessions s ON s.id = k.id LEFT JOIN web_links w ON w.session = s.id",
 #undef S
 };
 
@@ -129,4 +140,41 @@ int pg_import_web(struct pg_store *ps, const struct store_item *it, struct buf *
 	r = pg_run(ps, P_WEB_PUT, &p, 0, err);
 	PQclear(r);
 	return r ? 0 : -1;
+}
+
+int pg_web_marks(struct store *s, struct store_web_mark *marks, size_t n, struct buf *err)
+{
+	struct pg_params p = { 0 };
+	struct buf ids = BUF_INIT, known = BUF_INIT;
+	struct store_web_mark *m;
+	PGresult *r;
+	size_t i;
+	int rows, k;
+
+	buf_addch(&ids, '{');
+	buf_addch(&known, '{');
+	for (i = 0; i < n; i++) {
+		buf_printf(&ids, "%s%lld", i ? "," : "", (long long)marks[i].session);
+		buf_printf(&known, "%s%lld", i ? "," : "", (long long)marks[i].known);
+	}
+	buf_addch(&ids, '}');
+	buf_addch(&known, '}');
+	pg_param_text(&p, buf_str(&ids));
+	pg_param_text(&p, buf_str(&known));
+	r = pg_run(pg_downcast(s), P_WEB_MARKS, &p, 1, err);
+	buf_release(&ids);
+	buf_release(&known);
+	if (!r)
+		return -1;
+	rows = PQntuples(r);
+	for (k = 0; k < rows; k++) {
+		m = store_web_mark_find(marks, n, pg_col_i64(r, k, 0));
+		if (!m)
+			continue;
+		m->version = pg_col_i64(r, k, 1);
+		m->last_seq = pg_col_i64(r, k, 2);
+		snprintf(m->hash, sizeof(m->hash), "%s", PQgetvalue(r, k, 3));
+	}
+	PQclear(r);
+	return 0;
 }

@@ -1181,4 +1181,5 @@ const struct store_ops sqlite_ops = {
 	.web_get = sqlite_web_get,
 	.web_put = sqlite_web_put,
 	.web_find = sqlite_web_find,
+	.web_marks = sqlite_web_marks,
 };

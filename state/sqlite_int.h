@@ -91,6 +91,7 @@ enum stmt_id {
 	ST_WEB_ADD,
 	ST_WEB_FIND,
 	ST_DUMP_WEB,
+	ST_WEB_MARK,
 	ST_COUNT
 };
 
@@ -201,6 +202,8 @@ int sqlite_web_get(struct store *s, int64_t session, char *token, size_t tokensz
 int sqlite_web_put(struct store *s, int64_t session, const char *token, const char *hash,
 		   int keep, struct buf *err);
 int sqlite_web_find(struct store *s, const char *hash, int64_t *session, struct buf *err);
+int sqlite_web_marks(struct store *s, struct store_web_mark *marks, size_t n,
+		     struct buf *err);
 int sqlite_dump_web(struct sqlite_store *ss, store_item_cb cb, void *ctx, struct buf *err);
 int sqlite_import_web(struct sqlite_store *ss, const struct store_item *it, struct buf *err);
 

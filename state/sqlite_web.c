@@ -23,6 +23,13 @@ const char *const sqlite_web_sql[ST_COUNT - ST_WEB_FIRST] = {
 	S(ST_WEB_FIND) = "SELECT session FROM web_links WHERE hash = ?1",
 	S(ST_DUMP_WEB) =
 		"SELECT session, token FROM web_links WHERE session > ?1 ORDER BY session LIMIT ?2",
+	S(ST_WEB_MARK) =
+		"SELECT s.version,"
+		" CASE WHEN s.version <> ?2 THEN"
+		"  COALESCE((SELECT max(a.seq) FROM actions a WHERE a.session = s.id), 0)"
+		" ELSE -1 END,"
+		" COALESCE(w.hash, '')"
+		" FROM sessions s LEFT JOIN web_links w ON w.session = s.id WHERE s.id = ?1",
 #undef S
 };
 
@@ -127,4 +134,34 @@ int sqlite_import_web(struct sqlite_store *ss, const struct store_item *it, stru
 	if (store_web_hash(it->value, hex, err))
 		return -1;
 	return sqlite_web_put(&ss->base, it->ref, it->value, hex, 0, err);
+}
+
+/* One probe per session: in one process, with no round trip to save. */
+int sqlite_web_marks(struct store *s, struct store_web_mark *marks, size_t n,
+		     struct buf *err)
+{
+	struct sqlite_store *ss = sqlite_downcast(s);
+	sqlite3_stmt *st = sqlite_st(ss, ST_WEB_MARK);
+	size_t i;
+	int rc;
+
+	for (i = 0; i < n; i++) {
+		sqlite3_bind_int64(st, 1, marks[i].session);
+		sqlite3_bind_int64(st, 2, marks[i].known);
+		rc = sqlite3_step(st);
+		if (rc == SQLITE_ROW) {
+			const unsigned char *h = sqlite3_column_text(st, 2);
+
+			marks[i].version = sqlite3_column_int64(st, 0);
+			marks[i].last_seq = sqlite3_column_int64(st, 1);
+			snprintf(marks[i].hash, sizeof(marks[i].hash), "%s",
+				 h ? (const char *)h : "");
+		} else if (rc != SQLITE_DONE) {
+			rc = sqlite_fail(ss, err, "reading the web marks");
+			sqlite_st_done(st);
+			return rc;
+		}
+		sqlite_st_done(st);
+	}
+	return 0;
 }

@@ -280,6 +280,22 @@ struct store_stats {
 	int64_t outbox_oldest;		/* the oldest one's created (unix s), 0: none */
 };
 
+/*
+ * What a game page's viewers were last shown of a session, to notice a
+ * change committed by another process (bot/webwatch.c): session and
+ * known are asked, the rest answered.  The last seq is read only when the
+ * version is not the known one: a session that did not change costs two
+ * index probes, none of them in its moves.
+ */
+struct store_web_mark {
+	int64_t session;
+	int64_t known;		/* the version the caller knows (-1: none) */
+	int64_t version;	/* -1: no such session (deleted) */
+	int64_t last_seq;	/* its last action's seq, 0: none; -1: not read
+				 * (version == known) */
+	char hash[65];		/* its web token's SHA-256 (hex), "": no link */
+};
+
 /* Callbacks return 0 to go on, non-zero to stop early (not an error). */
 struct store_ops {
 	unsigned api_version;
@@ -444,6 +460,10 @@ struct store_ops {
 		       int keep, struct buf *err);
 	/* The session whose token hashes to hash: 0 + *session, 1 none, -1. */
 	int (*web_find)(struct store *s, const char *hash, int64_t *session, struct buf *err);
+	/* marks[i].session's version, last seq and link hash, for every i,
+	 * in one read (store_web_marks).  0, -1. */
+	int (*web_marks)(struct store *s, struct store_web_mark *marks, size_t n,
+			 struct buf *err);
 
 	/* ---- optional (NULL: store_stats() says it cannot) ---- */
 
@@ -736,6 +756,20 @@ int store_web_ensure(struct store *s, int64_t session, char *token, size_t token
  * token that cannot be one: too long, empty, a character outside
  * base64url); -1 + err.  Looks it up by its SHA-256. */
 int store_web_find(struct store *s, const char *token, int64_t *session, struct buf *err);
+/* The SHA-256 of token as 64 lowercase hex digits (hex[65]), as the
+ * store keeps it: 0, -1 + err. */
+int store_web_hash(const char *token, char hex[65], struct buf *err);
+/* For every marks[i].session (n distinct ones, n <= STORE_WEB_MARKS_MAX),
+ * its version, web link's hash and, when the version is not marks[i].known,
+ * its last action's seq, in one read: what a
+ * process polls to see the games its page viewers watch move elsewhere.
+ * marks come back sorted by session.  0, -1 + err (n too big). */
+#define STORE_WEB_MARKS_MAX 4096
+int store_web_marks(struct store *s, struct store_web_mark *marks, size_t n, struct buf *err);
+/* The mark of session in marks[n] (as store_web_marks sorted them), or
+ * NULL. */
+struct store_web_mark *store_web_mark_find(struct store_web_mark *marks, size_t n,
+					   int64_t session);
 
 static inline int store_shared(const struct store *s)
 {

@@ -32,8 +32,6 @@ int store_platform_list(const char *const *platforms, struct buf *out, struct bu
  * characters of base64url.  Every character is looked at, whatever the
  * first bad one. */
 int store_web_token_ok(const char *token);
-/* The SHA-256 of token as 64 lowercase hex digits (hex[65]): 0, -1 + err. */
-int store_web_hash(const char *token, char hex[65], struct buf *err);
 
 /* Unix milliseconds on this machine's clock (SQLite's lease clock). */
 int64_t store_now_ms(void);

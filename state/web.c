@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
 
@@ -161,4 +162,40 @@ int store_web_find(struct store *s, const char *token, int64_t *session, struct 
 	if (store_web_hash(token, hex, err))
 		return -1;
 	return s->ops->web_find(s, hex, session, err);
+}
+
+static int mark_cmp(const void *a, const void *b)
+{
+	int64_t x = ((const struct store_web_mark *)a)->session;
+	int64_t y = ((const struct store_web_mark *)b)->session;
+
+	return x < y ? -1 : x > y;
+}
+
+int store_web_marks(struct store *s, struct store_web_mark *marks, size_t n, struct buf *err)
+{
+	size_t i;
+
+	if (n > STORE_WEB_MARKS_MAX) {
+		seterr(err, "store: %zu web marks asked at once (at most %d)", n,
+		       STORE_WEB_MARKS_MAX);
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		marks[i].version = -1;
+		marks[i].last_seq = -1;
+		marks[i].hash[0] = '\0';
+	}
+	/* sorted, so that a backend finds a row's mark by bsearch */
+	qsort(marks, n, sizeof(*marks), mark_cmp);
+	return n ? s->ops->web_marks(s, marks, n, err) : 0;
+}
+
+/* The mark of session in marks[n] (sorted by store_web_marks), or NULL. */
+struct store_web_mark *store_web_mark_find(struct store_web_mark *marks, size_t n,
+					 int64_t session)
+{
+	struct store_web_mark key = { .session = session };
+
+	return bsearch(&key, marks, n, sizeof(*marks), mark_cmp);
 }

@@ -156,19 +156,49 @@
 		else box.scrollTop = Math.max(0, top);
 	}
 
+	/* board.png may answer 503 (the bot's paint budget): asked again after
+	 * PIC_WAIT ms, doubling, PIC_TRIES times, before the browser's broken
+	 * picture (with its alt text) is shown */
+	var PIC_WAIT = 500, PIC_TRIES = 4, firstPic = true;
 	function setPicture(url, alt) {
-		var mine = at, im = new Image();
+		var mine = at, tries = 0;
 		/* settled: what was asked last is what is shown */
 		function done() { if (want === null && !busy) body.removeAttribute('data-loading'); }
-		if (!url) return done();
-		/* load it aside first, so stepping does not blink an empty frame */
-		im.onload = im.onerror = function () {
-			if (mine !== at) return;
+		function show() {
 			el.pic.src = url;
 			el.pic.alt = alt;
 			done();
-		};
-		im.src = url;
+		}
+		/* load it aside first, so stepping does not blink an empty frame */
+		function attempt() {
+			var im = new Image();
+			im.onload = function () { if (mine === at) show(); };
+			im.onerror = function () {
+				if (mine !== at) return;
+				if (tries++ < PIC_TRIES) {
+					setTimeout(function () { if (mine === at) attempt(); },
+						PIC_WAIT << (tries - 1));
+					return;
+				}
+				show();
+			};
+			im.src = url;
+		}
+		var first = firstPic;
+		firstPic = false;
+		if (!url) return done();
+		/* opening at the latest position: the page's own <img> (there for
+		 * readers without JS) is that picture already; not asked twice */
+		if (first && at === latest && el.pic.getAttribute('src') === base + '/board.png') {
+			el.pic.alt = alt;
+			if (!el.pic.complete) {
+				el.pic.addEventListener('load', done, { once: true });
+				el.pic.addEventListener('error', attempt, { once: true });
+				return;
+			}
+			if (el.pic.naturalWidth > 0) return done();
+		}
+		attempt();
 	}
 
 	function apply(s) {
@@ -257,6 +287,9 @@
 		var m;
 		try { m = JSON.parse(ev.data); } catch (e) { return; }
 		var last = (m.positions | 0) - 1;
+		/* no new position: the game paused, resumed or ended (a timeout);
+		 * a viewer at the latest sees its new status */
+		if (last === latest && live) return load(null);
 		if (last <= latest) return;
 		if (live) {
 			latest = last;

@@ -125,6 +125,7 @@ class MockServer:
         self.lock = threading.Lock()
         self.requests = []         # (path, status): what was asked
         self.fail_next = []        # statuses the next state.json requests get
+        self.fail_png = []         # statuses the next board.png requests get
         server = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -176,6 +177,13 @@ class MockServer:
         page's streams in one event."""
         g = self.games[token]
         g.positions += n
+        return self._publish(token, f'event: move\ndata: {{"positions":{g.positions}}}\n\n')
+
+    def finish(self, token):
+        """The game ends without a new position (a timeout, an abandon):
+        the bot announces it as a move with the same number of positions."""
+        g = self.games[token]
+        g.finished = True
         return self._publish(token, f'event: move\ndata: {{"positions":{g.positions}}}\n\n')
 
     def revoke(self, token):
@@ -247,6 +255,10 @@ class MockServer:
         if what == "state.json":
             body = json.dumps(g.state(at, self.labels), ensure_ascii=False).encode()
             return self._send(rq, 200, "application/json; charset=utf-8", body, head)
+        if what == "board.png" and self.fail_png:
+            # the bot's paint budget: 503, "try again in a moment"
+            return self._send(rq, self.fail_png.pop(0), "text/plain; charset=utf-8",
+                              b"Busy painting other boards; try again in a moment.\n", head)
         if what == "board.png":
             with open(PNG, "rb") as f:
                 return self._send(rq, 200, "image/png", f.read(), head)

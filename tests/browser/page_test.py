@@ -434,6 +434,94 @@ def test_busy_server():
         srv.stop()
 
 
+PIC_OK = "document.getElementById('pic').complete && document.getElementById('pic').naturalWidth > 0"
+
+
+def png_asks(srv, tok):
+    """The board.png requests so far: [(query, status)]."""
+    pre = "/g/%s/board.png" % tok
+    return [(p[len(pre):], st) for p, st in list(srv.requests) if p.startswith(pre)]
+
+
+def test_picture_once_on_open():
+    """Opening at the latest position: the page's own <img> (the no-JS
+    picture) is kept, not fetched again as board.png?at=N; the next move
+    brings board.png?at=N+1."""
+    srv = MockServer().start()
+    try:
+        tok = "mockTokenPicOnce0123456789abcd"
+        url = srv.add_game(tok, positions=6)
+        b = browser()
+        b.step("errors")
+        assert b.step("goto", url=url)["status"] == 200
+        b.wait(settled(at=5) + " && " + PIC_OK)
+        assert png_asks(srv, tok) == [("", 200)], png_asks(srv, tok)
+        assert b.eval("document.getElementById('pic').getAttribute('src')") == \
+            "/g/%s/board.png" % tok
+        assert b.eval("document.getElementById('pic').alt").strip()
+        srv.move(tok)
+        b.wait(settled(at=6) + " && " + PIC_OK)
+        assert png_asks(srv, tok) == [("", 200), ("?at=6", 200)], png_asks(srv, tok)
+        assert not b.step("errors")
+    finally:
+        srv.stop()
+
+
+def test_picture_busy_503():
+    """board.png answers 503 (the bot's paint budget): the page asks again
+    after about half a second, then longer, and shows the picture once it
+    comes, never a broken one; the same when the page's own <img> got the
+    503 at open."""
+    srv = MockServer().start()
+    try:
+        tok = "mockTokenPicBusy0123456789abcd"
+        url = srv.add_game(tok, positions=6)
+        b = browser()
+        b.step("errors")
+        srv.fail_png = [503]
+        assert b.step("goto", url=url)["status"] == 200
+        b.wait(settled(at=5) + " && " + PIC_OK, timeout=10000)
+        assert png_asks(srv, tok) == [("", 503), ("?at=5", 200)], png_asks(srv, tok)
+        # stepping back: two 503s, then the picture
+        srv.fail_png = [503, 503]
+        b.eval("document.activeElement && document.activeElement.blur()")
+        t0 = time.monotonic()
+        b.step("key", key="ArrowLeft")
+        b.wait("document.body.dataset.at === '4' && !document.body.dataset.loading && "
+               + PIC_OK + " && document.getElementById('pic').src.endsWith('?at=4')",
+               timeout=10000)
+        took = time.monotonic() - t0
+        asks = png_asks(srv, tok)[2:]
+        assert asks == [("?at=4", 503), ("?at=4", 503), ("?at=4", 200)], asks
+        # 0.5 s, then 1 s: the page waited, it did not hammer the bot
+        assert took >= 1.4, "asked again too soon: %.2f s" % took
+        errs = b.step("errors")
+        assert errs and all("503" in e for e in errs), errs
+    finally:
+        srv.stop()
+
+
+def test_status_without_a_move():
+    """An event with no new position (the game ended by a timeout, a pause):
+    a viewer at the latest position sees the new status; a viewer
+    replaying stays where they are."""
+    srv = MockServer().start()
+    try:
+        tok = "mockTokenStatusOnly0123456789"
+        url = srv.add_game(tok, positions=6)
+        b = browser()
+        b.step("errors")
+        assert b.step("goto", url=url)["status"] == 200
+        b.wait(settled(at=5))
+        assert b.eval("document.body.dataset.status") == "playing"
+        srv.finish(tok)
+        b.wait("document.body.dataset.status === 'finished' && " + settled(at=5))
+        assert "Cy wins" in b.eval("document.getElementById('status').textContent")
+        assert not b.step("errors")
+    finally:
+        srv.stop()
+
+
 def test_lobby_then_start():
     """A game with no position yet: no picture, no replay; its first position
     arrives by the event stream."""

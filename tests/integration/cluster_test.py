@@ -14,12 +14,16 @@ Needs a PostgreSQL (tests/integration/pg.py: TABULA_TEST_PG, or one started
 for the run); each test gets its own schema, fakes and processes.  Prints
 one line per test and "cluster: N passed, M failed".
 """
+import http.client
 import importlib.util
+import json
 import os
 import random
 import re
+import select
 import shutil
 import signal
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -375,6 +379,142 @@ def test_two_shards_play_whole_games():
     finally:
         n0.stop()
         n1.stop()
+        fake.stop()
+        schema.drop()
+
+
+# ---- a game's page on one process, its game played on another ----
+
+HTTP_RE = re.compile(r"http: listening on (\S+):(\d+) ")
+
+
+def http_port(node):
+    node.wait_log(HTTP_RE.pattern)
+    return int(HTTP_RE.search(node.log()).group(2))
+
+
+def http_get(port, path):
+    """(status, body) of GET path on 127.0.0.1:port."""
+    c = http.client.HTTPConnection("127.0.0.1", port, timeout=5 * SLOW)
+    try:
+        c.request("GET", path)
+        r = c.getresponse()
+        return r.status, r.read()
+    finally:
+        c.close()
+
+
+class Stream:
+    """A page's event stream (/g/<token>/events), read as it comes."""
+
+    def __init__(self, port, token):
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=5 * SLOW)
+        self.sock.sendall(("GET /g/%s/events HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                           "Accept: text/event-stream\r\n\r\n" % token).encode())
+        self.data = b""
+        self.ended = False
+        self.wait(rb"retry: 5000")
+
+    def wait(self, pattern, timeout=10):
+        """The first match of pattern in what came after `seen`; waits
+        for it up to timeout (x SLOW)."""
+        end = time.monotonic() + timeout * SLOW
+        rx = re.compile(pattern)
+        while True:
+            m = rx.search(self.data)
+            if m:
+                return m
+            left = end - time.monotonic()
+            if left <= 0 or self.ended:
+                raise AssertionError("stream: %r not heard in %.1f s; got %r"
+                                     % (pattern, timeout * SLOW, self.data[-400:]))
+            r, _, _ = select.select([self.sock], [], [], left)
+            if r:
+                chunk = self.sock.recv(65536)
+                if not chunk:
+                    self.ended = True
+                self.data += chunk
+
+    def wait_end(self, timeout=10):
+        end = time.monotonic() + timeout * SLOW
+        while not self.ended and time.monotonic() < end:
+            r, _, _ = select.select([self.sock], [], [], end - time.monotonic())
+            if r:
+                chunk = self.sock.recv(65536)
+                self.data += chunk
+                self.ended = not chunk
+        assert self.ended, "the stream did not end"
+
+    def close(self):
+        self.sock.close()
+
+
+def link(db, sql):
+    rows = pg.query(db, sql)
+    return rows[0][0] if rows else None
+
+
+def positions_of(port, token):
+    st, body = http_get(port, "/g/%s/state.json" % token)
+    assert st == 200, (st, body[:200])
+    return json.loads(body)["positions"]
+
+
+def test_page_hears_moves_made_by_another_process():
+    """A viewer's stream is on the process that served the page (shard 0),
+    the game is played through another (shard 1, its guild's): shard 0
+    reads the watched games' versions each second, so the move reaches
+    the viewer; a `game web reset` through shard 1 ends the stream with
+    `gone`, and the old link is 404 on shard 0."""
+    fake = new_discord_fake()
+    schema = pg.Schema()
+    db = schema.uri
+    web = {"TABULA_HTTP": "127.0.0.1:0", "TABULA_PUBLIC_URL": "https://play.example.org"}
+    na = discord_node("shard0", fake, db, "0/2", web)
+    nb = discord_node("shard1", fake, db, "1/2", web)
+    stream = None
+    try:
+        fake.wait_shards_ready(2, timeout=20 * SLOW)
+        fake.wait_commands()
+        pa = http_port(na)
+        room = Room(fake, db, C1, G1, "100000000000000002", "ben")
+        room.open()
+        sql = ("SELECT w.token FROM web_links w JOIN sessions s ON s.id = w.session"
+               " WHERE s.room = '%s'" % C1)
+        token = link(db, sql)
+        assert token, "no web link stored at the start"
+        stream = Stream(pa, token)
+        before = positions_of(pa, token)
+        for _ in range(3):
+            assert room.step()
+            t0 = time.monotonic()
+            # the last event heard tells the store's number of positions
+            want = pg.scalar(db, "SELECT count(*) FROM actions a JOIN sessions s ON"
+                             " s.id = a.session WHERE s.room = '%s'" % C1) + 1
+            stream.wait(rb'event: move\ndata: \{"positions":%d\}' % want)
+            print("  move through shard 1 heard on shard 0's stream %.0f ms after"
+                  " it settled" % ((time.monotonic() - t0) * 1000))
+            assert positions_of(pa, token) == want > before
+            before = want
+        # a new link through shard 1: the stream on shard 0 is told, then ends
+        room.cmd("game", {"action": "reset"}, sub="web")
+        end = time.monotonic() + 10 * SLOW
+        while link(db, sql) == token and time.monotonic() < end:
+            time.sleep(0.05)
+        new = link(db, sql)
+        assert new != token, "the link was not reset"
+        stream.wait(rb"event: gone\ndata: \{\}")
+        stream.wait_end()
+        st, _ = http_get(pa, "/g/%s/state.json" % token)
+        assert st == 404, st
+        st, _ = http_get(pa, "/g/%s" % token)
+        assert st == 404, st
+        assert positions_of(pa, new) == before
+    finally:
+        if stream:
+            stream.close()
+        na.stop()
+        nb.stop()
         fake.stop()
         schema.drop()
 

@@ -52,7 +52,8 @@ BOT_LAYERS = (
      "(updates, delivery), pictures, the AI seats, the due work, the "
      "record of a finished game (results, ratings), a game's web link, "
      "each game's web page (its view, pictures and events)",
-     ("outbox", "pictures", "ai", "due", "record", "weblink", "web", "webview", "web_int")),
+     ("outbox", "pictures", "ai", "due", "record", "weblink", "web", "webview", "web_int",
+      "webwatch")),
     ("commands", "what users ask for: the table and the dispatcher, and "
      "each subject's commands; manager.c wires the layers at start-up",
      ("commands", "session_int", "lobby", "play", "settings", "info",

@@ -3831,6 +3831,87 @@ static void test_web_links(void **state)
 	session_rec_release(&b);
 }
 
+/* web_marks: each session's version, last seq and link hash in one read,
+ * whatever order they are asked in; what another process commits shows in
+ * the next read; a session that is not stored is version -1. */
+static void test_web_marks(void **state)
+{
+	struct fixture *f = *state;
+	struct session_rec a, b, l;
+	struct store_web_mark m[4];
+	struct store_commit c = { .truncate = 1, .truncate_after = 1 };
+	char tok[STORE_WEB_TOKEN_MAX], hex[65];
+	struct store *other = NULL;
+	int64_t va;
+
+	log_of(f, &a, "room-a", 3);
+	log_of(f, &b, "room-b", 5);
+	mk_session(&l, "console", "room-l", SESSION_LOBBY);
+	save_session(f, &l);
+	assert_int_equal(store_web_reset(f->s, b.id, tok, sizeof(tok), &f->err), 0);
+	assert_int_equal(store_web_hash(tok, hex, &f->err), 0);
+
+	memset(m, 0x55, sizeof(m));
+	m[0].session = b.id + 1000;	/* not stored */
+	m[1].session = l.id;
+	m[2].session = b.id;
+	m[3].session = a.id;
+	m[0].known = m[1].known = m[2].known = m[3].known = -1;
+	assert_int_equal(store_web_marks(f->s, m, 4, &f->err), 0);
+	/* sorted by session */
+	assert_true(m[0].session < m[1].session && m[1].session < m[2].session &&
+		    m[2].session < m[3].session);
+	assert_int_equal(store_web_mark_find(m, 4, a.id)->version, a.version);
+	assert_int_equal(store_web_mark_find(m, 4, a.id)->last_seq, 3);
+	assert_string_equal(store_web_mark_find(m, 4, a.id)->hash, "");
+	assert_int_equal(store_web_mark_find(m, 4, b.id)->version, b.version);
+	assert_int_equal(store_web_mark_find(m, 4, b.id)->last_seq, 5);
+	assert_string_equal(store_web_mark_find(m, 4, b.id)->hash, hex);
+	assert_int_equal(store_web_mark_find(m, 4, l.id)->last_seq, 0);
+	assert_int_equal(store_web_mark_find(m, 4, l.id)->version, l.version);
+	assert_int_equal(store_web_mark_find(m, 4, b.id + 1000)->version, -1);
+	assert_string_equal(store_web_mark_find(m, 4, b.id + 1000)->hash, "");
+	assert_null(store_web_mark_find(m, 4, b.id + 2000));
+	/* a version known already: its moves are not read */
+	m[0].session = a.id;
+	m[0].known = a.version;
+	m[1].session = b.id;
+	m[1].known = b.version - 1;
+	assert_int_equal(store_web_marks(f->s, m, 2, &f->err), 0);
+	assert_int_equal(store_web_mark_find(m, 2, a.id)->version, a.version);
+	assert_int_equal(store_web_mark_find(m, 2, a.id)->last_seq, -1);
+	assert_string_equal(store_web_mark_find(m, 2, a.id)->hash, "");
+	assert_int_equal(store_web_mark_find(m, 2, b.id)->last_seq, 5);
+	assert_string_equal(store_web_mark_find(m, 2, b.id)->hash, hex);
+
+	/* an undo and a new link, seen by another process's read */
+	va = a.version;
+	c.session = &a;
+	commit_ok(f, &c);
+	assert_true(a.version > va);
+	assert_int_equal(store_web_reset(f->s, b.id, tok, sizeof(tok), &f->err), 0);
+	other = persists(f) ? open_ok(f->path, &f->err) : f->s;
+	m[0].session = a.id;
+	m[0].known = va;
+	m[1].session = b.id;
+	m[1].known = b.version;
+	assert_int_equal(store_web_marks(other, m, 2, &f->err), 0);
+	assert_int_equal(store_web_mark_find(m, 2, a.id)->version, a.version);
+	assert_int_equal(store_web_mark_find(m, 2, a.id)->last_seq, 1);
+	assert_string_not_equal(store_web_mark_find(m, 2, b.id)->hash, hex);
+	assert_int_equal(store_web_hash(tok, hex, &f->err), 0);
+	assert_string_equal(store_web_mark_find(m, 2, b.id)->hash, hex);
+	if (other != f->s)
+		store_close(other);
+
+	/* nothing asked: nothing read; too many: refused */
+	assert_int_equal(store_web_marks(f->s, m, 0, &f->err), 0);
+	assert_int_equal(store_web_marks(f->s, m, STORE_WEB_MARKS_MAX + 1, &f->err), -1);
+	session_rec_release(&a);
+	session_rec_release(&b);
+	session_rec_release(&l);
+}
+
 /* ensure: the token a session has, else a new one; once stored, every
  * later ensure (another process's too) reads the same, and only reset
  * changes it. */
@@ -4594,6 +4675,7 @@ int main(void)
 		ALL(test_player_forget),
 		ALL(test_web_links),
 		ALL(test_web_ensure),
+		ALL(test_web_marks),
 		ALL(test_web_fault),
 		PG_ONLY(test_migrate_from_v5),
 		FILE_ONLY(test_migrate_from_v5),

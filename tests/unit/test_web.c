@@ -55,6 +55,8 @@ struct fixture {
 	int njobs;
 	int frozen;			/* 0: a second passes at each look */
 	struct buf closed;		/* "topic|text" of each close */
+	int streams;			/* what fake_streams says */
+	int timer, timer_calls;		/* the watch timer's state */
 };
 
 static size_t fake_publish(void *ctx, const char *topic, const char *text, size_t len)
@@ -933,6 +935,206 @@ static void test_moves_publish(void **state)
 	buf_release(&err);
 }
 
+/* ---- what other processes commit ---- */
+
+static unsigned fake_streams(void *ctx, const char *topic)
+{
+	struct fixture *f = ctx;
+
+	return (unsigned)f->streams;
+}
+
+static void fake_timer(void *ctx, int on)
+{
+	struct fixture *f = ctx;
+
+	f->timer = on;
+	f->timer_calls++;
+}
+
+/* An undo back to position 1 by "another process": straight to the store, so the
+ * manager's commit hook (web_committed) never hears of it. */
+static void elsewhere_undo_to_1(struct fixture *f, struct table *t)
+{
+	struct store_commit c;
+	struct buf err = BUF_INIT;
+
+	t->rec.version++;
+	memset(&c, 0, sizeof(c));
+	c.session = &t->rec;
+	c.truncate = 1;
+	c.truncate_after = 1;
+	if (store_commit(f->store, &c, &err))
+		fail_msg("commit: %s", buf_str(&err));
+	buf_release(&err);
+}
+
+static long positions_of(struct fixture *f, const struct table *t)
+{
+	json_t *j = ask_json(f, t, -1);
+	long n = (long)json_integer_value(json_object_get(j, "positions"));
+
+	json_decref(j);
+	return n;
+}
+
+/*
+ * The table's moves are committed to the store, not through this
+ * manager: what a viewer of this process sees of a game another process
+ * plays.  The timer runs only while a stream is open; each tick is one
+ * store read; a move, an undo, a reset link, a page turned off reach the
+ * viewers; the replay cache and its pictures follow the store.
+ */
+static void test_watch_other_process(void **state)
+{
+	struct fixture *f = *state;
+	struct web_answer a;
+	struct table t;
+	struct room_settings rs;
+	char want[160], old[STORE_WEB_TOKEN_MAX];
+	struct buf err = BUF_INIT;
+	unsigned long reads;
+	char *p1;
+	size_t p1len;
+
+	web_answer_init(&a);
+	f->web.watch_shared = 1;
+	f->web.streams = fake_streams;
+	f->web.watch_timer = fake_timer;
+	f->web.watch_ctx = f;
+	table_open(f, &t, "builders", 2, 5, LOC_EN);
+	table_step(f, &t);
+	/* nobody watches: no timer, and a tick reads nothing */
+	web_watch_tick(&f->web);
+	assert_int_equal(f->web.stats.watch_reads, 0);
+	assert_int_equal(f->timer, 0);
+	assert_int_equal(positions_of(f, &t), 2);
+	assert_int_equal(ask(f, t.token, "board.png", "", &a), 200);
+	p1len = a.body.len;
+	p1 = malloc(p1len);
+	memcpy(p1, a.body.s, p1len);
+
+	/* a stream opens: the timer starts; nothing changed, nothing told */
+	assert_int_equal(ask(f, t.token, "events", "", &a), 200);
+	f->streams = 1;
+	assert_int_equal(f->timer, 1);
+	assert_int_equal(web_watch_count(&f->web), 1);
+	web_watch_tick(&f->web);
+	assert_int_equal(f->web.stats.watch_reads, 1);
+	assert_int_equal(f->events.len, 0);
+
+	/* a move elsewhere: told once */
+	table_step(f, &t);
+	web_watch_tick(&f->web);
+	snprintf(want, sizeof(want), "g:%lld|event: move\ndata: {\"positions\":3}\n\n",
+		 (long long)t.rec.id);
+	assert_string_equal(buf_str(&f->events), want);
+	web_watch_tick(&f->web);
+	assert_string_equal(buf_str(&f->events), want);
+	/* the replay cache follows the store: the page shows it, and the
+	 * latest picture is of the new position */
+	assert_int_equal(positions_of(f, &t), 3);
+	assert_int_equal(ask(f, t.token, "board.png", "", &a), 200);
+	assert_int_equal(f->web.stats.paints, 2);
+	/* on until the picture differs (a move may change no public board) */
+	while (a.body.len == p1len && !memcmp(a.body.s, p1, p1len) && t.npos < 12) {
+		table_step(f, &t);
+		assert_int_equal(ask(f, t.token, "board.png", "", &a), 200);
+	}
+	assert_true(a.body.len != p1len || memcmp(a.body.s, p1, p1len));
+
+	/* an undo elsewhere: the page goes back, and so does its picture;
+	 * viewers told */
+	elsewhere_undo_to_1(f, &t);
+	buf_reset(&f->events);
+	web_watch_tick(&f->web);
+	snprintf(want, sizeof(want), "g:%lld|event: move\ndata: {\"positions\":2}\n\n",
+		 (long long)t.rec.id);
+	assert_string_equal(buf_str(&f->events), want);
+	assert_int_equal(positions_of(f, &t), 2);
+	assert_int_equal(ask(f, t.token, "board.png", "", &a), 200);
+	assert_int_equal(a.body.len, p1len);
+	assert_memory_equal(a.body.s, p1, p1len);
+
+	/* a commit that changes no board (a stored setting): not told */
+	buf_reset(&f->events);
+	roomset_read(&t.rec, &rs);
+	rs.reminded = 1;
+	roomset_write(&t.rec, &rs);
+	table_commit(f, &t, NULL);
+	web_watch_tick(&f->web);
+	assert_int_equal(f->events.len, 0);
+
+	/* the link reset elsewhere: gone, the watch ends */
+	snprintf(old, sizeof(old), "%s", t.token);
+	assert_int_equal(store_web_reset(f->store, t.rec.id, t.token, sizeof(t.token), &err), 0);
+	web_watch_tick(&f->web);
+	snprintf(want, sizeof(want), "g:%lld|event: gone\ndata: {}\n\n", (long long)t.rec.id);
+	assert_string_equal(buf_str(&f->closed), want);
+	assert_int_equal(web_watch_count(&f->web), 0);
+	assert_int_equal(ask(f, old, "state.json", "", &a), 404);
+
+	/* a stream of the new link; the link reset again elsewhere and a
+	 * viewer of the newest link comes before the tick: the streams of
+	 * the old one end at once */
+	buf_reset(&f->closed);
+	assert_int_equal(ask(f, t.token, "events", "", &a), 200);
+	assert_int_equal(store_web_reset(f->store, t.rec.id, t.token, sizeof(t.token), &err), 0);
+	assert_int_equal(ask(f, t.token, "events", "", &a), 200);
+	assert_string_equal(buf_str(&f->closed), want);
+	assert_int_equal(web_watch_count(&f->web), 1);
+
+	/* the page turned off elsewhere: gone */
+	buf_reset(&f->closed);
+	roomset_read(&t.rec, &rs);
+	rs.web = 0;
+	roomset_write(&t.rec, &rs);
+	table_commit(f, &t, NULL);
+	web_watch_tick(&f->web);
+	assert_string_equal(buf_str(&f->closed), want);
+	assert_int_equal(web_watch_count(&f->web), 0);
+
+	/* on again, watched, then the viewer leaves: the watch goes, the
+	 * timer stops, no more reads */
+	rs.web = 1;
+	roomset_write(&t.rec, &rs);
+	table_commit(f, &t, NULL);
+	assert_int_equal(ask(f, t.token, "events", "", &a), 200);
+	assert_int_equal(f->timer, 1);
+	f->streams = 0;
+	reads = f->web.stats.watch_reads;
+	web_watch_tick(&f->web);
+	assert_int_equal(f->timer, 0);
+	assert_int_equal(web_watch_count(&f->web), 0);
+	web_watch_tick(&f->web);
+	assert_int_equal(f->web.stats.watch_reads, reads);
+	web_answer_release(&a);
+	buf_release(&err);
+	free(p1);
+	table_free(&t);
+}
+
+/* A store this process has alone: every commit goes through the hook,
+ * nothing is watched. */
+static void test_watch_not_shared(void **state)
+{
+	struct fixture *f = *state;
+	struct web_answer a;
+	struct table t;
+
+	web_answer_init(&a);
+	f->web.streams = fake_streams;
+	f->web.watch_timer = fake_timer;
+	f->web.watch_ctx = f;
+	f->streams = 1;
+	table_open(f, &t, "builders", 2, 5, LOC_EN);
+	assert_int_equal(ask(f, t.token, "events", "", &a), 200);
+	assert_int_equal(web_watch_count(&f->web), 0);
+	assert_int_equal(f->timer_calls, 0);
+	web_answer_release(&a);
+	table_free(&t);
+}
+
 /* ---- over HTTP ---- */
 
 struct http {
@@ -1217,6 +1419,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_prepaint, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_at_and_not_found, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_moves_publish, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_watch_other_process, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_watch_not_shared, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_over_http, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_secrets_scan_all_games, setup, teardown),
 	};
