@@ -290,7 +290,15 @@
 		/* no new position: the game paused, resumed or ended (a timeout);
 		 * a viewer at the latest sees its new status */
 		if (last === latest && live) return load(null);
-		if (last <= latest) return;
+		if (last < latest) {
+			/* an undo: the positions after it are no more */
+			latest = last;
+			if (leftAt > last) leftAt = last;
+			if (live || +el.pos.value > last) return go(last);
+			controls(+el.pos.value);
+			return mark();
+		}
+		if (last === latest) return;
 		if (live) {
 			latest = last;
 			go(last);

@@ -179,6 +179,13 @@ class MockServer:
         g.positions += n
         return self._publish(token, f'event: move\ndata: {{"positions":{g.positions}}}\n\n')
 
+    def undo(self, token, n=1):
+        """n positions taken back (an undo), announced as the bot does: a
+        move event with fewer positions."""
+        g = self.games[token]
+        g.positions -= n
+        return self._publish(token, f'event: move\ndata: {{"positions":{g.positions}}}\n\n')
+
     def finish(self, token):
         """The game ends without a new position (a timeout, an abandon):
         the bot announces it as a move with the same number of positions."""

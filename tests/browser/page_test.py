@@ -522,6 +522,36 @@ def test_status_without_a_move():
         srv.stop()
 
 
+def test_undo_takes_positions_back():
+    """An undo (fewer positions than the page knew): a live viewer goes to
+    the new latest, the slider's end comes back; a viewer replaying an
+    earlier position stays there."""
+    srv = MockServer().start()
+    try:
+        tok = "mockTokenUndoBack0123456789ab"
+        url = srv.add_game(tok, positions=7)
+        b = browser()
+        b.step("errors")
+        assert b.step("goto", url=url)["status"] == 200
+        b.wait(settled(at=6))
+        srv.undo(tok)
+        b.wait("document.body.dataset.positions === '6' && " + settled(at=5))
+        assert b.eval("document.getElementById('pos').max") == "5"
+        assert b.eval("document.body.dataset.live") == "1"
+        # replaying position 2, an undo leaves the viewer there
+        b.step("focus", sel="#pos")
+        b.step("key", key="Home")
+        b.step("key", key="ArrowRight", times=2)
+        b.wait(settled(at=2))
+        srv.undo(tok)
+        b.wait("document.body.dataset.positions === '5'")
+        assert b.eval("document.body.dataset.at") == "2"
+        assert b.eval("document.getElementById('pos').max") == "4"
+        assert not b.step("errors")
+    finally:
+        srv.stop()
+
+
 def test_lobby_then_start():
     """A game with no position yet: no picture, no replay; its first position
     arrives by the event stream."""
