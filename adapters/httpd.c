@@ -775,7 +775,7 @@ static int on_request(struct httpd *h, struct lws *wsi, struct conn *c, const ch
 	uri = uri ? uri : "";
 	head = lws_hdr_total_length(wsi, WSI_TOKEN_HEAD_URI) > 0;
 	st = path_status(uri, uri_length(wsi));
-	if (!st && (r = find_route(h, uri)) && r->fn)
+	if (!st && (r = find_route(h, uri)))
 		meter = r->meter;
 	if (!head && lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) <= 0) {
 		/* its body (a POST's) is not read: the connection ends with
@@ -986,6 +986,23 @@ static struct route *add_route(struct httpd *h, const char *path)
 	return r;
 }
 
+/* The route label of a path or prefix: its first segment when the
+ * metric knows it ("/metrics", "/g/"), else "other". */
+static unsigned route_meter(const char *path)
+{
+	char seg[HTTPD_PATH_MAX];
+	size_t n = strcspn(path + 1, "/");
+	unsigned m;
+
+	if (n >= sizeof(seg))
+		n = sizeof(seg) - 1;
+	memcpy(seg, path + 1, n);
+	seg[n] = 0;
+	m = metric_value(&met_listener_requests, 0, seg);
+	return m < met_listener_requests.labels[0].n ? m
+		: metric_value(&met_listener_requests, 0, "other");
+}
+
 int httpd_route_prefix(struct httpd *h, const char *prefix, httpd_req_fn fn, void *ctx)
 {
 	struct route *r;
@@ -995,22 +1012,19 @@ int httpd_route_prefix(struct httpd *h, const char *prefix, httpd_req_fn fn, voi
 		return -1;
 	r->rfn = fn;
 	r->ctx = ctx;
-	r->meter = metric_value(&met_listener_requests, 0, "other");
+	r->meter = route_meter(prefix);
 	return 0;
 }
 
 int httpd_route(struct httpd *h, const char *path, httpd_fn fn, void *ctx)
 {
 	struct route *r;
-	unsigned m;
 
 	if (!fn || !(r = add_route(h, path)))
 		return -1;
 	r->fn = fn;
 	r->ctx = ctx;
-	m = metric_value(&met_listener_requests, 0, path + 1);
-	r->meter = m < met_listener_requests.labels[0].n ? m
-		: metric_value(&met_listener_requests, 0, "other");
+	r->meter = route_meter(path);
 	return 0;
 }
 

@@ -79,6 +79,15 @@ void ops_metrics(struct ops *o, struct buf *out)
 		metric_set(&met_matrix_sync_lag, 0, 0,
 			   last ? meters_unix_ms() - last
 			   : meters_unix_ms() - metric_get(&met_start_time, 0, 0) * 1000);
+	if (o->http) {
+		struct httpd_stats hs;
+
+		httpd_stats(o->http, &hs);
+		metric_set(&met_web_streams, 0, 0, (int64_t)hs.streams);
+		metric_set(&met_web_refused, 0, 0, (int64_t)hs.rate_limited);
+		metric_set(&met_web_refused, 1, 0, (int64_t)hs.streams_refused);
+		metric_set(&met_web_refused, 2, 0, (int64_t)hs.streams_dropped);
+	}
 	metrics_write(out, meters_all, meters_count);
 }
 

@@ -17,7 +17,10 @@ static const char *const commits[] = { "ok", "conflict", "fenced", "failed" };
 /* HTTP status classes; "none": no answer (connection refused, time-out) */
 static const char *const statuses[] = { "none", "1xx", "2xx", "3xx", "4xx", "429", "5xx" };
 static const char *const game_states[] = { "lobby", "active" };
-static const char *const routes[] = { "healthz", "readyz", "metrics", "other" };
+/* the operators' routes, then the games' pages (/g/…) and their files
+ * (/static/…) */
+static const char *const routes[] = { "healthz", "readyz", "metrics", "g", "static", "other" };
+static const char *const refusals[] = { "rate", "streams", "dropped" };
 /* the build's (VERSION) */
 static const char *const versions[] = { tabula_version };
 /* the registry's ids, then "other" (meters_init) */
@@ -154,7 +157,20 @@ struct metric met_listener_requests = {
 	.name = "tabula_http_requests_total",
 	.help = "Requests to this operator listener, by route and status class.",
 	.type = METRIC_COUNTER, .nlabels = 2,
-	.labels = { { "route", routes, 4 }, { "status", statuses, 7 } },
+	.labels = { { "route", routes, 6 }, { "status", statuses, 7 } },
+};
+
+struct metric met_web_streams = {
+	.name = "tabula_web_streams",
+	.help = "Event streams open on this listener: the viewers of the games' pages.",
+	.type = METRIC_GAUGE,
+};
+
+struct metric met_web_refused = {
+	.name = "tabula_http_refused_total",
+	.help = "Requests or streams this listener refused, by why: rate (429 to one address), "
+		"streams (over a stream cap), dropped (a viewer that did not read).",
+	.type = METRIC_COUNTER, .nlabels = 1, .labels = { { "why", refusals, 3 } },
 };
 
 struct metric met_start_time = {
@@ -175,7 +191,8 @@ struct metric *const meters_all[] = {
 	&met_ratelimit_waits, &met_gateway_reconnects, &met_gateway_resumes,
 	&met_platform_connected, &met_platform_configured, &met_matrix_last_sync, &met_matrix_sync_lag,
 	&met_matrix_held, &met_leases_held, &met_ai_queue, &met_paint_queue, &met_games,
-	&met_listener_requests, &met_start_time, &met_build_info,
+	&met_listener_requests, &met_web_streams, &met_web_refused, &met_start_time,
+	&met_build_info,
 };
 const unsigned meters_count = sizeof(meters_all) / sizeof(meters_all[0]);
 

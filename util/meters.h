@@ -68,6 +68,9 @@ extern struct metric met_matrix_held;
 extern struct metric met_leases_held;
 extern struct metric met_ai_queue;
 extern struct metric met_paint_queue;
+/* bot/ops.c sets them from the listener's counts (httpd_stats) */
+extern struct metric met_web_streams;
+extern struct metric met_web_refused;
 extern struct metric met_games;			/* {game, state} */
 extern struct metric met_listener_requests;	/* {route, status} */
 extern struct metric met_start_time;

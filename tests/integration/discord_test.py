@@ -1551,6 +1551,11 @@ def test_web_page_of_a_discord_game():
         play_one(fake, users, 1, random.Random(5), board)
         ev.wait("move", lambda d: d["positions"] > before)
         assert webcheck.page(port, url)[0]["positions"] > before
+        # the operator sees the pages' traffic and their viewers
+        served = webcheck.metric(port, "tabula_http_requests_total", route="g", status="2xx")
+        assert served >= 4, served
+        assert webcheck.metric(port, "tabula_web_streams") >= 1
+        assert webcheck.metric(port, "tabula_http_refused_total", why="rate") == 0
         # a new link: one vote is not enough, the second applies it
         got = web_cmd(fake, ana, "reset")
         assert "1 of 2" in got[0]["content"], got

@@ -94,6 +94,25 @@ def get(port, path, timeout=5):
     return status, hdrs, body
 
 
+def metric(port, name, **labels):
+    """The sum of /metrics' samples of name whose labels include labels
+    (AssertionError when there is none)."""
+    status, _, body = get(port, "/metrics")
+    assert status == 200, status
+    total, found = 0.0, False
+    for line in body.decode().splitlines():
+        if line.startswith("#") or not line.startswith(name):
+            continue
+        key, _, val = line.rpartition(" ")
+        if key.split("{")[0] != name:
+            continue
+        if all('%s="%s"' % kv in key for kv in labels.items()):
+            total += float(val)
+            found = True
+    assert found, "no sample %s%r" % (name, labels)
+    return total
+
+
 def _unchunk(data):
     out = b""
     while data:
