@@ -50,6 +50,12 @@ def encrypted_room(fake, ps, name="Fortuna night"):
     room = fake.create_room(ps[0], name=name, encrypted=True, members=ps[1:])
     fake.invite_bot(room, ps[0])
     fake._wait(lambda: room in fake.bot_rooms(), 10, lambda: "the bot did not join")
+    # the players' devices share their room keys with the devices they can
+    # see: a command sent before the bot's device keys are up would reach a
+    # bot that has no key for it (it then asks for the command again; a
+    # test that wants it run waits for the keys, as a player's client does
+    # once the bot's device shows)
+    fake._wait(lambda: fake.bot_device(), 10, lambda: "the bot never uploaded its device keys")
     return room
 
 
