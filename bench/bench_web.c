@@ -43,6 +43,8 @@
 #include <sys/epoll.h>
 #include <sys/socket.h>
 #include <time.h>
+
+#include "bench/bench_util.h"
 #include <unistd.h>
 #include <fcntl.h>
 
@@ -56,36 +58,6 @@
 #define PAGE_GOAL_MS 5.0
 #define TOPIC "g:1"
 #define PAGE_BYTES 30000
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static long rss(void)
-{
-	FILE *f = fopen("/proc/self/status", "r");
-	char line[256];
-	long kb = 0;
-
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, "VmRSS:", 6))
-			kb = atol(line + 6);
-	fclose(f);
-	return kb * 1024;
-}
-
-static int env_int(const char *name, int def)
-{
-	const char *v = getenv(name);
-
-	return v && *v ? atoi(v) : def;
-}
 
 /* ---- the server's thread ---- */
 
@@ -239,7 +211,7 @@ static void on_wake(uv_async_t *a)
 
 		/* before: the first viewers may read it before publish returns */
 		pthread_mutex_lock(&mu);
-		published[k] = now();
+		published[k] = bench_now();
 		pthread_mutex_unlock(&mu);
 		got = httpd_publish(srv, TOPIC, ev, (size_t)n);
 		pthread_mutex_lock(&mu);
@@ -383,7 +355,7 @@ static int poll_viewers(int ep, struct viewer *vs, int ms, double *lat, size_t *
 		struct viewer *v = &vs[evs[i].data.u32];
 
 		while ((k = read(v->fd, data, sizeof(data))) > 0) {
-			r = scan(v, data, (size_t)k, now(), lat, nlat);
+			r = scan(v, data, (size_t)k, bench_now(), lat, nlat);
 			if (r < 0)
 				return -1;
 			got += r;
@@ -402,7 +374,7 @@ static int bench_sse(int port, int nview, int nevents, double *lat, size_t *nlat
 	static const char req[] = "GET /g/bench/events HTTP/1.1\r\nHost: bench\r\n"
 				  "Accept: text/event-stream\r\n\r\n";
 	int ep = epoll_create1(0), i, e, ready = 0, rc = 0;
-	long before = rss();
+	long before = bench_rss();
 	double end;
 
 	for (i = 0; i < nview; i++) {
@@ -416,8 +388,8 @@ static int bench_sse(int port, int nview, int nevents, double *lat, size_t *nlat
 		ev.data.u32 = (uint32_t)i;
 		epoll_ctl(ep, EPOLL_CTL_ADD, vs[i].fd, &ev);
 	}
-	end = now() + 30;
-	while (ready < nview && now() < end) {
+	end = bench_now() + 30;
+	while (ready < nview && bench_now() < end) {
 		if (poll_viewers(ep, vs, 100, lat, nlat) < 0) {
 			rc = 1;
 			goto out;
@@ -430,13 +402,13 @@ static int bench_sse(int port, int nview, int nevents, double *lat, size_t *nlat
 		rc = 1;
 		goto out;
 	}
-	*per_viewer = (double)(rss() - before) / nview;
+	*per_viewer = (double)(bench_rss() - before) / nview;
 	for (e = 0; e < nevents; e++) {
 		size_t want = *nlat + (size_t)nview;
 
 		command(CMD_PUBLISH, e);
-		end = now() + 10;
-		while (*nlat < want && now() < end)
+		end = bench_now() + 10;
+		while (*nlat < want && bench_now() < end)
 			if (poll_viewers(ep, vs, 100, lat, nlat) < 0) {
 				rc = 1;
 				goto out;
@@ -512,13 +484,13 @@ static int bench_page(int port, int n, int json, double *lat)
 				 (long)rand() % npositions);
 		else
 			snprintf(path, sizeof(path), "/g/bench");
-		t = now();
+		t = bench_now();
 		if (get_page(fd, path, buf, sizeof(buf))) {
 			fprintf(stderr, "bench_web: page %d: no whole answer\n", i);
 			close(fd);
 			return 1;
 		}
-		lat[i] = now() - t;
+		lat[i] = bench_now() - t;
 	}
 	close(fd);
 	return 0;
@@ -526,8 +498,8 @@ static int bench_page(int port, int n, int json, double *lat)
 
 int main(void)
 {
-	int nview = env_int("BENCH_WEB_VIEWERS", 1000), nevents = env_int("BENCH_WEB_EVENTS", 50),
-	    npages = env_int("BENCH_WEB_PAGES", 2000), missed = 0, m, rc = 0;
+	int nview = (int)bench_env("BENCH_WEB_VIEWERS", 1000), nevents = (int)bench_env("BENCH_WEB_EVENTS", 50),
+	    npages = (int)bench_env("BENCH_WEB_PAGES", 2000), missed = 0, m, rc = 0;
 	double *lat = calloc((size_t)nview * (size_t)nevents + 1, sizeof(double));
 	double *plat = calloc((size_t)npages + 1, sizeof(double)), per_viewer = 0;
 	struct httpd_limits l;
